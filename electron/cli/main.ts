@@ -1,0 +1,39 @@
+import { DataDirLockedError } from '../station/data-dir-lock.ts';
+import { UsageError } from './cli-error.ts';
+import { serve } from './serve.ts';
+import { USAGE } from './usage.ts';
+
+/** Entry point of `returns-station`: dispatches a command and turns known failures into clear exits. */
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(args);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return;
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    process.exitCode = exitCodeFor(error);
+    process.stderr.write(`returns-station: ${messageOf(error)}\n`);
+    if (error instanceof UsageError) process.stderr.write(`\n${USAGE}`);
+  }
+}
+
+function exitCodeFor(error: unknown): number {
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) return 2;
+  return 1;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof DataDirLockedError || error instanceof UsageError) return error.message;
+  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') return `${error.message}: the port is taken; choose another with --port.`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

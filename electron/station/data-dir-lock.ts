@@ -1,0 +1,73 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+/** Who holds a data directory, as written next to the lock for the message a second process prints. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  command: string;
+  started_at: string;
+}
+
+export class DataDirLockedError extends Error {
+  readonly holder: LockHolder | null;
+  constructor(dataDir: string, holder: LockHolder | null) {
+    const who = holder
+      ? `process ${holder.pid} on ${holder.host} (${holder.command}, since ${holder.started_at})`
+      : 'another process';
+    super(`The data directory ${dataDir} is in use by ${who}. Stop it first, or choose another --data-dir.`);
+    this.name = 'DataDirLockedError';
+    this.holder = holder;
+  }
+}
+
+export interface DataDirLock {
+  release(): void;
+}
+
+const LOCK_FILE = 'station.lock';
+const HOLDER_FILE = 'station.lock.holder.json';
+
+/**
+ * Takes the data directory for this process, or throws DataDirLockedError.
+ *
+ * The lock is an exclusive SQLite transaction held open for the process's lifetime: the operating
+ * system drops it when the process dies, even by SIGKILL, so a crash never leaves a stale lock behind
+ * and no PID guessing is needed. The holder file only exists to name the holder in the refusal.
+ */
+export function lockDataDir(dataDir: string, command: string): DataDirLock {
+  mkdirSync(dataDir, { recursive: true });
+  const lockDb = new DatabaseSync(join(dataDir, LOCK_FILE));
+  try {
+    lockDb.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;');
+  } catch (error) {
+    lockDb.close();
+    if (isBusy(error)) throw new DataDirLockedError(dataDir, readHolder(dataDir));
+    throw error;
+  }
+  const holder: LockHolder = { pid: process.pid, host: hostname(), command, started_at: new Date().toISOString() };
+  writeFileSync(join(dataDir, HOLDER_FILE), JSON.stringify(holder));
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      rmSync(join(dataDir, HOLDER_FILE), { force: true });
+      lockDb.close();
+    },
+  };
+}
+
+function isBusy(error: unknown): boolean {
+  return error instanceof Error && /database is locked|SQLITE_BUSY/i.test(`${error.message} ${String((error as { code?: unknown }).code)}`);
+}
+
+function readHolder(dataDir: string): LockHolder | null {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, HOLDER_FILE), 'utf8')) as LockHolder;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,19 @@
+import { type StationConnection, StationConnectionSchema } from '#shared/station-config.ts';
+
+const TOKEN_KEY = 'returns-station.token';
+
+/**
+ * Where this UI's station is. In Electron the preload hands it over; in a browser the station is the
+ * page's own origin and the token arrives once in the link's fragment (never sent to a server or
+ * kept in history), then lives in this tab's session storage.
+ */
+export function resolveConnection(): StationConnection {
+  if (window.station) return StationConnectionSchema.parse(window.station);
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const linkToken = fragment.get('token');
+  if (linkToken) {
+    sessionStorage.setItem(TOKEN_KEY, linkToken);
+    history.replaceState(null, '', window.location.pathname + window.location.search);
+  }
+  return { baseUrl: window.location.origin, token: sessionStorage.getItem(TOKEN_KEY), version: '' };
+}

@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const STATION_BIN = fileURLToPath(new URL('../../bin/returns-station.js', import.meta.url));
+const READY = /^Returns station listening on (http:\/\/\S+)$/m;
+
+export interface RunningStation {
+  origin: string;
+  dataDir: string;
+  process: ChildProcess;
+  /** Everything the station wrote to stdout and stderr so far. */
+  output(): { stdout: string; stderr: string };
+  /** Sends SIGTERM and resolves to the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts the real `returns-station serve` on a free port with a fresh data directory (unless one is
+ * given), resolving once it printed its ready line. The caller owns stopping it.
+ */
+export async function startStation(options: { dataDir?: string; args?: string[]; timeoutMs?: number } = {}): Promise<RunningStation> {
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'returns-station-'));
+  const child = spawn(process.execPath, [STATION_BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`station did not start in time:\n${stderr}`)), options.timeoutMs ?? 20_000);
+    const onData = () => {
+      const match = READY.exec(stdout);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`station exited with ${code} before it was ready:\n${stderr}`));
+    });
+  });
+
+  return {
+    origin,
+    dataDir,
+    process: child,
+    output: () => ({ stdout, stderr }),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const code = await exited;
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { STATION_BIN, startStation } from '../support/station-process.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'station-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const run = (...args: string[]) => spawnSync(process.execPath, [STATION_BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+
+describe('returns-station serve', () => {
+  it('prints exactly the ready line on stdout, refuses a second process on the data dir, and exits 0 on SIGTERM', async () => {
+    const station = await startStation({ dataDir });
+    expect(station.output().stdout).toMatch(/^Returns station listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect((await fetch(`${station.origin}/healthz`)).status).toBe(200);
+
+    const second = run('serve', '--port', '0', '--data-dir', dataDir);
+    expect(second.status).not.toBe(0);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toContain(`in use by process ${station.process.pid}`);
+
+    expect(await station.stop()).toBe(0);
+  });
+
+  it('finishes with SIGINT too, and the data directory is free again afterwards', async () => {
+    const station = await startStation({ dataDir });
+    const exited = new Promise((resolve) => station.process.once('exit', resolve));
+    station.process.kill('SIGINT');
+    await exited;
+    expect(await station.stop()).toBe(0);
+    const again = await startStation({ dataDir });
+    expect(await again.stop()).toBe(0);
+  });
+
+  it('rejects a bad port and unknown options with usage and exit code 2', () => {
+    const badPort = run('serve', '--port', '70000', '--data-dir', dataDir);
+    expect(badPort.status).toBe(2);
+    expect(badPort.stderr).toContain('--port must be an integer from 0 to 65535');
+    const unknown = run('serve', '--frobnicate');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--frobnicate'");
+  });
+
+  it('says which port is taken', async () => {
+    const holder = await startStation();
+    const port = new URL(holder.origin).port;
+    const clash = run('serve', '--port', port, '--data-dir', join(dataDir, 'other'));
+    expect(clash.status).toBe(1);
+    expect(clash.stderr).toContain('the port is taken');
+    await holder.stop();
+  });
+});

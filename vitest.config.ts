@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and integration tests run on the Node 24 that npm puts first on PATH (devDependency `node`).
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // Two cores: keep worker count small so child-process tests are not starved.
+    maxWorkers: 2,
+  },
+});
