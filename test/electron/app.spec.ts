@@ -14,9 +14,9 @@ test.skip(missing, 'Electron binary not installed (run `npx install-electron` wh
 
 test('the desktop app opens the station UI in a sandboxed window', async () => {
   const app = await electron.launch({ executablePath: binary ?? undefined, args: ['.'], env: { ...process.env, RETURNS_STATION_DATA_DIR: join(process.cwd(), 'test-results', `electron-${Date.now()}`) } });
-  const window = await app.firstWindow();
-  await expect(window.getByTestId('station-version')).toHaveText(/Version \d+\.\d+\.\d+/);
-  expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
-  expect(await window.evaluate(() => Object.keys(window.station ?? {}).sort())).toEqual(['baseUrl', 'token', 'version']);
+  const page = await app.firstWindow();
+  await expect(page.getByTestId('station-version')).toHaveText(/Version \d+\.\d+\.\d+/);
+  expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
+  expect(await page.evaluate(() => Object.keys((globalThis as { station?: object }).station ?? {}).sort())).toEqual(['baseUrl', 'token', 'version']);
   await app.close();
 });
