@@ -1,0 +1,416 @@
+import type { z } from 'zod';
+import type { Health } from '../health.ts';
+import type { PackageStatus } from '../package-status.ts';
+import { ErrorBodySchema, type ErrorCode, type ErrorDetails } from './errors.ts';
+import { parseStationEvent, type StationEvent } from './events.ts';
+import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate } from './line-items.ts';
+import type { MediaFile } from './media.ts';
+import type {
+  PackageSort,
+  ReturnPackage,
+  ReturnPackageCreateInput,
+  ReturnPackageCreated,
+  ReturnPackageListResponse,
+  ReturnPackageUpdateInput,
+  ReturnPackageUpdated,
+} from './return-packages.ts';
+import type { ManualReturnCreateInput, ReturnListResponse, ReturnRecord, ReturnStatus } from './returns.ts';
+import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
+import { createSseParser } from './sse.ts';
+import type {
+  CarrierListResponseSchema,
+  LocationListResponseSchema,
+  LookupResponse,
+  Operator,
+  OperatorCreateInput,
+  OperatorListResponseSchema,
+  OperatorUpdate,
+  StationStatus,
+} from './station.ts';
+
+/*
+ * A small typed client of the station API over fetch, for the renderer and tests. Responses are
+ * parsed with the shared zod schemas; a non-2xx answer throws ApiError; a failed connection
+ * throws StationUnreachableError.
+ */
+
+/** A non-2xx answer of the API. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errorCode: ErrorCode | 'UNEXPECTED_RESPONSE';
+  readonly details: ErrorDetails;
+
+  constructor(status: number, errorCode: ErrorCode | 'UNEXPECTED_RESPONSE', details: ErrorDetails) {
+    super(details.message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.errorCode = errorCode;
+    this.details = details;
+  }
+}
+
+/** The station could not be reached (network error, refused connection, aborted by timeout). */
+export class StationUnreachableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StationUnreachableError';
+  }
+}
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface ApiClientOptions {
+  /** Origin of the station, e.g. `http://127.0.0.1:4780` (a trailing slash is ignored). */
+  baseUrl: string;
+  token: string | null;
+  fetch?: FetchLike;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+export interface PostOptions extends RequestOptions {
+  /** Sent as `Idempotency-Key`: a retried POST with the same key returns the first answer. */
+  idempotencyKey?: string;
+}
+
+type QueryValue = string | number | boolean | readonly string[] | null | undefined;
+export type QueryParams = Record<string, QueryValue>;
+
+export interface PageQuery {
+  page?: number;
+  per_page?: number;
+}
+export interface ReturnListParams extends PageQuery {
+  status?: readonly ReturnStatus[];
+  email?: string;
+  updated_since?: string;
+  /** Station tokens only, on `GET /returns`. */
+  account_id?: number;
+}
+export interface ReturnPackageListParams extends PageQuery {
+  status?: readonly PackageStatus[];
+  return_id?: number;
+  tracking_number?: string;
+  carrier_id?: number;
+  location_id?: number;
+  updated_since?: string;
+  sort?: PackageSort;
+}
+
+/** Turns query values into a query string: lists comma-joined, null/undefined/empty lists dropped. */
+export function toQueryString(query: QueryParams | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (typeof value === 'object') {
+      if (value.length > 0) params.set(key, value.join(','));
+    } else params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+interface CallOptions {
+  params?: Record<string, string | number>;
+  query?: QueryParams | undefined;
+  json?: unknown;
+  raw?: { body: Blob; contentType: string };
+  idempotencyKey?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly token: string | null;
+  readonly #fetch: FetchLike;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.token = options.token;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Headers of every request: bearer token and Accept. */
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...extra };
+    if (this.token !== null) headers.Authorization = `Bearer ${this.token}`;
+    return headers;
+  }
+
+  async #send(route: RouteDefinition, options: CallOptions): Promise<Response> {
+    const url = this.baseUrl + buildPath(route.path, options.params ?? {}) + toQueryString(options.query);
+    const extra: Record<string, string> = {};
+    let body: string | Blob | undefined;
+    if (options.json !== undefined) {
+      extra['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.raw) {
+      extra['Content-Type'] = options.raw.contentType;
+      body = options.raw.body;
+    }
+    if (options.idempotencyKey !== undefined) extra['Idempotency-Key'] = options.idempotencyKey;
+    const init: RequestInit = { method: route.method, headers: this.headers(extra) };
+    if (body !== undefined) init.body = body;
+    if (options.signal) init.signal = options.signal;
+    let response: Response;
+    try {
+      response = await this.#fetch(url, init);
+    } catch (cause) {
+      if (options.signal?.aborted) throw cause;
+      throw new StationUnreachableError(`The station at ${this.baseUrl} cannot be reached.`, { cause });
+    }
+    if (!response.ok) throw await apiErrorFrom(response);
+    return response;
+  }
+
+  async #call<S extends z.ZodType>(route: RouteDefinition & { response: S }, options: CallOptions = {}): Promise<z.infer<S>> {
+    const response = await this.#send(route, options);
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      throw unexpected(response.status, 'The station answered with a body that is not JSON.');
+    }
+    const parsed = route.response.safeParse(json);
+    if (!parsed.success) throw unexpected(response.status, 'The station answered with an unexpected shape.');
+    return parsed.data;
+  }
+
+  // -- station ---------------------------------------------------------------------------------
+
+  health(o: RequestOptions = {}): Promise<Health> {
+    return this.#call(API_ROUTES.getHealth, { signal: o.signal });
+  }
+  station(o: RequestOptions = {}): Promise<StationStatus> {
+    return this.#call(API_ROUTES.getStation, { signal: o.signal });
+  }
+  lookup(code: string, o: RequestOptions = {}): Promise<LookupResponse> {
+    return this.#call(API_ROUTES.lookupCode, { query: { code }, signal: o.signal });
+  }
+  listOperators(query: PageQuery = {}, o: RequestOptions = {}): Promise<z.infer<typeof OperatorListResponseSchema>> {
+    return this.#call(API_ROUTES.listOperators, { query: { ...query }, signal: o.signal });
+  }
+  createOperator(body: OperatorCreateInput, o: PostOptions = {}): Promise<Operator> {
+    return this.#call(API_ROUTES.createOperator, { json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });
+  }
+  updateOperator(id: number, body: OperatorUpdate, o: RequestOptions = {}): Promise<Operator> {
+    return this.#call(API_ROUTES.updateOperator, { params: { id }, json: body, signal: o.signal });
+  }
+
+  // -- returns ---------------------------------------------------------------------------------
+
+  createReturn(body: ManualReturnCreateInput, o: PostOptions = {}): Promise<ReturnRecord> {
+    return this.#call(API_ROUTES.createReturn, { json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });
+  }
+  /** `GET /returns` (the token's account; station tokens may pass `account_id`). */
+  listReturns(query: ReturnListParams = {}, o: RequestOptions = {}): Promise<ReturnListResponse> {
+    return this.#call(API_ROUTES.listReturns, { query: { ...query }, signal: o.signal });
+  }
+  /** `GET /api/v1/accounts/{account_id}/returns`. */
+  listAccountReturns(
+    accountId: number,
+    query: Omit<ReturnListParams, 'account_id'> = {},
+    o: RequestOptions = {},
+  ): Promise<ReturnListResponse> {
+    return this.#call(API_ROUTES.listAccountReturns, {
+      params: { account_id: accountId },
+      query: { ...query },
+      signal: o.signal,
+    });
+  }
+
+  // -- return packages -------------------------------------------------------------------------
+
+  listPackages(accountId: number, query: ReturnPackageListParams = {}, o: RequestOptions = {}): Promise<ReturnPackageListResponse> {
+    return this.#call(API_ROUTES.listReturnPackages, {
+      params: { account_id: accountId },
+      query: { ...query },
+      signal: o.signal,
+    });
+  }
+  createPackage(accountId: number, body: ReturnPackageCreateInput, o: PostOptions = {}): Promise<ReturnPackageCreated> {
+    return this.#call(API_ROUTES.createReturnPackage, {
+      params: { account_id: accountId },
+      json: body,
+      idempotencyKey: o.idempotencyKey,
+      signal: o.signal,
+    });
+  }
+  getPackage(accountId: number, id: number, o: RequestOptions = {}): Promise<ReturnPackage> {
+    return this.#call(API_ROUTES.getReturnPackage, { params: { account_id: accountId, id }, signal: o.signal });
+  }
+  updatePackage(accountId: number, id: number, body: ReturnPackageUpdateInput, o: RequestOptions = {}): Promise<ReturnPackageUpdated> {
+    return this.#call(API_ROUTES.updateReturnPackage, {
+      params: { account_id: accountId, id },
+      json: body,
+      signal: o.signal,
+    });
+  }
+
+  // -- line items ------------------------------------------------------------------------------
+
+  createLineItem(accountId: number, packageId: number, body: PackageLineItemCreateInput, o: PostOptions = {}): Promise<PackageLineItem> {
+    return this.#call(API_ROUTES.createPackageLineItem, {
+      params: { account_id: accountId, id: packageId },
+      json: body,
+      idempotencyKey: o.idempotencyKey,
+      signal: o.signal,
+    });
+  }
+  updateLineItem(
+    accountId: number,
+    packageId: number,
+    lineItemId: number,
+    body: PackageLineItemUpdate,
+    o: RequestOptions = {},
+  ): Promise<PackageLineItem> {
+    return this.#call(API_ROUTES.updatePackageLineItem, {
+      params: { account_id: accountId, id: packageId, line_item_id: lineItemId },
+      json: body,
+      signal: o.signal,
+    });
+  }
+  async deleteLineItem(accountId: number, packageId: number, lineItemId: number, o: RequestOptions = {}): Promise<void> {
+    await this.#send(API_ROUTES.deletePackageLineItem, {
+      params: { account_id: accountId, id: packageId, line_item_id: lineItemId },
+      signal: o.signal,
+    });
+  }
+
+  // -- media -----------------------------------------------------------------------------------
+
+  /** Uploads a file as a raw body with its content type (`file.type` unless `contentType` is given). */
+  uploadMedia(
+    accountId: number,
+    packageId: number,
+    file: Blob,
+    o: PostOptions & { contentType?: string } = {},
+  ): Promise<MediaFile> {
+    return this.#call(API_ROUTES.uploadMediaFile, {
+      params: { account_id: accountId, id: packageId },
+      raw: { body: file, contentType: o.contentType ?? (file.type || 'application/octet-stream') },
+      idempotencyKey: o.idempotencyKey,
+      signal: o.signal,
+    });
+  }
+  async deleteMedia(accountId: number, packageId: number, mediaId: number, o: RequestOptions = {}): Promise<void> {
+    await this.#send(API_ROUTES.deleteMediaFile, {
+      params: { account_id: accountId, id: packageId, media_id: mediaId },
+      signal: o.signal,
+    });
+  }
+
+  // -- configuration ---------------------------------------------------------------------------
+
+  listCarriers(accountId: number, query: PageQuery = {}, o: RequestOptions = {}): Promise<z.infer<typeof CarrierListResponseSchema>> {
+    return this.#call(API_ROUTES.listCarriers, { params: { account_id: accountId }, query: { ...query }, signal: o.signal });
+  }
+  listLocations(accountId: number, query: PageQuery = {}, o: RequestOptions = {}): Promise<z.infer<typeof LocationListResponseSchema>> {
+    return this.#call(API_ROUTES.listLocations, { params: { account_id: accountId }, query: { ...query }, signal: o.signal });
+  }
+
+  // -- events ----------------------------------------------------------------------------------
+
+  /**
+   * Follows `GET .../events` until `signal` aborts, reconnecting after a dropped connection with
+   * `Last-Event-ID` (delay: the server's `retry:`, else `reconnectMs`). Events that are not valid
+   * station events are skipped. Resolves when aborted; an ApiError (e.g. 401, 403) ends it.
+   */
+  async subscribeEvents(accountId: number, handlers: EventSubscription): Promise<void> {
+    const { signal } = handlers;
+    let lastEventId = handlers.lastEventId ?? '';
+    let delay = handlers.reconnectMs ?? 2000;
+    const url = this.baseUrl + buildPath(API_ROUTES.streamEvents.path, { account_id: accountId });
+    while (!signal.aborted) {
+      try {
+        const headers = this.headers({ Accept: 'text/event-stream' });
+        if (lastEventId !== '') headers['Last-Event-ID'] = lastEventId;
+        let response: Response;
+        try {
+          response = await this.#fetch(url, { method: 'GET', headers, signal });
+        } catch (cause) {
+          if (signal.aborted) return;
+          throw new StationUnreachableError(`The station at ${this.baseUrl} cannot be reached.`, { cause });
+        }
+        if (!response.ok) throw await apiErrorFrom(response);
+        if (!response.body) throw unexpected(response.status, 'The event stream has no body.');
+        handlers.onOpen?.();
+        const parser = createSseParser(
+          {
+            onMessage: (message) => {
+              const event = parseStationEvent(message);
+              if (event) handlers.onEvent(event);
+            },
+            onRetry: (ms) => {
+              delay = ms;
+            },
+          },
+          lastEventId,
+        );
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            parser.push(value);
+            lastEventId = parser.lastEventId;
+          }
+        } catch (cause) {
+          if (signal.aborted) return;
+          throw new StationUnreachableError('The event stream was interrupted.', { cause });
+        }
+        lastEventId = parser.lastEventId;
+      } catch (error) {
+        if (error instanceof ApiError) {
+          handlers.onError?.(error);
+          throw error;
+        }
+        if (signal.aborted) return;
+        handlers.onError?.(error);
+      }
+      await sleep(delay, signal);
+    }
+  }
+}
+
+export interface EventSubscription {
+  onEvent(event: StationEvent): void;
+  onOpen?(): void;
+  /** Connection problems (the subscription retries) and the final ApiError. */
+  onError?(error: unknown): void;
+  signal: AbortSignal;
+  lastEventId?: string;
+  reconnectMs?: number;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function unexpected(status: number, message: string): ApiError {
+  return new ApiError(status, 'UNEXPECTED_RESPONSE', { message });
+}
+
+/** Builds the ApiError of a non-2xx response from its error body (or a generic one). */
+export async function apiErrorFrom(response: Response): Promise<ApiError> {
+  let json: unknown = null;
+  try {
+    json = await response.json();
+  } catch {
+    // not JSON: fall through
+  }
+  const parsed = ErrorBodySchema.safeParse(json);
+  if (parsed.success) return new ApiError(response.status, parsed.data.error_code, parsed.data.details);
+  return unexpected(response.status, `The station answered ${response.status} without an error body.`);
+}

@@ -1,0 +1,332 @@
+import { z } from 'zod';
+import { CREATE_STATUSES, DEFAULT_CREATE_STATUS, PACKAGE_STATUSES } from '../package-status.ts';
+import {
+  AmountSchema,
+  CurrencySchema,
+  DimensionUnitSchema,
+  IdParamSchema,
+  IdSchema,
+  MAX_LENGTH,
+  MeasureSchema,
+  NotesSchema,
+  PaginationQueryShape,
+  TimestampInputSchema,
+  TimestampSchema,
+  TrackingNumberSchema,
+  WeightUnitSchema,
+  commaListSchema,
+  listResponse,
+} from './common.ts';
+import { PackageLineItemSchema } from './line-items.ts';
+import { MediaFileSchema } from './media.ts';
+
+/*
+ * Return packages (spec "Return package", contract section 6).
+ */
+
+export const PackageStatusSchema = z.enum(PACKAGE_STATUSES);
+export const CreateStatusSchema = z.enum(CREATE_STATUSES);
+
+export const SHIPPING_METHODS = [
+  'ground',
+  'standard',
+  'express',
+  'two_day',
+  'overnight',
+  'freight',
+  'drop_off',
+  'other',
+] as const;
+export const ShippingMethodSchema = z.enum(SHIPPING_METHODS);
+export type ShippingMethod = z.infer<typeof ShippingMethodSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** Fields a package may carry besides its identity, shared by create and update. */
+const optionalPackageFields = {
+  estimated_arrival: TimestampInputSchema.nullable(),
+  shipping_method: ShippingMethodSchema.nullable(),
+  weight: MeasureSchema.nullable(),
+  weight_unit: WeightUnitSchema.nullable(),
+  width: MeasureSchema.nullable(),
+  height: MeasureSchema.nullable(),
+  length: MeasureSchema.nullable(),
+  dimension_unit: DimensionUnitSchema.nullable(),
+  shipping_label_cost: AmountSchema.nullable(),
+  shipping_label_cost_currency: CurrencySchema.nullable(),
+  carrier_id: IdSchema.nullable(),
+  location_id: IdSchema.nullable(),
+};
+
+type UnitPairs = {
+  weight?: number | null;
+  weight_unit?: string | null;
+  width?: number | null;
+  height?: number | null;
+  length?: number | null;
+  dimension_unit?: string | null;
+  shipping_label_cost?: number | null;
+  shipping_label_cost_currency?: string | null;
+};
+
+/** A measure without its unit means nothing: require the unit whenever a value is given. */
+function requireUnits(body: UnitPairs, ctx: z.RefinementCtx): void {
+  const need = (has: boolean, unit: string | null | undefined, path: string, what: string) => {
+    if (has && (unit === undefined || unit === null)) {
+      ctx.addIssue({ code: 'custom', path: [path], message: `Required when ${what} is given.` });
+    }
+  };
+  const present = (v: number | null | undefined) => v !== undefined && v !== null;
+  need(present(body.weight), body.weight_unit, 'weight_unit', 'weight');
+  need(
+    present(body.width) || present(body.height) || present(body.length),
+    body.dimension_unit,
+    'dimension_unit',
+    'a dimension',
+  );
+  need(present(body.shipping_label_cost), body.shipping_label_cost_currency, 'shipping_label_cost_currency', 'shipping_label_cost');
+}
+
+/**
+ * `POST .../return_packages`: flat and strict. Required `return_id` and `tracking_number`; the
+ * others optional (omitted = null); `status` ∈ pending|in_transit|delivered|received, default
+ * in_transit. A weight, dimension or cost needs its unit or currency.
+ */
+export const ReturnPackageCreateSchema = z
+  .strictObject({
+    return_id: IdSchema,
+    tracking_number: TrackingNumberSchema,
+    estimated_arrival: optionalPackageFields.estimated_arrival.default(null),
+    shipping_method: optionalPackageFields.shipping_method.default(null),
+    weight: optionalPackageFields.weight.default(null),
+    weight_unit: optionalPackageFields.weight_unit.default(null),
+    width: optionalPackageFields.width.default(null),
+    height: optionalPackageFields.height.default(null),
+    length: optionalPackageFields.length.default(null),
+    dimension_unit: optionalPackageFields.dimension_unit.default(null),
+    shipping_label_cost: optionalPackageFields.shipping_label_cost.default(null),
+    shipping_label_cost_currency: optionalPackageFields.shipping_label_cost_currency.default(null),
+    carrier_id: optionalPackageFields.carrier_id.default(null),
+    location_id: optionalPackageFields.location_id.default(null),
+    status: CreateStatusSchema.default(DEFAULT_CREATE_STATUS),
+  })
+  .superRefine(requireUnits);
+export type ReturnPackageCreate = z.infer<typeof ReturnPackageCreateSchema>;
+export type ReturnPackageCreateInput = z.input<typeof ReturnPackageCreateSchema>;
+
+/** Names a PATCH may change (contract section 6). */
+export const PACKAGE_UPDATE_FIELDS = [
+  'status',
+  'actual_arrival',
+  'notes',
+  'estimated_arrival',
+  'tracking_number',
+  'shipping_method',
+  'weight',
+  'weight_unit',
+  'width',
+  'height',
+  'length',
+  'dimension_unit',
+  'shipping_label_cost',
+  'shipping_label_cost_currency',
+  'carrier_id',
+  'location_id',
+  'processor_id',
+] as const;
+
+/**
+ * `PATCH .../return_packages/{id}`: strict, at least one field. `null` clears an optional value;
+ * `status` and `tracking_number` cannot be null. Units are checked against the stored package by
+ * the server (a weight given alone keeps the stored unit).
+ */
+export const ReturnPackageUpdateSchema = z
+  .strictObject({
+    status: PackageStatusSchema.optional(),
+    actual_arrival: TimestampInputSchema.nullable().optional(),
+    notes: NotesSchema.nullable().optional(),
+    tracking_number: TrackingNumberSchema.optional(),
+    estimated_arrival: optionalPackageFields.estimated_arrival.optional(),
+    shipping_method: optionalPackageFields.shipping_method.optional(),
+    weight: optionalPackageFields.weight.optional(),
+    weight_unit: optionalPackageFields.weight_unit.optional(),
+    width: optionalPackageFields.width.optional(),
+    height: optionalPackageFields.height.optional(),
+    length: optionalPackageFields.length.optional(),
+    dimension_unit: optionalPackageFields.dimension_unit.optional(),
+    shipping_label_cost: optionalPackageFields.shipping_label_cost.optional(),
+    shipping_label_cost_currency: optionalPackageFields.shipping_label_cost_currency.optional(),
+    carrier_id: optionalPackageFields.carrier_id.optional(),
+    location_id: optionalPackageFields.location_id.optional(),
+    processor_id: IdSchema.nullable().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.');
+export type ReturnPackageUpdate = z.infer<typeof ReturnPackageUpdateSchema>;
+export type ReturnPackageUpdateInput = z.input<typeof ReturnPackageUpdateSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses: exact field sets of the spec's presence table; unknown optional values are null.
+
+export const DimensionsSchema = z.object({
+  length: z.number().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  dimension_unit: DimensionUnitSchema.nullable(),
+});
+export type Dimensions = z.infer<typeof DimensionsSchema>;
+
+/** `carrier` in list items. */
+export const ListCarrierSchema = z.object({ id: z.int(), name: z.string(), service: z.string().nullable() });
+/** `carrier` in get. */
+export const GetCarrierSchema = z.object({ id: z.int(), name: z.string(), code: z.string() });
+
+const nullableTimestamp = TimestampSchema.nullable();
+const packageFields = {
+  id: z.int(),
+  return_id: z.int(),
+  tracking_number: z.string(),
+  status: PackageStatusSchema,
+  estimated_arrival: nullableTimestamp,
+  actual_arrival: nullableTimestamp,
+  shipping_method: ShippingMethodSchema.nullable(),
+  weight: z.number().nullable(),
+  weight_unit: WeightUnitSchema.nullable(),
+  dimensions: DimensionsSchema,
+  shipping_label_cost: z.number().nullable(),
+  shipping_label_cost_currency: z.string().nullable(),
+  carrier_id: z.int().nullable(),
+  location_id: z.int().nullable(),
+  fulfillment_center_id: z.int().nullable(),
+  line_items_count: z.int(),
+  line_items: z.array(PackageLineItemSchema),
+  media_files: z.array(MediaFileSchema),
+  processed_at: nullableTimestamp,
+  processor_id: z.int().nullable(),
+  notes: z.string().nullable(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+};
+
+/** L: an element of `GET .../return_packages`. */
+export const ReturnPackageListItemSchema = z.object({
+  id: packageFields.id,
+  return_id: packageFields.return_id,
+  tracking_number: packageFields.tracking_number,
+  status: packageFields.status,
+  estimated_arrival: packageFields.estimated_arrival,
+  weight: packageFields.weight,
+  weight_unit: packageFields.weight_unit,
+  dimensions: packageFields.dimensions,
+  carrier: ListCarrierSchema.nullable(),
+  location_id: packageFields.location_id,
+  fulfillment_center_id: packageFields.fulfillment_center_id,
+  line_items_count: packageFields.line_items_count,
+  created_at: packageFields.created_at,
+  updated_at: packageFields.updated_at,
+});
+export type ReturnPackageListItem = z.infer<typeof ReturnPackageListItemSchema>;
+
+/** C: the answer of `POST .../return_packages`. */
+export const ReturnPackageCreatedSchema = z.object({
+  id: packageFields.id,
+  return_id: packageFields.return_id,
+  tracking_number: packageFields.tracking_number,
+  status: packageFields.status,
+  estimated_arrival: packageFields.estimated_arrival,
+  shipping_method: packageFields.shipping_method,
+  weight: packageFields.weight,
+  weight_unit: packageFields.weight_unit,
+  dimensions: packageFields.dimensions,
+  shipping_label_cost: packageFields.shipping_label_cost,
+  shipping_label_cost_currency: packageFields.shipping_label_cost_currency,
+  carrier_id: packageFields.carrier_id,
+  location_id: packageFields.location_id,
+  created_at: packageFields.created_at,
+  updated_at: packageFields.updated_at,
+});
+export type ReturnPackageCreated = z.infer<typeof ReturnPackageCreatedSchema>;
+
+/** G: the answer of `GET .../return_packages/{id}`. */
+export const ReturnPackageSchema = z.object({
+  id: packageFields.id,
+  return_id: packageFields.return_id,
+  tracking_number: packageFields.tracking_number,
+  status: packageFields.status,
+  estimated_arrival: packageFields.estimated_arrival,
+  actual_arrival: packageFields.actual_arrival,
+  shipping_method: packageFields.shipping_method,
+  weight: packageFields.weight,
+  weight_unit: packageFields.weight_unit,
+  dimensions: packageFields.dimensions,
+  shipping_label_cost: packageFields.shipping_label_cost,
+  shipping_label_cost_currency: packageFields.shipping_label_cost_currency,
+  carrier_id: packageFields.carrier_id,
+  carrier: GetCarrierSchema.nullable(),
+  location_id: packageFields.location_id,
+  fulfillment_center_id: packageFields.fulfillment_center_id,
+  line_items: packageFields.line_items,
+  media_files: packageFields.media_files,
+  processed_at: packageFields.processed_at,
+  processor_id: packageFields.processor_id,
+  created_at: packageFields.created_at,
+  updated_at: packageFields.updated_at,
+});
+export type ReturnPackage = z.infer<typeof ReturnPackageSchema>;
+
+/** U: the answer of `PATCH .../return_packages/{id}`. */
+export const ReturnPackageUpdatedSchema = z.object({
+  id: packageFields.id,
+  return_id: packageFields.return_id,
+  tracking_number: packageFields.tracking_number,
+  status: packageFields.status,
+  estimated_arrival: packageFields.estimated_arrival,
+  actual_arrival: packageFields.actual_arrival,
+  shipping_method: packageFields.shipping_method,
+  weight: packageFields.weight,
+  weight_unit: packageFields.weight_unit,
+  dimensions: packageFields.dimensions,
+  shipping_label_cost: packageFields.shipping_label_cost,
+  shipping_label_cost_currency: packageFields.shipping_label_cost_currency,
+  carrier_id: packageFields.carrier_id,
+  location_id: packageFields.location_id,
+  notes: packageFields.notes,
+  created_at: packageFields.created_at,
+  updated_at: packageFields.updated_at,
+});
+export type ReturnPackageUpdated = z.infer<typeof ReturnPackageUpdatedSchema>;
+
+/** The field names of each presence column (L, C, G, U), in response order. */
+export const PACKAGE_FIELD_SETS = {
+  L: Object.keys(ReturnPackageListItemSchema.shape),
+  C: Object.keys(ReturnPackageCreatedSchema.shape),
+  G: Object.keys(ReturnPackageSchema.shape),
+  U: Object.keys(ReturnPackageUpdatedSchema.shape),
+} as const;
+
+export const ReturnPackageListResponseSchema = listResponse(ReturnPackageListItemSchema);
+export type ReturnPackageListResponse = z.infer<typeof ReturnPackageListResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// List query
+
+export const PACKAGE_SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at', 'id', '-id'] as const;
+export const PackageSortSchema = z.enum(PACKAGE_SORTS);
+export type PackageSort = z.infer<typeof PackageSortSchema>;
+
+/**
+ * Query of `GET .../return_packages`: `status` (comma-separated), `return_id`, `tracking_number`
+ * (exact, case-insensitive), `carrier_id`, `location_id`, `updated_since` (inclusive), `sort`
+ * (default `-created_at`), `page`, `per_page`. Unknown parameters are rejected (400).
+ */
+export const ReturnPackageListQuerySchema = z.strictObject({
+  ...PaginationQueryShape,
+  status: commaListSchema(PACKAGE_STATUSES).optional(),
+  return_id: IdParamSchema.optional(),
+  tracking_number: z.string().min(1).max(MAX_LENGTH.trackingNumber).optional(),
+  carrier_id: IdParamSchema.optional(),
+  location_id: IdParamSchema.optional(),
+  updated_since: TimestampInputSchema.optional(),
+  sort: PackageSortSchema.default('-created_at'),
+});
+export type ReturnPackageListQuery = z.infer<typeof ReturnPackageListQuerySchema>;

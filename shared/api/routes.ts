@@ -1,0 +1,384 @@
+import { z } from 'zod';
+import { HealthSchema } from '../health.ts';
+import { IdParamSchema, PaginationQuerySchema } from './common.ts';
+import type { ErrorCode } from './errors.ts';
+import { MediaFileSchema } from './media.ts';
+import {
+  PackageLineItemCreateSchema,
+  PackageLineItemSchema,
+  PackageLineItemUpdateSchema,
+} from './line-items.ts';
+import {
+  ReturnPackageCreateSchema,
+  ReturnPackageCreatedSchema,
+  ReturnPackageListQuerySchema,
+  ReturnPackageListResponseSchema,
+  ReturnPackageSchema,
+  ReturnPackageUpdateSchema,
+  ReturnPackageUpdatedSchema,
+} from './return-packages.ts';
+import {
+  AccountReturnListQuerySchema,
+  ManualReturnCreateSchema,
+  ReturnListQuerySchema,
+  ReturnListResponseSchema,
+  ReturnRecordSchema,
+} from './returns.ts';
+import {
+  CarrierListResponseSchema,
+  LocationListResponseSchema,
+  LookupQuerySchema,
+  LookupResponseSchema,
+  OperatorCreateSchema,
+  OperatorListResponseSchema,
+  OperatorSchema,
+  OperatorUpdateSchema,
+  StationStatusSchema,
+} from './station.ts';
+
+/*
+ * Every HTTP route of the station API as data: used by the server (validation), the client
+ * (paths and response parsing) and the OpenAPI document. Paths use OpenAPI `{name}` templates.
+ */
+
+export const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/**
+ * Who may call a route: `none` (no token), `account` (an account token for the path's account,
+ * or a station token), `station` (station token only), `any` (any valid token).
+ */
+export type RouteAuth = 'none' | 'account' | 'station' | 'any';
+
+export interface RouteDefinition {
+  operationId: string;
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tag: string;
+  auth: RouteAuth;
+  params?: z.ZodObject;
+  query?: z.ZodType;
+  /** JSON body schema, or `media` for a raw/multipart media upload. */
+  body?: z.ZodType | 'media';
+  /** Success status. */
+  status: 200 | 201 | 204;
+  /** Success body: a schema, `null` for no body (204), `sse` for an event stream. */
+  response: z.ZodType | null | 'sse';
+  /** Error codes the route may answer besides the ones every route may answer. */
+  errors: readonly ErrorCode[];
+}
+
+export const AccountPathSchema = z.strictObject({ account_id: IdParamSchema });
+export const PackagePathSchema = z.strictObject({ account_id: IdParamSchema, id: IdParamSchema });
+export const LineItemPathSchema = z.strictObject({
+  account_id: IdParamSchema,
+  id: IdParamSchema,
+  line_item_id: IdParamSchema,
+});
+export const MediaFilePathSchema = z.strictObject({
+  account_id: IdParamSchema,
+  id: IdParamSchema,
+  media_id: IdParamSchema,
+});
+export const OperatorPathSchema = z.strictObject({ id: IdParamSchema });
+
+const ACCOUNT = '/api/v1/accounts/{account_id}';
+const PACKAGE = `${ACCOUNT}/return_packages/{id}`;
+
+const READ: readonly ErrorCode[] = ['INVALID_QUERY'];
+const WRITE: readonly ErrorCode[] = [
+  'MALFORMED_JSON',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'VALIDATION_FAILED',
+];
+const CREATE: readonly ErrorCode[] = [...WRITE, 'IDEMPOTENCY_KEY_REUSED'];
+
+/** Error codes any authenticated route may answer. */
+export const COMMON_ERROR_CODES: readonly ErrorCode[] = ['INVALID_TOKEN', 'RATE_LIMITED', 'INTERNAL_ERROR', 'UNAVAILABLE'];
+
+export const API_ROUTES = {
+  getHealth: {
+    operationId: 'getHealth',
+    method: 'GET',
+    path: '/healthz',
+    summary: 'Liveness and identity of the station (no token).',
+    tag: 'station',
+    auth: 'none',
+    status: 200,
+    response: HealthSchema,
+    errors: [],
+  },
+  getOpenApi: {
+    operationId: 'getOpenApi',
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This OpenAPI 3.1 document (no token).',
+    tag: 'station',
+    auth: 'none',
+    status: 200,
+    response: z.record(z.string(), z.unknown()),
+    errors: [],
+  },
+  createReturn: {
+    operationId: 'createReturn',
+    method: 'POST',
+    path: '/returns',
+    summary: "Create a manual return for the token's account (station tokens give `account_id`).",
+    tag: 'returns',
+    auth: 'any',
+    body: ManualReturnCreateSchema,
+    status: 200,
+    response: ReturnRecordSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN'],
+  },
+  listReturns: {
+    operationId: 'listReturns',
+    method: 'GET',
+    path: '/returns',
+    summary: "List the token's account's returns, newest first (station tokens may filter `account_id`).",
+    tag: 'returns',
+    auth: 'any',
+    query: ReturnListQuerySchema,
+    status: 200,
+    response: ReturnListResponseSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  listAccountReturns: {
+    operationId: 'listAccountReturns',
+    method: 'GET',
+    path: `${ACCOUNT}/returns`,
+    summary: "List an account's returns, newest first.",
+    tag: 'returns',
+    auth: 'account',
+    params: AccountPathSchema,
+    query: AccountReturnListQuerySchema,
+    status: 200,
+    response: ReturnListResponseSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  listReturnPackages: {
+    operationId: 'listReturnPackages',
+    method: 'GET',
+    path: `${ACCOUNT}/return_packages`,
+    summary: 'List return packages with filters, sorting and pagination (L fields).',
+    tag: 'return packages',
+    auth: 'account',
+    params: AccountPathSchema,
+    query: ReturnPackageListQuerySchema,
+    status: 200,
+    response: ReturnPackageListResponseSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  createReturnPackage: {
+    operationId: 'createReturnPackage',
+    method: 'POST',
+    path: `${ACCOUNT}/return_packages`,
+    summary: 'Create a return package (C fields; Location header).',
+    tag: 'return packages',
+    auth: 'account',
+    params: AccountPathSchema,
+    body: ReturnPackageCreateSchema,
+    status: 201,
+    response: ReturnPackageCreatedSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'DUPLICATE_TRACKING_NUMBER'],
+  },
+  getReturnPackage: {
+    operationId: 'getReturnPackage',
+    method: 'GET',
+    path: PACKAGE,
+    summary: 'Get one return package with its line items and media files (G fields).',
+    tag: 'return packages',
+    auth: 'account',
+    params: PackagePathSchema,
+    status: 200,
+    response: ReturnPackageSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  updateReturnPackage: {
+    operationId: 'updateReturnPackage',
+    method: 'PATCH',
+    path: PACKAGE,
+    summary: 'Update a return package; status moves follow the status machine (U fields).',
+    tag: 'return packages',
+    auth: 'account',
+    params: PackagePathSchema,
+    body: ReturnPackageUpdateSchema,
+    status: 200,
+    response: ReturnPackageUpdatedSchema,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'DUPLICATE_TRACKING_NUMBER'],
+  },
+  createPackageLineItem: {
+    operationId: 'createPackageLineItem',
+    method: 'POST',
+    path: `${PACKAGE}/line_items`,
+    summary: 'Record an inspected item on a package.',
+    tag: 'line items',
+    auth: 'account',
+    params: PackagePathSchema,
+    body: PackageLineItemCreateSchema,
+    status: 201,
+    response: PackageLineItemSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  updatePackageLineItem: {
+    operationId: 'updatePackageLineItem',
+    method: 'PATCH',
+    path: `${PACKAGE}/line_items/{line_item_id}`,
+    summary: 'Change an inspected item.',
+    tag: 'line items',
+    auth: 'account',
+    params: LineItemPathSchema,
+    body: PackageLineItemUpdateSchema,
+    status: 200,
+    response: PackageLineItemSchema,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  deletePackageLineItem: {
+    operationId: 'deletePackageLineItem',
+    method: 'DELETE',
+    path: `${PACKAGE}/line_items/{line_item_id}`,
+    summary: 'Remove an inspected item.',
+    tag: 'line items',
+    auth: 'account',
+    params: LineItemPathSchema,
+    status: 204,
+    response: null,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  uploadMediaFile: {
+    operationId: 'uploadMediaFile',
+    method: 'POST',
+    path: `${PACKAGE}/media_files`,
+    summary: 'Attach a photo, video or PDF (multipart field `file`, or a raw body of an allowed type).',
+    tag: 'media files',
+    auth: 'account',
+    params: PackagePathSchema,
+    body: 'media',
+    status: 201,
+    response: MediaFileSchema,
+    errors: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  deleteMediaFile: {
+    operationId: 'deleteMediaFile',
+    method: 'DELETE',
+    path: `${PACKAGE}/media_files/{media_id}`,
+    summary: 'Remove a media file.',
+    tag: 'media files',
+    auth: 'account',
+    params: MediaFilePathSchema,
+    status: 204,
+    response: null,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  listCarriers: {
+    operationId: 'listCarriers',
+    method: 'GET',
+    path: `${ACCOUNT}/carriers`,
+    summary: 'Carriers configured on the station.',
+    tag: 'configuration',
+    auth: 'account',
+    params: AccountPathSchema,
+    query: PaginationQuerySchema,
+    status: 200,
+    response: CarrierListResponseSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  listLocations: {
+    operationId: 'listLocations',
+    method: 'GET',
+    path: `${ACCOUNT}/locations`,
+    summary: 'Locations configured on the station.',
+    tag: 'configuration',
+    auth: 'account',
+    params: AccountPathSchema,
+    query: PaginationQuerySchema,
+    status: 200,
+    response: LocationListResponseSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  streamEvents: {
+    operationId: 'streamEvents',
+    method: 'GET',
+    path: `${ACCOUNT}/events`,
+    summary: 'Live changes as Server-Sent Events; resume with Last-Event-ID.',
+    tag: 'events',
+    auth: 'account',
+    params: AccountPathSchema,
+    status: 200,
+    response: 'sse',
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  getStation: {
+    operationId: 'getStation',
+    method: 'GET',
+    path: '/api/v1/station',
+    summary: "Station status: accounts, today's counts, sync state.",
+    tag: 'station',
+    auth: 'station',
+    status: 200,
+    response: StationStatusSchema,
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  lookupCode: {
+    operationId: 'lookupCode',
+    method: 'GET',
+    path: '/api/v1/station/lookup',
+    summary: 'What a scanned code means across every account on the station.',
+    tag: 'station',
+    auth: 'station',
+    query: LookupQuerySchema,
+    status: 200,
+    response: LookupResponseSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  listOperators: {
+    operationId: 'listOperators',
+    method: 'GET',
+    path: '/api/v1/station/operators',
+    summary: 'Dock workers.',
+    tag: 'station',
+    auth: 'station',
+    query: PaginationQuerySchema,
+    status: 200,
+    response: OperatorListResponseSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  createOperator: {
+    operationId: 'createOperator',
+    method: 'POST',
+    path: '/api/v1/station/operators',
+    summary: 'Add a dock worker (badge codes are unique).',
+    tag: 'station',
+    auth: 'station',
+    body: OperatorCreateSchema,
+    status: 201,
+    response: OperatorSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN'],
+  },
+  updateOperator: {
+    operationId: 'updateOperator',
+    method: 'PATCH',
+    path: '/api/v1/station/operators/{id}',
+    summary: 'Rename, re-badge, activate or deactivate a dock worker.',
+    tag: 'station',
+    auth: 'station',
+    params: OperatorPathSchema,
+    body: OperatorUpdateSchema,
+    status: 200,
+    response: OperatorSchema,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+} as const satisfies Record<string, RouteDefinition>;
+
+export type RouteId = keyof typeof API_ROUTES;
+
+/** Fills an OpenAPI path template (`/a/{id}`) with URL-encoded values. */
+export function buildPath(template: string, params: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{([a-z_]+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

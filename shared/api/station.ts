@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import {
+  CalendarDateSchema,
+  MAX_LENGTH,
+  NameSchema,
+  TimestampSchema,
+  listResponse,
+} from './common.ts';
+import { ReturnRecordSchema } from './returns.ts';
+import { ReturnPackageListItemSchema } from './return-packages.ts';
+
+/*
+ * Station resources (contract section 8, station token only) and station configuration
+ * (carriers, locations: contract section 6).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Status
+
+export const SYNC_STATES = ['disabled', 'online', 'offline', 'error'] as const;
+export const SyncStateSchema = z.enum(SYNC_STATES);
+export type SyncState = z.infer<typeof SyncStateSchema>;
+
+/** Sync state of the station (also the payload of the `sync.status` event). */
+export const SyncStatusSchema = z.object({
+  state: SyncStateSchema,
+  /** Local changes not yet sent upstream. */
+  pending_changes: z.int().min(0),
+  last_success_at: TimestampSchema.nullable(),
+  /** A short, user-presentable reason when `state` is `error` or `offline`; else null. */
+  last_error: z.string().nullable(),
+});
+export type SyncStatus = z.infer<typeof SyncStatusSchema>;
+
+export const StationAccountSchema = z.object({ id: z.int() });
+
+/** `GET /api/v1/station`. */
+export const StationStatusSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  accounts: z.array(StationAccountSchema),
+  /** Counts for the station's local calendar day `date`. */
+  today: z.object({
+    date: CalendarDateSchema,
+    /** Packages moved to `received` today. */
+    received: z.int().min(0),
+    /** Packages with line items or media recorded today that are not yet received. */
+    in_progress: z.int().min(0),
+  }),
+  sync: SyncStatusSchema,
+});
+export type StationStatus = z.infer<typeof StationStatusSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Lookup
+
+/** `GET /api/v1/station/lookup?code=...`: the scanned code (normalised by the server too). */
+export const LookupQuerySchema = z.strictObject({
+  code: z.string().min(1).max(MAX_LENGTH.lookupCode),
+});
+export type LookupQuery = z.infer<typeof LookupQuerySchema>;
+
+export const LookupPackageSchema = ReturnPackageListItemSchema.extend({ account_id: z.int() });
+export type LookupPackage = z.infer<typeof LookupPackageSchema>;
+
+export const LOOKUP_MATCHES = ['id', 'email', 'merchant_sku'] as const;
+export const LookupReturnSchema = z.object({
+  account_id: z.int(),
+  /** What the code matched: the return's id, its customer email, or a line's SKU. */
+  matched_by: z.enum(LOOKUP_MATCHES),
+  /** The return lines whose SKU matched (empty unless `matched_by` is `merchant_sku`). */
+  matched_line_item_ids: z.array(z.int()),
+  return: ReturnRecordSchema,
+});
+export type LookupReturn = z.infer<typeof LookupReturnSchema>;
+
+/**
+ * What a scan means across every account on the station: packages whose tracking number matches
+ * one of the candidate codes; else (when `packages` is empty) returns matching it as an id, email
+ * or SKU. Both empty: unknown code.
+ */
+export const LookupResponseSchema = z.object({
+  code: z.string(),
+  /** The codes looked up, most likely first (see shared/barcode.ts). */
+  candidates: z.array(z.string()),
+  packages: z.array(LookupPackageSchema),
+  returns: z.array(LookupReturnSchema),
+});
+export type LookupResponse = z.infer<typeof LookupResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Operators
+
+/** Badge code: 1–64 visible characters, unique among operators. */
+export const BadgeCodeSchema = z
+  .string()
+  .min(1)
+  .max(MAX_LENGTH.badgeCode)
+  .regex(/^[\x21-\x7E]+$/, 'Expected 1–64 visible characters without spaces.');
+
+export const OperatorCreateSchema = z.strictObject({
+  name: NameSchema,
+  badge_code: BadgeCodeSchema.nullable().default(null),
+  active: z.boolean().default(true),
+});
+export type OperatorCreate = z.infer<typeof OperatorCreateSchema>;
+export type OperatorCreateInput = z.input<typeof OperatorCreateSchema>;
+
+export const OperatorUpdateSchema = z
+  .strictObject({
+    name: NameSchema.optional(),
+    badge_code: BadgeCodeSchema.nullable().optional(),
+    active: z.boolean().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.');
+export type OperatorUpdate = z.infer<typeof OperatorUpdateSchema>;
+
+export const OperatorSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  badge_code: z.string().nullable(),
+  active: z.boolean(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+});
+export type Operator = z.infer<typeof OperatorSchema>;
+export const OperatorListResponseSchema = listResponse(OperatorSchema);
+
+// ---------------------------------------------------------------------------------------------
+// Carriers and locations
+
+export const CarrierSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  /** Short machine code, e.g. `ups`, `usps`, `fedex`, `dhl`. */
+  code: z.string(),
+  /** Default service name, e.g. `Ground`; null when not set. */
+  service: z.string().nullable(),
+});
+export type Carrier = z.infer<typeof CarrierSchema>;
+export const CarrierListResponseSchema = listResponse(CarrierSchema);
+
+export const LocationSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  code: z.string(),
+  fulfillment_center_id: z.int().nullable(),
+});
+export type Location = z.infer<typeof LocationSchema>;
+export const LocationListResponseSchema = listResponse(LocationSchema);
+

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ERROR_CODES,
+  ErrorBodySchema,
+  errorBody,
+  errorStatus,
+  fieldErrorsFromIssues,
+  formatFieldPath,
+  invalidQueryBody,
+  parseRequest,
+  ReturnPackageListQuerySchema,
+} from '../../shared/api/index.ts';
+
+describe('error bodies', () => {
+  it('the 401 body is exactly the contract one', () => {
+    expect(errorBody('INVALID_TOKEN')).toEqual({
+      error: 'Unauthorized',
+      error_code: 'INVALID_TOKEN',
+      details: { message: 'The access token is invalid or expired.' },
+    });
+    expect(errorStatus('INVALID_TOKEN')).toBe(401);
+  });
+
+  it.each(Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[])('%s builds a valid body', (code) => {
+    const body = errorBody(code, undefined, { request_id: 'r1' });
+    expect(ErrorBodySchema.parse(body)).toEqual(body);
+    expect(body.error_code).toBe(code);
+    expect(code).toMatch(/^[A-Z]+(_[A-Z]+)*$/);
+    expect(body.details.message.length).toBeGreaterThan(0);
+  });
+
+  it('carries the contract statuses', () => {
+    const statuses = Object.fromEntries(Object.entries(ERROR_CODES).map(([code, e]) => [code, e.status]));
+    expect(statuses).toEqual({
+      MALFORMED_JSON: 400,
+      INVALID_QUERY: 400,
+      INVALID_TOKEN: 401,
+      ACCOUNT_FORBIDDEN: 403,
+      NOT_FOUND: 404,
+      INVALID_STATUS_TRANSITION: 409,
+      DUPLICATE_TRACKING_NUMBER: 409,
+      IDEMPOTENCY_KEY_REUSED: 409,
+      PAYLOAD_TOO_LARGE: 413,
+      UNSUPPORTED_MEDIA_TYPE: 415,
+      VALIDATION_FAILED: 422,
+      RATE_LIMITED: 429,
+      INTERNAL_ERROR: 500,
+      UNAVAILABLE: 503,
+    });
+  });
+
+  it('keeps extras and a custom message', () => {
+    const body = errorBody('INVALID_STATUS_TRANSITION', 'Cannot move from received to pending.', {
+      from: 'received',
+      to: 'pending',
+      allowed: [],
+    });
+    expect(body.details).toEqual({ message: 'Cannot move from received to pending.', from: 'received', to: 'pending', allowed: [] });
+  });
+
+  it('rejects bodies of another shape', () => {
+    expect(ErrorBodySchema.safeParse({ error: 'x', error_code: 'NOPE', details: { message: 'm' } }).success).toBe(false);
+    expect(ErrorBodySchema.safeParse({ error: 'x', error_code: 'NOT_FOUND', details: {} }).success).toBe(false);
+  });
+});
+
+describe('field paths', () => {
+  it.each([
+    [['return_line_items', 2, 'quantity'], 'return_line_items[2].quantity'],
+    [['email'], 'email'],
+    [[], ''],
+    [['tags', 0], 'tags[0]'],
+    [[0, 'a'], '[0].a'],
+    [['weird key', 'x'], '["weird key"].x'],
+  ] as const)('%j → %s', (path, expected) => {
+    expect(formatFieldPath(path)).toBe(expected);
+  });
+
+  it('splits unknown keys into one entry each', () => {
+    expect(
+      fieldErrorsFromIssues([{ code: 'unrecognized_keys', keys: ['a', 'b'], path: ['x', 1], message: 'Unrecognized keys' }]),
+    ).toEqual([
+      { path: 'x[1].a', message: 'Unknown field.' },
+      { path: 'x[1].b', message: 'Unknown field.' },
+    ]);
+  });
+
+  it('query errors are 400 INVALID_QUERY with fields', () => {
+    const result = parseRequest(ReturnPackageListQuerySchema, { per_page: '999', colour: 'red' });
+    expect(result.success).toBe(false);
+    const body = invalidQueryBody(result.error ?? { issues: [] });
+    expect(body.error_code).toBe('INVALID_QUERY');
+    expect(errorStatus(body.error_code)).toBe(400);
+    expect(body.details.fields?.map((f) => f.path).sort()).toEqual(['colour', 'per_page']);
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { API_ROUTES, ERROR_CODES, buildOpenApiDocument } from '../../shared/api/index.ts';
+
+// The document is read as untyped JSON here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+const doc = buildOpenApiDocument('9.8.7') as Json;
+
+// Every HTTP operation the contract names (sections 1, 5, 6, 7, 8).
+const CONTRACT_OPERATIONS = [
+  'GET /healthz',
+  'GET /openapi.json',
+  'POST /returns',
+  'GET /returns',
+  'GET /api/v1/accounts/{account_id}/returns',
+  'GET /api/v1/accounts/{account_id}/return_packages',
+  'POST /api/v1/accounts/{account_id}/return_packages',
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}',
+  'PATCH /api/v1/accounts/{account_id}/return_packages/{id}',
+  'POST /api/v1/accounts/{account_id}/return_packages/{id}/line_items',
+  'PATCH /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}',
+  'DELETE /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}',
+  'POST /api/v1/accounts/{account_id}/return_packages/{id}/media_files',
+  'DELETE /api/v1/accounts/{account_id}/return_packages/{id}/media_files/{media_id}',
+  'GET /api/v1/accounts/{account_id}/carriers',
+  'GET /api/v1/accounts/{account_id}/locations',
+  'GET /api/v1/accounts/{account_id}/events',
+  'GET /api/v1/station',
+  'GET /api/v1/station/lookup',
+  'GET /api/v1/station/operators',
+  'POST /api/v1/station/operators',
+  'PATCH /api/v1/station/operators/{id}',
+];
+
+function operations(d: Json): string[] {
+  return Object.entries(d.paths as Json).flatMap(([path, item]) =>
+    Object.keys(item as Json).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
+function collectRefs(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) collectRefs(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else collectRefs(v, out);
+    }
+  }
+  return out;
+}
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with the given version and a bearer scheme', () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info.version).toBe('9.8.7');
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('lists exactly the operations of the contract', () => {
+    expect(operations(doc).sort()).toEqual([...CONTRACT_OPERATIONS].sort());
+    expect(Object.keys(API_ROUTES)).toHaveLength(CONTRACT_OPERATIONS.length);
+  });
+
+  it('every $ref resolves to a component', () => {
+    const refs = collectRefs(doc);
+    expect(refs.length).toBeGreaterThan(20);
+    for (const ref of refs) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      const name = ref.split('/').pop() ?? '';
+      expect(doc.components.schemas, ref).toHaveProperty([name]);
+    }
+  });
+
+  it('components carry no draft markers of their own', () => {
+    for (const schema of Object.values(doc.components.schemas as Json)) {
+      expect(schema).not.toHaveProperty('$schema');
+      expect(schema).not.toHaveProperty('$id');
+    }
+  });
+
+  it('operation ids are unique and every path parameter is declared', () => {
+    const ids = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      const names = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+      for (const op of Object.values(item as Json)) {
+        expect(ids.has(op.operationId)).toBe(false);
+        ids.add(op.operationId);
+        const declared = (op.parameters ?? []).filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
+        expect(declared.sort(), `${op.operationId}`).toEqual([...names].sort());
+      }
+    }
+  });
+
+  it('every error response uses the error schema and names its codes', () => {
+    for (const item of Object.values(doc.paths as Json)) {
+      for (const op of Object.values(item as Json)) {
+        const statuses = Object.keys(op.responses).filter((s) => Number(s) >= 400);
+        expect(statuses).toContain('500');
+        for (const status of statuses) {
+          const response = op.responses[status];
+          expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+          for (const code of Object.keys(response.content['application/json'].examples)) {
+            expect(ERROR_CODES[code as keyof typeof ERROR_CODES].status).toBe(Number(status));
+          }
+        }
+        if (op.security === undefined) expect(Object.keys(op.responses)).toContain('401');
+      }
+    }
+  });
+
+  it('the health check needs no token; package routes answer 401, 403 and 404', () => {
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    const get = doc.paths['/api/v1/accounts/{account_id}/return_packages/{id}'].get;
+    expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '429']));
+    const patch = doc.paths['/api/v1/accounts/{account_id}/return_packages/{id}'].patch;
+    expect(Object.keys(patch.responses['409'].content['application/json'].examples)).toContain('INVALID_STATUS_TRANSITION');
+    expect(patch.responses['422']).toBeDefined();
+  });
+
+  it('request bodies are strict and responses reference the L/C/G/U schemas', () => {
+    const create = doc.paths['/api/v1/accounts/{account_id}/return_packages'].post;
+    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ReturnPackageCreate' });
+    expect(doc.components.schemas.ReturnPackageCreate.additionalProperties).toBe(false);
+    expect(doc.components.schemas.ReturnPackageCreate.required.sort()).toEqual(['return_id', 'tracking_number']);
+    expect(doc.components.schemas.ManualReturnCreate.required).toEqual(
+      expect.arrayContaining(['email', 'receive_by', 'return_line_items']),
+    );
+    expect(create.responses['201'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ReturnPackageCreated',
+    });
+    expect(create.responses['201'].headers).toHaveProperty('Location');
+    expect(create.parameters.map((p: Json) => p.name)).toContain('Idempotency-Key');
+    const list = doc.paths['/api/v1/accounts/{account_id}/return_packages'].get;
+    expect(list.parameters.map((p: Json) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'per_page', 'status', 'return_id', 'tracking_number', 'carrier_id', 'location_id', 'updated_since', 'sort']),
+    );
+    expect(Object.keys(doc.components.schemas.ReturnPackage.properties)).toContain('media_files');
+  });
+
+  it('media upload accepts each allowed type and multipart', () => {
+    const upload = doc.paths['/api/v1/accounts/{account_id}/return_packages/{id}/media_files'].post;
+    expect(Object.keys(upload.requestBody.content).sort()).toEqual(
+      ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'multipart/form-data', 'video/mp4', 'video/webm'].sort(),
+    );
+  });
+
+  it('is plain JSON', () => {
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+});
