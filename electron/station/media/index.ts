@@ -1,0 +1,1 @@
+export { MediaTooLargeError, openMediaFiles, type MediaFiles, type StoredMedia } from './media-files.ts';

@@ -1,0 +1,149 @@
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { PackageStatus, ReturnStatus } from './records.ts';
+
+export type PackageSort = 'created_at' | '-created_at' | 'updated_at' | '-updated_at' | 'id' | '-id';
+
+/** Filters of `GET .../return_packages` (contract section 6), plus what station counts need. */
+export interface PackageFilters {
+  account_id?: number;
+  /** Any of these statuses. */
+  status?: readonly PackageStatus[];
+  return_id?: number;
+  /** Exact, case-insensitive. */
+  tracking_number?: string;
+  carrier_id?: number;
+  location_id?: number;
+  /** Inclusive, an ISO timestamp in UTC (`...Z`). */
+  updated_since?: string;
+  /** Inclusive; packages processed (received) at or after this time. */
+  processed_since?: string;
+}
+
+/** Filters of the returns list (contract section 5). */
+export interface ReturnFilters {
+  account_id?: number;
+  status?: readonly ReturnStatus[];
+  /** Exact, case-insensitive. */
+  email?: string;
+  updated_since?: string;
+}
+
+export interface Page {
+  /** ≥ 1; default 1. */
+  page?: number;
+  /** ≥ 1; default 25. */
+  per_page?: number;
+}
+
+export interface ListQueries {
+  return_packages: PackageFilters & Page & { sort?: PackageSort };
+  /** Returns are listed newest first. */
+  returns: ReturnFilters & Page;
+}
+
+export interface CountFilters {
+  return_packages: PackageFilters;
+  returns: ReturnFilters;
+}
+
+export type ListableTable = keyof ListQueries;
+
+export interface ListResult {
+  /** The page's ids, in order; fetch the records from the engine by id. */
+  ids: number[];
+  /** Matches across all pages. */
+  total: number;
+}
+
+const ORDER_BY: Record<PackageSort, string> = {
+  created_at: 'created_at ASC, k ASC',
+  '-created_at': 'created_at DESC, k DESC',
+  updated_at: 'updated_at ASC, k ASC',
+  '-updated_at': 'updated_at DESC, k DESC',
+  id: 'k ASC',
+  '-id': 'k DESC',
+};
+
+/**
+ * List pages and counts from the SQLite copy's generated columns and indexes (sqlite/layout.ts):
+ * one indexed query for the page's ids and one for the count. SQLite holds exactly what has been
+ * acknowledged, so a list never shows a write that could still fail.
+ */
+export function createListQueries(db: DatabaseSync) {
+  const cache = new Map<string, StatementSync>();
+  const prepared = (sql: string): StatementSync => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+
+  const whereOf = (table: ListableTable, filters: PackageFilters | ReturnFilters): { where: string; params: SQLInputValue[] } => {
+    const conditions: string[] = [];
+    const params: SQLInputValue[] = [];
+    const equal = (column: string, value: SQLInputValue | undefined): void => {
+      if (value === undefined) return;
+      conditions.push(`${column} = ?`);
+      params.push(value);
+    };
+    equal('account_id', filters.account_id);
+    if (filters.status !== undefined) {
+      conditions.push(filters.status.length ? `status IN (${filters.status.map(() => '?').join(', ')})` : '0');
+      params.push(...filters.status);
+    }
+    if (filters.updated_since !== undefined) {
+      conditions.push('updated_at >= ?');
+      params.push(filters.updated_since);
+    }
+    if (table === 'return_packages') {
+      const f = filters as PackageFilters;
+      equal('return_id', f.return_id);
+      if (f.tracking_number !== undefined) {
+        conditions.push('tracking_lc = lower(?)');
+        params.push(f.tracking_number);
+      }
+      equal('carrier_id', f.carrier_id);
+      equal('location_id', f.location_id);
+      if (f.processed_since !== undefined) {
+        conditions.push('processed_at >= ?');
+        params.push(f.processed_since);
+      }
+    } else {
+      const f = filters as ReturnFilters;
+      if (f.email !== undefined) {
+        conditions.push('email_lc = lower(?)');
+        params.push(f.email);
+      }
+    }
+    return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', params };
+  };
+
+  return {
+    listIds<K extends ListableTable>(table: K, query: ListQueries[K]): ListResult {
+      const perPage = Math.max(1, Math.floor(query.per_page ?? 25));
+      const page = Math.max(1, Math.floor(query.page ?? 1));
+      const { where, params } = whereOf(table, query);
+      const order =
+        table === 'return_packages' ? ORDER_BY[(query as ListQueries['return_packages']).sort ?? '-created_at'] : ORDER_BY['-created_at'];
+      const rows = prepared(`SELECT k FROM ${table}${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+        ...params,
+        perPage,
+        (page - 1) * perPage,
+      ) as Array<{ k: number }>;
+      return { ids: rows.map((row) => row.k), total: countWith(table, where, params) };
+    },
+    count<K extends ListableTable>(table: K, filters: CountFilters[K]): number {
+      const { where, params } = whereOf(table, filters);
+      return countWith(table, where, params);
+    },
+  };
+
+  function countWith(table: ListableTable, where: string, params: SQLInputValue[]): number {
+    const row = prepared(`SELECT count(*) AS n FROM ${table}${where}`).get(...params) as { n: number };
+    return row.n;
+  }
+}
+
+export type ListQueryRunner = ReturnType<typeof createListQueries>;

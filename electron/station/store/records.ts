@@ -1,0 +1,207 @@
+/**
+ * The records the store keeps, one type per table. Field names follow the contract
+ * (../shared/design/contract.md) so the API maps them directly. Records are plain JSON values:
+ * timestamps are ISO 8601 strings in UTC, unknown optional values are `null`, never `undefined`.
+ */
+
+export type Timestamp = string;
+
+export type WeightUnit = 'g' | 'kg' | 'oz' | 'lb';
+export type DimensionUnit = 'mm' | 'cm' | 'in';
+
+export interface Account {
+  id: number;
+  name: string;
+  created_at: Timestamp;
+}
+
+export type TokenScope = 'account' | 'station';
+
+export interface Token {
+  id: number;
+  /** sha256 hex of the secret; the secret itself is never stored. */
+  token_hash: string;
+  scope: TokenScope;
+  /** null for station tokens. */
+  account_id: number | null;
+  name: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  expires_at: Timestamp | null;
+}
+
+export type ReturnStatus = 'awaiting' | 'partially_received' | 'received';
+
+export interface ReturnLineItem {
+  /** From the `return_line_items` sequence (see sequences.ts); never changes. */
+  id: number;
+  quantity: number;
+  /** As given on create. */
+  unreceived_quantity_at_create: number;
+  /** Maintained by the API: quantity − received quantity, floored at 0. */
+  unreceived_quantity: number;
+  name: string;
+  price: number;
+  currency: string;
+  merchant_sku: string;
+}
+
+export interface ReturnRecord {
+  id: number;
+  account_id: number;
+  status: ReturnStatus;
+  email: string;
+  receive_by: string;
+  total_price: number;
+  currency: string;
+  weight: number;
+  weight_unit: WeightUnit;
+  reason_of_return: string;
+  length: number;
+  width: number;
+  height: number;
+  dimension_unit: DimensionUnit;
+  /** Embedded: a return and its lines are always read and written together. */
+  return_line_items: ReturnLineItem[];
+  /** Lower-cased SKUs of the lines: a multi-entry index, so a scanned SKU finds its returns. */
+  sku_keys: string[];
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type PackageStatus = 'pending' | 'in_transit' | 'delivered' | 'received' | 'exception' | 'cancelled';
+
+export type ShippingMethod =
+  | 'ground'
+  | 'standard'
+  | 'express'
+  | 'two_day'
+  | 'overnight'
+  | 'freight'
+  | 'drop_off'
+  | 'other';
+
+export interface ReturnPackage {
+  id: number;
+  account_id: number;
+  return_id: number;
+  tracking_number: string;
+  /**
+   * Normalised tracking number (see trackingKey) while the package is not cancelled, else null:
+   * the unique index `[account_id+tracking_key]` skips null, so uniqueness holds among
+   * non-cancelled packages only.
+   */
+  tracking_key: string | null;
+  status: PackageStatus;
+  estimated_arrival: Timestamp | null;
+  actual_arrival: Timestamp | null;
+  shipping_method: ShippingMethod | null;
+  weight: number | null;
+  weight_unit: WeightUnit | null;
+  length: number | null;
+  width: number | null;
+  height: number | null;
+  dimension_unit: DimensionUnit | null;
+  shipping_label_cost: number | null;
+  shipping_label_cost_currency: string | null;
+  carrier_id: number | null;
+  location_id: number | null;
+  processed_at: Timestamp | null;
+  processor_id: number | null;
+  notes: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type ItemCondition = 'new' | 'like_new' | 'good' | 'fair' | 'damaged' | 'unsellable';
+
+export interface PackageLineItem {
+  id: number;
+  account_id: number;
+  return_package_id: number;
+  return_line_item_id: number | null;
+  quantity: number;
+  merchant_sku: string | null;
+  name: string | null;
+  condition: ItemCondition | null;
+  defective: boolean;
+  notes: string | null;
+  barcode: string | null;
+  tags: string[];
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type MediaType = 'image' | 'video' | 'document';
+
+export interface MediaFile {
+  id: number;
+  account_id: number;
+  return_package_id: number;
+  type: MediaType;
+  content_type: string;
+  /** Name of the bytes under `<dataDir>/media/` (content-addressed). */
+  sha256: string;
+  size: number;
+  /** Random secret in the capability URL; looked up when the bytes are served. */
+  url_token: string;
+  created_at: Timestamp;
+}
+
+export interface Carrier {
+  id: number;
+  code: string;
+  name: string;
+  service: string;
+}
+
+export interface Location {
+  id: number;
+  code: string;
+  name: string;
+  fulfillment_center_id: number | null;
+}
+
+export interface Operator {
+  id: number;
+  name: string;
+  /** Unique when set; null operators have no badge. */
+  badge_code: string | null;
+  active: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IdempotencyKey {
+  /** Chosen by the API, e.g. `${token_id}:${method} ${path}:${header}`. */
+  key: string;
+  request_hash: string;
+  status: number;
+  /** The first response's body, as JSON text. */
+  response: string;
+  created_at: Timestamp;
+}
+
+export type ChangeResource = 'return' | 'return_package' | 'package_line_item' | 'media_file' | 'operator' | 'token';
+
+export interface ChangeLogEntry {
+  /** Monotonic; the live events' id and the future sync outbox order. */
+  seq: number;
+  account_id: number | null;
+  resource: ChangeResource;
+  resource_id: number;
+  action: 'created' | 'updated' | 'deleted';
+  /** The resource after the change (null when deleted). */
+  data: unknown;
+  created_at: Timestamp;
+}
+
+export interface StationMeta {
+  key: string;
+  value: unknown;
+}
+
+/** The normalised tracking number used for uniqueness and lookups. */
+export function trackingKey(trackingNumber: string): string {
+  return trackingNumber.trim().toLowerCase();
+}
