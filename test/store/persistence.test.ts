@@ -66,8 +66,8 @@ describe('every mutation kind survives close and reopen', () => {
     const before = await dumpEngine(store);
     expect(before.return_packages).toHaveLength(4);
     expect(before.operators).toEqual([
-      { name: 'Op 1', badge_code: 'B1', active: true, id: 1 },
-      { name: 'Op 4', badge_code: 'B4', active: true, id: 4 },
+      { name: 'Op 1', badge_code: 'B1', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z', id: 1 },
+      { name: 'Op 4', badge_code: 'B4', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z', id: 4 },
     ]);
     expect(before.carriers).toEqual([]);
     expect((before.idempotency_keys as Array<{ key: string }>).map((row) => row.key)).toEqual(['b', 'c']);
