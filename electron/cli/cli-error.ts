@@ -1,6 +1,11 @@
-/** A mistake in how the command was called: printed without a stack, exit code 2. */
+/** A mistake in how the command was called: printed with the usage, exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** The command was understood but refused (a taken badge, an unknown id): its message, exit code 1. */
+export class CommandRefused extends Error {
+  override name = 'CommandRefused';
 }
 
 export function parsePort(value: string | undefined, fallback: number): number {
@@ -18,4 +23,20 @@ export function parseLogLevel(value: string | undefined): LogLevel {
   const level = LOG_LEVELS.find((candidate) => candidate === value);
   if (!level) throw new UsageError(`RETURNS_STATION_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}".`);
   return level;
+}
+
+/**
+ * Rate limits from the environment (requests per hour): RETURNS_STATION_ACCOUNT_RATE_LIMIT (default
+ * 1000, the spec's), RETURNS_STATION_STATION_RATE_LIMIT (default: not throttled).
+ */
+export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): { accountTokenPerHour?: number; stationTokenPerHour?: number } {
+  const read = (name: string): number | undefined => {
+    const value = env[name];
+    if (value === undefined || value === '') return undefined;
+    if (!/^[1-9]\d{0,9}$/.test(value)) throw new UsageError(`${name} must be a positive integer (requests per hour), got "${value}".`);
+    return Number(value);
+  };
+  const account = read('RETURNS_STATION_ACCOUNT_RATE_LIMIT');
+  const station = read('RETURNS_STATION_STATION_RATE_LIMIT');
+  return { ...(account ? { accountTokenPerHour: account } : {}), ...(station ? { stationTokenPerHour: station } : {}) };
 }

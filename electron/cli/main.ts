@@ -1,6 +1,9 @@
 import { DataDirLockedError } from '../station/data-dir-lock.ts';
-import { UsageError } from './cli-error.ts';
+import { NotAStationDatabaseError, StoreLockedError, StoreVersionTooNewError } from '../station/store/index.ts';
+import { CommandRefused, UsageError } from './cli-error.ts';
+import { operatorCommand } from './operators.ts';
 import { serve } from './serve.ts';
+import { tokenCommand } from './tokens.ts';
 import { USAGE } from './usage.ts';
 
 /** Entry point of `returns-station`: dispatches a command and turns known failures into clear exits. */
@@ -10,6 +13,10 @@ export async function main(argv: string[]): Promise<void> {
     switch (command) {
       case 'serve':
         return await serve(args);
+      case 'token':
+        return await tokenCommand(args);
+      case 'operator':
+        return await operatorCommand(args);
       case undefined:
       case 'help':
       case '--help':
@@ -32,7 +39,7 @@ function exitCodeFor(error: unknown): number {
 }
 
 function messageOf(error: unknown): string {
-  if (error instanceof DataDirLockedError || error instanceof UsageError) return error.message;
+  if (error instanceof DataDirLockedError || error instanceof UsageError || error instanceof CommandRefused || error instanceof StoreLockedError || error instanceof StoreVersionTooNewError || error instanceof NotAStationDatabaseError) return error.message;
   if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') return `${error.message}: the port is taken; choose another with --port.`;
   if (error instanceof Error) return error.message;
   return String(error);

@@ -1,10 +1,14 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../station/data-dir.ts';
 import { openStation } from '../station/station.ts';
-import { parseLogLevel, parsePort } from './cli-error.ts';
+import { seedDemo } from '../station/demo/seed-demo.ts';
+import { createToken } from '../station/domain/tokens.ts';
+import { parseLogLevel, parsePort, rateLimitsFromEnv } from './cli-error.ts';
 import { RENDERER_DIR } from './paths.ts';
 
 export const DEFAULT_PORT = 4780;
+/** How long the printed UI link's station token stays valid. */
+const UI_LINK_DAYS = 7;
 
 /** `returns-station serve`: runs until SIGTERM or SIGINT, then shuts down gracefully and exits 0. */
 export async function serve(args: string[]): Promise<void> {
@@ -15,6 +19,7 @@ export async function serve(args: string[]): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       port: { type: 'string' },
       'data-dir': { type: 'string' },
+      demo: { type: 'boolean', default: false },
     },
   });
   const host = values.host;
@@ -26,6 +31,7 @@ export async function serve(args: string[]): Promise<void> {
     rendererDir: RENDERER_DIR,
     command: `returns-station serve (port ${port})`,
     logLevel: parseLogLevel(process.env.RETURNS_STATION_LOG_LEVEL),
+    rateLimits: rateLimitsFromEnv(process.env),
   });
   let origin: string;
   try {
@@ -34,9 +40,18 @@ export async function serve(args: string[]): Promise<void> {
     await station.close();
     throw error;
   }
-  process.stdout.write(`Returns station listening on ${origin}\n`);
-  station.server.log.info({ dataDir }, 'station ready');
-
+  if (values.demo) {
+    const { seeded } = await seedDemo(station.ctx);
+    station.server.log.info(seeded ? 'demo data seeded' : 'the store is not empty: demo data not seeded');
+  }
+  // A station token for the operator UI, in the link's fragment: never sent to a server or logged.
+  const { secret } = await createToken(station.store, station.ctx.clock, {
+    scope: 'station',
+    accountId: null,
+    name: `UI link of serve on ${origin}`,
+    expiresAt: new Date(Date.now() + UI_LINK_DAYS * 86_400_000).toISOString(),
+  });
+  // Listen for signals before announcing readiness: a supervisor may stop us the moment it reads the line.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -55,4 +70,7 @@ export async function serve(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  process.stdout.write(`Returns station listening on ${origin}\n`);
+  process.stdout.write(`Open the station UI: ${origin}/#token=${secret}\n`);
+  station.server.log.info({ dataDir }, 'station ready');
 }

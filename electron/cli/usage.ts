@@ -1,11 +1,23 @@
 export const USAGE = `Usage: returns-station <command> [options]
 
 Commands:
-  serve [--host H] [--port P] [--data-dir D]
-      Start the headless station (API and UI). Prints one ready line on stdout:
-      "Returns station listening on http://H:P". Logs go to stderr.
-      Defaults: --host 127.0.0.1, --port 4780,
-      --data-dir $RETURNS_STATION_DATA_DIR or the platform's application-data folder.
+  serve [--host H] [--port P] [--data-dir D] [--demo]
+      Start the headless station (API and UI). When ready, prints on stdout
+      "Returns station listening on http://H:P", then a UI link carrying a station token.
+      Logs go to stderr. --demo seeds demo data into an empty store.
+  token create (--account A | --station) [--name N] [--expires-in-days N] [--data-dir D]
+      Print a new token, alone, on stdout. It is shown once; only its hash is stored.
+  token list [--data-dir D]
+  token revoke ID [--data-dir D]
+  operator add --name N [--badge B] [--data-dir D]
+      Add a dock worker; prints the operator id (the processor_id of what they receive).
+  operator list [--data-dir D]
   help
-      Show this help.
+
+Defaults: --host 127.0.0.1, --port 4780, --data-dir $RETURNS_STATION_DATA_DIR or the platform's
+application-data folder. Only one process may hold a data directory: stop the station before
+changing tokens or operators from the command line.
+
+Environment: RETURNS_STATION_LOG_LEVEL (silent|error|warn|info|debug),
+RETURNS_STATION_ACCOUNT_RATE_LIMIT and RETURNS_STATION_STATION_RATE_LIMIT (requests per hour).
 `;

@@ -3,6 +3,7 @@ import { app, BrowserWindow, ipcMain, session } from 'electron';
 import type { StationConnection } from '#shared/station-config.ts';
 import { defaultDataDir } from '../station/data-dir.ts';
 import { DataDirLockedError } from '../station/data-dir-lock.ts';
+import { createToken } from '../station/domain/tokens.ts';
 import { openStation, type Station } from '../station/station.ts';
 import { STATION_VERSION } from '../station/version.ts';
 
@@ -17,7 +18,14 @@ let connection: StationConnection | undefined;
 async function start(): Promise<void> {
   station = await openStation({ dataDir, rendererDir: join(app.getAppPath(), 'out/renderer'), command: 'Returns Station desktop app' });
   const origin = await station.listen('127.0.0.1', 0);
-  connection = { baseUrl: origin, token: null, version: STATION_VERSION };
+  // The window's own station token lives only in memory and for one day: a new one each start.
+  const { secret } = await createToken(station.store, station.ctx.clock, {
+    scope: 'station',
+    accountId: null,
+    name: 'desktop app window',
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  connection = { baseUrl: origin, token: secret, version: STATION_VERSION };
 
   ipcMain.on('station:connection', (event) => {
     event.returnValue = connection;

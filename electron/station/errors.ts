@@ -1,20 +1,23 @@
-import type { FastifyReply } from 'fastify';
+import { type ErrorBody, type ErrorCode, type ErrorExtras, errorBody, errorStatus } from '#shared/api/errors.ts';
 
-/** The one error shape of the contract (section 3): `{error, error_code, details: {message, ...}}`. */
-export interface ApiErrorBody {
-  error: string;
-  error_code: string;
-  details: { message: string } & Record<string, unknown>;
+/**
+ * A refusal in the contract's vocabulary (contract section 3), thrown by the domain and the HTTP
+ * layer alike and answered to the client as the one error body.
+ */
+export class ContractError extends Error {
+  readonly status: number;
+  readonly body: ErrorBody;
+  readonly headers: Record<string, string>;
+  constructor(status: number, body: ErrorBody, headers: Record<string, string> = {}) {
+    super(body.details.message);
+    this.name = 'ContractError';
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
 }
 
-export function sendError(
-  reply: FastifyReply,
-  status: number,
-  error: string,
-  errorCode: string,
-  message: string,
-  extra: Record<string, unknown> = {},
-): FastifyReply {
-  const body: ApiErrorBody = { error, error_code: errorCode, details: { message, ...extra } };
-  return reply.code(status).type('application/json; charset=utf-8').send(body);
+/** Builds the error of a contract code, e.g. `throw fail('NOT_FOUND', 'No return package 7.')`. */
+export function fail(code: ErrorCode, message?: string, extras?: ErrorExtras): ContractError {
+  return new ContractError(errorStatus(code), errorBody(code, message, extras));
 }

@@ -2,33 +2,62 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Health } from '#shared/health.ts';
-import { sendError } from './errors.ts';
+import { errorBody } from '#shared/api/errors.ts';
+import { registerApi } from './api/index.ts';
+import { installErrorHandling } from './api/http/error-handler.ts';
+import { guardLoopbackHost } from './api/http/host-guard.ts';
+import type { RateLimits } from './api/rate-limit.ts';
+import { docsRoutes } from './api/routes/docs.ts';
+import { mediaBytesRoute } from './api/routes/media-files.ts';
+import type { DomainContext } from './domain/context.ts';
 import { STATION_NAME, STATION_VERSION } from './version.ts';
+
+export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 
 export interface ServerOptions {
   /** Folder of the built renderer (`out/renderer`); the UI is served at `/` when it exists. */
   rendererDir: string;
   /** Log level on stderr; `debug` adds a line per request. */
-  logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  logLevel?: LogLevel;
+  rateLimits?: Partial<RateLimits>;
+}
+
+export interface ServerDeps extends ServerOptions {
+  ctx: DomainContext;
+  rateLimits: RateLimits;
+  /** True once the station listens on a loopback address: then only loopback Host names are served. */
+  isBoundToLoopback: () => boolean;
+  /** True while the station shuts down: new requests get 503. */
+  isClosing: () => boolean;
 }
 
 /**
  * Builds the station's HTTP server without listening, so tests (`inject` or their own port), the
  * headless command and the Electron main process all construct exactly the same server.
  */
-export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
-  const level = options.logLevel ?? 'info';
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const level = deps.logLevel ?? 'info';
   const server = Fastify({
     logger: { level, stream: process.stderr },
     // A line per request drowns the log at scanner speed; it is there when asked for.
     logController: new LogController({ disableRequestLogging: level !== 'debug' }),
-    // The station answers only its own API: bounded bodies and slow clients cannot pin it down.
+    // Bounded bodies and slow clients cannot pin the station down.
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
     connectionTimeout: 10_000,
-    return503OnClosing: true,
+    keepAliveTimeout: 10_000,
+    return503OnClosing: false,
+  });
+
+  installErrorHandling(server);
+  guardLoopbackHost(server, deps.isBoundToLoopback);
+  server.addHook('onRequest', async (_request, reply) => {
+    if (deps.isClosing()) {
+      reply.header('connection', 'close');
+      return reply.code(503).send(errorBody('UNAVAILABLE', 'The station is shutting down.'));
+    }
   });
 
   await server.register(fastifyHelmet, {
@@ -36,11 +65,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // WebAssembly (the camera's barcode decoder) needs wasm-unsafe-eval; plain eval stays off.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'blob:', 'data:'],
-        mediaSrc: ["'self'", 'blob:'],
+        mediaSrc: ["'self'", 'blob:', 'mediastream:'],
         connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
@@ -52,30 +83,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   server.get('/healthz', async (): Promise<Health> => ({ status: 'ok', name: STATION_NAME, version: STATION_VERSION }));
+  await server.register(docsRoutes);
+  mediaBytesRoute(server, deps.ctx);
+  await registerApi(server, { ctx: deps.ctx, rateLimits: deps.rateLimits });
 
-  if (existsSync(join(options.rendererDir, 'index.html'))) {
-    await server.register(fastifyStatic, { root: options.rendererDir, prefix: '/', index: 'index.html' });
+  if (existsSync(join(deps.rendererDir, 'index.html'))) {
+    await server.register(fastifyStatic, { root: deps.rendererDir, prefix: '/', index: 'index.html', wildcard: false });
   } else {
     server.get('/', (_request, reply) =>
-      sendError(reply, 503, 'Service Unavailable', 'UNAVAILABLE', 'The station UI has not been built. Run `npm run build`.'),
+      reply.code(503).send(errorBody('UNAVAILABLE', 'The station UI has not been built. Run `npm run build`.')),
     );
   }
-
-  server.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, 'Not Found', 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}.`),
-  );
-
-  // Never leak a thrown error's message (it may hold SQL or paths) or a stack trace to a client.
-  server.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return sendError(reply, 500, 'Internal Server Error', 'INTERNAL_ERROR', 'The station failed to handle this request.', {
-        request_id: request.id,
-      });
-    }
-    return sendError(reply, status, 'Bad Request', 'BAD_REQUEST', 'The request could not be processed.');
-  });
-
   return server;
 }

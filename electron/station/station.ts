@@ -1,55 +1,90 @@
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_RATE_LIMITS } from './api/rate-limit.ts';
+import { isLoopbackHost } from './api/http/host-guard.ts';
+import { seedCatalog } from './domain/catalog.ts';
+import { systemClock, type Clock } from './domain/clock.ts';
+import type { DomainContext } from './domain/context.ts';
+import { pruneIdempotencyKeys } from './api/idempotency.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { buildServer, type ServerOptions } from './server.ts';
+import { openStore, type StationStore } from './store/index.ts';
 
 export interface StationOptions extends ServerOptions {
   dataDir: string;
   /** Names the process in the data-directory lock, for the message a second process prints. */
   command?: string;
+  clock?: Clock;
 }
 
-/** The station core: the data directory it owns and the HTTP server over it. */
+/** The station core: the data directory it owns, its store, and the HTTP server over them. */
 export interface Station {
   readonly dataDir: string;
+  readonly store: StationStore;
+  readonly ctx: DomainContext;
   readonly server: FastifyInstance;
   /** Starts listening; resolves to the origin, with the real port when `port` is 0. */
   listen(host: string, port: number): Promise<string>;
-  /** Stops accepting, finishes in-flight requests, flushes, releases the data directory. */
+  /** Stops accepting, finishes in-flight requests, flushes the store, releases the data directory. */
   close(): Promise<void>;
 }
 
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * Opens a station on a data directory: takes its lock (a second process is refused, naming the
+ * holder), opens the durable store, seeds configuration on first use, builds the server.
+ */
 export async function openStation(options: StationOptions): Promise<Station> {
   const lock = lockDataDir(options.dataDir, options.command ?? 'returns-station');
-  let server: FastifyInstance;
+  let store: StationStore | undefined;
   try {
-    server = await buildServer(options);
+    store = await openStore({ dataDir: options.dataDir });
+    const clock = options.clock ?? systemClock;
+    const ctx: DomainContext = { store, clock };
+    await seedCatalog(store);
+    await pruneIdempotencyKeys(store, clock.now());
+    let loopback = false;
+    let closing = false;
+    const server = await buildServer({
+      ...options,
+      ctx,
+      rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+      isBoundToLoopback: () => loopback,
+      isClosing: () => closing,
+    });
+    const pruner = setInterval(() => void pruneIdempotencyKeys(ctx.store, clock.now()).catch(() => undefined), HOUR);
+    pruner.unref();
+    let closed: Promise<void> | undefined;
+    const durable = store;
+    return {
+      dataDir: options.dataDir,
+      store,
+      ctx,
+      server,
+      async listen(host, port) {
+        await server.listen({ host, port });
+        const address = server.server.address();
+        if (address === null || typeof address === 'string') throw new Error('The station is not listening on TCP.');
+        loopback = isLoopbackHost(address.address);
+        return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      },
+      close() {
+        closed ??= (async () => {
+          closing = true;
+          clearInterval(pruner);
+          try {
+            await server.close();
+            await durable.close();
+          } finally {
+            lock.release();
+          }
+        })();
+        return closed;
+      },
+    };
   } catch (error) {
+    await store?.close().catch(() => undefined);
     lock.release();
     throw error;
   }
-  let closing: Promise<void> | undefined;
-  return {
-    dataDir: options.dataDir,
-    server,
-    async listen(host, port) {
-      await server.listen({ host, port });
-      const address = server.server.address();
-      if (address === null || typeof address === 'string') throw new Error('The station is not listening on TCP.');
-      return `http://${formatHost(host)}:${address.port}`;
-    },
-    close() {
-      closing ??= (async () => {
-        try {
-          await server.close();
-        } finally {
-          lock.release();
-        }
-      })();
-      return closing;
-    },
-  };
-}
-
-function formatHost(address: string): string {
-  return address.includes(':') ? `[${address}]` : address;
 }

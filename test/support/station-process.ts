@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const STATION_BIN = fileURLToPath(new URL('../../bin/returns-station.js', import.meta.url));
-const READY = /^Returns station listening on (http:\/\/\S+)$/m;
+const READY = /^Returns station listening on (http:\/\/\S+)\nOpen the station UI: \S+#token=(\S+)$/m;
 
 export interface RunningStation {
   origin: string;
+  /** The station token of the printed UI link. */
+  stationToken: string;
   dataDir: string;
   process: ChildProcess;
   /** Everything the station wrote to stdout and stderr so far. */
@@ -33,14 +35,14 @@ export async function startStation(options: { dataDir?: string; args?: string[];
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const origin = await new Promise<string>((resolve, reject) => {
+  const [origin, stationToken] = await new Promise<[string, string]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`station did not start in time:\n${stderr}`)), options.timeoutMs ?? 20_000);
     const onData = () => {
       const match = READY.exec(stdout);
-      if (match?.[1]) {
+      if (match?.[1] && match[2]) {
         clearTimeout(timer);
         child.stdout.off('data', onData);
-        resolve(match[1]);
+        resolve([match[1], match[2]]);
       }
     };
     child.stdout.on('data', onData);
@@ -52,6 +54,7 @@ export async function startStation(options: { dataDir?: string; args?: string[];
 
   return {
     origin,
+    stationToken,
     dataDir,
     process: child,
     output: () => ({ stdout, stderr }),

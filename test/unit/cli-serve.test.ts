@@ -13,7 +13,11 @@ const run = (...args: string[]) => spawnSync(process.execPath, [STATION_BIN, ...
 describe('returns-station serve', () => {
   it('prints exactly the ready line on stdout, refuses a second process on the data dir, and exits 0 on SIGTERM', async () => {
     const station = await startStation({ dataDir });
-    expect(station.output().stdout).toMatch(/^Returns station listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    const [ready, link, ...rest] = station.output().stdout.split('\n');
+    expect(ready).toMatch(/^Returns station listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(link).toBe(`Open the station UI: ${station.origin}/#token=${link?.split('#token=')[1]}`);
+    expect(link).toMatch(/#token=rst_[\w-]{43}$/);
+    expect(rest.join('')).toBe('');
     expect((await fetch(`${station.origin}/healthz`)).status).toBe(200);
 
     const second = run('serve', '--port', '0', '--data-dir', dataDir);
@@ -26,9 +30,9 @@ describe('returns-station serve', () => {
 
   it('finishes with SIGINT too, and the data directory is free again afterwards', async () => {
     const station = await startStation({ dataDir });
-    const exited = new Promise((resolve) => station.process.once('exit', resolve));
+    const exited = new Promise<string>((resolve) => station.process.once('exit', (code, signal) => resolve(`code ${code}, signal ${signal}`)));
     station.process.kill('SIGINT');
-    await exited;
+    expect(await exited, station.output().stderr).toBe('code 0, signal null');
     expect(await station.stop()).toBe(0);
     const again = await startStation({ dataDir });
     expect(await again.stop()).toBe(0);

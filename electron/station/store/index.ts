@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { Dexie, type Transaction } from 'dexie';
 import { type MediaFiles, openMediaFiles } from '../media/index.ts';
-import { createCommitLoop } from './durability/commit-loop.ts';
+import { type CommitStats, createCommitLoop } from './durability/commit-loop.ts';
 import type { Mutation, TransactionRecord } from './durability/mutations.ts';
 import { recordingMiddleware } from './durability/recording-middleware.ts';
 import { createSqliteWriter } from './durability/sqlite-writer.ts';
 import { newEngine, newEngineFactory } from './engine.ts';
 import { StoreClosedError } from './errors.ts';
 import { type CountFilters, createListQueries, type ListableTable, type ListQueries, type ListResult } from './list-queries.ts';
-import { loadIntoEngine, storedTables } from './load.ts';
+import { type LoadReport, loadIntoEngine, storedTables } from './load.ts';
 import type { ChangeLogEntry } from './records.ts';
 import { latestVersion, STATION_SCHEMA, type SchemaVersion, type StationDexie, type StationTableName, tablesOf } from './schema.ts';
 import { allocateIds, type SequenceName } from './sequences.ts';
@@ -20,12 +20,31 @@ import { openStationDatabase, STATION_APPLICATION_ID } from './sqlite/open-datab
 export * from './errors.ts';
 export type * from './records.ts';
 export { trackingKey } from './records.ts';
+export { boundTables, type StationTables } from './bound-tables.ts';
+export { allocateIds } from './sequences.ts';
 export type { CountFilters, ListableTable, ListQueries, ListResult, PackageFilters, PackageSort, ReturnFilters, Page } from './list-queries.ts';
 export type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
 export type { SequenceName } from './sequences.ts';
 export type { MediaFiles, StoredMedia } from '../media/index.ts';
 
+export type { CommitStats } from './durability/commit-loop.ts';
+export type { LoadReport } from './load.ts';
+
 export const STORE_FILE = 'station.db';
+
+/** For the bench and diagnostics: how the store opened and how well its commits group. */
+export interface StoreStats {
+  /** Commits and the transactions they made durable since the store opened. */
+  commits: Readonly<CommitStats>;
+  /** How the SQLite copy was loaded into the engine; undefined for a new database. */
+  load: LoadReport | undefined;
+}
+
+const storeStats = new WeakMap<StationStore, StoreStats>();
+
+export function storeStatsOf(store: StationStore): StoreStats {
+  return storeStats.get(store) ?? { commits: { commits: 0, transactions: 0 }, load: undefined };
+}
 
 export interface OpenStoreOptions {
   /** Holds `station.db` (+ WAL) and `media/`. The caller holds the data-directory lock. */
@@ -123,6 +142,7 @@ async function openOnDatabase(
   const factory = newEngineFactory();
 
   let db: StationDexie;
+  let load: LoadReport | undefined;
   if (onDisk === 0) {
     db = newEngine(factory, schema, middleware);
     await db.open();
@@ -132,7 +152,7 @@ async function openOnDatabase(
     const loaded = newEngine(factory, onDiskVersions, middleware);
     await loaded.open();
     if (!loop.core) throw new Error('Store engine did not start.');
-    await loadIntoEngine(loop.core, loaded.backendDB(), storedTables(sqlite, [...tablesOf(onDiskVersions).keys()]));
+    load = await loadIntoEngine(loop.core, loaded.backendDB(), storedTables(sqlite, [...tablesOf(onDiskVersions).keys()]));
     if (onDisk === latest) {
       db = loaded;
     } else {
@@ -156,24 +176,37 @@ async function openOnDatabase(
   let closing: Promise<void> | undefined;
   let writesInFlight = 0;
 
-  async function write<T>(
+  function write<T>(
     tablesOrFn: readonly StationTableName[] | ((tx: Transaction) => Promise<T> | T),
     maybeFn?: (tx: Transaction) => Promise<T> | T,
   ): Promise<T> {
     const fn = typeof tablesOrFn === 'function' ? tablesOrFn : maybeFn;
     const tables = typeof tablesOrFn === 'function' ? allTables : [...tablesOrFn];
-    if (!fn) throw new TypeError('store.write needs a function.');
-    // Nested in a running write: join it; the outer write waits for the commit.
-    if (Dexie.currentTransaction) return fn(Dexie.currentTransaction);
+    if (!fn) return Promise.reject(new TypeError('store.write needs a function.'));
+    // Nested in a running write: join it as a Dexie sub-transaction (the outer write waits for the
+    // commit). Not an async function on purpose: an extra native promise hop here would let the
+    // IndexedDB transaction commit before the nested work is done.
+    if (Dexie.currentTransaction) return db.transaction('rw', tables, fn);
+    return writeOutermost(tables, fn);
+  }
+
+  async function writeOutermost<T>(tables: string[], fn: (tx: Transaction) => Promise<T> | T): Promise<T> {
     if (closed) throw new StoreClosedError();
     writesInFlight += 1;
     try {
       await loop.ready();
       let idbTransaction: object | undefined;
-      const result = await db.transaction('rw', tables, (tx) => {
-        idbTransaction = tx.idbtrans;
-        return fn(tx);
-      });
+      // While this write is queued or running in the engine, the commit loop lets it join the next commit.
+      loop.writeEntered();
+      let result: T;
+      try {
+        result = await db.transaction('rw', tables, (tx) => {
+          idbTransaction = tx.idbtrans;
+          return fn(tx);
+        });
+      } finally {
+        loop.writeLeft();
+      }
       const record = idbTransaction ? records.get(idbTransaction) : undefined;
       if (record) await record.durable;
       return result;
@@ -220,6 +253,7 @@ async function openOnDatabase(
       return closing;
     },
   };
+  storeStats.set(store, { commits: loop.stats, load });
   return store;
 }
 

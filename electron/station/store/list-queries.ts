@@ -55,18 +55,19 @@ export interface ListResult {
   total: number;
 }
 
-const ORDER_BY: Record<PackageSort, string> = {
-  created_at: 'created_at ASC, k ASC',
-  '-created_at': 'created_at DESC, k DESC',
-  updated_at: 'updated_at ASC, k ASC',
-  '-updated_at': 'updated_at DESC, k DESC',
-  id: 'k ASC',
-  '-id': 'k DESC',
+/** ORDER BY of each sort, and its exact reverse (every sort ends with the unique id). */
+const ORDER_BY: Record<PackageSort, { forward: string; reverse: string }> = {
+  created_at: { forward: 'created_at ASC, k ASC', reverse: 'created_at DESC, k DESC' },
+  '-created_at': { forward: 'created_at DESC, k DESC', reverse: 'created_at ASC, k ASC' },
+  updated_at: { forward: 'updated_at ASC, k ASC', reverse: 'updated_at DESC, k DESC' },
+  '-updated_at': { forward: 'updated_at DESC, k DESC', reverse: 'updated_at ASC, k ASC' },
+  id: { forward: 'k ASC', reverse: 'k DESC' },
+  '-id': { forward: 'k DESC', reverse: 'k ASC' },
 };
 
 /**
  * List pages and counts from the SQLite copy's generated columns and indexes (sqlite/layout.ts):
- * one indexed query for the page's ids and one for the count. SQLite holds exactly what has been
+ * one indexed query for the count and one for the page's ids (none past the last page). SQLite holds exactly what has been
  * acknowledged, so a list never shows a write that could still fail.
  */
 export function createListQueries(db: DatabaseSync) {
@@ -127,12 +128,19 @@ export function createListQueries(db: DatabaseSync) {
       const { where, params } = whereOf(table, query);
       const order =
         table === 'return_packages' ? ORDER_BY[(query as ListQueries['return_packages']).sort ?? '-created_at'] : ORDER_BY['-created_at'];
-      const rows = prepared(`SELECT k FROM ${table}${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-        ...params,
-        perPage,
-        (page - 1) * perPage,
-      ) as Array<{ k: number }>;
-      return { ids: rows.map((row) => row.k), total: countWith(table, where, params) };
+      const total = countWith(table, where, params);
+      const offset = (page - 1) * perPage;
+      if (offset >= total) return { ids: [], total };
+      const pageSql = (orderBy: string): StatementSync => prepared(`SELECT k FROM ${table}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`);
+      // OFFSET walks every skipped row of the index. A page in the back half is read from the other
+      // end in the reverse order and turned round, so no page walks more than half of the matches.
+      if (offset + perPage / 2 <= total / 2) {
+        const rows = pageSql(order.forward).all(...params, perPage, offset) as Array<{ k: number }>;
+        return { ids: rows.map((row) => row.k), total };
+      }
+      const end = Math.min(total, offset + perPage);
+      const rows = pageSql(order.reverse).all(...params, end - offset, total - end) as Array<{ k: number }>;
+      return { ids: rows.map((row) => row.k).reverse(), total };
     },
     count<K extends ListableTable>(table: K, filters: CountFilters[K]): number {
       const { where, params } = whereOf(table, filters);

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { DBCore } from 'dexie';
+import { directFillTargets, fillObjectStore } from './direct-fill.ts';
 import { engineTransactionDone } from './durability/mutations.ts';
 import { quoteIdent } from './sqlite/layout.ts';
 
@@ -13,15 +14,6 @@ export interface StoredTable {
   name: string;
   rows(): Iterable<unknown>;
   lastIssuedId: number;
-}
-
-/**
- * The parts of fake-indexeddb's internal object store that the fast load uses (fake-indexeddb 6.x:
- * `IDBDatabase._rawDatabase.rawObjectStores` → ObjectStore with `storeRecord` and `keyGenerator`).
- */
-interface RawObjectStore {
-  storeRecord(record: { key: unknown; value: unknown }, noOverwrite: boolean): unknown;
-  keyGenerator: { setIfLarger(num: number): void } | null;
 }
 
 /**
@@ -54,30 +46,51 @@ export function storedTables(db: DatabaseSync, tables: readonly string[]): Store
   }));
 }
 
+/** How the last load went: which way the records went into the engine, and where the time went. */
+export interface LoadReport {
+  /** `direct` unless fake-indexeddb's internals differ from what direct-fill.ts expects. */
+  path: 'direct' | 'portable';
+  /** Reading the SQLite rows and parsing their JSON (direct path only; the portable path interleaves). */
+  readMs: number;
+  /** Putting the records into the engine (everything, on the portable path). */
+  fillMs: number;
+}
+
 /**
  * Loads the SQLite copy into the empty, just-opened engine, before anybody else can use it.
  *
- * Fast path: the parsed records go straight into fake-indexeddb's object stores (`storeRecord`
- * keeps primary keys, indexes, unique constraints and key generators exactly as a put does) —
- * skipping the request machinery and a structured clone per record that made a 100,000-package
- * open take seconds. The records are freshly parsed, so nothing else holds a reference to them.
- * If the engine's internals are not the expected shape (another fake-indexeddb version), the
- * portable path loads through the DBCore below the recording middleware instead.
+ * Fast path (direct-fill.ts): each table's parsed records and their index entries go straight
+ * into fake-indexeddb's search trees, each tree built in one pass — skipping the request
+ * machinery, a structured clone and a tree insertion per record and index entry. The records are
+ * freshly parsed, so nothing else holds a reference to them. If the engine's internals are not
+ * the expected shape (another fake-indexeddb version), the portable path loads through the DBCore
+ * below the recording middleware instead.
  *
  * Either way nothing is written back, and each auto-increment generator is moved past the highest
  * id ever handed out, so a deleted record's id is never given again.
  */
-export async function loadIntoEngine(core: DBCore, backend: unknown, tables: readonly StoredTable[]): Promise<void> {
-  const raw = rawObjectStores(backend);
-  if (raw && tables.every((table) => isRawObjectStore(raw.get(table.name)))) {
-    for (const table of tables) {
-      const store = raw.get(table.name) as RawObjectStore;
-      for (const value of table.rows()) store.storeRecord({ key: undefined, value }, true);
-      if (table.lastIssuedId > 0) store.keyGenerator?.setIfLarger(table.lastIssuedId);
-    }
-    return;
+export async function loadIntoEngine(core: DBCore, backend: unknown, tables: readonly StoredTable[]): Promise<LoadReport> {
+  const targets = directFillTargets(
+    backend,
+    tables.map((table) => table.name),
+  );
+  if (!targets) {
+    const started = performance.now();
+    await loadThroughCore(core, tables);
+    return { path: 'portable', readMs: 0, fillMs: performance.now() - started };
   }
-  await loadThroughCore(core, tables);
+  const report: LoadReport = { path: 'direct', readMs: 0, fillMs: 0 };
+  for (const table of tables) {
+    const target = targets.get(table.name);
+    if (!target) continue;
+    const started = performance.now();
+    const values = [...table.rows()];
+    const read = performance.now();
+    fillObjectStore(target, values, table.lastIssuedId);
+    report.readMs += read - started;
+    report.fillMs += performance.now() - read;
+  }
+  return report;
 }
 
 /** The portable path: the public engine API, one transaction, chunked. */
@@ -111,15 +124,6 @@ export async function loadThroughCore(core: DBCore, tables: readonly StoredTable
     }
   }
   await done;
-}
-
-function rawObjectStores(backend: unknown): Map<string, unknown> | undefined {
-  const rawDatabase = (backend as { _rawDatabase?: { rawObjectStores?: unknown } } | null)?._rawDatabase;
-  return rawDatabase?.rawObjectStores instanceof Map ? (rawDatabase.rawObjectStores as Map<string, unknown>) : undefined;
-}
-
-function isRawObjectStore(value: unknown): value is RawObjectStore {
-  return typeof (value as RawObjectStore | undefined)?.storeRecord === 'function' && 'keyGenerator' in (value as object);
 }
 
 function checkNoFailures(table: string, response: { numFailures: number; failures: Record<number, Error> }): void {

@@ -1,0 +1,22 @@
+import { lockDataDir } from '../station/data-dir-lock.ts';
+import { systemClock } from '../station/domain/clock.ts';
+import type { DomainContext } from '../station/domain/context.ts';
+import { openStore } from '../station/store/index.ts';
+
+/**
+ * Runs a CLI command against a data directory's store, holding the directory's lock like `serve`
+ * does: a directory held by a running station is refused with the holder's name.
+ */
+export async function withStationStore<T>(dataDir: string, command: string, fn: (ctx: DomainContext) => Promise<T>): Promise<T> {
+  const lock = lockDataDir(dataDir, command);
+  try {
+    const store = await openStore({ dataDir });
+    try {
+      return await fn({ store, clock: systemClock });
+    } finally {
+      await store.close();
+    }
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RouteAuth } from '#shared/api/routes.ts';
+import { fail } from '../errors.ts';
+import type { DomainContext } from '../domain/context.ts';
+import { type Principal, verifyToken } from '../domain/tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller, from its bearer token; null when the token is missing or not valid. */
+    principal: Principal | null;
+  }
+}
+
+const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/;
+
+/** Resolves the bearer token of every API request before anything else looks at it. */
+export function resolvePrincipals(server: FastifyInstance, ctx: DomainContext): void {
+  server.decorateRequest('principal', null);
+  server.addHook('onRequest', async (request) => {
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    request.principal = match?.[1] ? await verifyToken(ctx.store, ctx.clock, match[1]) : null;
+  });
+}
+
+function invalidToken() {
+  const error = fail('INVALID_TOKEN');
+  error.headers['www-authenticate'] = 'Bearer';
+  return error;
+}
+
+/**
+ * Applies a route's rule (shared/api/routes.ts): `account` routes need the path's account's token or
+ * a station token; `station` routes a station token; `any` routes any valid token.
+ */
+export function authorize(request: FastifyRequest, auth: RouteAuth, pathAccountId: number | null): Principal | null {
+  if (auth === 'none') return null;
+  const principal = request.principal;
+  if (!principal) throw invalidToken();
+  if (auth === 'station' && principal.scope !== 'station') throw fail('ACCOUNT_FORBIDDEN', 'This resource needs a station token.');
+  if (pathAccountId !== null && principal.scope === 'account' && principal.accountId !== pathAccountId) {
+    throw fail('ACCOUNT_FORBIDDEN', `This token is not valid for account ${pathAccountId}.`);
+  }
+  return principal;
+}
+
+/**
+ * The account a `/returns` request acts on (contract section 2): an account token's own account; a
+ * station token names it (`account_id` in the body or query), or, when listing, may leave it out.
+ */
+export function accountForReturns(principal: Principal, requested: number | undefined): number | undefined {
+  if (principal.scope === 'account') {
+    if (requested !== undefined && requested !== principal.accountId) throw fail('ACCOUNT_FORBIDDEN', `This token is not valid for account ${requested}.`);
+    return principal.accountId ?? undefined;
+  }
+  return requested;
+}

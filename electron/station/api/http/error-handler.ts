@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { errorBody } from '#shared/api/errors.ts';
+import { ContractError } from '../../errors.ts';
+
+/** Fastify's own client errors, by code, mapped to the contract's codes. */
+const FASTIFY_CLIENT_ERRORS: Record<string, () => ContractError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', 'The JSON body is larger than 1 MiB.', { limit_bytes: 1024 * 1024 })),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new ContractError(415, errorBody('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ContractError(400, errorBody('MALFORMED_JSON', 'The body does not match its Content-Length.')),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new ContractError(400, errorBody('MALFORMED_JSON', 'The request body is empty; send a JSON object.')),
+};
+
+/**
+ * Every error leaves in the contract's one shape. A thrown error's message never reaches the client
+ * (it may hold SQL, paths or stack frames): unexpected errors are logged and answered with a
+ * generic 500 carrying only the request id to quote in a report.
+ */
+export function installErrorHandling(server: FastifyInstance): void {
+  server.setNotFoundHandler((request, reply) => {
+    const body = errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+    return reply.code(404).send(body);
+  });
+
+  server.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = error instanceof ContractError ? error : FASTIFY_CLIENT_ERRORS[error.code]?.();
+    if (known) return reply.code(known.status).headers(known.headers).send(known.body);
+    if (error.statusCode === 429) return reply.code(429).send(error);
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error');
+      return reply.code(400).send(errorBody('MALFORMED_JSON', 'The request could not be read.'));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(errorBody('INTERNAL_ERROR', 'The station failed to handle this request.', { request_id: request.id }));
+  });
+}

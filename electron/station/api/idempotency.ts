@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { errorBody } from '#shared/api/errors.ts';
+import { ContractError, fail } from '../errors.ts';
+import { boundTables, type StationStore, type StationTables } from '../store/index.ts';
+
+/** What the first request answered, kept for 24 h and returned again for a retry with the same key. */
+export interface StoredReply {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_SHAPE = /^[\x21-\x7E]{1,255}$/;
+
+/** Canonical JSON (sorted keys): the same body sent with its keys in another order is the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export interface IdempotencyClaim {
+  key: string;
+  requestHash: string;
+}
+
+/**
+ * Reads `Idempotency-Key`. Keys are scoped to the token and the route, so two integrations (or two
+ * endpoints) can never collide on a key.
+ */
+export function idempotencyClaim(request: FastifyRequest, fingerprint: unknown): IdempotencyClaim | null {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return null;
+  if (typeof header !== 'string' || !KEY_SHAPE.test(header)) {
+    const message = 'Idempotency-Key must be 1–255 visible ASCII characters.';
+    throw new ContractError(422, errorBody('VALIDATION_FAILED', message, { fields: [{ path: 'Idempotency-Key', message }] }));
+  }
+  const route = `${request.method} ${request.url.split('?')[0]}`;
+  return {
+    key: `${request.principal?.tokenId ?? 0}:${route}:${header}`,
+    requestHash: createHash('sha256').update(canonical(fingerprint)).digest('hex'),
+  };
+}
+
+/** The earlier reply for this claim, or null; 409 when the key came with a different body. Call inside a write. */
+export async function replayFor(t: StationTables, claim: IdempotencyClaim, now: string): Promise<StoredReply | null> {
+  const previous = await t.idempotency_keys.get(claim.key);
+  if (!previous || Date.parse(previous.created_at) + IDEMPOTENCY_TTL_MS <= Date.parse(now)) return null;
+  if (previous.request_hash !== claim.requestHash) throw fail('IDEMPOTENCY_KEY_REUSED');
+  return JSON.parse(previous.response) as StoredReply;
+}
+
+/** Records the reply in the caller's write, so it commits together with what the request changed. */
+export async function rememberReply(t: StationTables, claim: IdempotencyClaim, reply: StoredReply, now: string): Promise<void> {
+  await t.idempotency_keys.put({ key: claim.key, request_hash: claim.requestHash, status: reply.status, response: JSON.stringify(reply), created_at: now });
+}
+
+/** Drops keys older than 24 h. */
+export async function pruneIdempotencyKeys(store: StationStore, now: string): Promise<void> {
+  const cutoff = new Date(Date.parse(now) - IDEMPOTENCY_TTL_MS).toISOString();
+  await store.write((tx) => boundTables(tx).idempotency_keys.where('created_at').below(cutoff).delete());
+}

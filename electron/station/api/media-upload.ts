@@ -1,0 +1,80 @@
+import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { errorBody } from '#shared/api/errors.ts';
+import { bytesMatchMediaType, MEDIA_TYPE_NAMES, MEDIA_TYPES, type MediaType, parseMediaContentType } from '#shared/api/media.ts';
+import { ContractError, fail } from '../errors.ts';
+import { MediaTooLargeError } from '../media/index.ts';
+import type { StationStore, StoredMedia } from '../store/index.ts';
+
+/** Bytes needed to recognise every allowed type by its magic number (WebM's DocType sits furthest). */
+const SNIFF_BYTES = 64;
+
+function unsupported(declared: string | undefined): ContractError {
+  return fail('UNSUPPORTED_MEDIA_TYPE', `Upload ${MEDIA_TYPE_NAMES.join(', ')}${declared ? `, not ${declared}` : ''}.`);
+}
+
+/**
+ * Checks the first bytes against the declared type while they stream past: a file whose bytes are
+ * not what its type says is refused before it is stored under a real name.
+ */
+async function* checkedAgainst(declared: MediaType, source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let head = new Uint8Array(0);
+  let checked = false;
+  for await (const chunk of source) {
+    if (!checked) {
+      head = Uint8Array.from([...head, ...chunk.subarray(0, SNIFF_BYTES - head.length)]);
+      if (head.length >= SNIFF_BYTES) {
+        checked = true;
+        if (!bytesMatchMediaType(head, declared)) throw mismatch(declared);
+      }
+    }
+    yield chunk;
+  }
+  if (!checked && !bytesMatchMediaType(head, declared)) throw mismatch(declared);
+}
+
+function mismatch(declared: MediaType): ContractError {
+  return new ContractError(415, errorBody('UNSUPPORTED_MEDIA_TYPE', `The file's content is not ${declared}.`));
+}
+
+/**
+ * Receives an upload (multipart field `file`, or a raw body of an allowed type), streams it into the
+ * content-addressed media folder within its type's size limit, and says what it stored. The client's
+ * file name is never used: the bytes are named by their hash.
+ */
+export interface ReceivedUpload {
+  stored: StoredMedia;
+  type: MediaType;
+}
+
+export async function receiveUpload(request: FastifyRequest, store: StationStore): Promise<ReceivedUpload> {
+  let declared: MediaType | null;
+  let source: AsyncIterable<Uint8Array>;
+  let truncated = () => false;
+  if (request.isMultipart()) {
+    const part = await request.file({ limits: { files: 1, fileSize: Math.max(...MEDIA_TYPE_NAMES.map((t) => MEDIA_TYPES[t].maxBytes)) } });
+    if (!part || part.fieldname !== 'file') throw new ContractError(422, errorBody('VALIDATION_FAILED', 'Send the media in the multipart field "file".', { fields: [{ path: 'file', message: 'Required.' }] }));
+    declared = parseMediaContentType(part.mimetype);
+    if (!declared) {
+      part.file.resume();
+      throw unsupported(part.mimetype);
+    }
+    source = part.file;
+    truncated = () => part.file.truncated;
+  } else {
+    declared = parseMediaContentType(request.headers['content-type']);
+    if (!declared) throw unsupported(request.headers['content-type']);
+    source = request.body as Readable;
+  }
+  const limit = MEDIA_TYPES[declared].maxBytes;
+  try {
+    const stored = await store.media.put(checkedAgainst(declared, source), { maxBytes: limit });
+    if (truncated()) throw new MediaTooLargeError(limit);
+    return { stored, type: declared };
+  } catch (error) {
+    if (error instanceof MediaTooLargeError) {
+      throw new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', `A ${declared} file may be at most ${limit} bytes.`, { limit_bytes: limit }));
+    }
+    throw error;
+  }
+}

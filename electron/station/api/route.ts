@@ -1,0 +1,117 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { RouteDefinition } from '#shared/api/routes.ts';
+import { fail } from '../errors.ts';
+import { type DomainContext, runScript } from '../domain/context.ts';
+import type { StationTables } from '../store/index.ts';
+import type { Principal } from '../domain/tokens.ts';
+import { authorize } from './auth.ts';
+import { parseBody, parsePathId, parseQuery } from './http/validate.ts';
+import { idempotencyClaim, rememberReply, replayFor, type StoredReply } from './idempotency.ts';
+
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a handler gets: the caller, the request's validated parts, and the tables to work on. */
+export interface RouteInput<R extends RouteDefinition, P = undefined> {
+  request: FastifyRequest;
+  /**
+   * For GET, the engine's tables (reads need no transaction); for POST/PATCH/DELETE, the tables of
+   * the one durable write transaction the handler runs in.
+   */
+  t: StationTables;
+  now: string;
+  /** What `prepare` produced outside the transaction (e.g. an upload already on disk). */
+  prepared: P;
+  principal: Principal;
+  /** Path ids, already checked to be strict positive integers. */
+  params: Record<string, number>;
+  query: Output<R['query']>;
+  body: R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
+  /** `http://host:port` as the caller addressed the station: the base of media URLs. */
+  origin: string;
+}
+
+export interface RouteReply<T> {
+  status?: number;
+  body: T;
+  headers?: Record<string, string>;
+}
+
+type ResponseOf<R extends RouteDefinition> = R['response'] extends z.ZodType ? z.output<R['response']> : undefined;
+
+export type RouteHandler<R extends RouteDefinition, P = undefined> = (input: RouteInput<R, P>) => Promise<RouteReply<ResponseOf<R>>>;
+
+export interface RouteExtras<R extends RouteDefinition, P> {
+  /** Work before the write transaction, which must not wait on anything but the store. */
+  prepare?: (input: Omit<RouteInput<R, undefined>, 't' | 'now' | 'prepared'>) => Promise<P>;
+  /** What identifies "the same request" for Idempotency-Key; the JSON body by default. */
+  fingerprint?: (prepared: P) => unknown;
+}
+
+/** `/a/{id}` (OpenAPI, shared/api/routes.ts) → `/a/:id` (Fastify). */
+export function fastifyPath(template: string): string {
+  return template.replace(/\{([a-z_]+)\}/g, ':$1');
+}
+
+/** The origin a caller used, for absolute media URLs. The Host header is checked by the host guard. */
+export function originOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+function parsePathIds(raw: unknown): Record<string, number> {
+  const ids: Record<string, number> = {};
+  for (const [name, value] of Object.entries((raw ?? {}) as Record<string, string>)) {
+    ids[name] = parsePathId(value, name === 'account_id' ? 'account' : name.replace(/_id$/, '').replace('id', 'resource'));
+  }
+  return ids;
+}
+
+/**
+ * Registers one route of the shared route table: path ids, token and account, query and body are
+ * checked before the handler runs, in that order, each with its contract error. A mutating handler
+ * runs inside one durable store write; with an `Idempotency-Key` that write also checks and records
+ * the reply, so a retry after a lost answer gets the first answer and never a second record.
+ */
+export function addRoute<R extends RouteDefinition, P = undefined>(
+  server: FastifyInstance,
+  ctx: DomainContext,
+  route: R,
+  handler: RouteHandler<R, P>,
+  extras: RouteExtras<R, P> = {},
+): void {
+  server.route({
+    method: route.method,
+    url: fastifyPath(route.path),
+    handler: async (request, reply) => {
+      const params = parsePathIds(request.params);
+      const principal = authorize(request, route.auth, params.account_id ?? null);
+      if (!principal) throw new Error(`Route ${route.operationId} has no token rule.`);
+      if (params.account_id !== undefined && !(await ctx.store.db.accounts.get(params.account_id))) {
+        throw fail('NOT_FOUND', `No account ${params.account_id} on this station.`);
+      }
+      const query = (route.query ? parseQuery(route.query, request.query ?? {}) : undefined) as Output<R['query']>;
+      const body = (route.body && route.body !== 'media' ? parseBody(route.body, request.body) : undefined) as RouteInput<R>['body'];
+      const base = { request, principal, params, query, body, origin: originOf(request) };
+      const prepared = (extras.prepare ? await extras.prepare(base) : undefined) as P;
+
+      let result: StoredReply & { replayed?: boolean };
+      if (route.method === 'GET') {
+        const fresh = await handler({ ...base, prepared, t: ctx.store.db, now: ctx.clock.now() });
+        result = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
+      } else {
+        const claim = route.method === 'POST' ? idempotencyClaim(request, extras.fingerprint ? extras.fingerprint(prepared) : request.body) : null;
+        result = await runScript(ctx, async (t, now) => {
+          const earlier = claim ? await replayFor(t, claim, now) : null;
+          if (earlier) return { ...earlier, replayed: true };
+          const fresh = await handler({ ...base, prepared, t, now });
+          const stored: StoredReply = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
+          if (claim) await rememberReply(t, claim, stored, now);
+          return stored;
+        });
+      }
+      reply.code(result.status).headers(result.headers);
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return result.status === 204 ? reply.send() : reply.send(result.body);
+    },
+  });
+}

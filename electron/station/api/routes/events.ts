@@ -1,0 +1,88 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { type EventName, formatSseEvent } from '#shared/api/events.ts';
+import { parseStrictId } from '#shared/api/common.ts';
+import { API_ROUTES } from '#shared/api/routes.ts';
+import { fail } from '../../errors.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { packageDetailView } from '../../domain/package-views.ts';
+import { returnView } from '../../domain/views.ts';
+import type { ChangeLogEntry, ReturnPackage, ReturnRecord } from '../../store/index.ts';
+import { authorize } from '../auth.ts';
+import { fastifyPath, originOf } from '../route.ts';
+import { parsePathId } from '../http/validate.ts';
+
+const HEARTBEAT_MS = 15_000;
+
+function eventNameOf(entry: ChangeLogEntry): EventName | null {
+  const verb = entry.action === 'created' ? 'created' : entry.action === 'updated' ? 'updated' : null;
+  if (!verb) return null;
+  if (entry.resource === 'return_package') return `package.${verb}`;
+  if (entry.resource === 'return') return `return.${verb}`;
+  return null;
+}
+
+/**
+ * `GET .../accounts/{account_id}/events`: live changes as Server-Sent Events. The stream first
+ * replays the change log after `Last-Event-ID` (the log is bounded), then follows commits; an event
+ * is sent only once it is durable. Package events carry the package as it is when sent.
+ */
+export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
+  const open = new Set<ServerResponse>();
+  // Streams never finish on their own: end them so that shutdown does not wait for them.
+  server.addHook('preClose', async () => {
+    for (const stream of open) stream.end();
+  });
+
+  server.get(fastifyPath(API_ROUTES.streamEvents.path), async (request, reply) => {
+    const accountId = parsePathId((request.params as { account_id?: string }).account_id, 'account');
+    authorize(request, 'account', accountId);
+    if (!(await ctx.store.db.accounts.get(accountId))) throw fail('NOT_FOUND', `No account ${accountId} on this station.`);
+    const lastEventHeader = request.headers['last-event-id'];
+    const resumeAfter = typeof lastEventHeader === 'string' && lastEventHeader !== '' ? parseStrictId(lastEventHeader) : 0;
+    if (resumeAfter === null) throw fail('INVALID_QUERY', 'Last-Event-ID must be an event id sent by this station.', { fields: [{ path: 'Last-Event-ID', message: 'Expected an event id.' }] });
+    const origin = originOf(request);
+
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    raw.write('retry: 2000\n\n');
+    open.add(raw);
+
+    let lastSent = resumeAfter;
+    let queue = Promise.resolve();
+    const send = (entries: ChangeLogEntry[]) => {
+      queue = queue.then(async () => {
+        for (const entry of entries) {
+          if (entry.seq <= lastSent || entry.account_id !== accountId || raw.writableEnded) continue;
+          const name = eventNameOf(entry);
+          if (!name) continue;
+          lastSent = entry.seq;
+          const data =
+            entry.resource === 'return'
+              ? { account_id: accountId, occurred_at: entry.created_at, return: returnView(entry.data as ReturnRecord) }
+              : { account_id: accountId, occurred_at: entry.created_at, package: await packageDetailView(ctx.store.db, entry.data as ReturnPackage, origin) };
+          raw.write(formatSseEvent(String(entry.seq), name, data));
+        }
+      }).catch((error: unknown) => {
+        request.log.error({ err: error }, 'event stream failed');
+        raw.end();
+      });
+    };
+    // Subscribe before replaying, so nothing committed in between is missed; `lastSent` drops repeats.
+    const unsubscribe = ctx.store.subscribe(send);
+    if (resumeAfter > 0) send(await ctx.store.db.change_log.where('seq').above(resumeAfter).toArray());
+    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    raw.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      open.delete(raw);
+    });
+  });
+}

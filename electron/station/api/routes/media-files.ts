@@ -1,0 +1,63 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from '#shared/api/errors.ts';
+import { MEDIA_TYPE_NAMES, MEDIA_TYPES } from '#shared/api/media.ts';
+import { API_ROUTES } from '#shared/api/routes.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { assertPackageExists, attachMedia, deleteMedia, mediaByUrlToken } from '../../domain/media-files.ts';
+import { mediaFileView } from '../../domain/views.ts';
+import { type ReceivedUpload, receiveUpload } from '../media-upload.ts';
+import { addRoute } from '../route.ts';
+
+/** Media of a package: upload (multipart or raw), delete. */
+export async function mediaFileRoutes(server: FastifyInstance, ctx: DomainContext): Promise<void> {
+  await server.register(fastifyMultipart, { limits: { files: 1, fields: 0, parts: 1, headerPairs: 100 } });
+  // A raw upload stays a stream: it goes to disk in chunks, never whole into memory.
+  server.addContentTypeParser(MEDIA_TYPE_NAMES, (_request, payload, done) => done(null, payload));
+
+  addRoute<typeof API_ROUTES.uploadMediaFile, ReceivedUpload>(
+    server,
+    ctx,
+    API_ROUTES.uploadMediaFile,
+    async ({ params, prepared, origin, t, now }) => {
+      const media = await attachMedia(t, now, params.account_id ?? 0, params.id ?? 0, prepared.stored, prepared.type, MEDIA_TYPES[prepared.type].kind);
+      return { body: mediaFileView(media, origin) };
+    },
+    {
+      // The bytes go to disk first (streamed, checked, fsynced); the transaction only records them.
+      prepare: async ({ params, request }) => {
+        await assertPackageExists(ctx, params.account_id ?? 0, params.id ?? 0);
+        return receiveUpload(request, ctx.store);
+      },
+      fingerprint: (upload) => ({ sha256: upload.stored.sha256, type: upload.type }),
+    },
+  );
+
+  addRoute(server, ctx, API_ROUTES.deleteMediaFile, async ({ params }) => {
+    await deleteMedia(ctx, params.account_id ?? 0, params.id ?? 0, params.media_id ?? 0);
+    return { body: undefined };
+  });
+}
+
+/**
+ * `GET /media/{token}`: the bytes behind a capability URL, with their stored type, `nosniff`, and a
+ * sandboxing CSP so that even a crafted PDF cannot run script in the station's origin.
+ */
+export function mediaBytesRoute(server: FastifyInstance, ctx: DomainContext): void {
+  server.get('/media/:token', async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const media = /^[A-Za-z0-9_-]{43}$/.test(token) ? await mediaByUrlToken(ctx.store.db, token) : undefined;
+    if (!media || !(await ctx.store.media.exists(media.sha256))) {
+      return reply.code(404).send(errorBody('NOT_FOUND', 'No such media file.'));
+    }
+    reply
+      .code(200)
+      .type(media.content_type)
+      .header('content-length', String(media.size))
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cache-control', 'private, max-age=31536000, immutable')
+      .header('cross-origin-resource-policy', 'same-origin');
+    return reply.send(ctx.store.media.open(media.sha256));
+  });
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { listMeta } from '#shared/api/common.ts';
+import { API_ROUTES } from '#shared/api/routes.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { lookupCode } from '../../domain/lookup.ts';
+import { createOperator, listOperators, updateOperator } from '../../domain/operators.ts';
+import { stationStatus } from '../../domain/station-status.ts';
+import { addRoute } from '../route.ts';
+
+/** Station resources (contract section 8): status, scan lookup, dock workers. Station tokens only. */
+export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void {
+  addRoute(server, ctx, API_ROUTES.getStation, async () => ({ body: await stationStatus(ctx) }));
+  addRoute(server, ctx, API_ROUTES.lookupCode, async ({ query }) => ({ body: await lookupCode(ctx, query.code) }));
+  addRoute(server, ctx, API_ROUTES.listOperators, async ({ query }) => {
+    const all = await listOperators(ctx);
+    const start = (query.page - 1) * query.per_page;
+    return { body: { data: all.slice(start, start + query.per_page), meta: listMeta(query.page, query.per_page, all.length) } };
+  });
+  addRoute(server, ctx, API_ROUTES.createOperator, async ({ body, request }) => {
+    const operator = await createOperator(ctx, body);
+    return { body: operator, headers: { location: `${request.url.split('?')[0]}/${operator.id}` } };
+  });
+  addRoute(server, ctx, API_ROUTES.updateOperator, async ({ params, body }) => ({ body: await updateOperator(ctx, params.id ?? 0, body) }));
+}

@@ -1,0 +1,102 @@
+import type { ReturnPackageCreate } from '#shared/api/return-packages.ts';
+import type { ManualReturnCreate } from '#shared/api/returns.ts';
+import type { PackageStatus } from '#shared/package-status.ts';
+import { runScript, type DomainContext } from '../domain/context.ts';
+import { createLineItem } from '../domain/line-items.ts';
+import { createOperator } from '../domain/operators.ts';
+import { createPackage, updatePackage } from '../domain/packages.ts';
+import { createReturn } from '../domain/returns.ts';
+
+export const DEMO_ACCOUNTS = [1001, 1002] as const;
+
+const CUSTOMERS = ['ana.silva', 'ben.okafor', 'chloe.martin', 'dev.patel', 'emma.schulz', 'farid.haddad', 'grace.lee', 'hugo.rossi', 'ines.garcia', 'jonas.berg', 'kim.tanaka', 'lea.dubois'];
+const PRODUCTS = [
+  { name: 'Merino crew sweater, M', sku: 'KN-MER-CRW-M', price: 89 },
+  { name: 'Trail running shoe, EU 42', sku: 'FW-TRL-42', price: 129.5 },
+  { name: 'Rain shell jacket, L', sku: 'OW-RSH-L', price: 149 },
+  { name: 'Organic cotton tee, S', sku: 'TP-OCT-S', price: 24.9 },
+  { name: 'Wool beanie', sku: 'AC-WBN-01', price: 19 },
+  { name: 'Leather belt, 90 cm', sku: 'AC-LBT-90', price: 45 },
+  { name: 'Insulated bottle, 750 ml', sku: 'HG-INB-750', price: 32 },
+];
+const REASONS = ['Too small', 'Arrived damaged', 'Changed my mind', 'Wrong colour delivered', 'Does not fit as expected', 'Defective zipper'];
+/** One package per state, then a few more at the dock: what a station sees on a normal morning. */
+const PACKAGE_STATES: PackageStatus[] = ['in_transit', 'in_transit', 'delivered', 'pending', 'received', 'exception', 'cancelled', 'in_transit', 'delivered', 'in_transit', 'received', 'in_transit'];
+
+/**
+ * Seeds an empty station with realistic demo data (`serve --demo`): two accounts, dock workers,
+ * returns of one to three lines, and packages in every state. Tracking numbers follow real carrier
+ * formats so that scanning them by hand works (e.g. `1ZDEMO0000000001`).
+ */
+export async function seedDemo(ctx: DomainContext): Promise<{ seeded: boolean }> {
+  if ((await ctx.store.db.returns.count()) > 0) return { seeded: false };
+  await runScript(ctx, async (t, now) => {
+    for (const id of DEMO_ACCOUNTS) if (!(await t.accounts.get(id))) await t.accounts.put({ id, name: `Demo shop ${id}`, created_at: now });
+  });
+  for (const name of [['Sam Rivera', 'BADGE-001'], ['Alex Chen', 'BADGE-002'], ['Jordan Novak', 'BADGE-003']] as const) {
+    await createOperator(ctx, { name: name[0], badge_code: name[1], active: true });
+  }
+  const operatorId = 1;
+  for (let i = 0; i < CUSTOMERS.length; i++) {
+    const accountId = DEMO_ACCOUNTS[i % DEMO_ACCOUNTS.length] ?? 1001;
+    const lineCount = 1 + (i % 3);
+    const lines = Array.from({ length: lineCount }, (_unused, index) => {
+      const product = PRODUCTS[(i + index * 2) % PRODUCTS.length] ?? PRODUCTS[0];
+      return { quantity: 1 + ((i + index) % 2), unreceived_quantity: 1 + ((i + index) % 2), name: product?.name ?? '', price: product?.price ?? 1, currency: 'EUR' as const, merchant_sku: product?.sku ?? '' };
+    });
+    const input: Omit<ManualReturnCreate, 'account_id'> = {
+      email: `${CUSTOMERS[i]}@example.com`,
+      receive_by: new Date(Date.now() + (7 + i) * 86_400_000).toISOString().slice(0, 10),
+      total_price: Math.round(lines.reduce((sum, line) => sum + line.price * line.quantity, 0) * 100) / 100,
+      currency: 'EUR',
+      weight: 400 + i * 120,
+      weight_unit: 'g',
+      reason_of_return: REASONS[i % REASONS.length] ?? 'Other',
+      length: 35,
+      width: 25,
+      height: 8 + (i % 4) * 4,
+      dimension_unit: 'cm',
+      return_line_items: lines,
+    };
+    const status = PACKAGE_STATES[i % PACKAGE_STATES.length] ?? 'in_transit';
+    const trackingNumber = i % 3 === 0 ? `1ZDEMO${String(i + 1).padStart(10, '0')}` : i % 3 === 1 ? `9400${String(i + 1).padStart(18, '0')}` : `DEMO${String(i + 1).padStart(8, '0')}`;
+    await runScript(ctx, async (t, now) => {
+      const ret = await createReturn(t, now, accountId, input);
+      const create: ReturnPackageCreate = {
+        return_id: ret.id,
+        tracking_number: trackingNumber,
+        estimated_arrival: new Date(Date.now() + (i % 4) * 86_400_000).toISOString(),
+        shipping_method: i % 2 === 0 ? 'ground' : 'standard',
+        weight: input.weight,
+        weight_unit: 'g',
+        width: input.width,
+        height: input.height,
+        length: input.length,
+        dimension_unit: 'cm',
+        shipping_label_cost: 6.9,
+        shipping_label_cost_currency: 'EUR',
+        carrier_id: 1 + (i % 3),
+        location_id: 1,
+        status: status === 'received' ? 'delivered' : status === 'exception' || status === 'cancelled' ? 'in_transit' : status,
+      };
+      const pkg = await createPackage(t, now, accountId, create);
+      if (status === 'received') {
+        for (const line of ret.return_line_items) {
+          await createLineItem(t, now, accountId, pkg.id, {
+            return_line_item_id: line.id,
+            quantity: line.quantity,
+            condition: 'like_new',
+            defective: false,
+            notes: null,
+            barcode: null,
+            tags: ['restock'],
+          });
+        }
+        await updatePackage(t, now, accountId, pkg.id, { status: 'received', processor_id: operatorId });
+      } else if (status === 'exception' || status === 'cancelled') {
+        await updatePackage(t, now, accountId, pkg.id, { status, ...(status === 'exception' ? { notes: 'Carrier reports the label as unreadable.' } : {}) });
+      }
+    });
+  }
+  return { seeded: true };
+}

@@ -1,0 +1,18 @@
+import { boundTables, type StationStore, type StationTables } from '../store/index.ts';
+import type { Clock } from './clock.ts';
+
+/** What every domain operation works with: the durable store and the station's clock. */
+export interface DomainContext {
+  readonly store: StationStore;
+  readonly clock: Clock;
+}
+
+/**
+ * A transaction script: reads and writes through the tables of one store transaction, at one
+ * instant. It resolves after the transaction is durable (store.write).
+ */
+export type Script<T> = (t: StationTables, now: string) => Promise<T>;
+
+export function runScript<T>(ctx: DomainContext, script: Script<T>): Promise<T> {
+  return ctx.store.write((tx) => script(boundTables(tx), ctx.clock.now()));
+}

@@ -1,0 +1,65 @@
+import type { PackageLineItemCreate, PackageLineItemUpdate } from '#shared/api/line-items.ts';
+import { fail } from '../errors.ts';
+import type { PackageLineItem, ReturnPackage, StationTables } from '../store/index.ts';
+import { packageOfAccount, touchPackage } from './packages.ts';
+import { invalidReference } from './references.ts';
+
+async function returnLine(db: StationTables, pkg: ReturnPackage, returnLineItemId: number) {
+  const ret = await db.returns.get(pkg.return_id);
+  const line = ret?.return_line_items.find((candidate) => candidate.id === returnLineItemId);
+  if (!line) throw invalidReference('return_line_item_id', `Return ${pkg.return_id} has no line ${returnLineItemId}.`);
+  return line;
+}
+
+async function lineItemOfPackage(db: StationTables, pkg: ReturnPackage, id: number): Promise<PackageLineItem> {
+  const item = await db.package_line_items.get(id);
+  if (!item || item.return_package_id !== pkg.id) throw fail('NOT_FOUND', `Return package ${pkg.id} has no line item ${id}.`);
+  return item;
+}
+
+/** Records an inspected item; name and SKU default to those of the return line it is received against. */
+export async function createLineItem(db: StationTables, now: string, accountId: number, packageId: number, input: PackageLineItemCreate): Promise<PackageLineItem> {
+    const pkg = await packageOfAccount(db, accountId, packageId);
+    const line = input.return_line_item_id === null ? undefined : await returnLine(db, pkg, input.return_line_item_id);
+    const draft: Omit<PackageLineItem, 'id'> = {
+      account_id: accountId,
+      return_package_id: pkg.id,
+      return_line_item_id: input.return_line_item_id,
+      quantity: input.quantity,
+      merchant_sku: input.merchant_sku ?? line?.merchant_sku ?? null,
+      name: input.name ?? line?.name ?? null,
+      condition: input.condition,
+      defective: input.defective,
+      notes: input.notes,
+      barcode: input.barcode,
+      tags: input.tags,
+      created_at: now,
+      updated_at: now,
+    };
+    const id = await db.package_line_items.add(draft as PackageLineItem);
+    await touchPackage(db, pkg, now, true);
+    return { ...draft, id };
+}
+
+export async function updateLineItem(db: StationTables, now: string, accountId: number, packageId: number, id: number, patch: PackageLineItemUpdate): Promise<PackageLineItem> {
+    const pkg = await packageOfAccount(db, accountId, packageId);
+    const item = await lineItemOfPackage(db, pkg, id);
+    if (patch.return_line_item_id != null) await returnLine(db, pkg, patch.return_line_item_id);
+    const next: PackageLineItem = { ...item, ...patch };
+    if (JSON.stringify(next) === JSON.stringify(item)) return item;
+    next.updated_at = now > item.updated_at ? now : item.updated_at;
+    await db.package_line_items.put(next);
+    await touchPackage(db, pkg, now, true);
+    return next;
+}
+
+export async function deleteLineItem(db: StationTables, now: string, accountId: number, packageId: number, id: number): Promise<void> {
+  const pkg = await packageOfAccount(db, accountId, packageId);
+  await lineItemOfPackage(db, pkg, id);
+  await db.package_line_items.delete(id);
+  await touchPackage(db, pkg, now, true);
+}
+
+export async function lineItemsOf(db: StationTables, packageId: number): Promise<PackageLineItem[]> {
+  return db.package_line_items.where('return_package_id').equals(packageId).sortBy('id');
+}

@@ -1,0 +1,24 @@
+import { errorBody } from '#shared/api/errors.ts';
+import { ContractError } from '../errors.ts';
+import type { StationTables } from '../store/index.ts';
+
+/** 422 naming the one field whose value points at nothing (a body that refers to a missing record). */
+export function invalidReference(path: string, message: string): ContractError {
+  return new ContractError(422, errorBody('VALIDATION_FAILED', `${path}: ${message}`, { fields: [{ path, message }] }));
+}
+
+/** Carriers, locations and operators referenced by a body must exist on the station. */
+export async function checkReferences(
+  db: StationTables,
+  refs: { carrier_id?: number | null; location_id?: number | null; processor_id?: number | null },
+): Promise<void> {
+  if (refs.carrier_id != null && !(await db.carriers.get(refs.carrier_id))) {
+    throw invalidReference('carrier_id', `No carrier ${refs.carrier_id} on this station.`);
+  }
+  if (refs.location_id != null && !(await db.locations.get(refs.location_id))) {
+    throw invalidReference('location_id', `No location ${refs.location_id} on this station.`);
+  }
+  if (refs.processor_id != null && !(await db.operators.get(refs.processor_id))) {
+    throw invalidReference('processor_id', `No operator ${refs.processor_id} on this station.`);
+  }
+}

@@ -1,0 +1,55 @@
+import type { ManualReturnCreate } from '#shared/api/returns.ts';
+import { deriveReturnStatus } from '#shared/api/returns.ts';
+import { allocateIds, type ReturnFilters, type ReturnRecord, type StationTables } from '../store/index.ts';
+import { logChange } from './change-log.ts';
+import type { DomainContext } from './context.ts';
+
+/** The lookup key of a SKU (case-insensitive: scanners upper-case what they read). */
+export function skuKey(sku: string): string {
+  return sku.trim().toLowerCase();
+}
+
+/** `POST /returns`: stores a manual return with its lines, each given a station id. */
+export async function createReturn(t: StationTables, now: string, accountId: number, input: Omit<ManualReturnCreate, 'account_id'>): Promise<ReturnRecord> {
+  const ids = await allocateIds(t, 'return_line_items', input.return_line_items.length);
+  const lines = input.return_line_items.map((line, index) => ({
+    id: ids[index] ?? 0,
+    quantity: line.quantity,
+    unreceived_quantity_at_create: line.unreceived_quantity,
+    unreceived_quantity: line.unreceived_quantity,
+    name: line.name,
+    price: line.price,
+    currency: line.currency,
+    merchant_sku: line.merchant_sku,
+  }));
+  const draft: Omit<ReturnRecord, 'id'> = {
+    account_id: accountId,
+    status: deriveReturnStatus(lines),
+    email: input.email,
+    receive_by: input.receive_by,
+    total_price: input.total_price,
+    currency: input.currency,
+    weight: input.weight,
+    weight_unit: input.weight_unit,
+    reason_of_return: input.reason_of_return,
+    length: input.length,
+    width: input.width,
+    height: input.height,
+    dimension_unit: input.dimension_unit,
+    return_line_items: lines,
+    sku_keys: [...new Set(lines.map((line) => skuKey(line.merchant_sku)))],
+    created_at: now,
+    updated_at: now,
+  };
+  const id = await t.returns.add(draft as ReturnRecord);
+  const record: ReturnRecord = { ...draft, id };
+  await logChange(t, { account_id: accountId, resource: 'return', resource_id: id, action: 'created', data: record, at: now });
+  return record;
+}
+
+/** A page of returns, newest first; ids and total from SQLite, records from the engine. */
+export async function listReturns(ctx: DomainContext, filters: ReturnFilters, page: number, perPage: number): Promise<{ records: ReturnRecord[]; total: number }> {
+  const { ids, total } = ctx.store.listIds('returns', { ...filters, page, per_page: perPage });
+  const records = await ctx.store.db.returns.bulkGet(ids);
+  return { records: records.filter((r): r is ReturnRecord => r !== undefined), total };
+}

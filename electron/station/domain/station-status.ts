@@ -1,0 +1,34 @@
+import type { StationStatus, SyncStatus } from '#shared/api/station.ts';
+import { STATION_NAME, STATION_VERSION } from '../version.ts';
+import type { DomainContext } from './context.ts';
+
+/** Sync arrives in a later step; until then the station reports it as switched off. */
+const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null };
+
+/** The station's local calendar day and the UTC instant it began: "today" on the dock. */
+function localToday(now: Date): { date: string; since: string } {
+  const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { date: `${midnight.getFullYear()}-${pad(midnight.getMonth() + 1)}-${pad(midnight.getDate())}`, since: midnight.toISOString() };
+}
+
+/**
+ * `GET /api/v1/station`. Today's counts are station-wide: received = packages received since local
+ * midnight; in progress = packages at the dock (`delivered`) not yet received.
+ */
+export async function stationStatus(ctx: DomainContext): Promise<StationStatus> {
+  const { store, clock } = ctx;
+  const today = localToday(new Date(clock.now()));
+  const accounts = await store.db.accounts.orderBy('id').toArray();
+  return {
+    name: STATION_NAME,
+    version: STATION_VERSION,
+    accounts: accounts.map((account) => ({ id: account.id })),
+    today: {
+      date: today.date,
+      received: store.count('return_packages', { status: ['received'], processed_since: today.since }),
+      in_progress: store.count('return_packages', { status: ['delivered'] }),
+    },
+    sync: SYNC_DISABLED,
+  };
+}

@@ -1,0 +1,72 @@
+import { hashTokenSecret, looksLikeTokenSecret, newTokenSecret } from '../auth/token-secret.ts';
+import { fail } from '../errors.ts';
+import { boundTables, type StationStore, type Token, type TokenScope } from '../store/index.ts';
+import type { Clock } from './clock.ts';
+
+/** Who is calling: resolved from the bearer token on every API request. */
+export interface Principal {
+  tokenId: number;
+  scope: TokenScope;
+  /** The account of an account token; null for a station token (all accounts). */
+  accountId: number | null;
+}
+
+export interface NewToken {
+  token: Token;
+  /** Shown once; only its hash is stored. */
+  secret: string;
+}
+
+/** Creates a token; an account token's account comes into being with it. */
+export async function createToken(
+  store: StationStore,
+  clock: Clock,
+  options: { scope: TokenScope; accountId: number | null; name: string; expiresAt?: string | null },
+): Promise<NewToken> {
+  if ((options.scope === 'account') !== (options.accountId !== null)) throw new Error('An account token needs an account; a station token has none.');
+  const secret = newTokenSecret();
+  const now = clock.now();
+  const token = await store.write(async (tx) => {
+    const t = boundTables(tx);
+    if (options.accountId !== null && !(await t.accounts.get(options.accountId))) {
+      await t.accounts.put({ id: options.accountId, name: `Account ${options.accountId}`, created_at: now });
+    }
+    const draft: Omit<Token, 'id'> = {
+      token_hash: hashTokenSecret(secret),
+      scope: options.scope,
+      account_id: options.accountId,
+      name: options.name,
+      created_at: now,
+      revoked_at: null,
+      expires_at: options.expiresAt ?? null,
+    };
+    const id = await t.tokens.add(draft as Token);
+    return { ...draft, id };
+  });
+  return { token, secret };
+}
+
+export async function listTokens(store: StationStore): Promise<Token[]> {
+  return store.db.tokens.toArray();
+}
+
+export async function revokeToken(store: StationStore, clock: Clock, id: number): Promise<Token> {
+  return store.write(async (tx) => {
+    const t = boundTables(tx);
+    const token = await t.tokens.get(id);
+    if (!token) throw fail('NOT_FOUND', `No token ${id}.`);
+    if (token.revoked_at) return token;
+    const revoked = { ...token, revoked_at: clock.now() };
+    await t.tokens.put(revoked);
+    return revoked;
+  });
+}
+
+/** The principal of a bearer secret, or null when it is unknown, revoked or expired. */
+export async function verifyToken(store: StationStore, clock: Clock, secret: string): Promise<Principal | null> {
+  if (!looksLikeTokenSecret(secret)) return null;
+  const token = await store.db.tokens.where('token_hash').equals(hashTokenSecret(secret)).first();
+  if (!token || token.revoked_at !== null) return null;
+  if (token.expires_at !== null && token.expires_at <= clock.now()) return null;
+  return { tokenId: token.id, scope: token.scope, accountId: token.account_id };
+}
