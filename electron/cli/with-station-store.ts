@@ -1,5 +1,6 @@
 import { lockDataDir } from '../station/data-dir-lock.ts';
 import { systemClock } from '../station/domain/clock.ts';
+import { loadConfigCache } from '../station/domain/config-cache.ts';
 import type { DomainContext } from '../station/domain/context.ts';
 import { openStore } from '../station/store/index.ts';
 
@@ -12,7 +13,7 @@ export async function withStationStore<T>(dataDir: string, command: string, fn: 
   try {
     const store = await openStore({ dataDir });
     try {
-      return await fn({ store, clock: systemClock });
+      return await fn({ store, clock: systemClock, config: await loadConfigCache(store) });
     } finally {
       await store.close();
     }

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_RATE_LIMITS } from './api/rate-limit.ts';
 import { isLoopbackHost } from './api/http/host-guard.ts';
 import { seedCatalog } from './domain/catalog.ts';
+import { loadConfigCache } from './domain/config-cache.ts';
+import { pruneExpired } from './domain/retention.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import type { DomainContext } from './domain/context.ts';
-import { pruneIdempotencyKeys } from './api/idempotency.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type StationStore } from './store/index.ts';
@@ -40,9 +41,9 @@ export async function openStation(options: StationOptions): Promise<Station> {
   try {
     store = await openStore({ dataDir: options.dataDir });
     const clock = options.clock ?? systemClock;
-    const ctx: DomainContext = { store, clock };
     await seedCatalog(store);
-    await pruneIdempotencyKeys(store, clock.now());
+    const ctx: DomainContext = { store, clock, config: await loadConfigCache(store) };
+    await pruneExpired(store, clock.now());
     let loopback = false;
     let closing = false;
     const server = await buildServer({
@@ -52,7 +53,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
       isBoundToLoopback: () => loopback,
       isClosing: () => closing,
     });
-    const pruner = setInterval(() => void pruneIdempotencyKeys(ctx.store, clock.now()).catch(() => undefined), HOUR);
+    const pruner = setInterval(() => void pruneExpired(ctx.store, clock.now()).catch(() => undefined), HOUR);
     pruner.unref();
     let closed: Promise<void> | undefined;
     const durable = store;

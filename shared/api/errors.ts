@@ -31,6 +31,11 @@ export const ERROR_CODES = {
     title: 'Conflict',
     message: 'This Idempotency-Key was already used with a different request.',
   },
+  MISDIRECTED_REQUEST: {
+    status: 421,
+    title: 'Misdirected Request',
+    message: 'This station answers only requests addressed to its loopback address.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload Too Large', message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

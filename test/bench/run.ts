@@ -1,38 +1,58 @@
-// `npm run bench`: measures the real station process over loopback beside baselines measured in the
-// same run, prints a markdown table and prepends it to test/bench/RESULTS.md. Never part of `npm test`.
-import { cpus, totalmem } from 'node:os';
+// `npm run bench`: measures the real station beside baselines measured in the same run, prints a
+// markdown table and prepends it to test/bench/RESULTS.md. Never part of `npm test`.
+// BENCH_SECTIONS=http,store,api,ui picks sections; BENCH_SECONDS sets each load's length.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStation } from '../support/station-process.ts';
+import { runApiBench } from './api-bench.ts';
 import { startHelloBaseline } from './hello-baseline.ts';
 import { load } from './load.ts';
 import { type BenchRow, recordRun, toMarkdown } from './report.ts';
+import { runStoreBench } from './store-bench.ts';
 
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 5);
+const HELLO = 'fastify hello-world (baseline)';
+const wanted = new Set((process.env.BENCH_SECTIONS ?? 'http,store,api,ui').split(','));
 
 async function httpSection(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const hello = await startHelloBaseline();
   try {
-    const result = await load({ url: `${hello.origin}/`, durationSeconds });
-    rows.push({ section: 'http', name: 'fastify hello-world (baseline)', ...result });
+    rows.push({ section: 'http', name: HELLO, ...(await load({ url: `${hello.origin}/`, durationSeconds })) });
   } finally {
     await hello.stop();
   }
   const station = await startStation();
   try {
-    const result = await load({ url: `${station.origin}/healthz`, durationSeconds });
-    rows.push({ section: 'http', name: 'station GET /healthz', ...result, baseline: 'fastify hello-world (baseline)' });
+    rows.push({ section: 'http', name: 'station GET /healthz', ...(await load({ url: `${station.origin}/healthz`, durationSeconds })), baseline: HELLO });
   } finally {
     await station.stop();
   }
   return rows;
 }
 
-const sections: Array<() => Promise<BenchRow[]>> = [httpSection];
+async function storeSection(): Promise<BenchRow[]> {
+  return (await runStoreBench()).map(({ ratio: _ratio, ...row }) => ({ section: 'store', ...row }));
+}
+
+async function uiSection(): Promise<BenchRow[]> {
+  const { runUiBench } = await import('./ui-bench.ts');
+  return runUiBench();
+}
 
 const rows: BenchRow[] = [];
-for (const section of sections) rows.push(...(await section()));
+const scratch = await mkdtemp(join(tmpdir(), 'bench-'));
+try {
+  if (wanted.has('http')) rows.push(...(await httpSection()));
+  if (wanted.has('store')) rows.push(...(await storeSection()));
+  if (wanted.has('api')) rows.push(...(await runApiBench(rows.find((r) => r.name === HELLO), scratch)));
+  if (wanted.has('ui')) rows.push(...(await uiSection()));
+} finally {
+  await rm(scratch, { recursive: true, force: true });
+}
 const table = toMarkdown(rows);
 process.stdout.write(`${table}\n`);
 const machine = `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;

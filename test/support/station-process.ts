@@ -23,11 +23,12 @@ export interface RunningStation {
  * Starts the real `returns-station serve` on a free port with a fresh data directory (unless one is
  * given), resolving once it printed its ready line. The caller owns stopping it.
  */
-export async function startStation(options: { dataDir?: string; args?: string[]; timeoutMs?: number } = {}): Promise<RunningStation> {
+export async function startStation(options: { dataDir?: string; args?: string[]; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<RunningStation> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'returns-station-'));
   const child = spawn(process.execPath, [STATION_BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
   });
   let stdout = '';
   let stderr = '';

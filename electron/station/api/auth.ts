@@ -13,12 +13,31 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/;
 
-/** Resolves the bearer token of every API request before anything else looks at it. */
+const MAX_CACHED_TOKENS = 10_000;
+
+/**
+ * Resolves the bearer token of every API request before anything else looks at it. Valid tokens
+ * are remembered (with their expiry, which is checked on every use): tokens are only revoked from
+ * the command line, which cannot run while this station holds the data directory, and new tokens
+ * simply miss the cache.
+ */
 export function resolvePrincipals(server: FastifyInstance, ctx: DomainContext): void {
+  const verified = new Map<string, { principal: Principal; expiresAt: string | null }>();
   server.decorateRequest('principal', null);
   server.addHook('onRequest', async (request) => {
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    request.principal = match?.[1] ? await verifyToken(ctx.store, ctx.clock, match[1]) : null;
+    const secret = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    if (!secret) return;
+    const known = verified.get(secret);
+    if (known) {
+      request.principal = known.expiresAt === null || known.expiresAt > ctx.clock.now() ? known.principal : null;
+      return;
+    }
+    const found = await verifyToken(ctx.store, ctx.clock, secret);
+    if (found) {
+      if (verified.size >= MAX_CACHED_TOKENS) verified.clear();
+      verified.set(secret, { principal: found.principal, expiresAt: found.expiresAt });
+    }
+    request.principal = found?.principal ?? null;
   });
 }
 

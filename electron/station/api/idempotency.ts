@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
 import { ContractError, fail } from '../errors.ts';
-import { boundTables, type StationStore, type StationTables } from '../store/index.ts';
+import { IDEMPOTENCY_TTL_MS } from '../domain/retention.ts';
+import type { StationTables } from '../store/index.ts';
 
 /** What the first request answered, kept for 24 h and returned again for a retry with the same key. */
 export interface StoredReply {
@@ -11,7 +12,6 @@ export interface StoredReply {
   headers: Record<string, string>;
 }
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7E]{1,255}$/;
 
 /** Canonical JSON (sorted keys): the same body sent with its keys in another order is the same request. */
@@ -60,10 +60,4 @@ export async function replayFor(t: StationTables, claim: IdempotencyClaim, now: 
 /** Records the reply in the caller's write, so it commits together with what the request changed. */
 export async function rememberReply(t: StationTables, claim: IdempotencyClaim, reply: StoredReply, now: string): Promise<void> {
   await t.idempotency_keys.put({ key: claim.key, request_hash: claim.requestHash, status: reply.status, response: JSON.stringify(reply), created_at: now });
-}
-
-/** Drops keys older than 24 h. */
-export async function pruneIdempotencyKeys(store: StationStore, now: string): Promise<void> {
-  const cutoff = new Date(Date.parse(now) - IDEMPOTENCY_TTL_MS).toISOString();
-  await store.write((tx) => boundTables(tx).idempotency_keys.where('created_at').below(cutoff).delete());
 }

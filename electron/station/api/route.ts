@@ -79,6 +79,8 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
   handler: RouteHandler<R, P>,
   extras: RouteExtras<R, P> = {},
 ): void {
+  // Accounts are never deleted: once seen, an account needs no more lookups.
+  const knownAccounts = new Set<number>();
   server.route({
     method: route.method,
     url: fastifyPath(route.path),
@@ -86,8 +88,10 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
       const params = parsePathIds(request.params);
       const principal = authorize(request, route.auth, params.account_id ?? null);
       if (!principal) throw new Error(`Route ${route.operationId} has no token rule.`);
-      if (params.account_id !== undefined && !(await ctx.store.db.accounts.get(params.account_id))) {
-        throw fail('NOT_FOUND', `No account ${params.account_id} on this station.`);
+      const accountId = params.account_id;
+      if (accountId !== undefined && !knownAccounts.has(accountId)) {
+        if (!(await ctx.store.db.accounts.get(accountId))) throw fail('NOT_FOUND', `No account ${accountId} on this station.`);
+        knownAccounts.add(accountId);
       }
       const query = (route.query ? parseQuery(route.query, request.query ?? {}) : undefined) as Output<R['query']>;
       const body = (route.body && route.body !== 'media' ? parseBody(route.body, request.body) : undefined) as RouteInput<R>['body'];

@@ -1,10 +1,12 @@
 import { boundTables, type StationStore, type StationTables } from '../store/index.ts';
 import type { Clock } from './clock.ts';
+import type { ConfigCache } from './config-cache.ts';
 
 /** What every domain operation works with: the durable store and the station's clock. */
 export interface DomainContext {
   readonly store: StationStore;
   readonly clock: Clock;
+  readonly config: ConfigCache;
 }
 
 /**

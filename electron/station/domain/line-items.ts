@@ -37,7 +37,7 @@ export async function createLineItem(db: StationTables, now: string, accountId: 
       updated_at: now,
     };
     const id = await db.package_line_items.add(draft as PackageLineItem);
-    await touchPackage(db, pkg, now, true);
+    await touchPackage(db, pkg, now, true, 1);
     return { ...draft, id };
 }
 
@@ -57,7 +57,7 @@ export async function deleteLineItem(db: StationTables, now: string, accountId: 
   const pkg = await packageOfAccount(db, accountId, packageId);
   await lineItemOfPackage(db, pkg, id);
   await db.package_line_items.delete(id);
-  await touchPackage(db, pkg, now, true);
+  await touchPackage(db, pkg, now, true, -1);
 }
 
 export async function lineItemsOf(db: StationTables, packageId: number): Promise<PackageLineItem[]> {

@@ -25,7 +25,7 @@ export async function lookupCode(ctx: DomainContext, raw: string): Promise<Looku
   }
   // Open packages first: a cancelled namesake should not hide the parcel on the dock.
   packages.sort((a, b) => Number(a.status === 'cancelled') - Number(b.status === 'cancelled'));
-  const packageViews = await packageListViews(store.db, packages);
+  const packageViews = await packageListViews(store.db, ctx.config, packages);
 
   const returns: LookupReturn[] = [];
   if (packages.length === 0) {

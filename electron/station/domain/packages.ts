@@ -65,6 +65,7 @@ export async function createPackage(db: StationTables, now: string, accountId: n
     processed_at: null,
     processor_id: null,
     notes: null,
+    line_items_count: 0,
     created_at: now,
     updated_at: now,
   };
@@ -108,8 +109,12 @@ export async function updatePackage(db: StationTables, now: string, accountId: n
  * Marks a package changed after one of its line items or media files changed: its `updated_at`
  * moves forward and live views hear of it; a received package's return is recounted.
  */
-export async function touchPackage(db: StationTables, pkg: ReturnPackage, now: string, recount: boolean): Promise<void> {
+export async function touchPackage(db: StationTables, pkg: ReturnPackage, now: string, recount: boolean, lineItemsDelta = 0): Promise<void> {
   const touched: ReturnPackage = { ...pkg, updated_at: advance(pkg.updated_at, now) };
+  if (lineItemsDelta !== 0) {
+    const before = pkg.line_items_count ?? (await db.package_line_items.where('return_package_id').equals(pkg.id).count()) - lineItemsDelta;
+    touched.line_items_count = before + lineItemsDelta;
+  }
   await db.return_packages.put(touched);
   await logChange(db, { account_id: pkg.account_id, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: touched, at: now });
   if (recount && pkg.status === 'received') await recountReturn(db, pkg.return_id, now);

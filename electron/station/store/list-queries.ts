@@ -67,8 +67,8 @@ const ORDER_BY: Record<PackageSort, { forward: string; reverse: string }> = {
 
 /**
  * List pages and counts from the SQLite copy's generated columns and indexes (sqlite/layout.ts):
- * one indexed query for the count and one for the page's ids (none past the last page). SQLite holds exactly what has been
- * acknowledged, so a list never shows a write that could still fail.
+ * one indexed query for the count and one for the page's ids (none past the last page). SQLite
+ * holds exactly what has been acknowledged, so a list never shows a write that could still fail.
  */
 export function createListQueries(db: DatabaseSync) {
   const cache = new Map<string, StatementSync>();

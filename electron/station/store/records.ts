@@ -109,6 +109,8 @@ export interface ReturnPackage {
   processed_at: Timestamp | null;
   processor_id: number | null;
   notes: string | null;
+  /** Kept by the API as line items come and go (lists show it); absent on records written without it. */
+  line_items_count?: number;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

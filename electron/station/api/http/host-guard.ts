@@ -22,7 +22,7 @@ export function guardLoopbackHost(server: FastifyInstance, isBoundToLoopback: ()
     if (!isBoundToLoopback()) return;
     const host = request.headers.host ?? '';
     if (!isLoopbackHost(hostName(host))) {
-      throw fail('NOT_FOUND', 'This station answers only requests addressed to its loopback address.');
+      throw fail('MISDIRECTED_REQUEST');
     }
   });
 }

@@ -67,7 +67,7 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
           const data =
             entry.resource === 'return'
               ? { account_id: accountId, occurred_at: entry.created_at, return: returnView(entry.data as ReturnRecord) }
-              : { account_id: accountId, occurred_at: entry.created_at, package: await packageDetailView(ctx.store.db, entry.data as ReturnPackage, origin) };
+              : { account_id: accountId, occurred_at: entry.created_at, package: await packageDetailView(ctx.store.db, ctx.config, entry.data as ReturnPackage, origin) };
           raw.write(formatSseEvent(String(entry.seq), name, data));
         }
       }).catch((error: unknown) => {

@@ -14,7 +14,7 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext)
   addRoute(server, ctx, API_ROUTES.listReturnPackages, async ({ params, query }) => {
     const { page, per_page, sort, ...filters } = query;
     const { records, total } = await listPackages(ctx, { ...filters, account_id: accountId(params) }, sort, page, per_page);
-    return { body: { data: await packageListViews(ctx.store.db, records), meta: listMeta(page, per_page, total) } };
+    return { body: { data: await packageListViews(ctx.store.db, ctx.config, records), meta: listMeta(page, per_page, total) } };
   });
 
   addRoute(server, ctx, API_ROUTES.createReturnPackage, async ({ params, body, request, t, now }) => {
@@ -24,7 +24,7 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext)
 
   addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params, origin, t }) => {
     const pkg = await packageOfAccount(t, accountId(params), params.id ?? 0);
-    return { body: await packageDetailView(t, pkg, origin) };
+    return { body: await packageDetailView(t, ctx.config, pkg, origin) };
   });
 
   addRoute(server, ctx, API_ROUTES.updateReturnPackage, async ({ params, body, t, now }) => ({

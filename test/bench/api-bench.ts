@@ -1,0 +1,142 @@
+// API figures (issue 4): get-one, list, create, update over real HTTP with 10,000 and 100,000
+// packages, beside a bare Fastify hello-world and json-server 0.17 measured in the same run.
+import { rm } from 'node:fs/promises';
+import type autocannon from 'autocannon';
+import { type RunningStation, startStation } from '../support/station-process.ts';
+import { buildDataset } from './dataset.ts';
+import { startHelloBaseline } from './hello-baseline.ts';
+import { startJsonServer } from './json-server-baseline.ts';
+import { load, type LoadResult } from './load.ts';
+import type { BenchRow } from './report.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const HELLO = 'fastify hello-world (baseline)';
+const jsonServerName = (op: string) => `json-server 0.17 ${op} @10k (baseline)`;
+
+/** Account 1 holds every fourth record of the dataset (ids 1, 5, 9, …). */
+const randomAccountOneId = (count: number) => 1 + 4 * Math.floor(Math.random() * Math.floor(count / 4));
+
+interface Op {
+  name: string;
+  connections: number;
+  requests: (count: number) => autocannon.Request[];
+}
+
+function operations(prefix: string): Op[] {
+  let counter = 0;
+  return [
+    {
+      name: 'get-one',
+      connections: 16,
+      requests: (count) => [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${prefix}/${randomAccountOneId(count)}` }) }],
+    },
+    {
+      name: 'list (25, status filter, random page)',
+      connections: 16,
+      // About a third of account 1's packages are in transit: pages 1 … count/300.
+      requests: (count) => [
+        { method: 'GET', setupRequest: (req) => ({ ...req, path: `${prefix}?status=in_transit&per_page=25&page=${1 + Math.floor(Math.random() * Math.max(1, count / 300))}` }) },
+      ],
+    },
+    {
+      name: 'create',
+      connections: 32,
+      requests: (count) => [
+        {
+          method: 'POST',
+          setupRequest: (req) => ({ ...req, path: prefix, body: JSON.stringify({ return_id: randomAccountOneId(count), tracking_number: `BENCH${process.pid}${counter++}` }) }),
+        },
+      ],
+    },
+    {
+      name: 'update',
+      connections: 32,
+      requests: (count) => [
+        { method: 'PATCH', setupRequest: (req) => ({ ...req, path: `${prefix}/${randomAccountOneId(count)}`, body: JSON.stringify({ notes: `checked ${counter++}` }) }) },
+      ],
+    },
+  ];
+}
+
+function row(section: string, name: string, result: LoadResult, extra: Partial<BenchRow> = {}): BenchRow {
+  const errors = result.errors + result.non2xx;
+  return { section, name, rate: result.rate, p50_ms: result.p50_ms, p99_ms: result.p99_ms, ...(errors ? { value: `${errors} failed` } : {}), ...extra };
+}
+
+async function jsonServerRows(dir: string): Promise<BenchRow[]> {
+  const server = await startJsonServer(dir, 10_000);
+  const headers = { 'content-type': 'application/json' };
+  let n = 0;
+  const ops: Array<[string, autocannon.Request[], number]> = [
+    ['get-one', [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/return_packages/${1 + Math.floor(Math.random() * 10_000)}` }) }], 16],
+    ['list (25, status filter, random page)', [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/return_packages?status=in_transit&_limit=25&_page=${1 + Math.floor(Math.random() * 130)}` }) }], 16],
+    ['create', [{ method: 'POST', setupRequest: (req) => ({ ...req, path: '/return_packages', body: JSON.stringify({ return_id: 1, tracking_number: `JS${n++}` }) }) }], 32],
+    ['update', [{ method: 'PATCH', setupRequest: (req) => ({ ...req, path: `/return_packages/${1 + Math.floor(Math.random() * 10_000)}`, body: JSON.stringify({ notes: `n${n++}` }) }) }], 32],
+  ];
+  const rows: BenchRow[] = [];
+  try {
+    for (const [name, requests, connections] of ops) {
+      rows.push(row('api', jsonServerName(name), await load({ url: server.origin, connections, durationSeconds: seconds, headers, requests })));
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
+
+async function stationRows(packages: number): Promise<BenchRow[]> {
+  const dataset = await buildDataset(packages);
+  let station: RunningStation | undefined;
+  const rows: BenchRow[] = [];
+  try {
+    const started = Date.now();
+    station = await startStation({ dataDir: dataset.dataDir, env: { RETURNS_STATION_ACCOUNT_RATE_LIMIT: '2000000000', RETURNS_STATION_LOG_LEVEL: 'warn' }, timeoutMs: 120_000 });
+    rows.push({ section: 'api', name: `station start with ${packages.toLocaleString('en-US')} packages`, value: `${Date.now() - started} ms to ready line` });
+    const headers = { authorization: `Bearer ${dataset.accountToken}`, 'content-type': 'application/json' };
+    const label = packages >= 100_000 ? '@100k' : '@10k';
+    for (const op of operations('/api/v1/accounts/1/return_packages')) {
+      const result = await load({ url: station.origin, connections: op.connections, durationSeconds: seconds, headers, requests: op.requests(packages) });
+      const extra: Partial<BenchRow> = {};
+      if (op.name === 'get-one') Object.assign(extra, { baseline: HELLO, target: '≥ 40% of hello-world' });
+      if (op.name.startsWith('list') && packages >= 100_000) Object.assign(extra, { target: 'p99 < 20 ms', ok: result.p99_ms < 20 });
+      if (op.name === 'create') Object.assign(extra, { target: '≥ 2,000/s with 32 clients', ok: result.rate >= 2000 });
+      if (packages === 10_000) Object.assign(extra, { baseline: jsonServerName(op.name), target: `${extra.target ? `${extra.target}; ` : ''}≥ 10× json-server` });
+      rows.push(row('api', `station ${op.name} ${label}`, result, extra));
+    }
+  } finally {
+    await station?.stop();
+    await rm(dataset.dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** Ratios need the baselines: fill `ok` of rows whose target is relative to another row. */
+function judge(rows: BenchRow[]): BenchRow[] {
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  return rows.map((r) => {
+    const base = r.baseline ? byName.get(r.baseline) : undefined;
+    if (!base?.rate || r.rate === undefined || !r.target) return r;
+    const ratio = r.rate / base.rate;
+    const checks: boolean[] = [];
+    if (r.ok !== undefined) checks.push(r.ok);
+    if (r.target.includes('40% of hello')) checks.push(ratio >= 0.4);
+    if (r.target.includes('10× json-server')) checks.push(ratio >= 10);
+    return { ...r, ok: checks.every(Boolean) };
+  });
+}
+
+export async function runApiBench(helloRow: BenchRow | undefined, scratchDir: string): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  if (!helloRow) {
+    const hello = await startHelloBaseline();
+    try {
+      rows.push(row('api', HELLO, await load({ url: `${hello.origin}/`, durationSeconds: seconds })));
+    } finally {
+      await hello.stop();
+    }
+  }
+  rows.push(...(await jsonServerRows(scratchDir)));
+  rows.push(...(await stationRows(10_000)));
+  rows.push(...(await stationRows(100_000)));
+  return judge([...(helloRow ? [helloRow] : []), ...rows]).filter((r) => r !== helloRow);
+}
