@@ -14,6 +14,7 @@ import {
   type ReturnPackage,
   type ReturnRecord,
   type StationStore,
+  storeStatsOf,
   trackingKey,
 } from '../../electron/station/store/index.ts';
 
@@ -172,11 +173,15 @@ async function baselineInsertRate(durationMs: number): Promise<{ rate: number; p
   }
 }
 
-/** Durable single-record write transactions through the store, with `writers` concurrent loops. */
-async function storeWriteRate(writers: number, durationMs: number): Promise<{ rate: number; p50: number; p99: number }> {
+/**
+ * Durable single-record write transactions through the store: `writers` concurrent logical writers,
+ * each doing one single-record write transaction after the other (awaiting each).
+ */
+async function storeWriteRate(writers: number, durationMs: number): Promise<{ rate: number; p50: number; p99: number; perCommit: number }> {
   const dir = await tempDir();
   const store = await openStore({ dataDir: dir });
   try {
+    const before = { ...storeStatsOf(store).commits };
     const latencies: number[] = [];
     let n = 0;
     const started = performance.now();
@@ -190,17 +195,32 @@ async function storeWriteRate(writers: number, durationMs: number): Promise<{ ra
     };
     await Promise.all(Array.from({ length: writers }, loop));
     const elapsed = performance.now() - started;
+    const after = storeStatsOf(store).commits;
     latencies.sort((a, b) => a - b);
-    return { rate: latencies.length / (elapsed / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    return {
+      rate: latencies.length / (elapsed / 1000),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      perCommit: (after.transactions - before.transactions) / Math.max(1, after.commits - before.commits),
+    };
   } finally {
     await store.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function openInChild(dir: string): Promise<{ open_ms: number; rss_mb: number; packages: number }> {
+interface OpenFigures {
+  open_ms: number;
+  rss_mb: number;
+  packages: number;
+  /** Reading + parsing the SQLite rows, and filling the engine (see LoadReport). */
+  read_ms: number;
+  fill_ms: number;
+}
+
+async function openInChild(dir: string): Promise<OpenFigures> {
   const { stdout } = await promisify(execFile)(process.execPath, [OPEN_CHILD, dir], { maxBuffer: 1 << 20 });
-  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { open_ms: number; rss_mb: number; packages: number };
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as OpenFigures;
 }
 
 function timeList(store: StationStore, page: number): { p50: number; p99: number; total: number } {
@@ -222,13 +242,22 @@ export async function runStoreBench(): Promise<BenchRow[]> {
   const baseline = `${Math.round(base.rate)}/s raw SQLite 1-row txn (sync=FULL)`;
   rows.push({ name: 'baseline: raw SQLite single-row insert txn', rate: round(base.rate, 0), p50_ms: round(base.p50), p99_ms: round(base.p99) });
   const one = await storeWriteRate(1, 3_000);
-  rows.push({ name: 'store write txn, 1 writer', rate: round(one.rate, 0), p50_ms: round(one.p50), p99_ms: round(one.p99), baseline, ratio: round(one.rate / base.rate) });
+  rows.push({
+    name: 'store write txn, 1 writer',
+    rate: round(one.rate, 0),
+    p50_ms: round(one.p50),
+    p99_ms: round(one.p99),
+    value: `${round(one.perCommit, 1)} txn/commit`,
+    baseline,
+    ratio: round(one.rate / base.rate),
+  });
   const many = await storeWriteRate(32, 3_000);
   rows.push({
     name: 'store write txn, 32 writers (group commit)',
     rate: round(many.rate, 0),
     p50_ms: round(many.p50),
     p99_ms: round(many.p99),
+    value: `${round(many.perCommit, 1)} txn/commit`,
     baseline: `${Math.round(one.rate)}/s with 1 writer`,
     ratio: round(many.rate / one.rate),
     target: '≥ 3× 1 writer',
@@ -245,7 +274,7 @@ export async function runStoreBench(): Promise<BenchRow[]> {
       const big = size === 100_000;
       rows.push({
         name: `open ${size.toLocaleString('en')} packages (+returns, line items)`,
-        value: `${round(opened.open_ms, 0)} ms, ${round(opened.rss_mb, 0)} MB RSS`,
+        value: `${round(opened.open_ms, 0)} ms (read+parse ${round(opened.read_ms, 0)}, fill ${round(opened.fill_ms, 0)}), ${round(opened.rss_mb, 0)} MB RSS`,
         target: big ? '< 1500 ms, < 400 MB' : undefined,
         ok: big ? opened.open_ms < 1500 && opened.rss_mb < 400 : undefined,
       });
@@ -253,7 +282,14 @@ export async function runStoreBench(): Promise<BenchRow[]> {
       try {
         const first = timeList(store, 1);
         const lastPage = Math.max(1, Math.ceil(first.total / 25));
-        for (const [label, page] of [['first page', 1], [`deep page ${lastPage}`, lastPage]] as const) {
+        // The middle page is the slowest one: later pages are read from the other end (list-queries.ts).
+        const middlePage = Math.max(1, Math.ceil(lastPage / 2));
+        const pages = [
+          ['first page', 1],
+          [`middle page ${middlePage}`, middlePage],
+          [`deep page ${lastPage}`, lastPage],
+        ] as const;
+        for (const [label, page] of pages) {
           const timed = label === 'first page' ? first : timeList(store, page);
           rows.push({
             name: `list page + count at ${size.toLocaleString('en')} (${label}, ${timed.total} matches)`,

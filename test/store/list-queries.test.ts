@@ -59,6 +59,24 @@ describe('return package lists', () => {
     expect(store.listIds('return_packages', { account_id: 2, page: 16, per_page: 7 })).toEqual({ ids: [], total: 100 });
   });
 
+  it.each<PackageSort>(['created_at', '-created_at', 'updated_at', '-updated_at', 'id', '-id'])(
+    'every page by %s, front half read forwards and back half read from the end, makes up the whole list',
+    (sort) => {
+      const all = expected((p) => p.account_id === 1 && p.status !== 'cancelled', sort);
+      const filters = { account_id: 1, status: STATUSES.filter((status) => status !== 'cancelled'), sort };
+      for (const perPage of [6, 7, 25]) {
+        const pages: number[] = [];
+        for (let page = 1; page <= Math.ceil(all.length / perPage); page++) {
+          const result = store.listIds('return_packages', { ...filters, page, per_page: perPage });
+          expect(result.total).toBe(all.length);
+          expect(result.ids).toEqual(all.slice((page - 1) * perPage, page * perPage));
+          pages.push(...result.ids);
+        }
+        expect(pages).toEqual(all);
+      }
+    },
+  );
+
   it('defaults to page 1 of 25, newest first', () => {
     const result = store.listIds('return_packages', { account_id: 1 });
     expect(result.ids).toEqual(expected((p) => p.account_id === 1).slice(0, 25));
