@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Health } from '#shared/health.ts';
 import { errorBody } from '#shared/api/errors.ts';
 import { registerApi } from './api/index.ts';
@@ -33,6 +33,22 @@ export interface ServerDeps extends ServerOptions {
   isClosing: () => boolean;
 }
 
+/** The UI's Content Security Policy: same-origin everything, no plain eval, nothing framed. */
+const UI_CSP = {
+  defaultSrc: ["'self'"],
+  // WebAssembly (the camera's barcode decoder) needs wasm-unsafe-eval; plain eval stays off.
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'blob:', 'data:'],
+  mediaSrc: ["'self'", 'blob:', 'mediastream:'],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
 /**
  * Builds the station's HTTP server without listening, so tests (`inject` or their own port), the
  * headless command and the Electron main process all construct exactly the same server.
@@ -49,6 +65,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     connectionTimeout: 10_000,
     keepAliveTimeout: 10_000,
     return503OnClosing: false,
+    // Fastify's own URL errors (bad percent-encoding, over-long path segments) name no resource.
+    frameworkErrors: (_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      reply.code(404).send(errorBody('NOT_FOUND', 'No resource at this address.'));
+    },
   });
 
   installErrorHandling(server);
@@ -60,39 +80,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
   });
 
-  await server.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        // WebAssembly (the camera's barcode decoder) needs wasm-unsafe-eval; plain eval stays off.
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'blob:', 'data:'],
-        mediaSrc: ["'self'", 'blob:', 'mediastream:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    // The station is plain HTTP on loopback; HSTS would be meaningless there.
-    strictTransportSecurity: false,
-  });
-
-  server.get('/healthz', async (): Promise<Health> => ({ status: 'ok', name: STATION_NAME, version: STATION_VERSION }));
-  await server.register(docsRoutes);
   mediaBytesRoute(server, deps.ctx);
   await registerApi(server, { ctx: deps.ctx, rateLimits: deps.rateLimits });
-
-  if (existsSync(join(deps.rendererDir, 'index.html'))) {
-    await server.register(fastifyStatic, { root: deps.rendererDir, prefix: '/', index: 'index.html', wildcard: false });
-  } else {
-    server.get('/', (_request, reply) =>
-      reply.code(503).send(errorBody('UNAVAILABLE', 'The station UI has not been built. Run `npm run build`.')),
-    );
-  }
+  // The pages (UI, API reference) get the browser security headers; the API's JSON answers carry
+  // their own few (nosniff, no-store), which keeps helmet's per-request work off the hot path.
+  await server.register(async (web) => {
+    await web.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: UI_CSP }, strictTransportSecurity: false });
+    web.get('/healthz', async (): Promise<Health> => ({ status: 'ok', name: STATION_NAME, version: STATION_VERSION }));
+    await web.register(docsRoutes);
+    if (existsSync(join(deps.rendererDir, 'index.html'))) {
+      await web.register(fastifyStatic, { root: deps.rendererDir, prefix: '/', index: 'index.html', wildcard: false });
+    } else {
+      web.get('/', (_request, reply) => reply.code(503).send(errorBody('UNAVAILABLE', 'The station UI has not been built. Run `npm run build`.')));
+    }
+  });
   return server;
 }

@@ -29,6 +29,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     useJsonBodiesOnly(api);
     api.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
+      reply.header('x-content-type-options', 'nosniff');
     });
     await api.register(async (scope) => returnRoutes(scope, ctx));
     await api.register(async (scope) => returnPackageRoutes(scope, ctx));

@@ -72,9 +72,12 @@ export async function receiveUpload(request: FastifyRequest, store: StationStore
     if (truncated()) throw new MediaTooLargeError(limit);
     return { stored, type: declared };
   } catch (error) {
+    // The rest of the body is left unread: close the connection after the answer, or it stays busy
+    // (and holds up shutdown) until the connection timeout.
     if (error instanceof MediaTooLargeError) {
-      throw new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', `A ${declared} file may be at most ${limit} bytes.`, { limit_bytes: limit }));
+      throw new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', `A ${declared} file may be at most ${limit} bytes.`, { limit_bytes: limit }), { connection: 'close' });
     }
+    if (error instanceof ContractError) error.headers.connection = 'close';
     throw error;
   }
 }

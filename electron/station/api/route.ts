@@ -22,6 +22,8 @@ export interface RouteInput<R extends RouteDefinition, P = undefined> {
   now: string;
   /** What `prepare` produced outside the transaction (e.g. an upload already on disk). */
   prepared: P;
+  /** Work to do once the write is durable (files): it cannot happen inside the transaction. */
+  afterCommit: (work: () => Promise<void>) => void;
   principal: Principal;
   /** Path ids, already checked to be strict positive integers. */
   params: Record<string, number>;
@@ -43,7 +45,7 @@ export type RouteHandler<R extends RouteDefinition, P = undefined> = (input: Rou
 
 export interface RouteExtras<R extends RouteDefinition, P> {
   /** Work before the write transaction, which must not wait on anything but the store. */
-  prepare?: (input: Omit<RouteInput<R, undefined>, 't' | 'now' | 'prepared'>) => Promise<P>;
+  prepare?: (input: Omit<RouteInput<R, undefined>, 't' | 'now' | 'prepared' | 'afterCommit'>) => Promise<P>;
   /** What identifies "the same request" for Idempotency-Key; the JSON body by default. */
   fingerprint?: (prepared: P) => unknown;
 }
@@ -99,20 +101,23 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
       const prepared = (extras.prepare ? await extras.prepare(base) : undefined) as P;
 
       let result: StoredReply & { replayed?: boolean };
+      const afterCommitWork: Array<() => Promise<void>> = [];
+      const afterCommit = (work: () => Promise<void>) => void afterCommitWork.push(work);
       if (route.method === 'GET') {
-        const fresh = await handler({ ...base, prepared, t: ctx.store.db, now: ctx.clock.now() });
+        const fresh = await handler({ ...base, prepared, afterCommit, t: ctx.store.db, now: ctx.clock.now() });
         result = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
       } else {
         const claim = route.method === 'POST' ? idempotencyClaim(request, extras.fingerprint ? extras.fingerprint(prepared) : request.body) : null;
         result = await runScript(ctx, async (t, now) => {
           const earlier = claim ? await replayFor(t, claim, now) : null;
           if (earlier) return { ...earlier, replayed: true };
-          const fresh = await handler({ ...base, prepared, t, now });
+          const fresh = await handler({ ...base, prepared, afterCommit, t, now });
           const stored: StoredReply = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
           if (claim) await rememberReply(t, claim, stored, now);
           return stored;
         });
       }
+      for (const work of afterCommitWork) await work().catch((error: unknown) => request.log.error({ err: error }, 'after-commit work failed'));
       reply.code(result.status).headers(result.headers);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return result.status === 204 ? reply.send() : reply.send(result.body);

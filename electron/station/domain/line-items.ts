@@ -1,4 +1,5 @@
 import type { PackageLineItemCreate, PackageLineItemUpdate } from '#shared/api/line-items.ts';
+import { advance } from './clock.ts';
 import { fail } from '../errors.ts';
 import type { PackageLineItem, ReturnPackage, StationTables } from '../store/index.ts';
 import { packageOfAccount, touchPackage } from './packages.ts';
@@ -19,38 +20,38 @@ async function lineItemOfPackage(db: StationTables, pkg: ReturnPackage, id: numb
 
 /** Records an inspected item; name and SKU default to those of the return line it is received against. */
 export async function createLineItem(db: StationTables, now: string, accountId: number, packageId: number, input: PackageLineItemCreate): Promise<PackageLineItem> {
-    const pkg = await packageOfAccount(db, accountId, packageId);
-    const line = input.return_line_item_id === null ? undefined : await returnLine(db, pkg, input.return_line_item_id);
-    const draft: Omit<PackageLineItem, 'id'> = {
-      account_id: accountId,
-      return_package_id: pkg.id,
-      return_line_item_id: input.return_line_item_id,
-      quantity: input.quantity,
-      merchant_sku: input.merchant_sku ?? line?.merchant_sku ?? null,
-      name: input.name ?? line?.name ?? null,
-      condition: input.condition,
-      defective: input.defective,
-      notes: input.notes,
-      barcode: input.barcode,
-      tags: input.tags,
-      created_at: now,
-      updated_at: now,
-    };
-    const id = await db.package_line_items.add(draft as PackageLineItem);
-    await touchPackage(db, pkg, now, true, 1);
-    return { ...draft, id };
+  const pkg = await packageOfAccount(db, accountId, packageId);
+  const line = input.return_line_item_id === null ? undefined : await returnLine(db, pkg, input.return_line_item_id);
+  const draft: Omit<PackageLineItem, 'id'> = {
+    account_id: accountId,
+    return_package_id: pkg.id,
+    return_line_item_id: input.return_line_item_id,
+    quantity: input.quantity,
+    merchant_sku: input.merchant_sku ?? line?.merchant_sku ?? null,
+    name: input.name ?? line?.name ?? null,
+    condition: input.condition,
+    defective: input.defective,
+    notes: input.notes,
+    barcode: input.barcode,
+    tags: input.tags,
+    created_at: now,
+    updated_at: now,
+  };
+  const id = await db.package_line_items.add(draft as PackageLineItem);
+  await touchPackage(db, pkg, now, true, 1);
+  return { ...draft, id };
 }
 
 export async function updateLineItem(db: StationTables, now: string, accountId: number, packageId: number, id: number, patch: PackageLineItemUpdate): Promise<PackageLineItem> {
-    const pkg = await packageOfAccount(db, accountId, packageId);
-    const item = await lineItemOfPackage(db, pkg, id);
-    if (patch.return_line_item_id != null) await returnLine(db, pkg, patch.return_line_item_id);
-    const next: PackageLineItem = { ...item, ...patch };
-    if (JSON.stringify(next) === JSON.stringify(item)) return item;
-    next.updated_at = now > item.updated_at ? now : item.updated_at;
-    await db.package_line_items.put(next);
-    await touchPackage(db, pkg, now, true);
-    return next;
+  const pkg = await packageOfAccount(db, accountId, packageId);
+  const item = await lineItemOfPackage(db, pkg, id);
+  if (patch.return_line_item_id != null) await returnLine(db, pkg, patch.return_line_item_id);
+  const next: PackageLineItem = { ...item, ...patch };
+  if (JSON.stringify(next) === JSON.stringify(item)) return item;
+  next.updated_at = advance(item.updated_at, now);
+  await db.package_line_items.put(next);
+  await touchPackage(db, pkg, now, true);
+  return next;
 }
 
 export async function deleteLineItem(db: StationTables, now: string, accountId: number, packageId: number, id: number): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MediaKind, MediaType } from '#shared/api/media.ts';
 import { fail } from '../errors.ts';
 import type { MediaFile, StationTables, StoredMedia } from '../store/index.ts';
-import { type DomainContext, runScript } from './context.ts';
+import type { DomainContext } from './context.ts';
 import { packageOfAccount, touchPackage } from './packages.ts';
 
 /** Fails early (before any byte is read) when the package is not the account's. */
@@ -23,33 +23,38 @@ export async function attachMedia(
   contentType: MediaType,
   kind: MediaKind,
 ): Promise<MediaFile> {
-    const pkg = await packageOfAccount(db, accountId, packageId);
-    const draft: Omit<MediaFile, 'id'> = {
-      account_id: accountId,
-      return_package_id: pkg.id,
-      type: kind,
-      content_type: contentType,
-      sha256: stored.sha256,
-      size: stored.size,
-      url_token: randomBytes(32).toString('base64url'),
-      created_at: now,
-    };
-    const id = await db.media_files.add(draft as MediaFile);
-    await touchPackage(db, pkg, now, false);
-    return { ...draft, id };
+  const pkg = await packageOfAccount(db, accountId, packageId);
+  const draft: Omit<MediaFile, 'id'> = {
+    account_id: accountId,
+    return_package_id: pkg.id,
+    type: kind,
+    content_type: contentType,
+    sha256: stored.sha256,
+    size: stored.size,
+    url_token: randomBytes(32).toString('base64url'),
+    created_at: now,
+  };
+  const id = await db.media_files.add(draft as MediaFile);
+  await touchPackage(db, pkg, now, false);
+  return { ...draft, id };
 }
 
-/** Detaches a media file; its bytes go when no other media file shares them. */
-export async function deleteMedia(ctx: DomainContext, accountId: number, packageId: number, mediaId: number): Promise<void> {
-  const sha256 = await runScript(ctx, async (db, now) => {
-    const pkg = await packageOfAccount(db, accountId, packageId);
-    const media = await db.media_files.get(mediaId);
-    if (!media || media.return_package_id !== pkg.id) throw fail('NOT_FOUND', `Return package ${pkg.id} has no media file ${mediaId}.`);
-    await db.media_files.delete(mediaId);
-    await touchPackage(db, pkg, now, false);
-    return (await db.media_files.where('sha256').equals(media.sha256).count()) === 0 ? media.sha256 : null;
-  });
-  if (sha256) await ctx.store.media.remove(sha256);
+/**
+ * Detaches a media file. Returns the hash of its bytes when no other media file shares them: the
+ * caller removes those once the transaction is durable (file work cannot happen inside it).
+ */
+export async function detachMedia(db: StationTables, now: string, accountId: number, packageId: number, mediaId: number): Promise<string | null> {
+  const pkg = await packageOfAccount(db, accountId, packageId);
+  const media = await db.media_files.get(mediaId);
+  if (!media || media.return_package_id !== pkg.id) throw fail('NOT_FOUND', `Return package ${pkg.id} has no media file ${mediaId}.`);
+  await db.media_files.delete(mediaId);
+  await touchPackage(db, pkg, now, false);
+  return (await db.media_files.where('sha256').equals(media.sha256).count()) === 0 ? media.sha256 : null;
+}
+
+/** Removes unreferenced bytes, checking again: an upload of the same bytes may have attached them since. */
+export async function removeUnreferencedBytes(ctx: DomainContext, sha256: string): Promise<void> {
+  if ((await ctx.store.db.media_files.where('sha256').equals(sha256).count()) === 0) await ctx.store.media.remove(sha256);
 }
 
 export async function mediaFilesOf(db: StationTables, packageId: number): Promise<MediaFile[]> {

@@ -4,7 +4,7 @@ import { errorBody } from '#shared/api/errors.ts';
 import { MEDIA_TYPE_NAMES, MEDIA_TYPES } from '#shared/api/media.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { assertPackageExists, attachMedia, deleteMedia, mediaByUrlToken } from '../../domain/media-files.ts';
+import { assertPackageExists, attachMedia, detachMedia, mediaByUrlToken, removeUnreferencedBytes } from '../../domain/media-files.ts';
 import { mediaFileView } from '../../domain/views.ts';
 import { type ReceivedUpload, receiveUpload } from '../media-upload.ts';
 import { addRoute } from '../route.ts';
@@ -33,8 +33,9 @@ export async function mediaFileRoutes(server: FastifyInstance, ctx: DomainContex
     },
   );
 
-  addRoute(server, ctx, API_ROUTES.deleteMediaFile, async ({ params }) => {
-    await deleteMedia(ctx, params.account_id ?? 0, params.id ?? 0, params.media_id ?? 0);
+  addRoute(server, ctx, API_ROUTES.deleteMediaFile, async ({ params, t, now, afterCommit }) => {
+    const unreferenced = await detachMedia(t, now, params.account_id ?? 0, params.id ?? 0, params.media_id ?? 0);
+    if (unreferenced) afterCommit(() => removeUnreferencedBytes(ctx, unreferenced));
     return { body: undefined };
   });
 }

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseStationEvent, type StationEvent } from '#shared/api/events.ts';
+import { createSseParser } from '#shared/api/sse.ts';
+import { call, createPackage, createReturn, sleep, startStation, type TestStation } from './support.ts';
+
+/*
+ * Live changes as Server-Sent Events (contract section 7): bearer header, fetch streaming, the
+ * shared SSE parser, `Last-Event-ID` resume, account isolation.
+ */
+
+let s: TestStation;
+
+interface Stream {
+  events: StationEvent[];
+  raw: Array<{ id: string; event: string; data: string }>;
+  status: number;
+  contentType: string | null;
+  waitFor(predicate: (events: StationEvent[]) => boolean, ms?: number): Promise<void>;
+  close(): void;
+}
+
+async function openStream(accountId: number, token: string, lastEventId?: string): Promise<Stream> {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
+  if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+  const response = await fetch(`${s.origin}/api/v1/accounts/${accountId}/events`, { headers, signal: controller.signal });
+  const events: StationEvent[] = [];
+  const raw: Stream['raw'] = [];
+  const parser = createSseParser({
+    onMessage(message) {
+      raw.push(message);
+      const parsed = parseStationEvent(message);
+      if (parsed) events.push(parsed);
+    },
+  });
+  const body = response.body;
+  if (body) {
+    void (async () => {
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of body) parser.push(decoder.decode(chunk as Uint8Array, { stream: true }));
+      } catch {
+        // aborted
+      }
+    })();
+  }
+  return {
+    events,
+    raw,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    async waitFor(predicate, ms = 5000) {
+      const until = Date.now() + ms;
+      while (!predicate(events)) {
+        if (Date.now() > until) throw new Error(`Timed out; got ${JSON.stringify(events.map((e) => [e.id, e.event]))}`);
+        await sleep(10);
+      }
+    },
+    close: () => controller.abort(),
+  };
+}
+
+beforeAll(async () => {
+  s = await startStation();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+describe('GET /api/v1/accounts/{id}/events', () => {
+  it('streams return.created, package.created and package.updated for API changes, with valid data', async () => {
+    const stream = await openStream(1, s.account1);
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.contentType).toMatch(/^text\/event-stream/);
+      await sleep(50);
+      const ret = await createReturn(s.origin, s.account1);
+      const pkg = await createPackage(s.origin, s.account1, 1, ret.id);
+      const moved = await call(s.origin, 'PATCH', `/api/v1/accounts/1/return_packages/${pkg.id}`, { token: s.account1, body: { status: 'delivered' } });
+      expect(moved.status).toBe(200);
+      await stream.waitFor((events) => events.some((e) => e.event === 'package.updated' && e.data.package.id === pkg.id));
+      // Every message the server sent is a valid station event.
+      expect(stream.raw.length).toBe(stream.events.length);
+      const names = stream.events.map((e) => e.event);
+      expect(names).toEqual(expect.arrayContaining(['return.created', 'package.created', 'package.updated']));
+      const created = stream.events.find((e) => e.event === 'return.created');
+      expect(created?.event === 'return.created' && created.data.return.id).toBe(ret.id);
+      const updated = stream.events.find((e) => e.event === 'package.updated');
+      expect(updated?.event === 'package.updated' && updated.data.package.status).toBe('delivered');
+      expect(stream.events.every((e) => e.data.account_id === 1)).toBe(true);
+      // Ids increase.
+      const ids = stream.events.map((e) => Number(e.id));
+      expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("does not send another account's changes", async () => {
+    const stream = await openStream(1, s.account1);
+    try {
+      await sleep(50);
+      const other = await createReturn(s.origin, s.account2);
+      await createPackage(s.origin, s.account2, 2, other.id);
+      const mine = await createReturn(s.origin, s.account1);
+      await stream.waitFor((events) => events.some((e) => e.event === 'return.created' && e.data.return.id === mine.id));
+      expect(stream.events.every((e) => e.data.account_id === 1)).toBe(true);
+      expect(stream.events.some((e) => e.event === 'return.created' && e.data.return.id === other.id)).toBe(false);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('Last-Event-ID replays the events after it, and only those', async () => {
+    const first = await openStream(1, s.account1);
+    let resumeFrom = '';
+    let later: number[] = [];
+    try {
+      await sleep(50);
+      const a = await createReturn(s.origin, s.account1);
+      await first.waitFor((events) => events.some((e) => e.event === 'return.created' && e.data.return.id === a.id));
+      resumeFrom = first.events.at(-1)?.id ?? '';
+      expect(resumeFrom).toMatch(/^[1-9][0-9]*$/);
+    } finally {
+      first.close();
+    }
+    // Changes made while disconnected.
+    const b = await createReturn(s.origin, s.account1);
+    const c = await createReturn(s.origin, s.account1);
+    await createReturn(s.origin, s.account2);
+    later = [b.id, c.id];
+
+    const resumed = await openStream(1, s.account1, resumeFrom);
+    try {
+      await resumed.waitFor((events) => later.every((id) => events.some((e) => e.event === 'return.created' && e.data.return.id === id)));
+      expect(resumed.events.every((e) => Number(e.id) > Number(resumeFrom))).toBe(true);
+      expect(resumed.events.every((e) => e.data.account_id === 1)).toBe(true);
+      const returnIds = resumed.events.flatMap((e) => (e.event === 'return.created' ? [e.data.return.id] : []));
+      expect(returnIds).toEqual(later);
+    } finally {
+      resumed.close();
+    }
+  });
+
+  it('a malformed Last-Event-ID is refused; the station token may stream any account', async () => {
+    const bad = await call(s.origin, 'GET', '/api/v1/accounts/1/events', { token: s.account1, headers: { 'last-event-id': 'abc' } });
+    expect(bad.status).toBe(400);
+    const station = await openStream(2, s.stationToken);
+    try {
+      expect(station.status).toBe(200);
+      await sleep(50);
+      const ret = await createReturn(s.origin, s.account2);
+      await station.waitFor((events) => events.some((e) => e.event === 'return.created' && e.data.return.id === ret.id));
+    } finally {
+      station.close();
+    }
+  });
+});
