@@ -1,24 +1,47 @@
 import { useEffect } from 'react';
+import { ScanBar } from './components/ScanBar.tsx';
+import { ShortcutHints } from './components/ShortcutHints.tsx';
 import { StationHeader } from './components/StationHeader.tsx';
-import { resolveConnection } from './connection.ts';
+import { PackageScreen } from './screens/PackageScreen.tsx';
+import { PackagesScreen } from './screens/PackagesScreen.tsx';
+import { RegisterScreen } from './screens/RegisterScreen.tsx';
+import { ReturnsScreen } from './screens/ReturnsScreen.tsx';
+import { ScanScreen } from './screens/ScanScreen.tsx';
+import { SignInScreen } from './screens/SignInScreen.tsx';
+import { useNav } from './state/nav-store.ts';
+import { useSession } from './state/session-store.ts';
 import { useStationStore } from './state/station-store.ts';
+import { installStationKeyboard } from './workflow/keyboard.ts';
+import { followAccounts } from './workflow/live-events.ts';
 
 export function App() {
-  const watch = useStationStore((state) => state.watch);
-  useEffect(() => watch(resolveConnection()), [watch]);
+  const accounts = useStationStore((s) => s.status?.accounts.map((a) => a.id).join(',') ?? '');
+  const screen = useNav((s) => s.screen);
+  const signedIn = useSession((s) => s.operator !== null);
+
+  useEffect(() => installStationKeyboard(), []);
+  useEffect(() => (accounts === '' ? undefined : followAccounts(accounts.split(',').map(Number))), [accounts]);
 
   return (
     <div className="station-layout">
       <StationHeader />
-      <main className="station-work" aria-label="Receiving">
-        <section className="scan-panel" aria-label="Scan">
-          <p className="hint">Scan a parcel&apos;s tracking number to open its return package.</p>
-        </section>
+      <ScanBar />
+      <main className="station-work" aria-label="Work area" data-screen={signedIn ? screen : 'signin'}>
+        {!signedIn ? (
+          <SignInScreen />
+        ) : screen === 'package' ? (
+          <PackageScreen />
+        ) : screen === 'register' ? (
+          <RegisterScreen />
+        ) : screen === 'packages' ? (
+          <PackagesScreen />
+        ) : screen === 'returns' ? (
+          <ReturnsScreen />
+        ) : (
+          <ScanScreen />
+        )}
       </main>
-      <footer className="station-footer" aria-label="Today">
-        <span>Received today: —</span>
-        <span>In progress: —</span>
-      </footer>
+      <ShortcutHints />
     </div>
   );
 }

@@ -96,7 +96,7 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
 
 const COMPONENT_URI = (id: string) => `#/components/schemas/${id}`;
 
-/** Drops `$schema` and `$id`: the document's `jsonSchemaDialect` covers every schema. */
+/** Drops `$schema` and `$id`: OpenAPI 3.1's default dialect (JSON Schema 2020-12) covers every schema. */
 function stripDialect(schema: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema' && key !== '$id'));
 }
@@ -297,7 +297,6 @@ export function buildOpenApiDocument(version: string): JsonObject {
   }
   return {
     openapi: '3.1.1',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Returns Station API',
       version,

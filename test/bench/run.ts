@@ -39,6 +39,7 @@ async function storeSection(): Promise<BenchRow[]> {
 }
 
 async function uiSection(): Promise<BenchRow[]> {
+  // Loaded only when wanted: it drives Chromium.
   const { runUiBench } = await import('./ui-bench.ts');
   return runUiBench();
 }

@@ -1,8 +1,28 @@
 import { test as base } from '@playwright/test';
+import { ApiClient } from '../../shared/api/client.ts';
 import { type RunningStation, startStation } from '../support/station-process.ts';
 
+const UI_LINK = /^Open the station UI: (http:\/\/\S+)$/m;
+
+/** A `serve --demo` station: its UI link (with the station token) and a typed client on that token. */
+export interface DemoStation extends RunningStation {
+  uiUrl: string;
+  token: string;
+  api: ApiClient;
+}
+
+async function waitForLink(station: RunningStation, timeoutMs = 20_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const match = UI_LINK.exec(station.output().stdout);
+    if (match?.[1]) return match[1];
+    if (Date.now() > until) throw new Error(`serve --demo printed no UI link:\n${station.output().stdout}\n${station.output().stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Each worker drives its own real `returns-station serve` with a temporary data directory. */
-export const test = base.extend<object, { station: RunningStation }>({
+export const test = base.extend<object, { station: RunningStation; demo: DemoStation }>({
   station: [
     // Playwright reads a fixture's dependencies from its first parameter's pattern: it must be `{}`.
     // eslint-disable-next-line no-empty-pattern
@@ -13,5 +33,18 @@ export const test = base.extend<object, { station: RunningStation }>({
     },
     { scope: 'worker' },
   ],
+  demo: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const station = await startStation({ args: ['--demo'] });
+      const uiUrl = await waitForLink(station);
+      const token = new URLSearchParams(new URL(uiUrl).hash.slice(1)).get('token');
+      if (!token) throw new Error(`The UI link carries no token: ${uiUrl}`);
+      await use({ ...station, uiUrl, token, api: new ApiClient({ baseUrl: station.origin, token }) });
+      await station.stop();
+    },
+    { scope: 'worker' },
+  ],
 });
 export { expect } from '@playwright/test';
+

@@ -1,3 +1,6 @@
+import { useFeedback } from '../state/feedback-store.ts';
+import { useNav, type Screen } from '../state/nav-store.ts';
+import { useSession } from '../state/session-store.ts';
 import { useStationStore, type LinkState } from '../state/station-store.ts';
 
 const LINK_LABEL: Record<LinkState, string> = {
@@ -6,18 +9,68 @@ const LINK_LABEL: Record<LinkState, string> = {
   unreachable: 'Station unreachable — work stays on screen',
 };
 
+const NAV: readonly { screen: Screen; label: string; key: string }[] = [
+  { screen: 'scan', label: 'Receive', key: 'Alt+S' },
+  { screen: 'packages', label: 'Packages', key: 'Alt+P' },
+  { screen: 'returns', label: 'Returns', key: 'Alt+R' },
+];
+
+/** Always on screen: the station, who is signed in, today's counts and the connection state. */
 export function StationHeader() {
-  const health = useStationStore((state) => state.health);
-  const link = useStationStore((state) => state.link);
+  const health = useStationStore((s) => s.health);
+  const link = useStationStore((s) => s.link);
+  const today = useStationStore((s) => s.status?.today ?? null);
+  const operator = useSession((s) => s.operator);
+  const signOut = useSession((s) => s.signOut);
+  const soundOn = useFeedback((s) => s.soundOn);
+  const setSound = useFeedback((s) => s.setSound);
+  const screen = useNav((s) => s.screen);
+  const go = useNav((s) => s.go);
+  const navScreen = screen === 'package' || screen === 'register' ? 'scan' : screen;
+
   return (
     <header className="station-header">
-      <h1 className="station-name">{health?.name ?? 'Returns Station'}</h1>
-      <span className="station-version" data-testid="station-version">
-        {health ? `Version ${health.version}` : ''}
-      </span>
-      <span className={`link-state link-${link}`} role="status" data-testid="link-state">
-        {LINK_LABEL[link]}
-      </span>
+      <div className="header-row">
+        <h1 className="station-name">{health?.name ?? 'Returns Station'}</h1>
+        <span className="station-version" data-testid="station-version">
+          {health ? `Version ${health.version}` : ''}
+        </span>
+        <span className={`link-state link-${link}`} role="status" data-testid="link-state">
+          {LINK_LABEL[link]}
+        </span>
+      </div>
+      <div className="header-row">
+        <span className="operator" data-testid="operator">
+          {operator ? (
+            <>
+              Signed in: <strong>{operator.name}</strong>
+            </>
+          ) : (
+            'Nobody signed in'
+          )}
+        </span>
+        {operator && (
+          <button type="button" className="btn btn-small" onClick={signOut}>
+            Sign out
+          </button>
+        )}
+        <span className="count" data-testid="count-received">
+          Received today: <strong>{today?.received ?? '—'}</strong>
+        </span>
+        <span className="count" data-testid="count-in-progress">
+          In progress: <strong>{today?.in_progress ?? '—'}</strong>
+        </span>
+        <button type="button" className="btn btn-small" aria-pressed={soundOn} onClick={() => setSound(!soundOn)}>
+          Sound {soundOn ? 'on' : 'off'}
+        </button>
+        <nav className="nav" aria-label="Screens">
+          {NAV.map((n) => (
+            <button key={n.screen} type="button" className={`btn btn-nav ${navScreen === n.screen ? 'btn-active' : ''}`} aria-current={navScreen === n.screen ? 'page' : undefined} onClick={() => go(n.screen)}>
+              {n.label} <kbd>{n.key}</kbd>
+            </button>
+          ))}
+        </nav>
+      </div>
     </header>
   );
 }

@@ -1,6 +1,8 @@
 import { create } from 'zustand';
+import type { StationStatus } from '#shared/api/station.ts';
 import { type Health, HealthSchema } from '#shared/health.ts';
 import type { StationConnection } from '#shared/station-config.ts';
+import { api, createStationApi } from '../api/station-api.ts';
 
 export type LinkState = 'connecting' | 'online' | 'unreachable';
 
@@ -8,16 +10,34 @@ interface StationState {
   connection: StationConnection | null;
   health: Health | null;
   link: LinkState;
+  /** Accounts, today's counts and sync state from `GET /api/v1/station`; the last known stays on screen. */
+  status: StationStatus | null;
   /** Starts watching the station; returns a stop function. */
   watch(connection: StationConnection, intervalMs?: number): () => void;
+  refreshStatus(): Promise<void>;
+  setReachable(reachable: boolean): void;
 }
 
-export const useStationStore = create<StationState>()((set) => ({
+export const useStationStore = create<StationState>()((set, get) => ({
   connection: null,
   health: null,
   link: 'connecting',
+  status: null,
+  setReachable(reachable) {
+    const link = reachable ? 'online' : 'unreachable';
+    if (get().link !== link) set({ link });
+  },
+  async refreshStatus() {
+    if (!get().connection?.token) return;
+    try {
+      set({ status: await api().station() });
+    } catch {
+      // The connection state already says what went wrong; keep the last counts.
+    }
+  },
   watch(connection, intervalMs = 5000) {
     set({ connection });
+    createStationApi(connection, (reachable) => get().setReachable(reachable));
     let stopped = false;
     const check = async () => {
       try {
@@ -25,6 +45,7 @@ export const useStationStore = create<StationState>()((set) => ({
         if (!response.ok) throw new Error(`healthz answered ${response.status}`);
         const health = HealthSchema.parse(await response.json());
         if (!stopped) set({ health, link: 'online' });
+        if (!stopped) await get().refreshStatus();
       } catch {
         // Keep the last known health on screen: the work stays visible while the station is away.
         if (!stopped) set({ link: 'unreachable' });
@@ -38,3 +59,8 @@ export const useStationStore = create<StationState>()((set) => ({
     };
   },
 }));
+
+/** The accounts of this station (the station token acts on every one). */
+export function stationAccounts(): number[] {
+  return useStationStore.getState().status?.accounts.map((a) => a.id) ?? [];
+}

@@ -12,5 +12,5 @@ export async function docsRoutes(server: FastifyInstance): Promise<void> {
   const document = buildOpenApiDocument(STATION_VERSION);
   server.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
   await server.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
-  await server.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await server.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 }

@@ -1,0 +1,29 @@
+import { ApiError, StationUnreachableError } from '#shared/api/client.ts';
+
+/** A sentence a dock worker can act on, for any error a station call may throw. */
+export function describeError(error: unknown): string {
+  if (error instanceof StationUnreachableError) return 'The station cannot be reached. Your work stays on screen; try again when it is back.';
+  if (error instanceof ApiError) {
+    const d = error.details as Record<string, unknown>;
+    switch (error.errorCode) {
+      case 'INVALID_STATUS_TRANSITION': {
+        const allowed = Array.isArray(d.allowed) ? (d.allowed as unknown[]).map(String) : [];
+        const from = typeof d.from === 'string' ? d.from.replace('_', ' ') : 'its status';
+        const to = typeof d.to === 'string' ? d.to.replace('_', ' ') : 'that status';
+        return `Refused by the station: a ${from} package cannot become ${to}${allowed.length ? ` (allowed: ${allowed.join(', ').replaceAll('_', ' ')})` : ' (no further moves allowed)'}.`;
+      }
+      case 'DUPLICATE_TRACKING_NUMBER':
+        return 'Refused by the station: that tracking number is already used by another package of this account.';
+      case 'INVALID_TOKEN':
+        return 'The station did not accept this screen’s token. Open the link the station printed again.';
+      case 'VALIDATION_FAILED': {
+        const fields = Array.isArray(d.fields) ? (d.fields as { path?: unknown; message?: unknown }[]) : [];
+        const first = fields[0];
+        return first ? `Refused by the station: ${String(first.path)} — ${String(first.message)}` : `Refused by the station: ${error.message}`;
+      }
+      default:
+        return `Refused by the station (${error.status}): ${error.message}`;
+    }
+  }
+  return error instanceof Error ? error.message : String(error);
+}

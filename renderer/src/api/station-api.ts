@@ -1,0 +1,30 @@
+import { ApiClient, type FetchLike } from '#shared/api/client.ts';
+import type { StationConnection } from '#shared/station-config.ts';
+
+/*
+ * The one typed client this screen uses for every call. Its fetch reports whether the station
+ * answered, so the always-visible connection state reacts to real work, not only to the health poll.
+ */
+
+let client: ApiClient | null = null;
+
+export function createStationApi(connection: StationConnection, onReachable: (reachable: boolean) => void): ApiClient {
+  const tracked: FetchLike = async (input, init) => {
+    try {
+      const response = await globalThis.fetch(input, init);
+      onReachable(true);
+      return response;
+    } catch (error) {
+      if (!init?.signal?.aborted) onReachable(false);
+      throw error;
+    }
+  };
+  client = new ApiClient({ baseUrl: connection.baseUrl, token: connection.token, fetch: tracked });
+  return client;
+}
+
+/** The client of this page; throws before the connection is known (a programming error). */
+export function api(): ApiClient {
+  if (!client) throw new Error('The station connection is not set up yet.');
+  return client;
+}

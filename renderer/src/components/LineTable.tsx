@@ -1,0 +1,80 @@
+import type { Draft, LineRow } from '../inspect/drafts.ts';
+import { conditionLabel } from '../inspect/conditions.ts';
+import { usePackage } from '../state/package-store.ts';
+
+/** Expected lines with expected, received before, this package and still-due side by side. */
+export function LineTable({ rows, extra }: { rows: LineRow[]; extra: Draft[] }) {
+  const selectedKey = usePackage((s) => s.selectedKey);
+  const select = usePackage((s) => s.select);
+
+  return (
+    <table className="lines" data-testid="lines">
+      <caption className="sr-only">Expected items and what this package holds</caption>
+      <thead>
+        <tr>
+          <th scope="col">Item</th>
+          <th scope="col">Expected</th>
+          <th scope="col">Received before</th>
+          <th scope="col">This package</th>
+          <th scope="col">Still due</th>
+          <th scope="col">Condition</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => {
+          const over = row.remaining < 0;
+          const selected = row.draft !== null && row.draft.key === selectedKey;
+          return (
+            <tr key={row.line.id} className={`${over ? 'row-over' : row.here > 0 && row.remaining === 0 ? 'row-done' : ''} ${selected ? 'row-selected' : ''}`} data-testid="line-row" data-sku={row.line.merchant_sku} aria-selected={selected}>
+              <th scope="row">
+                {row.draft ? (
+                  <button type="button" className="link-button" onClick={() => row.draft && select(row.draft.key)}>
+                    {row.line.name}
+                  </button>
+                ) : (
+                  row.line.name
+                )}
+                <span className="sku mono">{row.line.merchant_sku}</span>
+              </th>
+              <td>{row.expected}</td>
+              <td>{row.receivedBefore}</td>
+              <td className="here" data-testid="line-here">
+                {row.here}
+              </td>
+              <td data-testid="line-remaining">{over ? `${-row.remaining} over` : row.remaining}</td>
+              <td>
+                {row.draft ? conditionLabel(row.draft.condition) : '—'}
+                {row.draft?.defective ? ' · defective' : ''}
+              </td>
+            </tr>
+          );
+        })}
+        {extra.map((d) => (
+          <tr key={d.key} className={`row-unexpected ${d.key === selectedKey ? 'row-selected' : ''}`} data-testid="unexpected-row" aria-selected={d.key === selectedKey}>
+            <th scope="row">
+              <button type="button" className="link-button" onClick={() => select(d.key)}>
+                {d.name ?? 'Unexpected item'}
+              </button>
+              <span className="sku mono">not on this return</span>
+            </th>
+            <td>0</td>
+            <td>—</td>
+            <td className="here" data-testid="line-here">
+              {d.quantity}
+            </td>
+            <td>{d.quantity} over</td>
+            <td>
+              {conditionLabel(d.condition)}
+              {d.defective ? ' · defective' : ''}
+            </td>
+          </tr>
+        ))}
+        {rows.length === 0 && extra.length === 0 && (
+          <tr>
+            <td colSpan={6}>Nothing to show.</td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { SUGGESTED_TAGS } from '#shared/api/line-items.ts';
+import { CONDITION_KEYS } from '../inspect/conditions.ts';
+import { focusScan } from '../scan/scan-field.ts';
+import { usePackage } from '../state/package-store.ts';
+import { setConditionKey, toggleDefective } from '../workflow/commands.ts';
+
+/** Details of the selected item: condition (number keys), defective, quantity, notes, barcode, tags. */
+export function SelectedItemPanel() {
+  const draft = usePackage((s) => s.drafts.find((d) => d.key === s.selectedKey) ?? null);
+  const ret = usePackage((s) => s.current?.ret ?? null);
+  const changeQuantity = usePackage((s) => s.changeQuantity);
+  const edit = usePackage((s) => s.edit);
+
+  if (!draft) return <p className="hint selected-empty">Scan an item to record it; the last scanned item is selected for its condition.</p>;
+  const line = ret?.return_line_items.find((l) => l.id === draft.return_line_item_id);
+  const name = line?.name ?? draft.name ?? 'Unexpected item';
+
+  return (
+    <section className="selected" aria-label={`Selected item: ${name}`} data-testid="selected-item">
+      <h3>
+        Selected: {name} <span className="qty">× {draft.quantity}</span>
+      </h3>
+      <div className="button-row" role="group" aria-label="Condition">
+        {CONDITION_KEYS.map((c) => (
+          <button key={c.condition} type="button" className={`btn btn-condition ${draft.condition === c.condition ? 'btn-active' : ''}`} aria-pressed={draft.condition === c.condition} onClick={() => setConditionKey(c.key)}>
+            <kbd>{c.key}</kbd> {c.label}
+            {c.grade && <small> {c.grade}</small>}
+          </button>
+        ))}
+      </div>
+      <div className="button-row">
+        <button type="button" className={`btn btn-toggle ${draft.defective ? 'btn-warn-active' : ''}`} aria-pressed={draft.defective} onClick={toggleDefective}>
+          Defective <kbd>F3</kbd>
+        </button>
+        <button type="button" className="btn btn-qty" aria-label="One less" onClick={() => changeQuantity(draft.key, -1)}>
+          − <kbd>-</kbd>
+        </button>
+        <button type="button" className="btn btn-qty" aria-label="One more" onClick={() => changeQuantity(draft.key, 1)}>
+          + <kbd>+</kbd>
+        </button>
+        {SUGGESTED_TAGS.map((tag) => {
+          const on = draft.tags.includes(tag);
+          return (
+            <button key={tag} type="button" className={`btn btn-tag ${on ? 'btn-active' : ''}`} aria-pressed={on} onClick={() => edit(draft.key, { tags: on ? draft.tags.filter((t) => t !== tag) : [...draft.tags, tag] })}>
+              {tag}
+            </button>
+          );
+        })}
+      </div>
+      <div className="field-row">
+        <TextField key={`n-${draft.key}`} label="Notes" value={draft.notes ?? ''} onCommit={(v) => edit(draft.key, { notes: v.trim() === '' ? null : v })} />
+        <TextField key={`b-${draft.key}`} label="Item barcode" value={draft.barcode ?? ''} onCommit={(v) => edit(draft.key, { barcode: v.trim() === '' ? null : v.trim() })} />
+      </div>
+    </section>
+  );
+}
+
+/** A field that saves when left or on Enter, then gives the keyboard back to the scan field. */
+function TextField({ label, value, onCommit }: { label: string; value: string; onCommit(value: string): void }) {
+  const [text, setText] = useState(value);
+  const commit = () => {
+    if (text !== value) onCommit(text);
+  };
+  return (
+    <label className="text-field">
+      <span>{label}</span>
+      <input
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.defaultPrevented) {
+            e.preventDefault();
+            commit();
+            focusScan();
+          }
+        }}
+      />
+    </label>
+  );
+}

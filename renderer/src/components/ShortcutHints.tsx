@@ -1,0 +1,58 @@
+import { useNav } from '../state/nav-store.ts';
+import { useSession } from '../state/session-store.ts';
+
+const HINTS: Record<string, readonly [string, string][]> = {
+  signin: [
+    ['Scan', 'badge'],
+    ['1–9', 'pick your name'],
+  ],
+  scan: [
+    ['Enter', 'open parcel'],
+    ['F9', 'camera scan'],
+    ['Alt+P', 'packages'],
+    ['Alt+R', 'returns'],
+  ],
+  package: [
+    ['Scan', 'add one unit'],
+    ['1–6', 'condition'],
+    ['↑ ↓', 'item'],
+    ['+ −', 'quantity'],
+    ['F3', 'defective'],
+    ['F4', 'photo'],
+    ['F8', 'undo'],
+    ['F2', 'receive'],
+    ['Esc', 'back'],
+  ],
+  register: [
+    ['Scan', 'find return'],
+    ['1–9', 'attach to return'],
+    ['Tab', 'manual return form'],
+    ['Esc', 'back'],
+  ],
+  packages: [
+    ['Tab', 'filters and search'],
+    ['Alt+S', 'receive'],
+    ['Alt+R', 'returns'],
+  ],
+  returns: [
+    ['Tab', 'filters and search'],
+    ['Alt+S', 'receive'],
+    ['Alt+P', 'packages'],
+  ],
+};
+
+/** The keys of the current screen, always on screen. */
+export function ShortcutHints() {
+  const screen = useNav((s) => s.screen);
+  const signedIn = useSession((s) => s.operator !== null);
+  const hints = HINTS[signedIn ? screen : 'signin'] ?? [];
+  return (
+    <footer className="station-footer" aria-label="Keyboard shortcuts">
+      {hints.map(([key, what]) => (
+        <span key={key} className="hint-key">
+          <kbd>{key}</kbd> {what}
+        </span>
+      ))}
+    </footer>
+  );
+}

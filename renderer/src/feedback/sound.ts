@@ -1,0 +1,40 @@
+/*
+ * Distinct beeps that a worker learns by ear: success is one short high tone, warning two mid tones,
+ * error one long low buzz. WebAudio tones need no sound files (nothing to load, nothing to fetch).
+ */
+
+export type Tone = 'success' | 'warning' | 'error';
+
+const PATTERNS: Record<Tone, readonly { freq: number; ms: number; gapMs: number; type: OscillatorType }[]> = {
+  success: [{ freq: 1760, ms: 90, gapMs: 0, type: 'sine' }],
+  warning: [
+    { freq: 880, ms: 110, gapMs: 70, type: 'square' },
+    { freq: 880, ms: 110, gapMs: 0, type: 'square' },
+  ],
+  error: [{ freq: 220, ms: 450, gapMs: 0, type: 'sawtooth' }],
+};
+
+let context: AudioContext | null = null;
+
+export function playTone(tone: Tone): void {
+  try {
+    context ??= new AudioContext();
+    const ctx = context;
+    if (ctx.state === 'suspended') void ctx.resume();
+    let at = ctx.currentTime;
+    for (const step of PATTERNS[tone]) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = step.type;
+      osc.frequency.value = step.freq;
+      gain.gain.setValueAtTime(0.18, at);
+      gain.gain.exponentialRampToValueAtTime(0.001, at + step.ms / 1000);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(at);
+      osc.stop(at + step.ms / 1000);
+      at += (step.ms + step.gapMs) / 1000;
+    }
+  } catch {
+    // No audio device: the colours still say it.
+  }
+}

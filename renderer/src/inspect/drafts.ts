@@ -1,0 +1,166 @@
+import { normaliseCode } from '#shared/barcode.ts';
+import type { Condition, PackageLineItem } from '#shared/api/line-items.ts';
+import type { ReturnLineItem, ReturnRecord } from '#shared/api/returns.ts';
+
+/*
+ * The inspection of one package as plain data: what the worker has recorded (drafts, one per return
+ * line plus one per unexpected item) and what it means against the return. Pure functions only, so
+ * every rule here is unit-tested; the store applies them and the line sync persists the result.
+ */
+
+/** One inspected item as the worker sees it; `key` is stable from the first scan on. */
+export interface Draft {
+  key: string;
+  return_line_item_id: number | null;
+  quantity: number;
+  merchant_sku: string | null;
+  name: string | null;
+  condition: Condition | null;
+  defective: boolean;
+  notes: string | null;
+  barcode: string | null;
+  tags: string[];
+}
+
+export type ScanOutcome =
+  | { kind: 'line'; key: string; over: boolean }
+  | { kind: 'unexpected'; key: string; isNew: boolean }
+  | { kind: 'none' };
+
+export function draftFromLineItem(item: PackageLineItem): Draft {
+  return {
+    key: `li-${item.id}`,
+    return_line_item_id: item.return_line_item_id,
+    quantity: item.quantity,
+    merchant_sku: item.merchant_sku,
+    name: item.name,
+    condition: item.condition,
+    defective: item.defective,
+    notes: item.notes,
+    barcode: item.barcode,
+    tags: [...item.tags],
+  };
+}
+
+/** The return line a scanned item code stands for: its SKU, compared as the scanner normalises. */
+export function matchReturnLine(ret: ReturnRecord | null, code: string): ReturnLineItem | null {
+  if (!ret) return null;
+  const wanted = normaliseCode(code);
+  return ret.return_line_items.find((line) => normaliseCode(line.merchant_sku) === wanted) ?? null;
+}
+
+/** A draft already carrying this code as its barcode (a repeated unexpected or re-labelled item). */
+export function matchDraftBarcode(drafts: readonly Draft[], code: string): Draft | null {
+  const wanted = normaliseCode(code);
+  return drafts.find((d) => d.barcode !== null && normaliseCode(d.barcode) === wanted) ?? null;
+}
+
+/** Units this package still may take for a return line before it is an over-receipt. */
+export function openUnits(line: ReturnLineItem, drafts: readonly Draft[], alreadyCounted: boolean): number {
+  const here = drafts.filter((d) => d.return_line_item_id === line.id).reduce((sum, d) => sum + d.quantity, 0);
+  // Once this package is received its units are already inside `unreceived_quantity`.
+  return alreadyCounted ? line.unreceived_quantity : line.unreceived_quantity - here;
+}
+
+/**
+ * Adds one scanned unit. A return line's SKU adds to that line's draft (created on first scan);
+ * a code matching an unexpected draft's barcode adds to it; anything else is a new unexpected item.
+ * Returns the new drafts and what happened, so the caller can choose colour and sound.
+ */
+export function applyItemScan(
+  drafts: readonly Draft[],
+  ret: ReturnRecord | null,
+  code: string,
+  newKey: () => string,
+  alreadyCounted = false,
+): { drafts: Draft[]; outcome: ScanOutcome } {
+  const line = matchReturnLine(ret, code);
+  if (line) {
+    const existing = drafts.find((d) => d.return_line_item_id === line.id);
+    const over = openUnits(line, drafts, alreadyCounted) <= 0;
+    if (existing) {
+      return { drafts: drafts.map((d) => (d === existing ? { ...d, quantity: d.quantity + 1 } : d)), outcome: { kind: 'line', key: existing.key, over } };
+    }
+    const draft = emptyDraft(newKey(), line.id);
+    return { drafts: [...drafts, draft], outcome: { kind: 'line', key: draft.key, over } };
+  }
+  const same = matchDraftBarcode(drafts, code);
+  if (same) {
+    return {
+      drafts: drafts.map((d) => (d === same ? { ...d, quantity: d.quantity + 1 } : d)),
+      outcome: same.return_line_item_id === null ? { kind: 'unexpected', key: same.key, isNew: false } : { kind: 'line', key: same.key, over: false },
+    };
+  }
+  const normalised = normaliseCode(code);
+  if (normalised === '') return { drafts: [...drafts], outcome: { kind: 'none' } };
+  const draft: Draft = { ...emptyDraft(newKey(), null), name: `Unexpected item ${normalised}`, barcode: normalised, tags: ['unexpected'] };
+  return { drafts: [...drafts, draft], outcome: { kind: 'unexpected', key: draft.key, isNew: true } };
+}
+
+export function emptyDraft(key: string, returnLineId: number | null): Draft {
+  return {
+    key,
+    return_line_item_id: returnLineId,
+    quantity: 1,
+    merchant_sku: null,
+    name: null,
+    condition: null,
+    defective: false,
+    notes: null,
+    barcode: null,
+    tags: [],
+  };
+}
+
+/** Changes one draft; a quantity below 1 removes it (the API's quantity is at least 1). */
+export function updateDraft(drafts: readonly Draft[], key: string, change: Partial<Omit<Draft, 'key'>>): Draft[] {
+  const out: Draft[] = [];
+  for (const d of drafts) {
+    if (d.key !== key) out.push(d);
+    else {
+      const next = { ...d, ...change };
+      if (next.quantity >= 1) out.push(next);
+    }
+  }
+  return out;
+}
+
+/** A row of the package view: a return line with its figures side by side. */
+export interface LineRow {
+  line: ReturnLineItem;
+  draft: Draft | null;
+  expected: number;
+  /** Received before, in other packages. */
+  receivedBefore: number;
+  /** Recorded in this package. */
+  here: number;
+  /** Still missing after this package: negative is an over-receipt. */
+  remaining: number;
+}
+
+export function lineRows(ret: ReturnRecord | null, drafts: readonly Draft[], alreadyCounted = false): LineRow[] {
+  if (!ret) return [];
+  return ret.return_line_items.map((line) => {
+    const mine = drafts.filter((d) => d.return_line_item_id === line.id);
+    const here = mine.reduce((sum, d) => sum + d.quantity, 0);
+    const unreceivedBefore = alreadyCounted ? Math.min(line.quantity, line.unreceived_quantity + here) : line.unreceived_quantity;
+    return {
+      line,
+      draft: mine[0] ?? null,
+      expected: line.quantity,
+      receivedBefore: line.quantity - unreceivedBefore,
+      here,
+      remaining: unreceivedBefore - here,
+    };
+  });
+}
+
+/** Drafts that belong to no line of the return. */
+export function unexpectedDrafts(ret: ReturnRecord | null, drafts: readonly Draft[]): Draft[] {
+  const ids = new Set(ret?.return_line_items.map((l) => l.id) ?? []);
+  return drafts.filter((d) => d.return_line_item_id === null || !ids.has(d.return_line_item_id));
+}
+
+export function totalUnits(drafts: readonly Draft[]): number {
+  return drafts.reduce((sum, d) => sum + d.quantity, 0);
+}

@@ -1,0 +1,181 @@
+import { ApiError } from '#shared/api/client.ts';
+import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate } from '#shared/api/line-items.ts';
+import type { Draft } from './drafts.ts';
+
+/*
+ * Persists the drafts of one package: the screen changes drafts instantly (scans never wait for the
+ * network) and this loop brings the station's line items to the latest drafts, one request at a
+ * time. Ten scans of one item while a request is in flight become one PATCH to the final quantity,
+ * never ten racing increments. A dropped connection is retried until it lands; an API refusal
+ * stops the loop and is reported, with the drafts kept on screen.
+ */
+
+export interface LineItemApi {
+  createLineItem(accountId: number, packageId: number, body: PackageLineItemCreateInput, o?: { idempotencyKey?: string }): Promise<PackageLineItem>;
+  updateLineItem(accountId: number, packageId: number, lineItemId: number, body: PackageLineItemUpdate): Promise<PackageLineItem>;
+  deleteLineItem(accountId: number, packageId: number, lineItemId: number): Promise<void>;
+}
+
+export type SyncState = 'saved' | 'saving' | 'retrying' | 'failed';
+
+export interface LineSyncEvents {
+  onState(state: SyncState, error: unknown): void;
+}
+
+interface Saved {
+  id: number;
+  draft: Draft;
+}
+
+const FIELDS = ['return_line_item_id', 'quantity', 'condition', 'defective', 'notes', 'barcode', 'tags', 'name', 'merchant_sku'] as const;
+
+/** The fields of `next` that differ from `prev`, as a PATCH body; null when nothing changed. */
+export function draftDiff(prev: Draft, next: Draft): PackageLineItemUpdate | null {
+  const body: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const a = prev[field];
+    const b = next[field];
+    const same = Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
+    if (!same) body[field] = b;
+  }
+  return Object.keys(body).length === 0 ? null : (body as PackageLineItemUpdate);
+}
+
+export function createBody(draft: Draft): PackageLineItemCreateInput {
+  const body: PackageLineItemCreateInput = {
+    return_line_item_id: draft.return_line_item_id,
+    quantity: draft.quantity,
+    condition: draft.condition,
+    defective: draft.defective,
+    notes: draft.notes,
+    barcode: draft.barcode,
+    tags: draft.tags,
+  };
+  // Name and SKU default to the return line's; only unexpected items bring their own.
+  if (draft.name !== null) body.name = draft.name;
+  if (draft.merchant_sku !== null) body.merchant_sku = draft.merchant_sku;
+  return body;
+}
+
+export class LineSync {
+  readonly #api: LineItemApi;
+  readonly #accountId: number;
+  readonly #packageId: number;
+  readonly #events: LineSyncEvents;
+  readonly #saved = new Map<string, Saved>();
+  readonly #retryMs: readonly number[];
+  #desired: readonly Draft[] = [];
+  #running: Promise<void> | null = null;
+  #failure: unknown = null;
+  #stopped = false;
+
+  constructor(api: LineItemApi, accountId: number, packageId: number, loaded: readonly PackageLineItem[], drafts: readonly Draft[], events: LineSyncEvents, retryMs: readonly number[] = [500, 1000, 2000, 4000, 8000]) {
+    this.#api = api;
+    this.#accountId = accountId;
+    this.#packageId = packageId;
+    this.#events = events;
+    this.#retryMs = retryMs;
+    for (const draft of drafts) {
+      const item = loaded.find((i) => `li-${i.id}` === draft.key);
+      if (item) this.#saved.set(draft.key, { id: item.id, draft });
+    }
+    this.#desired = drafts;
+  }
+
+  /** The drafts to bring the station to (the latest call wins). */
+  set(drafts: readonly Draft[]): void {
+    this.#desired = drafts;
+    this.#failure = null;
+    this.#kick();
+  }
+
+  /** Resolves when the station holds the latest drafts; rejects with the API's refusal. */
+  async flush(): Promise<void> {
+    this.#kick();
+    while (this.#running) await this.#running;
+    if (this.#failure !== null) throw this.#failure;
+  }
+
+  /** The server id of a draft, once created. */
+  idOf(key: string): number | null {
+    return this.#saved.get(key)?.id ?? null;
+  }
+
+  get pending(): boolean {
+    return this.#nextStep() !== null;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  #kick(): void {
+    if (this.#running || this.#stopped || this.#failure !== null) return;
+    this.#running = this.#run().finally(() => {
+      this.#running = null;
+    });
+  }
+
+  #nextStep(): (() => Promise<void>) | null {
+    const desiredKeys = new Set(this.#desired.map((d) => d.key));
+    for (const [key, saved] of this.#saved) {
+      if (!desiredKeys.has(key)) {
+        return async () => {
+          await this.#api.deleteLineItem(this.#accountId, this.#packageId, saved.id);
+          this.#saved.delete(key);
+        };
+      }
+    }
+    for (const draft of this.#desired) {
+      const saved = this.#saved.get(draft.key);
+      if (!saved) {
+        return async () => {
+          const item = await this.#api.createLineItem(this.#accountId, this.#packageId, createBody(draft), {
+            idempotencyKey: `pkg-${this.#packageId}-${draft.key}`,
+          });
+          this.#saved.set(draft.key, { id: item.id, draft });
+        };
+      }
+      const diff = draftDiff(saved.draft, draft);
+      if (diff) {
+        return async () => {
+          await this.#api.updateLineItem(this.#accountId, this.#packageId, saved.id, diff);
+          this.#saved.set(draft.key, { id: saved.id, draft });
+        };
+      }
+    }
+    return null;
+  }
+
+  async #run(): Promise<void> {
+    let attempt = 0;
+    for (;;) {
+      if (this.#stopped) return;
+      const step = this.#nextStep();
+      if (!step) {
+        this.#events.onState('saved', null);
+        return;
+      }
+      this.#events.onState(attempt === 0 ? 'saving' : 'retrying', null);
+      try {
+        await step();
+        attempt = 0;
+      } catch (error) {
+        if (error instanceof ApiError && !retriable(error)) {
+          this.#failure = error;
+          this.#events.onState('failed', error);
+          return;
+        }
+        // Unreachable station, 429 or 5xx: keep the work and try again.
+        this.#events.onState('retrying', error);
+        const delay = this.#retryMs[Math.min(attempt, this.#retryMs.length - 1)] ?? 1000;
+        attempt++;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+}
+
+export function retriable(error: ApiError): boolean {
+  return error.status === 429 || error.status >= 500;
+}

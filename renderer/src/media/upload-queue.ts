@@ -1,0 +1,124 @@
+import { ApiError } from '#shared/api/client.ts';
+import type { MediaFile } from '#shared/api/media.ts';
+
+/*
+ * Photos upload in the background, one at a time, retrying until they land: the worker sees the
+ * thumbnail at once and keeps scanning. Each upload carries its own Idempotency-Key, so a retry after
+ * a lost answer never stores the photo twice. Only a refusal that no retry can fix (wrong type, too
+ * large, package gone) stops an upload, and it stays on screen marked as failed.
+ */
+
+export type UploadState = 'queued' | 'uploading' | 'retrying' | 'done' | 'failed';
+
+export interface Upload {
+  id: string;
+  accountId: number;
+  packageId: number;
+  blob: Blob;
+  contentType: string;
+  state: UploadState;
+  attempts: number;
+  media: MediaFile | null;
+  error: string | null;
+}
+
+export interface MediaApi {
+  uploadMedia(accountId: number, packageId: number, file: Blob, o: { contentType?: string; idempotencyKey?: string }): Promise<MediaFile>;
+}
+
+export interface UploadQueueOptions {
+  api: MediaApi;
+  onChange(uploads: readonly Upload[]): void;
+  retryMs?: readonly number[];
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export class UploadQueue {
+  readonly #options: UploadQueueOptions;
+  #uploads: Upload[] = [];
+  #running = false;
+
+  constructor(options: UploadQueueOptions) {
+    this.#options = options;
+  }
+
+  get uploads(): readonly Upload[] {
+    return this.#uploads;
+  }
+
+  add(accountId: number, packageId: number, blob: Blob, contentType = blob.type || 'image/jpeg'): Upload {
+    const upload: Upload = {
+      id: crypto.randomUUID(),
+      accountId,
+      packageId,
+      blob,
+      contentType,
+      state: 'queued',
+      attempts: 0,
+      media: null,
+      error: null,
+    };
+    this.#uploads = [...this.#uploads, upload];
+    this.#emit();
+    void this.#run();
+    return upload;
+  }
+
+  /** Forgets an upload (undo of a photo); the caller deletes the stored file when there is one. */
+  remove(id: string): Upload | null {
+    const found = this.#uploads.find((u) => u.id === id) ?? null;
+    this.#uploads = this.#uploads.filter((u) => u.id !== id);
+    this.#emit();
+    return found;
+  }
+
+  /** Resolves when nothing is queued or retrying. */
+  async idle(): Promise<void> {
+    while (this.#uploads.some((u) => u.state === 'queued' || u.state === 'uploading' || u.state === 'retrying')) {
+      await (this.#options.sleep ?? defaultSleep)(50);
+    }
+  }
+
+  #patch(id: string, change: Partial<Upload>): void {
+    this.#uploads = this.#uploads.map((u) => (u.id === id ? { ...u, ...change } : u));
+    this.#emit();
+  }
+
+  #emit(): void {
+    this.#options.onChange(this.#uploads);
+  }
+
+  async #run(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    try {
+      for (;;) {
+        const next = this.#uploads.find((u) => u.state === 'queued' || u.state === 'retrying');
+        if (!next) return;
+        this.#patch(next.id, { state: 'uploading', attempts: next.attempts + 1 });
+        try {
+          const media = await this.#options.api.uploadMedia(next.accountId, next.packageId, next.blob, {
+            contentType: next.contentType,
+            idempotencyKey: `upload-${next.id}`,
+          });
+          this.#patch(next.id, { state: 'done', media, error: null });
+        } catch (error) {
+          if (!this.#uploads.some((u) => u.id === next.id)) continue;
+          if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
+            this.#patch(next.id, { state: 'failed', error: error.message });
+            continue;
+          }
+          this.#patch(next.id, { state: 'retrying', error: error instanceof Error ? error.message : String(error) });
+          const retry = this.#options.retryMs ?? [1000, 2000, 4000, 8000, 15000];
+          await (this.#options.sleep ?? defaultSleep)(retry[Math.min(next.attempts, retry.length - 1)] ?? 15000);
+        }
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

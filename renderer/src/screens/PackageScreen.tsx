@@ -1,0 +1,116 @@
+import { useEffect } from 'react';
+import { lineRows, unexpectedDrafts } from '../inspect/drafts.ts';
+import { usePackage } from '../state/package-store.ts';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { LineTable } from '../components/LineTable.tsx';
+import { SelectedItemPanel } from '../components/SelectedItemPanel.tsx';
+import { PhotoStrip } from '../components/PhotoStrip.tsx';
+import { addFiles, back, receive, undo } from '../workflow/commands.ts';
+
+const SYNC_LABEL = {
+  saved: 'All changes saved on the station',
+  saving: 'Saving…',
+  retrying: 'Station unreachable — changes kept here, retrying',
+  failed: 'Not saved',
+} as const;
+
+/** The package on the bench: its return, the expected lines against what was scanned, photos, receive. */
+export function PackageScreen() {
+  const current = usePackage((s) => s.current);
+  const drafts = usePackage((s) => s.drafts);
+  const sync = usePackage((s) => s.sync);
+  const syncError = usePackage((s) => s.syncError);
+  const error = usePackage((s) => s.error);
+  const receiving = usePackage((s) => s.receiving);
+  const canUndo = usePackage((s) => s.undoStack.length > 0);
+
+  // Photos pasted anywhere on the page go to the open package.
+  useEffect(() => {
+    const onPaste = (event: ClipboardEvent) => {
+      const files = event.clipboardData?.files;
+      if (files && files.length > 0) {
+        event.preventDefault();
+        addFiles(files);
+      }
+    };
+    window.addEventListener('paste', onPaste);
+    return () => window.removeEventListener('paste', onPaste);
+  }, []);
+
+  if (!current) return null;
+  const { pkg, ret } = current;
+  const counted = pkg.status === 'received';
+  const rows = lineRows(ret, drafts, counted);
+  const extra = unexpectedDrafts(ret, drafts);
+
+  return (
+    <section
+      className="panel package"
+      aria-labelledby="package-title"
+      data-testid="package-view"
+      data-package-id={pkg.id}
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => {
+        e.preventDefault();
+        addFiles(e.dataTransfer.files);
+      }}
+    >
+      <div className="package-head">
+        <h2 id="package-title">
+          Package <span className="mono" data-testid="tracking-number">{pkg.tracking_number}</span>
+        </h2>
+        <StatusBadge status={pkg.status} />
+        <span className={`sync sync-${sync}`} data-testid="sync-state" role="status">
+          {SYNC_LABEL[sync]}
+          {syncError ? `: ${syncError}` : ''}
+        </span>
+      </div>
+      {ret ? (
+        <dl className="return-facts">
+          <div>
+            <dt>Customer</dt>
+            <dd data-testid="customer">{ret.email}</dd>
+          </div>
+          <div>
+            <dt>Reason</dt>
+            <dd>{ret.reason_of_return}</dd>
+          </div>
+          <div>
+            <dt>Receive by</dt>
+            <dd>{ret.receive_by}</dd>
+          </div>
+          <div>
+            <dt>Return</dt>
+            <dd>
+              #{ret.id} · account {ret.account_id} · {ret.status.replace('_', ' ')}
+            </dd>
+          </div>
+        </dl>
+      ) : (
+        <p className="inline-error">The return #{pkg.return_id} of this package could not be loaded; scanned items are recorded as unexpected.</p>
+      )}
+
+      {error && (
+        <p className="inline-error" role="alert" data-testid="package-error">
+          {error}
+        </p>
+      )}
+
+      <LineTable rows={rows} extra={extra} />
+      <SelectedItemPanel />
+      <PhotoStrip pkg={pkg} />
+
+      <div className="actions">
+        <button type="button" className="btn btn-receive" data-testid="receive" disabled={receiving} onClick={() => void receive()}>
+          {receiving ? 'Receiving…' : 'Receive package'} <kbd>F2</kbd>
+        </button>
+        <button type="button" className="btn btn-secondary" disabled={!canUndo} onClick={undo}>
+          Undo <kbd>F8</kbd>
+        </button>
+        <button type="button" className="btn btn-secondary" onClick={back}>
+          Back to scanning <kbd>Esc</kbd>
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+import { useState } from 'react';
+import { type CurrencyCode, ISO_4217_CURRENCIES as CURRENCIES } from '#shared/api/currencies.ts';
+import { describeError } from '../api/describe-error.ts';
+import { focusScan } from '../scan/scan-field.ts';
+import { notify } from '../state/feedback-store.ts';
+import { useRegister } from '../state/register-store.ts';
+import { stationAccounts, useStationStore } from '../state/station-store.ts';
+
+/**
+ * A parcel the station does not know: attach it to its return (scan or type the email, return id or
+ * a SKU in the scan field; number keys pick), or create a manual return for it — keyboard only.
+ */
+export function RegisterScreen() {
+  const { trackingNumber, candidates, query, searching, error, choose } = useRegister();
+  return (
+    <section className="panel" aria-labelledby="register-title" data-testid="register-view">
+      <h2 id="register-title">
+        Register parcel <span className="mono">{trackingNumber}</span>
+      </h2>
+      <p className="hint">Find its return: scan or type the customer&apos;s email, the return id or a SKU from the parcel, then Enter.</p>
+      {searching && <p className="hint">Searching…</p>}
+      {error && (
+        <p className="inline-error" role="alert">
+          {error}
+        </p>
+      )}
+      {query && !searching && candidates.length === 0 && <p className="hint">No return matches “{query}”.</p>}
+      {candidates.length > 0 && (
+        <ul className="choice-list" data-testid="register-candidates">
+          {candidates.map((c, i) => (
+            <li key={`${c.account_id}-${c.return.id}`}>
+              <button type="button" className="btn btn-choice" onClick={() => void choose(c).catch((e: unknown) => notify('error', describeError(e)))}>
+                {i < 9 && <kbd>{i + 1}</kbd>} Return #{c.return.id} · {c.return.email} · {c.return.return_line_items.length} line(s) · {c.return.status.replace('_', ' ')} · account {c.account_id}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ManualReturnForm trackingNumber={trackingNumber} />
+    </section>
+  );
+}
+
+interface LineInput {
+  sku: string;
+  name: string;
+  quantity: string;
+}
+
+function inDays(days: number): string {
+  const d = new Date(Date.now() + days * 86_400_000);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The shortest manual return a dock worker can fill in: email, reason, lines; the rest defaulted. */
+function ManualReturnForm({ trackingNumber }: { trackingNumber: string }) {
+  const accounts = useStationStore((s) => s.status?.accounts ?? []);
+  const createManual = useRegister((s) => s.createManual);
+  const [accountId, setAccountId] = useState<number | null>(null);
+  const [email, setEmail] = useState('');
+  const [reason, setReason] = useState('');
+  const [currency, setCurrency] = useState<CurrencyCode>('USD');
+  const [lines, setLines] = useState<LineInput[]>([{ sku: '', name: '', quantity: '1' }]);
+  const [busy, setBusy] = useState(false);
+
+  const account = accountId ?? accounts[0]?.id ?? stationAccounts()[0] ?? null;
+  const setLine = (i: number, change: Partial<LineInput>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...change } : l)));
+
+  const submit = async () => {
+    if (account === null) return notify('error', 'The station has no account to create the return in.');
+    setBusy(true);
+    try {
+      const items = lines.filter((l) => l.sku.trim() !== '');
+      await createManual(account, {
+        email: email.trim(),
+        receive_by: inDays(30),
+        total_price: 0,
+        currency,
+        weight: 0,
+        weight_unit: 'g',
+        reason_of_return: reason.trim() || 'Not given',
+        length: 0,
+        width: 0,
+        height: 0,
+        dimension_unit: 'cm',
+        return_line_items: items.map((l) => {
+          const quantity = Math.max(1, Number.parseInt(l.quantity, 10) || 1);
+          return { quantity, unreceived_quantity: quantity, name: l.name.trim() || l.sku.trim(), price: 0, currency, merchant_sku: l.sku.trim() };
+        }),
+      });
+      notify('success', `Manual return created; parcel ${trackingNumber} registered.`);
+    } catch (error) {
+      notify('error', describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="manual-return"
+      aria-labelledby="manual-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit().then(focusScan);
+      }}
+    >
+      <h3 id="manual-title">…or create a manual return for it</h3>
+      <div className="field-row">
+        {accounts.length > 1 && (
+          <label className="text-field">
+            <span>Account</span>
+            <select value={account ?? ''} onChange={(e) => setAccountId(Number(e.target.value))}>
+              {accounts.map((a) => (
+                <option key={a.id} value={a.id}>
+                  Account {a.id}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label className="text-field">
+          <span>Customer email</span>
+          <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} name="email" />
+        </label>
+        <label className="text-field">
+          <span>Reason</span>
+          <input value={reason} onChange={(e) => setReason(e.target.value)} name="reason" />
+        </label>
+        <label className="text-field narrow">
+          <span>Currency</span>
+          <select value={currency} onChange={(e) => setCurrency(e.target.value as CurrencyCode)}>
+            {CURRENCIES.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {lines.map((line, i) => (
+        <div className="field-row" key={i} role="group" aria-label={`Line ${i + 1}`}>
+          <label className="text-field">
+            <span>SKU</span>
+            <input required={i === 0} value={line.sku} onChange={(e) => setLine(i, { sku: e.target.value })} name={`sku-${i}`} />
+          </label>
+          <label className="text-field">
+            <span>Name</span>
+            <input value={line.name} onChange={(e) => setLine(i, { name: e.target.value })} name={`name-${i}`} />
+          </label>
+          <label className="text-field narrow">
+            <span>Quantity</span>
+            <input type="number" min={1} value={line.quantity} onChange={(e) => setLine(i, { quantity: e.target.value })} name={`qty-${i}`} />
+          </label>
+        </div>
+      ))}
+      <div className="button-row">
+        <button type="button" className="btn btn-secondary" onClick={() => setLines([...lines, { sku: '', name: '', quantity: '1' }])}>
+          Add a line
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          Create return and register parcel
+        </button>
+      </div>
+    </form>
+  );
+}

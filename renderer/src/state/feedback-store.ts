@@ -1,0 +1,42 @@
+import { create } from 'zustand';
+import { playTone, type Tone } from '../feedback/sound.ts';
+import { readSetting, writeSetting } from './settings.ts';
+
+/*
+ * The one line of feedback under the scan field: the latest outcome in its colour, with a sound
+ * unless the worker turned sound off. Never a dialog: the next scan simply replaces it.
+ */
+
+export interface Notice {
+  tone: Tone;
+  message: string;
+  /** Increments on every notice, so the same text twice still re-announces. */
+  seq: number;
+}
+
+interface FeedbackState {
+  notice: Notice | null;
+  soundOn: boolean;
+  notify(tone: Tone, message: string): void;
+  setSound(on: boolean): void;
+  clear(): void;
+}
+
+export const useFeedback = create<FeedbackState>()((set, get) => ({
+  notice: null,
+  soundOn: readSetting('sound', 'on') !== 'off',
+  notify(tone, message) {
+    const seq = (get().notice?.seq ?? 0) + 1;
+    set({ notice: { tone, message, seq } });
+    if (get().soundOn) playTone(tone);
+  },
+  setSound(on) {
+    writeSetting('sound', on ? 'on' : 'off');
+    set({ soundOn: on });
+  },
+  clear() {
+    set({ notice: null });
+  },
+}));
+
+export const notify = (tone: Tone, message: string): void => useFeedback.getState().notify(tone, message);

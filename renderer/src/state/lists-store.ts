@@ -1,0 +1,118 @@
+import { create } from 'zustand';
+import type { ReturnPackageListItem } from '#shared/api/return-packages.ts';
+import type { ReturnRecord, ReturnStatus } from '#shared/api/returns.ts';
+import type { PackageStatus } from '#shared/package-status.ts';
+import { describeError } from '../api/describe-error.ts';
+import { api } from '../api/station-api.ts';
+
+/*
+ * The package and return lists: status filters, search (tracking number, email, SKU, return id) and
+ * pages, per account. `reload` is also what live events call, so an open list follows changes made
+ * by integrations and other screens without a page reload.
+ */
+
+export interface ListQuery<S extends string> {
+  accountId: number | null;
+  statuses: S[];
+  search: string;
+  page: number;
+}
+
+interface Meta {
+  current_page: number;
+  total_pages: number;
+  total_count: number;
+}
+
+interface ListState<S extends string, R> {
+  query: ListQuery<S>;
+  rows: R[];
+  meta: Meta;
+  loading: boolean;
+  error: string | null;
+  setQuery(change: Partial<ListQuery<S>>): void;
+  reload(): Promise<void>;
+}
+
+const PER_PAGE = 25;
+const EMPTY_META: Meta = { current_page: 1, total_pages: 0, total_count: 0 };
+
+function single<R>(rows: R[]): { rows: R[]; meta: Meta } {
+  return { rows, meta: { current_page: 1, total_pages: rows.length ? 1 : 0, total_count: rows.length } };
+}
+
+async function searchPackages(accountId: number, search: string, statuses: PackageStatus[]): Promise<ReturnPackageListItem[]> {
+  const client = api();
+  const answer = await client.lookup(search);
+  let rows: ReturnPackageListItem[] = answer.packages.filter((p) => p.account_id === accountId);
+  if (rows.length === 0) {
+    // An email, SKU or return id: the packages of the matching returns.
+    const returnIds = answer.returns.filter((r) => r.account_id === accountId).map((r) => r.return.id).slice(0, 20);
+    const lists = await Promise.all(returnIds.map((id) => client.listPackages(accountId, { return_id: id, per_page: 100 })));
+    rows = lists.flatMap((l) => l.data);
+  }
+  return statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows;
+}
+
+export const usePackageList = create<ListState<PackageStatus, ReturnPackageListItem>>()((set, get) => ({
+  query: { accountId: null, statuses: [], search: '', page: 1 },
+  rows: [],
+  meta: EMPTY_META,
+  loading: false,
+  error: null,
+  setQuery(change) {
+    set({ query: { ...get().query, ...change } });
+    void get().reload();
+  },
+  async reload() {
+    const { accountId, statuses, search, page } = get().query;
+    if (accountId === null) return;
+    set({ loading: true });
+    try {
+      const result = search.trim()
+        ? single(await searchPackages(accountId, search.trim(), statuses))
+        : await api()
+            .listPackages(accountId, { status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' })
+            .then((a) => ({ rows: a.data, meta: a.meta }));
+      // Drop an answer that a newer query overtook.
+      if (get().query.accountId === accountId && get().query.search === search && get().query.page === page) set({ ...result, loading: false, error: null });
+    } catch (error) {
+      set({ loading: false, error: describeError(error) });
+    }
+  },
+}));
+
+export const useReturnList = create<ListState<ReturnStatus, ReturnRecord>>()((set, get) => ({
+  query: { accountId: null, statuses: [], search: '', page: 1 },
+  rows: [],
+  meta: EMPTY_META,
+  loading: false,
+  error: null,
+  setQuery(change) {
+    set({ query: { ...get().query, ...change } });
+    void get().reload();
+  },
+  async reload() {
+    const { accountId, statuses, search, page } = get().query;
+    if (accountId === null) return;
+    set({ loading: true });
+    try {
+      const text = search.trim();
+      let result: { rows: ReturnRecord[]; meta: Meta };
+      if (text.includes('@')) {
+        const a = await api().listAccountReturns(accountId, { email: text, status: statuses, page, per_page: PER_PAGE });
+        result = { rows: a.data, meta: a.meta };
+      } else if (text) {
+        const answer = await api().lookup(text);
+        const rows = answer.returns.filter((r) => r.account_id === accountId).map((r) => r.return);
+        result = single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
+      } else {
+        const a = await api().listAccountReturns(accountId, { status: statuses, page, per_page: PER_PAGE });
+        result = { rows: a.data, meta: a.meta };
+      }
+      if (get().query.accountId === accountId && get().query.search === search && get().query.page === page) set({ ...result, loading: false, error: null });
+    } catch (error) {
+      set({ loading: false, error: describeError(error) });
+    }
+  },
+}));

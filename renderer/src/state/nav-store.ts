@@ -1,0 +1,16 @@
+import { create } from 'zustand';
+
+/** Which screen owns the work area. The scan field and the status bar are on every screen. */
+export type Screen = 'scan' | 'package' | 'register' | 'packages' | 'returns';
+
+interface NavState {
+  screen: Screen;
+  go(screen: Screen): void;
+}
+
+export const useNav = create<NavState>()((set) => ({
+  screen: 'scan',
+  go(screen) {
+    set({ screen });
+  },
+}));

@@ -1,0 +1,56 @@
+import { create } from 'zustand';
+import type { Operator } from '#shared/api/station.ts';
+import { normaliseCode } from '#shared/barcode.ts';
+import { api } from '../api/station-api.ts';
+import { readSetting, writeSetting } from './settings.ts';
+
+/*
+ * Who is working: the operator whose id becomes `processor_id` of every package they receive.
+ * Kept across reloads of this station's page so a refresh mid-shift does not sign anyone out.
+ */
+
+interface SessionState {
+  operator: Operator | null;
+  operators: Operator[];
+  loadOperators(): Promise<void>;
+  signIn(operator: Operator): void;
+  signOut(): void;
+  /** The active operator whose badge is this code, if any. */
+  byBadge(code: string): Operator | null;
+}
+
+function stored(): Operator | null {
+  const raw = readSetting('operator');
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as Operator;
+  } catch {
+    return null;
+  }
+}
+
+export const useSession = create<SessionState>()((set, get) => ({
+  operator: stored(),
+  operators: [],
+  async loadOperators() {
+    const all: Operator[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await api().listOperators({ page, per_page: 250 });
+      all.push(...answer.data);
+      if (page >= answer.meta.total_pages) break;
+    }
+    set({ operators: all.filter((o) => o.active) });
+  },
+  signIn(operator) {
+    writeSetting('operator', JSON.stringify(operator));
+    set({ operator });
+  },
+  signOut() {
+    writeSetting('operator', null);
+    set({ operator: null });
+  },
+  byBadge(code) {
+    const wanted = normaliseCode(code);
+    return get().operators.find((o) => o.badge_code !== null && normaliseCode(o.badge_code) === wanted) ?? null;
+  },
+}));

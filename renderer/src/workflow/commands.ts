@@ -1,0 +1,94 @@
+import { describeError } from '../api/describe-error.ts';
+import { capturePhoto, useCamera } from '../media/camera.ts';
+import { notify } from '../state/feedback-store.ts';
+import { useNav } from '../state/nav-store.ts';
+import { usePackage } from '../state/package-store.ts';
+import { useSession } from '../state/session-store.ts';
+import { useStationStore } from '../state/station-store.ts';
+import { scanQueue } from './scan-router.ts';
+import { conditionForKey, conditionLabel } from '../inspect/conditions.ts';
+
+/*
+ * Every action of the receiving screen as a plain function: buttons and shortcut keys call the
+ * same ones, so each action is reachable both ways and behaves the same.
+ */
+
+export async function receive(): Promise<void> {
+  const operator = useSession.getState().operator;
+  const store = usePackage.getState();
+  const current = store.current;
+  if (!current || store.receiving) return;
+  if (!operator) return notify('error', 'Sign in before receiving.');
+  // Scans already queued belong to this package: let them land first.
+  await scanQueue.idle();
+  try {
+    const received = await usePackage.getState().receive(operator.id);
+    const units = usePackage.getState().drafts.reduce((sum, d) => sum + d.quantity, 0);
+    notify('success', `Received ${received.tracking_number} — ${units} unit${units === 1 ? '' : 's'}. Scan the next parcel.`);
+    usePackage.getState().close();
+    useNav.getState().go('scan');
+    void useStationStore.getState().refreshStatus();
+  } catch (error) {
+    notify('error', describeError(error));
+  }
+}
+
+export function undo(): void {
+  const what = usePackage.getState().undo();
+  if (what) notify('warning', `Undone: ${what}`);
+  else notify('warning', 'Nothing to undo.');
+}
+
+export function setConditionKey(key: string): void {
+  const condition = conditionForKey(key);
+  if (!condition) return;
+  if (usePackage.getState().setCondition(condition)) notify('success', `Condition: ${conditionLabel(condition)}`);
+  else notify('warning', 'Scan an item first, then set its condition.');
+}
+
+export function toggleDefective(): void {
+  if (!usePackage.getState().toggleDefective()) return notify('warning', 'Scan an item first.');
+  const selected = usePackage.getState().drafts.find((d) => d.key === usePackage.getState().selectedKey);
+  notify(selected?.defective ? 'warning' : 'success', selected?.defective ? 'Marked defective' : 'Not defective');
+}
+
+export async function takePhoto(): Promise<void> {
+  if (!usePackage.getState().current) return;
+  try {
+    const blob = await capturePhoto();
+    usePackage.getState().addPhoto(blob, 'image/jpeg');
+    notify('success', 'Photo taken — uploading in the background.');
+  } catch (error) {
+    notify('error', describeError(error));
+  }
+}
+
+export function addFiles(files: Iterable<File>): void {
+  let count = 0;
+  for (const file of files) {
+    if (!file.type.startsWith('image/') && !file.type.startsWith('video/') && file.type !== 'application/pdf') continue;
+    usePackage.getState().addPhoto(file, file.type);
+    count++;
+  }
+  if (count > 0) notify('success', `${count} file${count === 1 ? '' : 's'} added — uploading in the background.`);
+  else notify('warning', 'Only photos, videos and PDFs can be attached.');
+}
+
+export async function toggleCameraScan(): Promise<void> {
+  const camera = useCamera.getState();
+  try {
+    await camera.setMode(camera.mode === 'scan' ? (usePackage.getState().current ? 'photo' : 'off') : 'scan');
+  } catch (error) {
+    notify('error', describeError(error));
+  }
+}
+
+export function back(): void {
+  const screen = useNav.getState().screen;
+  if (screen === 'package') {
+    const pkg = usePackage.getState().current?.pkg;
+    usePackage.getState().close();
+    if (pkg) notify('warning', `Left ${pkg.tracking_number} in progress (not received).`);
+  }
+  useNav.getState().go('scan');
+}

@@ -1,0 +1,133 @@
+import { describeError } from '../api/describe-error.ts';
+import { installKeyCapture } from '../scan/key-capture.ts';
+import { focusScan, scanField } from '../scan/scan-field.ts';
+import { notify } from '../state/feedback-store.ts';
+import { useNav } from '../state/nav-store.ts';
+import { usePackage } from '../state/package-store.ts';
+import { useRegister } from '../state/register-store.ts';
+import { useScan } from '../state/scan-store.ts';
+import { useSession } from '../state/session-store.ts';
+import { back, receive, setConditionKey, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
+import { openFound, submitScan } from './scan-router.ts';
+
+/*
+ * The keyboard map of the station (also shown on screen by ShortcutHints):
+ *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F8 / Ctrl+Z undo
+ *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
+ *   Alt+S receive screen · Alt+P packages · Alt+R returns
+ */
+
+function pickIndex(char: string): number | null {
+  const n = Number.parseInt(char, 10);
+  return Number.isInteger(n) && n >= 1 && n <= 9 ? n - 1 : null;
+}
+
+/** What a lone character does on the current screen, or null when it is just text. */
+function shortcutFor(char: string): (() => void) | null {
+  const session = useSession.getState();
+  const index = pickIndex(char);
+  if (!session.operator) {
+    const operator = index === null ? undefined : session.operators[index];
+    return operator
+      ? () => {
+          session.signIn(operator);
+          notify('success', `Signed in: ${operator.name}`);
+        }
+      : null;
+  }
+  const screen = useNav.getState().screen;
+  if (screen === 'package') {
+    const pkg = usePackage.getState();
+    if (pkg.selectedKey === null) return null;
+    if (/^[1-6]$/.test(char)) return () => setConditionKey(char);
+    if (char === '+') return () => pkg.selectedKey && pkg.changeQuantity(pkg.selectedKey, 1);
+    if (char === '-') return () => pkg.selectedKey && pkg.changeQuantity(pkg.selectedKey, -1);
+    return null;
+  }
+  if (screen === 'register') {
+    const candidate = index === null ? undefined : useRegister.getState().candidates[index];
+    return candidate ? () => void useRegister.getState().choose(candidate).catch((e: unknown) => notify('error', describeError(e))) : null;
+  }
+  if (screen === 'scan') {
+    const found = index === null ? undefined : useScan.getState().packages[index];
+    return found
+      ? () => {
+          useScan.getState().clear();
+          void openFound(found).catch((e: unknown) => notify('error', describeError(e)));
+        }
+      : null;
+  }
+  return null;
+}
+
+function command(event: KeyboardEvent, inTextField: boolean): boolean {
+  const screen = useNav.getState().screen;
+  const onPackage = screen === 'package';
+  const key = event.key;
+  if (event.altKey && !event.ctrlKey && !event.metaKey) {
+    const target = { KeyS: 'scan', KeyP: 'packages', KeyR: 'returns' } as const;
+    const go = target[event.code as keyof typeof target];
+    if (!go) return false;
+    if (onPackage) back();
+    useNav.getState().go(go);
+    focusScan();
+    return true;
+  }
+  if (key === 'Escape') {
+    if (inTextField) {
+      focusScan();
+      return true;
+    }
+    const field = scanField();
+    if (field && field.value !== '') field.value = '';
+    else if (screen !== 'scan') back();
+    else useScan.getState().clear();
+    return true;
+  }
+  if (key === 'F2' || (key === 'Enter' && event.ctrlKey)) {
+    if (onPackage) void receive();
+    return true;
+  }
+  if (key === 'F3') {
+    if (onPackage) toggleDefective();
+    return true;
+  }
+  if (key === 'F4') {
+    if (onPackage) void takePhoto();
+    return true;
+  }
+  if (key === 'F8' || (key.toLowerCase() === 'z' && (event.ctrlKey || event.metaKey) && !inTextField)) {
+    if (onPackage) undo();
+    return true;
+  }
+  if (key === 'F9') {
+    void toggleCameraScan();
+    return true;
+  }
+  if ((key === 'ArrowUp' || key === 'ArrowDown') && onPackage && !inTextField) {
+    usePackage.getState().moveSelection(key === 'ArrowUp' ? -1 : 1);
+    return true;
+  }
+  return false;
+}
+
+/** Installs the station's keyboard handling on the window; returns the uninstall function. */
+export function installStationKeyboard(): () => void {
+  const uninstall = installKeyCapture({
+    field: scanField,
+    submit: submitScan,
+    isShortcut: (char) => shortcutFor(char) !== null,
+    shortcut: (char) => shortcutFor(char)?.(),
+    command,
+  });
+  // After a click on any button the keyboard belongs to the scan field again.
+  const onClick = (event: MouseEvent) => {
+    const el = event.target instanceof Element ? event.target.closest('button, a, [role="button"]') : null;
+    if (el && !el.closest('form')) setTimeout(focusScan, 0);
+  };
+  document.addEventListener('click', onClick);
+  return () => {
+    uninstall();
+    document.removeEventListener('click', onClick);
+  };
+}

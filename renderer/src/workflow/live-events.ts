@@ -1,0 +1,48 @@
+import type { StationEvent } from '#shared/api/events.ts';
+import { api } from '../api/station-api.ts';
+import { usePackageList, useReturnList } from '../state/lists-store.ts';
+import { useNav } from '../state/nav-store.ts';
+import { usePackage } from '../state/package-store.ts';
+import { useStationStore } from '../state/station-store.ts';
+
+/*
+ * Follows every account's event stream. Changes reach the open package at once; lists and today's
+ * counts reload at most a few times a second however busy the stream is.
+ */
+
+function debounce(fn: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      fn();
+    }, ms);
+  };
+}
+
+const reloadLists = debounce(() => {
+  const screen = useNav.getState().screen;
+  if (screen === 'packages') void usePackageList.getState().reload();
+  if (screen === 'returns') void useReturnList.getState().reload();
+}, 150);
+const reloadCounts = debounce(() => void useStationStore.getState().refreshStatus(), 500);
+
+export function handleEvent(event: StationEvent): void {
+  if (event.event === 'package.created' || event.event === 'package.updated') {
+    usePackage.getState().applyRemote(event.data.package);
+  }
+  if (event.event !== 'sync.status') reloadLists();
+  reloadCounts();
+}
+
+/** Subscribes to the events of each account; returns a stop function. */
+export function followAccounts(accountIds: readonly number[]): () => void {
+  const controller = new AbortController();
+  for (const accountId of accountIds) {
+    void api()
+      .subscribeEvents(accountId, { signal: controller.signal, onEvent: handleEvent, reconnectMs: 2000 })
+      .catch(() => undefined);
+  }
+  return () => controller.abort();
+}

@@ -1,0 +1,45 @@
+import type { ReturnRecord } from '#shared/api/returns.ts';
+import type { PackageStatus } from '#shared/package-status.ts';
+import { api } from '../api/station-api.ts';
+import { useNav } from '../state/nav-store.ts';
+import { usePackage } from '../state/package-store.ts';
+import { useStationStore } from '../state/station-store.ts';
+
+/** A parcel scanned at the dock has arrived: these statuses move to `delivered` when it is opened. */
+const ARRIVING: readonly PackageStatus[] = ['pending', 'in_transit'];
+
+/**
+ * A return by id. The API has no `GET` of one return, so this asks the lookup (which matches a
+ * return id across every account) and keeps the answer of the right account.
+ */
+export async function fetchReturn(accountId: number, returnId: number): Promise<ReturnRecord | null> {
+  const answer = await api().lookup(String(returnId));
+  const hit = answer.returns.find((r) => r.account_id === accountId && r.return.id === returnId);
+  if (hit) return hit.return;
+  // A package whose tracking number equals the id hides the return from the lookup: page through.
+  for (let page = 1; page <= 40; page++) {
+    const list = await api().listAccountReturns(accountId, { page, per_page: 250 });
+    const found = list.data.find((r) => r.id === returnId);
+    if (found) return found;
+    if (page >= list.meta.total_pages) break;
+  }
+  return null;
+}
+
+/**
+ * Opens a package on the bench: marks it arrived when it was still on its way, and fetches it with
+ * its return, all in one round trip.
+ */
+export async function openPackage(accountId: number, packageId: number, status: PackageStatus, returnId: number): Promise<void> {
+  const client = api();
+  const arriving = ARRIVING.includes(status);
+  const [moved, pkg, ret] = await Promise.all([
+    arriving ? client.updatePackage(accountId, packageId, { status: 'delivered' }) : Promise.resolve(null),
+    client.getPackage(accountId, packageId),
+    fetchReturn(accountId, returnId),
+  ]);
+  const fresh = moved ? { ...pkg, status: moved.status, actual_arrival: moved.actual_arrival, updated_at: moved.updated_at } : pkg;
+  usePackage.getState().open({ accountId, pkg: fresh, ret });
+  useNav.getState().go('package');
+  if (arriving) void useStationStore.getState().refreshStatus();
+}

@@ -1,0 +1,115 @@
+import { normaliseCode } from '#shared/barcode.ts';
+import type { LookupPackage } from '#shared/api/station.ts';
+import { describeError } from '../api/describe-error.ts';
+import { api } from '../api/station-api.ts';
+import { createSerialQueue } from '../scan/serial-queue.ts';
+import { notify } from '../state/feedback-store.ts';
+import { useNav } from '../state/nav-store.ts';
+import { usePackage } from '../state/package-store.ts';
+import { useRegister } from '../state/register-store.ts';
+import { useScan } from '../state/scan-store.ts';
+import { useSession } from '../state/session-store.ts';
+import { openPackage } from './open-package.ts';
+
+/*
+ * What a scan means depends on where the worker is: a badge before sign-in, an item on an open
+ * package, a return to attach an unknown parcel to while registering, else a parcel's tracking
+ * number. Scans go through one serial queue: each is fully handled before the next starts.
+ */
+
+const queue = createSerialQueue<string>(handleScan, (error) => notify('error', describeError(error)));
+
+export function submitScan(raw: string): void {
+  if (normaliseCode(raw) === '') return;
+  queue.push(raw);
+}
+
+export const scanQueue = queue;
+
+async function handleScan(raw: string): Promise<void> {
+  const code = normaliseCode(raw);
+  try {
+    const session = useSession.getState();
+    if (!session.operator) return await signInByBadge(code);
+    const screen = useNav.getState().screen;
+    if (screen === 'package') return await scanOnPackage(code);
+    if (screen === 'register') return await scanWhileRegistering(code);
+    return await scanParcel(code);
+  } finally {
+    useScan.getState().count();
+  }
+}
+
+async function signInByBadge(code: string): Promise<void> {
+  const session = useSession.getState();
+  let operator = session.byBadge(code);
+  if (!operator) {
+    await session.loadOperators();
+    operator = useSession.getState().byBadge(code);
+  }
+  if (!operator) return notify('error', `No operator has badge ${code}. Scan your badge or pick your name.`);
+  useSession.getState().signIn(operator);
+  notify('success', `Signed in: ${operator.name}`);
+}
+
+async function scanParcel(code: string): Promise<void> {
+  const answer = await api().lookup(code);
+  const scan = useScan.getState();
+  if (answer.packages.length === 1 && answer.packages[0]) {
+    scan.clear();
+    return openFound(answer.packages[0]);
+  }
+  if (answer.packages.length > 1) {
+    scan.show(code, answer.packages, []);
+    return notify('warning', `${answer.packages.length} packages have this tracking number — pick one (keys 1–9).`);
+  }
+  if (answer.returns.length > 0) {
+    scan.show(code, [], answer.returns);
+    return notify('warning', `${code} is not a tracking number but matches ${answer.returns.length === 1 ? 'a return' : `${answer.returns.length} returns`}. Scan the parcel label.`);
+  }
+  scan.clear();
+  useRegister.getState().start(answer.candidates[0] ?? code);
+  useNav.getState().go('register');
+  notify('warning', `Unknown tracking number ${code}. Find its return to register the parcel.`);
+}
+
+export async function openFound(found: LookupPackage): Promise<void> {
+  await openPackage(found.account_id, found.id, found.status, found.return_id);
+  const pkg = usePackage.getState().current?.pkg;
+  if (!pkg) return;
+  if (pkg.status === 'received') notify('warning', `${pkg.tracking_number} was already received. Changes are still recorded.`);
+  else if (pkg.status === 'cancelled' || pkg.status === 'exception') notify('warning', `${pkg.tracking_number} is ${pkg.status}.`);
+  else notify('success', `Opened ${pkg.tracking_number}`);
+}
+
+async function scanOnPackage(code: string): Promise<void> {
+  const store = usePackage.getState();
+  const ret = store.current?.ret ?? null;
+  // A return line's SKU, or an item already on this package: counted without asking the station.
+  const known =
+    ret?.return_line_items.some((l) => normaliseCode(l.merchant_sku) === code) ||
+    store.drafts.some((d) => d.barcode !== null && normaliseCode(d.barcode) === code);
+  if (!known) {
+    const answer = await api().lookup(code);
+    const other = answer.packages.find((p) => p.id !== store.current?.pkg.id);
+    if (other) return openFound(other);
+  }
+  const outcome = store.scanItem(code);
+  const draft = usePackage.getState().drafts.find((d) => outcome.kind !== 'none' && d.key === outcome.key);
+  if (outcome.kind === 'line') {
+    const name = ret?.return_line_items.find((l) => l.id === draft?.return_line_item_id)?.name ?? code;
+    if (outcome.over) notify('warning', `Over-receipt: ${name} — ${draft?.quantity ?? '?'} scanned, more than expected.`);
+    else notify('success', `${name}: ${draft?.quantity ?? '?'}`);
+  } else if (outcome.kind === 'unexpected') {
+    notify('warning', `Unexpected item ${code}${outcome.isNew ? '' : `: ${draft?.quantity ?? '?'}`} — not on this return.`);
+  }
+}
+
+async function scanWhileRegistering(code: string): Promise<void> {
+  const answer = await api().lookup(code);
+  const pkg = answer.packages[0];
+  if (answer.packages.length === 1 && pkg) return openFound(pkg);
+  const count = await useRegister.getState().search(code);
+  if (count === 0) notify('warning', `No return matches ${code}. Try the customer's email, the return id or a SKU, or create a manual return.`);
+  else notify('success', `${count} return${count === 1 ? '' : 's'} found — press its number to attach the parcel.`);
+}

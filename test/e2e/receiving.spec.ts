@@ -1,0 +1,159 @@
+import { expect, test } from './fixtures.ts';
+import { lineRow, openAndSignIn, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
+
+/*
+ * The dock worker's whole flow against the real `serve --demo` station: sign in, scan the parcel,
+ * scan each item, set conditions, photograph with Chromium's fake camera, receive — then check the
+ * station's own records through the API.
+ */
+
+test('receive a three-line return: scanner for codes, touch for the rest', async ({ page, demo }) => {
+  const s = await scenario(demo);
+  await page.goto(demo.uiUrl);
+  // Sign in by picking the name.
+  await page.getByRole('button', { name: new RegExp(s.operator.name) }).click();
+  await expect(page.getByTestId('operator')).toContainText(s.operator.name);
+  await expect(page.getByTestId('scan-field')).toBeFocused();
+
+  await scan(page, s.tracking.toLowerCase().replace(/(.{4})/g, '$1 '));
+  await expect(page.getByTestId('package-view')).toBeVisible();
+  await expect(page.getByTestId('tracking-number')).toHaveText(s.tracking);
+  await expect(page.getByTestId('customer')).toHaveText(s.ret.email);
+  await expect(page.getByTestId('status-badge').first()).toContainText('Delivered');
+
+  const [a, b, c] = s.skus;
+  const conditions: [string, string][] = [
+    [a, 'Like new'],
+    [b, 'Good'],
+    [c, 'Damaged'],
+  ];
+  for (const [sku, condition] of conditions) {
+    await scan(page, sku);
+    if (sku === b) await scan(page, sku);
+    await page.getByRole('button', { name: new RegExp(condition) }).click();
+    await expect(page.getByTestId('scan-field')).toBeFocused();
+  }
+  await expect(lineRow(page, a).getByTestId('line-here')).toHaveText('1');
+  await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('2');
+  await expect(lineRow(page, b).getByTestId('line-remaining')).toHaveText('0');
+
+  await page.getByTestId('take-photo').click();
+  await expect(page.getByTestId('photo')).toHaveCount(1);
+  await expect(page.getByTestId('photo')).toHaveAttribute('data-state', 'done');
+
+  await page.getByTestId('receive').click();
+  await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
+  await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'success');
+  await expect(page.getByTestId('package-view')).toHaveCount(0);
+  await expect(page.getByTestId('scan-field')).toBeFocused();
+
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.status).toBe('received');
+  expect(pkg.processor_id).toBe(s.operator.id);
+  expect(pkg.media_files).toHaveLength(1);
+  const byLine = new Map(pkg.line_items.map((li) => [li.return_line_item_id, li]));
+  const [la, lb, lc] = s.ret.return_line_items;
+  expect(byLine.get(la?.id ?? -1)).toMatchObject({ quantity: 1, condition: 'like_new' });
+  expect(byLine.get(lb?.id ?? -1)).toMatchObject({ quantity: 2, condition: 'good' });
+  expect(byLine.get(lc?.id ?? -1)).toMatchObject({ quantity: 1, condition: 'damaged' });
+  // The photo is served at its capability URL.
+  const photo = await fetch(new URL(pkg.media_files[0]?.url ?? '', demo.origin));
+  expect(photo.headers.get('content-type')).toContain('image/jpeg');
+
+  const after = await demo.api.lookup(String(s.ret.id));
+  const ret = after.returns.find((r) => r.return.id === s.ret.id)?.return;
+  expect(ret?.return_line_items.map((l) => l.unreceived_quantity)).toEqual([0, 0, 0]);
+  expect(ret?.status).toBe('received');
+});
+
+test('receive a three-line return with the keyboard alone', async ({ page, demo }) => {
+  const s = await scenario(demo, 'pending');
+  await openAndSignIn(page, demo, s.operator);
+
+  await scan(page, s.tracking);
+  await expect(page.getByTestId('tracking-number')).toHaveText(s.tracking);
+  const [a, b, c] = s.skus;
+  // A person presses a condition key after looking at the item: wait for it as they would.
+  await scan(page, a);
+  await page.keyboard.press('2'); // like new
+  await expect(lineRow(page, a)).toContainText('Like new');
+  await scan(page, b);
+  await scan(page, b);
+  await page.keyboard.press('3'); // good
+  await expect(lineRow(page, b)).toContainText('Good');
+  await scan(page, c);
+  await page.keyboard.press('5'); // damaged
+  await page.keyboard.press('F3'); // defective
+  await expect(lineRow(page, c)).toContainText('Damaged · defective');
+  // A mistake, undone with one key.
+  await scan(page, c);
+  await expect(lineRow(page, c).getByTestId('line-here')).toHaveText('2');
+  await page.keyboard.press('F8');
+  await expect(lineRow(page, c).getByTestId('line-here')).toHaveText('1');
+  await expect(lineRow(page, c)).toContainText('Damaged · defective');
+
+  await page.keyboard.press('F4');
+  await expect(page.getByTestId('photo')).toHaveAttribute('data-state', 'done');
+  await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
+  await expect(page.getByTestId('count-received')).not.toContainText('—');
+
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });
+  expect(pkg.media_files).toHaveLength(1);
+  expect(pkg.line_items.map((li) => [li.quantity, li.condition, li.defective]).sort()).toEqual(
+    [
+      [1, 'like_new', false],
+      [2, 'good', false],
+      [1, 'damaged', true],
+    ].sort(),
+  );
+});
+
+test('twenty scans typed at scanner speed count exactly twenty, wherever focus is', async ({ page, demo }) => {
+  const s = await scenario(demo);
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  const sku = s.skus[1];
+  await scan(page, sku);
+  // Focus in the notes box: the next scan must still count as a scan, not become notes.
+  await page.getByLabel('Notes').focus();
+  // Twenty scans in one burst of keystrokes, as fast as the browser takes them (≥ 10 scans/s).
+  let burst = '';
+  for (let i = 1; i < 20; i++) burst += `${sku}\n`;
+  // The station answers slowly here, so scans pile up behind requests still in flight.
+  await page.route('**/line_items**', async (route) => {
+    await new Promise((r) => setTimeout(r, 150));
+    await route.continue();
+  });
+  await page.keyboard.type(burst);
+  await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('20');
+  await expect(lineRow(page, sku).getByTestId('line-remaining')).toHaveText('18 over');
+  await expect(page.getByLabel('Notes')).toHaveValue('');
+  await waitForQuietSync(page);
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.line_items).toHaveLength(1);
+  expect(pkg.line_items[0]?.quantity).toBe(20);
+  expect(pkg.line_items[0]?.notes).toBeNull();
+});
+
+test('an API refusal is shown plainly and nothing on screen is lost', async ({ page, demo }) => {
+  const s = await scenario(demo, 'pending');
+  await demo.api.updatePackage(s.accountId, s.packageId, { status: 'cancelled' });
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  await expect(page.getByTestId('status-badge').first()).toHaveText('Cancelled');
+  await scan(page, s.skus[0]);
+  await page.keyboard.press('4');
+  await expect(lineRow(page, s.skus[0])).toContainText('Fair');
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'error');
+  await expect(page.getByTestId('package-error')).toContainText('cancelled package cannot become received');
+  // Still on the package, with the work as it was.
+  await expect(page.getByTestId('package-view')).toBeVisible();
+  await expect(lineRow(page, s.skus[0]).getByTestId('line-here')).toHaveText('1');
+  await expect(lineRow(page, s.skus[0])).toContainText('Fair');
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.status).toBe('cancelled');
+});
