@@ -221,6 +221,11 @@ export class ApiClient {
     });
   }
 
+  /** `GET /api/v1/accounts/{account_id}/returns/{id}`. */
+  getReturn(accountId: number, id: number, o: RequestOptions = {}): Promise<ReturnRecord> {
+    return this.#call(API_ROUTES.getAccountReturn, { params: { account_id: accountId, id }, signal: o.signal });
+  }
+
   // -- return packages -------------------------------------------------------------------------
 
   listPackages(accountId: number, query: ReturnPackageListParams = {}, o: RequestOptions = {}): Promise<ReturnPackageListResponse> {

@@ -70,6 +70,7 @@ export interface RouteDefinition {
 }
 
 export const AccountPathSchema = z.strictObject({ account_id: IdParamSchema });
+export const ReturnPathSchema = z.strictObject({ account_id: IdParamSchema, id: IdParamSchema });
 export const PackagePathSchema = z.strictObject({ account_id: IdParamSchema, id: IdParamSchema });
 export const LineItemPathSchema = z.strictObject({
   account_id: IdParamSchema,
@@ -157,6 +158,18 @@ export const API_ROUTES = {
     status: 200,
     response: ReturnListResponseSchema,
     errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  getAccountReturn: {
+    operationId: 'getAccountReturn',
+    method: 'GET',
+    path: `${ACCOUNT}/returns/{id}`,
+    summary: 'Get one manual return with its lines and received quantities.',
+    tag: 'returns',
+    auth: 'account',
+    params: ReturnPathSchema,
+    status: 200,
+    response: ReturnRecordSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   listReturnPackages: {
     operationId: 'listReturnPackages',

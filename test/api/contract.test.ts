@@ -184,6 +184,16 @@ describe('manual returns', () => {
     const other = expectList(await get('/api/v1/accounts/2/returns?per_page=250', s.account2));
     expect((other.data as Array<{ account_id: number }>).every((r) => r.account_id === 2)).toBe(true);
   });
+
+  it('GET /api/v1/accounts/{id}/returns/{return_id} answers one return; another account\'s is unknown', async () => {
+    const mine = await createReturn(s.origin, s.account1, { email: 'one.return@example.com' });
+    const response = await get(`${A1}/returns/${mine.id}`, s.account1);
+    expect(response.status, response.text).toBe(200);
+    expect(expectReturnRecord(response.json)).toEqual(mine);
+    expect((await get(`/api/v1/accounts/2/returns/${mine.id}`, s.account2)).status).toBe(404);
+    expect((await get(`${A1}/returns/${mine.id}`, s.account2)).status).toBe(403);
+    expect((await get(`${A1}/returns/0${mine.id}`, s.account1)).status).toBe(404);
+  });
 });
 
 describe('return packages', () => {

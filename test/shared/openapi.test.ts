@@ -13,6 +13,8 @@ const CONTRACT_OPERATIONS = [
   'POST /returns',
   'GET /returns',
   'GET /api/v1/accounts/{account_id}/returns',
+  // Not in the spec or the contract: added for the UI and integrations (docs/api-decisions.md).
+  'GET /api/v1/accounts/{account_id}/returns/{id}',
   'GET /api/v1/accounts/{account_id}/return_packages',
   'POST /api/v1/accounts/{account_id}/return_packages',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}',

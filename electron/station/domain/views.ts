@@ -1,19 +1,23 @@
 import type { MediaFile as MediaFileView } from '#shared/api/media.ts';
 import type { PackageLineItem as LineItemView } from '#shared/api/line-items.ts';
-import type {
-  Dimensions,
-  ReturnPackage as PackageGetView,
-  ReturnPackageCreated as PackageCreatedView,
-  ReturnPackageListItem as PackageListView,
-  ReturnPackageUpdated as PackageUpdatedView,
+import type { z } from 'zod';
+import {
+  type Dimensions,
+  type ReturnPackage as PackageGetView,
+  type ReturnPackageCreated as PackageCreatedView,
+  ReturnPackageCreatedSchema,
+  type ReturnPackageListItem as PackageListView,
+  ReturnPackageListItemSchema,
+  ReturnPackageSchema,
+  type ReturnPackageUpdated as PackageUpdatedView,
+  ReturnPackageUpdatedSchema,
 } from '#shared/api/return-packages.ts';
 import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
 import type { Carrier, Location, MediaFile, PackageLineItem, ReturnPackage, ReturnRecord } from '../store/index.ts';
 
 /*
- * Records → the contract's response shapes. Each function builds exactly the fields of its view
- * (the spec's L/C/G/U presence table), typed by the shared zod schemas' inferred types, so a field
- * can neither go missing nor leak (internal fields such as account_id or tracking_key stay inside).
+ * Records → the contract's response shapes (the spec's L/C/G/U presence table), typed by the
+ * shared zod schemas' inferred types.
  */
 
 export const MEDIA_PATH_PREFIX = '/media/';
@@ -22,32 +26,15 @@ function dimensionsOf(p: ReturnPackage): Dimensions {
   return { length: p.length, width: p.width, height: p.height, dimension_unit: p.dimension_unit };
 }
 
-export function packageListView(p: ReturnPackage, related: { carrier: Carrier | undefined; location: Location | undefined; lineItemsCount: number }): PackageListView {
+/** The package's own fields a view may show, by their spec names. */
+function fieldsOf(p: ReturnPackage) {
   return {
     id: p.id,
     return_id: p.return_id,
     tracking_number: p.tracking_number,
     status: p.status,
     estimated_arrival: p.estimated_arrival,
-    weight: p.weight,
-    weight_unit: p.weight_unit,
-    dimensions: dimensionsOf(p),
-    carrier: related.carrier ? { id: related.carrier.id, name: related.carrier.name, service: related.carrier.service } : null,
-    location_id: p.location_id,
-    fulfillment_center_id: related.location?.fulfillment_center_id ?? null,
-    line_items_count: related.lineItemsCount,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
-}
-
-export function packageCreatedView(p: ReturnPackage): PackageCreatedView {
-  return {
-    id: p.id,
-    return_id: p.return_id,
-    tracking_number: p.tracking_number,
-    status: p.status,
-    estimated_arrival: p.estimated_arrival,
+    actual_arrival: p.actual_arrival,
     shipping_method: p.shipping_method,
     weight: p.weight,
     weight_unit: p.weight_unit,
@@ -56,61 +43,52 @@ export function packageCreatedView(p: ReturnPackage): PackageCreatedView {
     shipping_label_cost_currency: p.shipping_label_cost_currency,
     carrier_id: p.carrier_id,
     location_id: p.location_id,
+    processed_at: p.processed_at,
+    processor_id: p.processor_id,
+    notes: p.notes,
     created_at: p.created_at,
     updated_at: p.updated_at,
   };
+}
+
+/**
+ * Exactly the fields of one presence column, in its order: the keys come from the shared response
+ * schema, so a view can neither miss a field nor leak one (account_id, tracking_key stay inside).
+ */
+function presentIn<S extends z.ZodObject>(schema: S, fields: Record<string, unknown>): z.output<S> {
+  const view: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.shape)) view[key] = fields[key];
+  return view as z.output<S>;
+}
+
+export function packageListView(p: ReturnPackage, related: { carrier: Carrier | undefined; location: Location | undefined; lineItemsCount: number }): PackageListView {
+  return presentIn(ReturnPackageListItemSchema, {
+    ...fieldsOf(p),
+    carrier: related.carrier ? { id: related.carrier.id, name: related.carrier.name, service: related.carrier.service } : null,
+    fulfillment_center_id: related.location?.fulfillment_center_id ?? null,
+    line_items_count: related.lineItemsCount,
+  });
+}
+
+export function packageCreatedView(p: ReturnPackage): PackageCreatedView {
+  return presentIn(ReturnPackageCreatedSchema, fieldsOf(p));
 }
 
 export function packageGetView(
   p: ReturnPackage,
   related: { carrier: Carrier | undefined; location: Location | undefined; lineItems: PackageLineItem[]; mediaFiles: MediaFile[]; origin: string },
 ): PackageGetView {
-  return {
-    id: p.id,
-    return_id: p.return_id,
-    tracking_number: p.tracking_number,
-    status: p.status,
-    estimated_arrival: p.estimated_arrival,
-    actual_arrival: p.actual_arrival,
-    shipping_method: p.shipping_method,
-    weight: p.weight,
-    weight_unit: p.weight_unit,
-    dimensions: dimensionsOf(p),
-    shipping_label_cost: p.shipping_label_cost,
-    shipping_label_cost_currency: p.shipping_label_cost_currency,
-    carrier_id: p.carrier_id,
+  return presentIn(ReturnPackageSchema, {
+    ...fieldsOf(p),
     carrier: related.carrier ? { id: related.carrier.id, name: related.carrier.name, code: related.carrier.code } : null,
-    location_id: p.location_id,
     fulfillment_center_id: related.location?.fulfillment_center_id ?? null,
     line_items: related.lineItems.map(lineItemView),
     media_files: related.mediaFiles.map((m) => mediaFileView(m, related.origin)),
-    processed_at: p.processed_at,
-    processor_id: p.processor_id,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
+  });
 }
 
 export function packageUpdatedView(p: ReturnPackage): PackageUpdatedView {
-  return {
-    id: p.id,
-    return_id: p.return_id,
-    tracking_number: p.tracking_number,
-    status: p.status,
-    estimated_arrival: p.estimated_arrival,
-    actual_arrival: p.actual_arrival,
-    shipping_method: p.shipping_method,
-    weight: p.weight,
-    weight_unit: p.weight_unit,
-    dimensions: dimensionsOf(p),
-    shipping_label_cost: p.shipping_label_cost,
-    shipping_label_cost_currency: p.shipping_label_cost_currency,
-    carrier_id: p.carrier_id,
-    location_id: p.location_id,
-    notes: p.notes,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
+  return presentIn(ReturnPackageUpdatedSchema, fieldsOf(p));
 }
 
 export function lineItemView(l: PackageLineItem): LineItemView {

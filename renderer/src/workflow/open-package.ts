@@ -1,3 +1,4 @@
+import { ApiError } from '#shared/api/client.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
 import type { PackageStatus } from '#shared/package-status.ts';
 import { api } from '../api/station-api.ts';
@@ -8,22 +9,14 @@ import { useStationStore } from '../state/station-store.ts';
 /** A parcel scanned at the dock has arrived: these statuses move to `delivered` when it is opened. */
 const ARRIVING: readonly PackageStatus[] = ['pending', 'in_transit'];
 
-/**
- * A return by id. The API has no `GET` of one return, so this asks the lookup (which matches a
- * return id across every account) and keeps the answer of the right account.
- */
+/** A return by id, or null when the station has no such return in that account. */
 export async function fetchReturn(accountId: number, returnId: number): Promise<ReturnRecord | null> {
-  const answer = await api().lookup(String(returnId));
-  const hit = answer.returns.find((r) => r.account_id === accountId && r.return.id === returnId);
-  if (hit) return hit.return;
-  // A package whose tracking number equals the id hides the return from the lookup: page through.
-  for (let page = 1; page <= 40; page++) {
-    const list = await api().listAccountReturns(accountId, { page, per_page: 250 });
-    const found = list.data.find((r) => r.id === returnId);
-    if (found) return found;
-    if (page >= list.meta.total_pages) break;
+  try {
+    return await api().getReturn(accountId, returnId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
   }
-  return null;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { listMeta } from '#shared/api/common.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
+import { fail } from '../../errors.ts';
 import { invalidReference } from '../../domain/references.ts';
 import { createReturn, listReturns } from '../../domain/returns.ts';
 import { returnView } from '../../domain/views.ts';
@@ -23,6 +24,12 @@ export function returnRoutes(server: FastifyInstance, ctx: DomainContext): void 
     const accountId = accountForReturns(principal, account_id);
     const { records, total } = await listReturns(ctx, { ...filters, ...(accountId === undefined ? {} : { account_id: accountId }) }, page, per_page);
     return { body: { data: records.map(returnView), meta: listMeta(page, per_page, total) } };
+  });
+
+  addRoute(server, ctx, API_ROUTES.getAccountReturn, async ({ params, t }) => {
+    const record = await t.returns.get(params.id ?? 0);
+    if (!record || record.account_id !== params.account_id) throw fail('NOT_FOUND', `No return ${params.id} in account ${params.account_id}.`);
+    return { body: returnView(record) };
   });
 
   addRoute(server, ctx, API_ROUTES.listAccountReturns, async ({ params, query }) => {
