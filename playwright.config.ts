@@ -8,7 +8,8 @@ const executablePath = process.env.CHROMIUM_PATH ?? (existsSync(debianChromium) 
 export default defineConfig({
   testDir: 'test',
   timeout: 30_000,
-  workers: 2,
+  // Two cores: in CI one worker keeps Chromium, the station and the runner from starving each other.
+  workers: process.env.CI ? 1 : 2,
   reporter: process.env.CI ? 'list' : [['list']],
   use: { trace: 'retain-on-failure' },
   projects: [

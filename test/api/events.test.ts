@@ -89,9 +89,22 @@ describe('GET /api/v1/accounts/{id}/events', () => {
       expect(updated?.event === 'package.updated' && updated.data.package.status).toBe('delivered');
       expect(stream.events.every((e) => e.data.account_id === 1)).toBe(true);
       // Ids increase.
-      const ids = stream.events.map((e) => Number(e.id));
+      const ids = stream.events.filter((e) => e.event !== 'sync.status').map((e) => Number(e.id));
       expect([...ids].sort((a, b) => a - b)).toEqual(ids);
       expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('opens with the sync state, without an id to resume from', async () => {
+    const stream = await openStream(1, s.account1);
+    try {
+      await stream.waitFor((events) => events.length > 0);
+      const first = stream.events[0];
+      expect(first?.event).toBe('sync.status');
+      expect(first?.event === 'sync.status' && first.data.sync.state).toBe('disabled');
+      expect(stream.raw[0]?.id).toBe('');
     } finally {
       stream.close();
     }
@@ -134,7 +147,8 @@ describe('GET /api/v1/accounts/{id}/events', () => {
     const resumed = await openStream(1, s.account1, resumeFrom);
     try {
       await resumed.waitFor((events) => later.every((id) => events.some((e) => e.event === 'return.created' && e.data.return.id === id)));
-      expect(resumed.events.every((e) => Number(e.id) > Number(resumeFrom))).toBe(true);
+      const changes = resumed.events.filter((e) => e.event !== 'sync.status');
+      expect(changes.every((e) => Number(e.id) > Number(resumeFrom))).toBe(true);
       expect(resumed.events.every((e) => e.data.account_id === 1)).toBe(true);
       const returnIds = resumed.events.flatMap((e) => (e.event === 'return.created' ? [e.data.return.id] : []));
       expect(returnIds).toEqual(later);

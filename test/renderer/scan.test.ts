@@ -29,6 +29,14 @@ describe('BurstDetector', () => {
     expect(d.enter(1120)).toBe('SKU-41DF50');
   });
 
+  it('by default takes a scanner slowed by a busy page (35 ms a key) but not a fast typist (80 ms)', () => {
+    const d = new BurstDetector();
+    [...'SKU-41DF50'].forEach((c, i) => d.key(c, 1000 + i * 35));
+    expect(d.enter(1000 + 10 * 35)).toBe('SKU-41DF50');
+    [...'note text'].forEach((c, i) => d.key(c, 5000 + i * 80));
+    expect(d.enter(5000 + 9 * 80)).toBeNull();
+  });
+
   it('does not count a short burst or a late Enter', () => {
     const d = new BurstDetector({ maxAverageGapMs: 30, maxGapMs: 120, minLength: 4 });
     [...'ab'].forEach((c, i) => d.key(c, i * 4));

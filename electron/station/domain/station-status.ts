@@ -3,7 +3,7 @@ import { STATION_NAME, STATION_VERSION } from '../version.ts';
 import type { DomainContext } from './context.ts';
 
 /** Sync arrives in a later step; until then the station reports it as switched off. */
-const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null };
+export const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null };
 
 /** The station's local calendar day and the UTC instant it began: "today" on the dock. */
 function localToday(now: Date): { date: string; since: string } {

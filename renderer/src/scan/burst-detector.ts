@@ -16,7 +16,9 @@ export interface BurstOptions {
   minLength: number;
 }
 
-export const DEFAULT_BURST: BurstOptions = { maxAverageGapMs: 30, maxGapMs: 120, minLength: 4 };
+// Scanners type a character every 1–15 ms, people every 80 ms or more; 45 ms leaves room for a
+// busy page or a Bluetooth scanner without mistaking a fast typist for a scan.
+export const DEFAULT_BURST: BurstOptions = { maxAverageGapMs: 45, maxGapMs: 120, minLength: 4 };
 
 export class BurstDetector {
   readonly #options: BurstOptions;

@@ -6,6 +6,7 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import { fail } from '../../errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { packageDetailView } from '../../domain/package-views.ts';
+import { SYNC_DISABLED } from '../../domain/station-status.ts';
 import { returnView } from '../../domain/views.ts';
 import type { ChangeLogEntry, ReturnPackage, ReturnRecord } from '../../store/index.ts';
 import { authorize } from '../auth.ts';
@@ -53,6 +54,8 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
       'x-accel-buffering': 'no',
     });
     raw.write('retry: 2000\n\n');
+    // The sync state first (no id: it is a state, not a change to resume from).
+    raw.write(`event: sync.status\ndata: ${JSON.stringify({ account_id: accountId, occurred_at: ctx.clock.now(), sync: SYNC_DISABLED })}\n\n`);
     open.add(raw);
 
     let lastSent = resumeAfter;
