@@ -130,13 +130,19 @@ async function openOnDatabase(
     sqlite.exec('COMMIT');
   }
 
+  // The list queries exist once the engine is loaded; commits during an upgrade come before them.
+  let forgetCounts: (table: string) => void = () => undefined;
   const listeners = new Set<(entries: ChangeLogEntry[]) => void>();
   const records = new WeakMap<object, TransactionRecord>();
   const loop = createCommitLoop({
     writer: createSqliteWriter(sqlite, autoIncrement),
     ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),
     onUpgradeCommit: markUpgraded,
-    onCommitted: (mutations) => notify(listeners, mutations),
+    onCommitted: (mutations) => {
+      // Durable now: counts remembered from SQLite may have changed.
+      for (const table of new Set(mutations.map((m) => m.table))) forgetCounts(table);
+      notify(listeners, mutations);
+    },
   });
   const middleware = recordingMiddleware(loop, records);
   const factory = newEngineFactory();
@@ -171,7 +177,8 @@ async function openOnDatabase(
 
   const media = await openMediaFiles(join(options.dataDir, 'media'));
   const allTables = [...latestTables.keys()];
-  const queries = createListQueries(sqlite);
+  const lists = createListQueries(sqlite);
+  forgetCounts = (table) => lists.forgetCounts(table);
   let closed = false;
   let closing: Promise<void> | undefined;
   let writesInFlight = 0;
@@ -222,11 +229,11 @@ async function openOnDatabase(
     write,
     listIds(table, query) {
       if (closed) throw new StoreClosedError();
-      return queries.listIds(table, query);
+      return lists.listIds(table, query);
     },
     count(table, filters) {
       if (closed) throw new StoreClosedError();
-      return queries.count(table, filters);
+      return lists.count(table, filters);
     },
     allocateIds(sequence, count) {
       return allocateIds(db, sequence, count);

@@ -70,8 +70,11 @@ const ORDER_BY: Record<PackageSort, { forward: string; reverse: string }> = {
  * one indexed query for the count and one for the page's ids (none past the last page). SQLite
  * holds exactly what has been acknowledged, so a list never shows a write that could still fail.
  */
+const MAX_REMEMBERED_COUNTS = 1000;
+
 export function createListQueries(db: DatabaseSync) {
   const cache = new Map<string, StatementSync>();
+  const counts = new Map<string, number>();
   const prepared = (sql: string): StatementSync => {
     let statement = cache.get(sql);
     if (!statement) {
@@ -146,10 +149,23 @@ export function createListQueries(db: DatabaseSync) {
       const { where, params } = whereOf(table, filters);
       return countWith(table, where, params);
     },
+    /** Called after every commit that touched `table`: its counts may have changed. */
+    forgetCounts(table: string): void {
+      if (table === 'returns' || table === 'return_packages') counts.clear();
+    },
   };
 
+  /**
+   * A count walks every match of its index (a third of the time of a list request at 100,000
+   * packages). Between two commits it cannot change, so it is remembered until the next commit.
+   */
   function countWith(table: ListableTable, where: string, params: SQLInputValue[]): number {
+    const key = `${table}${where}\u0000${JSON.stringify(params)}`;
+    const known = counts.get(key);
+    if (known !== undefined) return known;
     const row = prepared(`SELECT count(*) AS n FROM ${table}${where}`).get(...params) as { n: number };
+    if (counts.size >= MAX_REMEMBERED_COUNTS) counts.clear();
+    counts.set(key, row.n);
     return row.n;
   }
 }
