@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { killRounds } from '../store/kill-harness.ts';
 import {
   openStore,
   type PackageLineItem,
@@ -30,6 +31,8 @@ export type BenchRow = {
   ok?: boolean;
 };
 
+/** The suite kills the writers 4 times; the bench many more. */
+const KILL_ROUNDS = 25;
 const OPEN_CHILD = fileURLToPath(new URL('./store-bench-open.ts', import.meta.url));
 const STATUSES: PackageStatus[] = ['pending', 'in_transit', 'in_transit', 'in_transit', 'delivered', 'received', 'received', 'exception', 'cancelled'];
 const DAY0 = Date.UTC(2026, 9, 1);
@@ -223,11 +226,17 @@ async function openInChild(dir: string): Promise<OpenFigures> {
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as OpenFigures;
 }
 
-function timeList(store: StationStore, page: number): { p50: number; p99: number; total: number } {
+/**
+ * A list page with its count, timed cold: counts are remembered between commits, so before each
+ * timed call a commit rewrites a package unchanged, which makes the count be computed again.
+ */
+async function timeList(store: StationStore, page: number): Promise<{ p50: number; p99: number; total: number }> {
   const query = { account_id: 2, status: ['in_transit', 'delivered'] as PackageStatus[], sort: '-updated_at' as const, per_page: 25, page };
+  const unchanged = await store.db.return_packages.get(1);
   const times: number[] = [];
   let total = 0;
   for (let i = 0; i < 200; i++) {
+    if (unchanged) await store.write(() => store.db.return_packages.put(unchanged));
     const t0 = performance.now();
     total = store.listIds('return_packages', query).total;
     times.push(performance.now() - t0);
@@ -264,6 +273,19 @@ export async function runStoreBench(): Promise<BenchRow[]> {
     ok: many.rate >= 3 * one.rate,
   });
 
+  const killDir = await tempDir();
+  try {
+    const kill = await killRounds(killDir, KILL_ROUNDS);
+    rows.push({
+      name: `SIGKILL at random moments, ${kill.rounds} rounds of 16 writers`,
+      value: `${kill.lost} of ${kill.acknowledged} acknowledged writes lost${kill.violations.length ? `; ${kill.violations.join('; ')}` : ''}`,
+      target: 'none lost, every invariant holds',
+      ok: kill.lost === 0 && kill.violations.length === 0,
+    });
+  } finally {
+    await rm(killDir, { recursive: true, force: true });
+  }
+
   for (const size of [10_000, 100_000]) {
     const dir = await tempDir();
     try {
@@ -280,7 +302,7 @@ export async function runStoreBench(): Promise<BenchRow[]> {
       });
       const store = await openStore({ dataDir: dir });
       try {
-        const first = timeList(store, 1);
+        const first = await timeList(store, 1);
         const lastPage = Math.max(1, Math.ceil(first.total / 25));
         // The middle page is the slowest one: later pages are read from the other end (list-queries.ts).
         const middlePage = Math.max(1, Math.ceil(lastPage / 2));
@@ -290,7 +312,7 @@ export async function runStoreBench(): Promise<BenchRow[]> {
           [`deep page ${lastPage}`, lastPage],
         ] as const;
         for (const [label, page] of pages) {
-          const timed = label === 'first page' ? first : timeList(store, page);
+          const timed = label === 'first page' ? first : await timeList(store, page);
           rows.push({
             name: `list page + count at ${size.toLocaleString('en')} (${label}, ${timed.total} matches)`,
             p50_ms: round(timed.p50, 3),
