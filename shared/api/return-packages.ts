@@ -208,91 +208,40 @@ const packageFields = {
   updated_at: TimestampSchema,
 };
 
+/** The named fields of `packageFields`, in the order given: one line per presence column below. */
+function only<K extends keyof typeof packageFields>(...keys: K[]): Pick<typeof packageFields, K> {
+  return Object.fromEntries(keys.map((key) => [key, packageFields[key]])) as Pick<typeof packageFields, K>;
+}
+
+const COMMON_HEAD = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival'] as const;
+const COSTS = ['shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id'] as const;
+const TIMES = ['created_at', 'updated_at'] as const;
+
 /** L: an element of `GET .../return_packages`. */
 export const ReturnPackageListItemSchema = z.object({
-  id: packageFields.id,
-  return_id: packageFields.return_id,
-  tracking_number: packageFields.tracking_number,
-  status: packageFields.status,
-  estimated_arrival: packageFields.estimated_arrival,
-  weight: packageFields.weight,
-  weight_unit: packageFields.weight_unit,
-  dimensions: packageFields.dimensions,
+  ...only(...COMMON_HEAD, 'weight', 'weight_unit', 'dimensions'),
   carrier: ListCarrierSchema.nullable(),
-  location_id: packageFields.location_id,
-  fulfillment_center_id: packageFields.fulfillment_center_id,
-  line_items_count: packageFields.line_items_count,
-  created_at: packageFields.created_at,
-  updated_at: packageFields.updated_at,
+  ...only('location_id', 'fulfillment_center_id', 'line_items_count', ...TIMES),
 });
 export type ReturnPackageListItem = z.infer<typeof ReturnPackageListItemSchema>;
 
 /** C: the answer of `POST .../return_packages`. */
 export const ReturnPackageCreatedSchema = z.object({
-  id: packageFields.id,
-  return_id: packageFields.return_id,
-  tracking_number: packageFields.tracking_number,
-  status: packageFields.status,
-  estimated_arrival: packageFields.estimated_arrival,
-  shipping_method: packageFields.shipping_method,
-  weight: packageFields.weight,
-  weight_unit: packageFields.weight_unit,
-  dimensions: packageFields.dimensions,
-  shipping_label_cost: packageFields.shipping_label_cost,
-  shipping_label_cost_currency: packageFields.shipping_label_cost_currency,
-  carrier_id: packageFields.carrier_id,
-  location_id: packageFields.location_id,
-  created_at: packageFields.created_at,
-  updated_at: packageFields.updated_at,
+  ...only(...COMMON_HEAD, 'shipping_method', 'weight', 'weight_unit', 'dimensions', ...COSTS, 'location_id', ...TIMES),
 });
 export type ReturnPackageCreated = z.infer<typeof ReturnPackageCreatedSchema>;
 
 /** G: the answer of `GET .../return_packages/{id}`. */
 export const ReturnPackageSchema = z.object({
-  id: packageFields.id,
-  return_id: packageFields.return_id,
-  tracking_number: packageFields.tracking_number,
-  status: packageFields.status,
-  estimated_arrival: packageFields.estimated_arrival,
-  actual_arrival: packageFields.actual_arrival,
-  shipping_method: packageFields.shipping_method,
-  weight: packageFields.weight,
-  weight_unit: packageFields.weight_unit,
-  dimensions: packageFields.dimensions,
-  shipping_label_cost: packageFields.shipping_label_cost,
-  shipping_label_cost_currency: packageFields.shipping_label_cost_currency,
-  carrier_id: packageFields.carrier_id,
+  ...only(...COMMON_HEAD, 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', ...COSTS),
   carrier: GetCarrierSchema.nullable(),
-  location_id: packageFields.location_id,
-  fulfillment_center_id: packageFields.fulfillment_center_id,
-  line_items: packageFields.line_items,
-  media_files: packageFields.media_files,
-  processed_at: packageFields.processed_at,
-  processor_id: packageFields.processor_id,
-  created_at: packageFields.created_at,
-  updated_at: packageFields.updated_at,
+  ...only('location_id', 'fulfillment_center_id', 'line_items', 'media_files', 'processed_at', 'processor_id', ...TIMES),
 });
 export type ReturnPackage = z.infer<typeof ReturnPackageSchema>;
 
 /** U: the answer of `PATCH .../return_packages/{id}`. */
 export const ReturnPackageUpdatedSchema = z.object({
-  id: packageFields.id,
-  return_id: packageFields.return_id,
-  tracking_number: packageFields.tracking_number,
-  status: packageFields.status,
-  estimated_arrival: packageFields.estimated_arrival,
-  actual_arrival: packageFields.actual_arrival,
-  shipping_method: packageFields.shipping_method,
-  weight: packageFields.weight,
-  weight_unit: packageFields.weight_unit,
-  dimensions: packageFields.dimensions,
-  shipping_label_cost: packageFields.shipping_label_cost,
-  shipping_label_cost_currency: packageFields.shipping_label_cost_currency,
-  carrier_id: packageFields.carrier_id,
-  location_id: packageFields.location_id,
-  notes: packageFields.notes,
-  created_at: packageFields.created_at,
-  updated_at: packageFields.updated_at,
+  ...only(...COMMON_HEAD, 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', ...COSTS, 'location_id', 'notes', ...TIMES),
 });
 export type ReturnPackageUpdated = z.infer<typeof ReturnPackageUpdatedSchema>;
 

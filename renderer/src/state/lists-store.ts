@@ -37,7 +37,7 @@ interface ListState<S extends string, R> {
 const PER_PAGE = 25;
 const EMPTY_META: Meta = { current_page: 1, total_pages: 0, total_count: 0 };
 
-function single<R>(rows: R[]): { rows: R[]; meta: Meta } {
+function single<R>(rows: R[]): Page<R> {
   return { rows, meta: { current_page: 1, total_pages: rows.length ? 1 : 0, total_count: rows.length } };
 }
 
@@ -54,65 +54,54 @@ async function searchPackages(accountId: number, search: string, statuses: Packa
   return statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows;
 }
 
-export const usePackageList = create<ListState<PackageStatus, ReturnPackageListItem>>()((set, get) => ({
-  query: { accountId: null, statuses: [], search: '', page: 1 },
-  rows: [],
-  meta: EMPTY_META,
-  loading: false,
-  error: null,
-  setQuery(change) {
-    set({ query: { ...get().query, ...change } });
-    void get().reload();
-  },
-  async reload() {
-    const { accountId, statuses, search, page } = get().query;
-    if (accountId === null) return;
-    set({ loading: true });
-    try {
-      const result = search.trim()
-        ? single(await searchPackages(accountId, search.trim(), statuses))
-        : await api()
-            .listPackages(accountId, { status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' })
-            .then((a) => ({ rows: a.data, meta: a.meta }));
-      // Drop an answer that a newer query overtook.
-      if (get().query.accountId === accountId && get().query.search === search && get().query.page === page) set({ ...result, loading: false, error: null });
-    } catch (error) {
-      set({ loading: false, error: describeError(error) });
-    }
-  },
-}));
+type Page<R> = { rows: R[]; meta: Meta };
 
-export const useReturnList = create<ListState<ReturnStatus, ReturnRecord>>()((set, get) => ({
-  query: { accountId: null, statuses: [], search: '', page: 1 },
-  rows: [],
-  meta: EMPTY_META,
-  loading: false,
-  error: null,
-  setQuery(change) {
-    set({ query: { ...get().query, ...change } });
-    void get().reload();
-  },
-  async reload() {
-    const { accountId, statuses, search, page } = get().query;
-    if (accountId === null) return;
-    set({ loading: true });
-    try {
-      const text = search.trim();
-      let result: { rows: ReturnRecord[]; meta: Meta };
-      if (text.includes('@')) {
-        const a = await api().listAccountReturns(accountId, { email: text, status: statuses, page, per_page: PER_PAGE });
-        result = { rows: a.data, meta: a.meta };
-      } else if (text) {
-        const answer = await api().lookup(text);
-        const rows = answer.returns.filter((r) => r.account_id === accountId).map((r) => r.return);
-        result = single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
-      } else {
-        const a = await api().listAccountReturns(accountId, { status: statuses, page, per_page: PER_PAGE });
-        result = { rows: a.data, meta: a.meta };
+/** A list store over one way of fetching a page: the query, its answer, and reloads. */
+function createListStore<S extends string, R>(fetchPage: (accountId: number, query: ListQuery<S>) => Promise<Page<R>>) {
+  return create<ListState<S, R>>()((set, get) => ({
+    query: { accountId: null, statuses: [], search: '', page: 1 },
+    rows: [],
+    meta: EMPTY_META,
+    loading: false,
+    error: null,
+    setQuery(change) {
+      set({ query: { ...get().query, ...change } });
+      void get().reload();
+    },
+    async reload() {
+      const query = get().query;
+      if (query.accountId === null) return;
+      set({ loading: true });
+      try {
+        const result = await fetchPage(query.accountId, { ...query, search: query.search.trim() });
+        // Drop an answer that a newer query overtook.
+        const now = get().query;
+        if (now.accountId === query.accountId && now.search === query.search && now.page === query.page) set({ ...result, loading: false, error: null });
+      } catch (error) {
+        set({ loading: false, error: describeError(error) });
       }
-      if (get().query.accountId === accountId && get().query.search === search && get().query.page === page) set({ ...result, loading: false, error: null });
-    } catch (error) {
-      set({ loading: false, error: describeError(error) });
-    }
-  },
-}));
+    },
+  }));
+}
+
+export const usePackageList = createListStore<PackageStatus, ReturnPackageListItem>(async (accountId, { statuses, search, page }) =>
+  search
+    ? single(await searchPackages(accountId, search, statuses))
+    : api()
+        .listPackages(accountId, { status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' })
+        .then((a) => ({ rows: a.data, meta: a.meta })),
+);
+
+export const useReturnList = createListStore<ReturnStatus, ReturnRecord>(async (accountId, { statuses, search, page }) => {
+  if (search.includes('@')) {
+    const a = await api().listAccountReturns(accountId, { email: search, status: statuses, page, per_page: PER_PAGE });
+    return { rows: a.data, meta: a.meta };
+  }
+  if (search) {
+    const answer = await api().lookup(search);
+    const rows = answer.returns.filter((r) => r.account_id === accountId).map((r) => r.return);
+    return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
+  }
+  const a = await api().listAccountReturns(accountId, { status: statuses, page, per_page: PER_PAGE });
+  return { rows: a.data, meta: a.meta };
+});
