@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStationEvent, type StationEvent } from '#shared/api/events.ts';
 import { createSseParser } from '#shared/api/sse.ts';
+import { MAX_STREAMS_PER_TOKEN } from '../../electron/station/api/routes/events.ts';
 import { call, createPackage, createReturn, sleep, startStation, type TestStation } from './support.ts';
 
 /*
@@ -168,6 +169,32 @@ describe('GET /api/v1/accounts/{id}/events', () => {
       await station.waitFor((events) => events.some((e) => e.event === 'return.created' && e.data.return.id === ret.id));
     } finally {
       station.close();
+    }
+  });
+
+  it('bounds the open streams of one token on one account, and frees a place when one closes', async () => {
+    const streams: Stream[] = [];
+    try {
+      for (let i = 0; i < MAX_STREAMS_PER_TOKEN; i++) streams.push(await openStream(2, s.account2));
+      expect(streams.every((stream) => stream.status === 200)).toBe(true);
+      const refused = await call(s.origin, 'GET', '/api/v1/accounts/2/events', { token: s.account2 });
+      expect(refused.status).toBe(429);
+      expect(refused.json).toMatchObject({ error_code: 'RATE_LIMITED' });
+      // Another token is not affected.
+      const station = await openStream(2, s.stationToken);
+      expect(station.status).toBe(200);
+      station.close();
+      streams.pop()?.close();
+      let reopened = 0;
+      for (let attempt = 0; attempt < 50 && reopened !== 200; attempt++) {
+        await sleep(20);
+        const again = await openStream(2, s.account2);
+        reopened = again.status;
+        if (reopened === 200) streams.push(again);
+      }
+      expect(reopened).toBe(200);
+    } finally {
+      for (const stream of streams) stream.close();
     }
   });
 });

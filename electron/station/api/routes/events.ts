@@ -14,6 +14,11 @@ import { fastifyPath, originOf } from '../route.ts';
 import { parsePathId } from '../http/validate.ts';
 
 const HEARTBEAT_MS = 15_000;
+/**
+ * Open streams one token may hold on one account: each holds a connection and a listener for as
+ * long as it lasts. Per account, so a station UI following every account is not cut short.
+ */
+export const MAX_STREAMS_PER_TOKEN = 8;
 
 function eventNameOf(entry: ChangeLogEntry): EventName | null {
   const verb = entry.action === 'created' ? 'created' : entry.action === 'updated' ? 'updated' : null;
@@ -30,6 +35,7 @@ function eventNameOf(entry: ChangeLogEntry): EventName | null {
  */
 export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
   const open = new Set<ServerResponse>();
+  const streamsByToken = new Map<string, number>();
   // Streams never finish on their own: end them so that shutdown does not wait for them.
   server.addHook('preClose', async () => {
     for (const stream of open) stream.end();
@@ -37,12 +43,19 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
 
   server.get(fastifyPath(API_ROUTES.streamEvents.path), async (request, reply) => {
     const accountId = parsePathId((request.params as { account_id?: string }).account_id, 'account');
-    authorize(request, 'account', accountId);
+    const principal = authorize(request, 'account', accountId);
     if (!(await ctx.store.db.accounts.get(accountId))) throw fail('NOT_FOUND', `No account ${accountId} on this station.`);
     const lastEventHeader = request.headers['last-event-id'];
     const resumeAfter = typeof lastEventHeader === 'string' && lastEventHeader !== '' ? parseStrictId(lastEventHeader) : 0;
     if (resumeAfter === null) throw fail('INVALID_QUERY', 'Last-Event-ID must be an event id sent by this station.', { fields: [{ path: 'Last-Event-ID', message: 'Expected an event id.' }] });
     const origin = originOf(request);
+    // Checked and counted with no await in between, so simultaneous openings cannot slip past.
+    const streamKey = `${principal?.tokenId ?? 0}:${accountId}`;
+    const held = streamsByToken.get(streamKey) ?? 0;
+    if (held >= MAX_STREAMS_PER_TOKEN) {
+      throw fail('RATE_LIMITED', `This token already holds ${held} open event streams on account ${accountId}; close one first.`, { retry_after_seconds: 1 });
+    }
+    streamsByToken.set(streamKey, held + 1);
 
     reply.hijack();
     const raw = reply.raw;
@@ -79,13 +92,17 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
       });
     };
     // Subscribe before replaying, so nothing committed in between is missed; `lastSent` drops repeats.
+    // Everything is released on close, which is listened for before the replay's first await.
     const unsubscribe = ctx.store.subscribe(send);
-    if (resumeAfter > 0) send(await ctx.store.db.change_log.where('seq').above(resumeAfter).toArray());
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
     raw.on('close', () => {
       clearInterval(heartbeat);
       unsubscribe();
       open.delete(raw);
+      const left = (streamsByToken.get(streamKey) ?? 1) - 1;
+      if (left > 0) streamsByToken.set(streamKey, left);
+      else streamsByToken.delete(streamKey);
     });
+    if (resumeAfter > 0) send(await ctx.store.db.change_log.where('seq').above(resumeAfter).toArray());
   });
 }
