@@ -157,3 +157,31 @@ test('an API refusal is shown plainly and nothing on screen is lost', async ({ p
   const pkg = await demo.api.getPackage(s.accountId, s.packageId);
   expect(pkg.status).toBe('cancelled');
 });
+
+test('two units of one line in different conditions: split one off with F6', async ({ page, demo }) => {
+  const s = await scenario(demo);
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  const sku = s.skus[1]; // the line that expects two units
+  await scan(page, sku);
+  await scan(page, sku);
+  await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('2');
+  await page.keyboard.press('2'); // like new, for both so far
+  await expect(page.getByTestId('selected-item')).toContainText('Like new');
+  await page.keyboard.press('F6');
+  await expect(page.locator(`[data-testid="split-row"][data-sku="${sku}"]`)).toHaveCount(1);
+  await page.keyboard.press('5'); // the split unit is damaged
+  await expect(page.locator(`[data-testid="split-row"][data-sku="${sku}"]`)).toContainText('Damaged');
+  await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('2');
+  await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('count-received')).not.toContainText('—');
+  await expect.poll(async () => (await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('received');
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  const line = s.ret.return_line_items[1];
+  const items = pkg.line_items.filter((li) => li.return_line_item_id === line?.id);
+  expect(items.map((li) => [li.quantity, li.condition]).sort()).toEqual([
+    [1, 'damaged'],
+    [1, 'like_new'],
+  ]);
+});

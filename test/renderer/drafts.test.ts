@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyItemScan, type Draft, lineRows, unexpectedDrafts, updateDraft } from '../../renderer/src/inspect/drafts.ts';
+import { applyItemScan, type Draft, lineRows, splitDraft, unexpectedDrafts, updateDraft } from '../../renderer/src/inspect/drafts.ts';
 import { conditionForKey } from '../../renderer/src/inspect/conditions.ts';
 import { keys, threeLineReturn } from './fixtures.ts';
 
@@ -75,5 +75,44 @@ describe('editing drafts', () => {
 
   it('maps number keys to conditions', () => {
     expect(['1', '2', '3', '4', '5', '6', '7'].map(conditionForKey)).toEqual(['new', 'like_new', 'good', 'fair', 'damaged', 'unsellable', null]);
+  });
+});
+
+describe('splitting a unit off into its own condition', () => {
+  it('moves one unit into a new item of the same line, which then takes its own condition', () => {
+    const { drafts, ret } = scanAll(['SKU-B', 'SKU-B']);
+    const source = drafts.find((d) => d.return_line_item_id === 72);
+    const withGood = updateDraft(drafts, source?.key ?? '', { condition: 'good' });
+    const split = splitDraft(withGood, source?.key ?? '', 'unit-2');
+    expect(split).not.toBeNull();
+    const damaged = updateDraft(split ?? [], 'unit-2', { condition: 'damaged' });
+    const ofLine = damaged.filter((d) => d.return_line_item_id === 72);
+    expect(ofLine.map((d) => [d.quantity, d.condition])).toEqual([
+      [1, 'good'],
+      [1, 'damaged'],
+    ]);
+    // The line still counts both units, and shows the split unit as a row of its own.
+    const row = lineRows(ret, damaged).find((r) => r.line.id === 72);
+    expect(row).toMatchObject({ here: 2, remaining: 0 });
+    expect(row?.others.map((d) => d.key)).toEqual(['unit-2']);
+  });
+
+  it('refuses to split an item of one unit', () => {
+    const { drafts } = scanAll(['SKU-A']);
+    expect(splitDraft(drafts, drafts[0]?.key ?? '', 'x')).toBeNull();
+  });
+
+  it('counts a further scan of the line on the selected item, not always the first', () => {
+    const ret = threeLineReturn();
+    const key = keys();
+    const two = applyItemScan(applyItemScan([], ret, 'SKU-B', key).drafts, ret, 'SKU-B', key).drafts;
+    const split = splitDraft(two, two[0]?.key ?? '', 'unit-2') ?? [];
+    const onSelected = applyItemScan(split, ret, 'SKU-B', key, false, 'unit-2').drafts;
+    expect(onSelected.map((d) => [d.key, d.quantity])).toEqual([
+      [two[0]?.key, 1],
+      ['unit-2', 2],
+    ]);
+    const noSelection = applyItemScan(split, ret, 'SKU-B', key).drafts;
+    expect(noSelection.map((d) => d.quantity)).toEqual([2, 1]);
   });
 });

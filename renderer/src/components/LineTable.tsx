@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { Draft, LineRow } from '../inspect/drafts.ts';
 import { conditionLabel } from '../inspect/conditions.ts';
 import { usePackage } from '../state/package-store.ts';
@@ -25,28 +26,48 @@ export function LineTable({ rows, extra }: { rows: LineRow[]; extra: Draft[] }) 
           const over = row.remaining < 0;
           const selected = row.draft !== null && row.draft.key === selectedKey;
           return (
-            <tr key={row.line.id} className={`${over ? 'row-over' : row.here > 0 && row.remaining === 0 ? 'row-done' : ''} ${selected ? 'row-selected' : ''}`} data-testid="line-row" data-sku={row.line.merchant_sku} aria-selected={selected}>
-              <th scope="row">
-                {row.draft ? (
-                  <button type="button" className="link-button" onClick={() => row.draft && select(row.draft.key)}>
-                    {row.line.name}
-                  </button>
-                ) : (
-                  row.line.name
-                )}
-                <span className="sku mono">{row.line.merchant_sku}</span>
-              </th>
-              <td>{row.expected}</td>
-              <td>{row.receivedBefore}</td>
-              <td className="here" data-testid="line-here">
-                {row.here}
-              </td>
-              <td data-testid="line-remaining">{over ? `${-row.remaining} over` : row.remaining}</td>
-              <td>
-                {row.draft ? conditionLabel(row.draft.condition) : '—'}
-                {row.draft?.defective ? ' · defective' : ''}
-              </td>
-            </tr>
+            <Fragment key={row.line.id}>
+              <tr className={`${over ? 'row-over' : row.here > 0 && row.remaining === 0 ? 'row-done' : ''} ${selected ? 'row-selected' : ''}`} data-testid="line-row" data-sku={row.line.merchant_sku} aria-selected={selected}>
+                <th scope="row">
+                  {row.draft ? (
+                    <button type="button" className="link-button" onClick={() => row.draft && select(row.draft.key)}>
+                      {row.line.name}
+                    </button>
+                  ) : (
+                    row.line.name
+                  )}
+                  <span className="sku mono">{row.line.merchant_sku}</span>
+                </th>
+                <td>{row.expected}</td>
+                <td>{row.receivedBefore}</td>
+                <td className="here" data-testid="line-here">
+                  {row.here}
+                </td>
+                <td data-testid="line-remaining">{over ? `${-row.remaining} over` : row.remaining}</td>
+                <td>
+                  {row.draft ? conditionLabel(row.draft.condition) : '—'}
+                  {row.draft?.defective ? ' · defective' : ''}
+                  {row.draft && row.others.length > 0 ? ` × ${row.draft.quantity}` : ''}
+                </td>
+              </tr>
+              {row.others.map((d) => (
+                <tr key={d.key} className={`row-split ${d.key === selectedKey ? 'row-selected' : ''}`} data-testid="split-row" data-sku={row.line.merchant_sku} aria-selected={d.key === selectedKey}>
+                  <th scope="row">
+                    <button type="button" className="link-button" onClick={() => select(d.key)}>
+                      {row.line.name}
+                    </button>
+                    <span className="sku mono">split unit · {row.line.merchant_sku}</span>
+                  </th>
+                  <td colSpan={2} />
+                  <td className="here">{d.quantity}</td>
+                  <td />
+                  <td>
+                    {conditionLabel(d.condition)}
+                    {d.defective ? ' · defective' : ''}
+                  </td>
+                </tr>
+              ))}
+            </Fragment>
           );
         })}
         {extra.map((d) => (

@@ -3,7 +3,7 @@ import { SUGGESTED_TAGS } from '#shared/api/line-items.ts';
 import { CONDITION_KEYS } from '../inspect/conditions.ts';
 import { focusScan } from '../scan/scan-field.ts';
 import { usePackage } from '../state/package-store.ts';
-import { setConditionKey, toggleDefective } from '../workflow/commands.ts';
+import { setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
 
 /** Details of the selected item: condition (number keys), defective, quantity, notes, barcode, tags. */
 export function SelectedItemPanel() {
@@ -39,6 +39,11 @@ export function SelectedItemPanel() {
         <button type="button" className="btn btn-qty" aria-label="One more" onClick={() => changeQuantity(draft.key, 1)}>
           + <kbd>+</kbd>
         </button>
+        {draft.quantity > 1 && (
+          <button type="button" className="btn btn-toggle" onClick={splitUnit}>
+            Split a unit <kbd>F6</kbd>
+          </button>
+        )}
         {SUGGESTED_TAGS.map((tag) => {
           const on = draft.tags.includes(tag);
           return (

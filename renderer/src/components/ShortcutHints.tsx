@@ -18,6 +18,7 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['↑ ↓', 'item'],
     ['+ −', 'quantity'],
     ['F3', 'defective'],
+    ['F6', 'split a unit'],
     ['F4', 'photo'],
     ['F8', 'undo'],
     ['F2', 'receive'],

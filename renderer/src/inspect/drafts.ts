@@ -73,10 +73,13 @@ export function applyItemScan(
   code: string,
   newKey: () => string,
   alreadyCounted = false,
+  selectedKey: string | null = null,
 ): { drafts: Draft[]; outcome: ScanOutcome } {
   const line = matchReturnLine(ret, code);
   if (line) {
-    const existing = drafts.find((d) => d.return_line_item_id === line.id);
+    // A line split into several items (units in different conditions) counts on the selected one.
+    const ofLine = drafts.filter((d) => d.return_line_item_id === line.id);
+    const existing = ofLine.find((d) => d.key === selectedKey) ?? ofLine[0];
     const over = openUnits(line, drafts, alreadyCounted) <= 0;
     if (existing) {
       return { drafts: drafts.map((d) => (d === existing ? { ...d, quantity: d.quantity + 1 } : d)), outcome: { kind: 'line', key: existing.key, over } };
@@ -112,6 +115,22 @@ export function emptyDraft(key: string, returnLineId: number | null): Draft {
   };
 }
 
+/**
+ * Takes one unit off an item into an item of its own, for a unit in another condition: same
+ * return line (or barcode, for an unexpected item), no condition yet. Null when the item has one unit.
+ */
+export function splitDraft(drafts: readonly Draft[], key: string, newKey: string): Draft[] | null {
+  const source = drafts.find((d) => d.key === key);
+  if (!source || source.quantity < 2) return null;
+  const unit: Draft = { ...emptyDraft(newKey, source.return_line_item_id), merchant_sku: source.merchant_sku, name: source.name, barcode: source.barcode, tags: [...source.tags] };
+  const out: Draft[] = [];
+  for (const d of drafts) {
+    if (d.key !== key) out.push(d);
+    else out.push({ ...d, quantity: d.quantity - 1 }, unit);
+  }
+  return out;
+}
+
 /** Changes one draft; a quantity below 1 removes it (the API's quantity is at least 1). */
 export function updateDraft(drafts: readonly Draft[], key: string, change: Partial<Omit<Draft, 'key'>>): Draft[] {
   const out: Draft[] = [];
@@ -128,7 +147,9 @@ export function updateDraft(drafts: readonly Draft[], key: string, change: Parti
 /** A row of the package view: a return line with its figures side by side. */
 export interface LineRow {
   line: ReturnLineItem;
+  /** The line's first recorded item; `others` are units split off into other conditions. */
   draft: Draft | null;
+  others: Draft[];
   expected: number;
   /** Received before, in other packages. */
   receivedBefore: number;
@@ -147,6 +168,7 @@ export function lineRows(ret: ReturnRecord | null, drafts: readonly Draft[], alr
     return {
       line,
       draft: mine[0] ?? null,
+      others: mine.slice(1),
       expected: line.quantity,
       receivedBefore: line.quantity - unreceivedBefore,
       here,

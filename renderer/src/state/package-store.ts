@@ -5,7 +5,7 @@ import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
 import { describeError } from '../api/describe-error.ts';
 import { api } from '../api/station-api.ts';
-import { applyItemScan, type Draft, draftFromLineItem, lineRows, type ScanOutcome, updateDraft } from '../inspect/drafts.ts';
+import { applyItemScan, type Draft, draftFromLineItem, lineRows, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
 import { LineSync, type SyncState } from '../inspect/line-sync.ts';
 import { type Upload, UploadQueue } from '../media/upload-queue.ts';
 
@@ -37,6 +37,8 @@ interface PackageState {
   open(work: OpenPackage): void;
   close(): void;
   scanItem(code: string): ScanOutcome;
+  /** Moves one unit of the selected item into an item of its own (another condition); false when it has one unit. */
+  splitUnit(): boolean;
   select(key: string): void;
   moveSelection(step: number): void;
   setCondition(condition: Condition): boolean;
@@ -104,7 +106,7 @@ export const usePackage = create<PackageState>()((set, get) => {
     scanItem(code) {
       const { current, drafts } = get();
       if (!current) return { kind: 'none' };
-      const { drafts: next, outcome } = applyItemScan(drafts, current.ret, code, newKey, current.pkg.status === 'received');
+      const { drafts: next, outcome } = applyItemScan(drafts, current.ret, code, newKey, current.pkg.status === 'received', get().selectedKey);
       if (outcome.kind !== 'none') commit(`scan ${code}`, next, outcome.key);
       return outcome;
     },
@@ -135,6 +137,15 @@ export const usePackage = create<PackageState>()((set, get) => {
       const draft = drafts.find((d) => d.key === selectedKey);
       if (!draft) return false;
       commit('defective', updateDraft(drafts, draft.key, { defective: !draft.defective }), draft.key);
+      return true;
+    },
+
+    splitUnit() {
+      const { drafts, selectedKey } = get();
+      const key = newKey();
+      const next = selectedKey === null ? null : splitDraft(drafts, selectedKey, key);
+      if (!next) return false;
+      commit('split a unit', next, key);
       return true;
     },
 

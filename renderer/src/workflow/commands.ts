@@ -52,6 +52,12 @@ export function toggleDefective(): void {
   notify(selected?.defective ? 'warning' : 'success', selected?.defective ? 'Marked defective' : 'Not defective');
 }
 
+/** One unit of the selected item gets a condition of its own (e.g. one of two arrived damaged). */
+export function splitUnit(): void {
+  if (!usePackage.getState().splitUnit()) return notify('warning', 'Select an item with more than one unit to split one off.');
+  notify('success', 'One unit split off: set its condition.');
+}
+
 export async function takePhoto(): Promise<void> {
   if (!usePackage.getState().current) return;
   try {

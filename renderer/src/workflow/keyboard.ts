@@ -7,12 +7,12 @@ import { usePackage } from '../state/package-store.ts';
 import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
 import { useSession } from '../state/session-store.ts';
-import { back, receive, setConditionKey, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
+import { back, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
 import { openFound, submitScan } from './scan-router.ts';
 
 /*
  * The keyboard map of the station (also shown on screen by ShortcutHints):
- *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F8 / Ctrl+Z undo
+ *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F8 / Ctrl+Z undo
  *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
  *   Alt+S receive screen · Alt+P packages · Alt+R returns
  */
@@ -90,6 +90,10 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
   }
   if (key === 'F3') {
     if (onPackage) toggleDefective();
+    return true;
+  }
+  if (key === 'F6') {
+    if (onPackage) splitUnit();
     return true;
   }
   if (key === 'F4') {
