@@ -24,7 +24,7 @@ interface Meta {
   total_count: number;
 }
 
-interface ListState<S extends string, R> {
+export interface ListState<S extends string, R> {
   query: ListQuery<S>;
   rows: R[];
   meta: Meta;

@@ -1,0 +1,85 @@
+import { type ReactNode, useEffect } from 'react';
+import type { StoreApi, UseBoundStore } from 'zustand';
+import type { ListState } from '../state/lists-store.ts';
+import { useStationStore } from '../state/station-store.ts';
+import { ListControls, Pager } from './ListControls.tsx';
+
+export interface ListColumn<R> {
+  title: string;
+  cell(row: R): ReactNode;
+}
+
+/**
+ * A list screen over one list store: the account (the station's first by default), status filters
+ * and search, the table (its first column heads each row) and the pager. Follows live changes,
+ * since live events reload the store.
+ */
+export function ListScreen<S extends string, R extends { id: number }>(props: {
+  title: string;
+  /** "Package", "Return": labels the controls and the empty state. */
+  noun: string;
+  statuses: readonly S[];
+  store: UseBoundStore<StoreApi<ListState<S, R>>>;
+  columns: [ListColumn<R>, ...ListColumn<R>[]];
+  testId: string;
+  rowTestId: string;
+}) {
+  const { store, columns } = props;
+  const { query, rows, meta, loading, error, setQuery } = store();
+  const firstAccount = useStationStore((s) => s.status?.accounts[0]?.id ?? null);
+
+  useEffect(() => {
+    if (query.accountId === null && firstAccount !== null) setQuery({ accountId: firstAccount });
+    else void store.getState().reload();
+  }, [firstAccount, query.accountId, setQuery, store]);
+
+  const titleId = `${props.testId}-title`;
+  const [head, ...rest] = columns;
+  return (
+    <section className="panel" aria-labelledby={titleId}>
+      <h2 id={titleId}>{props.title}</h2>
+      <ListControls
+        label={props.noun}
+        statuses={props.statuses}
+        selected={query.statuses}
+        accountId={query.accountId}
+        search={query.search}
+        onAccount={(id) => setQuery({ accountId: id, page: 1 })}
+        onStatuses={(statuses) => setQuery({ statuses, page: 1 })}
+        onSearch={(search) => setQuery({ search, page: 1 })}
+      />
+      {error && (
+        <p className="inline-error" role="alert">
+          {error}
+        </p>
+      )}
+      <table className="list" data-testid={props.testId} aria-busy={loading}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.title} scope="col">
+                {column.title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id} data-testid={props.rowTestId}>
+              <th scope="row">{head.cell(row)}</th>
+              {rest.map((column) => (
+                <td key={column.title}>{column.cell(row)}</td>
+              ))}
+            </tr>
+          ))}
+          {rows.length === 0 && !loading && (
+            <tr>
+              <td colSpan={columns.length}>No {props.noun.toLowerCase()}s match.</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <Pager page={meta.current_page} totalPages={meta.total_pages} total={meta.total_count} onPage={(page) => setQuery({ page })} />
+    </section>
+  );
+}
