@@ -18,16 +18,25 @@ export interface LoadOptions {
   requests?: autocannon.Request[];
 }
 
-/** Drives one endpoint over loopback with autocannon and reports rate and latency percentiles. */
+/** Unmeasured load before each measurement, so every server is compared once its JIT has warmed up. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+
+/**
+ * Drives one endpoint over loopback with autocannon and reports rate and latency percentiles,
+ * after a short unmeasured warm-up with the same requests (the same for baselines and the station).
+ */
 export async function load(options: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({
-    url: options.url,
-    connections: options.connections ?? 16,
-    duration: options.durationSeconds ?? 5,
-    ...(options.headers ? { headers: options.headers } : {}),
-    ...(options.method ? { method: options.method } : {}),
-    ...(options.requests ? { requests: options.requests } : {}),
-  });
+  const run = (duration: number) =>
+    autocannon({
+      url: options.url,
+      connections: options.connections ?? 16,
+      duration,
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.method ? { method: options.method } : {}),
+      ...(options.requests ? { requests: options.requests } : {}),
+    });
+  if (WARMUP_SECONDS > 0) await run(WARMUP_SECONDS);
+  const result = await run(options.durationSeconds ?? 5);
   return {
     rate: result.requests.average,
     p50_ms: result.latency.p50,
