@@ -62,5 +62,6 @@ export async function deleteLineItem(db: StationTables, now: string, accountId: 
 }
 
 export async function lineItemsOf(db: StationTables, packageId: number): Promise<PackageLineItem[]> {
-  return db.package_line_items.where('return_package_id').equals(packageId).sortBy('id');
+  // An index lists equal keys in primary-key order: the items come back in id order.
+  return db.package_line_items.where('return_package_id').equals(packageId).toArray();
 }

@@ -58,7 +58,8 @@ export async function removeUnreferencedBytes(ctx: DomainContext, sha256: string
 }
 
 export async function mediaFilesOf(db: StationTables, packageId: number): Promise<MediaFile[]> {
-  return db.media_files.where('return_package_id').equals(packageId).sortBy('id');
+  // An index lists equal keys in primary-key order: the files come back in id order.
+  return db.media_files.where('return_package_id').equals(packageId).toArray();
 }
 
 export async function mediaByUrlToken(db: StationTables, urlToken: string): Promise<MediaFile | undefined> {
