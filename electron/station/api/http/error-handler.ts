@@ -26,7 +26,6 @@ export function installErrorHandling(server: FastifyInstance): void {
   server.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof ContractError ? error : FASTIFY_CLIENT_ERRORS[error.code]?.();
     if (known) return reply.code(known.status).headers(known.headers).send(known.body);
-    if (error.statusCode === 429) return reply.code(429).send(error);
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
       return reply.code(400).send(errorBody('MALFORMED_JSON', 'The request could not be read.'));
