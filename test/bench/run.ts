@@ -34,9 +34,6 @@ async function httpSection(): Promise<BenchRow[]> {
   return rows;
 }
 
-async function storeSection(): Promise<BenchRow[]> {
-  return (await runStoreBench()).map(({ ratio: _ratio, ...row }) => ({ section: 'store', ...row }));
-}
 
 async function uiSection(): Promise<BenchRow[]> {
   // Loaded only when wanted: it drives Chromium.
@@ -48,7 +45,7 @@ const rows: BenchRow[] = [];
 const scratch = await mkdtemp(join(tmpdir(), 'bench-'));
 try {
   if (wanted.has('http')) rows.push(...(await httpSection()));
-  if (wanted.has('store')) rows.push(...(await storeSection()));
+  if (wanted.has('store')) rows.push(...(await runStoreBench()));
   if (wanted.has('api')) rows.push(...(await runApiBench(rows.find((r) => r.name === HELLO), scratch)));
   if (wanted.has('ui')) rows.push(...(await uiSection()));
 } finally {

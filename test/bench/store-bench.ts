@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { killRounds } from '../store/kill-harness.ts';
+import { type BenchRow, toMarkdown } from './report.ts';
 import {
   openStore,
   type PackageLineItem,
@@ -19,17 +20,6 @@ import {
   trackingKey,
 } from '../../electron/station/store/index.ts';
 
-export type BenchRow = {
-  name: string;
-  rate?: number;
-  p50_ms?: number;
-  p99_ms?: number;
-  value?: string;
-  baseline?: string;
-  ratio?: number;
-  target?: string;
-  ok?: boolean;
-};
 
 /** The suite kills the writers 4 times; the bench many more. */
 const KILL_ROUNDS = 25;
@@ -248,27 +238,28 @@ async function timeList(store: StationStore, page: number): Promise<{ p50: numbe
 export async function runStoreBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const base = await baselineInsertRate(2_000);
-  const baseline = `${Math.round(base.rate)}/s raw SQLite 1-row txn (sync=FULL)`;
-  rows.push({ name: 'baseline: raw SQLite single-row insert txn', rate: round(base.rate, 0), p50_ms: round(base.p50), p99_ms: round(base.p99) });
+  const SQLITE = 'baseline: raw SQLite single-row insert txn (synchronous=FULL)';
+  const ONE_WRITER = 'store write txn, 1 writer';
+  rows.push({ section: 'store', name: SQLITE, rate: round(base.rate, 0), p50_ms: round(base.p50), p99_ms: round(base.p99) });
   const one = await storeWriteRate(1, 3_000);
   rows.push({
-    name: 'store write txn, 1 writer',
+    section: 'store',
+    name: ONE_WRITER,
     rate: round(one.rate, 0),
     p50_ms: round(one.p50),
     p99_ms: round(one.p99),
     value: `${round(one.perCommit, 1)} txn/commit`,
-    baseline,
-    ratio: round(one.rate / base.rate),
+    baseline: SQLITE,
   });
   const many = await storeWriteRate(32, 3_000);
   rows.push({
+    section: 'store',
     name: 'store write txn, 32 writers (group commit)',
     rate: round(many.rate, 0),
     p50_ms: round(many.p50),
     p99_ms: round(many.p99),
     value: `${round(many.perCommit, 1)} txn/commit`,
-    baseline: `${Math.round(one.rate)}/s with 1 writer`,
-    ratio: round(many.rate / one.rate),
+    baseline: ONE_WRITER,
     target: '≥ 3× 1 writer',
     ok: many.rate >= 3 * one.rate,
   });
@@ -277,6 +268,7 @@ export async function runStoreBench(): Promise<BenchRow[]> {
   try {
     const kill = await killRounds(killDir, KILL_ROUNDS);
     rows.push({
+      section: 'store',
       name: `SIGKILL at random moments, ${kill.rounds} rounds of 16 writers`,
       value: `${kill.lost} of ${kill.acknowledged} acknowledged writes lost${kill.violations.length ? `; ${kill.violations.join('; ')}` : ''}`,
       target: 'none lost, every invariant holds',
@@ -295,6 +287,7 @@ export async function runStoreBench(): Promise<BenchRow[]> {
       const opened = await openInChild(dir);
       const big = size === 100_000;
       rows.push({
+        section: 'store',
         name: `open ${size.toLocaleString('en')} packages (+returns, line items)`,
         value: `${round(opened.open_ms, 0)} ms (read+parse ${round(opened.read_ms, 0)}, fill ${round(opened.fill_ms, 0)}), ${round(opened.rss_mb, 0)} MB RSS`,
         target: big ? '< 1500 ms, < 400 MB' : undefined,
@@ -314,6 +307,7 @@ export async function runStoreBench(): Promise<BenchRow[]> {
         for (const [label, page] of pages) {
           const timed = label === 'first page' ? first : await timeList(store, page);
           rows.push({
+            section: 'store',
             name: `list page + count at ${size.toLocaleString('en')} (${label}, ${timed.total} matches)`,
             p50_ms: round(timed.p50, 3),
             p99_ms: round(timed.p99, 3),
@@ -331,17 +325,7 @@ export async function runStoreBench(): Promise<BenchRow[]> {
   return rows;
 }
 
-export function benchTable(rows: readonly BenchRow[]): string {
-  const header = '| measure | rate/s | p50 ms | p99 ms | value | baseline | ratio | target | ok |\n|---|---|---|---|---|---|---|---|---|';
-  const cell = (value: unknown): string => (value === undefined ? '' : String(value));
-  const lines = rows.map(
-    (row) =>
-      `| ${row.name} | ${cell(row.rate)} | ${cell(row.p50_ms)} | ${cell(row.p99_ms)} | ${cell(row.value)} | ${cell(row.baseline)} | ${cell(row.ratio)} | ${cell(row.target)} | ${row.ok === undefined ? '' : row.ok ? 'yes' : 'NO'} |`,
-  );
-  return [header, ...lines].join('\n');
-}
-
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const rows = await runStoreBench();
-  process.stdout.write(`${benchTable(rows)}\n`);
+  process.stdout.write(`${toMarkdown(rows)}\n`);
 }

@@ -1,23 +1,8 @@
 import type { Transaction } from 'dexie';
-import type { StationDexie, StationTableName } from './schema.ts';
+import { STATION_TABLES, type StationDexie, type StationTableName } from './schema.ts';
 
 /** The station's tables, as the engine or as one transaction sees them. */
 export type StationTables = Pick<StationDexie, StationTableName>;
-
-const TABLE_NAMES: readonly StationTableName[] = [
-  'accounts',
-  'tokens',
-  'returns',
-  'return_packages',
-  'package_line_items',
-  'media_files',
-  'carriers',
-  'locations',
-  'operators',
-  'idempotency_keys',
-  'change_log',
-  'station_meta',
-];
 
 /**
  * The tables bound to one transaction. Dexie otherwise finds the running transaction through its
@@ -26,6 +11,6 @@ const TABLE_NAMES: readonly StationTableName[] = [
  */
 export function boundTables(tx: Transaction): StationTables {
   const tables = {} as Record<StationTableName, unknown>;
-  for (const name of TABLE_NAMES) tables[name] = tx.table(name);
+  for (const name of STATION_TABLES) tables[name] = tx.table(name);
   return tables as StationTables;
 }

@@ -64,19 +64,23 @@ export type StationDexie = Dexie & {
   station_meta: EntityTable<StationMeta, 'key'>;
 };
 
-export type StationTableName =
-  | 'accounts'
-  | 'tokens'
-  | 'returns'
-  | 'return_packages'
-  | 'package_line_items'
-  | 'media_files'
-  | 'carriers'
-  | 'locations'
-  | 'operators'
-  | 'idempotency_keys'
-  | 'change_log'
-  | 'station_meta';
+/** Every table of the newest schema version: one list for types, scopes and bound transactions. */
+export const STATION_TABLES = [
+  'accounts',
+  'tokens',
+  'returns',
+  'return_packages',
+  'package_line_items',
+  'media_files',
+  'carriers',
+  'locations',
+  'operators',
+  'idempotency_keys',
+  'change_log',
+  'station_meta',
+] as const satisfies ReadonlyArray<keyof StationDexie>;
+
+export type StationTableName = (typeof STATION_TABLES)[number];
 
 /** The tables of the newest version in `schema` (a table whose stores value is null is dropped). */
 export function tablesOf(schema: readonly SchemaVersion[]): Map<string, string> {
