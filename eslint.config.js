@@ -20,6 +20,9 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // Dexie hands until()'s callback `undefined` when the collection is then deleted, modified or
+      // read as keys (a key-only cursor): it bricked every restart once. Use an index range or filter().
+      'no-restricted-properties': ['error', { property: 'until', message: "Dexie's until() gets no value on key-only walks (delete, modify, keys): use a key range, or filter() with first()/limit()." }],
     },
   },
   {

@@ -40,3 +40,16 @@ export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): { accountTokenPerHour
   const station = read('RETURNS_STATION_STATION_RATE_LIMIT');
   return { ...(account ? { accountTokenPerHour: account } : {}), ...(station ? { stationTokenPerHour: station } : {}) };
 }
+
+/**
+ * RETURNS_STATION_CLOCK_OFFSET shifts the station's clock, for tests of what happens days later
+ * (retention, expiry) through the real command: `8d`, `-1h`, `90m`, `30s` or milliseconds.
+ */
+export function clockOffsetFromEnv(env: NodeJS.ProcessEnv): number {
+  const value = env.RETURNS_STATION_CLOCK_OFFSET;
+  if (value === undefined || value === '') return 0;
+  const match = /^(-?\d{1,12})(ms|s|m|h|d)?$/.exec(value);
+  if (!match?.[1]) throw new UsageError(`RETURNS_STATION_CLOCK_OFFSET must be a whole number with an optional unit (ms, s, m, h, d), got "${value}".`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] ?? 1;
+  return Number(match[1]) * unit;
+}

@@ -3,7 +3,8 @@ import { defaultDataDir } from '../station/data-dir.ts';
 import { openStation } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken } from '../station/domain/tokens.ts';
-import { parseLogLevel, parsePort, rateLimitsFromEnv } from './cli-error.ts';
+import { clockOffsetFromEnv, parseLogLevel, parsePort, rateLimitsFromEnv } from './cli-error.ts';
+import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
 
 export const DEFAULT_PORT = 4780;
@@ -32,6 +33,7 @@ export async function serve(args: string[]): Promise<void> {
     command: `returns-station serve (port ${port})`,
     logLevel: parseLogLevel(process.env.RETURNS_STATION_LOG_LEVEL),
     rateLimits: rateLimitsFromEnv(process.env),
+    clock: offsetClock(clockOffsetFromEnv(process.env)),
   });
   let origin: string;
   try {
@@ -49,7 +51,7 @@ export async function serve(args: string[]): Promise<void> {
     scope: 'station',
     accountId: null,
     name: `UI link of serve on ${origin}`,
-    expiresAt: new Date(Date.now() + UI_LINK_DAYS * 86_400_000).toISOString(),
+    expiresAt: daysAfter(station.ctx.clock.now(), UI_LINK_DAYS),
   });
   // Listen for signals before announcing readiness: a supervisor may stop us the moment it reads the line.
   let stopping = false;

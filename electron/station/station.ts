@@ -3,10 +3,10 @@ import { DEFAULT_RATE_LIMITS } from './api/rate-limit.ts';
 import { isLoopbackHost } from './api/http/host-guard.ts';
 import { seedCatalog } from './domain/catalog.ts';
 import { loadConfigCache } from './domain/config-cache.ts';
-import { pruneExpired } from './domain/retention.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import type { DomainContext } from './domain/context.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { startHousekeeping } from './housekeeping.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type StationStore } from './store/index.ts';
 
@@ -29,8 +29,6 @@ export interface Station {
   close(): Promise<void>;
 }
 
-const HOUR = 60 * 60 * 1000;
-
 /**
  * Opens a station on a data directory: takes its lock (a second process is refused, naming the
  * holder), opens the durable store, seeds configuration on first use, builds the server.
@@ -43,7 +41,6 @@ export async function openStation(options: StationOptions): Promise<Station> {
     const clock = options.clock ?? systemClock;
     await seedCatalog(store);
     const ctx: DomainContext = { store, clock, config: await loadConfigCache(store) };
-    await pruneExpired(store, clock.now());
     let loopback = false;
     let closing = false;
     const server = await buildServer({
@@ -53,8 +50,8 @@ export async function openStation(options: StationOptions): Promise<Station> {
       isBoundToLoopback: () => loopback,
       isClosing: () => closing,
     });
-    const pruner = setInterval(() => void pruneExpired(ctx.store, clock.now()).catch(() => undefined), HOUR);
-    pruner.unref();
+    const housekeeping = startHousekeeping(store, clock, server.log);
+    await housekeeping.runOnce();
     let closed: Promise<void> | undefined;
     const durable = store;
     return {
@@ -72,7 +69,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
       close() {
         closed ??= (async () => {
           closing = true;
-          clearInterval(pruner);
+          housekeeping.stop();
           try {
             await server.close();
             await durable.close();

@@ -13,3 +13,14 @@ export function advance(previous: string, now: string): string {
   if (now > previous) return now;
   return new Date(Date.parse(previous) + 1).toISOString();
 }
+
+/** The system clock moved by a fixed offset: lets tests start a real station "8 days later". */
+export function offsetClock(offsetMs: number): Clock {
+  if (offsetMs === 0) return systemClock;
+  return { now: () => new Date(Date.now() + offsetMs).toISOString() };
+}
+
+/** `at` plus a number of days, as the station records time. */
+export function daysAfter(at: string, days: number): string {
+  return new Date(Date.parse(at) + days * 86_400_000).toISOString();
+}

@@ -1,20 +1,36 @@
 import { boundTables, type StationStore } from '../store/index.ts';
 
-/** An Idempotency-Key is remembered for 24 h (contract section 4). */
+/** An Idempotency-Key is remembered for 24 h (docs/api-decisions.md, "Idempotency"). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** How far back live-event clients can resume (`Last-Event-ID`): the change log is bounded. */
 export const CHANGE_LOG_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Drops idempotency keys older than 24 h and change-log entries older than the retention. */
-export async function pruneExpired(store: StationStore, now: string): Promise<void> {
+export interface PruneReport {
+  idempotencyKeys: number;
+  changeLogEntries: number;
+}
+
+/**
+ * Drops idempotency keys older than 24 h and change-log entries older than the retention.
+ *
+ * Only index ranges and value-reading filters here. Dexie's `until()` must not be used before
+ * `delete()`, `modify()`, `keys()` or `primaryKeys()`: those walk a key-only cursor (`until` does not
+ * mark the collection as needing values, unlike `filter`), so the callback is handed `undefined`.
+ * That is what stopped every restart of a station whose change log held anything; lint bans `until`.
+ */
+export async function pruneExpired(store: StationStore, now: string): Promise<PruneReport> {
   const at = Date.parse(now);
   const keyCutoff = new Date(at - IDEMPOTENCY_TTL_MS).toISOString();
   const logCutoff = new Date(at - CHANGE_LOG_RETENTION_MS).toISOString();
-  await store.write(async (tx) => {
+  return store.write(['idempotency_keys', 'change_log'], async (tx) => {
     const t = boundTables(tx);
-    await t.idempotency_keys.where('created_at').below(keyCutoff).delete();
-    // The log is in time order by sequence: stop at the first entry young enough to keep.
-    await t.change_log.orderBy('seq').until((entry) => entry.created_at >= logCutoff).delete();
+    const idempotencyKeys = await t.idempotency_keys.where('created_at').below(keyCutoff).delete();
+    // The log is appended in time order: everything before the first entry young enough to keep
+    // goes, as one key range. `filter` reads values; `first` stops the walk at that entry.
+    const firstKept = await t.change_log.orderBy('seq').filter((entry) => entry.created_at >= logCutoff).first();
+    const expired = firstKept === undefined ? t.change_log.toCollection() : t.change_log.where('seq').below(firstKept.seq);
+    const changeLogEntries = await expired.delete();
+    return { idempotencyKeys, changeLogEntries };
   });
 }
