@@ -53,3 +53,14 @@ export function clockOffsetFromEnv(env: NodeJS.ProcessEnv): number {
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] ?? 1;
   return Number(match[1]) * unit;
 }
+
+/**
+ * The media budget in bytes from `--media-budget-mb` or RETURNS_STATION_MEDIA_BUDGET_MB (whole MiB);
+ * null when neither is given (then only the disk limits media).
+ */
+export function mediaBudgetBytes(flag: string | undefined, env: NodeJS.ProcessEnv): number | null {
+  const value = flag ?? env.RETURNS_STATION_MEDIA_BUDGET_MB;
+  if (value === undefined || value === '') return null;
+  if (!/^[1-9]\d{0,8}$/.test(value)) throw new UsageError(`The media budget (--media-budget-mb or RETURNS_STATION_MEDIA_BUDGET_MB) must be a positive whole number of MiB, got "${value}".`);
+  return Number(value) * 1024 * 1024;
+}

@@ -3,7 +3,7 @@ import { defaultDataDir } from '../station/data-dir.ts';
 import { openStation } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken } from '../station/domain/tokens.ts';
-import { clockOffsetFromEnv, parseLogLevel, parsePort, rateLimitsFromEnv } from './cli-error.ts';
+import { clockOffsetFromEnv, mediaBudgetBytes, parseLogLevel, parsePort, rateLimitsFromEnv } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
 
@@ -21,6 +21,7 @@ export async function serve(args: string[]): Promise<void> {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       demo: { type: 'boolean', default: false },
+      'media-budget-mb': { type: 'string' },
     },
   });
   const host = values.host;
@@ -34,6 +35,7 @@ export async function serve(args: string[]): Promise<void> {
     logLevel: parseLogLevel(process.env.RETURNS_STATION_LOG_LEVEL),
     rateLimits: rateLimitsFromEnv(process.env),
     clock: offsetClock(clockOffsetFromEnv(process.env)),
+    mediaBudgetBytes: mediaBudgetBytes(values['media-budget-mb'], process.env),
   });
   let origin: string;
   try {

@@ -12,8 +12,8 @@ export interface Housekeeping {
 }
 
 /**
- * Housekeeping (pruning expired idempotency keys and old change-log entries) runs at start and every
- * hour. It must never stop the station from opening or serving: a failure is logged once, clearly,
+ * Housekeeping (pruning expired idempotency keys and old change-log entries, collecting media bytes
+ * no record names) runs at start and every hour. It must never stop the station from opening or serving: a failure is logged once, clearly,
  * repeated failures only at debug level until a round succeeds again, and the station carries on.
  */
 export function startHousekeeping(store: StationStore, clock: Clock, log: FastifyBaseLogger): Housekeeping {
@@ -21,9 +21,12 @@ export function startHousekeeping(store: StationStore, clock: Clock, log: Fastif
   const runOnce = async (): Promise<boolean> => {
     try {
       const pruned = await pruneExpired(store, clock.now());
+      // Bytes no record names (an upload refused after streaming, a crash between file and record).
+      const swept = await store.media.sweep();
       if (failing) log.info('housekeeping works again');
       failing = false;
       if (pruned.idempotencyKeys + pruned.changeLogEntries > 0) log.debug(pruned, 'housekeeping pruned expired entries');
+      if (swept.removed > 0) log.info(swept, 'housekeeping removed media files no record names');
       return true;
     } catch (error) {
       if (failing) log.debug({ err: error }, 'housekeeping failed again');

@@ -15,6 +15,8 @@ export interface StationOptions extends ServerOptions {
   /** Names the process in the data-directory lock, for the message a second process prints. */
   command?: string;
   clock?: Clock;
+  /** Most bytes of media the station keeps; uploads beyond are refused with 503. Null: no budget. */
+  mediaBudgetBytes?: number | null;
 }
 
 /** The station core: the data directory it owns, its store, and the HTTP server over them. */
@@ -37,7 +39,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
   const lock = lockDataDir(options.dataDir, options.command ?? 'returns-station');
   let store: StationStore | undefined;
   try {
-    store = await openStore({ dataDir: options.dataDir });
+    store = await openStore({ dataDir: options.dataDir, mediaBudgetBytes: options.mediaBudgetBytes ?? null });
     const clock = options.clock ?? systemClock;
     await seedCatalog(store);
     const ctx: DomainContext = { store, clock, config: await loadConfigCache(store) };

@@ -76,6 +76,8 @@ export const ErrorDetailsSchema = z
     limit_bytes: z.int().optional(),
     retry_after_seconds: z.int().optional(),
     request_id: z.string().optional(),
+    /** Why a 503 `UNAVAILABLE` (see UNAVAILABLE_REASONS); absent for a short, passing unavailability. */
+    reason: z.string().optional(),
   })
   .catchall(z.unknown());
 export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;
@@ -97,7 +99,16 @@ export interface ErrorExtras {
   limit_bytes?: number;
   retry_after_seconds?: number;
   request_id?: string;
+  reason?: UnavailableReason;
+  budget_bytes?: number;
 }
+
+/**
+ * Why the station answers 503 `UNAVAILABLE` for longer than a moment: the disk holding its data is
+ * full, or its media budget is used up. Both need the operator, not a retry.
+ */
+export const UNAVAILABLE_REASONS = ['disk_full', 'media_budget_reached'] as const;
+export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
 
 export function errorStatus(code: ErrorCode): number {
   return ERROR_CODES[code].status;

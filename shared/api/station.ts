@@ -34,6 +34,19 @@ export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 
 export const StationAccountSchema = z.object({ id: z.int() });
 
+/** Where the station keeps media, and how much room is left (uploads are refused when full). */
+export const StationStorageSchema = z.object({
+  /** Bytes of media the station holds. */
+  media_bytes: z.int().min(0),
+  /** The media budget in bytes; null when only the disk limits it. */
+  media_budget_bytes: z.int().min(0).nullable(),
+  /** Free bytes on the disk that holds the data directory; null when unknown. */
+  disk_free_bytes: z.int().min(0).nullable(),
+  /** `ok`; `low` under 10 % of the budget or 1 GiB of disk left; `full` when uploads are refused. */
+  state: z.enum(['ok', 'low', 'full']),
+});
+export type StationStorage = z.infer<typeof StationStorageSchema>;
+
 /** `GET /api/v1/station`. */
 export const StationStatusSchema = z.object({
   name: z.string(),
@@ -48,6 +61,7 @@ export const StationStatusSchema = z.object({
     in_progress: z.int().min(0),
   }),
   sync: SyncStatusSchema,
+  storage: StationStorageSchema,
 });
 export type StationStatus = z.infer<typeof StationStatusSchema>;
 

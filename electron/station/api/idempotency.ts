@@ -31,20 +31,26 @@ export interface IdempotencyClaim {
   requestHash: string;
 }
 
-/**
- * Reads `Idempotency-Key`. Keys are scoped to the token and the route, so two integrations (or two
- * endpoints) can never collide on a key.
- */
-export function idempotencyClaim(request: FastifyRequest, fingerprint: unknown): IdempotencyClaim | null {
+/** The request's `Idempotency-Key`, checked (before any body is read); null when there is none. */
+export function idempotencyKeyOf(request: FastifyRequest): string | null {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return null;
   if (typeof header !== 'string' || !KEY_SHAPE.test(header)) {
     const message = 'Idempotency-Key must be 1–255 visible ASCII characters.';
     throw new ContractError(422, errorBody('VALIDATION_FAILED', message, { fields: [{ path: 'Idempotency-Key', message }] }));
   }
-  const route = `${request.method} ${request.url.split('?')[0]}`;
+  return header;
+}
+
+/**
+ * A key's claim. Keys are scoped to the token and the route with its parsed path ids — not the
+ * URL as spelled, so `/retur%6Es` or `/accounts/01/...` is the same route as `/returns` — and two
+ * integrations (or two endpoints) can never collide on a key.
+ */
+export function idempotencyClaim(request: FastifyRequest, operationId: string, params: Record<string, number>, key: string, fingerprint: unknown): IdempotencyClaim {
+  const route = `${operationId}${canonical(params)}`;
   return {
-    key: `${request.principal?.tokenId ?? 0}:${route}:${header}`,
+    key: `${request.principal?.tokenId ?? 0}:${route}:${key}`,
     requestHash: createHash('sha256').update(canonical(fingerprint)).digest('hex'),
   };
 }

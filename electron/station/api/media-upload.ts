@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
 import { bytesMatchMediaType, MEDIA_TYPE_NAMES, MEDIA_TYPES, type MediaType, parseMediaContentType } from '#shared/api/media.ts';
 import { ContractError, fail } from '../errors.ts';
-import { MediaTooLargeError } from '../media/index.ts';
+import { MediaBudgetError, MediaTooLargeError } from '../media/index.ts';
 import type { StationStore, StoredMedia } from '../store/index.ts';
 
 /** Bytes needed to recognise every allowed type by its magic number (WebM's DocType sits furthest). */
@@ -47,11 +47,50 @@ export interface ReceivedUpload {
   type: MediaType;
 }
 
+/** Multipart framing around the file (boundaries, part headers) that a Content-Length may add. */
+const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
+
+function tooLarge(declared: MediaType, limit: number): ContractError {
+  return new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', `A ${declared} file may be at most ${limit} bytes.`, { limit_bytes: limit }), { connection: 'close' });
+}
+
+export function budgetReached(error: MediaBudgetError): ContractError {
+  return new ContractError(
+    503,
+    errorBody('UNAVAILABLE', `The station's media storage is full (budget ${formatMiB(error.budgetBytes)} MiB reached). Ask the operator to raise RETURNS_STATION_MEDIA_BUDGET_MB or remove old media.`, {
+      reason: 'media_budget_reached',
+      budget_bytes: error.budgetBytes,
+    }),
+    { connection: 'close' },
+  );
+}
+
+function formatMiB(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(0);
+}
+
+/** What can be refused before a byte is read: a declared length over the type's limit or the budget. */
+function checkDeclaredLength(request: FastifyRequest, store: StationStore, declared: MediaType | null, overhead: number): void {
+  const length = Number(request.headers['content-length']);
+  if (!Number.isFinite(length)) return;
+  if (declared) {
+    const limit = MEDIA_TYPES[declared].maxBytes;
+    if (length > limit + overhead) throw tooLarge(declared, limit);
+  }
+  try {
+    store.media.assertRoomFor(Math.max(0, length - overhead));
+  } catch (error) {
+    if (error instanceof MediaBudgetError) throw budgetReached(error);
+    throw error;
+  }
+}
+
 export async function receiveUpload(request: FastifyRequest, store: StationStore): Promise<ReceivedUpload> {
   let declared: MediaType | null;
   let source: AsyncIterable<Uint8Array>;
   let truncated = () => false;
   if (request.isMultipart()) {
+    checkDeclaredLength(request, store, null, MULTIPART_OVERHEAD_BYTES);
     const part = await request.file({ limits: { files: 1, fileSize: Math.max(...MEDIA_TYPE_NAMES.map((t) => MEDIA_TYPES[t].maxBytes)) } });
     if (!part || part.fieldname !== 'file') throw new ContractError(422, errorBody('VALIDATION_FAILED', 'Send the media in the multipart field "file".', { fields: [{ path: 'file', message: 'Required.' }] }));
     declared = parseMediaContentType(part.mimetype);
@@ -64,19 +103,22 @@ export async function receiveUpload(request: FastifyRequest, store: StationStore
   } else {
     declared = parseMediaContentType(request.headers['content-type']);
     if (!declared) throw unsupported(request.headers['content-type']);
+    checkDeclaredLength(request, store, declared, 0);
     source = request.body as Readable;
   }
   const limit = MEDIA_TYPES[declared].maxBytes;
   try {
     const stored = await store.media.put(checkedAgainst(declared, source), { maxBytes: limit });
-    if (truncated()) throw new MediaTooLargeError(limit);
+    if (truncated()) {
+      await store.media.release(stored.sha256);
+      throw new MediaTooLargeError(limit);
+    }
     return { stored, type: declared };
   } catch (error) {
     // The rest of the body is left unread: close the connection after the answer, or it stays busy
     // (and holds up shutdown) until the connection timeout.
-    if (error instanceof MediaTooLargeError) {
-      throw new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', `A ${declared} file may be at most ${limit} bytes.`, { limit_bytes: limit }), { connection: 'close' });
-    }
+    if (error instanceof MediaTooLargeError) throw tooLarge(declared, limit);
+    if (error instanceof MediaBudgetError) throw budgetReached(error);
     if (error instanceof ContractError) error.headers.connection = 'close';
     throw error;
   }

@@ -7,7 +7,7 @@ import type { StationTables } from '../store/index.ts';
 import type { Principal } from '../domain/tokens.ts';
 import { authorize } from './auth.ts';
 import { parseBody, parsePathId, parseQuery } from './http/validate.ts';
-import { idempotencyClaim, rememberReply, replayFor, type StoredReply } from './idempotency.ts';
+import { idempotencyClaim, idempotencyKeyOf, rememberReply, replayFor, type StoredReply } from './idempotency.ts';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -48,6 +48,8 @@ export interface RouteExtras<R extends RouteDefinition, P> {
   prepare?: (input: Omit<RouteInput<R, undefined>, 't' | 'now' | 'prepared' | 'afterCommit'>) => Promise<P>;
   /** What identifies "the same request" for Idempotency-Key; the JSON body by default. */
   fingerprint?: (prepared: P) => unknown;
+  /** Runs once the write is durable or has failed: lets go of what `prepare` holds (upload bytes). */
+  release?: (prepared: P) => Promise<void>;
 }
 
 /** `/a/{id}` (OpenAPI, shared/api/routes.ts) → `/a/:id` (Fastify). */
@@ -97,25 +99,32 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
       }
       const query = (route.query ? parseQuery(route.query, request.query ?? {}) : undefined) as Output<R['query']>;
       const body = (route.body && route.body !== 'media' ? parseBody(route.body, request.body) : undefined) as RouteInput<R>['body'];
+      // Checked before `prepare`, which may stream an upload to disk.
+      const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(request) : null;
       const base = { request, principal, params, query, body, origin: originOf(request) };
       const prepared = (extras.prepare ? await extras.prepare(base) : undefined) as P;
 
       let result: StoredReply & { replayed?: boolean };
       const afterCommitWork: Array<() => Promise<void>> = [];
       const afterCommit = (work: () => Promise<void>) => void afterCommitWork.push(work);
-      if (route.method === 'GET') {
-        const fresh = await handler({ ...base, prepared, afterCommit, t: ctx.store.db, now: ctx.clock.now() });
-        result = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
-      } else {
-        const claim = route.method === 'POST' ? idempotencyClaim(request, extras.fingerprint ? extras.fingerprint(prepared) : request.body) : null;
-        result = await runScript(ctx, async (t, now) => {
-          const earlier = claim ? await replayFor(t, claim, now) : null;
-          if (earlier) return { ...earlier, replayed: true };
-          const fresh = await handler({ ...base, prepared, afterCommit, t, now });
-          const stored: StoredReply = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
-          if (claim) await rememberReply(t, claim, stored, now);
-          return stored;
-        });
+      try {
+        if (route.method === 'GET') {
+          const fresh = await handler({ ...base, prepared, afterCommit, t: ctx.store.db, now: ctx.clock.now() });
+          result = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
+        } else {
+          const fingerprint = extras.fingerprint ? extras.fingerprint(prepared) : request.body;
+          const claim = idempotencyKey === null ? null : idempotencyClaim(request, route.operationId, params, idempotencyKey, fingerprint);
+          result = await runScript(ctx, async (t, now) => {
+            const earlier = claim ? await replayFor(t, claim, now) : null;
+            if (earlier) return { ...earlier, replayed: true };
+            const fresh = await handler({ ...base, prepared, afterCommit, t, now });
+            const stored: StoredReply = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
+            if (claim) await rememberReply(t, claim, stored, now);
+            return stored;
+          });
+        }
+      } finally {
+        if (extras.release && prepared !== undefined) await extras.release(prepared);
       }
       for (const work of afterCommitWork) await work().catch((error: unknown) => request.log.error({ err: error }, 'after-commit work failed'));
       reply.code(result.status).headers(result.headers);

@@ -40,21 +40,17 @@ export async function attachMedia(
 }
 
 /**
- * Detaches a media file. Returns the hash of its bytes when no other media file shares them: the
- * caller removes those once the transaction is durable (file work cannot happen inside it).
+ * Detaches a media file. Returns the hash of its bytes: the caller offers them to the collector once
+ * the transaction is durable (file work cannot happen inside it); the collector keeps bytes that
+ * another record or an upload in progress still names.
  */
-export async function detachMedia(db: StationTables, now: string, accountId: number, packageId: number, mediaId: number): Promise<string | null> {
+export async function detachMedia(db: StationTables, now: string, accountId: number, packageId: number, mediaId: number): Promise<string> {
   const pkg = await packageOfAccount(db, accountId, packageId);
   const media = await db.media_files.get(mediaId);
   if (!media || media.return_package_id !== pkg.id) throw fail('NOT_FOUND', `Return package ${pkg.id} has no media file ${mediaId}.`);
   await db.media_files.delete(mediaId);
   await touchPackage(db, pkg, now, false);
-  return (await db.media_files.where('sha256').equals(media.sha256).count()) === 0 ? media.sha256 : null;
-}
-
-/** Removes unreferenced bytes, checking again: an upload of the same bytes may have attached them since. */
-export async function removeUnreferencedBytes(ctx: DomainContext, sha256: string): Promise<void> {
-  if ((await ctx.store.db.media_files.where('sha256').equals(sha256).count()) === 0) await ctx.store.media.remove(sha256);
+  return media.sha256;
 }
 
 export async function mediaFilesOf(db: StationTables, packageId: number): Promise<MediaFile[]> {

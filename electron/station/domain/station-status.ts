@@ -1,4 +1,5 @@
-import type { StationStatus, SyncStatus } from '#shared/api/station.ts';
+import type { StationStatus, StationStorage, SyncStatus } from '#shared/api/station.ts';
+import type { MediaUsage } from '../media/index.ts';
 import { STATION_NAME, STATION_VERSION } from '../version.ts';
 import type { DomainContext } from './context.ts';
 
@@ -30,5 +31,23 @@ export async function stationStatus(ctx: DomainContext): Promise<StationStatus> 
       in_progress: store.count('return_packages', { status: ['delivered'] }),
     },
     sync: SYNC_DISABLED,
+    storage: storageState(await store.media.usage()),
+  };
+}
+
+const GIB = 1024 ** 3;
+/** Below this much free disk an upload may fail mid-way: the station reports itself full. */
+export const DISK_FULL_BELOW_BYTES = 64 * 1024 * 1024;
+
+export function storageState(usage: MediaUsage): StationStorage {
+  const budgetLeft = usage.budgetBytes === null ? null : usage.budgetBytes - usage.usedBytes;
+  const full = (budgetLeft !== null && budgetLeft <= 0) || (usage.diskFreeBytes !== null && usage.diskFreeBytes < DISK_FULL_BELOW_BYTES);
+  const low =
+    (budgetLeft !== null && usage.budgetBytes !== null && budgetLeft < usage.budgetBytes / 10) || (usage.diskFreeBytes !== null && usage.diskFreeBytes < GIB);
+  return {
+    media_bytes: Math.max(0, usage.usedBytes),
+    media_budget_bytes: usage.budgetBytes,
+    disk_free_bytes: usage.diskFreeBytes === null ? null : Math.min(usage.diskFreeBytes, Number.MAX_SAFE_INTEGER),
+    state: full ? 'full' : low ? 'low' : 'ok',
   };
 }

@@ -1,1 +1,1 @@
-export { MediaTooLargeError, openMediaFiles, type MediaFiles, type StoredMedia } from './media-files.ts';
+export { MediaBudgetError, MediaTooLargeError, openMediaFiles, type MediaFiles, type MediaFilesOptions, type MediaUsage, type StoredMedia } from './media-files.ts';

@@ -7,6 +7,7 @@ import { type CommitStats, createCommitLoop } from './durability/commit-loop.ts'
 import type { Mutation, TransactionRecord } from './durability/mutations.ts';
 import { recordingMiddleware } from './durability/recording-middleware.ts';
 import { createSqliteWriter } from './durability/sqlite-writer.ts';
+import { mediaReferences } from './media-references.ts';
 import { newEngine, newEngineFactory } from './engine.ts';
 import { StoreClosedError } from './errors.ts';
 import { type CountFilters, createListQueries, type ListableTable, type ListQueries, type ListResult } from './list-queries.ts';
@@ -51,6 +52,8 @@ export interface OpenStoreOptions {
   dataDir: string;
   /** The Dexie versions; defaults to the station schema. For tests and tools. */
   schema?: readonly SchemaVersion[];
+  /** Most bytes `media/` may hold (null or absent: no budget). */
+  mediaBudgetBytes?: number | null;
   /** Fault injection for tests: runs inside each SQLite commit; throwing makes that commit fail. */
   beforeCommit?: () => void;
 }
@@ -175,7 +178,10 @@ async function openOnDatabase(
     }
   }
 
-  const media = await openMediaFiles(join(options.dataDir, 'media'));
+  const media = await openMediaFiles(join(options.dataDir, 'media'), {
+    isReferenced: mediaReferences(db, sqlite),
+    budgetBytes: options.mediaBudgetBytes ?? null,
+  });
   const allTables = [...latestTables.keys()];
   const lists = createListQueries(sqlite);
   forgetCounts = (table) => lists.forgetCounts(table);

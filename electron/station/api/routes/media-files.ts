@@ -4,7 +4,7 @@ import { errorBody } from '#shared/api/errors.ts';
 import { MEDIA_TYPE_NAMES, MEDIA_TYPES } from '#shared/api/media.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { assertPackageExists, attachMedia, detachMedia, mediaByUrlToken, removeUnreferencedBytes } from '../../domain/media-files.ts';
+import { assertPackageExists, attachMedia, detachMedia, mediaByUrlToken } from '../../domain/media-files.ts';
 import { mediaFileView } from '../../domain/views.ts';
 import { type ReceivedUpload, receiveUpload } from '../media-upload.ts';
 import { addRoute } from '../route.ts';
@@ -30,12 +30,14 @@ export async function mediaFileRoutes(server: FastifyInstance, ctx: DomainContex
         return receiveUpload(request, ctx.store);
       },
       fingerprint: (upload) => ({ sha256: upload.stored.sha256, type: upload.type }),
+      // Recorded (or refused): the bytes are no longer held; the collector keeps them while a record names them.
+      release: (upload) => ctx.store.media.release(upload.stored.sha256),
     },
   );
 
   addRoute(server, ctx, API_ROUTES.deleteMediaFile, async ({ params, t, now, afterCommit }) => {
-    const unreferenced = await detachMedia(t, now, params.account_id ?? 0, params.id ?? 0, params.media_id ?? 0);
-    if (unreferenced) afterCommit(() => removeUnreferencedBytes(ctx, unreferenced));
+    const sha256 = await detachMedia(t, now, params.account_id ?? 0, params.id ?? 0, params.media_id ?? 0);
+    afterCommit(async () => void (await ctx.store.media.collect(sha256)));
     return { body: undefined };
   });
 }
