@@ -21,7 +21,8 @@ export function cli(dataDir: string, ...args: string[]): string {
 }
 
 export interface StationState {
-  status: Omit<StationStatus, 'today'> & { today?: StationStatus['today'] };
+  /** Without the disk's free space (and the state derived from it), which is a measurement of the machine, not the station's data. */
+  status: Omit<StationStatus, 'today' | 'storage'> & { today?: StationStatus['today']; storage: Omit<StationStatus['storage'], 'disk_free_bytes' | 'state'> };
   returns: ReturnRecord[];
   packages: ReturnPackage[];
   /** Media bytes by media URL, as base64. */
@@ -74,7 +75,8 @@ export async function replayEvents(origin: string, token: string, accountId: num
 /** Reads the whole observable state of a running station. `dataDir` is read by the CLI only when stopped. */
 export async function readState(origin: string, stationToken: string, options: { withToday?: boolean } = {}): Promise<Omit<StationState, 'tokens'>> {
   const api = new ApiClient({ baseUrl: origin, token: stationToken });
-  const { today, ...status } = await api.station();
+  const { today, storage, ...rest } = await api.station();
+  const status = { ...rest, storage: { media_bytes: storage.media_bytes, media_budget_bytes: storage.media_budget_bytes } };
   const accounts = status.accounts.map((a) => a.id);
   const returns: ReturnRecord[] = [];
   const packages: ReturnPackage[] = [];
