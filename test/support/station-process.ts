@@ -19,6 +19,14 @@ export interface RunningStation {
   stop(): Promise<number | null>;
 }
 
+// A test that fails before it stops its station must not leave the process running (holding its
+// data directory and a port): vitest's setup file calls this after every test file.
+const alive = new Set<ChildProcess>();
+export function killStrayStations(): void {
+  for (const child of alive) child.kill('SIGKILL');
+  alive.clear();
+}
+
 /**
  * Starts the real `returns-station serve` on a free port with a fresh data directory (unless one is
  * given), resolving once it printed its ready line. The caller owns stopping it.
@@ -34,7 +42,13 @@ export async function startStation(options: { dataDir?: string; args?: string[];
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  alive.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      alive.delete(child);
+      resolve(code);
+    }),
+  );
 
   const [origin, stationToken] = await new Promise<[string, string]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`station did not start in time:\n${stderr}`)), options.timeoutMs ?? 20_000);
