@@ -4,6 +4,7 @@ import { CommandRefused, UsageError } from './cli-error.ts';
 import { operatorCommand } from './operators.ts';
 import { serve } from './serve.ts';
 import { tokenCommand } from './tokens.ts';
+import { syncCommand, upstreamCommand } from './upstream.ts';
 import { USAGE } from './usage.ts';
 
 /** Entry point of `returns-station`: dispatches a command and turns known failures into clear exits. */
@@ -17,6 +18,10 @@ export async function main(argv: string[]): Promise<void> {
         return await tokenCommand(args);
       case 'operator':
         return await operatorCommand(args);
+      case 'upstream':
+        return await upstreamCommand(args);
+      case 'sync':
+        return await syncCommand(args);
       case undefined:
       case 'help':
       case '--help':

@@ -3,13 +3,20 @@ import { defaultDataDir } from '../station/data-dir.ts';
 import { openStation } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken } from '../station/domain/tokens.ts';
-import { clockOffsetFromEnv, mediaBudgetBytes, parseLogLevel, parsePort, rateLimitsFromEnv } from './cli-error.ts';
+import { clockOffsetFromEnv, mediaBudgetBytes, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
 
 export const DEFAULT_PORT = 4780;
 /** How long the printed UI link's station token stays valid. */
 const UI_LINK_DAYS = 7;
+
+function syncIntervalFromEnv(env: NodeJS.ProcessEnv): { syncPullIntervalMs?: number } {
+  const value = env.RETURNS_STATION_SYNC_INTERVAL_MS;
+  if (value === undefined || value === '') return {};
+  if (!/^\d+$/.test(value) || Number(value) < 100) throw new UsageError(`RETURNS_STATION_SYNC_INTERVAL_MS must be an integer of at least 100, got "${value}".`);
+  return { syncPullIntervalMs: Number(value) };
+}
 
 /** `returns-station serve`: runs until SIGTERM or SIGINT, then shuts down gracefully and exits 0. */
 export async function serve(args: string[]): Promise<void> {
@@ -36,6 +43,7 @@ export async function serve(args: string[]): Promise<void> {
     rateLimits: rateLimitsFromEnv(process.env),
     clock: offsetClock(clockOffsetFromEnv(process.env)),
     mediaBudgetBytes: mediaBudgetBytes(values['media-budget-mb'], process.env),
+    ...syncIntervalFromEnv(process.env),
   });
   let origin: string;
   try {

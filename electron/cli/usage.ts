@@ -13,6 +13,12 @@ Commands:
   operator add --name N [--badge B] [--data-dir D]
       Add a dock worker; prints the operator id (the processor_id of what they receive).
   operator list [--data-dir D]
+  upstream set --url URL (--token T | --token-file F | --token-stdin) --account A [--account B ...] [--data-dir D]
+      Sync with an upstream returns service (a running serve syncs on its own).
+  upstream show [--data-dir D]      (never prints the token)
+  upstream remove [--data-dir D]
+  sync --once [--data-dir D]
+      One full sync round, then a summary. Exit 0 all sent, 3 changes waiting, 1 offline/paused.
   help
 
 Defaults: --host 127.0.0.1, --port 4780, --data-dir $RETURNS_STATION_DATA_DIR or the platform's
@@ -20,5 +26,6 @@ application-data folder. Only one process may hold a data directory: stop the st
 changing tokens or operators from the command line.
 
 Environment: RETURNS_STATION_LOG_LEVEL (silent|error|warn|info|debug),
-RETURNS_STATION_ACCOUNT_RATE_LIMIT and RETURNS_STATION_STATION_RATE_LIMIT (requests per hour).
+RETURNS_STATION_ACCOUNT_RATE_LIMIT and RETURNS_STATION_STATION_RATE_LIMIT (requests per hour),
+RETURNS_STATION_SYNC_INTERVAL_MS (pull interval of serve, default 150000).
 `;

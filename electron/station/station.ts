@@ -9,6 +9,8 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type StationStore } from './store/index.ts';
+import { createSyncEngine } from './sync/engine.ts';
+import { startSyncScheduler } from './sync/scheduler.ts';
 
 export interface StationOptions extends ServerOptions {
   dataDir: string;
@@ -17,6 +19,9 @@ export interface StationOptions extends ServerOptions {
   clock?: Clock;
   /** Most bytes of media the station keeps; uploads beyond are refused with 503. Null: no budget. */
   mediaBudgetBytes?: number | null;
+  /** Sync with the upstream while open (default true); the pull interval in ms. */
+  sync?: boolean;
+  syncPullIntervalMs?: number;
 }
 
 /** The station core: the data directory it owns, its store, and the HTTP server over them. */
@@ -42,7 +47,8 @@ export async function openStation(options: StationOptions): Promise<Station> {
     store = await openStore({ dataDir: options.dataDir, mediaBudgetBytes: options.mediaBudgetBytes ?? null });
     const clock = options.clock ?? systemClock;
     await seedCatalog(store);
-    const ctx: DomainContext = { store, clock, config: await loadConfigCache(store) };
+    const sync = createSyncEngine({ store, clock });
+    const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync };
     let loopback = false;
     let closing = false;
     const server = await buildServer({
@@ -54,6 +60,13 @@ export async function openStation(options: StationOptions): Promise<Station> {
     });
     const housekeeping = startHousekeeping(store, clock, server.log);
     await housekeeping.runOnce();
+    const scheduler =
+      options.sync === false
+        ? undefined
+        : startSyncScheduler(store, sync, {
+            ...(options.syncPullIntervalMs !== undefined ? { pullIntervalMs: options.syncPullIntervalMs } : {}),
+            log: (message) => server.log.warn(message),
+          });
     let closed: Promise<void> | undefined;
     const durable = store;
     return {
@@ -73,6 +86,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
           closing = true;
           housekeeping.stop();
           try {
+            await scheduler?.stop();
             await server.close();
             await durable.close();
           } finally {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Dexie } from 'dexie';
 import { openStore, type SchemaVersion, type StationStore } from '../../electron/station/store/index.ts';
-import { STATION_SCHEMA } from '../../electron/station/store/schema.ts';
+import { latestVersion, STATION_SCHEMA } from '../../electron/station/store/schema.ts';
 import { dumpEngine, samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
 
 let dir: string;
@@ -143,7 +143,8 @@ describe('every mutation kind survives close and reopen', () => {
     const v2: readonly SchemaVersion[] = [
       ...STATION_SCHEMA,
       {
-        version: 2,
+        // The version after the newest one the station has.
+        version: latestVersion(STATION_SCHEMA) + 1,
         stores: { operators: '++id, &badge_code, name', shifts: '++id, operator_id' },
         async upgrade(tx) {
           runs += 1;

@@ -1,12 +1,18 @@
 import type { ChangeLogEntry, ChangeResource, StationTables } from '../store/index.ts';
+import { markChanged } from '../sync/outbox.ts';
+
+/** Who made a change: the station (a person or a local integration), or sync applying the upstream's. */
+export type ChangeOrigin = 'local' | 'upstream';
 
 /**
  * Appends to the change log inside the caller's write: the entry commits with the change it
- * describes. It feeds live events now and the sync outbox later.
+ * describes. It feeds live events; a local change to a return or package also marks the record's
+ * sync outbox slot in the same write, so nothing recorded can miss the upstream.
  */
 export async function logChange(
   db: StationTables,
   entry: { account_id: number | null; resource: ChangeResource; resource_id: number; action: ChangeLogEntry['action']; data: unknown; at: string },
+  origin: ChangeOrigin = 'local',
 ): Promise<void> {
   await db.change_log.add({
     account_id: entry.account_id,
@@ -16,4 +22,7 @@ export async function logChange(
     data: entry.data,
     created_at: entry.at,
   });
+  if (origin === 'local' && entry.account_id !== null && (entry.resource === 'return' || entry.resource === 'return_package')) {
+    await markChanged(db, entry.resource, entry.resource_id, entry.account_id, entry.at);
+  }
 }

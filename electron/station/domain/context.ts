@@ -1,12 +1,15 @@
 import { boundTables, type StationStore, type StationTables } from '../store/index.ts';
 import type { Clock } from './clock.ts';
 import type { ConfigCache } from './config-cache.ts';
+import type { SyncEngine } from '../sync/engine.ts';
 
 /** What every domain operation works with: the durable store and the station's clock. */
 export interface DomainContext {
   readonly store: StationStore;
   readonly clock: Clock;
   readonly config: ConfigCache;
+  /** Sync with the upstream; absent in tools that open the store without it. */
+  readonly sync?: SyncEngine;
 }
 
 /**

@@ -1,10 +1,10 @@
-import type { StationStatus, StationStorage, SyncStatus } from '#shared/api/station.ts';
+import type { StationStatus, StationStorage } from '#shared/api/station.ts';
 import type { MediaUsage } from '../media/index.ts';
+import { SYNC_DISABLED } from '../sync/status.ts';
 import { STATION_NAME, STATION_VERSION } from '../version.ts';
 import type { DomainContext } from './context.ts';
 
-/** Sync arrives in a later step; until then the station reports it as switched off. */
-export const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null };
+export { SYNC_DISABLED };
 
 /** The station's local calendar day and the UTC instant it began: "today" on the dock. */
 function localToday(now: Date): { date: string; since: string } {
@@ -30,7 +30,7 @@ export async function stationStatus(ctx: DomainContext): Promise<StationStatus> 
       received: store.count('return_packages', { status: ['received'], processed_since: today.since }),
       in_progress: store.count('return_packages', { status: ['delivered'] }),
     },
-    sync: SYNC_DISABLED,
+    sync: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
     storage: storageState(await store.media.usage()),
   };
 }

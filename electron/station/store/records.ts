@@ -207,3 +207,91 @@ export interface StationMeta {
 export function trackingKey(trackingNumber: string): string {
   return trackingNumber.trim().toLowerCase();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Sync with the upstream returns service (schema version 2; docs/decisions/sync.md)
+
+/** What sync sends and pulls. */
+export type SyncKind = 'return' | 'return_package';
+
+/** Why a change cannot go up without a person: `parked` (the upstream refused it), `gone` (404 upstream). */
+export type OutboxHold = 'parked' | 'gone';
+
+/**
+ * One slot per record with local changes not yet sent upstream. It holds no payload: the body is
+ * the difference between the record and its synced snapshot (see UpstreamLink) at send time.
+ */
+export interface OutboxEntry {
+  /** `${kind}:${local_id}`. */
+  key: string;
+  kind: SyncKind;
+  local_id: number;
+  account_id: number;
+  /** First change since the slot was last cleared; orders the sends. */
+  queued_at: Timestamp;
+  changed_at: Timestamp;
+  /** Failed sends in a row (backoff exponent). */
+  attempts: number;
+  /** Not before this instant (backoff); null = now. */
+  next_attempt_at: Timestamp | null;
+  /** Set durably before a create is first sent: a later send looks the record up upstream first. */
+  create_attempted_at: Timestamp | null;
+  hold: OutboxHold | null;
+  /** The upstream's answer that parked the change, or the last transient failure. */
+  error: { status: number | null; code: string | null; message: string } | null;
+}
+
+/** A local record and its upstream twin. */
+export interface UpstreamLink {
+  /** `${kind}:${local_id}`. */
+  key: string;
+  kind: SyncKind;
+  local_id: number;
+  account_id: number;
+  upstream_id: number;
+  /** The pushable fields as last known equal on both sides. */
+  synced: Record<string, unknown>;
+  /** Return lines: local line id → upstream line id (by position). */
+  line_ids?: Record<string, number>;
+  /** The upstream's `updated_at` of the version applied last: an older answer arriving late is ignored. */
+  upstream_updated_at?: Timestamp;
+  linked_at: Timestamp;
+}
+
+/** One pull stream's position: keyset on the upstream's `updated_at`, or a page of a fixed query. */
+export interface PullCursor {
+  /** Highest upstream `updated_at` fully stored; null before the first pull. */
+  updated_at: Timestamp | null;
+  /** Page of the current query (returns; or packages sharing one `updated_at`). */
+  page: number;
+  /** The query's `updated_since` while a round is under way (returns), else null. */
+  round_since: Timestamp | null;
+  round_max: Timestamp | null;
+  /** Records stored by the current round and the upstream's total for it: first-pull progress. */
+  seen: number;
+  total: number | null;
+}
+
+export interface SyncAccountState {
+  account_id: number;
+  packages: PullCursor;
+  returns: PullCursor;
+  /** Set on 401/403: sync of this account waits until the upstream settings change. */
+  paused: { status: number; message: string; at: Timestamp } | null;
+  last_success_at: Timestamp | null;
+  last_sweep_at: Timestamp | null;
+}
+
+/** A value sync replaced, or an upstream value the station kept (ownership rules). */
+export interface SyncConflict {
+  id: number;
+  account_id: number;
+  kind: SyncKind;
+  local_id: number;
+  field: string;
+  local_value: unknown;
+  upstream_value: unknown;
+  /** Whose value the record kept. */
+  kept: 'upstream' | 'station';
+  at: Timestamp;
+}

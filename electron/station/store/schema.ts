@@ -7,11 +7,15 @@ import type {
   Location,
   MediaFile,
   Operator,
+  OutboxEntry,
   PackageLineItem,
   ReturnPackage,
   ReturnRecord,
   StationMeta,
+  SyncAccountState,
+  SyncConflict,
   Token,
+  UpstreamLink,
 } from './records.ts';
 
 /**
@@ -47,6 +51,16 @@ export const STATION_SCHEMA: readonly SchemaVersion[] = [
       station_meta: 'key',
     },
   },
+  {
+    // Sync with the upstream returns service (docs/decisions/sync.md). Additive: no upgrade step.
+    version: 2,
+    stores: {
+      outbox: 'key, account_id',
+      upstream_links: 'key, &[account_id+kind+upstream_id]',
+      sync_state: 'account_id',
+      sync_conflicts: '++id, account_id',
+    },
+  },
 ];
 
 export type StationDexie = Dexie & {
@@ -62,6 +76,10 @@ export type StationDexie = Dexie & {
   idempotency_keys: EntityTable<IdempotencyKey, 'key'>;
   change_log: EntityTable<ChangeLogEntry, 'seq'>;
   station_meta: EntityTable<StationMeta, 'key'>;
+  outbox: EntityTable<OutboxEntry, 'key'>;
+  upstream_links: EntityTable<UpstreamLink, 'key'>;
+  sync_state: EntityTable<SyncAccountState, 'account_id'>;
+  sync_conflicts: EntityTable<SyncConflict, 'id'>;
 };
 
 /** Every table of the newest schema version: one list for types, scopes and bound transactions. */
@@ -78,6 +96,10 @@ export const STATION_TABLES = [
   'idempotency_keys',
   'change_log',
   'station_meta',
+  'outbox',
+  'upstream_links',
+  'sync_state',
+  'sync_conflicts',
 ] as const satisfies ReadonlyArray<keyof StationDexie>;
 
 export type StationTableName = (typeof STATION_TABLES)[number];

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { type EventName, formatSseEvent } from '#shared/api/events.ts';
+import type { SyncStatus } from '#shared/api/station.ts';
 import { parseStrictId } from '#shared/api/common.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import { fail } from '../../errors.ts';
@@ -68,7 +69,8 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
     });
     raw.write('retry: 2000\n\n');
     // The sync state first (no id: it is a state, not a change to resume from).
-    raw.write(`event: sync.status\ndata: ${JSON.stringify({ account_id: accountId, occurred_at: ctx.clock.now(), sync: SYNC_DISABLED })}\n\n`);
+    const syncEvent = (sync: SyncStatus) => `event: sync.status\ndata: ${JSON.stringify({ account_id: accountId, occurred_at: ctx.clock.now(), sync })}\n\n`;
+    raw.write(syncEvent(ctx.sync?.status() ?? SYNC_DISABLED));
     open.add(raw);
 
     let lastSent = resumeAfter;
@@ -93,7 +95,17 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
     };
     // Subscribe before replaying, so nothing committed in between is missed; `lastSent` drops repeats.
     // Everything is released on close, which is listened for before the replay's first await.
-    const unsubscribe = ctx.store.subscribe(send);
+    const unsubscribeChanges = ctx.store.subscribe(send);
+    // Sync state changes go out as they happen (no id: a state, not a change to resume from).
+    const unsubscribeSync = ctx.sync?.onStatus((sync) => {
+      queue = queue.then(() => {
+        if (!raw.writableEnded) raw.write(syncEvent(sync));
+      });
+    });
+    const unsubscribe = () => {
+      unsubscribeChanges();
+      unsubscribeSync?.();
+    };
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
     raw.on('close', () => {
       clearInterval(heartbeat);

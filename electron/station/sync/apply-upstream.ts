@@ -1,0 +1,199 @@
+import { canMove } from '#shared/package-status.ts';
+import { deriveReturnStatus } from '#shared/api/returns.ts';
+import { logChange } from '../domain/change-log.ts';
+import { advance } from '../domain/clock.ts';
+import { recountReturn } from '../domain/receipts.ts';
+import { skuKey } from '../domain/returns.ts';
+import {
+  allocateIds,
+  type DimensionUnit,
+  type ReturnLineItem,
+  type ReturnPackage,
+  type ReturnRecord,
+  type ShippingMethod,
+  type StationTables,
+  trackingKey,
+  type WeightUnit,
+} from '../store/index.ts';
+import { linkOf, linkOfUpstream, logConflict, putLink } from './links.ts';
+import { type FieldValues, localValues, PUSHED_FIELDS, sameValue, UPSTREAM_OWNED, upstreamValues as upstreamValuesFromAnswer } from './package-fields.ts';
+import type { UpstreamPackage, UpstreamReturn } from './upstream-records.ts';
+
+/*
+ * Applying what the upstream says to the station's records, inside one store write (idempotent:
+ * applying the same answer twice changes nothing). Ownership: docs/decisions/sync.md.
+ */
+
+/** A package could not be applied because the station does not know its return yet. */
+export class MissingReturnError extends Error {
+  readonly upstreamReturnId: number;
+  constructor(upstreamReturnId: number) {
+    super(`The upstream return ${upstreamReturnId} is not on the station yet.`);
+    this.upstreamReturnId = upstreamReturnId;
+  }
+}
+
+export async function applyUpstreamReturn(db: StationTables, accountId: number, u: UpstreamReturn, now: string): Promise<ReturnRecord> {
+  const link = await linkOfUpstream(db, accountId, 'return', u.id);
+  const existing = link ? await db.returns.get(link.local_id) : undefined;
+  if (link?.upstream_updated_at && u.updated_at < link.upstream_updated_at && existing) return existing;
+  const lineIds = { ...(link?.line_ids ?? {}) };
+  const localByUpstream = new Map(Object.entries(lineIds).map(([local, up]) => [up, Number(local)]));
+  const fresh = u.return_line_items.filter((line) => !localByUpstream.has(line.id));
+  const newIds = fresh.length > 0 ? await allocateIds(db, 'return_line_items', fresh.length) : [];
+  const lines: ReturnLineItem[] = u.return_line_items.map((line) => {
+    let localId = localByUpstream.get(line.id);
+    const before = localId === undefined ? undefined : existing?.return_line_items.find((l) => l.id === localId);
+    if (localId === undefined) {
+      localId = newIds.shift() ?? 0;
+      lineIds[String(localId)] = line.id;
+    }
+    return {
+      id: localId,
+      quantity: line.quantity,
+      // The upstream's count when first seen; later the station counts its own receipts against it.
+      unreceived_quantity_at_create: before?.unreceived_quantity_at_create ?? line.unreceived_quantity,
+      unreceived_quantity: before?.unreceived_quantity ?? line.unreceived_quantity,
+      name: line.name,
+      price: line.price,
+      currency: line.currency,
+      merchant_sku: line.merchant_sku,
+    };
+  });
+  const fields = {
+    account_id: accountId,
+    email: u.email,
+    receive_by: u.receive_by,
+    total_price: u.total_price,
+    currency: u.currency,
+    weight: u.weight,
+    weight_unit: u.weight_unit as WeightUnit,
+    reason_of_return: u.reason_of_return,
+    length: u.length,
+    width: u.width,
+    height: u.height,
+    dimension_unit: u.dimension_unit as DimensionUnit,
+    return_line_items: lines,
+    sku_keys: [...new Set(lines.map((line) => skuKey(line.merchant_sku)))],
+  };
+  let record: ReturnRecord;
+  if (existing) {
+    const next: ReturnRecord = { ...existing, ...fields };
+    if (link && JSON.stringify(next) === JSON.stringify(existing)) {
+      await putLink(db, { ...link, upstream_updated_at: u.updated_at }, now);
+      return existing;
+    }
+    record = { ...next, status: deriveReturnStatus(lines), updated_at: advance(existing.updated_at, now) };
+    await db.returns.put(record);
+    await logChange(db, { account_id: accountId, resource: 'return', resource_id: record.id, action: 'updated', data: record, at: now }, 'upstream');
+  } else {
+    const draft: Omit<ReturnRecord, 'id'> = { ...fields, status: deriveReturnStatus(lines), created_at: now, updated_at: now };
+    const id = await db.returns.add(draft as ReturnRecord);
+    record = { ...draft, id };
+    await logChange(db, { account_id: accountId, resource: 'return', resource_id: id, action: 'created', data: record, at: now }, 'upstream');
+  }
+  await putLink(db, { kind: 'return', local_id: record.id, account_id: accountId, upstream_id: u.id, synced: {}, line_ids: lineIds, upstream_updated_at: u.updated_at }, now);
+  return (await recountReturn(db, record.id, now)) ?? record;
+}
+
+/**
+ * Merges an upstream package into the station: links it (by id, else by tracking number to a local
+ * package not yet linked), takes the back office's fields, keeps the dock's, moves status only
+ * forward, logs every value it replaced or kept against the upstream, and refreshes the synced snapshot.
+ */
+export async function applyUpstreamPackage(db: StationTables, accountId: number, u: UpstreamPackage, now: string): Promise<ReturnPackage | null> {
+  const returnLink = await linkOfUpstream(db, accountId, 'return', u.return_id);
+  let link = await linkOfUpstream(db, accountId, 'return_package', u.id);
+  let local = link ? await db.return_packages.get(link.local_id) : undefined;
+  if (!local) {
+    const sameTracking = await db.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(u.tracking_number)]).first();
+    if (sameTracking) {
+      const other = await linkOf(db, 'return_package', sameTracking.id);
+      if (other && other.upstream_id !== u.id) {
+        // Two upstream packages with one tracking number: the station keeps its own twin and says so.
+        await logConflict(db, { account_id: accountId, kind: 'return_package', local_id: sameTracking.id, field: 'tracking_number', local_value: sameTracking.tracking_number, upstream_value: `${u.tracking_number} (upstream package ${u.id})`, kept: 'station', at: now });
+        return null;
+      }
+      local = sameTracking; // a pending local create of the same parcel: merged, not duplicated
+      link = undefined;
+    }
+  }
+  if (link?.upstream_updated_at && u.updated_at < link.upstream_updated_at && local) return local;
+  const incoming = upstreamValuesFromAnswer(u);
+  const synced: Record<string, unknown> = { ...(link?.synced ?? {}) };
+
+  if (!local) {
+    if (!returnLink) throw new MissingReturnError(u.return_id);
+    const values = { ...Object.fromEntries(PUSHED_FIELDS.map((f) => [f, null])), ...incoming } as Record<string, unknown>;
+    const draft: Omit<ReturnPackage, 'id'> = {
+      account_id: accountId,
+      return_id: returnLink.local_id,
+      tracking_number: u.tracking_number,
+      tracking_key: u.status === 'cancelled' ? null : trackingKey(u.tracking_number),
+      status: u.status,
+      estimated_arrival: values.estimated_arrival as string | null,
+      actual_arrival: values.actual_arrival as string | null,
+      shipping_method: values.shipping_method as ShippingMethod | null,
+      weight: values.weight as number | null,
+      weight_unit: values.weight_unit as WeightUnit | null,
+      length: values.length as number | null,
+      width: values.width as number | null,
+      height: values.height as number | null,
+      dimension_unit: values.dimension_unit as DimensionUnit | null,
+      shipping_label_cost: values.shipping_label_cost as number | null,
+      shipping_label_cost_currency: values.shipping_label_cost_currency as string | null,
+      carrier_id: values.carrier_id as number | null,
+      location_id: values.location_id as number | null,
+      processed_at: null,
+      processor_id: null,
+      notes: values.notes as string | null,
+      line_items_count: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    const id = await db.return_packages.add(draft as ReturnPackage);
+    const pkg = { ...draft, id };
+    await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'created', data: pkg, at: now }, 'upstream');
+    await putLink(db, { kind: 'return_package', local_id: id, account_id: accountId, upstream_id: u.id, synced: { ...values }, upstream_updated_at: u.updated_at }, now);
+    return pkg;
+  }
+
+  const current = localValues(local);
+  const next: Record<string, unknown> = {};
+  const conflict = (field: string, kept: 'upstream' | 'station', localValue: unknown, upstreamValue: unknown) =>
+    logConflict(db, { account_id: accountId, kind: 'return_package', local_id: local.id, field, local_value: localValue, upstream_value: upstreamValue, kept, at: now });
+  for (const [field, value] of Object.entries(incoming) as Array<[keyof FieldValues, unknown]>) {
+    const mine = current[field];
+    const base = synced[field];
+    synced[field] = value;
+    if (sameValue(mine, value)) continue;
+    // Without a link (a pending local create of this parcel) everything local is unsent.
+    const localChanged = link === undefined || !sameValue(mine, base);
+    const upstreamChanged = link === undefined || !sameValue(value, base);
+    if (UPSTREAM_OWNED.has(field)) {
+      next[field] = value;
+      // A local value the upstream never saw, replaced: written down for a person to see.
+      if (localChanged && mine !== null) await conflict(field, 'upstream', mine, value);
+    } else if (field === 'status') {
+      if (!localChanged && canMove(local.status, value as ReturnPackage['status'])) next.status = value;
+      else if (upstreamChanged) await conflict('status', 'station', mine, value); // never backwards, the dock's move stays
+    } else if (!localChanged) {
+      next[field] = value;
+    } else if (upstreamChanged && value !== null) {
+      await conflict(field, 'station', mine, value);
+    }
+  }
+  const upstreamReturnLocal = returnLink?.local_id;
+  let pkg = local;
+  if (Object.keys(next).length > 0 || (upstreamReturnLocal !== undefined && upstreamReturnLocal !== local.return_id)) {
+    pkg = { ...local, ...(next as Partial<ReturnPackage>) };
+    if (upstreamReturnLocal !== undefined) pkg.return_id = upstreamReturnLocal;
+    pkg.tracking_key = pkg.status === 'cancelled' ? null : trackingKey(pkg.tracking_number);
+    pkg.updated_at = advance(local.updated_at, now);
+    await db.return_packages.put(pkg);
+    await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: pkg, at: now }, 'upstream');
+    if (pkg.status === 'received' && local.status !== 'received') await recountReturn(db, pkg.return_id, now);
+  }
+  await putLink(db, { kind: 'return_package', local_id: pkg.id, account_id: accountId, upstream_id: u.id, synced, upstream_updated_at: u.updated_at, ...(link ? { linked_at: link.linked_at } : {}) }, now);
+  return pkg;
+}

@@ -1,0 +1,33 @@
+import type { Clock } from '../domain/clock.ts';
+import type { StationStore } from '../store/index.ts';
+import type { UpstreamClient } from './upstream-client.ts';
+
+/** What a sync round works with. */
+export interface SyncContext {
+  store: StationStore;
+  clock: Clock;
+  client: UpstreamClient;
+  /** Random per data directory: part of every Idempotency-Key, so two stations' keys never collide. */
+  instanceId: string;
+  random?: () => number;
+}
+
+/** What a round did, for `sync --once`, the log and the bench. */
+export interface RoundReport {
+  created: number;
+  updated: number;
+  adopted: number;
+  parked: number;
+  gone: number;
+  retrying: number;
+  waiting: number;
+  pulled: number;
+  conflicts: number;
+  offline: boolean;
+  paused: string[];
+  requests: number;
+}
+
+export function emptyReport(): RoundReport {
+  return { created: 0, updated: 0, adopted: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, paused: [], requests: 0 };
+}

@@ -1,0 +1,46 @@
+import type { OutboxEntry } from '../store/index.ts';
+import { type UpstreamAnswer, upstreamMessage } from './upstream-client.ts';
+
+/** How sync treats an upstream answer (docs/decisions/sync.md, "Errors by kind"). */
+export type AnswerKind = 'ok' | 'park' | 'conflict' | 'gone' | 'auth' | 'rate' | 'transient';
+
+export function answerKind(status: number): AnswerKind {
+  if (status >= 200 && status < 300) return 'ok';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404) return 'gone';
+  if (status === 409) return 'conflict';
+  if (status === 429) return 'rate';
+  if (status === 400 || status === 413 || status === 422 || status === 415) return 'park';
+  // 5xx, and anything unforeseen: try again later rather than drop or park.
+  return 'transient';
+}
+
+/** The account's sync waits for a person: the upstream refused the token (401/403). */
+export class SyncPausedError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'SyncPausedError';
+    this.status = status;
+  }
+}
+
+export function pauseFrom(answer: UpstreamAnswer): SyncPausedError {
+  const { message } = upstreamMessage(answer);
+  const what = answer.status === 401 ? 'The upstream refused the station token' : 'The upstream refused this account for the station token';
+  return new SyncPausedError(answer.status, `${what} (${answer.status}: ${message}). Set a valid token with \`returns-station upstream set\` or the settings screen.`);
+}
+
+export const BACKOFF_BASE_MS = 1_000;
+export const BACKOFF_CAP_MS = 5 * 60_000;
+
+/** Exponential backoff with full jitter: uniformly random in [0, min(cap, base × 2^attempts)]. */
+export function backoffMs(attempts: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempts, 20)));
+}
+
+export function errorOf(answer: UpstreamAnswer | null, fallback: string): OutboxEntry['error'] {
+  if (!answer) return { status: null, code: null, message: fallback };
+  const { code, message } = upstreamMessage(answer);
+  return { status: answer.status, code, message };
+}

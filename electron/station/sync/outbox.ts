@@ -1,0 +1,44 @@
+import type { OutboxEntry, StationTables, SyncKind } from '../store/index.ts';
+
+/*
+ * The outbox: one slot per record with local changes the upstream has not seen (docs/decisions/sync.md).
+ * A slot is a mark, not a payload; the body is computed when it is sent.
+ */
+
+export function outboxKey(kind: SyncKind, localId: number): string {
+  return `${kind}:${localId}`;
+}
+
+/** Marks a record changed, inside the caller's write (the mark commits with the change). */
+export async function markChanged(db: Pick<StationTables, 'outbox'>, kind: SyncKind, localId: number, accountId: number, now: string): Promise<void> {
+  const key = outboxKey(kind, localId);
+  const existing = await db.outbox.get(key);
+  if (existing) {
+    // A new local change to a held record is a new attempt: a person's fix (or the next edit) may cure it.
+    const next: OutboxEntry = { ...existing, changed_at: now };
+    if (existing.hold === 'parked') Object.assign(next, { hold: null, attempts: 0, next_attempt_at: null });
+    await db.outbox.put(next);
+    return;
+  }
+  await db.outbox.put({
+    key,
+    kind,
+    local_id: localId,
+    account_id: accountId,
+    queued_at: now,
+    changed_at: now,
+    attempts: 0,
+    next_attempt_at: null,
+    create_attempted_at: null,
+    hold: null,
+    error: null,
+  });
+}
+
+/**
+ * Whether a record has local changes not yet sent upstream. For the store's memory policy: such a
+ * record must stay readable at once, since a sync round is about to read it.
+ */
+export async function hasPendingChange(db: Pick<StationTables, 'outbox'>, kind: SyncKind, localId: number): Promise<boolean> {
+  return (await db.outbox.get(outboxKey(kind, localId))) !== undefined;
+}

@@ -1,0 +1,316 @@
+import { CREATE_STATUSES, type CreateStatus } from '#shared/package-status.ts';
+import { boundTables, type OutboxEntry, type ReturnPackage, type ReturnRecord, type StationTables, type UpstreamLink } from '../store/index.ts';
+import { applyUpstreamPackage } from './apply-upstream.ts';
+import type { RoundReport, SyncContext } from './context.ts';
+import { answerKind, backoffMs, errorOf, pauseFrom } from './errors.ts';
+import { linkOf, putLink } from './links.ts';
+import { type FieldValues, localValues, unsentFields, upstreamValues } from './package-fields.ts';
+import { UpstreamUnreachableError, type UpstreamAnswer } from './upstream-client.ts';
+import { UpstreamPackagePageSchema, UpstreamPackageSchema, UpstreamReturnPageSchema, UpstreamReturnSchema, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
+
+/*
+ * Push: sends the outbox of one account, returns before packages, oldest first. Every slot is
+ * settled on its own (sent, parked, gone or backed off), so a change that cannot go through never
+ * blocks the others. A lost answer (network error, timeout) stops the round: the upstream is away.
+ */
+
+type Outcome = 'done' | 'waiting' | 'held' | 'retry';
+
+export async function pushAccount(sc: SyncContext, accountId: number, report: RoundReport): Promise<void> {
+  const now = sc.clock.now();
+  const due = (await sc.store.db.outbox.where('account_id').equals(accountId).toArray())
+    .filter((entry) => entry.hold === null && (entry.next_attempt_at === null || entry.next_attempt_at <= now))
+    .sort((a, b) => (a.kind === b.kind ? a.queued_at.localeCompare(b.queued_at) || a.local_id - b.local_id : a.kind === 'return' ? -1 : 1));
+  for (const entry of due) {
+    try {
+      const outcome = entry.kind === 'return' ? await pushReturn(sc, entry, report) : await pushPackage(sc, entry, report);
+      if (outcome === 'waiting') report.waiting += 1;
+    } catch (error) {
+      if (error instanceof UpstreamUnreachableError) {
+        await backOff(sc, entry, null, error.message);
+        report.retrying += 1;
+      }
+      throw error;
+    }
+  }
+}
+
+function write<T>(sc: SyncContext, fn: (t: StationTables) => Promise<T>): Promise<T> {
+  return sc.store.write((tx) => fn(boundTables(tx)));
+}
+
+function idempotencyKey(sc: SyncContext, entry: OutboxEntry): string {
+  return `returns-station-sync:${sc.instanceId}:${entry.key}`;
+}
+
+/** Clears the slot when the record has nothing unsent left; else it stays for the next send. */
+async function settle(sc: SyncContext, entry: OutboxEntry, hasUnsent: (t: StationTables) => Promise<boolean>): Promise<void> {
+  await write(sc, async (t) => {
+    const current = await t.outbox.get(entry.key);
+    if (!current) return;
+    if (await hasUnsent(t)) await t.outbox.put({ ...current, attempts: 0, next_attempt_at: null, error: null, hold: null });
+    else await t.outbox.delete(entry.key);
+  });
+}
+
+async function backOff(sc: SyncContext, entry: OutboxEntry, answer: UpstreamAnswer | null, message: string): Promise<void> {
+  const attempts = entry.attempts + 1;
+  const at = new Date(Date.parse(sc.clock.now()) + backoffMs(attempts, sc.random)).toISOString();
+  await updateSlot(sc, entry, { attempts, next_attempt_at: at, error: errorOf(answer, message) });
+}
+
+async function hold(sc: SyncContext, entry: OutboxEntry, kind: 'parked' | 'gone', answer: UpstreamAnswer, report: RoundReport): Promise<void> {
+  await updateSlot(sc, entry, { hold: kind, error: errorOf(answer, `HTTP ${answer.status}`) });
+  if (kind === 'parked') report.parked += 1;
+  else report.gone += 1;
+}
+
+async function updateSlot(sc: SyncContext, entry: OutboxEntry, patch: Partial<OutboxEntry>): Promise<void> {
+  await write(sc, async (t) => {
+    const current = await t.outbox.get(entry.key);
+    if (current) await t.outbox.put({ ...current, ...patch });
+  });
+}
+
+/** An answer that is not a success: parks, pauses, or backs off. Returns the outcome for the slot. */
+async function failed(sc: SyncContext, entry: OutboxEntry, answer: UpstreamAnswer, report: RoundReport): Promise<Outcome> {
+  switch (answerKind(answer.status)) {
+    case 'auth':
+      throw pauseFrom(answer);
+    case 'park':
+    case 'conflict':
+      await hold(sc, entry, 'parked', answer, report);
+      return 'held';
+    case 'gone':
+      await hold(sc, entry, 'gone', answer, report);
+      return 'held';
+    default:
+      await backOff(sc, entry, answer, `HTTP ${answer.status}`);
+      report.retrying += 1;
+      return 'retry';
+  }
+}
+
+async function send(sc: SyncContext, request: Parameters<SyncContext['client']['send']>[0]): Promise<UpstreamAnswer> {
+  const answer = await sc.client.send(request);
+  // Pushes always get a budget (they wait for it); a null is a pull's answer only.
+  if (!answer) throw new Error('The rate budget refused a push.');
+  return answer;
+}
+
+// -- returns ---------------------------------------------------------------------------------------
+
+function returnBody(record: ReturnRecord) {
+  return {
+    account_id: record.account_id,
+    email: record.email,
+    receive_by: record.receive_by,
+    total_price: record.total_price,
+    currency: record.currency,
+    weight: record.weight,
+    weight_unit: record.weight_unit,
+    reason_of_return: record.reason_of_return,
+    length: record.length,
+    width: record.width,
+    height: record.height,
+    dimension_unit: record.dimension_unit,
+    return_line_items: record.return_line_items.map((line) => ({
+      quantity: line.quantity,
+      unreceived_quantity: line.unreceived_quantity_at_create,
+      name: line.name,
+      price: line.price,
+      currency: line.currency,
+      merchant_sku: line.merchant_sku,
+    })),
+  };
+}
+
+/** Whether an upstream return is the same manual return as a local one (no natural key: by content). */
+function sameReturn(local: ReturnRecord, u: UpstreamReturn): boolean {
+  const body = returnBody(local);
+  return (
+    u.email.toLowerCase() === body.email.toLowerCase() &&
+    u.receive_by === body.receive_by &&
+    u.total_price === body.total_price &&
+    u.currency === body.currency &&
+    u.reason_of_return === body.reason_of_return &&
+    u.return_line_items.length === body.return_line_items.length &&
+    u.return_line_items.every((line, i) => line.merchant_sku === body.return_line_items[i]?.merchant_sku && line.quantity === body.return_line_items[i]?.quantity)
+  );
+}
+
+async function linkReturn(sc: SyncContext, entry: OutboxEntry, local: ReturnRecord, u: UpstreamReturn): Promise<void> {
+  await write(sc, async (t) => {
+    // Lines map by position: the upstream keeps the order it was given.
+    const lineIds: Record<string, number> = {};
+    local.return_line_items.forEach((line, i) => {
+      const upstreamLine = u.return_line_items[i];
+      if (upstreamLine) lineIds[String(line.id)] = upstreamLine.id;
+    });
+    await putLink(t, { kind: 'return', local_id: local.id, account_id: local.account_id, upstream_id: u.id, synced: {}, line_ids: lineIds, upstream_updated_at: u.updated_at }, sc.clock.now());
+    await t.outbox.delete(entry.key);
+  });
+}
+
+/** After a lost answer: the upstream return this create may already have made, not linked to another record. */
+async function findReturn(sc: SyncContext, local: ReturnRecord): Promise<UpstreamReturn | null> {
+  const answer = await send(sc, { method: 'GET', url: sc.client.accountReturnsUrl(local.account_id), query: { email: local.email, per_page: 250 }, priority: 'push' });
+  if (answerKind(answer.status) !== 'ok') return null;
+  const page = UpstreamReturnPageSchema.safeParse(answer.body);
+  if (!page.success) return null;
+  for (const candidate of page.data.data.filter((u) => sameReturn(local, u)).reverse()) {
+    const taken = await sc.store.db.upstream_links.where('[account_id+kind+upstream_id]').equals([local.account_id, 'return', candidate.id]).first();
+    if (!taken) return candidate;
+  }
+  return null;
+}
+
+async function pushReturn(sc: SyncContext, entry: OutboxEntry, report: RoundReport): Promise<Outcome> {
+  const local = await sc.store.db.returns.get(entry.local_id);
+  const link = await linkOf(sc.store.db, 'return', entry.local_id);
+  // A return goes up once; later changes are the station's own counts (the upstream keeps its own).
+  if (!local || link) {
+    await settle(sc, entry, async () => false);
+    return 'done';
+  }
+  if (entry.create_attempted_at !== null) {
+    const found = await findReturn(sc, local);
+    if (found) {
+      await linkReturn(sc, entry, local, found);
+      report.adopted += 1;
+      return 'done';
+    }
+  }
+  await updateSlot(sc, entry, { create_attempted_at: sc.clock.now() });
+  const answer = await send(sc, { method: 'POST', url: sc.client.returnsUrl(), json: returnBody(local), idempotencyKey: idempotencyKey(sc, entry), priority: 'push' });
+  if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);
+  const created = UpstreamReturnSchema.safeParse(answer.body);
+  const upstream = created.success ? created.data : await findReturn(sc, local);
+  if (!upstream) {
+    await backOff(sc, entry, answer, 'The upstream accepted the return but its answer does not say which record it made.');
+    return 'retry';
+  }
+  await linkReturn(sc, entry, local, upstream);
+  report.created += 1;
+  return 'done';
+}
+
+// -- return packages -------------------------------------------------------------------------------
+
+function createBody(pkg: ReturnPackage, upstreamReturnId: number) {
+  const values = localValues(pkg);
+  const status: CreateStatus = (CREATE_STATUSES as readonly string[]).includes(pkg.status) ? (pkg.status as CreateStatus) : 'pending';
+  const body: Record<string, unknown> = { return_id: upstreamReturnId, tracking_number: pkg.tracking_number, status };
+  for (const field of ['estimated_arrival', 'shipping_method', 'weight', 'weight_unit', 'width', 'height', 'length', 'dimension_unit', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'location_id'] as const) {
+    if (values[field] !== null) body[field] = values[field];
+  }
+  return body;
+}
+
+async function adoptPackage(sc: SyncContext, accountId: number, u: UpstreamPackage): Promise<void> {
+  await write(sc, (t) => applyUpstreamPackage(t, accountId, u, sc.clock.now()));
+}
+
+async function getPackage(sc: SyncContext, accountId: number, upstreamId: number): Promise<UpstreamAnswer> {
+  return send(sc, { method: 'GET', url: sc.client.packagesUrl(accountId, upstreamId), priority: 'push' });
+}
+
+async function findPackage(sc: SyncContext, pkg: ReturnPackage): Promise<UpstreamPackage | null> {
+  const answer = await send(sc, { method: 'GET', url: sc.client.packagesUrl(pkg.account_id), query: { tracking_number: pkg.tracking_number, per_page: 25 }, priority: 'push' });
+  if (answerKind(answer.status) !== 'ok') return null;
+  const page = UpstreamPackagePageSchema.safeParse(answer.body);
+  if (!page.success) return null;
+  const key = pkg.tracking_number.trim().toLowerCase();
+  return page.data.data.find((u) => u.tracking_number.trim().toLowerCase() === key && u.status !== 'cancelled') ?? null;
+}
+
+async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundReport): Promise<Outcome> {
+  const db = sc.store.db;
+  const pkg = await db.return_packages.get(entry.local_id);
+  if (!pkg) {
+    await settle(sc, entry, async () => false);
+    return 'done';
+  }
+  let link = await linkOf(db, 'return_package', pkg.id);
+  if (!link) {
+    const returnLink = await linkOf(db, 'return', pkg.return_id);
+    if (!returnLink) return 'waiting'; // its return goes first
+    if (entry.create_attempted_at !== null) {
+      const found = await findPackage(sc, pkg);
+      if (found) {
+        await adoptPackage(sc, pkg.account_id, found);
+        report.adopted += 1;
+      }
+    }
+    link = await linkOf(db, 'return_package', pkg.id);
+    if (!link) {
+      await updateSlot(sc, entry, { create_attempted_at: sc.clock.now() });
+      const body = createBody(pkg, returnLink.upstream_id);
+      const answer = await send(sc, { method: 'POST', url: sc.client.packagesUrl(pkg.account_id), json: body, idempotencyKey: idempotencyKey(sc, entry), priority: 'push' });
+      const existingId = (answer.body as { details?: { existing_id?: unknown } } | null)?.details?.existing_id;
+      if (answer.status === 409 && typeof existingId === 'number') {
+        // The parcel is already upstream (made by another station, or by a lost answer): adopt it.
+        const existing = await getPackage(sc, pkg.account_id, existingId);
+        const parsed = UpstreamPackageSchema.safeParse(existing.body);
+        if (answerKind(existing.status) !== 'ok' || !parsed.success) return failed(sc, entry, existing, report);
+        await adoptPackage(sc, pkg.account_id, parsed.data);
+        report.adopted += 1;
+      } else if (answerKind(answer.status) !== 'ok') {
+        return failed(sc, entry, answer, report);
+      } else {
+        const created = UpstreamPackageSchema.safeParse(answer.body);
+        const upstream = created.success ? created.data : await findPackage(sc, pkg);
+        if (!upstream) {
+          await backOff(sc, entry, answer, 'The upstream accepted the package but its answer does not say which record it made.');
+          return 'retry';
+        }
+        await write(sc, async (t) => {
+          const sent: FieldValues = { ...body, status: body.status } as FieldValues;
+          // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
+          const synced = { actual_arrival: null, notes: null, ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')), ...upstreamValues(upstream) };
+          await putLink(t, { kind: 'return_package', local_id: pkg.id, account_id: pkg.account_id, upstream_id: upstream.id, synced, upstream_updated_at: upstream.updated_at }, sc.clock.now());
+        });
+        report.created += 1;
+      }
+      link = await linkOf(db, 'return_package', pkg.id);
+      if (!link) return 'retry';
+    }
+  }
+  return patchPackage(sc, entry, link, report, true);
+}
+
+async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamLink, report: RoundReport, mayRetry: boolean): Promise<Outcome> {
+  const pkg = await sc.store.db.return_packages.get(link.local_id);
+  if (!pkg) return 'done';
+  const diff = unsentFields(pkg, link.synced);
+  if (Object.keys(diff).length === 0) {
+    await settleAgainst(sc, entry, link.local_id);
+    return 'done';
+  }
+  const answer = await send(sc, { method: 'PATCH', url: sc.client.packagesUrl(pkg.account_id, link.upstream_id), json: diff, priority: 'push' });
+  if (answer.status === 409 && mayRetry) {
+    // Re-read, merge by the ownership rules, and try once more.
+    const current = await getPackage(sc, pkg.account_id, link.upstream_id);
+    const parsed = UpstreamPackageSchema.safeParse(current.body);
+    if (answerKind(current.status) !== 'ok' || !parsed.success) return failed(sc, entry, current, report);
+    await adoptPackage(sc, pkg.account_id, parsed.data);
+    const merged = await linkOf(sc.store.db, 'return_package', pkg.id);
+    return merged ? patchPackage(sc, entry, merged, report, false) : 'retry';
+  }
+  if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);
+  // What was sent is now known on both sides; an edit made meanwhile still differs and stays queued.
+  await write(sc, async (t) => {
+    const current = await linkOf(t, 'return_package', pkg.id);
+    if (current) await putLink(t, { ...current, synced: { ...current.synced, ...diff } }, sc.clock.now());
+  });
+  report.updated += 1;
+  await settleAgainst(sc, entry, pkg.id);
+  return 'done';
+}
+
+async function settleAgainst(sc: SyncContext, entry: OutboxEntry, packageId: number): Promise<void> {
+  await settle(sc, entry, async (t) => {
+    const [pkg, link] = await Promise.all([t.return_packages.get(packageId), linkOf(t, 'return_package', packageId)]);
+    return pkg !== undefined && link !== undefined && Object.keys(unsentFields(pkg, link.synced)).length > 0;
+  });
+}

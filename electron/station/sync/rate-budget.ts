@@ -1,0 +1,96 @@
+/*
+ * One request budget per upstream, fed by every answer's X-RateLimit-* headers (docs/decisions/sync.md):
+ * never spend the last 5 % of a window, pace the rest once half of it is used, honour 429 and
+ * Retry-After, and keep a further 20 % for pushes so background pulls give way to dock work.
+ */
+
+export type RequestPriority = 'push' | 'pull';
+
+const RESERVE = 0.05;
+const PULL_RESERVE = 0.2;
+
+export interface RateBudgetOptions {
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RateBudget {
+  /** Waits until a request of this priority may go; resolves false when it should not wait (pull over budget). */
+  acquire(priority: RequestPriority): Promise<boolean>;
+  /** Reads the limit headers of an answer (and Retry-After of a 429). */
+  observe(status: number, headers: Headers): void;
+  /** For diagnostics and tests. */
+  snapshot(): { limit: number | null; remaining: number | null; resetAt: number | null; blockedUntil: number };
+}
+
+export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let limit: number | null = null;
+  let remaining: number | null = null;
+  let resetAt: number | null = null;
+  let blockedUntil = 0;
+  /** Requests sent since the last answer we read headers from (in flight or lost). */
+  let unaccounted = 0;
+
+  function waitMs(priority: RequestPriority): number {
+    const at = now();
+    if (blockedUntil > at) return blockedUntil - at;
+    if (limit === null || remaining === null || resetAt === null) return 0;
+    if (resetAt <= at) {
+      // The window has reset: assume a full one until an answer says otherwise.
+      remaining = limit;
+      resetAt = null;
+      return 0;
+    }
+    const reserve = Math.ceil(limit * (priority === 'push' ? RESERVE : RESERVE + PULL_RESERVE));
+    const spendable = remaining - unaccounted - reserve;
+    if (spendable <= 0) return resetAt - at + 50;
+    // Past half the window's requests: spread what is left evenly over the time that is left.
+    if (remaining - unaccounted < limit / 2) return Math.floor((resetAt - at) / spendable);
+    return 0;
+  }
+
+  return {
+    async acquire(priority) {
+      for (;;) {
+        const wait = waitMs(priority);
+        if (wait <= 0) break;
+        // A pull that would have to wait long gives way: the next round tries again.
+        if (priority === 'pull' && wait > 5_000) return false;
+        await sleep(Math.min(wait, 60_000));
+      }
+      unaccounted += 1;
+      return true;
+    },
+    observe(status, headers) {
+      // Requests go one at a time: this answer's figures include every request before it.
+      unaccounted = 0;
+      const l = Number(headers.get('x-ratelimit-limit'));
+      const r = Number(headers.get('x-ratelimit-remaining'));
+      const reset = Number(headers.get('x-ratelimit-reset'));
+      if (headers.has('x-ratelimit-limit') && Number.isFinite(l) && l > 0) limit = l;
+      if (headers.has('x-ratelimit-remaining') && Number.isFinite(r) && r >= 0) remaining = r;
+      if (headers.has('x-ratelimit-reset') && Number.isFinite(reset) && reset >= 0) {
+        // Seconds until the window resets (the contract's reading); an epoch value is taken as such.
+        resetAt = reset > 1e9 ? reset * 1000 : now() + reset * 1000;
+      }
+      if (status === 429) {
+        const retryAfter = retryAfterMs(headers.get('retry-after'), now());
+        blockedUntil = Math.max(blockedUntil, now() + (retryAfter ?? (resetAt !== null ? resetAt - now() : 60_000)));
+      }
+    },
+    snapshot() {
+      return { limit, remaining, resetAt, blockedUntil };
+    },
+  };
+}
+
+/** `Retry-After` as seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(value: string | null, nowMs: number): number | null {
+  if (value === null || value.trim() === '') return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
+}

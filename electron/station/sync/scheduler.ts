@@ -1,0 +1,72 @@
+import type { StationStore } from '../store/index.ts';
+import type { SyncEngine } from './engine.ts';
+
+/** Pull interval when idle: 2 requests per account per round, 24 rounds an hour (≤ 60 requests/hour/account). */
+export const DEFAULT_PULL_INTERVAL_MS = 150_000;
+/** A local change is pushed this soon after it is durable (changes of a burst go together). */
+const PUSH_DELAY_MS = 300;
+
+export interface SyncScheduler {
+  /** Stops the timers and waits for a running round. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the engine while the station runs: a pull round at start and every interval, a push round
+ * soon after every local change, and a retry when the earliest backed-off change is due.
+ */
+export function startSyncScheduler(store: StationStore, engine: SyncEngine, options: { pullIntervalMs?: number; log?: (message: string) => void } = {}): SyncScheduler {
+  const pullInterval = options.pullIntervalMs ?? DEFAULT_PULL_INTERVAL_MS;
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  let nextPullAt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  /** A local change arrived while a round ran: push again right after it. */
+  let dirty = false;
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, Math.max(0, delay));
+    timer.unref();
+  };
+
+  const tick = () => {
+    timer = undefined;
+    dirty = false;
+    const pull = Date.now() >= nextPullAt;
+    if (pull) nextPullAt = Date.now() + pullInterval;
+    running = engine
+      .runRound({ pull })
+      .then(async (report) => {
+        if (report.offline) options.log?.('sync: the upstream cannot be reached; retrying later');
+        // Wake for the earliest backed-off change, else for the next pull.
+        const entries = await store.db.outbox.toArray();
+        const due = entries.filter((e) => e.hold === null && e.next_attempt_at !== null).map((e) => Date.parse(e.next_attempt_at ?? ''));
+        const nextRetry = due.length > 0 ? Math.min(...due) - Date.now() : Infinity;
+        schedule(dirty ? PUSH_DELAY_MS : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline ? 5_000 : 0)));
+      })
+      .catch((error: unknown) => {
+        options.log?.(`sync round failed: ${error instanceof Error ? error.message : String(error)}`);
+        schedule(pullInterval);
+      });
+  };
+
+  const unsubscribe = store.subscribe((entries) => {
+    // Only local changes have outbox marks; the pull's own writes also land here but push nothing.
+    if (entries.some((e) => e.resource === 'return' || e.resource === 'return_package')) {
+      void engine.refreshStatus();
+      dirty = true;
+      if (timer) schedule(PUSH_DELAY_MS);
+    }
+  });
+  schedule(0);
+  return {
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+      await running.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { boundTables, type StationStore, type SyncAccountState, type PullCursor } from '../store/index.ts';
+import type { UpstreamSettings } from './upstream-client.ts';
+
+/** Where the upstream settings live: one `station_meta` row (the data directory is the station's own). */
+const SETTINGS_KEY = 'sync.upstream';
+
+const SettingsSchema = z.object({
+  url: z.url({ protocol: /^https?$/ }),
+  token: z.string().min(1).max(4096),
+  accounts: z.array(z.int().positive()).min(1).max(100),
+});
+
+/** Checks settings given by a person (CLI or settings screen); throws with a clear message. */
+export function parseUpstreamSettings(input: unknown): UpstreamSettings {
+  const parsed = SettingsSchema.safeParse(input);
+  if (!parsed.success) throw new Error(`Upstream settings: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ')}`);
+  return { ...parsed.data, url: parsed.data.url.replace(/\/+$/, ''), accounts: [...new Set(parsed.data.accounts)] };
+}
+
+export async function readUpstreamSettings(store: StationStore): Promise<UpstreamSettings | null> {
+  const row = await store.db.station_meta.get(SETTINGS_KEY);
+  if (!row) return null;
+  const parsed = SettingsSchema.safeParse(row.value);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Stores the settings; the accounts come into being on the station. Changing them lifts every
+ * account's pause (a new token deserves a new try).
+ */
+export async function writeUpstreamSettings(store: StationStore, settings: UpstreamSettings, now: string): Promise<void> {
+  await store.write(async (tx) => {
+    const t = boundTables(tx);
+    await t.station_meta.put({ key: SETTINGS_KEY, value: settings });
+    for (const accountId of settings.accounts) {
+      if (!(await t.accounts.get(accountId))) await t.accounts.put({ id: accountId, name: `Account ${accountId}`, created_at: now });
+      const state = await t.sync_state.get(accountId);
+      if (state?.paused) await t.sync_state.put({ ...state, paused: null });
+    }
+  });
+}
+
+export async function removeUpstreamSettings(store: StationStore): Promise<boolean> {
+  return store.write(async (tx) => {
+    const t = boundTables(tx);
+    const had = (await t.station_meta.get(SETTINGS_KEY)) !== undefined;
+    await t.station_meta.delete(SETTINGS_KEY);
+    return had;
+  });
+}
+
+/** The URL with any user-info removed: what `upstream show` and the API may print. */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/+$/, '');
+  } catch {
+    return url;
+  }
+}
+
+const emptyCursor = (): PullCursor => ({ updated_at: null, page: 1, round_since: null, round_max: null, seen: 0, total: null });
+
+export function initialAccountState(accountId: number): SyncAccountState {
+  return { account_id: accountId, packages: emptyCursor(), returns: emptyCursor(), paused: null, last_success_at: null, last_sweep_at: null };
+}

@@ -1,0 +1,113 @@
+import type { RateBudget, RequestPriority } from './rate-budget.ts';
+
+/*
+ * HTTP to the upstream returns service. Not the station's typed ApiClient: sync needs every answer's
+ * status and rate-limit headers, and reads the upstream's bodies leniently (any server of the
+ * returns service interface, not only a station) — see upstream-records.ts.
+ */
+
+export interface UpstreamSettings {
+  /** `{returns_url}`; `{base_url}` is this plus `/api` (a station's layout). */
+  url: string;
+  token: string;
+  accounts: number[];
+}
+
+export interface UpstreamAnswer {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or null when the body was empty or not JSON. */
+  body: unknown;
+}
+
+/** The upstream could not be reached, or the answer was lost (timeout, reset): the request may or may not have taken effect. */
+export class UpstreamUnreachableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UpstreamUnreachableError';
+  }
+}
+
+export interface UpstreamRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Path below `{returns_url}` (`/returns`) or `{base_url}` (`/v1/...`): see returnsPath/packagesPath. */
+  url: string;
+  query?: Record<string, string | number | undefined>;
+  json?: unknown;
+  idempotencyKey?: string;
+  priority: RequestPriority;
+}
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface UpstreamClient {
+  readonly settings: UpstreamSettings;
+  /** Resolves to the answer, or null when a pull should give way to the rate budget. */
+  send(request: UpstreamRequest): Promise<UpstreamAnswer | null>;
+  returnsUrl(): string;
+  accountReturnsUrl(accountId: number, id?: number): string;
+  packagesUrl(accountId: number, id?: number): string;
+  /** Requests sent since the client was made (for the summary and the bench). */
+  readonly requests: number;
+}
+
+const TIMEOUT_MS = 20_000;
+
+export function createUpstreamClient(settings: UpstreamSettings, budget: RateBudget, fetchImpl: FetchLike = (input, init) => fetch(input, init)): UpstreamClient {
+  const origin = settings.url.replace(/\/+$/, '');
+  let requests = 0;
+  return {
+    settings,
+    get requests() {
+      return requests;
+    },
+    returnsUrl: () => `${origin}/returns`,
+    accountReturnsUrl: (accountId, id) => `${origin}/api/v1/accounts/${accountId}/returns${id === undefined ? '' : `/${id}`}`,
+    packagesUrl: (accountId, id) => `${origin}/api/v1/accounts/${accountId}/return_packages${id === undefined ? '' : `/${id}`}`,
+    async send(request) {
+      if (!(await budget.acquire(request.priority))) return null;
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) params.set(key, String(value));
+      const url = params.size > 0 ? `${request.url}?${params}` : request.url;
+      const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${settings.token}` };
+      if (request.json !== undefined) headers['Content-Type'] = 'application/json';
+      if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
+      requests += 1;
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetchImpl(url, {
+          method: request.method,
+          headers,
+          ...(request.json === undefined ? {} : { body: JSON.stringify(request.json) }),
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+        text = await response.text();
+      } catch (cause) {
+        throw new UpstreamUnreachableError(`The upstream at ${origin} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+      }
+      budget.observe(response.status, response.headers);
+      let body: unknown = null;
+      if (text !== '') {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = null;
+        }
+      }
+      return { status: response.status, headers: response.headers, body };
+    },
+  };
+}
+
+/** The upstream's own words for an error answer: the contract's error shape, else the status. */
+export function upstreamMessage(answer: UpstreamAnswer): { code: string | null; message: string } {
+  const body = answer.body as { error?: unknown; error_code?: unknown; details?: { message?: unknown; fields?: unknown } } | null;
+  const code = typeof body?.error_code === 'string' ? body.error_code : null;
+  let message = typeof body?.details?.message === 'string' ? body.details.message : typeof body?.error === 'string' ? body.error : `HTTP ${answer.status}`;
+  if (Array.isArray(body?.details?.fields)) {
+    const fields = (body.details.fields as Array<{ path?: unknown; message?: unknown }>).map((f) => `${String(f.path)}: ${String(f.message)}`);
+    if (fields.length > 0) message = `${message} (${fields.join('; ')})`;
+  }
+  return { code, message };
+}
