@@ -9,6 +9,7 @@ import { registerApi } from './api/index.ts';
 import { installErrorHandling } from './api/http/error-handler.ts';
 import { guardLoopbackHost } from './api/http/host-guard.ts';
 import type { RateLimits } from './api/rate-limit.ts';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './api/http/timeouts.ts';
 import { docsRoutes } from './api/routes/docs.ts';
 import { mediaBytesRoute } from './api/routes/media-files.ts';
 import type { DomainContext } from './domain/context.ts';
@@ -22,6 +23,8 @@ export interface ServerOptions {
   /** Log level on stderr; `debug` adds a line per request. */
   logLevel?: LogLevel;
   rateLimits?: Partial<RateLimits>;
+  /** Connection timeouts (tests shorten them); DEFAULT_HTTP_TIMEOUTS otherwise. */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
 export interface ServerDeps extends ServerOptions {
@@ -55,15 +58,17 @@ const UI_CSP = {
  */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const level = deps.logLevel ?? 'info';
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...deps.timeouts };
   const server = Fastify({
     logger: { level, stream: process.stderr },
     // A line per request drowns the log at scanner speed; it is there when asked for.
     logController: new LogController({ disableRequestLogging: level !== 'debug' }),
     // Bounded bodies and slow clients cannot pin the station down.
     bodyLimit: 1024 * 1024,
-    requestTimeout: 30_000,
-    connectionTimeout: 10_000,
-    keepAliveTimeout: 10_000,
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: { headersTimeout: timeouts.headersMs },
     return503OnClosing: false,
     // Fastify's own URL errors (bad percent-encoding, over-long path segments) name no resource.
     frameworkErrors: (_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
@@ -81,7 +86,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   mediaBytesRoute(server, deps.ctx);
-  await registerApi(server, { ctx: deps.ctx, rateLimits: deps.rateLimits });
+  await registerApi(server, { ctx: deps.ctx, rateLimits: deps.rateLimits, heartbeatMs: timeouts.heartbeatMs });
   // The pages (UI, API reference) get the browser security headers; the API's JSON answers carry
   // their own few (nosniff, no-store), which keeps helmet's per-request work off the hot path.
   await server.register(async (web) => {

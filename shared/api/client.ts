@@ -321,14 +321,22 @@ export class ApiClient {
   /**
    * Follows `GET .../events` until `signal` aborts, reconnecting after a dropped connection with
    * `Last-Event-ID` (delay: the server's `retry:`, else `reconnectMs`). Events that are not valid
-   * station events are skipped. Resolves when aborted; an ApiError (e.g. 401, 403) ends it.
+   * station events are skipped. Resolves when aborted.
+   *
+   * It never gives up while the station can answer: an unreachable station, a busy one (429, with its
+   * Retry-After) or one failing for a while (5xx) is retried with a doubling delay up to
+   * `maxReconnectMs`, reset once a stream opens. Only a refusal retrying cannot change (401, 403,
+   * 404: a revoked token, an unknown account) ends it with that ApiError.
    */
   async subscribeEvents(accountId: number, handlers: EventSubscription): Promise<void> {
     const { signal } = handlers;
     let lastEventId = handlers.lastEventId ?? '';
     let delay = handlers.reconnectMs ?? 2000;
+    const maxDelay = Math.max(delay, handlers.maxReconnectMs ?? 60_000);
+    let failures = 0;
     const url = this.baseUrl + buildPath(API_ROUTES.streamEvents.path, { account_id: accountId });
     while (!signal.aborted) {
+      let wait: number;
       try {
         const headers = this.headers({ Accept: 'text/event-stream' });
         if (lastEventId !== '') headers['Last-Event-ID'] = lastEventId;
@@ -341,6 +349,7 @@ export class ApiClient {
         }
         if (!response.ok) throw await apiErrorFrom(response);
         if (!response.body) throw unexpected(response.status, 'The event stream has no body.');
+        failures = 0;
         handlers.onOpen?.();
         const parser = createSseParser(
           {
@@ -367,17 +376,27 @@ export class ApiClient {
           throw new StationUnreachableError('The event stream was interrupted.', { cause });
         }
         lastEventId = parser.lastEventId;
+        wait = delay;
       } catch (error) {
-        if (error instanceof ApiError) {
+        if (signal.aborted) return;
+        if (error instanceof ApiError && isFinalRefusal(error.status)) {
           handlers.onError?.(error);
           throw error;
         }
-        if (signal.aborted) return;
         handlers.onError?.(error);
+        failures += 1;
+        wait = Math.min(maxDelay, delay * 2 ** Math.min(failures - 1, 16));
+        const retryAfter = error instanceof ApiError ? error.details.retry_after_seconds : undefined;
+        if (typeof retryAfter === 'number') wait = Math.max(wait, retryAfter * 1000);
       }
-      await sleep(delay, signal);
+      await sleep(wait, signal);
     }
   }
+}
+
+/** Refusals that retrying cannot change: a bad request, a token that is not (or no longer) valid, no such account. */
+function isFinalRefusal(status: number): boolean {
+  return status === 400 || status === 401 || status === 403 || status === 404;
 }
 
 export interface EventSubscription {
@@ -387,7 +406,10 @@ export interface EventSubscription {
   onError?(error: unknown): void;
   signal: AbortSignal;
   lastEventId?: string;
+  /** Delay before reconnecting after a stream ended (the server's `retry:` overrides it). */
   reconnectMs?: number;
+  /** Longest delay between attempts while the station fails or cannot be reached (default 60 s). */
+  maxReconnectMs?: number;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

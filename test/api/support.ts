@@ -7,6 +7,7 @@ import { ErrorBodySchema, type ErrorCode, ERROR_CODES } from '#shared/api/errors
 import type { ManualReturnCreateInput } from '#shared/api/returns.ts';
 import type { ReturnPackageCreateInput } from '#shared/api/return-packages.ts';
 import type { RateLimits } from '../../electron/station/api/rate-limit.ts';
+import type { HttpTimeouts } from '../../electron/station/api/http/timeouts.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
 
@@ -31,13 +32,14 @@ export interface TestStation {
 /** Limits high enough that a test file never meets them (the rate-limit file sets its own). */
 const GENEROUS: Partial<RateLimits> = { accountTokenPerHour: 10_000_000, anonymousPerHour: 10_000_000 };
 
-export async function startStation(options: { rateLimits?: Partial<RateLimits> } = {}): Promise<TestStation> {
+export async function startStation(options: { rateLimits?: Partial<RateLimits>; timeouts?: Partial<HttpTimeouts> } = {}): Promise<TestStation> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   const station = await openStation({
     dataDir,
     rendererDir: join(dataDir, 'no-renderer'),
     logLevel: 'silent',
     rateLimits: options.rateLimits ?? GENEROUS,
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   const origin = await station.listen('127.0.0.1', 0);
   const { store, clock } = station.ctx;

@@ -14,6 +14,7 @@ import { stationRoutes } from './routes/station.ts';
 export interface ApiOptions {
   ctx: DomainContext;
   rateLimits: RateLimits;
+  heartbeatMs: number;
 }
 
 /**
@@ -37,6 +38,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await api.register(async (scope) => mediaFileRoutes(scope, ctx));
     await api.register(async (scope) => configurationRoutes(scope, ctx));
     await api.register(async (scope) => stationRoutes(scope, ctx));
-    await api.register(async (scope) => eventRoutes(scope, ctx));
+    const { eventStreamOpensPerHour: opensPerHour, anonymousPerHour } = options.rateLimits;
+    await api.register(async (scope) => eventRoutes(scope, ctx, { heartbeatMs: options.heartbeatMs, opensPerHour, anonymousPerHour }));
   });
 }

@@ -11,9 +11,11 @@ export interface RateLimits {
   stationTokenPerHour: number;
   /** Requests per hour from one address without a valid token (bounds token guessing). */
   anonymousPerHour: number;
+  /** Event-stream openings per hour for each token: their own budget, not the requests'. */
+  eventStreamOpensPerHour: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimits = { accountTokenPerHour: 1000, stationTokenPerHour: INT32_MAX, anonymousPerHour: 600 };
+export const DEFAULT_RATE_LIMITS: RateLimits = { accountTokenPerHour: 1000, stationTokenPerHour: INT32_MAX, anonymousPerHour: 600, eventStreamOpensPerHour: 3600 };
 
 /**
  * Per-token limits with @fastify/rate-limit: keyed by token, never by IP alone (every local caller

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type EventName, formatSseEvent } from '#shared/api/events.ts';
 import type { SyncStatus } from '#shared/api/station.ts';
 import { parseStrictId } from '#shared/api/common.ts';
@@ -14,7 +14,6 @@ import { authorize } from '../auth.ts';
 import { fastifyPath, originOf } from '../route.ts';
 import { parsePathId } from '../http/validate.ts';
 
-const HEARTBEAT_MS = 15_000;
 /**
  * Open streams one token may hold on one account: each holds a connection and a listener for as
  * long as it lasts. Per account, so a station UI following every account is not cut short.
@@ -34,7 +33,7 @@ function eventNameOf(entry: ChangeLogEntry): EventName | null {
  * replays the change log after `Last-Event-ID` (the log is bounded), then follows commits; an event
  * is sent only once it is durable. Package events carry the package as it is when sent.
  */
-export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
+export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options: { heartbeatMs: number; opensPerHour: number; anonymousPerHour: number }): void {
   const open = new Set<ServerResponse>();
   const streamsByToken = new Map<string, number>();
   // Streams never finish on their own: end them so that shutdown does not wait for them.
@@ -42,7 +41,13 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
     for (const stream of open) stream.end();
   });
 
-  server.get(fastifyPath(API_ROUTES.streamEvents.path), async (request, reply) => {
+  // Stream openings have their own hourly budget: a client that reconnects after every dropped
+  // connection must not spend the requests its token is allowed.
+  const rateLimit = {
+    groupId: ':events',
+    max: async (request: FastifyRequest) => (request.principal ? options.opensPerHour : options.anonymousPerHour),
+  };
+  server.get(fastifyPath(API_ROUTES.streamEvents.path), { config: { rateLimit } }, async (request, reply) => {
     const accountId = parsePathId((request.params as { account_id?: string }).account_id, 'account');
     const principal = authorize(request, 'account', accountId);
     if (!(await ctx.store.db.accounts.get(accountId))) throw fail('NOT_FOUND', `No account ${accountId} on this station.`);
@@ -60,6 +65,8 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
 
     reply.hijack();
     const raw = reply.raw;
+    // The connection's idle timeout is for requests; a stream lives until either side ends it.
+    request.raw.socket.setTimeout(0);
     raw.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream; charset=utf-8',
@@ -106,7 +113,7 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext): void {
       unsubscribeChanges();
       unsubscribeSync?.();
     };
-    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), options.heartbeatMs);
     raw.on('close', () => {
       clearInterval(heartbeat);
       unsubscribe();
