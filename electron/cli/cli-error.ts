@@ -64,3 +64,11 @@ export function mediaBudgetBytes(flag: string | undefined, env: NodeJS.ProcessEn
   if (!/^[1-9]\d{0,8}$/.test(value)) throw new UsageError(`The media budget (--media-budget-mb or RETURNS_STATION_MEDIA_BUDGET_MB) must be a positive whole number of MiB, got "${value}".`);
   return Number(value) * 1024 * 1024;
 }
+
+/** RETURNS_STATION_SHUTDOWN_DEADLINE_MS: how long SIGTERM waits for in-flight requests (default 5000). */
+export function shutdownDeadlineMs(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env.RETURNS_STATION_SHUTDOWN_DEADLINE_MS;
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,7}$/.test(value)) throw new UsageError(`RETURNS_STATION_SHUTDOWN_DEADLINE_MS must be a whole number of milliseconds, got "${value}".`);
+  return Number(value);
+}

@@ -3,7 +3,7 @@ import { defaultDataDir } from '../station/data-dir.ts';
 import { openStation } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken } from '../station/domain/tokens.ts';
-import { clockOffsetFromEnv, mediaBudgetBytes, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
+import { clockOffsetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
 
@@ -35,6 +35,7 @@ export async function serve(args: string[]): Promise<void> {
   const port = parsePort(values.port, DEFAULT_PORT);
   const dataDir = values['data-dir'] ?? defaultDataDir();
 
+  const deadlineMs = shutdownDeadlineMs(process.env);
   const station = await openStation({
     dataDir,
     rendererDir: RENDERER_DIR,
@@ -72,7 +73,7 @@ export async function serve(args: string[]): Promise<void> {
     }
     stopping = true;
     station.server.log.info(`${signal}: finishing in-flight requests`);
-    station.close().then(
+    station.close(deadlineMs === undefined ? {} : { deadlineMs }).then(
       () => process.exit(0),
       (error: unknown) => {
         station.server.log.error({ err: error }, 'shutdown failed');

@@ -32,9 +32,21 @@ export interface Station {
   readonly server: FastifyInstance;
   /** Starts listening; resolves to the origin, with the real port when `port` is 0. */
   listen(host: string, port: number): Promise<string>;
-  /** Stops accepting, finishes in-flight requests, flushes the store, releases the data directory. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish for up to `deadlineMs` (default 5 s), then cuts
+   * every connection still open (a client trickling bytes cannot hold the station up), flushes the
+   * store and releases the data directory. Resolves when all of that is done; calling it again
+   * returns the same promise.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
+
+export interface CloseOptions {
+  /** How long in-flight requests may take before their connections are cut. */
+  deadlineMs?: number;
+}
+
+export const DEFAULT_CLOSE_DEADLINE_MS = 5000;
 
 /**
  * Opens a station on a data directory: takes its lock (a second process is refused, naming the
@@ -81,15 +93,22 @@ export async function openStation(options: StationOptions): Promise<Station> {
         loopback = isLoopbackHost(address.address);
         return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
       },
-      close() {
+      close(closeOptions = {}) {
         closed ??= (async () => {
           closing = true;
           housekeeping.stop();
+          // Past the deadline every connection is cut; handlers still running finish their store
+          // writes (store.close waits for them), only their answers are lost.
+          const cut = setTimeout(() => {
+            server.log.warn('shutdown deadline passed: closing the connections still open');
+            server.server.closeAllConnections();
+          }, closeOptions.deadlineMs ?? DEFAULT_CLOSE_DEADLINE_MS);
           try {
             await scheduler?.stop();
             await server.close();
             await durable.close();
           } finally {
+            clearTimeout(cut);
             lock.release();
           }
         })();
