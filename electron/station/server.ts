@@ -10,6 +10,7 @@ import { installErrorHandling } from './api/http/error-handler.ts';
 import { guardLoopbackHost } from './api/http/host-guard.ts';
 import type { RateLimits } from './api/rate-limit.ts';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './api/http/timeouts.ts';
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, guardConnections } from './api/http/connection-guard.ts';
 import { docsRoutes } from './api/routes/docs.ts';
 import { mediaBytesRoute } from './api/routes/media-files.ts';
 import type { DomainContext } from './domain/context.ts';
@@ -25,6 +26,8 @@ export interface ServerOptions {
   rateLimits?: Partial<RateLimits>;
   /** Connection timeouts (tests shorten them); DEFAULT_HTTP_TIMEOUTS otherwise. */
   timeouts?: Partial<HttpTimeouts>;
+  /** Connection caps; DEFAULT_CONNECTION_LIMITS otherwise. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface ServerDeps extends ServerOptions {
@@ -68,7 +71,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     requestTimeout: timeouts.requestMs,
     connectionTimeout: timeouts.idleMs,
     keepAliveTimeout: timeouts.keepAliveMs,
-    http: { headersTimeout: timeouts.headersMs },
+    // Timeouts are checked every second (Node's default, 30 s, would let a slow client stay 3× longer).
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: 1000 },
     return503OnClosing: false,
     // Fastify's own URL errors (bad percent-encoding, over-long path segments) name no resource.
     frameworkErrors: (_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
@@ -76,6 +80,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
   });
 
+  const connections = guardConnections(server.server, { ...DEFAULT_CONNECTION_LIMITS, ...deps.connectionLimits });
+  // Connections that carried a valid token are cut last when a flood needs room.
+  server.addHook('preHandler', async (request) => {
+    if (request.principal) connections.trust(request.raw.socket);
+  });
   installErrorHandling(server);
   guardLoopbackHost(server, deps.isBoundToLoopback);
   server.addHook('onRequest', async (_request, reply) => {

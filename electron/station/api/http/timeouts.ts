@@ -19,7 +19,7 @@ export interface HttpTimeouts {
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
   idleMs: 10_000,
   keepAliveMs: 10_000,
-  headersMs: 10_000,
+  headersMs: 5_000,
   requestMs: 30_000,
   heartbeatMs: 15_000,
 };
