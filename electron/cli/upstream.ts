@@ -87,8 +87,10 @@ export async function upstreamCommand(args: string[]): Promise<void> {
   }
 }
 
+const MAX_ROUNDS = 50;
+
 /**
- * `returns-station sync --once`: rounds until nothing more can go (or 5 rounds), then a summary.
+ * `returns-station sync --once`: rounds until nothing more can go (at most 50), then a summary.
  * Exit 0: everything sent and pulled; 3: changes remain that need a person or a later try;
  * 1: no upstream set, the upstream unreachable, or sync paused.
  */
@@ -101,10 +103,14 @@ export async function syncCommand(args: string[]): Promise<void> {
     const engine = createSyncEngine({ store: ctx.store, clock: ctx.clock });
     const totals = { created: 0, updated: 0, adopted: 0, pulled: 0, requests: 0 };
     let last = await engine.runRound({ pull: true, ignoreBackoff: true });
+    let idleRounds = 0;
     for (let round = 1; ; round += 1) {
       for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += last[key];
-      const progressed = last.created + last.updated + last.adopted > 0;
-      if (last.offline || last.paused.length > 0 || round >= 5 || !progressed || engine.status().pending_changes === 0) break;
+      // A lost answer backs its change off: go again at once while rounds get somewhere (a lookup
+      // adopts what the upstream made); two rounds in a row without progress end it.
+      idleRounds = last.created + last.updated + last.adopted > 0 ? 0 : idleRounds + 1;
+      if (last.paused.length > 0 || round >= MAX_ROUNDS || engine.status().pending_changes === 0) break;
+      if (idleRounds >= 2 || (idleRounds === 1 && last.retrying === 0)) break;
       last = await engine.runRound({ pull: false, ignoreBackoff: true });
     }
     return { totals, last, status: engine.status() };

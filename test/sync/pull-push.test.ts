@@ -15,11 +15,11 @@ let dataDir: string;
 beforeAll(async () => {
   upstream = await startUpstream({ accounts: [ACCOUNT] });
   dataDir = tempDir('sync-local-');
-});
+}, 120_000);
 afterAll(async () => {
   await upstream?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 it('pulls, receives at the dock, pushes, and converges across restarts without duplicates', async () => {
   // The back office makes a return with two parcels upstream.
@@ -27,12 +27,12 @@ it('pulls, receives at the dock, pushes, and converges across restarts without d
   const first = await upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking(), carrier_id: 1, weight: 1.5, weight_unit: 'kg', estimated_arrival: '2026-11-30T12:00:00Z' });
   const second = await upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking() });
 
-  setUpstream(dataDir, upstream.origin, upstream.syncToken, [ACCOUNT]);
-  const shown = runCli(['upstream', 'show', '--data-dir', dataDir]);
+  await setUpstream(dataDir, upstream.origin, upstream.syncToken, [ACCOUNT]);
+  const shown = await runCli(['upstream', 'show', '--data-dir', dataDir]);
   expect(shown.stdout).toContain(upstream.origin);
   expect(shown.stdout).not.toContain(upstream.syncToken);
 
-  const pulled = syncOnce(dataDir);
+  const pulled = await syncOnce(dataDir);
   expect(pulled.status, pulled.stdout + pulled.stderr).toBe(0);
   expect(pulled.stdout).toMatch(/pulled: [1-9]/);
 
@@ -71,7 +71,7 @@ it('pulls, receives at the dock, pushes, and converges across restarts without d
   } finally {
     await local.station.stop();
   }
-  const again = syncOnce(dataDir);
+  const again = await syncOnce(dataDir);
   expect(again.status, again.stdout + again.stderr).toBe(0);
   expect(again.stdout).toContain('sent: 0 created, 0 updated');
 
@@ -80,4 +80,4 @@ it('pulls, receives at the dock, pushes, and converges across restarts without d
   const upstreamReturns = await upstream.api.listAccountReturns(ACCOUNT, { per_page: 250 });
   expect(upstreamReturns.meta.total_count).toBe(2);
   expect(upstreamPackages.data.map((p) => p.id)).toContain(second.id);
-});
+}, 120_000);

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,14 +19,28 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): CliResult {
-  const result = spawnSync(process.execPath, [STATION_BIN, ...args], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    input: options.input ?? '',
-    env: { ...process.env, RETURNS_STATION_LOG_LEVEL: 'warn', ...options.env },
+/**
+ * Runs the real command. Asynchronous on purpose: a fault proxy in this process must keep answering
+ * while the command talks through it.
+ */
+export function runCli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [STATION_BIN, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, RETURNS_STATION_LOG_LEVEL: 'warn', ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 export function tempDir(prefix: string): string {
@@ -52,12 +66,12 @@ export async function startUpstream(options: { accounts: number[]; tokenScope?: 
   const dataDir = tempDir('sync-upstream-');
   let syncToken = '';
   for (const account of options.accounts) {
-    const made = runCli(['token', 'create', '--account', String(account), '--data-dir', dataDir]);
+    const made = await runCli(['token', 'create', '--account', String(account), '--data-dir', dataDir]);
     if (made.status !== 0) throw new Error(made.stderr);
     syncToken = made.stdout.trim();
   }
   if (options.tokenScope !== 'account') {
-    const made = runCli(['token', 'create', '--station', '--data-dir', dataDir]);
+    const made = await runCli(['token', 'create', '--station', '--data-dir', dataDir]);
     if (made.status !== 0) throw new Error(made.stderr);
     syncToken = made.stdout.trim();
   }
@@ -85,12 +99,12 @@ export async function startUpstream(options: { accounts: number[]; tokenScope?: 
 }
 
 /** Points a (stopped) station's data directory at an upstream, the token through stdin. */
-export function setUpstream(dataDir: string, url: string, token: string, accounts: number[]): void {
-  const result = runCli(['upstream', 'set', '--url', url, '--token-stdin', ...accounts.flatMap((a) => ['--account', String(a)]), '--data-dir', dataDir], { input: `${token}\n` });
+export async function setUpstream(dataDir: string, url: string, token: string, accounts: number[]): Promise<void> {
+  const result = await runCli(['upstream', 'set', '--url', url, '--token-stdin', ...accounts.flatMap((a) => ['--account', String(a)]), '--data-dir', dataDir], { input: `${token}\n` });
   if (result.status !== 0) throw new Error(`upstream set failed: ${result.stderr}`);
 }
 
-export function syncOnce(dataDir: string): CliResult {
+export function syncOnce(dataDir: string): Promise<CliResult> {
   return runCli(['sync', '--once', '--data-dir', dataDir]);
 }
 
@@ -118,3 +132,30 @@ export function tracking(prefix = 'SYNC'): string {
 
 /** The API suite's manual return, as a station token sends it (without `account_id`: add it). */
 export const RETURN_BODY: ManualReturnCreateInput = returnBody();
+
+/** The fields both sides must agree on after sync, by tracking number (ids differ by design). */
+export function comparable(pkg: { tracking_number: string; status: string; estimated_arrival: string | null; weight: number | null; weight_unit: string | null; dimensions: unknown; carrier?: { id: number } | null; location_id: number | null }) {
+  return {
+    tracking_number: pkg.tracking_number,
+    status: pkg.status,
+    estimated_arrival: pkg.estimated_arrival,
+    weight: pkg.weight,
+    weight_unit: pkg.weight_unit,
+    dimensions: pkg.dimensions,
+    carrier_id: pkg.carrier?.id ?? null,
+    location_id: pkg.location_id,
+  };
+}
+
+/** Every package of an account, by tracking number; fails on a tracking number seen twice (a duplicate). */
+export async function packagesByTracking(api: ApiClient, accountId: number): Promise<Map<string, Awaited<ReturnType<ApiClient['listPackages']>>['data'][number]>> {
+  const byTracking = new Map<string, Awaited<ReturnType<ApiClient['listPackages']>>['data'][number]>();
+  for (let page = 1; ; page += 1) {
+    const answer = await api.listPackages(accountId, { page, per_page: 250, sort: 'id' });
+    for (const pkg of answer.data) {
+      if (byTracking.has(pkg.tracking_number)) throw new Error(`Duplicate package ${pkg.tracking_number}`);
+      byTracking.set(pkg.tracking_number, pkg);
+    }
+    if (page >= answer.meta.total_pages) return byTracking;
+  }
+}

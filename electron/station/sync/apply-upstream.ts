@@ -175,8 +175,12 @@ export async function applyUpstreamPackage(db: StationTables, accountId: number,
       // A local value the upstream never saw, replaced: written down for a person to see.
       if (localChanged && mine !== null) await conflict(field, 'upstream', mine, value);
     } else if (field === 'status') {
-      if (!localChanged && canMove(local.status, value as ReturnPackage['status'])) next.status = value;
-      else if (upstreamChanged) await conflict('status', 'station', mine, value); // never backwards, the dock's move stays
+      // Forward only, whoever moved: an upstream status ahead of the station's is taken (and a local
+      // move it overtakes is written down); one behind or beside it leaves the dock's status in place.
+      if (canMove(local.status, value as ReturnPackage['status'])) {
+        next.status = value;
+        if (localChanged) await conflict('status', 'upstream', mine, value);
+      } else if (upstreamChanged) await conflict('status', 'station', mine, value);
     } else if (!localChanged) {
       next[field] = value;
     } else if (upstreamChanged && value !== null) {

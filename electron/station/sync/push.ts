@@ -21,19 +21,25 @@ export async function pushAccount(sc: SyncContext, accountId: number, report: Ro
   const due = (await sc.store.db.outbox.where('account_id').equals(accountId).toArray())
     .filter((entry) => entry.hold === null && (entry.next_attempt_at === null || entry.next_attempt_at <= now))
     .sort((a, b) => (a.kind === b.kind ? a.queued_at.localeCompare(b.queued_at) || a.local_id - b.local_id : a.kind === 'return' ? -1 : 1));
+  let unanswered = 0;
   for (const entry of due) {
     try {
       const outcome = entry.kind === 'return' ? await pushReturn(sc, entry, report) : await pushPackage(sc, entry, report);
       if (outcome === 'waiting') report.waiting += 1;
+      unanswered = 0;
     } catch (error) {
-      if (error instanceof UpstreamUnreachableError) {
-        await backOff(sc, entry, null, error.message);
-        report.retrying += 1;
-      }
-      throw error;
+      if (!(error instanceof UpstreamUnreachableError)) throw error;
+      // One lost answer is that change's problem (it backs off); several in a row: the upstream is away.
+      await backOff(sc, entry, null, error.message);
+      report.retrying += 1;
+      unanswered += 1;
+      if (unanswered >= OFFLINE_AFTER) throw error;
     }
   }
 }
+
+/** Sends in a row that got no answer before the round takes the upstream for offline. */
+const OFFLINE_AFTER = 3;
 
 function write<T>(sc: SyncContext, fn: (t: StationTables) => Promise<T>): Promise<T> {
   return sc.store.write((tx) => fn(boundTables(tx)));
