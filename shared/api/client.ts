@@ -18,6 +18,15 @@ import type { ManualReturnCreateInput, ReturnListResponse, ReturnRecord, ReturnS
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
 import { createSseParser } from './sse.ts';
 import type {
+  RecordSync,
+  SyncChange,
+  SyncChangeListResponseSchema,
+  SyncChangeRef,
+  SyncOverview,
+  UpstreamSettingsInputSchema,
+  UpstreamViewSchema,
+} from './sync.ts';
+import type {
   CarrierListResponseSchema,
   LocationListResponseSchema,
   LookupResponse,
@@ -314,6 +323,36 @@ export class ApiClient {
   }
   listLocations(accountId: number, query: PageQuery = {}, o: RequestOptions = {}): Promise<z.infer<typeof LocationListResponseSchema>> {
     return this.#call(API_ROUTES.listLocations, { params: { account_id: accountId }, query: { ...query }, signal: o.signal });
+  }
+
+  // -- sync ------------------------------------------------------------------------------------
+
+  syncOverview(o: RequestOptions = {}): Promise<SyncOverview> {
+    return this.#call(API_ROUTES.getSync, { signal: o.signal });
+  }
+  listSyncChanges(query: PageQuery & { state?: readonly SyncChange['state'][] } = {}, o: RequestOptions = {}): Promise<z.infer<typeof SyncChangeListResponseSchema>> {
+    return this.#call(API_ROUTES.listSyncChanges, { query: { ...query }, signal: o.signal });
+  }
+  retrySyncChange(ref: SyncChangeRef, o: RequestOptions = {}): Promise<SyncChange> {
+    return this.#call(API_ROUTES.retrySyncChange, { json: ref, signal: o.signal });
+  }
+  async keepLocalSyncChange(ref: SyncChangeRef, o: RequestOptions = {}): Promise<void> {
+    await this.#send(API_ROUTES.keepLocalSyncChange, { json: ref, signal: o.signal });
+  }
+  getUpstream(o: RequestOptions = {}): Promise<z.infer<typeof UpstreamViewSchema>> {
+    return this.#call(API_ROUTES.getUpstream, { signal: o.signal });
+  }
+  setUpstream(body: z.input<typeof UpstreamSettingsInputSchema>, o: RequestOptions = {}): Promise<z.infer<typeof UpstreamViewSchema>> {
+    return this.#call(API_ROUTES.setUpstream, { json: body, signal: o.signal });
+  }
+  async removeUpstream(o: RequestOptions = {}): Promise<void> {
+    await this.#send(API_ROUTES.removeUpstream, { signal: o.signal });
+  }
+  getPackageSync(accountId: number, id: number, o: RequestOptions = {}): Promise<RecordSync> {
+    return this.#call(API_ROUTES.getReturnPackageSync, { params: { account_id: accountId, id }, signal: o.signal });
+  }
+  getReturnSync(accountId: number, id: number, o: RequestOptions = {}): Promise<RecordSync> {
+    return this.#call(API_ROUTES.getReturnSync, { params: { account_id: accountId, id }, signal: o.signal });
   }
 
   // -- events ----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ export * from './line-items.ts';
 export * from './media.ts';
 export * from './station.ts';
 export * from './events.ts';
+export * from './sync.ts';
 export * from './sse.ts';
 export * from './routes.ts';
 export * from './client.ts';

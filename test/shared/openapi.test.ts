@@ -32,6 +32,16 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/operators',
   'POST /api/v1/station/operators',
   'PATCH /api/v1/station/operators/{id}',
+  // Sync with the upstream (docs/api-decisions.md, "Sync").
+  'GET /api/v1/accounts/{account_id}/returns/{id}/sync',
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}/sync',
+  'GET /api/v1/station/sync',
+  'GET /api/v1/station/sync/changes',
+  'POST /api/v1/station/sync/retry',
+  'POST /api/v1/station/sync/keep-local',
+  'GET /api/v1/station/upstream',
+  'POST /api/v1/station/upstream',
+  'DELETE /api/v1/station/upstream',
 ];
 
 function operations(d: Json): string[] {

@@ -36,7 +36,8 @@ export class MissingReturnError extends Error {
 export async function applyUpstreamReturn(db: StationTables, accountId: number, u: UpstreamReturn, now: string): Promise<ReturnRecord> {
   const link = await linkOfUpstream(db, accountId, 'return', u.id);
   const existing = link ? await db.returns.get(link.local_id) : undefined;
-  if (link?.upstream_updated_at && u.updated_at < link.upstream_updated_at && existing) return existing;
+  // A version already applied (the overlap re-reads it) or an older one arriving late changes nothing.
+  if (link?.upstream_updated_at && u.updated_at <= link.upstream_updated_at && existing) return existing;
   const lineIds = { ...(link?.line_ids ?? {}) };
   const localByUpstream = new Map(Object.entries(lineIds).map(([local, up]) => [up, Number(local)]));
   const fresh = u.return_line_items.filter((line) => !localByUpstream.has(line.id));
@@ -118,7 +119,7 @@ export async function applyUpstreamPackage(db: StationTables, accountId: number,
       link = undefined;
     }
   }
-  if (link?.upstream_updated_at && u.updated_at < link.upstream_updated_at && local) return local;
+  if (link?.upstream_updated_at && u.updated_at <= link.upstream_updated_at && local) return local;
   const incoming = upstreamValuesFromAnswer(u);
   const synced: Record<string, unknown> = { ...(link?.synced ?? {}) };
 

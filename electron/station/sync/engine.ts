@@ -26,6 +26,9 @@ export interface SyncEngine {
   onStatus(listener: (status: SyncStatus) => void): () => void;
   /** Fresh status from the store (after settings or outbox changes). */
   refreshStatus(): Promise<SyncStatus>;
+  /** Asks the scheduler for a round now (settings changed, a person asked to retry). */
+  nudge(): void;
+  onNudge(listener: () => void): () => void;
 }
 
 export interface SyncEngineOptions {
@@ -49,6 +52,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { store, clock } = options;
   const budgets = new Map<string, RateBudget>();
   const listeners = new Set<(status: SyncStatus) => void>();
+  const nudgeListeners = new Set<() => void>();
   let current: SyncStatus = SYNC_DISABLED;
   let lastRound: { offline: boolean; error: string | null } = { offline: false, error: null };
   let queue: Promise<unknown> = Promise.resolve();
@@ -137,5 +141,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       return () => listeners.delete(listener);
     },
     refreshStatus,
+    nudge() {
+      for (const listener of nudgeListeners) listener();
+    },
+    onNudge(listener) {
+      nudgeListeners.add(listener);
+      return () => nudgeListeners.delete(listener);
+    },
   };
 }

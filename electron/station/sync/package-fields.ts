@@ -54,10 +54,14 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
-/** The fields whose local value differs from the synced snapshot: what a PATCH must send. */
+/**
+ * The dock's fields whose local value differs from the synced snapshot: what a PATCH sends. A local
+ * edit of a back-office field is not sent: the upstream owns it, and the next pull puts its value
+ * back (written down in sync_conflicts). Creates carry every field.
+ */
 export function unsentFields(pkg: ReturnPackage, synced: Record<string, unknown>): FieldValues {
   const diff: FieldValues = {};
   const local = localValues(pkg);
-  for (const field of PUSHED_FIELDS) if (!sameValue(local[field], synced[field])) diff[field] = local[field];
+  for (const field of STATION_OWNED) if (!sameValue(local[field], synced[field])) diff[field] = local[field];
   return diff;
 }

@@ -60,11 +60,18 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
       if (timer) schedule(PUSH_DELAY_MS);
     }
   });
+  // Settings changed or a person asked: a full round (pull too) as soon as possible.
+  const unsubscribeNudge = engine.onNudge(() => {
+    nextPullAt = 0;
+    dirty = true;
+    if (timer) schedule(0);
+  });
   schedule(0);
   return {
     async stop() {
       stopped = true;
       unsubscribe();
+      unsubscribeNudge();
       if (timer) clearTimeout(timer);
       await running.catch(() => undefined);
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundTables, type StationStore, type SyncAccountState, type PullCursor } from '../store/index.ts';
+import { boundTables, type PullCursor, type StationStore, type StationTables, type SyncAccountState } from '../store/index.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
 /** Where the upstream settings live: one `station_meta` row (the data directory is the station's own). */
@@ -18,36 +18,43 @@ export function parseUpstreamSettings(input: unknown): UpstreamSettings {
   return { ...parsed.data, url: parsed.data.url.replace(/\/+$/, ''), accounts: [...new Set(parsed.data.accounts)] };
 }
 
-export async function readUpstreamSettings(store: StationStore): Promise<UpstreamSettings | null> {
-  const row = await store.db.station_meta.get(SETTINGS_KEY);
+export function readUpstreamSettings(store: StationStore): Promise<UpstreamSettings | null> {
+  return upstreamSettingsIn(store.db);
+}
+
+/**
+ * Stores the settings inside the caller's write; the accounts come into being on the station.
+ * Changing them lifts every account's pause (a new token deserves a new try).
+ */
+export async function saveUpstreamSettings(t: StationTables, settings: UpstreamSettings, now: string): Promise<void> {
+  await t.station_meta.put({ key: SETTINGS_KEY, value: settings });
+  for (const accountId of settings.accounts) {
+    if (!(await t.accounts.get(accountId))) await t.accounts.put({ id: accountId, name: `Account ${accountId}`, created_at: now });
+    const state = await t.sync_state.get(accountId);
+    if (state?.paused) await t.sync_state.put({ ...state, paused: null });
+  }
+}
+
+export async function writeUpstreamSettings(store: StationStore, settings: UpstreamSettings, now: string): Promise<void> {
+  await store.write((tx) => saveUpstreamSettings(boundTables(tx), settings, now));
+}
+
+export async function deleteUpstreamSettings(t: Pick<StationTables, 'station_meta'>): Promise<boolean> {
+  const had = (await t.station_meta.get(SETTINGS_KEY)) !== undefined;
+  await t.station_meta.delete(SETTINGS_KEY);
+  return had;
+}
+
+/** The settings as the station's tables hold them (any read or write transaction). */
+export async function upstreamSettingsIn(t: Pick<StationTables, 'station_meta'>): Promise<UpstreamSettings | null> {
+  const row = await t.station_meta.get(SETTINGS_KEY);
   if (!row) return null;
   const parsed = SettingsSchema.safeParse(row.value);
   return parsed.success ? parsed.data : null;
 }
 
-/**
- * Stores the settings; the accounts come into being on the station. Changing them lifts every
- * account's pause (a new token deserves a new try).
- */
-export async function writeUpstreamSettings(store: StationStore, settings: UpstreamSettings, now: string): Promise<void> {
-  await store.write(async (tx) => {
-    const t = boundTables(tx);
-    await t.station_meta.put({ key: SETTINGS_KEY, value: settings });
-    for (const accountId of settings.accounts) {
-      if (!(await t.accounts.get(accountId))) await t.accounts.put({ id: accountId, name: `Account ${accountId}`, created_at: now });
-      const state = await t.sync_state.get(accountId);
-      if (state?.paused) await t.sync_state.put({ ...state, paused: null });
-    }
-  });
-}
-
 export async function removeUpstreamSettings(store: StationStore): Promise<boolean> {
-  return store.write(async (tx) => {
-    const t = boundTables(tx);
-    const had = (await t.station_meta.get(SETTINGS_KEY)) !== undefined;
-    await t.station_meta.delete(SETTINGS_KEY);
-    return had;
-  });
+  return store.write((tx) => deleteUpstreamSettings(boundTables(tx)));
 }
 
 /** The URL with any user-info removed: what `upstream show` and the API may print. */

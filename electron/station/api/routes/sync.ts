@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import { listMeta } from '#shared/api/common.ts';
+import { API_ROUTES } from '#shared/api/routes.ts';
+import type { SyncOverview } from '#shared/api/sync.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { packageOfAccount } from '../../domain/packages.ts';
+import { fail } from '../../errors.ts';
+import { keepLocal, listChanges, recordSync, retryChange } from '../../sync/changes.ts';
+import { deleteUpstreamSettings, displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../../sync/settings.ts';
+import { SYNC_DISABLED } from '../../sync/status.ts';
+import type { UpstreamSettings } from '../../sync/upstream-client.ts';
+import { addRoute } from '../route.ts';
+
+const view = (settings: UpstreamSettings) => ({ url: displayUrl(settings.url), accounts: settings.accounts, token_set: true });
+
+/** Sync as the API shows it (docs/api-decisions.md, "Sync"): state, waiting changes, settings, where a record stands. */
+export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
+  const nudge = () => {
+    ctx.sync?.nudge();
+    return ctx.sync?.refreshStatus().then(() => undefined) ?? Promise.resolve();
+  };
+
+  addRoute(server, ctx, API_ROUTES.getSync, async ({ t }) => {
+    const settings = await upstreamSettingsIn(t);
+    const conflicts = await t.sync_conflicts.orderBy('id').reverse().limit(50).toArray();
+    const body: SyncOverview = {
+      status: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
+      upstream: settings ? view(settings) : null,
+      conflicts: conflicts.map(({ local_id, ...rest }) => ({ ...rest, record_id: local_id })),
+    };
+    return { body };
+  });
+  addRoute(server, ctx, API_ROUTES.listSyncChanges, async ({ t, query }) => {
+    const { data, total } = await listChanges(t, query.state, query.page, query.per_page);
+    return { body: { data, meta: listMeta(query.page, query.per_page, total) } };
+  });
+  addRoute(server, ctx, API_ROUTES.retrySyncChange, async ({ t, body, afterCommit }) => {
+    afterCommit(nudge);
+    return { body: await retryChange(t, body) };
+  });
+  addRoute(server, ctx, API_ROUTES.keepLocalSyncChange, async ({ t, body, now, afterCommit }) => {
+    afterCommit(nudge);
+    await keepLocal(t, body, now);
+    return { body: undefined };
+  });
+  addRoute(server, ctx, API_ROUTES.getUpstream, async ({ t }) => {
+    const settings = await upstreamSettingsIn(t);
+    return { body: settings ? view(settings) : { url: null, accounts: [], token_set: false } };
+  });
+  addRoute(server, ctx, API_ROUTES.setUpstream, async ({ t, body, now, afterCommit }) => {
+    const settings = parseUpstreamSettings(body);
+    await saveUpstreamSettings(t, settings, now);
+    afterCommit(nudge);
+    return { body: view(settings) };
+  });
+  addRoute(server, ctx, API_ROUTES.removeUpstream, async ({ t, afterCommit }) => {
+    await deleteUpstreamSettings(t);
+    afterCommit(nudge);
+    return { body: undefined };
+  });
+  addRoute(server, ctx, API_ROUTES.getReturnSync, async ({ t, params }) => {
+    const accountId = params.account_id ?? 0;
+    const record = await t.returns.get(params.id ?? 0);
+    if (!record || record.account_id !== accountId) throw fail('NOT_FOUND', `No return ${params.id} in account ${accountId}.`);
+    return { body: await recordSync(t, await upstreamSettingsIn(t), 'return', record.id, accountId) };
+  });
+  addRoute(server, ctx, API_ROUTES.getReturnPackageSync, async ({ t, params }) => {
+    const accountId = params.account_id ?? 0;
+    const pkg = await packageOfAccount(t, accountId, params.id ?? 0);
+    return { body: await recordSync(t, await upstreamSettingsIn(t), 'return_package', pkg.id, accountId) };
+  });
+}
