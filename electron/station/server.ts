@@ -7,6 +7,7 @@ import type { Health } from '#shared/health.ts';
 import { errorBody } from '#shared/api/errors.ts';
 import { registerApi } from './api/index.ts';
 import { installErrorHandling } from './api/http/error-handler.ts';
+import { writeClientError } from './api/http/client-errors.ts';
 import { guardLoopbackHost } from './api/http/host-guard.ts';
 import type { RateLimits } from './api/rate-limit.ts';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './api/http/timeouts.ts';
@@ -74,6 +75,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Timeouts are checked every second (Node's default, 30 s, would let a slow client stay 3× longer).
     http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: 1000 },
     return503OnClosing: false,
+    clientErrorHandler: writeClientError,
     // Fastify's own URL errors (bad percent-encoding, over-long path segments) name no resource.
     frameworkErrors: (_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       reply.code(404).send(errorBody('NOT_FOUND', 'No resource at this address.'));
