@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumExecutable } from './test/support/chromium.ts';
 
 // Playwright cannot download its own browser here: use Debian's Chromium where it is installed.
-const debianChromium = '/usr/bin/chromium';
-const executablePath = process.env.CHROMIUM_PATH ?? (existsSync(debianChromium) ? debianChromium : undefined);
+const executablePath = chromiumExecutable();
 
 export default defineConfig({
   testDir: 'test',
@@ -20,16 +19,7 @@ export default defineConfig({
         browserName: 'chromium',
         launchOptions: {
           ...(executablePath ? { executablePath } : {}),
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--no-first-run',
-            '--disable-sync',
-            '--use-fake-device-for-media-stream',
-            '--use-fake-ui-for-media-stream',
-          ],
+          args: CHROMIUM_ARGS,
         },
       },
     },

@@ -1,73 +1,115 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { app, type BrowserWindow, dialog, ipcMain, Menu, session, shell } from 'electron';
 import type { StationConnection } from '#shared/station-config.ts';
 import { defaultDataDir } from '../station/data-dir.ts';
-import { DataDirLockedError } from '../station/data-dir-lock.ts';
+import { seedDemo } from '../station/demo/seed-demo.ts';
+import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { createToken } from '../station/domain/tokens.ts';
 import { openStation, type Station } from '../station/station.ts';
 import { STATION_VERSION } from '../station/version.ts';
+import { clockOffsetFromEnv } from '../cli/cli-error.ts';
+import { mayReceiveConnection } from './guards.ts';
+import { menuTemplate } from './menu.ts';
+import { readDesktopSettings } from './settings.ts';
+import { createStationWindow, guardSession, SESSION_PARTITION } from './window.ts';
 
-// The desktop app is a thin shell: the same station core as `returns-station serve`, in-process on a
-// free loopback port, and a sandboxed window on its UI. Chromium's own files stay in a subfolder.
+/*
+ * The desktop app is a thin shell: the same station core as `returns-station serve`, in-process on a
+ * free loopback port, and one sandboxed window on its UI. Chromium's own files stay in a subfolder of
+ * the data directory. See docs/architecture.md.
+ */
 const dataDir = defaultDataDir();
 app.setPath('userData', join(dataDir, 'electron'));
 
 let station: Station | undefined;
-let connection: StationConnection | undefined;
+let window: BrowserWindow | undefined;
+let quitting = false;
 
 async function start(): Promise<void> {
-  station = await openStation({ dataDir, rendererDir: join(app.getAppPath(), 'out/renderer'), command: 'Returns Station desktop app' });
+  const settings = readDesktopSettings(dataDir, process.env, process.argv);
+  station = await openStation({
+    dataDir,
+    rendererDir: join(app.getAppPath(), 'out/renderer'),
+    command: 'Returns Station desktop app',
+    clock: offsetClock(clockOffsetFromEnv(process.env)),
+  });
   const origin = await station.listen('127.0.0.1', 0);
+  if (settings.demo) await seedDemo(station.ctx);
   // The window's own station token lives only in memory and for one day: a new one each start.
   const { secret } = await createToken(station.store, station.ctx.clock, {
     scope: 'station',
     accountId: null,
     name: 'desktop app window',
-    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    expiresAt: daysAfter(station.ctx.clock.now(), 1),
   });
-  connection = { baseUrl: origin, token: secret, version: STATION_VERSION };
+  const connection: StationConnection = { baseUrl: origin, token: secret, version: STATION_VERSION };
 
+  const stationSession = session.fromPartition(SESSION_PARTITION);
+  guardSession(stationSession, origin);
+  Menu.setApplicationMenu(
+    settings.kiosk
+      ? null
+      : Menu.buildFromTemplate(
+          menuTemplate(
+            {
+              openDataFolder: () => void shell.openPath(dataDir),
+              openApiDocs: () => void shell.openExternal(`${origin}/docs`),
+              quit: () => app.quit(),
+            },
+            { debug: settings.debug, isMac: process.platform === 'darwin' },
+          ),
+        ),
+  );
+  window = createStationWindow(stationSession, origin, settings, app.isPackaged);
+  const own = window;
   ipcMain.on('station:connection', (event) => {
-    event.returnValue = connection;
+    const frame = event.senderFrame;
+    const allowed = frame !== null && mayReceiveConnection({ frameUrl: frame.url, isMainFrame: frame.parent === null, webContentsId: event.sender.id }, own.webContents.id, origin);
+    event.returnValue = allowed ? connection : null;
   });
-  // The camera is the only permission the UI needs, and only for the station's own origin.
-  session.defaultSession.setPermissionRequestHandler((webContents, permission, callback) => {
-    callback(permission === 'media' && webContents.getURL().startsWith(`${origin}/`));
-  });
+  if (settings.kiosk) {
+    // A kiosk cannot be closed by accident: only the app's own quit (a station token holder) ends it.
+    own.on('close', (event) => {
+      if (!quitting) event.preventDefault();
+    });
+  }
+  own.on('closed', () => (window = undefined));
+  await own.loadURL(`${origin}/`);
+}
 
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 860,
-    title: 'Returns Station',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  });
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  window.webContents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(`${origin}/`)) event.preventDefault();
-  });
-  await window.loadURL(`${origin}/`);
+/** Closing waits for work in flight (with a deadline) and says so, then releases the data directory. */
+async function shutDown(deadlineSeconds: number): Promise<void> {
+  const closing = station;
+  station = undefined;
+  if (!closing) return;
+  window?.setTitle('Returns Station — finishing work in flight…');
+  const deadline = new Promise<'deadline'>((resolve) => setTimeout(() => resolve('deadline'), deadlineSeconds * 1000).unref());
+  const result = await Promise.race([closing.close().then(() => 'closed' as const), deadline]);
+  if (result === 'deadline') process.stderr.write(`Returns Station: work still in flight after ${deadlineSeconds} s; quitting anyway.\n`);
 }
 
 if (!app.requestSingleInstanceLock()) {
+  // A second launch hands over to the running app (which focuses its window) and ends.
   app.quit();
 } else {
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  });
   app.whenReady().then(start).catch((error: unknown) => {
-    const message = error instanceof DataDirLockedError ? error.message : `The station could not start: ${String(error)}`;
-    process.stderr.write(`${message}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`Returns Station could not start: ${message}\n`);
+    dialog.showErrorBox('Returns Station could not start', message);
     app.exit(1);
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (event) => {
+    quitting = true;
     if (!station) return;
-    // Finish in-flight requests and flush the store before the process ends.
     event.preventDefault();
-    const closing = station;
-    station = undefined;
-    closing.close().finally(() => app.quit());
+    const deadline = readDesktopSettings(dataDir, process.env, process.argv).closeDeadlineSeconds;
+    void shutDown(deadline).finally(() => app.exit(0));
   });
 }

@@ -1,0 +1,59 @@
+/*
+ * The desktop shell's security guards as plain functions of plain values, so they are unit-tested
+ * without Electron (test/desktop/guards.test.ts) and installed by window.ts. The window shows one
+ * origin only: the station's own, on a loopback port chosen at start.
+ */
+
+/** True when `url` is on exactly `origin` (scheme, host and port), never a look-alike prefix. */
+export function isOwnOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === new URL(origin).origin;
+  } catch {
+    return false;
+  }
+}
+
+export interface PermissionRequest {
+  permission: string;
+  /** The URL of the frame that asks: its origin decides, not the top-level page's. */
+  requestingUrl: string;
+  /** For `media`: what is asked for (`video`, `audio`). */
+  mediaTypes?: readonly string[];
+}
+
+/**
+ * The camera is the only permission the station UI needs: `media` with video alone, asked by a
+ * frame on the station's own origin. Microphone, notifications, geolocation, … are refused.
+ */
+export function allowsPermission(request: PermissionRequest, origin: string): boolean {
+  if (request.permission !== 'media' || !isOwnOrigin(request.requestingUrl, origin)) return false;
+  const types = request.mediaTypes ?? [];
+  return types.length > 0 && types.every((type) => type === 'video');
+}
+
+/**
+ * Electron's permission *check* (asked synchronously, e.g. by `enumerateDevices`) has no media types;
+ * it may answer yes for `media` on the station's origin, as the request handler still decides per use.
+ */
+export function allowsPermissionCheck(permission: string, requestingOrigin: string, origin: string): boolean {
+  return permission === 'media' && isOwnOrigin(requestingOrigin, origin);
+}
+
+export interface IpcSender {
+  /** The sending frame's URL. */
+  frameUrl: string;
+  /** Whether the sending frame is its page's main frame. */
+  isMainFrame: boolean;
+  /** The id of the sender's web contents. */
+  webContentsId: number;
+}
+
+/** The connection (URL and station token) goes only to the station window's own main frame. */
+export function mayReceiveConnection(sender: IpcSender, windowWebContentsId: number | undefined, origin: string): boolean {
+  return sender.isMainFrame && sender.webContentsId === windowWebContentsId && isOwnOrigin(sender.frameUrl, origin);
+}
+
+/** The window never navigates away from the station; links to elsewhere are not followed. */
+export function mayNavigate(url: string, origin: string): boolean {
+  return isOwnOrigin(url, origin);
+}

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { BrowserWindow, type Session } from 'electron';
+import { allowsPermission, allowsPermissionCheck, mayNavigate } from './guards.ts';
+import type { DesktopSettings } from './settings.ts';
+
+/** The window's own session (not `defaultSession`): its storage and permissions are the station's only. */
+export const SESSION_PARTITION = 'persist:returns-station';
+
+/** Installs the permission guards on the station's session (see guards.ts for the rules). */
+export function guardSession(session: Session, origin: string): void {
+  session.setPermissionRequestHandler((_webContents, permission, callback, details) => {
+    const mediaTypes = 'mediaTypes' in details ? (details.mediaTypes ?? []) : [];
+    callback(allowsPermission({ permission, requestingUrl: details.requestingUrl, mediaTypes }, origin));
+  });
+  session.setPermissionCheckHandler((_webContents, permission, requestingOrigin) => allowsPermissionCheck(permission, requestingOrigin, origin));
+}
+
+/** A sandboxed window on the station's UI that cannot be navigated or opened elsewhere. */
+export function createStationWindow(session: Session, origin: string, settings: DesktopSettings, packaged: boolean): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1366,
+    height: 768,
+    minWidth: 1024,
+    minHeight: 600,
+    title: 'Returns Station',
+    show: false,
+    kiosk: settings.kiosk,
+    autoHideMenuBar: settings.kiosk,
+    webPreferences: {
+      session,
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      // Devtools would show the station token: only in development, or with the debug switch.
+      devTools: !packaged || settings.debug,
+      spellcheck: false,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  window.webContents.on('will-navigate', (event, url) => {
+    if (!mayNavigate(url, origin)) event.preventDefault();
+  });
+  window.webContents.on('will-redirect', (event, url) => {
+    if (!mayNavigate(url, origin)) event.preventDefault();
+  });
+  // No <webview> can be attached to the station window.
+  window.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  return window;
+}

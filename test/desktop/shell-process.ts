@@ -1,0 +1,63 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/*
+ * Runs the BUILT desktop main bundle (out/main/index.js) under Node 24 with the electron stand-in
+ * (electron-stand-in/), and talks to the stand-in over Node IPC. Build first: `npm run build`.
+ */
+
+export const MAIN_BUNDLE = fileURLToPath(new URL('../../out/main/index.js', import.meta.url));
+const REGISTER = fileURLToPath(new URL('./electron-stand-in/register.ts', import.meta.url));
+
+export interface ShellRecord {
+  windows: Array<{ options: Record<string, unknown> & { webPreferences: Record<string, unknown> }; loadedUrl: string | null; title: string | null; shown: boolean }>;
+  menu: unknown;
+  menuSet: boolean;
+  partitions: string[];
+  defaultSessionTouched: boolean;
+  ipcChannels: string[];
+  errorBoxes: Array<{ title: string; content: string }>;
+  calls: string[];
+}
+
+export interface RunningShell {
+  child: ChildProcess;
+  /** The URL the window loaded (the station's UI), once loaded. */
+  loaded: Promise<string>;
+  /** Resolves with the exit code and the last record when the shell process ends. */
+  exited: Promise<{ code: number | null; record: ShellRecord | undefined; stderr: string }>;
+  ask<T = unknown>(command: Record<string, unknown>): Promise<T>;
+  record(): Promise<ShellRecord>;
+  kill(): void;
+}
+
+export function startShell(dataDir: string, env: Record<string, string> = {}): RunningShell {
+  const child = fork(MAIN_BUNDLE, [], {
+    execArgv: ['--import', REGISTER],
+    env: { ...process.env, RETURNS_STATION_DATA_DIR: dataDir, RETURNS_STATION_LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const pending = new Map<number, (value: unknown) => void>();
+  let lastRecord: ShellRecord | undefined;
+  let next = 1;
+  let resolveLoaded: (url: string) => void = () => undefined;
+  const loaded = new Promise<string>((resolve) => (resolveLoaded = resolve));
+  child.on('message', (raw) => {
+    const message = raw as { type: string; id?: number; value?: unknown; url?: string; record?: ShellRecord };
+    if (message.type === 'loaded' && message.url) resolveLoaded(message.url);
+    if (message.type === 'exiting') lastRecord = message.record;
+    if (message.type === 'reply' && message.id !== undefined) pending.get(message.id)?.(message.value);
+  });
+  const exited = new Promise<{ code: number | null; record: ShellRecord | undefined; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, record: lastRecord, stderr })),
+  );
+  const ask = <T>(command: Record<string, unknown>): Promise<T> =>
+    new Promise<T>((resolve) => {
+      const id = next++;
+      pending.set(id, (value) => resolve(value as T));
+      child.send({ ...command, id });
+    });
+  return { child, loaded, exited, ask, record: () => ask<ShellRecord>({ type: 'record' }), kill: () => child.kill('SIGKILL') };
+}

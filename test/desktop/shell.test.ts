@@ -1,0 +1,172 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { chromium } from '@playwright/test';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { STATION_APPLICATION_ID } from '../../electron/station/store/sqlite/open-database.ts';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../support/chromium.ts';
+import { startStation } from '../support/station-process.ts';
+import { MAIN_BUNDLE, type RunningShell, startShell } from './shell-process.ts';
+
+/*
+ * The desktop shell as built (out/main/index.js), under Node with a stand-in for Electron: what it asks
+ * of Electron (window, web preferences, session, permission and navigation handlers, IPC, menu, quit)
+ * is recorded and checked, and the UI it loads is opened in Chromium. A missing external or a bundling
+ * mistake fails here, not on a warehouse PC.
+ */
+
+const dirs: string[] = [];
+const shells: RunningShell[] = [];
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'desktop-shell-'));
+  dirs.push(dir);
+  return dir;
+}
+function shell(dir: string, env: Record<string, string> = {}): RunningShell {
+  const started = startShell(dir, env);
+  shells.push(started);
+  return started;
+}
+afterEach(() => {
+  for (const s of shells.splice(0)) s.kill();
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the built desktop shell', () => {
+  it('exists (run `npm run build` first)', () => {
+    expect(existsSync(MAIN_BUNDLE)).toBe(true);
+  });
+
+  it('opens one sandboxed window on its own session, with guards for permissions, IPC and navigation', async () => {
+    const app = shell(dataDir(), { STAND_IN_PACKAGED: '1' });
+    const url = await app.loaded;
+    const origin = new URL(url).origin;
+    expect(url).toBe(`${origin}/`);
+    expect(new URL(url).hostname).toBe('127.0.0.1');
+
+    const record = await app.record();
+    expect(record.windows).toHaveLength(1);
+    const prefs = record.windows[0]?.options.webPreferences;
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, devTools: false, session: 'persist:returns-station' });
+    // The preload the window names was built next to the main bundle.
+    expect(existsSync(resolve(MAIN_BUNDLE, '..', String(prefs?.preload)))).toBe(true);
+    expect(record.partitions).toEqual(['persist:returns-station']);
+    expect(record.defaultSessionTouched).toBe(false);
+
+    // Camera only: video, asked by a frame on the station's own origin.
+    const ask = (permission: string, requestingUrl: string, mediaTypes?: string[]) => app.ask<boolean>({ type: 'permission', permission, requestingUrl, mediaTypes });
+    expect(await ask('media', `${origin}/`, ['video'])).toBe(true);
+    expect(await ask('media', `${origin}/`, ['audio'])).toBe(false);
+    expect(await ask('media', `${origin}/`, ['video', 'audio'])).toBe(false);
+    expect(await ask('media', 'http://127.0.0.1:1/', ['video'])).toBe(false);
+    expect(await ask('media', `${origin}.evil.example/`, ['video'])).toBe(false);
+    expect(await ask('geolocation', `${origin}/`)).toBe(false);
+    expect(await ask('notifications', `${origin}/`)).toBe(false);
+    expect(await app.ask({ type: 'permission-check', permission: 'media', requestingOrigin: origin })).toBe(true);
+    expect(await app.ask({ type: 'permission-check', permission: 'media', requestingOrigin: 'http://example.com' })).toBe(false);
+    expect(await app.ask({ type: 'permission-check', permission: 'clipboard-read', requestingOrigin: origin })).toBe(false);
+
+    // The connection (with its station token) goes to the window's own main frame only.
+    const connection = await app.ask<{ baseUrl: string; token: string; version: string } | null>({ type: 'connection', frameUrl: `${origin}/`, isMainFrame: true, ownWebContents: true });
+    expect(Object.keys(connection ?? {}).sort()).toEqual(['baseUrl', 'token', 'version']);
+    expect(connection?.baseUrl).toBe(origin);
+    expect(await app.ask({ type: 'connection', frameUrl: `${origin}/`, isMainFrame: false, ownWebContents: true })).toBeNull();
+    expect(await app.ask({ type: 'connection', frameUrl: 'http://example.com/', isMainFrame: true, ownWebContents: true })).toBeNull();
+    expect(await app.ask({ type: 'connection', frameUrl: `${origin}/`, isMainFrame: true, ownWebContents: false })).toBeNull();
+
+    // Navigation and new windows are refused; the station's own pages are not.
+    expect(await app.ask({ type: 'navigate', event: 'will-navigate', url: 'https://example.com/' })).toBe(true);
+    expect(await app.ask({ type: 'navigate', event: 'will-redirect', url: 'https://example.com/' })).toBe(true);
+    expect(await app.ask({ type: 'navigate', event: 'will-navigate', url: `${origin}/docs` })).toBe(false);
+    expect(await app.ask({ type: 'open-window', url: `${origin}/docs` })).toEqual({ action: 'deny' });
+
+    // The UI the window loads works in Chromium with what the preload hands it.
+    const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.addInitScript((value) => Object.defineProperty(globalThis, 'station', { value: Object.freeze(value) }), connection);
+      await page.goto(url);
+      await expect.poll(() => page.getByTestId('station-version').textContent(), { timeout: 15_000 }).toMatch(/\d+\.\d+\.\d+/);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('has its own small menu, without devtools in a packaged build unless the debug switch is on', async () => {
+    const dir = dataDir();
+    const app = shell(dir, { STAND_IN_PACKAGED: '1' });
+    await app.loaded;
+    const menu = JSON.stringify((await app.record()).menu);
+    for (const item of ['Open Data Folder', 'API Documentation', 'zoomIn', 'zoomOut', 'resetZoom', 'Quit']) expect(menu).toContain(item);
+    expect(menu).not.toContain('toggleDevTools');
+    expect(menu).not.toContain('reload');
+    expect(await app.ask({ type: 'menu-click', label: 'Open Data Folder' })).toBe(`shell.openPath ${dir}`);
+    expect(await app.ask({ type: 'menu-click', label: 'API Documentation' })).toMatch(/^shell\.openExternal http:\/\/127\.0\.0\.1:\d+\/docs$/);
+    app.kill();
+
+    const debug = shell(dataDir(), { STAND_IN_PACKAGED: '1', RETURNS_STATION_DEBUG: '1' });
+    await debug.loaded;
+    const record = await debug.record();
+    expect(JSON.stringify(record.menu)).toContain('toggleDevTools');
+    expect(record.windows[0]?.options.webPreferences.devTools).toBe(true);
+  }, 60_000);
+
+  it('runs as a kiosk when the settings file says so: full screen, no menu, the window cannot be closed by accident', async () => {
+    const dir = dataDir();
+    writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ kiosk: true }));
+    const app = shell(dir);
+    await app.loaded;
+    const record = await app.record();
+    expect(record.windows[0]?.options.kiosk).toBe(true);
+    expect(record.menuSet).toBe(true);
+    expect(record.menu).toBeNull();
+    expect(await app.ask({ type: 'close-window' })).toBe(true);
+  }, 30_000);
+
+  it('quits by finishing work in flight, releases the data directory, and keeps its data for the next start', async () => {
+    const dir = dataDir();
+    const app = shell(dir, { RETURNS_STATION_DEMO: '1' });
+    const url = await app.loaded;
+    const connection = await app.ask<{ token: string }>({ type: 'connection', frameUrl: url, isMainFrame: true, ownWebContents: true });
+    const packages = await fetch(`${new URL(url).origin}/api/v1/accounts/1001/return_packages`, { headers: { authorization: `Bearer ${connection.token}` } });
+    const before = ((await packages.json()) as { meta: { total_count: number } }).meta.total_count;
+    expect(before).toBeGreaterThan(0);
+
+    await app.ask({ type: 'quit' });
+    const { code, record } = await app.exited;
+    expect(code).toBe(0);
+    expect(record?.calls).toContain('before-quit prevented');
+    expect(record?.calls).toContain('app.exit 0');
+
+    // The directory is free again and holds what the app wrote.
+    const station = await startStation({ dataDir: dir });
+    const again = await fetch(`${station.origin}/api/v1/accounts/1001/return_packages`, { headers: { authorization: `Bearer ${station.stationToken}` } });
+    expect(((await again.json()) as { meta: { total_count: number } }).meta.total_count).toBe(before);
+    expect(await station.stop()).toBe(0);
+  }, 60_000);
+
+  it('a second launch hands over to the running app, which focuses its window', async () => {
+    const first = shell(dataDir());
+    await first.loaded;
+    expect(await first.ask({ type: 'second-instance' })).toBe(true);
+
+    const second = shell(dataDir(), { STAND_IN_SECOND_INSTANCE: '1' });
+    const { code, record } = await second.exited;
+    expect(code).toBe(0);
+    expect(record?.windows ?? []).toHaveLength(0);
+  }, 30_000);
+
+  it('refuses a data directory written by a newer version, saying so, and exits 1', async () => {
+    const dir = dataDir();
+    const db = new DatabaseSync(join(dir, 'station.db'));
+    db.exec(`PRAGMA application_id = ${STATION_APPLICATION_ID}; PRAGMA user_version = 999; CREATE TABLE x(y)`);
+    db.close();
+    const { code, record } = await shell(dir).exited;
+    expect(code).toBe(1);
+    expect(record?.errorBoxes[0]?.title).toBe('Returns Station could not start');
+    expect(record?.errorBoxes[0]?.content).toMatch(/newer/i);
+  }, 30_000);
+});
