@@ -11,6 +11,9 @@ import { idempotencyClaim, idempotencyKeyOf, rememberReply, replayFor, type Stor
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
+/** A route's path ids, typed from its `params` schema in the route table: `{ account_id: number, id: number }`. */
+export type PathIds<R extends RouteDefinition> = R['params'] extends z.ZodObject ? z.output<R['params']> : Record<never, number>;
+
 /** What a handler gets: the caller, the request's validated parts, and the tables to work on. */
 export interface RouteInput<R extends RouteDefinition, P = undefined> {
   request: FastifyRequest;
@@ -26,7 +29,7 @@ export interface RouteInput<R extends RouteDefinition, P = undefined> {
   afterCommit: (work: () => Promise<void>) => void;
   principal: Principal;
   /** Path ids, already checked to be strict positive integers. */
-  params: Record<string, number>;
+  params: PathIds<R>;
   query: Output<R['query']>;
   body: R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
   /** `http://host:port` as the caller addressed the station: the base of media URLs. */
@@ -62,12 +65,47 @@ export function originOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-function parsePathIds(raw: unknown): Record<string, number> {
-  const ids: Record<string, number> = {};
-  for (const [name, value] of Object.entries((raw ?? {}) as Record<string, string>)) {
-    ids[name] = parsePathId(value, name === 'account_id' ? 'account' : name.replace(/_id$/, '').replace('id', 'resource'));
+/** How a path id is named in its 404: `account_id` → account, `id` → resource, `media_id` → media. */
+function resourceNameOf(param: string): string {
+  return param === 'account_id' ? 'account' : param.replace(/_id$/, '').replace('id', 'resource');
+}
+
+/** The names of a path template's `{name}` parameters, in order. */
+function templateNames(template: string): string[] {
+  return [...template.matchAll(/\{([a-z_]+)\}/g)].map((match) => match[1] ?? '');
+}
+
+export interface RouteOpening<R extends RouteDefinition> {
+  params: PathIds<R>;
+  /** The caller; null only on `auth: 'none'` routes. */
+  principal: Principal | null;
+}
+
+/**
+ * The checks every route opens with, in this order, each with its own error: the path ids (404 when
+ * not a strict id), the token against the route's rule (401/403), then the path's account (404 when
+ * the station does not have it). Shared by `addRoute` and the event stream.
+ */
+export function createRouteOpening<R extends RouteDefinition>(ctx: DomainContext, route: R): (request: FastifyRequest) => Promise<RouteOpening<R>> {
+  const names = Object.keys(route.params?.shape ?? {});
+  if (templateNames(route.path).join() !== names.join()) {
+    throw new Error(`Route ${route.operationId}: the params schema must name the path's parameters (${route.path}).`);
   }
-  return ids;
+  // Accounts are never deleted: once seen, an account needs no more lookups.
+  const knownAccounts = new Set<number>();
+  return async (request) => {
+    const raw = (request.params ?? {}) as Record<string, string | undefined>;
+    const ids: Record<string, number> = {};
+    for (const name of names) ids[name] = parsePathId(raw[name], resourceNameOf(name));
+    const accountId = ids.account_id;
+    const principal = authorize(request, route.auth, accountId ?? null);
+    if (accountId !== undefined && !knownAccounts.has(accountId)) {
+      if (!(await ctx.store.db.accounts.get(accountId))) throw fail('NOT_FOUND', `No account ${accountId} on this station.`);
+      knownAccounts.add(accountId);
+    }
+    // The ids were parsed one by one from the schema's own keys: they are the schema's output.
+    return { params: ids as PathIds<R>, principal };
+  };
 }
 
 /**
@@ -83,20 +121,13 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
   handler: RouteHandler<R, P>,
   extras: RouteExtras<R, P> = {},
 ): void {
-  // Accounts are never deleted: once seen, an account needs no more lookups.
-  const knownAccounts = new Set<number>();
+  const open = createRouteOpening(ctx, route);
   server.route({
     method: route.method,
     url: fastifyPath(route.path),
     handler: async (request, reply) => {
-      const params = parsePathIds(request.params);
-      const principal = authorize(request, route.auth, params.account_id ?? null);
+      const { params, principal } = await open(request);
       if (!principal) throw new Error(`Route ${route.operationId} has no token rule.`);
-      const accountId = params.account_id;
-      if (accountId !== undefined && !knownAccounts.has(accountId)) {
-        if (!(await ctx.store.db.accounts.get(accountId))) throw fail('NOT_FOUND', `No account ${accountId} on this station.`);
-        knownAccounts.add(accountId);
-      }
       const query = (route.query ? parseQuery(route.query, request.query ?? {}) : undefined) as Output<R['query']>;
       const body = (route.body && route.body !== 'media' ? parseBody(route.body, request.body) : undefined) as RouteInput<R>['body'];
       // Checked before `prepare`, which may stream an upload to disk.

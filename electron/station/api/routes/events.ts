@@ -10,9 +10,7 @@ import { packageDetailView } from '../../domain/package-views.ts';
 import { SYNC_DISABLED } from '../../domain/station-status.ts';
 import { returnView } from '../../domain/views.ts';
 import type { ChangeLogEntry, ReturnPackage, ReturnRecord } from '../../store/index.ts';
-import { authorize } from '../auth.ts';
-import { fastifyPath, originOf } from '../route.ts';
-import { parsePathId } from '../http/validate.ts';
+import { createRouteOpening, fastifyPath, originOf } from '../route.ts';
 
 /**
  * Open streams one token may hold on one account: each holds a connection and a listener for as
@@ -34,11 +32,11 @@ function eventNameOf(entry: ChangeLogEntry): EventName | null {
  * is sent only once it is durable. Package events carry the package as it is when sent.
  */
 export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options: { heartbeatMs: number; opensPerHour: number; anonymousPerHour: number }): void {
-  const open = new Set<ServerResponse>();
+  const openStreams = new Set<ServerResponse>();
   const streamsByToken = new Map<string, number>();
   // Streams never finish on their own: end them so that shutdown does not wait for them.
   server.addHook('preClose', async () => {
-    for (const stream of open) stream.end();
+    for (const stream of openStreams) stream.end();
   });
 
   // Stream openings have their own hourly budget: a client that reconnects after every dropped
@@ -47,10 +45,11 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
     groupId: ':events',
     max: async (request: FastifyRequest) => (request.principal ? options.opensPerHour : options.anonymousPerHour),
   };
-  server.get(fastifyPath(API_ROUTES.streamEvents.path), { config: { rateLimit } }, async (request, reply) => {
-    const accountId = parsePathId((request.params as { account_id?: string }).account_id, 'account');
-    const principal = authorize(request, 'account', accountId);
-    if (!(await ctx.store.db.accounts.get(accountId))) throw fail('NOT_FOUND', `No account ${accountId} on this station.`);
+  const route = API_ROUTES.streamEvents;
+  const openRequest = createRouteOpening(ctx, route);
+  server.get(fastifyPath(route.path), { config: { rateLimit } }, async (request, reply) => {
+    const { params, principal } = await openRequest(request);
+    const accountId = params.account_id;
     const lastEventHeader = request.headers['last-event-id'];
     const resumeAfter = typeof lastEventHeader === 'string' && lastEventHeader !== '' ? parseStrictId(lastEventHeader) : 0;
     if (resumeAfter === null) throw fail('INVALID_QUERY', 'Last-Event-ID must be an event id sent by this station.', { fields: [{ path: 'Last-Event-ID', message: 'Expected an event id.' }] });
@@ -78,7 +77,7 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
     // The sync state first (no id: it is a state, not a change to resume from).
     const syncEvent = (sync: SyncStatus) => `event: sync.status\ndata: ${JSON.stringify({ account_id: accountId, occurred_at: ctx.clock.now(), sync })}\n\n`;
     raw.write(syncEvent(ctx.sync?.status() ?? SYNC_DISABLED));
-    open.add(raw);
+    openStreams.add(raw);
 
     let lastSent = resumeAfter;
     let queue = Promise.resolve();
@@ -117,7 +116,7 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
     raw.on('close', () => {
       clearInterval(heartbeat);
       unsubscribe();
-      open.delete(raw);
+      openStreams.delete(raw);
       const left = (streamsByToken.get(streamKey) ?? 1) - 1;
       if (left > 0) streamsByToken.set(streamKey, left);
       else streamsByToken.delete(streamKey);

@@ -8,14 +8,14 @@ import { addRoute } from '../route.ts';
 /** Inspection results of a package: its line items. */
 export function lineItemRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.createPackageLineItem, async ({ params, body, request, t, now }) => {
-    const item = await createLineItem(t, now, params.account_id ?? 0, params.id ?? 0, body);
+    const item = await createLineItem(t, now, params.account_id, params.id, body);
     return { body: lineItemView(item), headers: { location: `${request.url.split('?')[0]}/${item.id}` } };
   });
   addRoute(server, ctx, API_ROUTES.updatePackageLineItem, async ({ params, body, t, now }) => ({
-    body: lineItemView(await updateLineItem(t, now, params.account_id ?? 0, params.id ?? 0, params.line_item_id ?? 0, body)),
+    body: lineItemView(await updateLineItem(t, now, params.account_id, params.id, params.line_item_id, body)),
   }));
   addRoute(server, ctx, API_ROUTES.deletePackageLineItem, async ({ params, t, now }) => {
-    await deleteLineItem(t, now, params.account_id ?? 0, params.id ?? 0, params.line_item_id ?? 0);
+    await deleteLineItem(t, now, params.account_id, params.id, params.line_item_id);
     return { body: undefined };
   });
 }

@@ -20,13 +20,13 @@ export async function mediaFileRoutes(server: FastifyInstance, ctx: DomainContex
     ctx,
     API_ROUTES.uploadMediaFile,
     async ({ params, prepared, origin, t, now }) => {
-      const media = await attachMedia(t, now, params.account_id ?? 0, params.id ?? 0, prepared.stored, prepared.type, MEDIA_TYPES[prepared.type].kind);
+      const media = await attachMedia(t, now, params.account_id, params.id, prepared.stored, prepared.type, MEDIA_TYPES[prepared.type].kind);
       return { body: mediaFileView(media, origin) };
     },
     {
       // The bytes go to disk first (streamed, checked, fsynced); the transaction only records them.
       prepare: async ({ params, request }) => {
-        await assertPackageExists(ctx, params.account_id ?? 0, params.id ?? 0);
+        await assertPackageExists(ctx, params.account_id, params.id);
         return receiveUpload(request, ctx.store);
       },
       fingerprint: (upload) => ({ sha256: upload.stored.sha256, type: upload.type }),
@@ -36,7 +36,7 @@ export async function mediaFileRoutes(server: FastifyInstance, ctx: DomainContex
   );
 
   addRoute(server, ctx, API_ROUTES.deleteMediaFile, async ({ params, t, now, afterCommit }) => {
-    const sha256 = await detachMedia(t, now, params.account_id ?? 0, params.id ?? 0, params.media_id ?? 0);
+    const sha256 = await detachMedia(t, now, params.account_id, params.id, params.media_id);
     afterCommit(async () => void (await ctx.store.media.collect(sha256)));
     return { body: undefined };
   });

@@ -9,25 +9,23 @@ import { addRoute } from '../route.ts';
 
 /** Return packages: list (L), create (C, 201 + Location), get (G), update (U). */
 export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext): void {
-  const accountId = (params: Record<string, number>) => params.account_id ?? 0;
-
   addRoute(server, ctx, API_ROUTES.listReturnPackages, async ({ params, query }) => {
     const { page, per_page, sort, ...filters } = query;
-    const { records, total } = await listPackages(ctx, { ...filters, account_id: accountId(params) }, sort, page, per_page);
+    const { records, total } = await listPackages(ctx, { ...filters, account_id: params.account_id }, sort, page, per_page);
     return { body: { data: await packageListViews(ctx.store.db, ctx.config, records), meta: listMeta(page, per_page, total) } };
   });
 
   addRoute(server, ctx, API_ROUTES.createReturnPackage, async ({ params, body, request, t, now }) => {
-    const pkg = await createPackage(t, now, accountId(params), body);
+    const pkg = await createPackage(t, now, params.account_id, body);
     return { body: packageCreatedView(pkg), headers: { location: `${request.url.split('?')[0]}/${pkg.id}` } };
   });
 
   addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params, origin, t }) => {
-    const pkg = await packageOfAccount(t, accountId(params), params.id ?? 0);
+    const pkg = await packageOfAccount(t, params.account_id, params.id);
     return { body: await packageDetailView(t, ctx.config, pkg, origin) };
   });
 
   addRoute(server, ctx, API_ROUTES.updateReturnPackage, async ({ params, body, t, now }) => ({
-    body: packageUpdatedView(await updatePackage(t, now, accountId(params), params.id ?? 0, body)),
+    body: packageUpdatedView(await updatePackage(t, now, params.account_id, params.id, body)),
   }));
 }

@@ -27,7 +27,7 @@ export function returnRoutes(server: FastifyInstance, ctx: DomainContext): void 
   });
 
   addRoute(server, ctx, API_ROUTES.getAccountReturn, async ({ params, t }) => {
-    const record = await t.returns.get(params.id ?? 0);
+    const record = await t.returns.get(params.id);
     if (!record || record.account_id !== params.account_id) throw fail('NOT_FOUND', `No return ${params.id} in account ${params.account_id}.`);
     return { body: returnView(record) };
   });

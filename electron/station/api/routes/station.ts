@@ -20,5 +20,5 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
     const operator = await createOperator(ctx, body);
     return { body: operator, headers: { location: `${request.url.split('?')[0]}/${operator.id}` } };
   });
-  addRoute(server, ctx, API_ROUTES.updateOperator, async ({ params, body }) => ({ body: await updateOperator(ctx, params.id ?? 0, body) }));
+  addRoute(server, ctx, API_ROUTES.updateOperator, async ({ params, body }) => ({ body: await updateOperator(ctx, params.id, body) }));
 }

@@ -59,14 +59,14 @@ export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
     return { body: undefined };
   });
   addRoute(server, ctx, API_ROUTES.getReturnSync, async ({ t, params }) => {
-    const accountId = params.account_id ?? 0;
-    const record = await t.returns.get(params.id ?? 0);
+    const accountId = params.account_id;
+    const record = await t.returns.get(params.id);
     if (!record || record.account_id !== accountId) throw fail('NOT_FOUND', `No return ${params.id} in account ${accountId}.`);
     return { body: await recordSync(t, await upstreamSettingsIn(t), 'return', record.id, accountId) };
   });
   addRoute(server, ctx, API_ROUTES.getReturnPackageSync, async ({ t, params }) => {
-    const accountId = params.account_id ?? 0;
-    const pkg = await packageOfAccount(t, accountId, params.id ?? 0);
+    const accountId = params.account_id;
+    const pkg = await packageOfAccount(t, accountId, params.id);
     return { body: await recordSync(t, await upstreamSettingsIn(t), 'return_package', pkg.id, accountId) };
   });
 }
