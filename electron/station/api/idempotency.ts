@@ -47,7 +47,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
  * URL as spelled, so `/retur%6Es` or `/accounts/01/...` is the same route as `/returns` — and two
  * integrations (or two endpoints) can never collide on a key.
  */
-export function idempotencyClaim(request: FastifyRequest, operationId: string, params: Record<string, number>, key: string, fingerprint: unknown): IdempotencyClaim {
+export function idempotencyClaim(request: FastifyRequest, operationId: string, params: Readonly<object>, key: string, fingerprint: unknown): IdempotencyClaim {
   const route = `${operationId}${canonical(params)}`;
   return {
     key: `${request.principal?.tokenId ?? 0}:${route}:${key}`,
