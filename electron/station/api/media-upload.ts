@@ -4,6 +4,7 @@ import { errorBody } from '#shared/api/errors.ts';
 import { bytesMatchMediaType, MEDIA_TYPE_NAMES, MEDIA_TYPES, type MediaType, parseMediaContentType } from '#shared/api/media.ts';
 import { ContractError, fail } from '../errors.ts';
 import { MediaBudgetError, MediaTooLargeError } from '../media/index.ts';
+import { storageFailure } from './http/storage-errors.ts';
 import type { StationStore, StoredMedia } from '../store/index.ts';
 
 /** Bytes needed to recognise every allowed type by its magic number (WebM's DocType sits furthest). */
@@ -119,7 +120,9 @@ export async function receiveUpload(request: FastifyRequest, store: StationStore
     // (and holds up shutdown) until the connection timeout.
     if (error instanceof MediaTooLargeError) throw tooLarge(declared, limit);
     if (error instanceof MediaBudgetError) throw budgetReached(error);
-    if (error instanceof ContractError) error.headers.connection = 'close';
-    throw error;
+    const refusal = error instanceof ContractError ? error : storageFailure(error);
+    if (!refusal) throw error;
+    refusal.headers.connection = 'close';
+    throw refusal;
   }
 }

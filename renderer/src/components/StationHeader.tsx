@@ -20,6 +20,7 @@ export function StationHeader() {
   const health = useStationStore((s) => s.health);
   const link = useStationStore((s) => s.link);
   const today = useStationStore((s) => s.status?.today ?? null);
+  const storage = useStationStore((s) => s.status?.storage ?? null);
   const operator = useSession((s) => s.operator);
   const signOut = useSession((s) => s.signOut);
   const soundOn = useFeedback((s) => s.soundOn);
@@ -39,6 +40,12 @@ export function StationHeader() {
           {LINK_LABEL[link]}
         </span>
       </div>
+      {storage?.state === 'full' && (
+        <div className="header-row storage-full" role="alert" data-testid="storage-full">
+          The station’s storage is full: new photos and changes cannot be saved. Tell the supervisor to free disk space
+          {storage.media_budget_bytes !== null ? ' or raise the media budget' : ''}.
+        </div>
+      )}
       <div className="header-row">
         <span className="operator" data-testid="operator">
           {operator ? (

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
 import { ContractError } from '../../errors.ts';
+import { storageFailure } from './storage-errors.ts';
 
 /** Fastify's own client errors, by code, mapped to the contract's codes. */
 const FASTIFY_CLIENT_ERRORS: Record<string, () => ContractError> = {
@@ -24,8 +25,11 @@ export function installErrorHandling(server: FastifyInstance): void {
   });
 
   server.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = error instanceof ContractError ? error : FASTIFY_CLIENT_ERRORS[error.code]?.();
-    if (known) return reply.code(known.status).headers(known.headers).send(known.body);
+    const known = error instanceof ContractError ? error : (FASTIFY_CLIENT_ERRORS[error.code]?.() ?? storageFailure(error));
+    if (known) {
+      if (known.status === 503 && !(error instanceof ContractError)) request.log.error({ err: error }, 'the store refused a write');
+      return reply.code(known.status).headers(known.headers).send(known.body);
+    }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
       return reply.code(400).send(errorBody('MALFORMED_JSON', 'The request could not be read.'));
