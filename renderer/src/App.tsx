@@ -11,6 +11,7 @@ import { SignInScreen } from './screens/SignInScreen.tsx';
 import { useNav } from './state/nav-store.ts';
 import { useSession } from './state/session-store.ts';
 import { useStationStore } from './state/station-store.ts';
+import { SyncScreen } from './sync/SyncScreen.tsx';
 import { installStationKeyboard } from './workflow/keyboard.ts';
 import { followAccounts } from './workflow/live-events.ts';
 
@@ -37,6 +38,8 @@ export function App() {
           <PackagesScreen />
         ) : screen === 'returns' ? (
           <ReturnsScreen />
+        ) : screen === 'sync' ? (
+          <SyncScreen />
         ) : (
           <ScanScreen />
         )}

@@ -2,6 +2,7 @@ import { useFeedback } from '../state/feedback-store.ts';
 import { useNav, type Screen } from '../state/nav-store.ts';
 import { useSession } from '../state/session-store.ts';
 import { useStationStore, type LinkState } from '../state/station-store.ts';
+import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 
 const LINK_LABEL: Record<LinkState, string> = {
   connecting: 'Connecting…',
@@ -39,6 +40,7 @@ export function StationHeader() {
         <span className={`link-state link-${link}`} role="status" data-testid="link-state">
           {LINK_LABEL[link]}
         </span>
+        <SyncIndicator />
       </div>
       {storage?.state === 'full' && (
         <div className="header-row storage-full" role="alert" data-testid="storage-full">

@@ -4,6 +4,7 @@ import { usePackageList, useReturnList } from '../state/lists-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { usePackage } from '../state/package-store.ts';
 import { useStationStore } from '../state/station-store.ts';
+import { setSyncStatus } from '../sync/sync-store.ts';
 
 /*
  * Follows every account's event stream. Changes reach the open package at once; lists and today's
@@ -32,7 +33,11 @@ export function handleEvent(event: StationEvent): void {
   if (event.event === 'package.created' || event.event === 'package.updated') {
     usePackage.getState().applyRemote(event.data.package);
   }
-  if (event.event !== 'sync.status') reloadLists();
+  if (event.event === 'sync.status') {
+    setSyncStatus(event.data.sync);
+    return;
+  }
+  reloadLists();
   reloadCounts();
 }
 

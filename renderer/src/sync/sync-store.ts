@@ -1,0 +1,63 @@
+import { create } from 'zustand';
+import type { SyncStatus } from '#shared/api/station.ts';
+import type { SyncChange, SyncOverview } from '#shared/api/sync.ts';
+import { api } from '../api/station-api.ts';
+import { describeError } from '../api/describe-error.ts';
+import { useStationStore } from '../state/station-store.ts';
+
+/** The sync screen's data: the overview, the changes that have not gone up, and the last action's outcome. */
+interface SyncScreenState {
+  overview: SyncOverview | null;
+  changes: SyncChange[];
+  total: number;
+  message: string | null;
+  busy: boolean;
+  reload(): Promise<void>;
+  retry(change: SyncChange): Promise<void>;
+  keepLocal(change: SyncChange): Promise<void>;
+  saveUpstream(input: { url: string; token: string; accounts: number[] }): Promise<boolean>;
+  removeUpstream(): Promise<void>;
+}
+
+export const useSyncScreen = create<SyncScreenState>()((set, get) => {
+  const act = async (what: () => Promise<unknown>, done: string): Promise<boolean> => {
+    set({ busy: true, message: null });
+    try {
+      await what();
+      set({ message: done });
+      await get().reload();
+      return true;
+    } catch (error) {
+      set({ message: describeError(error) });
+      return false;
+    } finally {
+      set({ busy: false });
+    }
+  };
+  return {
+    overview: null,
+    changes: [],
+    total: 0,
+    message: null,
+    busy: false,
+    async reload() {
+      try {
+        const [overview, changes] = await Promise.all([api().syncOverview(), api().listSyncChanges({ per_page: 100 })]);
+        set({ overview, changes: changes.data, total: changes.meta.total_count });
+        setSyncStatus(overview.status);
+      } catch (error) {
+        set({ message: describeError(error) });
+      }
+    },
+    retry: (change) => act(() => api().retrySyncChange({ kind: change.kind, id: change.id }), `Sending ${change.label} again.`).then(() => undefined),
+    keepLocal: (change) => act(() => api().keepLocalSyncChange({ kind: change.kind, id: change.id }), `Kept the station's version of ${change.label}.`).then(() => undefined),
+    saveUpstream: (input) => act(() => api().setUpstream(input), 'Upstream saved: syncing now.'),
+    removeUpstream: () => act(() => api().removeUpstream(), 'Sync switched off. Waiting changes stay queued.').then(() => undefined),
+  };
+});
+
+/** A `sync.status` event or a fresh overview: the indicator shows it at once. */
+export function setSyncStatus(sync: SyncStatus): void {
+  const station = useStationStore.getState();
+  if (station.status && JSON.stringify(station.status.sync) !== JSON.stringify(sync)) useStationStore.setState({ status: { ...station.status, sync } });
+}

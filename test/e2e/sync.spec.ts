@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient } from '../../shared/api/client.ts';
+import { STATION_BIN, startStation } from '../support/station-process.ts';
+import { startFaultProxy } from '../sync/fault-proxy.ts';
+import { expect, test } from './fixtures.ts';
+import { openAndSignIn, uid } from './receiving-helpers.ts';
+
+/*
+ * The sync indicator and screen, as a station worker meets them: settings entered on the screen,
+ * a change the upstream refuses shown with the upstream's own words, retried once it is fixed.
+ * The upstream is a second real station behind the tests' fault proxy.
+ */
+
+const ACCOUNT = 1001;
+
+test('sets the upstream, shows a refused change with its message, and retries it', async ({ page }) => {
+  test.setTimeout(90_000);
+  const upDir = mkdtempSync(join(tmpdir(), 'e2e-upstream-'));
+  const token = spawnSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', String(ACCOUNT), '--data-dir', upDir], { encoding: 'utf8' }).stdout.trim();
+  const upstream = await startStation({ dataDir: upDir, env: { RETURNS_STATION_LOG_LEVEL: 'warn' } });
+  const upApi = new ApiClient({ baseUrl: upstream.origin, token: upstream.stationToken });
+  const proxy = await startFaultProxy(upstream.origin);
+  const local = await startStation({ env: { RETURNS_STATION_LOG_LEVEL: 'warn', RETURNS_STATION_SYNC_INTERVAL_MS: '500' } });
+  try {
+    const tag = uid();
+    const ret = await upApi.createReturn({
+      account_id: ACCOUNT, email: `e2e-${tag.toLowerCase()}@example.com`, receive_by: '2030-01-31', total_price: 10, currency: 'USD', weight: 1, weight_unit: 'kg',
+      reason_of_return: 'Broken', length: 1, width: 1, height: 1, dimension_unit: 'cm',
+      return_line_items: [{ quantity: 1, unreceived_quantity: 1, name: 'Lamp', price: 10, currency: 'USD', merchant_sku: `LAMP-${tag}` }],
+    });
+    const parcel = await upApi.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: `1ZSYNC${tag}` });
+    let refusing = true;
+    proxy.fault = ({ method, path }) =>
+      refusing && method === 'PATCH' && path.endsWith(`/return_packages/${parcel.id}`)
+        ? { status: 422, body: { error: 'Unprocessable Entity', error_code: 'VALIDATION_FAILED', details: { message: 'Dock 7 cannot receive this parcel.' } } }
+        : null;
+
+    const localApi = new ApiClient({ baseUrl: local.origin, token: local.stationToken });
+    const operator = await localApi.createOperator({ name: `Sync worker ${tag}`, badge_code: `BADGE-S${tag}` });
+    await openAndSignIn(page, { ...local, uiUrl: `${local.origin}/#token=${local.stationToken}`, token: local.stationToken, api: localApi }, operator);
+
+    const indicator = page.getByTestId('sync-indicator');
+    await expect(indicator).toContainText('Sync off');
+    await indicator.click();
+    await page.getByLabel('URL').fill(proxy.url);
+    await page.getByLabel('Token').fill(token);
+    await page.getByLabel('Accounts').fill(String(ACCOUNT));
+    await page.getByRole('button', { name: 'Save and sync' }).click();
+    await expect(indicator).toContainText('Synced', { timeout: 15_000 });
+
+    // The pulled parcel is received at the station; the upstream refuses it.
+    await expect.poll(async () => (await localApi.lookup(parcel.tracking_number)).packages.length, { timeout: 15_000 }).toBe(1);
+    const pulled = (await localApi.lookup(parcel.tracking_number)).packages[0];
+    if (!pulled) throw new Error('not pulled');
+    await localApi.updatePackage(ACCOUNT, pulled.id, { status: 'received' });
+    await expect(indicator).toContainText('Sync needs you', { timeout: 15_000 });
+    const row = page.getByTestId('sync-change').filter({ hasText: parcel.tracking_number });
+    await expect(row).toContainText('Dock 7 cannot receive this parcel. (422)');
+    await expect(row).toContainText('Refused by the upstream');
+
+    refusing = false;
+    await row.getByRole('button', { name: 'Retry' }).click();
+    await expect(indicator).toContainText('Synced', { timeout: 15_000 });
+    await expect(page.getByText('Nothing waiting.')).toBeVisible();
+    expect((await upApi.getPackage(ACCOUNT, parcel.id)).status).toBe('received');
+  } finally {
+    await local.stop();
+    await proxy.close();
+    await upstream.stop();
+    rmSync(upDir, { recursive: true, force: true });
+  }
+});
