@@ -1,5 +1,5 @@
 /*
- * The return package status machine of contract section 6, as data.
+ * The return package status machine (docs/api-reference.md, Return packages), as data.
  *
  *   (create)   → pending, in_transit (default), delivered, received
  *   pending    → in_transit, delivered, received, exception, cancelled

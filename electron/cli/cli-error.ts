@@ -27,7 +27,7 @@ export function parseLogLevel(value: string | undefined): LogLevel {
 
 /**
  * Rate limits from the environment (requests per hour): RETURNS_STATION_ACCOUNT_RATE_LIMIT (default
- * 1000, the spec's), RETURNS_STATION_STATION_RATE_LIMIT (default: not throttled).
+ * 1000, the returns service's figure), RETURNS_STATION_STATION_RATE_LIMIT (default: not throttled).
  */
 export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): { accountTokenPerHour?: number; stationTokenPerHour?: number } {
   const read = (name: string): number | undefined => {

@@ -1,7 +1,7 @@
 import { type ErrorBody, type ErrorCode, type ErrorExtras, errorBody, errorStatus } from '#shared/api/errors.ts';
 
 /**
- * A refusal in the contract's vocabulary (contract section 3), thrown by the domain and the HTTP
+ * A refusal in the contract's vocabulary (docs/api-reference.md, Errors), thrown by the domain and the HTTP
  * layer alike and answered to the client as the one error body.
  */
 export class ContractError extends Error {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ISO_4217_CURRENCIES } from './currencies.ts';
 
 /*
- * Primitives of contract section 4, shared by every request and response schema.
+ * Primitives of the API (docs/api-reference.md, Values), shared by every request and response schema.
  *
  * Request schemas validate what a client sends (and normalise it, e.g. timestamps to UTC);
  * response schemas describe exactly what the station answers.
@@ -11,7 +11,7 @@ import { ISO_4217_CURRENCIES } from './currencies.ts';
 export const INT32_MIN = -2_147_483_648;
 export const INT32_MAX = 2_147_483_647;
 
-/** "integer (32-bit)" of the spec: −2^31 … 2^31−1. */
+/** The API's "integer (32-bit)": −2^31 … 2^31−1. */
 export const Int32Schema = z.int32();
 /** Weights, dimensions, unreceived quantities: 32-bit and ≥ 0. */
 export const NonNegativeInt32Schema = z.int32().min(0);

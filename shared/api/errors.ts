@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * The one error shape of the API (contract section 3):
+ * The one error shape of the API (docs/api-reference.md, Errors):
  *   {"error": "<short title>", "error_code": "<UPPER_SNAKE>", "details": {"message": "<sentence>", ...}}
  */
 
@@ -64,7 +64,7 @@ export const ErrorCodeSchema = z.enum(ERROR_CODE_NAMES);
 export const FieldErrorSchema = z.object({ path: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof FieldErrorSchema>;
 
-/** `details`: always a `message`; some codes add more (see ERROR_CODES and the contract). */
+/** `details`: always a `message`; some codes add more (see ERROR_CODES and docs/api-reference.md, Errors). */
 export const ErrorDetailsSchema = z
   .object({
     message: z.string(),
@@ -89,7 +89,7 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** Extra details per code, typed where the contract names them. */
+/** Extra details per code, typed where the API reference names them. */
 export interface ErrorExtras {
   fields?: FieldError[];
   from?: string;

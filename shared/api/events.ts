@@ -5,7 +5,7 @@ import { ReturnPackageSchema } from './return-packages.ts';
 import { SyncStatusSchema } from './station.ts';
 
 /*
- * Live changes as Server-Sent Events (contract section 7):
+ * Live changes as Server-Sent Events (docs/api-reference.md, Live changes):
  * `GET /api/v1/accounts/{account_id}/events`, bearer header, `Last-Event-ID` resume.
  *
  * Each event: `id:` the change log sequence number (decimal), `event:` one of EVENT_NAMES,

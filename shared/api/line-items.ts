@@ -10,7 +10,7 @@ import {
 } from './common.ts';
 
 /*
- * Package line items: the inspection results recorded on a return package (contract section 6).
+ * Package line items: the inspection results recorded on a return package (docs/api-reference.md, Return packages).
  */
 
 /** Item conditions: `new` unopened, `like_new` grade A, `good` B, `fair` C, `damaged` D, `unsellable`. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TimestampSchema } from './common.ts';
 
 /*
- * Media files of a return package (contract section 6): allowed types, size limits and a
+ * Media files of a return package (docs/api-reference.md, Return packages: media files): allowed types, size limits and a
  * magic-number check so that the bytes match the declared type.
  */
 

@@ -21,7 +21,7 @@ import { PackageLineItemSchema } from './line-items.ts';
 import { MediaFileSchema } from './media.ts';
 
 /*
- * Return packages (spec "Return package", contract section 6).
+ * Return packages (docs/api-reference.md, Return packages).
  */
 
 export const PackageStatusSchema = z.enum(PACKAGE_STATUSES);
@@ -115,7 +115,7 @@ export const ReturnPackageCreateSchema = z
 export type ReturnPackageCreate = z.infer<typeof ReturnPackageCreateSchema>;
 export type ReturnPackageCreateInput = z.input<typeof ReturnPackageCreateSchema>;
 
-/** Names a PATCH may change (contract section 6). */
+/** Names a PATCH may change (docs/api-reference.md, Return packages). */
 export const PACKAGE_UPDATE_FIELDS = [
   'status',
   'actual_arrival',
@@ -166,7 +166,7 @@ export type ReturnPackageUpdate = z.infer<typeof ReturnPackageUpdateSchema>;
 export type ReturnPackageUpdateInput = z.input<typeof ReturnPackageUpdateSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Responses: exact field sets of the spec's presence table; unknown optional values are null.
+// Responses: the exact field sets L, C, G, U (docs/api-reference.md, Which fields each answer carries); unknown optional values are null.
 
 export const DimensionsSchema = z.object({
   length: z.number().nullable(),

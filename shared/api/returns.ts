@@ -21,7 +21,7 @@ import {
 } from './common.ts';
 
 /*
- * Manual returns (spec "Manual return", contract section 5).
+ * Manual returns (docs/api-reference.md, Manual returns).
  */
 
 export const MAX_RETURN_LINE_ITEMS = 1000;
@@ -53,7 +53,7 @@ export const ReturnLineItemCreateSchema = z
 export type ReturnLineItemCreate = z.infer<typeof ReturnLineItemCreateSchema>;
 
 /**
- * `POST /returns` body: the spec's create request, every field required, unknown fields rejected.
+ * `POST /returns` body: the returns service's create request, every field required, unknown fields rejected.
  * `account_id` is only for station tokens (which act on every account); an account token acts on
  * its own account, and a different `account_id` is refused with 403.
  */
@@ -109,7 +109,7 @@ export const ReturnRecordSchema = z.object({
 });
 export type ReturnRecord = z.infer<typeof ReturnRecordSchema>;
 
-/** Derives a return's status from its lines (contract section 5). */
+/** Derives a return's status from its lines (docs/api-reference.md, Manual returns). */
 export function deriveReturnStatus(
   lines: readonly Pick<ReturnLineItem, 'quantity' | 'unreceived_quantity'>[],
 ): ReturnStatus {

@@ -27,7 +27,7 @@ export interface SseParser {
   push(chunk: string): void;
   /** The last event id seen so far ('' when none). */
   readonly lastEventId: string;
-  /** Discard a partial event (at the end of a stream, per the spec). */
+  /** Discard a partial event (at the end of a stream, per the HTML event-stream rules). */
   reset(): void;
 }
 

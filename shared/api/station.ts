@@ -10,8 +10,8 @@ import { ReturnRecordSchema } from './returns.ts';
 import { ReturnPackageListItemSchema } from './return-packages.ts';
 
 /*
- * Station resources (contract section 8, station token only) and station configuration
- * (carriers, locations: contract section 6).
+ * Station resources (docs/api-reference.md, Station resources: station token only) and station configuration
+ * (carriers, locations).
  */
 
 // ---------------------------------------------------------------------------------------------

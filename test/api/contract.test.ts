@@ -38,8 +38,8 @@ import {
 } from './support.ts';
 
 /*
- * Contract suite: every endpoint of shared/api/routes.ts answers the exact shapes of the spec's
- * presence table (L/C/G/U) and the contract, over real HTTP against the real store.
+ * Contract suite: every endpoint of shared/api/routes.ts answers the exact shapes of the
+ * presence table (L/C/G/U) and the API reference (docs/api-reference.md), over real HTTP against the real store.
  */
 
 let s: TestStation;
@@ -51,7 +51,7 @@ const A1 = '/api/v1/accounts/1';
 
 const keys = (value: unknown) => Object.keys(value as object).sort();
 
-// The spec's presence table, written out here independently of the shared schemas.
+// The presence table (docs/api-reference.md, Which fields each answer carries), written out here independently of the shared schemas.
 const L = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'weight', 'weight_unit', 'dimensions', 'carrier', 'location_id', 'fulfillment_center_id', 'line_items_count', 'created_at', 'updated_at'];
 const C = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'location_id', 'created_at', 'updated_at'];
 const G = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'carrier', 'location_id', 'fulfillment_center_id', 'line_items', 'media_files', 'processed_at', 'processor_id', 'created_at', 'updated_at'];

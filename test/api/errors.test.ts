@@ -15,7 +15,7 @@ import {
 } from './support.ts';
 
 /*
- * Every error code of contract section 3, with its status, shape and extra details; the Host check,
+ * Every error code (docs/api-reference.md, Errors), with its status, shape and extra details; the Host check,
  * CORS, and no internals in any error.
  */
 

@@ -5,7 +5,7 @@ import { MAX_STREAMS_PER_TOKEN } from '../../electron/station/api/routes/events.
 import { call, createPackage, createReturn, sleep, startStation, type TestStation } from './support.ts';
 
 /*
- * Live changes as Server-Sent Events (contract section 7): bearer header, fetch streaming, the
+ * Live changes as Server-Sent Events (docs/api-reference.md, Live changes): bearer header, fetch streaming, the
  * shared SSE parser, `Last-Event-ID` resume, account isolation.
  */
 

@@ -3,7 +3,7 @@ import { createToken } from '../../electron/station/domain/tokens.ts';
 import { call, expectError, startStation, type TestStation } from './support.ts';
 
 /*
- * Rate limits per token (contract section 4): a station with 3 requests per hour per account token.
+ * Rate limits per token (docs/api-reference.md, Rate limits): a station with 3 requests per hour per account token.
  */
 
 let s: TestStation;

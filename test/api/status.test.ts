@@ -4,7 +4,7 @@ import { ReturnListResponseSchema, type ReturnRecord } from '#shared/api/returns
 import { call, createPackage, createReturn, expectError, packageBody, returnBody, startStation, type TestStation } from './support.ts';
 
 /*
- * The status machine of contract section 6, derived return quantities (section 5) and
+ * The status machine (docs/api-reference.md, Return packages), derived return quantities (Manual returns) and
  * Idempotency-Key (section 4).
  */
 

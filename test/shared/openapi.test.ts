@@ -6,14 +6,14 @@ import { API_ROUTES, ERROR_CODES, buildOpenApiDocument } from '../../shared/api/
 type Json = Record<string, any>;
 const doc = buildOpenApiDocument('9.8.7') as Json;
 
-// Every HTTP operation the contract names (sections 1, 5, 6, 7, 8).
+// Every HTTP operation of the API (docs/api-reference.md, Addresses).
 const CONTRACT_OPERATIONS = [
   'GET /healthz',
   'GET /openapi.json',
   'POST /returns',
   'GET /returns',
   'GET /api/v1/accounts/{account_id}/returns',
-  // Not in the spec or the contract: added for the UI and integrations (docs/api-decisions.md).
+  // Not in the returns service's interface: added for the UI and integrations (docs/api-decisions.md).
   'GET /api/v1/accounts/{account_id}/returns/{id}',
   'GET /api/v1/accounts/{account_id}/return_packages',
   'POST /api/v1/accounts/{account_id}/return_packages',

@@ -43,7 +43,7 @@ function fieldsOf(result: { success: boolean; error?: { issues: Parameters<typeo
 }
 
 describe('manual return create', () => {
-  it('accepts the spec body', () => {
+  it('accepts the returns service example body', () => {
     const parsed = ManualReturnCreateSchema.parse(manualReturn());
     expect(parsed.return_line_items).toHaveLength(3);
   });
@@ -236,7 +236,7 @@ describe('return package list query', () => {
 });
 
 describe('response field sets', () => {
-  // The spec's presence table, column by column.
+  // The presence table (docs/api-reference.md, Which fields each answer carries), column by column.
   const spec: Record<string, string[]> = {
     id: ['L', 'C', 'G', 'U'],
     return_id: ['L', 'C', 'G', 'U'],
@@ -263,7 +263,7 @@ describe('response field sets', () => {
     created_at: ['L', 'C', 'G', 'U'],
     updated_at: ['L', 'C', 'G', 'U'],
   };
-  it.each(['L', 'C', 'G', 'U'] as const)('%s has exactly the spec fields', (column) => {
+  it.each(['L', 'C', 'G', 'U'] as const)('%s has exactly the fields of its presence column', (column) => {
     const expected = Object.entries(spec)
       .filter(([, cols]) => cols.includes(column))
       .map(([name]) => name)

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * every request unless told otherwise, and can: go fully offline, lose the answer after the
  * upstream committed (the connection drops once the upstream has answered), delay, answer with a
  * fault (5xx, 429 with headers, 422 …) for chosen requests, strip `Idempotency-Key` (an upstream
- * with no idempotency, as the spec's), and enforce its own small rate limit in fixed windows with
+ * with no idempotency, as the returns service's), and enforce its own small rate limit in fixed windows with
  * X-RateLimit-* headers. Every request is recorded. (Clock skew: start the upstream with
  * RETURNS_STATION_CLOCK_OFFSET.)
  */

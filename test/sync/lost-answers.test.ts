@@ -4,7 +4,7 @@ import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
 import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, startUpstream, syncOnce, tempDir, tracking, type Upstream } from './support.ts';
 
 /*
- * No duplicates where the spec's upstream promises no idempotency: the proxy strips Idempotency-Key,
+ * No duplicates where the upstream returns service promises no idempotency: the proxy strips Idempotency-Key,
  * the upstream's clock is an hour behind the station's, every create's answer is lost once after
  * the upstream committed, and serve is SIGKILLed at random points of its rounds and restarted.
  */

@@ -60,7 +60,7 @@ export interface Upstream {
 
 /**
  * A second station as the upstream, with the given accounts. `tokenScope: 'account'` (one account
- * only) gives the sync an account token, throttled like the spec's returns endpoints.
+ * only) gives the sync an account token, throttled like the returns service's returns endpoints.
  */
 export async function startUpstream(options: { accounts: number[]; tokenScope?: 'account' | 'station'; env?: Record<string, string> }): Promise<Upstream> {
   const dataDir = tempDir('sync-upstream-');

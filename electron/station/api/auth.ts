@@ -63,7 +63,7 @@ export function authorize(request: FastifyRequest, auth: RouteAuth, pathAccountI
 }
 
 /**
- * The account a `/returns` request acts on (contract section 2): an account token's own account; a
+ * The account a `/returns` request acts on (docs/api-reference.md, Authentication): an account token's own account; a
  * station token names it (`account_id` in the body or query), or, when listing, may leave it out.
  */
 export function accountForReturns(principal: Principal, requested: number | undefined): number | undefined {

@@ -5,7 +5,7 @@ import { INT32_MAX } from '#shared/api/common.ts';
 import { ContractError } from '../errors.ts';
 
 export interface RateLimits {
-  /** Requests per hour for each account token (the spec's 1000 for returns endpoints). */
+  /** Requests per hour for each account token (1000 by default, the returns service's own figure; docs/api-decisions.md, Tokens and rate limits). */
   accountTokenPerHour: number;
   /** Requests per hour for each station token; the UI's token is not throttled by default. */
   stationTokenPerHour: number;

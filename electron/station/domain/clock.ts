@@ -1,4 +1,4 @@
-/** Time as the station records it: ISO 8601 UTC with milliseconds (contract section 4). */
+/** Time as the station records it: ISO 8601 UTC with milliseconds (docs/api-reference.md, Values). */
 export interface Clock {
   now(): string;
 }

@@ -10,7 +10,7 @@ import { returnView } from './views.ts';
 const MAX_MATCHES = 25;
 
 /**
- * What a scan means across every account (contract section 8): packages whose tracking number is
+ * What a scan means across every account (docs/api-reference.md, Station resources): packages whose tracking number is
  * one of the scan's candidates (indexed, case-insensitive); only when none, returns matching it as
  * an id, a customer email or a line's SKU. An empty answer means the code is unknown.
  */

@@ -24,7 +24,7 @@ async function assertTrackingNumberFree(db: StationTables, accountId: number, tr
   }
 }
 
-/** The fields a move to `received` or `delivered` also sets (contract section 6). */
+/** The fields a move to `received` or `delivered` also sets (docs/api-reference.md, Return packages). */
 function arrivalEffects(pkg: ReturnPackage, to: PackageStatus, now: string, given: { actual_arrival?: string | null; processor_id?: number | null }): Partial<ReturnPackage> {
   if (to === 'received') {
     return {

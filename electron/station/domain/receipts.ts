@@ -4,7 +4,7 @@ import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 
 /**
- * Recounts a return's lines from the packages received against it (contract section 5), inside the
+ * Recounts a return's lines from the packages received against it (docs/api-reference.md, Manual returns), inside the
  * caller's write: `unreceived_quantity = unreceived at create − quantity recorded on that line in
  * received packages`, floored at 0, and the derived status. Logs `return.updated` when it changed.
  */

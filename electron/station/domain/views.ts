@@ -16,7 +16,7 @@ import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
 import type { Carrier, Location, MediaFile, PackageLineItem, ReturnPackage, ReturnRecord } from '../store/index.ts';
 
 /*
- * Records → the contract's response shapes (the spec's L/C/G/U presence table), typed by the
+ * Records → the API's response shapes (the L/C/G/U field sets, docs/api-reference.md), typed by the
  * shared zod schemas' inferred types.
  */
 

@@ -3,7 +3,7 @@ import type { PackageStatus, ReturnStatus } from './records.ts';
 
 export type PackageSort = 'created_at' | '-created_at' | 'updated_at' | '-updated_at' | 'id' | '-id';
 
-/** Filters of `GET .../return_packages` (contract section 6), plus what station counts need. */
+/** Filters of `GET .../return_packages` (docs/api-reference.md, Lists), plus what station counts need. */
 export interface PackageFilters {
   account_id?: number;
   /** Any of these statuses. */
@@ -19,7 +19,7 @@ export interface PackageFilters {
   processed_since?: string;
 }
 
-/** Filters of the returns list (contract section 5). */
+/** Filters of the returns list (docs/api-reference.md, Lists). */
 export interface ReturnFilters {
   account_id?: number;
   status?: readonly ReturnStatus[];

@@ -1,6 +1,6 @@
 /**
- * The records the store keeps, one type per table. Field names follow the contract
- * (../shared/design/contract.md) so the API maps them directly. Records are plain JSON values:
+ * The records the store keeps, one type per table. Field names are the API's
+ * (docs/api-reference.md) so the API maps them directly. Records are plain JSON values:
  * timestamps are ISO 8601 strings in UTC, unknown optional values are `null`, never `undefined`.
  */
 

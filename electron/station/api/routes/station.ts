@@ -7,7 +7,7 @@ import { createOperator, listOperators, updateOperator } from '../../domain/oper
 import { stationStatus } from '../../domain/station-status.ts';
 import { addRoute } from '../route.ts';
 
-/** Station resources (contract section 8): status, scan lookup, dock workers. Station tokens only. */
+/** Station resources (docs/api-reference.md, Station resources): status, scan lookup, dock workers. Station tokens only. */
 export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.getStation, async () => ({ body: await stationStatus(ctx) }));
   addRoute(server, ctx, API_ROUTES.lookupCode, async ({ query }) => ({ body: await lookupCode(ctx, query.code) }));

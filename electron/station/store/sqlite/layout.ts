@@ -1,7 +1,7 @@
 /**
  * The SQLite copy: one table per Dexie table, `k` (the primary key) and `v` (the record as JSON).
  * Tables that are listed by the API carry virtual generated columns over the JSON and indexes for
- * every filter and sort of the contract, so a list page and its count are indexed queries.
+ * every filter and sort of the API (docs/api-reference.md, Lists), so a list page and its count are indexed queries.
  * Sorts break ties by id (`k`).
  */
 
