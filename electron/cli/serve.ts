@@ -29,6 +29,7 @@ export async function serve(args: string[]): Promise<void> {
       'data-dir': { type: 'string' },
       demo: { type: 'boolean', default: false },
       'media-budget-mb': { type: 'string' },
+      'new-store': { type: 'boolean', default: false },
     },
   });
   const host = values.host;
@@ -44,6 +45,7 @@ export async function serve(args: string[]): Promise<void> {
     rateLimits: rateLimitsFromEnv(process.env),
     clock: offsetClock(clockOffsetFromEnv(process.env)),
     mediaBudgetBytes: mediaBudgetBytes(values['media-budget-mb'], process.env),
+    newStore: values['new-store'],
     ...syncIntervalFromEnv(process.env),
   });
   let origin: string;

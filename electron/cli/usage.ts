@@ -1,11 +1,12 @@
 export const USAGE = `Usage: returns-station <command> [options]
 
 Commands:
-  serve [--host H] [--port P] [--data-dir D] [--demo] [--media-budget-mb N]
+  serve [--host H] [--port P] [--data-dir D] [--demo] [--media-budget-mb N] [--new-store]
       Start the headless station (API and UI). When ready, prints on stdout
       "Returns station listening on http://H:P", then a UI link carrying a station token.
       Logs go to stderr. --demo seeds demo data into an empty store. --media-budget-mb caps
-      the media folder (also RETURNS_STATION_MEDIA_BUDGET_MB).
+      the media folder (also RETURNS_STATION_MEDIA_BUDGET_MB). --new-store begins an empty
+      station where a station.db is missing although a station ran there before.
   token create (--account A | --station) [--name N] [--expires-in-days N] [--data-dir D]
       Print a new token, alone, on stdout. It is shown once; only its hash is stored.
   token list [--data-dir D]

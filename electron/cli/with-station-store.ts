@@ -1,4 +1,5 @@
 import { lockDataDir } from '../station/data-dir-lock.ts';
+import { newStoreRefusal } from '../station/data-dir-check.ts';
 import { systemClock } from '../station/domain/clock.ts';
 import { loadConfigCache } from '../station/domain/config-cache.ts';
 import type { DomainContext } from '../station/domain/context.ts';
@@ -11,7 +12,7 @@ import { openStore } from '../station/store/index.ts';
 export async function withStationStore<T>(dataDir: string, command: string, fn: (ctx: DomainContext) => Promise<T>): Promise<T> {
   const lock = lockDataDir(dataDir, command);
   try {
-    const store = await openStore({ dataDir });
+    const store = await openStore({ dataDir, refuseNewBecause: newStoreRefusal(dataDir, lock.previousHolder) });
     try {
       return await fn({ store, clock: systemClock, config: await loadConfigCache(store) });
     } finally {

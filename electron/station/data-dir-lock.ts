@@ -24,6 +24,8 @@ export class DataDirLockedError extends Error {
 }
 
 export interface DataDirLock {
+  /** Who held the directory last and did not release it (a crash or kill): its holder file was still there. */
+  readonly previousHolder: LockHolder | null;
   release(): void;
 }
 
@@ -47,10 +49,12 @@ export function lockDataDir(dataDir: string, command: string): DataDirLock {
     if (isBusy(error)) throw new DataDirLockedError(dataDir, readHolder(dataDir));
     throw error;
   }
+  const previousHolder = readHolder(dataDir);
   const holder: LockHolder = { pid: process.pid, host: hostname(), command, started_at: new Date().toISOString() };
   writeFileSync(join(dataDir, HOLDER_FILE), JSON.stringify(holder));
   let released = false;
   return {
+    previousHolder,
     release() {
       if (released) return;
       released = true;

@@ -6,6 +6,7 @@ import { loadConfigCache } from './domain/config-cache.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import type { DomainContext } from './domain/context.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { newStoreRefusal } from './data-dir-check.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type StationStore } from './store/index.ts';
@@ -17,6 +18,8 @@ export interface StationOptions extends ServerOptions {
   /** Names the process in the data-directory lock, for the message a second process prints. */
   command?: string;
   clock?: Clock;
+  /** Begin a new, empty store even where a station has run before (its database is gone). */
+  newStore?: boolean;
   /** Most bytes of media the station keeps; uploads beyond are refused with 503. Null: no budget. */
   mediaBudgetBytes?: number | null;
   /** Sync with the upstream while open (default true); the pull interval in ms. */
@@ -56,7 +59,11 @@ export async function openStation(options: StationOptions): Promise<Station> {
   const lock = lockDataDir(options.dataDir, options.command ?? 'returns-station');
   let store: StationStore | undefined;
   try {
-    store = await openStore({ dataDir: options.dataDir, mediaBudgetBytes: options.mediaBudgetBytes ?? null });
+    store = await openStore({
+      dataDir: options.dataDir,
+      mediaBudgetBytes: options.mediaBudgetBytes ?? null,
+      refuseNewBecause: options.newStore ? null : newStoreRefusal(options.dataDir, lock.previousHolder),
+    });
     const clock = options.clock ?? systemClock;
     await seedCatalog(store);
     const sync = createSyncEngine({ store, clock });

@@ -44,3 +44,38 @@ export class StoreClosedError extends Error {
     this.name = 'StoreClosedError';
   }
 }
+
+/** A stored row that is not a record (bad JSON): named so the damaged database can be reported with it. */
+export class DamagedRowError extends Error {
+  constructor(table: string, key: unknown) {
+    super(`table ${table}, row with key ${JSON.stringify(key)} is not valid JSON`);
+    this.name = 'DamagedRowError';
+  }
+}
+
+/** The database file is damaged (a corrupt row, a truncated or malformed file). Nothing was written. */
+export class DamagedDatabaseError extends Error {
+  constructor(file: string, detail: string) {
+    super(
+      `The station database ${file} is damaged (${detail}); nothing was changed. Restore it from a backup (made with \`returns-station backup\`), or move it aside and start with --new-store to begin an empty station. \`returns-station check\` reports what is damaged.`,
+    );
+    this.name = 'DamagedDatabaseError';
+  }
+}
+
+/** The database is missing or empty although the data directory shows a station has run in it. */
+export class MissingDatabaseError extends Error {
+  constructor(file: string, evidence: string) {
+    super(
+      `The station database ${file} is missing or empty, but ${evidence}. Starting would begin a new, empty station beside that data. Restore ${file} from a backup, or start with --new-store to begin anew on purpose.`,
+    );
+    this.name = 'MissingDatabaseError';
+  }
+}
+
+/** SQLite's "the file is damaged" failures: SQLITE_CORRUPT (11) and friends. */
+export function isCorruption(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { errcode?: unknown }).errcode;
+  return code === 11 || /database disk image is malformed|SQLITE_CORRUPT|file is not a database/i.test(error.message);
+}

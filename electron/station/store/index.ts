@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { Dexie, type Transaction } from 'dexie';
@@ -9,7 +9,7 @@ import { recordingMiddleware } from './durability/recording-middleware.ts';
 import { createSqliteWriter } from './durability/sqlite-writer.ts';
 import { mediaReferences } from './media-references.ts';
 import { newEngine, newEngineFactory } from './engine.ts';
-import { StoreClosedError } from './errors.ts';
+import { DamagedDatabaseError, DamagedRowError, isCorruption, MissingDatabaseError, StoreClosedError } from './errors.ts';
 import { type CountFilters, createListQueries, type ListableTable, type ListQueries, type ListResult } from './list-queries.ts';
 import { type LoadReport, loadIntoEngine, storedTables } from './load.ts';
 import type { ChangeLogEntry } from './records.ts';
@@ -33,6 +33,10 @@ export type { LoadReport } from './load.ts';
 
 export const STORE_FILE = 'station.db';
 
+function isMissingOrEmpty(file: string): boolean {
+  return !existsSync(file) || statSync(file).size === 0;
+}
+
 /** For the bench and diagnostics: how the store opened and how well its commits group. */
 export interface StoreStats {
   /** Commits and the transactions they made durable since the store opened. */
@@ -52,6 +56,11 @@ export interface OpenStoreOptions {
   dataDir: string;
   /** The Dexie versions; defaults to the station schema. For tests and tools. */
   schema?: readonly SchemaVersion[];
+  /**
+   * Why a missing or empty `station.db` must not be started afresh (media files, a crashed holder):
+   * then opening refuses with MissingDatabaseError. Null or absent: a new database is created.
+   */
+  refuseNewBecause?: string | null;
   /** Most bytes `media/` may hold (null or absent: no budget). */
   mediaBudgetBytes?: number | null;
   /** Fault injection for tests: runs inside each SQLite commit; throwing makes that commit fail. */
@@ -97,11 +106,19 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
   const latest = latestVersion(schema);
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, STORE_FILE);
-  const { db: sqlite, version: onDisk } = openStationDatabase(file, latest);
+  if (options.refuseNewBecause && isMissingOrEmpty(file)) throw new MissingDatabaseError(file, options.refuseNewBecause);
+  let opened: ReturnType<typeof openStationDatabase>;
+  try {
+    opened = openStationDatabase(file, latest);
+  } catch (error) {
+    throw isCorruption(error) ? new DamagedDatabaseError(file, error instanceof Error ? error.message : String(error)) : error;
+  }
+  const { db: sqlite, version: onDisk } = opened;
   try {
     return await openOnDatabase(options, schema, sqlite, onDisk);
   } catch (error) {
     if (sqlite.isOpen) sqlite.close();
+    if (error instanceof DamagedRowError || isCorruption(error)) throw new DamagedDatabaseError(file, error instanceof Error ? error.message : String(error));
     throw error;
   }
 }

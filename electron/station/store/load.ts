@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { DBCore } from 'dexie';
 import { directFillTargets, fillObjectStore } from './direct-fill.ts';
 import { engineTransactionDone } from './durability/mutations.ts';
+import { DamagedRowError } from './errors.ts';
 import { quoteIdent } from './sqlite/layout.ts';
 
 // fake-indexeddb shifts its request queue per request (O(queue length)): issuing all rows at once is
@@ -37,13 +38,23 @@ export function storedTables(db: DatabaseSync, tables: readonly string[]): Store
       for (;;) {
         const row = chunk.get(after) as { records: string | null; last: number | string | null; n: number };
         if (row.n === 0 || row.records === null || row.last === null) return;
-        yield* JSON.parse(row.records) as unknown[];
+        yield* parseChunk(db, name, row.records, after);
         after = row.last;
         if (row.n < READ_CHUNK) return;
       }
     },
     lastIssuedId: (sequence.get(name) as { last: number } | undefined)?.last ?? 0,
   }));
+}
+
+/** Parses a chunk of rows; a row that is not JSON is named (table and key) for the operator. */
+function parseChunk(db: DatabaseSync, table: string, records: string, after: number | string): unknown[] {
+  try {
+    return JSON.parse(records) as unknown[];
+  } catch {
+    const bad = db.prepare(`SELECT k FROM ${quoteIdent(table)} WHERE k > ? AND json_valid(v) = 0 ORDER BY k LIMIT 1`).get(after) as { k: unknown } | undefined;
+    throw new DamagedRowError(table, bad?.k ?? '?');
+  }
 }
 
 /** How the last load went: which way the records went into the engine, and where the time went. */
