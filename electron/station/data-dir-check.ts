@@ -10,14 +10,17 @@ import { STORE_FILE } from './store/index.ts';
  */
 export function newStoreRefusal(dataDir: string, previousHolder: LockHolder | null): string | null {
   const reasons: string[] = [];
-  let media: string[] = [];
-  try {
-    media = readdirSync(join(dataDir, 'media')).filter((name) => /^[0-9a-f]{64}$/.test(name));
-  } catch {
-    media = [];
-  }
+  const media = mediaNames(join(dataDir, 'media'));
   if (media.length > 0) reasons.push(`${join(dataDir, 'media')} holds ${media.length} media file${media.length === 1 ? '' : 's'}`);
   if (existsSync(join(dataDir, `${STORE_FILE}-wal`))) reasons.push(`${STORE_FILE}-wal (its write-ahead log) is there`);
   if (previousHolder) reasons.push(`process ${previousHolder.pid} (${previousHolder.command}, since ${previousHolder.started_at}) held the directory and did not stop cleanly`);
   return reasons.length > 0 ? reasons.join(', and ') : null;
+}
+
+function mediaNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => /^[0-9a-f]{64}$/.test(name));
+  } catch {
+    return [];
+  }
 }
