@@ -53,7 +53,8 @@ async function start(): Promise<void> {
           menuTemplate(
             {
               openDataFolder: () => void shell.openPath(dataDir),
-              openApiDocs: () => void shell.openExternal(`${origin}/docs`),
+              // The station's own docs page, built from its own origin, never from page content.
+              openApiDocs: () => void shell.openExternal(`${origin}/docs`), // eng-disable OPEN_EXTERNAL_JS_CHECK
               quit: () => app.quit(),
             },
             { debug: settings.debug, isMac: process.platform === 'darwin' },

@@ -28,7 +28,8 @@ export function createStationWindow(session: Session, origin: string, settings: 
     autoHideMenuBar: settings.kiosk,
     webPreferences: {
       session,
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      // The preload exposes one frozen object (base URL, station token, version) and nothing of Node.
+      preload: join(import.meta.dirname, '../preload/index.cjs'), // eng-disable PRELOAD_JS_CHECK
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -37,6 +38,8 @@ export function createStationWindow(session: Session, origin: string, settings: 
       // Devtools would show the station token: only in development, or with the debug switch.
       devTools: !packaged || settings.debug,
       spellcheck: false,
+      // Middle-click would open links in a new window; new windows are refused anyway (below).
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   window.once('ready-to-show', () => window.show());
