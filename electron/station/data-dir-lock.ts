@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { ensurePrivateDir, ensurePrivateFile } from './private-files.ts';
 
 /** Who holds a data directory, as written next to the lock for the message a second process prints. */
 export interface LockHolder {
@@ -40,7 +41,8 @@ const HOLDER_FILE = 'station.lock.holder.json';
  * and no PID guessing is needed. The holder file only exists to name the holder in the refusal.
  */
 export function lockDataDir(dataDir: string, command: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
+  ensurePrivateFile(join(dataDir, LOCK_FILE));
   const lockDb = new DatabaseSync(join(dataDir, LOCK_FILE));
   try {
     lockDb.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;');
@@ -51,7 +53,7 @@ export function lockDataDir(dataDir: string, command: string): DataDirLock {
   }
   const previousHolder = readHolder(dataDir);
   const holder: LockHolder = { pid: process.pid, host: hostname(), command, started_at: new Date().toISOString() };
-  writeFileSync(join(dataDir, HOLDER_FILE), JSON.stringify(holder));
+  writeFileSync(join(dataDir, HOLDER_FILE), JSON.stringify(holder), { mode: 0o600 });
   let released = false;
   return {
     previousHolder,

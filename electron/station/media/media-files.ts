@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, statfs } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../private-files.ts';
 import { KeyedLock } from './keyed-lock.ts';
 
 export interface StoredMedia {
@@ -89,7 +90,7 @@ const TEMP_PREFIX = '.tmp-';
  * upload failed), after which `isReferenced` sees the record.
  */
 export async function openMediaFiles(dir: string, options: MediaFilesOptions = {}): Promise<MediaFiles> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dir);
   let usedBytes = 0;
   for (const name of await readdir(dir)) {
     if (name.startsWith(TEMP_PREFIX)) await rm(join(dir, name), { force: true });

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { ensurePrivateDir, ensurePrivateFile } from '../private-files.ts';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { Dexie, type Transaction } from 'dexie';
@@ -104,10 +105,12 @@ export interface StationStore {
 export async function openStore(options: OpenStoreOptions): Promise<StationStore> {
   const schema = options.schema ?? STATION_SCHEMA;
   const latest = latestVersion(schema);
-  mkdirSync(options.dataDir, { recursive: true });
+  ensurePrivateDir(options.dataDir);
   const file = join(options.dataDir, STORE_FILE);
   if (options.refuseNewBecause && isMissingOrEmpty(file)) throw new MissingDatabaseError(file, options.refuseNewBecause);
   let opened: ReturnType<typeof openStationDatabase>;
+  // Owner-only before SQLite writes a byte (its WAL takes the same mode); an existing file is tightened.
+  for (const own of [file, `${file}-wal`]) if (existsSync(own) || own === file) ensurePrivateFile(own);
   try {
     opened = openStationDatabase(file, latest);
   } catch (error) {
