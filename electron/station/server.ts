@@ -8,6 +8,7 @@ import { errorBody } from '#shared/api/errors.ts';
 import { registerApi } from './api/index.ts';
 import { installErrorHandling } from './api/http/error-handler.ts';
 import { writeClientError } from './api/http/client-errors.ts';
+import { logSafeRequest } from './api/http/redact.ts';
 import { guardLoopbackHost } from './api/http/host-guard.ts';
 import type { RateLimits } from './api/rate-limit.ts';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './api/http/timeouts.ts';
@@ -64,7 +65,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const level = deps.logLevel ?? 'info';
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...deps.timeouts };
   const server = Fastify({
-    logger: { level, stream: process.stderr },
+    logger: {
+      level,
+      stream: process.stderr,
+      // Secrets never reach the log: media capability URLs and tokens in a query string are
+      // redacted, headers (Authorization) are not logged at all.
+      serializers: { req: logSafeRequest },
+      redact: { paths: ['req.headers.authorization', 'headers.authorization', 'request.headers.authorization'], censor: '[redacted]' },
+    },
     // A line per request drowns the log at scanner speed; it is there when asked for.
     logController: new LogController({ disableRequestLogging: level !== 'debug' }),
     // Bounded bodies and slow clients cannot pin the station down.
