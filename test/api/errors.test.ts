@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createToken, revokeToken } from '../../electron/station/domain/tokens.ts';
 import {
   call,
@@ -314,10 +314,25 @@ describe('422 VALIDATION_FAILED', () => {
   });
 });
 
-describe('503 UNAVAILABLE and 500 INTERNAL_ERROR', () => {
-  it('no route lets a client produce a 500 by ordinary means (see the property tests); the error shape is fixed', () => {
-    // INTERNAL_ERROR needs a server bug to trigger; it is not provoked here (no test hooks in production code).
-    expect(true).toBe(true);
+describe('500 INTERNAL_ERROR', () => {
+  it('a failure inside the station answers only a request id, never the failure itself', async () => {
+    // No route lets a client cause a 500 (see the property tests): a failing store stands in for a bug.
+    const own = await startStation();
+    try {
+      const created = await createReturn(own.origin, own.account1);
+      vi.spyOn(own.station.ctx.store.db.returns, 'get').mockRejectedValue(new Error('disk sector 7 unreadable at /secret/path'));
+      const response = await call(own.origin, 'GET', `${A1}/returns/${created.id}`, { token: own.account1 });
+      expectError(response, 'INTERNAL_ERROR');
+      const details = (response.json as { details: Record<string, unknown> }).details;
+      expect(details.request_id).toEqual(expect.any(String));
+      expect(response.text).not.toMatch(/sector|secret/);
+      vi.restoreAllMocks();
+      // The station keeps serving afterwards.
+      expect((await call(own.origin, 'GET', `${A1}/returns/${created.id}`, { token: own.account1 })).status).toBe(200);
+    } finally {
+      vi.restoreAllMocks();
+      await own.close();
+    }
   });
 });
 
