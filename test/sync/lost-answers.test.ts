@@ -35,6 +35,7 @@ async function registerWalkIns(count: number, prefix: string): Promise<string[]>
     for (let i = 0; i < count; i += 1) {
       const ret = await local.api.createReturn({ ...RETURN_BODY, email: `${prefix}-${i}@example.com`, account_id: ACCOUNT });
       const pkg = await local.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking(prefix), status: 'delivered' });
+      await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: ret.return_line_items[0]?.id ?? null, quantity: 1, condition: 'good' });
       if (i % 2 === 0) await local.api.updatePackage(ACCOUNT, pkg.id, { status: 'received', notes: 'ok' });
       numbers.push(pkg.tracking_number);
     }
@@ -58,11 +59,15 @@ it('loses no change and duplicates nothing when every create answer is lost once
   proxy.loseAnswer = null;
   expect(result.status, result.stdout + result.stderr).toBe(0);
   expect(result.stdout).toMatch(/adopted after a lost answer/);
-  expect(proxy.requests.filter((r) => r.status === 'lost').length).toBe(2 * PARCELS);
+  expect(proxy.requests.filter((r) => r.status === 'lost').length).toBe(3 * PARCELS); // return, package, line item
   expect(proxy.requests.every((r) => r.idempotencyKey === null || r.method === 'POST')).toBe(true);
 
   const theirs = await packagesByTracking(upstream.api, ACCOUNT); // throws on a duplicate
-  for (const trackingNumber of numbers) expect(theirs.get(trackingNumber)?.status, trackingNumber).toMatch(/^(received|delivered)$/);
+  for (const trackingNumber of numbers) {
+    const twin = theirs.get(trackingNumber);
+    expect(twin?.status, trackingNumber).toMatch(/^(received|delivered)$/);
+    expect((await upstream.api.getPackage(ACCOUNT, twin?.id ?? 0)).line_items, trackingNumber).toHaveLength(1);
+  }
   expect(theirs.size).toBe(PARCELS);
   expect((await upstream.api.listAccountReturns(ACCOUNT, { per_page: 250 })).meta.total_count).toBe(PARCELS);
 }, 120_000);

@@ -40,8 +40,17 @@ it('converges exactly once after an offline shift', async () => {
   try {
     const pulled = [...(await packagesByTracking(local.api, ACCOUNT)).values()];
     expect(pulled).toHaveLength(ANNOUNCED);
+    const lines = (await local.api.getReturn(ACCOUNT, pulled[0]?.return_id ?? 0)).return_line_items;
     for (const [i, pkg] of pulled.entries()) {
       if (i % 4 === 3) continue; // a few parcels do not arrive this shift
+      if (i % 2 === 0) {
+        // Inspected: two items against the return's lines, one re-graded, one scanned by mistake and removed.
+        const kept = await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: lines[0]?.id ?? null, quantity: 1, condition: 'good', barcode: `40${i}`, tags: ['restock'] });
+        const wrong = await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: lines[1]?.id ?? null, quantity: 1, condition: 'damaged' });
+        await local.api.updateLineItem(ACCOUNT, pkg.id, kept.id, { condition: 'like_new', notes: 'tags on' });
+        await local.api.deleteLineItem(ACCOUNT, pkg.id, wrong.id);
+        await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: null, quantity: 1, name: 'Unexpected scarf', merchant_sku: 'SCARF-1', condition: 'new', defective: i % 4 === 0 });
+      }
       await local.api.updatePackage(ACCOUNT, pkg.id, { status: i % 2 === 0 ? 'received' : 'delivered' });
       if (i % 3 === 0) await local.api.updatePackage(ACCOUNT, pkg.id, { notes: `checked ${i}` });
     }
@@ -75,17 +84,29 @@ it('converges exactly once after an offline shift', async () => {
       const twin = theirs.get(trackingNumber);
       expect(twin && comparable(twin), trackingNumber).toEqual(comparable(pkg));
     }
+    // Received packages: arrival and every inspected item equal, field by field (ids differ by design).
+    const item = (i: { quantity: number; merchant_sku: string | null; name: string | null; condition: string | null; defective: boolean; notes: string | null; barcode: string | null; tags: string[] }) =>
+      ({ quantity: i.quantity, merchant_sku: i.merchant_sku, name: i.name, condition: i.condition, defective: i.defective, notes: i.notes, barcode: i.barcode, tags: i.tags });
     const received = [...mine.values()].filter((p) => p.status === 'received');
-    for (const pkg of received.slice(0, 5)) {
+    for (const pkg of received) {
       const twin = theirs.get(pkg.tracking_number);
       if (!twin) throw new Error('missing twin');
-      expect((await upstream.api.getPackage(ACCOUNT, twin.id)).actual_arrival).toBe((await check.api.getPackage(ACCOUNT, pkg.id)).actual_arrival);
+      const [upstreamView, localView] = [await upstream.api.getPackage(ACCOUNT, twin.id), await check.api.getPackage(ACCOUNT, pkg.id)];
+      expect(upstreamView.actual_arrival).toBe(localView.actual_arrival);
+      expect(upstreamView.line_items.map(item), pkg.tracking_number).toEqual(localView.line_items.map(item));
+      expect(upstreamView.line_items.map((i) => i.return_line_item_id === null)).toEqual(localView.line_items.map((i) => i.return_line_item_id === null));
     }
+    expect(received.some((p) => p.tracking_number.startsWith('ANN'))).toBe(true);
     expect((await upstream.api.listAccountReturns(ACCOUNT)).meta.total_count).toBe(1 + WALK_INS);
     expect((await check.api.station()).sync).toMatchObject({ state: 'online', pending_changes: 0 });
   } finally {
     await check.station.stop();
   }
   // Every create went up once: the proxy saw one POST per walk-in return and package.
-  expect(proxy.requests.filter((r) => r.method === 'POST' && r.status === 200 || r.method === 'POST' && r.status === 201)).toHaveLength(2 * WALK_INS);
+  const posts = proxy.requests.filter((r) => r.method === 'POST' && (r.status === 200 || r.status === 201));
+  expect(posts.filter((r) => r.path === '/returns' || r.path.endsWith('/return_packages'))).toHaveLength(2 * WALK_INS);
+  // Items: two kept per inspected parcel; the one removed before any send never went up at all.
+  const inspected = Array.from({ length: ANNOUNCED }, (_, i) => i).filter((i) => i % 4 !== 3 && i % 2 === 0).length;
+  expect(posts.filter((r) => r.path.endsWith('/line_items'))).toHaveLength(2 * inspected);
+  expect(proxy.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
 }, 120_000);

@@ -255,6 +255,10 @@ export interface UpstreamLink {
   line_ids?: Record<string, number>;
   /** The upstream's `updated_at` of the version applied last: an older answer arriving late is ignored. */
   upstream_updated_at?: Timestamp;
+  /** Packages: each local line item's upstream twin and the fields last known equal on both sides. */
+  line_items?: Record<string, { upstream_id: number | null; synced: Record<string, unknown>; attempted_at: Timestamp | null }>;
+  /** Packages: set when the upstream answered that it has no line items; they stay on the station. */
+  line_items_unsupported?: string;
   linked_at: Timestamp;
 }
 

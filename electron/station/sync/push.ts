@@ -3,6 +3,7 @@ import { boundTables, type OutboxEntry, type ReturnPackage, type ReturnRecord, t
 import { applyUpstreamPackage } from './apply-upstream.ts';
 import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind, backoffMs, errorOf, pauseFrom } from './errors.ts';
+import { lineItemsUnsent, pushLineItems } from './line-items-push.ts';
 import { linkOf, putLink } from './links.ts';
 import { type FieldValues, localValues, unsentFields, upstreamValues } from './package-fields.ts';
 import { UpstreamUnreachableError, type UpstreamAnswer } from './upstream-client.ts';
@@ -282,7 +283,10 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
       if (!link) return 'retry';
     }
   }
-  return patchPackage(sc, entry, link, report, true);
+  // Inspected items first: a move to received upstream then counts them against the return.
+  const items = await pushLineItems(sc, pkg, link);
+  if (!items.ok) return failed(sc, entry, items.answer, report);
+  return patchPackage(sc, entry, (await linkOf(db, 'return_package', pkg.id)) ?? link, report, true);
 }
 
 async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamLink, report: RoundReport, mayRetry: boolean): Promise<Outcome> {
@@ -316,7 +320,9 @@ async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamL
 
 async function settleAgainst(sc: SyncContext, entry: OutboxEntry, packageId: number): Promise<void> {
   await settle(sc, entry, async (t) => {
-    const [pkg, link] = await Promise.all([t.return_packages.get(packageId), linkOf(t, 'return_package', packageId)]);
-    return pkg !== undefined && link !== undefined && Object.keys(unsentFields(pkg, link.synced)).length > 0;
+    const pkg = await t.return_packages.get(packageId);
+    const link = await linkOf(t, 'return_package', packageId);
+    if (pkg === undefined || link === undefined) return false;
+    return Object.keys(unsentFields(pkg, link.synced)).length > 0 || (await lineItemsUnsent(t, pkg, link));
   });
 }

@@ -29,7 +29,7 @@ export class UpstreamUnreachableError extends Error {
 }
 
 export interface UpstreamRequest {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path below `{returns_url}` (`/returns`) or `{base_url}` (`/v1/...`): see returnsPath/packagesPath. */
   url: string;
   query?: Record<string, string | number | undefined>;
