@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { StationStatus } from '#shared/api/station.ts';
-import { type Health, HealthSchema } from '#shared/health.ts';
+import type { Health } from '#shared/health.ts';
 import type { StationConnection } from '#shared/station-config.ts';
 import { api, createStationApi } from '../api/station-api.ts';
 
@@ -41,9 +41,8 @@ export const useStationStore = create<StationState>()((set, get) => ({
     let stopped = false;
     const check = async () => {
       try {
-        const response = await fetch(`${connection.baseUrl}/healthz`, { cache: 'no-store' });
-        if (!response.ok) throw new Error(`healthz answered ${response.status}`);
-        const health = HealthSchema.parse(await response.json());
+        // The typed client checks the answer's shape and tells the connection state it was reached.
+        const health = await api().health();
         if (!stopped) set({ health, link: 'online' });
         if (!stopped) await get().refreshStatus();
       } catch {

@@ -21,7 +21,7 @@ export async function fetchReturn(accountId: number, returnId: number): Promise<
 
 /**
  * Opens a package on the bench: marks it arrived when it was still on its way, and fetches it with
- * its return, all in one round trip.
+ * its return. The (up to) three requests go out together, so opening waits for the slowest one only.
  */
 export async function openPackage(accountId: number, packageId: number, status: PackageStatus, returnId: number): Promise<void> {
   const client = api();
