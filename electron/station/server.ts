@@ -14,7 +14,7 @@ import type { RateLimits } from './api/rate-limit.ts';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './api/http/timeouts.ts';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, guardConnections } from './api/http/connection-guard.ts';
 import { docsRoutes } from './api/routes/docs.ts';
-import { mediaBytesRoute } from './api/routes/media-files.ts';
+import { mediaBytesRoute } from './api/routes/media.ts';
 import type { DomainContext } from './domain/context.ts';
 import { STATION_NAME, STATION_VERSION } from './version.ts';
 

@@ -6,7 +6,7 @@ import { type RateLimits, useRateLimits } from './rate-limit.ts';
 import { configurationRoutes } from './routes/configuration.ts';
 import { eventRoutes } from './routes/events.ts';
 import { lineItemRoutes } from './routes/line-items.ts';
-import { mediaFileRoutes } from './routes/media-files.ts';
+import { mediaFileRoutes } from './routes/media.ts';
 import { returnPackageRoutes } from './routes/return-packages.ts';
 import { returnRoutes } from './routes/returns.ts';
 import { stationRoutes } from './routes/station.ts';

@@ -3,9 +3,9 @@ import { parseStrictId } from '#shared/api/common.ts';
 import type { LookupResponse, LookupReturn } from '#shared/api/station.ts';
 import type { ReturnPackage, ReturnRecord } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
-import { packageListViews } from './package-views.ts';
+import { packageListViews } from './package-view-loader.ts';
 import { skuKey } from './returns.ts';
-import { returnView } from './views.ts';
+import { returnView } from './record-views.ts';
 
 const MAX_MATCHES = 25;
 

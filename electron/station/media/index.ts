@@ -1,1 +1,1 @@
-export { MediaBudgetError, MediaTooLargeError, openMediaFiles, type MediaFiles, type MediaFilesOptions, type MediaUsage, type StoredMedia } from './media-files.ts';
+export { MediaBudgetError, MediaTooLargeError, openMediaFiles, type MediaFiles, type MediaFilesOptions, type MediaUsage, type StoredMedia } from './content-store.ts';

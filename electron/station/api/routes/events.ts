@@ -6,9 +6,9 @@ import { parseStrictId } from '#shared/api/common.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import { fail } from '../../errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { packageDetailView } from '../../domain/package-views.ts';
+import { packageDetailView } from '../../domain/package-view-loader.ts';
 import { SYNC_DISABLED } from '../../domain/station-status.ts';
-import { returnView } from '../../domain/views.ts';
+import { returnView } from '../../domain/record-views.ts';
 import type { ChangeLogEntry, ReturnPackage, ReturnRecord } from '../../store/index.ts';
 import { createRouteOpening, fastifyPath, originOf } from '../route.ts';
 

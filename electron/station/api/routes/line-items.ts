@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { createLineItem, deleteLineItem, updateLineItem } from '../../domain/line-items.ts';
-import { lineItemView } from '../../domain/views.ts';
+import { lineItemView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
 
 /** Inspection results of a package: its line items. */

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { listMeta } from '#shared/api/common.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { packageDetailView, packageListViews } from '../../domain/package-views.ts';
+import { packageDetailView, packageListViews } from '../../domain/package-view-loader.ts';
 import { createPackage, listPackages, packageOfAccount, updatePackage } from '../../domain/packages.ts';
-import { packageCreatedView, packageUpdatedView } from '../../domain/views.ts';
+import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
 
 /** Return packages: list (L), create (C, 201 + Location), get (G), update (U). */

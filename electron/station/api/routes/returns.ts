@@ -5,7 +5,7 @@ import type { DomainContext } from '../../domain/context.ts';
 import { fail } from '../../errors.ts';
 import { invalidReference } from '../../domain/references.ts';
 import { createReturn, listReturns } from '../../domain/returns.ts';
-import { returnView } from '../../domain/views.ts';
+import { returnView } from '../../domain/record-views.ts';
 import { accountForReturns } from '../auth.ts';
 import { addRoute } from '../route.ts';
 

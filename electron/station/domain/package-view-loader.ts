@@ -3,7 +3,12 @@ import type { ReturnPackage, StationTables } from '../store/index.ts';
 import type { ConfigCache } from './config-cache.ts';
 import { lineItemsOf } from './line-items.ts';
 import { mediaFilesOf } from './media-files.ts';
-import { packageGetView, packageListView } from './views.ts';
+import { packageGetView, packageListView } from './record-views.ts';
+
+/*
+ * Package views that need more than the package record: this reads the related records (line items,
+ * media files, carrier, location) and hands them to the pure mappings of `record-views.ts`.
+ */
 
 async function lineItemsCount(db: StationTables, pkg: ReturnPackage): Promise<number> {
   return pkg.line_items_count ?? db.package_line_items.where('return_package_id').equals(pkg.id).count();

@@ -5,7 +5,7 @@ import { MEDIA_TYPE_NAMES, MEDIA_TYPES } from '#shared/api/media.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { assertPackageExists, attachMedia, detachMedia, mediaByUrlToken } from '../../domain/media-files.ts';
-import { mediaFileView } from '../../domain/views.ts';
+import { mediaFileView } from '../../domain/record-views.ts';
 import { type ReceivedUpload, receiveUpload } from '../media-upload.ts';
 import { addRoute } from '../route.ts';
 
