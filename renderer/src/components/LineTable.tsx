@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, useEffect, useRef } from 'react';
 import type { Draft, LineRow } from '../inspect/drafts.ts';
 import { conditionLabel } from '../inspect/conditions.ts';
 import { usePackage } from '../state/package-store.ts';
@@ -7,17 +7,29 @@ import { usePackage } from '../state/package-store.ts';
 export function LineTable({ rows, extra }: { rows: LineRow[]; extra: Draft[] }) {
   const selectedKey = usePackage((s) => s.selectedKey);
   const select = usePackage((s) => s.select);
+  const table = useRef<HTMLTableElement>(null);
+  // The selected row is always in view: after a scan or a split (F6), and whenever the list's box
+  // changes size (the return loads, a notice wraps, the window is resized).
+  useEffect(() => {
+    const reveal = () => table.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+    reveal();
+    const box = table.current?.parentElement;
+    if (!box) return undefined;
+    const observer = new ResizeObserver(reveal);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [selectedKey, rows.length, extra.length]);
 
   return (
-    <table className="lines" data-testid="lines">
+    <table className="lines" data-testid="lines" ref={table}>
       <caption className="sr-only">Expected items and what this package holds</caption>
       <thead>
         <tr>
           <th scope="col">Item</th>
           <th scope="col">Expected</th>
-          <th scope="col">Received before</th>
-          <th scope="col">This package</th>
-          <th scope="col">Still due</th>
+          <th scope="col" title="Received in earlier packages">Before</th>
+          <th scope="col" title="In this package">Here</th>
+          <th scope="col" title="Still due">Due</th>
           <th scope="col">Condition</th>
         </tr>
       </thead>

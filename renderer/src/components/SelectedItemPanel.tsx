@@ -21,7 +21,7 @@ export function SelectedItemPanel() {
       <h3>
         Selected: {name} <span className="qty">× {draft.quantity}</span>
       </h3>
-      <div className="button-row" role="group" aria-label="Condition">
+      <div className="button-row condition-buttons" role="group" aria-label="Condition" data-testid="condition-panel">
         {CONDITION_KEYS.map((c) => (
           <button key={c.condition} type="button" className={`btn btn-condition ${draft.condition === c.condition ? 'btn-active' : ''}`} aria-pressed={draft.condition === c.condition} onClick={() => setConditionKey(c.key)}>
             <kbd>{c.key}</kbd> {c.label}

@@ -48,7 +48,7 @@ export function ShortcutHints() {
   const signedIn = useSession((s) => s.operator !== null);
   const hints = HINTS[signedIn ? screen : 'signin'] ?? [];
   return (
-    <footer className="station-footer" aria-label="Keyboard shortcuts">
+    <footer className="station-footer" aria-label="Keyboard shortcuts" data-testid="key-legend">
       {hints.map(([key, what]) => (
         <span key={key} className="hint-key">
           <kbd>{key}</kbd> {what}

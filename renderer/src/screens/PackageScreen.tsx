@@ -55,6 +55,7 @@ export function PackageScreen() {
         addFiles(e.dataTransfer.files);
       }}
     >
+      <div className="package-main">
       <div className="package-head">
         <h2 id="package-title">
           Package <span className="mono" data-testid="tracking-number">{pkg.tracking_number}</span>
@@ -96,9 +97,15 @@ export function PackageScreen() {
         </p>
       )}
 
-      <LineTable rows={rows} extra={extra} />
-      <SelectedItemPanel />
-      <PhotoStrip pkg={pkg} />
+      <div className="lines-scroll">
+        <LineTable rows={rows} extra={extra} />
+      </div>
+      </div>
+      <div className="package-side">
+      <div className="side-scroll">
+        <SelectedItemPanel />
+        <PhotoStrip pkg={pkg} />
+      </div>
 
       <div className="actions">
         <button type="button" className="btn btn-receive" data-testid="receive" disabled={receiving} onClick={() => void receive()}>
@@ -110,6 +117,7 @@ export function PackageScreen() {
         <button type="button" className="btn btn-secondary" onClick={back}>
           Back to scanning <kbd>Esc</kbd>
         </button>
+      </div>
       </div>
     </section>
   );
