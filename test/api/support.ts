@@ -9,6 +9,7 @@ import type { ReturnPackageCreateInput } from '#shared/api/return-packages.ts';
 import type { RateLimits } from '../../electron/station/api/rate-limit.ts';
 import type { HttpTimeouts } from '../../electron/station/api/http/timeouts.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
+import { manualReturnBody } from '../support/manual-return.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
 
 /*
@@ -150,26 +151,8 @@ export function uniqueTracking(prefix = 'TRK'): string {
   return `${prefix}${Date.now().toString(36).toUpperCase()}${sequence}${Math.floor(Math.random() * 1e6)}`;
 }
 
-export function returnBody(overrides: Partial<ManualReturnCreateInput> = {}): ManualReturnCreateInput {
-  return {
-    email: 'jane.doe@example.com',
-    receive_by: '2026-12-01',
-    total_price: 59.9,
-    currency: 'EUR',
-    weight: 800,
-    weight_unit: 'g',
-    reason_of_return: 'Too small',
-    length: 30,
-    width: 20,
-    height: 10,
-    dimension_unit: 'cm',
-    return_line_items: [
-      { quantity: 2, unreceived_quantity: 2, name: 'T-shirt', price: 19.95, currency: 'EUR', merchant_sku: 'TS-RED-M' },
-      { quantity: 1, unreceived_quantity: 1, name: 'Jeans', price: 20, currency: 'EUR', merchant_sku: 'JN-32' },
-    ],
-    ...overrides,
-  };
-}
+/** The `POST /returns` body of every test (test/support/manual-return.ts). */
+export const returnBody = manualReturnBody;
 
 export interface CreatedReturn {
   id: number;

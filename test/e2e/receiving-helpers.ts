@@ -4,6 +4,7 @@ import { expect } from '@playwright/test';
 import type { ApiClient } from '../../shared/api/client.ts';
 import type { ReturnRecord } from '../../shared/api/returns.ts';
 import type { Operator } from '../../shared/api/station.ts';
+import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import type { DemoStation } from './fixtures.ts';
 
 /*
@@ -31,21 +32,13 @@ export async function firstAccount(api: ApiClient): Promise<number> {
 
 export async function createReturn(api: ApiClient, accountId: number, tag: string, quantities: [number, number, number] = [1, 2, 1]): Promise<{ ret: ReturnRecord; skus: [string, string, string] }> {
   const skus: [string, string, string] = [`SKU-${tag}-A`, `SKU-${tag}-B`, `SKU-${tag}-C`];
-  const ret = await api.createReturn({
-    account_id: accountId,
-    email: `buyer-${tag.toLowerCase()}@example.com`,
-    receive_by: '2030-01-31',
-    total_price: 60,
-    currency: 'USD',
-    weight: 900,
-    weight_unit: 'g',
-    reason_of_return: 'Wrong size',
-    length: 30,
-    width: 20,
-    height: 10,
-    dimension_unit: 'cm',
-    return_line_items: skus.map((sku, i) => ({ quantity: quantities[i] ?? 1, unreceived_quantity: quantities[i] ?? 1, name: `Item ${String.fromCharCode(65 + i)} ${tag}`, price: 20, currency: 'USD', merchant_sku: sku })),
-  });
+  const ret = await api.createReturn(
+    manualReturnBody({
+      account_id: accountId,
+      email: `buyer-${tag.toLowerCase()}@example.com`,
+      return_line_items: skus.map((sku, i) => returnLine(sku, quantities[i] ?? 1, { name: `Item ${String.fromCharCode(65 + i)} ${tag}` })),
+    }),
+  );
   return { ret, skus };
 }
 

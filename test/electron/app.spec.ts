@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { expect, launchDesktop, test } from './fixture.ts';
 
 /*
@@ -26,21 +27,9 @@ test.describe('with demo data', () => {
   test('the demo seeds packages, and a three-line package is received with the keyboard alone', async ({ desktop }) => {
     const { window, api } = desktop;
     const account = (await api.station()).accounts[0]?.id ?? 1001;
-    const ret = await api.createReturn({
-      account_id: account,
-      email: 'qa@example.com',
-      receive_by: '2030-01-31',
-      total_price: 40,
-      currency: 'USD',
-      weight: 500,
-      weight_unit: 'g',
-      reason_of_return: 'Too big',
-      length: 10,
-      width: 10,
-      height: 10,
-      dimension_unit: 'cm',
-      return_line_items: [{ quantity: 1, unreceived_quantity: 1, name: 'Mug', price: 40, currency: 'USD', merchant_sku: 'QA-MUG' }],
-    });
+    const ret = await api.createReturn(
+      manualReturnBody({ account_id: account, email: 'qa@example.com', return_line_items: [returnLine('QA-MUG', 1, { name: 'Mug' })] }),
+    );
     await api.createPackage(account, { return_id: ret.id, tracking_number: 'QA-TRACK-1' });
     const operator = await api.createOperator({ name: 'QA worker', badge_code: 'BADGE-QA' });
 

@@ -9,7 +9,8 @@ import {
   toQueryString,
   type StationEvent,
 } from '../../shared/api/index.ts';
-import { NOW, samplePackage, sampleReturn } from './fixtures.ts';
+import { manualReturnBody, manualReturnRecord } from '../support/manual-return.ts';
+import { NOW, samplePackage } from './fixtures.ts';
 
 interface Call {
   url: string;
@@ -47,23 +48,10 @@ describe('ApiClient requests', () => {
   });
 
   it('POSTs JSON with an Idempotency-Key', async () => {
-    const created = { ...sampleReturn() };
+    const created = { ...manualReturnRecord() };
     const { fetch, calls } = fakeFetch(() => json(200, created));
     const client = new ApiClient({ baseUrl: 'http://s', token: 't', fetch });
-    const body = {
-      email: 'jane@example.com',
-      receive_by: '2026-12-01',
-      total_price: 20,
-      currency: 'EUR' as const,
-      weight: 500,
-      weight_unit: 'g' as const,
-      reason_of_return: 'Too small',
-      length: 30,
-      width: 20,
-      height: 10,
-      dimension_unit: 'cm' as const,
-      return_line_items: [],
-    };
+    const body = manualReturnBody();
     expect(await client.createReturn(body, { idempotencyKey: 'k-1' })).toEqual(created);
     expect(calls[0]?.url).toBe('http://s/returns');
     expect(calls[0]?.init.method).toBe('POST');
@@ -147,7 +135,7 @@ describe('events', () => {
       'retry: 5\n' +
       formatSseEvent('2', 'package.updated', pkg(2)) +
       'event: unknown.event\ndata: {}\n\n';
-    const second = formatSseEvent('3', 'return.created', { account_id: 1, occurred_at: NOW, return: sampleReturn() });
+    const second = formatSseEvent('3', 'return.created', { account_id: 1, occurred_at: NOW, return: manualReturnRecord() });
     const streams = [first, second];
     const { fetch, calls } = fakeFetch(() => {
       const text = streams.shift();

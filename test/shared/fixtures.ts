@@ -1,4 +1,4 @@
-import type { ReturnPackage, ReturnRecord } from '../../shared/api/index.ts';
+import type { ReturnPackage } from '../../shared/api/index.ts';
 
 export const NOW = '2026-11-21T10:15:30.123Z';
 
@@ -24,31 +24,6 @@ export function samplePackage(overrides: Partial<ReturnPackage> = {}): ReturnPac
     media_files: [],
     processed_at: null,
     processor_id: null,
-    created_at: NOW,
-    updated_at: NOW,
-    ...overrides,
-  };
-}
-
-export function sampleReturn(overrides: Partial<ReturnRecord> = {}): ReturnRecord {
-  return {
-    id: 3,
-    account_id: 1,
-    status: 'awaiting',
-    email: 'jane@example.com',
-    receive_by: '2026-12-01',
-    total_price: 20,
-    currency: 'EUR',
-    weight: 500,
-    weight_unit: 'g',
-    reason_of_return: 'Too small',
-    length: 30,
-    width: 20,
-    height: 10,
-    dimension_unit: 'cm',
-    return_line_items: [
-      { id: 11, quantity: 1, unreceived_quantity: 1, name: 'Shirt', price: 20, currency: 'EUR', merchant_sku: 'SH-1' },
-    ],
     created_at: NOW,
     updated_at: NOW,
     ...overrides,
