@@ -1,20 +1,20 @@
 import type { z } from 'zod';
 import type { Health } from '../health.ts';
-import type { PackageStatus } from '../package-status.ts';
+import type { PaginationQuery } from './common.ts';
 import { ErrorBodySchema, type ErrorCode, type ErrorDetails } from './errors.ts';
 import { parseStationEvent, type StationEvent } from './events.ts';
 import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate } from './line-items.ts';
 import type { MediaFile } from './media.ts';
 import type {
-  PackageSort,
   ReturnPackage,
   ReturnPackageCreateInput,
   ReturnPackageCreated,
+  ReturnPackageListQuery,
   ReturnPackageListResponse,
   ReturnPackageUpdateInput,
   ReturnPackageUpdated,
 } from './return-packages.ts';
-import type { ManualReturnCreateInput, ReturnListResponse, ReturnRecord, ReturnStatus } from './returns.ts';
+import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
 import { createSseParser } from './sse.ts';
 import type {
@@ -86,26 +86,13 @@ export interface PostOptions extends RequestOptions {
 type QueryValue = string | number | boolean | readonly string[] | null | undefined;
 export type QueryParams = Record<string, QueryValue>;
 
-export interface PageQuery {
-  page?: number;
-  per_page?: number;
-}
-export interface ReturnListParams extends PageQuery {
-  status?: readonly ReturnStatus[];
-  email?: string;
-  updated_since?: string;
-  /** Station tokens only, on `GET /returns`. */
-  account_id?: number;
-}
-export interface ReturnPackageListParams extends PageQuery {
-  status?: readonly PackageStatus[];
-  return_id?: number;
-  tracking_number?: string;
-  carrier_id?: number;
-  location_id?: number;
-  updated_since?: string;
-  sort?: PackageSort;
-}
+/*
+ * A list's query as the client sends it: the route table's own query schema (what the station
+ * validates), every parameter optional. One definition, so a new filter reaches the client at once.
+ */
+export type PageQuery = Partial<PaginationQuery>;
+export type ReturnListParams = Partial<ReturnListQuery>;
+export type ReturnPackageListParams = Partial<ReturnPackageListQuery>;
 
 /** Turns query values into a query string: lists comma-joined, null/undefined/empty lists dropped. */
 export function toQueryString(query: QueryParams | undefined): string {
