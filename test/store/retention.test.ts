@@ -1,4 +1,6 @@
+import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startHousekeeping } from '../../electron/station/housekeeping.ts';
 import { CHANGE_LOG_RETENTION_MS, IDEMPOTENCY_TTL_MS, pruneExpired } from '../../electron/station/domain/retention.ts';
 import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { openStation } from '../../electron/station/station.ts';
@@ -86,5 +88,38 @@ describe('housekeeping at start', () => {
     }
     // Nothing was lost: the rows are all still there.
     expect(await store.db.change_log.count()).toBe(6);
+  });
+});
+
+describe('housekeeping rounds', () => {
+  it('a round whose SQLite commit fails loses nothing, is logged once however often it repeats, and the next good round prunes', async () => {
+    await seed();
+    await store.close();
+    let diskFails = true;
+    store = await openStore({ dataDir: dir, beforeCommit: () => { if (diskFails) throw new Error('SQLITE_FULL (injected)'); } });
+    const lines: Array<{ level: number; msg: string }> = [];
+    const server = Fastify({ logger: { level: 'debug', stream: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) } } });
+    const eightDaysLater = { now: () => new Date(NOW + 8 * 86_400_000).toISOString() };
+    const housekeeping = startHousekeeping(store, eightDaysLater, server.log);
+    try {
+      expect(await housekeeping.runOnce()).toBe(false);
+      expect(await housekeeping.runOnce()).toBe(false);
+      expect(lines.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([expect.stringContaining('housekeeping failed')]);
+      // The failed prune took nothing away, in memory or on disk.
+      expect(await store.db.change_log.count()).toBe(6);
+      expect(await store.db.idempotency_keys.count()).toBe(4);
+
+      diskFails = false;
+      expect(await housekeeping.runOnce()).toBe(true);
+      expect(lines.some((line) => line.level === 30 && line.msg === 'housekeeping works again')).toBe(true);
+      expect(await store.db.change_log.count()).toBe(0);
+      expect(await store.db.idempotency_keys.count()).toBe(0);
+    } finally {
+      housekeeping.stop();
+      await server.close();
+    }
+    await store.close();
+    store = await openStore({ dataDir: dir });
+    expect(await store.db.change_log.count()).toBe(0);
   });
 });
