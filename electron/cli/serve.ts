@@ -11,11 +11,17 @@ export const DEFAULT_PORT = 4780;
 /** How long the printed UI link's station token stays valid. */
 const UI_LINK_DAYS = 7;
 
-function syncIntervalFromEnv(env: NodeJS.ProcessEnv): { syncPullIntervalMs?: number } {
-  const value = env.RETURNS_STATION_SYNC_INTERVAL_MS;
-  if (value === undefined || value === '') return {};
-  if (!/^\d+$/.test(value) || Number(value) < 100) throw new UsageError(`RETURNS_STATION_SYNC_INTERVAL_MS must be an integer of at least 100, got "${value}".`);
-  return { syncPullIntervalMs: Number(value) };
+/** RETURNS_STATION_SYNC_INTERVAL_MS (pull interval) and RETURNS_STATION_SYNC_OVERLAP_MS (re-read window, for tests). */
+function syncIntervalFromEnv(env: NodeJS.ProcessEnv): { syncPullIntervalMs?: number; syncOverlapMs?: number } {
+  const read = (name: string, min: number): number | undefined => {
+    const value = env[name];
+    if (value === undefined || value === '') return undefined;
+    if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`${name} must be an integer of at least ${min}, got "${value}".`);
+    return Number(value);
+  };
+  const interval = read('RETURNS_STATION_SYNC_INTERVAL_MS', 100);
+  const overlap = read('RETURNS_STATION_SYNC_OVERLAP_MS', 0);
+  return { ...(interval !== undefined ? { syncPullIntervalMs: interval } : {}), ...(overlap !== undefined ? { syncOverlapMs: overlap } : {}) };
 }
 
 /** `returns-station serve`: runs until SIGTERM or SIGINT, then shuts down gracefully and exits 0. */

@@ -25,6 +25,8 @@ export interface StationOptions extends ServerOptions {
   /** Sync with the upstream while open (default true); the pull interval in ms. */
   sync?: boolean;
   syncPullIntervalMs?: number;
+  /** How far behind its cursor a pull re-reads; tests shorten it. */
+  syncOverlapMs?: number;
 }
 
 /** The station core: the data directory it owns, its store, and the HTTP server over them. */
@@ -66,7 +68,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
     });
     const clock = options.clock ?? systemClock;
     await seedCatalog(store);
-    const sync = createSyncEngine({ store, clock });
+    const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}) });
     const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync };
     let loopback = false;
     let closing = false;

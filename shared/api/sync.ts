@@ -89,6 +89,8 @@ export const SyncOverviewSchema = z.object({
   upstream: UpstreamViewSchema.nullable(),
   /** The newest 50 overwrites, newest first. */
   conflicts: z.array(SyncConflictSchema),
+  /** Pulls under way (a first pull of a large account takes a while): records stored so far of the upstream's total. */
+  pulls: z.array(z.object({ account_id: z.int(), resource: z.enum(['returns', 'return_packages']), stored: z.int().min(0), total: z.int().min(0).nullable() })),
 });
 export type SyncOverview = z.infer<typeof SyncOverviewSchema>;
 

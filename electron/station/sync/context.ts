@@ -10,6 +10,8 @@ export interface SyncContext {
   /** Random per data directory: part of every Idempotency-Key, so two stations' keys never collide. */
   instanceId: string;
   random?: () => number;
+  /** How far behind its cursor a pull re-reads (default PULL_OVERLAP_MS). */
+  overlapMs?: number;
 }
 
 /** What a round did, for `sync --once`, the log and the bench. */

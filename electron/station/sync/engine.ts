@@ -36,6 +36,7 @@ export interface SyncEngineOptions {
   clock: Clock;
   fetch?: FetchLike;
   random?: () => number;
+  overlapMs?: number;
 }
 
 const INSTANCE_KEY = 'sync.instance';
@@ -77,7 +78,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     let budget = budgets.get(settings.url);
     if (!budget) budgets.set(settings.url, (budget = createRateBudget()));
     const client = createUpstreamClient(settings, budget, options.fetch);
-    const sc: SyncContext = { store, clock, client, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}) };
+    const sc: SyncContext = { store, clock, client, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}) };
     let error: string | null = null;
     if (roundOptions.ignoreBackoff) {
       await store.write(async (tx) => {

@@ -22,9 +22,9 @@ export async function accountState(db: Pick<StationTables, 'sync_state'>, accoun
   return (await db.sync_state.get(accountId)) ?? initialAccountState(accountId);
 }
 
-function behind(at: string | null): string {
+function behind(at: string | null, overlapMs = PULL_OVERLAP_MS): string {
   if (at === null) return EPOCH;
-  return new Date(Math.max(0, Date.parse(at) - PULL_OVERLAP_MS)).toISOString();
+  return new Date(Math.max(0, Date.parse(at) - overlapMs)).toISOString();
 }
 
 /** The answer's body when it is a success; pauses on 401/403; null when the pull should stop for now. */
@@ -41,7 +41,7 @@ export async function pullReturns(sc: SyncContext, accountId: number, report: Ro
   for (;;) {
     const state = await accountState(sc.store.db, accountId);
     const cursor = state.returns;
-    const since = cursor.round_since ?? behind(cursor.updated_at);
+    const since = cursor.round_since ?? behind(cursor.updated_at, sc.overlapMs);
     const page = cursor.round_since === null ? 1 : cursor.page;
     const body = okBody(await sc.client.send({ method: 'GET', url: sc.client.accountReturnsUrl(accountId), query: { updated_since: since, page, per_page: PULL_PAGE_SIZE }, priority: 'pull' }));
     if (body === null) return false;
@@ -97,7 +97,7 @@ export async function pullPackages(sc: SyncContext, accountId: number, report: R
   for (;;) {
     const state = await accountState(sc.store.db, accountId);
     const cursor = state.packages;
-    since ??= behind(cursor.updated_at);
+    since ??= behind(cursor.updated_at, sc.overlapMs);
     const page = cursor.page;
     const body = okBody(await sc.client.send({ method: 'GET', url: sc.client.packagesUrl(accountId), query: { updated_since: since, sort: 'updated_at', page, per_page: PULL_PAGE_SIZE }, priority: 'pull' }));
     if (body === null) return false;

@@ -100,6 +100,11 @@ export function SyncScreen() {
           {sync.last_error && <span className="sync-error"> {sync.last_error}</span>}
         </p>
       )}
+      {overview?.pulls.map((pull) => (
+        <p key={`${pull.account_id}:${pull.resource}`} role="status" data-testid="sync-pull">
+          Pulling account {pull.account_id}: {pull.stored} of {pull.total ?? '?'} {pull.resource === 'returns' ? 'returns' : 'packages'}
+        </p>
+      ))}
       {message && (
         <p role="status" className="sync-outcome">
           {message}

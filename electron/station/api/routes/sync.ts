@@ -23,10 +23,17 @@ export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.getSync, async ({ t }) => {
     const settings = await upstreamSettingsIn(t);
     const conflicts = await t.sync_conflicts.orderBy('id').reverse().limit(50).toArray();
+    const pulls: SyncOverview['pulls'] = [];
+    for (const state of await t.sync_state.bulkGet(settings?.accounts ?? [])) {
+      if (!state) continue;
+      if (state.returns.total !== null) pulls.push({ account_id: state.account_id, resource: 'returns', stored: state.returns.seen, total: state.returns.total });
+      if (state.packages.total !== null) pulls.push({ account_id: state.account_id, resource: 'return_packages', stored: state.packages.seen, total: state.packages.total });
+    }
     const body: SyncOverview = {
       status: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
       upstream: settings ? view(settings) : null,
       conflicts: conflicts.map(({ local_id, ...rest }) => ({ ...rest, record_id: local_id })),
+      pulls,
     };
     return { body };
   });
