@@ -56,7 +56,7 @@ describe('a station restarted with SIGTERM', () => {
       tokensBefore = readTokens(dir);
     }
   // About 13 process starts and stops: 117 s was measured on the shared two-core machine under a
-  // load of 19 (a few seconds each on a quiet one). The limit only catches a hang.
+  // load of 19. The limit only catches a hang.
   }, 240_000);
 
   it('starts twice with --demo on the same directory (the demo command run twice) and seeds once', async () => {
