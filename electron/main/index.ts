@@ -3,14 +3,13 @@ import { app, type BrowserWindow, dialog, ipcMain, Menu, session, shell } from '
 import type { StationConnection } from '#shared/station-config.ts';
 import { defaultDataDir } from '../station/data-dir.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
-import { daysAfter, offsetClock } from '../station/domain/clock.ts';
+import { daysAfter } from '../station/domain/clock.ts';
 import { createToken } from '../station/domain/tokens.ts';
 import { openStation, type Station } from '../station/station.ts';
 import { STATION_VERSION } from '../station/version.ts';
-import { clockOffsetFromEnv } from '../cli/cli-error.ts';
 import { mayReceiveConnection } from './guards.ts';
 import { menuTemplate } from './menu.ts';
-import { readDesktopSettings } from './settings.ts';
+import { clockFromEnv, readDesktopSettings } from './settings.ts';
 import { createStationWindow, guardSession, SESSION_PARTITION } from './window.ts';
 
 /*
@@ -31,7 +30,7 @@ async function start(): Promise<void> {
     dataDir,
     rendererDir: join(app.getAppPath(), 'out/renderer'),
     command: 'Returns Station desktop app',
-    clock: offsetClock(clockOffsetFromEnv(process.env)),
+    clock: clockFromEnv(process.env),
   });
   const origin = await station.listen('127.0.0.1', 0);
   if (settings.demo) await seedDemo(station.ctx);
@@ -78,15 +77,18 @@ async function start(): Promise<void> {
   await own.loadURL(`${origin}/`);
 }
 
-/** Closing waits for work in flight (with a deadline) and says so, then releases the data directory. */
+/**
+ * Closing waits for work in flight and says so: the station lets requests finish until the deadline,
+ * then cuts the connections still open and flushes the store, which releases the data directory.
+ */
 async function shutDown(deadlineSeconds: number): Promise<void> {
   const closing = station;
   station = undefined;
   if (!closing) return;
-  window?.setTitle('Returns Station — finishing work in flight…');
-  const deadline = new Promise<'deadline'>((resolve) => setTimeout(() => resolve('deadline'), deadlineSeconds * 1000).unref());
-  const result = await Promise.race([closing.close().then(() => 'closed' as const), deadline]);
-  if (result === 'deadline') process.stderr.write(`Returns Station: work still in flight after ${deadlineSeconds} s; quitting anyway.\n`);
+  window?.setTitle(`Returns Station — finishing work in flight (at most ${deadlineSeconds} s)…`);
+  const started = Date.now();
+  await closing.close({ deadlineMs: deadlineSeconds * 1000 });
+  if (Date.now() - started >= deadlineSeconds * 1000) process.stderr.write(`Returns Station: work still in flight after ${deadlineSeconds} s was cut off; everything committed is saved.\n`);
 }
 
 if (!app.requestSingleInstanceLock()) {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { clockOffsetFromEnv } from '../cli/cli-error.ts';
+import { type Clock, fixedClock, offsetClock } from '../station/domain/clock.ts';
 
 /**
  * The desktop app's own settings, from `<data dir>/desktop.json` (an operator edits it, e.g. for
@@ -19,6 +21,18 @@ export const DesktopSettingsSchema = z.strictObject({
 export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
 
 export const SETTINGS_FILE = 'desktop.json';
+
+/**
+ * The station's clock for testers: RETURNS_STATION_CLOCK_FIXED (an ISO 8601 time) stops it there;
+ * RETURNS_STATION_CLOCK_OFFSET (as for `serve`) shifts it; else the system clock.
+ */
+export function clockFromEnv(env: NodeJS.ProcessEnv): Clock {
+  const fixed = env.RETURNS_STATION_CLOCK_FIXED;
+  if (fixed === undefined || fixed === '') return offsetClock(clockOffsetFromEnv(env));
+  const parsed = z.iso.datetime({ offset: true }).safeParse(fixed);
+  if (!parsed.success) throw new Error(`RETURNS_STATION_CLOCK_FIXED must be an ISO 8601 time such as 2027-01-04T08:00:00Z, got "${fixed}".`);
+  return fixedClock(new Date(parsed.data).toISOString());
+}
 
 export function readDesktopSettings(dataDir: string, env: NodeJS.ProcessEnv, argv: readonly string[]): DesktopSettings {
   let fromFile: unknown = {};

@@ -16,7 +16,11 @@ import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, guardConnections } fr
 import { docsRoutes } from './api/routes/docs.ts';
 import { mediaBytesRoute } from './api/routes/media.ts';
 import type { DomainContext } from './domain/context.ts';
+import { latestVersion, STATION_SCHEMA } from './store/schema.ts';
 import { STATION_NAME, STATION_VERSION } from './version.ts';
+
+/** The store upgrades an older data directory at open, so a running station's is always this one. */
+const DATA_SCHEMA_VERSION = latestVersion(STATION_SCHEMA);
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -110,7 +114,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // their own few (nosniff, no-store), which keeps helmet's per-request work off the hot path.
   await server.register(async (web) => {
     await web.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: UI_CSP }, strictTransportSecurity: false });
-    web.get('/healthz', async (): Promise<Health> => ({ status: 'ok', name: STATION_NAME, version: STATION_VERSION }));
+    web.get('/healthz', async (): Promise<Health> => ({ status: 'ok', name: STATION_NAME, version: STATION_VERSION, data_schema_version: DATA_SCHEMA_VERSION }));
     await web.register(docsRoutes);
     if (existsSync(join(deps.rendererDir, 'index.html'))) {
       await web.register(fastifyStatic, { root: deps.rendererDir, prefix: '/', index: 'index.html', wildcard: false });

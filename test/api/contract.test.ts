@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HealthSchema } from '#shared/health.ts';
+import { latestVersion, STATION_SCHEMA } from '../../electron/station/store/schema.ts';
 import { PackageLineItemSchema } from '#shared/api/line-items.ts';
 import {
   DimensionsSchema,
@@ -89,12 +90,14 @@ afterAll(async () => {
 });
 
 describe('GET /healthz, /openapi.json, /docs', () => {
-  it('/healthz answers {status, name, version} without a token', async () => {
+  it('/healthz answers {status, name, version, data_schema_version} without a token', async () => {
     const response = await get('/healthz');
     expect(response.status).toBe(200);
     const health = HealthSchema.strict().parse(response.json);
     expect(health.status).toBe('ok');
     expect(health.version).toMatch(/^\d+\.\d+\.\d+/);
+    // The schema version of the data directory it runs on: what the store wrote to station.db.
+    expect(health.data_schema_version).toBe(latestVersion(STATION_SCHEMA));
   });
 
   it('/docs is an HTML page', async () => {

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -147,6 +148,44 @@ describe('the built desktop shell', () => {
     expect(((await again.json()) as { meta: { total_count: number } }).meta.total_count).toBe(before);
     expect(await station.stop()).toBe(0);
   }, 60_000);
+
+  it('quitting while a request is still being sent waits until the deadline, says so, then cuts it and exits', async () => {
+    const dir = dataDir();
+    writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ closeDeadlineSeconds: 1 }));
+    const app = shell(dir);
+    const url = new URL(await app.loaded);
+    const connection = await app.ask<{ token: string }>({ type: 'connection', frameUrl: url.href, isMainFrame: true, ownWebContents: true });
+    // A body announced but not sent: the request stays in flight until the deadline cuts it.
+    const socket = connect(Number(url.port), url.hostname);
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /api/v1/station/operators HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${connection.token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
+    socket.on('error', () => undefined);
+    const cut = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    // Nothing outside the station tells when it has parsed the headers; give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    await app.ask({ type: 'quit' });
+    const { code, record, stderr } = await app.exited;
+    await cut;
+    expect(code).toBe(0);
+    expect(record?.windows[0]?.title).toMatch(/finishing work in flight/);
+    expect(stderr).toMatch(/still in flight after 1 s was cut off/);
+    // The directory was released: serve opens it.
+    const station = await startStation({ dataDir: dir });
+    expect(await station.stop()).toBe(0);
+  }, 60_000);
+
+  it('runs on a fixed clock when a tester asks for one, and refuses a malformed one', async () => {
+    const app = shell(dataDir(), { RETURNS_STATION_CLOCK_FIXED: '2027-01-04T12:00:00Z' });
+    const url = new URL(await app.loaded);
+    const connection = await app.ask<{ token: string }>({ type: 'connection', frameUrl: url.href, isMainFrame: true, ownWebContents: true });
+    const station = await fetch(`${url.origin}/api/v1/station`, { headers: { authorization: `Bearer ${connection.token}` } });
+    expect(((await station.json()) as { today: { date: string } }).today.date).toBe('2027-01-04');
+
+    const { code, record } = await shell(dataDir(), { RETURNS_STATION_CLOCK_FIXED: 'next tuesday' }).exited;
+    expect(code).toBe(1);
+    expect(record?.errorBoxes[0]?.content).toMatch(/RETURNS_STATION_CLOCK_FIXED must be an ISO 8601 time/);
+  }, 30_000);
 
   it('a second launch hands over to the running app, which focuses its window', async () => {
     const first = shell(dataDir());

@@ -17,3 +17,11 @@ test('the UI says plainly when the station is unreachable', async ({ page, stati
   await expect(page.getByTestId('link-state')).toContainText('unreachable');
   await expect(page.getByTestId('station-version')).toHaveText(/Version/);
 });
+
+test('the about box shows the version and the data directory schema version', async ({ page, station }) => {
+  const health = (await (await fetch(`${station.origin}/healthz`)).json()) as { version: string; data_schema_version: number };
+  await page.goto(`${station.origin}/`);
+  await page.getByTestId('about').getByText('About').click();
+  await expect(page.getByTestId('about-version')).toHaveText(health.version);
+  await expect(page.getByTestId('about-data-schema')).toHaveText(String(health.data_schema_version));
+});

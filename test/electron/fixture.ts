@@ -19,6 +19,8 @@ export interface DesktopOptions {
   demo: boolean;
   /** Start the station's clock at this time (it then runs on), e.g. to test expiry or retention. */
   clock: Date | undefined;
+  /** With `clock`: the station's clock stands still at that time (deterministic dates and counts). */
+  freezeClock: boolean;
 }
 
 export interface DesktopApp {
@@ -50,7 +52,8 @@ export async function launchDesktop(dataDir: string, options: Partial<DesktopOpt
   if ('missing' in executable) throw new Error(executable.missing);
   const env: Record<string, string> = { ...(process.env as Record<string, string>), RETURNS_STATION_DATA_DIR: dataDir };
   if (options.demo) env.RETURNS_STATION_DEMO = '1';
-  if (options.clock) env.RETURNS_STATION_CLOCK_OFFSET = String(options.clock.getTime() - Date.now());
+  if (options.clock && options.freezeClock) env.RETURNS_STATION_CLOCK_FIXED = options.clock.toISOString();
+  else if (options.clock) env.RETURNS_STATION_CLOCK_OFFSET = String(options.clock.getTime() - Date.now());
   const app = await electron.launch({
     executablePath: executable.path,
     args: [...executable.args, '--use-fake-device-for-media-stream', ...extraArgs],
@@ -68,7 +71,7 @@ export async function launchDesktop(dataDir: string, options: Partial<DesktopOpt
     dataDir,
     async restart() {
       await app.close();
-      return launchDesktop(dataDir, { clock: options.clock }, extraArgs);
+      return launchDesktop(dataDir, { clock: options.clock, freezeClock: options.freezeClock }, extraArgs);
     },
   };
   return desktop;
@@ -77,11 +80,12 @@ export async function launchDesktop(dataDir: string, options: Partial<DesktopOpt
 export const test = base.extend<DesktopOptions & { desktop: DesktopApp }>({
   demo: [false, { option: true }],
   clock: [undefined, { option: true }],
-  desktop: async ({ demo, clock }, use, testInfo) => {
+  freezeClock: [false, { option: true }],
+  desktop: async ({ demo, clock, freezeClock }, use, testInfo) => {
     const executable = desktopExecutable();
     testInfo.skip('missing' in executable, 'missing' in executable ? executable.missing : '');
     const dataDir = mkdtempSync(join(tmpdir(), 'returns-station-desktop-'));
-    let current = await launchDesktop(dataDir, { demo, clock });
+    let current = await launchDesktop(dataDir, { demo, clock, freezeClock });
     await use({
       ...current,
       restart: async () => {

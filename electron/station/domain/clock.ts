@@ -20,6 +20,11 @@ export function offsetClock(offsetMs: number): Clock {
   return { now: () => new Date(Date.now() + offsetMs).toISOString() };
 }
 
+/** Time stands still at `at`: testers' fixed clock (the desktop app's RETURNS_STATION_CLOCK_FIXED). */
+export function fixedClock(at: string): Clock {
+  return { now: () => at };
+}
+
 /** `at` plus a number of days, as the station records time. */
 export function daysAfter(at: string, days: number): string {
   return new Date(Date.parse(at) + days * 86_400_000).toISOString();

@@ -3,6 +3,7 @@ import { useNav, type Screen } from '../state/nav-store.ts';
 import { useSession } from '../state/session-store.ts';
 import { useStationStore, type LinkState } from '../state/station-store.ts';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
+import { AboutBox } from './AboutBox.tsx';
 
 const LINK_LABEL: Record<LinkState, string> = {
   connecting: 'Connecting…',
@@ -41,6 +42,7 @@ export function StationHeader() {
           {LINK_LABEL[link]}
         </span>
         <SyncIndicator />
+        <AboutBox />
       </div>
       {storage?.state === 'full' && (
         <div className="header-row storage-full" role="alert" data-testid="storage-full">
