@@ -26,6 +26,44 @@ function eventNameOf(entry: ChangeLogEntry): EventName | null {
   return null;
 }
 
+/** Where a reconnecting stream resumes: after its `Last-Event-ID`, else from now (0: no replay). */
+function resumePointOf(request: FastifyRequest): number {
+  const header = request.headers['last-event-id'];
+  const resumeAfter = typeof header === 'string' && header !== '' ? parseStrictId(header) : 0;
+  if (resumeAfter === null) throw fail('INVALID_QUERY', 'Last-Event-ID must be an event id sent by this station.', { fields: [{ path: 'Last-Event-ID', message: 'Expected an event id.' }] });
+  return resumeAfter;
+}
+
+/**
+ * Counts the open streams of each token on each account. `claim` checks and counts with no await in
+ * between, so simultaneous openings cannot slip past; it returns the release for the stream's close.
+ */
+function createStreamQuota(max: number) {
+  const held = new Map<string, number>();
+  return (tokenId: number, accountId: number): (() => void) => {
+    const key = `${tokenId}:${accountId}`;
+    const count = held.get(key) ?? 0;
+    if (count >= max) {
+      throw fail('RATE_LIMITED', `This token already holds ${count} open event streams on account ${accountId}; close one first.`, { retry_after_seconds: 1 });
+    }
+    held.set(key, count + 1);
+    return () => {
+      const left = (held.get(key) ?? 1) - 1;
+      if (left > 0) held.set(key, left);
+      else held.delete(key);
+    };
+  };
+}
+
+/** The event a change-log entry of this account becomes, or null when it is not sent. */
+async function eventOf(ctx: DomainContext, entry: ChangeLogEntry, origin: string): Promise<{ name: EventName; data: unknown } | null> {
+  const name = eventNameOf(entry);
+  if (!name) return null;
+  const head = { account_id: entry.account_id, occurred_at: entry.created_at };
+  if (entry.resource === 'return') return { name, data: { ...head, return: returnView(entry.data as ReturnRecord) } };
+  return { name, data: { ...head, package: await packageDetailView(ctx.store.db, ctx.config, entry.data as ReturnPackage, origin) } };
+}
+
 /**
  * `GET .../accounts/{account_id}/events`: live changes as Server-Sent Events. The stream first
  * replays the change log after `Last-Event-ID` (the log is bounded), then follows commits; an event
@@ -33,7 +71,7 @@ function eventNameOf(entry: ChangeLogEntry): EventName | null {
  */
 export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options: { heartbeatMs: number; opensPerHour: number; anonymousPerHour: number }): void {
   const openStreams = new Set<ServerResponse>();
-  const streamsByToken = new Map<string, number>();
+  const claimStream = createStreamQuota(MAX_STREAMS_PER_TOKEN);
   // Streams never finish on their own: end them so that shutdown does not wait for them.
   server.addHook('preClose', async () => {
     for (const stream of openStreams) stream.end();
@@ -50,17 +88,9 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
   server.get(fastifyPath(route.path), { config: { rateLimit } }, async (request, reply) => {
     const { params, principal } = await openRequest(request);
     const accountId = params.account_id;
-    const lastEventHeader = request.headers['last-event-id'];
-    const resumeAfter = typeof lastEventHeader === 'string' && lastEventHeader !== '' ? parseStrictId(lastEventHeader) : 0;
-    if (resumeAfter === null) throw fail('INVALID_QUERY', 'Last-Event-ID must be an event id sent by this station.', { fields: [{ path: 'Last-Event-ID', message: 'Expected an event id.' }] });
+    const resumeAfter = resumePointOf(request);
     const origin = originOf(request);
-    // Checked and counted with no await in between, so simultaneous openings cannot slip past.
-    const streamKey = `${principal?.tokenId ?? 0}:${accountId}`;
-    const held = streamsByToken.get(streamKey) ?? 0;
-    if (held >= MAX_STREAMS_PER_TOKEN) {
-      throw fail('RATE_LIMITED', `This token already holds ${held} open event streams on account ${accountId}; close one first.`, { retry_after_seconds: 1 });
-    }
-    streamsByToken.set(streamKey, held + 1);
+    const releaseStream = claimStream(principal?.tokenId ?? 0, accountId);
 
     reply.hijack();
     const raw = reply.raw;
@@ -85,14 +115,11 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
       queue = queue.then(async () => {
         for (const entry of entries) {
           if (entry.seq <= lastSent || entry.account_id !== accountId || raw.writableEnded) continue;
-          const name = eventNameOf(entry);
-          if (!name) continue;
+          // Jobs run one after another on `queue`, so nothing else moves `lastSent` during the await.
+          const event = await eventOf(ctx, entry, origin);
+          if (!event) continue;
           lastSent = entry.seq;
-          const data =
-            entry.resource === 'return'
-              ? { account_id: accountId, occurred_at: entry.created_at, return: returnView(entry.data as ReturnRecord) }
-              : { account_id: accountId, occurred_at: entry.created_at, package: await packageDetailView(ctx.store.db, ctx.config, entry.data as ReturnPackage, origin) };
-          raw.write(formatSseEvent(String(entry.seq), name, data));
+          raw.write(formatSseEvent(String(entry.seq), event.name, event.data));
         }
       }).catch((error: unknown) => {
         request.log.error({ err: error }, 'event stream failed');
@@ -117,9 +144,7 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
       clearInterval(heartbeat);
       unsubscribe();
       openStreams.delete(raw);
-      const left = (streamsByToken.get(streamKey) ?? 1) - 1;
-      if (left > 0) streamsByToken.set(streamKey, left);
-      else streamsByToken.delete(streamKey);
+      releaseStream();
     });
     if (resumeAfter > 0) send(await ctx.store.db.change_log.where('seq').above(resumeAfter).toArray());
   });
