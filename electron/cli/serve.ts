@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../station/data-dir.ts';
-import { openStation } from '../station/station.ts';
+import { openStation, type Station } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken } from '../station/domain/tokens.ts';
 import { clockOffsetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
@@ -73,6 +73,14 @@ export async function serve(args: string[]): Promise<void> {
     expiresAt: daysAfter(station.ctx.clock.now(), UI_LINK_DAYS),
   });
   // Listen for signals before announcing readiness: a supervisor may stop us the moment it reads the line.
+  stopOnSignals(station, deadlineMs);
+  process.stdout.write(`Returns station listening on ${origin}\n`);
+  process.stdout.write(`Open the station UI: ${origin}/#token=${secret}\n`);
+  station.server.log.info({ dataDir }, 'station ready');
+}
+
+/** SIGTERM/SIGINT: finish in-flight requests, flush and exit 0; a second signal exits at once. */
+function stopOnSignals(station: Station, deadlineMs: number | undefined): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -91,7 +99,4 @@ export async function serve(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  process.stdout.write(`Returns station listening on ${origin}\n`);
-  process.stdout.write(`Open the station UI: ${origin}/#token=${secret}\n`);
-  station.server.log.info({ dataDir }, 'station ready');
 }
