@@ -123,3 +123,17 @@ describe('housekeeping rounds', () => {
     expect(await store.db.change_log.count()).toBe(0);
   });
 });
+
+describe('why lint bans until()', () => {
+  it('Dexie hands until() no value on key-only walks (what stopped restarts), while filter() always gets the row', async () => {
+    await seed();
+    const seenByUntil: unknown[] = [];
+    const seenByFilter: unknown[] = [];
+    // eslint-disable-next-line no-restricted-properties -- showing the very pitfall the rule bans
+    await store.db.change_log.orderBy('seq').until((entry) => (seenByUntil.push(entry), false)).primaryKeys();
+    await store.db.change_log.orderBy('seq').filter((entry) => (seenByFilter.push(entry), true)).primaryKeys();
+    expect(seenByUntil.length).toBeGreaterThan(0);
+    expect(seenByUntil.every((entry) => entry === undefined)).toBe(true);
+    expect(seenByFilter.map((entry) => (entry as { seq: number }).seq)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
