@@ -22,6 +22,7 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['F4', 'photo'],
     ['F8', 'undo'],
     ['F2', 'receive'],
+    ['F7', 'correct receipt'],
     ['Esc', 'back'],
   ],
   register: [

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { lineRows, unexpectedDrafts } from '../inspect/drafts.ts';
-import { usePackage } from '../state/package-store.ts';
+import { lockReasonOf, usePackage } from '../state/package-store.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { LineTable } from '../components/LineTable.tsx';
 import { SelectedItemPanel } from '../components/SelectedItemPanel.tsx';
@@ -23,6 +23,8 @@ export function PackageScreen() {
   const error = usePackage((s) => s.error);
   const receiving = usePackage((s) => s.receiving);
   const canUndo = usePackage((s) => s.undoStack.length > 0);
+  const correctingBy = usePackage((s) => s.correctingBy);
+  const lockReason = usePackage(lockReasonOf);
 
   // Photos pasted anywhere on the page go to the open package.
   useEffect(() => {
@@ -91,6 +93,21 @@ export function PackageScreen() {
         <p className="inline-error">The return #{pkg.return_id} of this package could not be loaded; scanned items are recorded as unexpected.</p>
       )}
 
+      {lockReason && (
+        <p className="inline-error" role="alert" data-testid="package-locked">
+          {lockReason}
+        </p>
+      )}
+      {correctingBy && (
+        <p className="inline-warning" role="status" data-testid="correcting-receipt">
+          Correcting the receipt: every change is recorded as made by {correctingBy.name}. F2 when done.
+        </p>
+      )}
+      {pkg.status === 'exception' && (
+        <p className="inline-warning" role="status" data-testid="exception-rule">
+          Exception: scan what the parcel holds and set every item&apos;s condition, then press F2 twice to receive it.
+        </p>
+      )}
       {error && (
         <p className="inline-error" role="alert" data-testid="package-error">
           {error}

@@ -34,7 +34,14 @@ interface PackageState {
   receiving: boolean;
   /** The last refusal of the station for this package, shown until the next change. */
   error: string | null;
+  /** Who is correcting the receipt of this received package ("Correct receipt", F7), or null. */
+  correctingBy: { id: number; name: string } | null;
+  /** Set by a first F2 on an exception package: the next F2 receives it. */
+  exceptionConfirmed: boolean;
   open(work: OpenPackage): void;
+  /** Opens a received package for an explicit, recorded correction by `operator`. */
+  startCorrection(operator: { id: number; name: string }): void;
+  confirmException(): void;
   close(): void;
   scanItem(code: string): ScanOutcome;
   /** Moves one unit of the selected item into an item of its own (another condition); false when it has one unit. */
@@ -63,11 +70,15 @@ const newKey = () => `d${Date.now().toString(36)}-${nextKey++}`;
 
 export const usePackage = create<PackageState>()((set, get) => {
   /** Applies new drafts, remembering the previous ones for undo, and hands them to the sync. */
-  const commit = (label: string, drafts: Draft[], selectedKey: string | null) => {
-    const { drafts: before, selectedKey: beforeKey, undoStack } = get();
+  const commit = (label: string, changed: Draft[], selectedKey: string | null) => {
+    const { drafts: before, selectedKey: beforeKey, undoStack, correctingBy } = get();
+    // A correction of a received package is recorded on every item it changes: who (a tag) and
+    // when (the item's updated_at).
+    const drafts = correctingBy ? changed.map((d) => (before.includes(d) ? d : withTag(d, `corrected-by-${correctingBy.id}`))) : changed;
     set({ drafts, selectedKey, undoStack: [...undoStack, { label, drafts: before, selectedKey: beforeKey }].slice(-200), error: null });
     lineSync?.set(drafts);
   };
+  const locked = () => lockReasonOf(get()) !== null;
 
   return {
     current: null,
@@ -79,6 +90,16 @@ export const usePackage = create<PackageState>()((set, get) => {
     uploads: [],
     receiving: false,
     error: null,
+    correctingBy: null,
+    exceptionConfirmed: false,
+
+    startCorrection(operator) {
+      if (get().current?.pkg.status === 'received') set({ correctingBy: operator });
+    },
+
+    confirmException() {
+      set({ exceptionConfirmed: true });
+    },
 
     open(work) {
       // The previous package's sync keeps running until its last change has landed.
@@ -96,16 +117,16 @@ export const usePackage = create<PackageState>()((set, get) => {
         },
       );
       const syncOfThis = lineSync;
-      set({ current: work, drafts, selectedKey: drafts[0]?.key ?? null, undoStack: [], sync: 'saved', syncError: null, receiving: false, error: null });
+      set({ current: work, drafts, selectedKey: drafts[0]?.key ?? null, undoStack: [], sync: 'saved', syncError: null, receiving: false, error: null, correctingBy: null, exceptionConfirmed: false });
     },
 
     close() {
-      set({ current: null, drafts: [], selectedKey: null, undoStack: [], error: null });
+      set({ current: null, drafts: [], selectedKey: null, undoStack: [], error: null, correctingBy: null, exceptionConfirmed: false });
     },
 
     scanItem(code) {
       const { current, drafts } = get();
-      if (!current) return { kind: 'none' };
+      if (!current || locked()) return { kind: 'none' };
       const { drafts: next, outcome } = applyItemScan(drafts, current.ret, code, newKey, current.pkg.status === 'received', get().selectedKey);
       if (outcome.kind !== 'none') commit(`scan ${code}`, next, outcome.key);
       return outcome;
@@ -127,7 +148,7 @@ export const usePackage = create<PackageState>()((set, get) => {
 
     setCondition(condition) {
       const { drafts, selectedKey } = get();
-      if (selectedKey === null) return false;
+      if (selectedKey === null || locked()) return false;
       commit(`condition ${condition}`, updateDraft(drafts, selectedKey, { condition }), selectedKey);
       return true;
     },
@@ -135,7 +156,7 @@ export const usePackage = create<PackageState>()((set, get) => {
     toggleDefective() {
       const { drafts, selectedKey } = get();
       const draft = drafts.find((d) => d.key === selectedKey);
-      if (!draft) return false;
+      if (!draft || locked()) return false;
       commit('defective', updateDraft(drafts, draft.key, { defective: !draft.defective }), draft.key);
       return true;
     },
@@ -143,7 +164,7 @@ export const usePackage = create<PackageState>()((set, get) => {
     splitUnit() {
       const { drafts, selectedKey } = get();
       const key = newKey();
-      const next = selectedKey === null ? null : splitDraft(drafts, selectedKey, key);
+      const next = selectedKey === null || locked() ? null : splitDraft(drafts, selectedKey, key);
       if (!next) return false;
       commit('split a unit', next, key);
       return true;
@@ -152,19 +173,20 @@ export const usePackage = create<PackageState>()((set, get) => {
     changeQuantity(key, delta) {
       const { drafts } = get();
       const draft = drafts.find((d) => d.key === key);
-      if (!draft) return;
+      if (!draft || locked()) return;
       const next = updateDraft(drafts, key, { quantity: draft.quantity + delta });
       commit(`quantity ${delta > 0 ? '+' : ''}${delta}`, next, next.some((d) => d.key === key) ? key : (next.at(-1)?.key ?? null));
     },
 
     edit(key, change) {
       const { drafts } = get();
+      if (locked()) return;
       commit('edit', updateDraft(drafts, key, change), key);
     },
 
     addPhoto(blob, contentType) {
       const { current, undoStack } = get();
-      if (!current) return;
+      if (!current || locked()) return;
       const upload = uploadQueue.add(current.accountId, current.pkg.id, blob, contentType);
       set({ undoStack: [...undoStack, { label: 'photo', uploadId: upload.id }] });
     },
@@ -192,7 +214,8 @@ export const usePackage = create<PackageState>()((set, get) => {
       try {
         // Everything inspected must be on the station before the package counts as received.
         await lineSync.flush();
-        await api().updatePackage(current.accountId, current.pkg.id, { status: 'received', processor_id: operatorId });
+        // A correction keeps who received the package and when; the changed items say who corrected them.
+        if (current.pkg.status !== 'received') await api().updatePackage(current.accountId, current.pkg.id, { status: 'received', processor_id: operatorId });
         const received = await api().getPackage(current.accountId, current.pkg.id);
         set({ receiving: false, current: { ...current, pkg: received }, undoStack: [] });
         return received;
@@ -213,6 +236,25 @@ export const usePackage = create<PackageState>()((set, get) => {
     },
   };
 });
+
+/**
+ * Why the open package takes no changes, or null. A cancelled package never does; a received one
+ * only after an explicit "Correct receipt" (F7): a stray scan must not change what was received.
+ */
+export function lockReasonOf(state: Pick<PackageState, 'current' | 'correctingBy'>): string | null {
+  const pkg = state.current?.pkg;
+  if (!pkg) return null;
+  if (pkg.status === 'cancelled') return `${pkg.tracking_number} is cancelled: nothing is recorded on it. Scan the next parcel.`;
+  if (pkg.status === 'received' && state.correctingBy === null) {
+    const when = pkg.processed_at ? ` on ${pkg.processed_at.slice(0, 16).replace('T', ' ')}` : '';
+    return `${pkg.tracking_number} was already received${when}: nothing was recorded. Press F7 to correct the receipt.`;
+  }
+  return null;
+}
+
+function withTag(draft: Draft, tag: string): Draft {
+  return draft.tags.includes(tag) ? draft : { ...draft, tags: [...draft.tags, tag] };
+}
 
 /** Photos of the open package: stored ones and those still uploading, newest last. */
 export function packagePhotos(pkg: ReturnPackage, uploads: readonly Upload[]): { key: string; stored: MediaFile | null; upload: Upload | null }[] {

@@ -3,6 +3,7 @@ import { capturePhoto, useCamera } from '../media/camera.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { usePackage } from '../state/package-store.ts';
+import { refuseWhenLocked } from './package-lock.ts';
 import { useSession } from '../state/session-store.ts';
 import { useStationStore } from '../state/station-store.ts';
 import { scanQueue } from './scan-router.ts';
@@ -19,18 +20,42 @@ export async function receive(): Promise<void> {
   const current = store.current;
   if (!current || store.receiving) return;
   if (!operator) return notify('error', 'Sign in before receiving.');
+  if (current.pkg.status === 'received' && store.correctingBy === null) return notify('error', `${current.pkg.tracking_number} is already received. Press F7 to correct the receipt.`);
+  if (refuseWhenLocked()) return;
+  if (current.pkg.status === 'exception') {
+    // An exception package (lost, damaged, refused, …) is received only when every item in it has
+    // been looked at and given a condition, and the worker confirms it with a second F2.
+    const unset = store.drafts.filter((d) => d.condition === null).length;
+    if (store.drafts.length === 0) return notify('error', `${current.pkg.tracking_number} is an exception: scan what the parcel holds before receiving it.`);
+    if (unset > 0) return notify('error', `${current.pkg.tracking_number} is an exception: set the condition of every item first (${unset} not set).`);
+    if (!store.exceptionConfirmed) {
+      store.confirmException();
+      return notify('warning', `${current.pkg.tracking_number} is an exception. Press F2 again to receive it as inspected.`);
+    }
+  }
   // Scans already queued belong to this package: let them land first.
   await scanQueue.idle();
   try {
+    const correcting = store.correctingBy !== null;
     const received = await usePackage.getState().receive(operator.id);
     const units = usePackage.getState().drafts.reduce((sum, d) => sum + d.quantity, 0);
-    notify('success', `Received ${received.tracking_number} — ${units} unit${units === 1 ? '' : 's'}. Scan the next parcel.`);
+    notify('success', `${correcting ? 'Corrected the receipt of' : 'Received'} ${received.tracking_number} — ${units} unit${units === 1 ? '' : 's'}. Scan the next parcel.`);
     usePackage.getState().close();
     useNav.getState().go('scan');
     void useStationStore.getState().refreshStatus();
   } catch (error) {
     notify('error', describeError(error));
   }
+}
+
+/** "Correct receipt" (F7): opens a received package for changes, recorded on each changed item. */
+export function correctReceipt(): void {
+  const operator = useSession.getState().operator;
+  const pkg = usePackage.getState().current?.pkg;
+  if (!pkg || !operator) return;
+  if (pkg.status !== 'received') return notify('warning', 'Only a received package needs a correction.');
+  usePackage.getState().startCorrection({ id: operator.id, name: operator.name });
+  notify('warning', `Correcting the receipt of ${pkg.tracking_number}: every change is recorded as made by ${operator.name}. F2 when done.`);
 }
 
 export function undo(): void {
@@ -41,12 +66,13 @@ export function undo(): void {
 
 export function setConditionKey(key: string): void {
   const condition = conditionForKey(key);
-  if (!condition) return;
+  if (!condition || refuseWhenLocked()) return;
   if (usePackage.getState().setCondition(condition)) notify('success', `Condition: ${conditionLabel(condition)}`);
   else notify('warning', 'Scan an item first, then set its condition.');
 }
 
 export function toggleDefective(): void {
+  if (refuseWhenLocked()) return;
   if (!usePackage.getState().toggleDefective()) return notify('warning', 'Scan an item first.');
   const selected = usePackage.getState().drafts.find((d) => d.key === usePackage.getState().selectedKey);
   notify(selected?.defective ? 'warning' : 'success', selected?.defective ? 'Marked defective' : 'Not defective');
@@ -54,12 +80,24 @@ export function toggleDefective(): void {
 
 /** One unit of the selected item gets a condition of its own (e.g. one of two arrived damaged). */
 export function splitUnit(): void {
+  if (refuseWhenLocked()) return;
   if (!usePackage.getState().splitUnit()) return notify('warning', 'Select an item with more than one unit to split one off.');
   notify('success', 'One unit split off: set its condition.');
 }
 
+/** + / −: one unit more or less of the selected item, said out loud like every other change. */
+export function changeQuantity(delta: 1 | -1): void {
+  if (refuseWhenLocked()) return;
+  const store = usePackage.getState();
+  const key = store.selectedKey;
+  if (key === null) return notify('warning', 'Scan an item first.');
+  store.changeQuantity(key, delta);
+  const draft = usePackage.getState().drafts.find((d) => d.key === key);
+  notify('success', draft ? `Quantity: ${draft.quantity}` : 'Item removed');
+}
+
 export async function takePhoto(): Promise<void> {
-  if (!usePackage.getState().current) return;
+  if (!usePackage.getState().current || refuseWhenLocked()) return;
   try {
     const blob = await capturePhoto();
     usePackage.getState().addPhoto(blob, 'image/jpeg');
@@ -70,6 +108,7 @@ export async function takePhoto(): Promise<void> {
 }
 
 export function addFiles(files: Iterable<File>): void {
+  if (refuseWhenLocked()) return;
   let count = 0;
   for (const file of files) {
     if (!file.type.startsWith('image/') && !file.type.startsWith('video/') && file.type !== 'application/pdf') continue;

@@ -7,12 +7,12 @@ import { usePackage } from '../state/package-store.ts';
 import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
 import { useSession } from '../state/session-store.ts';
-import { back, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
+import { back, changeQuantity, correctReceipt, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
 import { openFound, submitScan } from './scan-router.ts';
 
 /*
  * The keyboard map of the station (also shown on screen by ShortcutHints):
- *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F8 / Ctrl+Z undo
+ *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F7 correct a receipt · F8 / Ctrl+Z undo
  *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
  *   Alt+S receive screen · Alt+P packages · Alt+R returns
  */
@@ -40,8 +40,8 @@ function shortcutFor(char: string): (() => void) | null {
     const pkg = usePackage.getState();
     if (pkg.selectedKey === null) return null;
     if (/^[1-6]$/.test(char)) return () => setConditionKey(char);
-    if (char === '+') return () => pkg.selectedKey && pkg.changeQuantity(pkg.selectedKey, 1);
-    if (char === '-') return () => pkg.selectedKey && pkg.changeQuantity(pkg.selectedKey, -1);
+    if (char === '+') return () => changeQuantity(1);
+    if (char === '-') return () => changeQuantity(-1);
     return null;
   }
   if (screen === 'register') {
@@ -94,6 +94,10 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
   }
   if (key === 'F6') {
     if (onPackage) splitUnit();
+    return true;
+  }
+  if (key === 'F7') {
+    if (onPackage) correctReceipt();
     return true;
   }
   if (key === 'F4') {

@@ -10,6 +10,7 @@ import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
 import { useSession } from '../state/session-store.ts';
 import { openPackage } from './open-package.ts';
+import { refuseWhenLocked } from './package-lock.ts';
 
 /*
  * What a scan means depends on where the worker is: a badge before sign-in, an item on an open
@@ -77,8 +78,9 @@ export async function openFound(found: LookupPackage): Promise<void> {
   await openPackage(found.account_id, found.id, found.status, found.return_id);
   const pkg = usePackage.getState().current?.pkg;
   if (!pkg) return;
-  if (pkg.status === 'received') notify('warning', `${pkg.tracking_number} was already received. Changes are still recorded.`);
-  else if (pkg.status === 'cancelled' || pkg.status === 'exception') notify('warning', `${pkg.tracking_number} is ${pkg.status}.`);
+  if (pkg.status === 'received') notify('warning', `${pkg.tracking_number} was already received. Scans are not recorded; F7 corrects the receipt.`);
+  else if (pkg.status === 'cancelled') notify('error', `${pkg.tracking_number} is cancelled: nothing is recorded on it.`);
+  else if (pkg.status === 'exception') notify('warning', `${pkg.tracking_number} is an exception: inspect every item and set its condition before receiving.`);
   else notify('success', `Opened ${pkg.tracking_number}`);
 }
 
@@ -94,6 +96,7 @@ async function scanOnPackage(code: string): Promise<void> {
     const other = answer.packages.find((p) => p.id !== store.current?.pkg.id);
     if (other) return openFound(other);
   }
+  if (refuseWhenLocked()) return;
   const outcome = store.scanItem(code);
   const draft = usePackage.getState().drafts.find((d) => outcome.kind !== 'none' && d.key === outcome.key);
   if (outcome.kind === 'line') {

@@ -1,0 +1,91 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { lineRow, openAndSignIn, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
+
+/*
+ * Received and cancelled packages cannot be changed by a stray scan or key; correcting a receipt is
+ * an explicit, recorded action (F7); an exception package needs every item inspected and a second F2.
+ */
+
+test('a received package refuses scans and keys until "Correct receipt", which records who changed what', async ({ page, demo }) => {
+  const s = await scenario(demo, 'delivered');
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  await scan(page, s.skus[1]);
+  await scan(page, s.skus[1]);
+  await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
+
+  // Re-opened by a stray scan: the scan of an item is refused with the error tone, nothing changes.
+  await scan(page, s.tracking);
+  await expect(page.getByTestId('package-locked')).toContainText('already received');
+  await scan(page, s.skus[1]);
+  await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'error');
+  await expect(page.getByTestId('notice')).toContainText('F7');
+  await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
+  // Keys pressed by hand, one at a time (each answered before the next, as a person would).
+  for (const key of ['3', '+']) {
+    await pressAndWaitForAnswer(page, key);
+    await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'error');
+    await expect(page.getByTestId('notice')).toContainText('Press F7');
+  }
+  let pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.line_items.map((i) => [i.quantity, i.condition])).toEqual([[2, null]]);
+
+  // The explicit correction: allowed, and recorded on the changed item.
+  await page.keyboard.press('F7');
+  await expect(page.getByTestId('correcting-receipt')).toContainText(s.operator.name);
+  await pressAndWaitForAnswer(page, '3');
+  await expect(page.getByTestId('notice')).toContainText('Condition: Good');
+  await expect(lineRow(page, s.skus[1])).toContainText('Good');
+  await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText(`Corrected the receipt of ${s.tracking}`);
+  pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });
+  expect(pkg.line_items[0]).toMatchObject({ quantity: 2, condition: 'good', tags: [`corrected-by-${s.operator.id}`] });
+});
+
+test('a cancelled package takes nothing', async ({ page, demo }) => {
+  const s = await scenario(demo, 'pending');
+  await demo.api.updatePackage(s.accountId, s.packageId, { status: 'cancelled' });
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  await expect(page.getByTestId('package-locked')).toContainText('cancelled');
+  await scan(page, s.skus[0]);
+  await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'error');
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'error');
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg).toMatchObject({ status: 'cancelled', line_items: [] });
+});
+
+test('an exception package is received only with every item inspected and a second F2', async ({ page, demo }) => {
+  const s = await scenario(demo, 'delivered');
+  await demo.api.updatePackage(s.accountId, s.packageId, { status: 'exception' });
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  await expect(page.getByTestId('exception-rule')).toBeVisible();
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'error');
+  await scan(page, s.skus[0]);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('set the condition of every item');
+  await page.keyboard.press('4');
+  await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('Press F2 again');
+  expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('exception');
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
+  expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('received');
+});
+
+/** Presses one key and waits until the station's notice answers it. */
+async function pressAndWaitForAnswer(page: Page, key: string): Promise<void> {
+  const notice = page.getByTestId('notice');
+  const before = await notice.getAttribute('data-seq');
+  await page.keyboard.press(key);
+  await expect(notice).not.toHaveAttribute('data-seq', before ?? '');
+}
