@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../station/data-dir.ts';
 import { openStation, type Station } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
-import { createToken } from '../station/domain/tokens.ts';
+import { createToken, revokeToken } from '../station/domain/tokens.ts';
+import { removeControl, writeControl } from '../station/control-file.ts';
 import { clockOffsetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
@@ -10,6 +11,8 @@ import { RENDERER_DIR } from './paths.ts';
 export const DEFAULT_PORT = 4780;
 /** How long the printed UI link's station token stays valid. */
 const UI_LINK_DAYS = 7;
+/** The command line's token is revoked when serve stops; this bounds it after a crash. */
+const CONTROL_TOKEN_DAYS = 30;
 
 /** RETURNS_STATION_SYNC_INTERVAL_MS (pull interval) and RETURNS_STATION_SYNC_OVERLAP_MS (re-read window, for tests). */
 function syncIntervalFromEnv(env: NodeJS.ProcessEnv): { syncPullIntervalMs?: number; syncOverlapMs?: number } {
@@ -72,6 +75,14 @@ export async function serve(args: string[]): Promise<void> {
     name: `UI link of serve on ${origin}`,
     expiresAt: daysAfter(station.ctx.clock.now(), UI_LINK_DAYS),
   });
+  // The command line's way in while this station holds the directory (token create/list/revoke).
+  const control = await createToken(station.store, station.ctx.clock, {
+    scope: 'station',
+    accountId: null,
+    name: `Command line of serve on ${origin}`,
+    expiresAt: daysAfter(station.ctx.clock.now(), CONTROL_TOKEN_DAYS),
+  });
+  writeControl(dataDir, { origin, token: control.secret, token_id: control.token.id, pid: process.pid });
   // Listen for signals before announcing readiness: a supervisor may stop us the moment it reads the line.
   stopOnSignals(station, deadlineMs);
   process.stdout.write(`Returns station listening on ${origin}\n`);
@@ -89,7 +100,11 @@ function stopOnSignals(station: Station, deadlineMs: number | undefined): void {
     }
     stopping = true;
     station.server.log.info(`${signal}: finishing in-flight requests`);
-    station.close(deadlineMs === undefined ? {} : { deadlineMs }).then(
+    removeControl(dataDir);
+    revokeToken(station.store, station.ctx.clock, control.token.id)
+      .catch(() => undefined)
+      .then(() => station.close(deadlineMs === undefined ? {} : { deadlineMs }))
+      .then(
       () => process.exit(0),
       (error: unknown) => {
         station.server.log.error({ err: error }, 'shutdown failed');

@@ -24,7 +24,7 @@ Commands:
 
 Defaults: --host 127.0.0.1, --port 4780, --data-dir $RETURNS_STATION_DATA_DIR or the platform's
 application-data folder. Only one process may hold a data directory: stop the station before
-changing tokens or operators from the command line.
+changing operators from the command line; token commands talk to a running station instead.
 
 Environment: RETURNS_STATION_LOG_LEVEL (silent|error|warn|info|debug),
 RETURNS_STATION_ACCOUNT_RATE_LIMIT and RETURNS_STATION_STATION_RATE_LIMIT (requests per hour),

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './domain/clock.ts';
 import { pruneExpired } from './domain/retention.ts';
+import { pruneExpiredTokens } from './domain/tokens.ts';
 import type { StationStore } from './store/index.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -23,6 +24,8 @@ export function startHousekeeping(store: StationStore, clock: Clock, log: Fastif
       const pruned = await pruneExpired(store, clock.now());
       // Bytes no record names (an upload refused after streaming, a crash between file and record).
       const swept = await store.media.sweep();
+      const tokens = await pruneExpiredTokens(store, clock.now());
+      if (tokens > 0) log.debug({ tokens }, 'housekeeping removed tokens that expired over a week ago');
       if (failing) log.info('housekeeping works again');
       failing = false;
       if (pruned.idempotencyKeys + pruned.changeLogEntries > 0) log.debug(pruned, 'housekeeping pruned expired entries');

@@ -1,3 +1,4 @@
+import type { TokenCreated, TokenCreateInput, TokenListResponseSchema } from './tokens.ts';
 import type { z } from 'zod';
 import type { Health } from '../health.ts';
 import type { PaginationQuery } from './common.ts';
@@ -193,6 +194,18 @@ export class ApiClient {
   }
   updateOperator(id: number, body: OperatorUpdate, o: RequestOptions = {}): Promise<Operator> {
     return this.#call(API_ROUTES.updateOperator, { params: { id }, json: body, signal: o.signal });
+  }
+
+  // -- tokens (station token) ------------------------------------------------------------------
+
+  listTokens(o: RequestOptions = {}): Promise<z.infer<typeof TokenListResponseSchema>> {
+    return this.#call(API_ROUTES.listTokens, { signal: o.signal });
+  }
+  createToken(body: TokenCreateInput, o: PostOptions = {}): Promise<TokenCreated> {
+    return this.#call(API_ROUTES.createToken, { json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });
+  }
+  async revokeToken(id: number, o: RequestOptions = {}): Promise<void> {
+    await this.#send(API_ROUTES.revokeToken, { params: { id }, signal: o.signal });
   }
 
   // -- returns ---------------------------------------------------------------------------------

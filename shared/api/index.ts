@@ -7,6 +7,7 @@ export * from './return-packages.ts';
 export * from './line-items.ts';
 export * from './media.ts';
 export * from './station.ts';
+export * from './tokens.ts';
 export * from './events.ts';
 export * from './sync.ts';
 export * from './sse.ts';

@@ -1,3 +1,4 @@
+import { TokenCreatedSchema, TokenListResponseSchema, TokenSchema } from './tokens.ts';
 import { z } from 'zod';
 import { HealthSchema } from '../health.ts';
 import { CurrencySchema, ListMetaSchema } from './common.ts';
@@ -88,6 +89,9 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   LookupResponse: LookupResponseSchema,
   Operator: OperatorSchema,
   OperatorList: OperatorListResponseSchema,
+  Token: TokenSchema,
+  TokenCreated: TokenCreatedSchema,
+  TokenList: TokenListResponseSchema,
   Carrier: CarrierSchema,
   CarrierList: CarrierListResponseSchema,
   Location: LocationSchema,

@@ -35,6 +35,7 @@ import {
   OperatorUpdateSchema,
   StationStatusSchema,
 } from './station.ts';
+import { TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 
 import {
   RecordSyncSchema,
@@ -393,6 +394,41 @@ export const API_ROUTES = {
     status: 200,
     response: OperatorSchema,
     errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  listTokens: {
+    operationId: 'listTokens',
+    method: 'GET',
+    path: '/api/v1/station/tokens',
+    summary: 'Access tokens (never their secrets), revoked and expired ones included.',
+    tag: 'station',
+    auth: 'station',
+    status: 200,
+    response: TokenListResponseSchema,
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  createToken: {
+    operationId: 'createToken',
+    method: 'POST',
+    path: '/api/v1/station/tokens',
+    summary: 'Make an account or station token; its secret is in this answer only.',
+    tag: 'station',
+    auth: 'station',
+    body: TokenCreateSchema,
+    status: 201,
+    response: TokenCreatedSchema,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN'],
+  },
+  revokeToken: {
+    operationId: 'revokeToken',
+    method: 'DELETE',
+    path: '/api/v1/station/tokens/{id}',
+    summary: 'Revoke a token: it stops working at once.',
+    tag: 'station',
+    auth: 'station',
+    params: OperatorPathSchema,
+    status: 204,
+    response: null,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   getReturnSync: {
     operationId: 'getReturnSync',

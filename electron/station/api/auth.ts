@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteAuth } from '#shared/api/routes.ts';
 import { fail } from '../errors.ts';
 import type { DomainContext } from '../domain/context.ts';
-import { type Principal, verifyToken } from '../domain/tokens.ts';
+import { onTokenRevoked, type Principal, verifyToken } from '../domain/tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,12 +17,17 @@ const MAX_CACHED_TOKENS = 10_000;
 
 /**
  * Resolves the bearer token of every API request before anything else looks at it. Valid tokens
- * are remembered (with their expiry, which is checked on every use): tokens are only revoked from
- * the command line, which cannot run while this station holds the data directory, and new tokens
- * simply miss the cache.
+ * are remembered (with their expiry, which is checked on every use); a revocation (through the API,
+ * the only way while this station holds the data directory) drops the token from the cache at once,
+ * and new tokens simply miss the cache.
  */
 export function resolvePrincipals(server: FastifyInstance, ctx: DomainContext): void {
   const verified = new Map<string, { principal: Principal; expiresAt: string | null }>();
+  // A revoked token stops working at once: its cached verification goes with the revocation.
+  const stopListening = onTokenRevoked(ctx.store, (tokenId) => {
+    for (const [secret, entry] of verified) if (entry.principal.tokenId === tokenId) verified.delete(secret);
+  });
+  server.addHook('onClose', async () => stopListening());
   server.decorateRequest('principal', null);
   server.addHook('onRequest', async (request) => {
     const secret = BEARER.exec(request.headers.authorization ?? '')?.[1];

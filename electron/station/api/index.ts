@@ -10,6 +10,7 @@ import { mediaFileRoutes } from './routes/media.ts';
 import { returnPackageRoutes } from './routes/return-packages.ts';
 import { returnRoutes } from './routes/returns.ts';
 import { stationRoutes } from './routes/station.ts';
+import { tokenRoutes } from './routes/tokens.ts';
 import { syncRoutes } from './routes/sync.ts';
 
 export interface ApiOptions {
@@ -39,6 +40,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await api.register(async (scope) => mediaFileRoutes(scope, ctx));
     await api.register(async (scope) => configurationRoutes(scope, ctx));
     await api.register(async (scope) => stationRoutes(scope, ctx));
+    await api.register(async (scope) => tokenRoutes(scope, ctx));
     await api.register(async (scope) => syncRoutes(scope, ctx));
     const { eventStreamOpensPerHour: opensPerHour, anonymousPerHour } = options.rateLimits;
     await api.register(async (scope) => eventRoutes(scope, ctx, { heartbeatMs: options.heartbeatMs, opensPerHour, anonymousPerHour }));

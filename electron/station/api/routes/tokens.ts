@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { API_ROUTES } from '#shared/api/routes.ts';
+import type { TokenView } from '#shared/api/tokens.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { createToken, listTokens, revokeToken } from '../../domain/tokens.ts';
+import type { Token } from '../../store/index.ts';
+import { addRoute } from '../route.ts';
+
+function tokenView(token: Token): TokenView {
+  return {
+    id: token.id,
+    scope: token.scope,
+    account_id: token.account_id,
+    name: token.name,
+    created_at: token.created_at,
+    expires_at: token.expires_at,
+    revoked_at: token.revoked_at,
+  };
+}
+
+/**
+ * Tokens while the station runs (station token only): list, create (the secret is in that answer
+ * only), revoke (it stops working at once). The domain functions' own store writes join the route's
+ * durable write.
+ */
+export function tokenRoutes(server: FastifyInstance, ctx: DomainContext): void {
+  addRoute(server, ctx, API_ROUTES.listTokens, async () => ({ body: { data: (await listTokens(ctx.store)).map(tokenView) } }));
+  addRoute(server, ctx, API_ROUTES.createToken, async ({ body, now, request }) => {
+    const accountId = body.account_id ?? null;
+    const { token, secret } = await createToken(ctx.store, ctx.clock, {
+      scope: body.scope,
+      accountId,
+      name: body.name ?? (accountId === null ? 'station token' : `account ${accountId} token`),
+      expiresAt: body.expires_in_days === undefined ? null : new Date(Date.parse(now) + body.expires_in_days * 86_400_000).toISOString(),
+    });
+    return { body: { ...tokenView(token), secret }, headers: { location: `${request.url.split('?')[0]}/${token.id}` } };
+  });
+  addRoute(server, ctx, API_ROUTES.revokeToken, async ({ params }) => {
+    await revokeToken(ctx.store, ctx.clock, params.id ?? 0);
+    return { body: undefined };
+  });
+}
