@@ -35,6 +35,13 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = exitCodeFor(error);
     process.stderr.write(`returns-station: ${messageOf(error)}\n`);
     if (error instanceof UsageError) process.stderr.write(`\n${USAGE}`);
+  } finally {
+    // A token command may have talked to a running station: its kept-alive connection would hold
+    // the process for seconds after the answer. Exit once the output is written.
+    if (command === 'token') {
+      await new Promise<void>((resolve) => process.stdout.write('', () => process.stderr.write('', () => resolve())));
+      process.exit();
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +12,13 @@ import { STATION_BIN, startStation } from '../support/station-process.ts';
  * even one the station has already verified (and cached). Per-start tokens expire and are pruned.
  */
 
-function cli(dataDir: string, ...args: string[]) {
-  return spawnSync(process.execPath, [STATION_BIN, 'token', ...args, '--data-dir', dataDir], { encoding: 'utf8', timeout: 20_000 });
+/** The real command, run without blocking this process (its HTTP connections stay serviced). */
+function cli(dataDir: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [STATION_BIN, 'token', ...args, '--data-dir', dataDir], { encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
 }
 
 it('makes and revokes tokens while the station runs; a revoke takes effect at once', async () => {
@@ -33,16 +38,16 @@ it('makes and revokes tokens while the station runs; a revoke takes effect at on
   expectError(await call(origin, 'GET', '/api/v1/accounts/7/return_packages', { token: secret }), 'INVALID_TOKEN');
 
   // From the command line, against the running station.
-  const created = cli(dataDir, 'create', '--account', '7', '--name', 'wms agent');
+  const created = await cli(dataDir, 'create', '--account', '7', '--name', 'wms agent');
   expect(created.status, created.stderr).toBe(0);
   const cliSecret = created.stdout.trim();
   expect((await call(origin, 'GET', '/api/v1/accounts/7/return_packages', { token: cliSecret })).status).toBe(200);
-  const list = cli(dataDir, 'list');
+  const list = await cli(dataDir, 'list');
   expect(list.status, list.stderr).toBe(0);
   const row = list.stdout.split('\n').find((line) => line.includes('wms agent'));
   const cliId = row?.split(/\s+/)[0] ?? '';
   expect(cliId).toMatch(/^\d+$/);
-  const revoked = cli(dataDir, 'revoke', cliId);
+  const revoked = await cli(dataDir, 'revoke', cliId);
   expect(revoked.status, revoked.stderr).toBe(0);
   expectError(await call(origin, 'GET', '/api/v1/accounts/7/return_packages', { token: cliSecret }), 'INVALID_TOKEN');
 
@@ -54,7 +59,7 @@ it('makes and revokes tokens while the station runs; a revoke takes effect at on
 it('per-start tokens expire, and are pruned a week after', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'harden-tokens-'));
   try {
-    expect(cli(dataDir, 'create', '--station', '--name', 'kept').status).toBe(0);
+    expect((await cli(dataDir, 'create', '--station', '--name', 'kept')).status).toBe(0);
     const first = await startStation({ dataDir });
     const firstLink = first.stationToken;
     expect(await first.stop()).toBe(0);

@@ -32,6 +32,9 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/operators',
   'POST /api/v1/station/operators',
   'PATCH /api/v1/station/operators/{id}',
+  'GET /api/v1/station/tokens',
+  'POST /api/v1/station/tokens',
+  'DELETE /api/v1/station/tokens/{id}',
   // Sync with the upstream (docs/api-decisions.md, "Sync").
   'GET /api/v1/accounts/{account_id}/returns/{id}/sync',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}/sync',
