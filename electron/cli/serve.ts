@@ -84,14 +84,17 @@ export async function serve(args: string[]): Promise<void> {
   });
   writeControl(dataDir, { origin, token: control.secret, token_id: control.token.id, pid: process.pid });
   // Listen for signals before announcing readiness: a supervisor may stop us the moment it reads the line.
-  stopOnSignals(station, deadlineMs);
+  stopOnSignals(station, deadlineMs, () => {
+    removeControl(dataDir);
+    return revokeToken(station.store, station.ctx.clock, control.token.id).then(() => undefined);
+  });
   process.stdout.write(`Returns station listening on ${origin}\n`);
   process.stdout.write(`Open the station UI: ${origin}/#token=${secret}\n`);
   station.server.log.info({ dataDir }, 'station ready');
 }
 
 /** SIGTERM/SIGINT: finish in-flight requests, flush and exit 0; a second signal exits at once. */
-function stopOnSignals(station: Station, deadlineMs: number | undefined): void {
+function stopOnSignals(station: Station, deadlineMs: number | undefined, beforeClose: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -100,17 +103,16 @@ function stopOnSignals(station: Station, deadlineMs: number | undefined): void {
     }
     stopping = true;
     station.server.log.info(`${signal}: finishing in-flight requests`);
-    removeControl(dataDir);
-    revokeToken(station.store, station.ctx.clock, control.token.id)
+    beforeClose()
       .catch(() => undefined)
       .then(() => station.close(deadlineMs === undefined ? {} : { deadlineMs }))
       .then(
-      () => process.exit(0),
-      (error: unknown) => {
-        station.server.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+        () => process.exit(0),
+        (error: unknown) => {
+          station.server.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
