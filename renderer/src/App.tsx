@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { ScanBar } from './components/ScanBar.tsx';
 import { ShortcutHints } from './components/ShortcutHints.tsx';
 import { StationHeader } from './components/StationHeader.tsx';
@@ -16,12 +17,13 @@ import { installStationKeyboard } from './workflow/keyboard.ts';
 import { followAccounts } from './workflow/live-events.ts';
 
 export function App() {
-  const accounts = useStationStore((s) => s.status?.accounts.map((a) => a.id).join(',') ?? '');
+  // A new array only when the account ids change, so the event streams are not reopened on every status poll.
+  const accounts = useStationStore(useShallow((s) => s.status?.accounts.map((a) => a.id) ?? []));
   const screen = useNav((s) => s.screen);
   const signedIn = useSession((s) => s.operator !== null);
 
   useEffect(() => installStationKeyboard(), []);
-  useEffect(() => (accounts === '' ? undefined : followAccounts(accounts.split(',').map(Number))), [accounts]);
+  useEffect(() => (accounts.length === 0 ? undefined : followAccounts(accounts)), [accounts]);
 
   return (
     <div className="station-layout">
