@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useStationStore } from '../state/station-store.ts';
+import { AccountSelect } from './AccountSelect.tsx';
 
 /** Account, status filters and search of a list; search runs on Enter (or the button). */
 export function ListControls<S extends string>(props: {
@@ -12,22 +12,10 @@ export function ListControls<S extends string>(props: {
   onStatuses(statuses: S[]): void;
   onSearch(text: string): void;
 }) {
-  const accounts = useStationStore((s) => s.status?.accounts ?? []);
   const [text, setText] = useState(props.search);
   return (
     <div className="list-controls">
-      {accounts.length > 1 && (
-        <label className="text-field narrow">
-          <span>Account</span>
-          <select value={props.accountId ?? ''} onChange={(e) => props.onAccount(Number(e.target.value))}>
-            {accounts.map((a) => (
-              <option key={a.id} value={a.id}>
-                Account {a.id}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+      <AccountSelect className="text-field narrow" value={props.accountId} onChange={props.onAccount} />
       <div className="button-row" role="group" aria-label={`${props.label} status filter`}>
         <button type="button" className={`btn btn-filter ${props.selected.length === 0 ? 'btn-active' : ''}`} aria-pressed={props.selected.length === 0} onClick={() => props.onStatuses([])}>
           All

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type CurrencyCode, ISO_4217_CURRENCIES as CURRENCIES } from '#shared/api/currencies.ts';
 import { describeError } from '../api/describe-error.ts';
+import { AccountSelect } from '../components/AccountSelect.tsx';
 import { focusScan } from '../scan/scan-field.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useRegister } from '../state/register-store.ts';
@@ -107,18 +108,7 @@ function ManualReturnForm({ trackingNumber }: { trackingNumber: string }) {
     >
       <h3 id="manual-title">…or create a manual return for it</h3>
       <div className="field-row">
-        {accounts.length > 1 && (
-          <label className="text-field">
-            <span>Account</span>
-            <select value={account ?? ''} onChange={(e) => setAccountId(Number(e.target.value))}>
-              {accounts.map((a) => (
-                <option key={a.id} value={a.id}>
-                  Account {a.id}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <AccountSelect value={account} onChange={setAccountId} />
         <label className="text-field">
           <span>Customer email</span>
           <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} name="email" />
