@@ -30,7 +30,7 @@ export interface StationState {
   carriers: unknown[];
   locations: unknown[];
   operators: unknown[];
-  /** `token list` without the per-start UI link tokens (each start adds one). */
+  /** `token list` without the per-start tokens of `serve` (its UI link's and its command line's: each start adds them). */
   tokens: string[];
   /** The change log as the event stream replays it from the start: `id event`. */
   events: string[];
@@ -113,7 +113,7 @@ function withoutOrigin<T>(origin: string, value: T): T {
 export function readTokens(dataDir: string): string[] {
   return cli(dataDir, 'token', 'list')
     .split('\n')
-    .filter((line) => line.trim() !== '' && !line.includes('UI link of serve'));
+    .filter((line) => line.trim() !== '' && !/(UI link|Command line) of serve on /.test(line));
 }
 
 /**
