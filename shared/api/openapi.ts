@@ -202,15 +202,11 @@ function errorResponses(codes: readonly ErrorCode[], withRateLimit: boolean): Re
   return out;
 }
 
-function operationOf(
-  route: RouteDefinition,
-  requestNames: Map<z.ZodType, string>,
-  responseNames: Map<z.ZodType, string>,
-): JsonObject {
-  const authenticated = route.auth !== 'none';
-  const parameters = parametersOf(route);
+/** Headers an operation reads besides its path and query: replay keys on POST, the resume point on SSE. */
+function headerParameters(route: RouteDefinition): JsonObject[] {
+  const out: JsonObject[] = [];
   if (route.method === 'POST') {
-    parameters.push({
+    out.push({
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
@@ -219,7 +215,7 @@ function operationOf(
     });
   }
   if (route.response === 'sse') {
-    parameters.push({
+    out.push({
       name: 'Last-Event-ID',
       in: 'header',
       required: false,
@@ -227,33 +223,35 @@ function operationOf(
       schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
     });
   }
+  return out;
+}
 
-  let requestBody: JsonObject | undefined;
-  if (route.body === 'media') {
-    const content: Record<string, JsonObject> = {
-      'multipart/form-data': {
-        schema: {
-          type: 'object',
-          properties: { file: { contentMediaType: 'application/octet-stream' } },
-          required: ['file'],
-        },
-      },
-    };
-    for (const type of MEDIA_TYPE_NAMES) {
-      content[type] = { schema: { contentMediaType: type, maxLength: MEDIA_TYPES[type].maxBytes } };
-    }
-    requestBody = { required: true, content };
-  } else if (route.body !== undefined) {
-    requestBody = {
+/** A media upload takes the bytes raw or as multipart; everything else takes JSON. */
+function requestBodyOf(route: RouteDefinition, requestNames: Map<z.ZodType, string>): JsonObject | undefined {
+  if (route.body === undefined) return undefined;
+  if (route.body !== 'media') {
+    return {
       required: true,
       content: { 'application/json': { schema: schemaRef(route.body, requestNames, 'input') } },
     };
   }
-
-  const successHeaders: Record<string, JsonObject> = authenticated ? { ...RATE_LIMIT_HEADERS } : {};
-  if (route.operationId === 'createReturnPackage') {
-    successHeaders.Location = { description: 'Address of the new package.', schema: { type: 'string' } };
+  const content: Record<string, JsonObject> = {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        properties: { file: { contentMediaType: 'application/octet-stream' } },
+        required: ['file'],
+      },
+    },
+  };
+  for (const type of MEDIA_TYPE_NAMES) {
+    content[type] = { schema: { contentMediaType: type, maxLength: MEDIA_TYPES[type].maxBytes } };
   }
+  return { required: true, content };
+}
+
+/** The success response: no body, an event stream, or the route's JSON view; with its headers. */
+function successResponseOf(route: RouteDefinition, responseNames: Map<z.ZodType, string>, authenticated: boolean): JsonObject {
   let success: JsonObject;
   if (route.response === null) {
     success = { description: 'Done; no body.' };
@@ -268,13 +266,31 @@ function operationOf(
       content: { 'application/json': { schema: schemaRef(route.response, responseNames, 'output') } },
     };
   }
-  if (Object.keys(successHeaders).length > 0) success.headers = successHeaders;
+  const headers: Record<string, JsonObject> = authenticated ? { ...RATE_LIMIT_HEADERS } : {};
+  if (route.operationId === 'createReturnPackage') {
+    headers.Location = { description: 'Address of the new package.', schema: { type: 'string' } };
+  }
+  if (Object.keys(headers).length > 0) success.headers = headers;
+  return success;
+}
 
-  const errorCodes: ErrorCode[] = authenticated
+/** Every error an operation can answer: the common ones of its kind, its own, and 404 where it has ids. */
+function errorCodesOf(route: RouteDefinition, authenticated: boolean): ErrorCode[] {
+  const codes: ErrorCode[] = authenticated
     ? [...COMMON_ERROR_CODES, ...route.errors]
     : ['INTERNAL_ERROR', 'UNAVAILABLE', ...route.errors];
-  if (!route.errors.includes('NOT_FOUND') && route.params !== undefined) errorCodes.push('NOT_FOUND');
+  if (!route.errors.includes('NOT_FOUND') && route.params !== undefined) codes.push('NOT_FOUND');
+  return codes;
+}
 
+function operationOf(
+  route: RouteDefinition,
+  requestNames: Map<z.ZodType, string>,
+  responseNames: Map<z.ZodType, string>,
+): JsonObject {
+  const authenticated = route.auth !== 'none';
+  const parameters = [...parametersOf(route), ...headerParameters(route)];
+  const requestBody = requestBodyOf(route, requestNames);
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -283,8 +299,8 @@ function operationOf(
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      [String(route.status)]: success,
-      ...errorResponses(errorCodes, authenticated),
+      [String(route.status)]: successResponseOf(route, responseNames, authenticated),
+      ...errorResponses(errorCodesOf(route, authenticated), authenticated),
     },
   };
 }

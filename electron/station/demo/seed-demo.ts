@@ -33,70 +33,86 @@ export async function seedDemo(ctx: DomainContext): Promise<{ seeded: boolean }>
   await runScript(ctx, async (t, now) => {
     for (const id of DEMO_ACCOUNTS) if (!(await t.accounts.get(id))) await t.accounts.put({ id, name: `Demo shop ${id}`, created_at: now });
   });
-  for (const name of [['Sam Rivera', 'BADGE-001'], ['Alex Chen', 'BADGE-002'], ['Jordan Novak', 'BADGE-003']] as const) {
-    await createOperator(ctx, { name: name[0], badge_code: name[1], active: true });
+  for (const [name, badge] of [['Sam Rivera', 'BADGE-001'], ['Alex Chen', 'BADGE-002'], ['Jordan Novak', 'BADGE-003']] as const) {
+    await createOperator(ctx, { name, badge_code: badge, active: true });
   }
-  const operatorId = 1;
-  for (let i = 0; i < CUSTOMERS.length; i++) {
-    const accountId = DEMO_ACCOUNTS[i % DEMO_ACCOUNTS.length] ?? 1001;
-    const lineCount = 1 + (i % 3);
-    const lines = Array.from({ length: lineCount }, (_unused, index) => {
-      const product = PRODUCTS[(i + index * 2) % PRODUCTS.length] ?? PRODUCTS[0];
-      return { quantity: 1 + ((i + index) % 2), unreceived_quantity: 1 + ((i + index) % 2), name: product?.name ?? '', price: product?.price ?? 1, currency: 'EUR' as const, merchant_sku: product?.sku ?? '' };
-    });
-    const input: Omit<ManualReturnCreate, 'account_id'> = {
-      email: `${CUSTOMERS[i]}@example.com`,
-      receive_by: new Date(Date.now() + (7 + i) * 86_400_000).toISOString().slice(0, 10),
-      total_price: Math.round(lines.reduce((sum, line) => sum + line.price * line.quantity, 0) * 100) / 100,
-      currency: 'EUR',
-      weight: 400 + i * 120,
-      weight_unit: 'g',
-      reason_of_return: REASONS[i % REASONS.length] ?? 'Other',
-      length: 35,
-      width: 25,
-      height: 8 + (i % 4) * 4,
-      dimension_unit: 'cm',
-      return_line_items: lines,
-    };
-    const status = PACKAGE_STATES[i % PACKAGE_STATES.length] ?? 'in_transit';
-    const trackingNumber = i % 3 === 0 ? `1ZDEMO${String(i + 1).padStart(10, '0')}` : i % 3 === 1 ? `9400${String(i + 1).padStart(18, '0')}` : `DEMO${String(i + 1).padStart(8, '0')}`;
-    await runScript(ctx, async (t, now) => {
-      const ret = await createReturn(t, now, accountId, input);
-      const create: ReturnPackageCreate = {
-        return_id: ret.id,
-        tracking_number: trackingNumber,
-        estimated_arrival: new Date(Date.now() + (i % 4) * 86_400_000).toISOString(),
-        shipping_method: i % 2 === 0 ? 'ground' : 'standard',
-        weight: input.weight,
-        weight_unit: 'g',
-        width: input.width,
-        height: input.height,
-        length: input.length,
-        dimension_unit: 'cm',
-        shipping_label_cost: 6.9,
-        shipping_label_cost_currency: 'EUR',
-        carrier_id: 1 + (i % 3),
-        location_id: 1,
-        status: status === 'received' ? 'delivered' : status === 'exception' || status === 'cancelled' ? 'in_transit' : status,
-      };
-      const pkg = await createPackage(t, now, accountId, create);
-      if (status === 'received') {
-        for (const line of ret.return_line_items) {
-          await createLineItem(t, now, accountId, pkg.id, {
-            return_line_item_id: line.id,
-            quantity: line.quantity,
-            condition: 'like_new',
-            defective: false,
-            notes: null,
-            barcode: null,
-            tags: ['restock'],
-          });
-        }
-        await updatePackage(t, now, accountId, pkg.id, { status: 'received', processor_id: operatorId });
-      } else if (status === 'exception' || status === 'cancelled') {
-        await updatePackage(t, now, accountId, pkg.id, { status, ...(status === 'exception' ? { notes: 'Carrier reports the label as unreadable.' } : {}) });
-      }
-    });
-  }
+  for (let i = 0; i < CUSTOMERS.length; i++) await seedCustomer(ctx, i);
   return { seeded: true };
+}
+
+/** The first demo operator receives the packages that the demo shows as received. */
+const RECEIVING_OPERATOR_ID = 1;
+
+/** Customer i's return and its one package, brought to the state the demo shows for it, in one write. */
+async function seedCustomer(ctx: DomainContext, i: number): Promise<void> {
+  const accountId = DEMO_ACCOUNTS[i % DEMO_ACCOUNTS.length] ?? 1001;
+  const input = demoReturn(i);
+  const status = PACKAGE_STATES[i % PACKAGE_STATES.length] ?? 'in_transit';
+  await runScript(ctx, async (t, now) => {
+    const ret = await createReturn(t, now, accountId, input);
+    // A package is created in a state a carrier can report; received, exception and cancelled are reached by the updates below.
+    const initial: ReturnPackageCreate['status'] = status === 'received' ? 'delivered' : status === 'exception' || status === 'cancelled' ? 'in_transit' : status;
+    const pkg = await createPackage(t, now, accountId, demoPackage(i, ret.id, input, initial));
+    if (status === 'received') {
+      for (const line of ret.return_line_items) {
+        await createLineItem(t, now, accountId, pkg.id, {
+          return_line_item_id: line.id,
+          quantity: line.quantity,
+          condition: 'like_new',
+          defective: false,
+          notes: null,
+          barcode: null,
+          tags: ['restock'],
+        });
+      }
+      await updatePackage(t, now, accountId, pkg.id, { status: 'received', processor_id: RECEIVING_OPERATOR_ID });
+    } else if (status === 'exception' || status === 'cancelled') {
+      await updatePackage(t, now, accountId, pkg.id, { status, ...(status === 'exception' ? { notes: 'Carrier reports the label as unreadable.' } : {}) });
+    }
+  });
+}
+
+/** Customer i's return: one to three lines of the demo products, due in a week or more. */
+function demoReturn(i: number): Omit<ManualReturnCreate, 'account_id'> {
+  const lines = Array.from({ length: 1 + (i % 3) }, (_unused, index) => {
+    const product = PRODUCTS[(i + index * 2) % PRODUCTS.length] ?? PRODUCTS[0];
+    const quantity = 1 + ((i + index) % 2);
+    return { quantity, unreceived_quantity: quantity, name: product?.name ?? '', price: product?.price ?? 1, currency: 'EUR' as const, merchant_sku: product?.sku ?? '' };
+  });
+  return {
+    email: `${CUSTOMERS[i]}@example.com`,
+    receive_by: new Date(Date.now() + (7 + i) * 86_400_000).toISOString().slice(0, 10),
+    total_price: Math.round(lines.reduce((sum, line) => sum + line.price * line.quantity, 0) * 100) / 100,
+    currency: 'EUR',
+    weight: 400 + i * 120,
+    weight_unit: 'g',
+    reason_of_return: REASONS[i % REASONS.length] ?? 'Other',
+    length: 35,
+    width: 25,
+    height: 8 + (i % 4) * 4,
+    dimension_unit: 'cm',
+    return_line_items: lines,
+  };
+}
+
+/** Customer i's package: a UPS-, USPS- or plain-looking tracking number, arriving within four days. */
+function demoPackage(i: number, returnId: number, input: Omit<ManualReturnCreate, 'account_id'>, status: ReturnPackageCreate['status']): ReturnPackageCreate {
+  const trackingNumber = i % 3 === 0 ? `1ZDEMO${String(i + 1).padStart(10, '0')}` : i % 3 === 1 ? `9400${String(i + 1).padStart(18, '0')}` : `DEMO${String(i + 1).padStart(8, '0')}`;
+  return {
+    return_id: returnId,
+    tracking_number: trackingNumber,
+    estimated_arrival: new Date(Date.now() + (i % 4) * 86_400_000).toISOString(),
+    shipping_method: i % 2 === 0 ? 'ground' : 'standard',
+    weight: input.weight,
+    weight_unit: 'g',
+    width: input.width,
+    height: input.height,
+    length: input.length,
+    dimension_unit: 'cm',
+    shipping_label_cost: 6.9,
+    shipping_label_cost_currency: 'EUR',
+    carrier_id: 1 + (i % 3),
+    location_id: 1,
+    status,
+  };
 }

@@ -96,113 +96,141 @@ export async function openMediaFiles(dir: string, options: MediaFilesOptions = {
     if (name.startsWith(TEMP_PREFIX)) await rm(join(dir, name), { force: true });
     else if (SHA256.test(name)) usedBytes += (await stat(join(dir, name))).size;
   }
-  const isReferenced = options.isReferenced ?? (() => Promise.resolve(false));
-  const budget = options.budgetBytes ?? null;
-  const lock = new KeyedLock();
-  const holds = new Map<string, number>();
-  const pathOf = (sha256: string): string => {
-    if (!SHA256.test(sha256)) throw new Error(`Not a sha256 media name: ${sha256}`);
-    return join(dir, sha256);
-  };
-  const sizeOf = async (sha256: string): Promise<number | null> => {
-    try {
-      return (await stat(pathOf(sha256))).size;
-    } catch {
-      return null;
-    }
-  };
-  const assertRoomFor = (incoming: number): void => {
-    if (budget !== null && usedBytes + incoming > budget) throw new MediaBudgetError(budget, usedBytes);
-  };
+  return new MediaFolder(dir, usedBytes, options.isReferenced ?? (() => Promise.resolve(false)), options.budgetBytes ?? null);
+}
 
-  const collect = (sha256: string): Promise<boolean> =>
-    lock.run(sha256, async () => {
-      if (holds.has(sha256)) return false;
-      const referenced = await isReferenced(sha256);
-      if (referenced || holds.has(sha256)) return false;
-      const size = await sizeOf(sha256);
+class MediaFolder implements MediaFiles {
+  private readonly lock = new KeyedLock();
+  /** Uploads holding bytes by hash (a count: two uploads of the same bytes hold them twice). */
+  private readonly holds = new Map<string, number>();
+
+  readonly dir: string;
+  private usedBytes: number;
+  private readonly isReferenced: (sha256: string) => Promise<boolean>;
+  private readonly budget: number | null;
+
+  constructor(dir: string, usedBytes: number, isReferenced: (sha256: string) => Promise<boolean>, budget: number | null) {
+    this.dir = dir;
+    this.usedBytes = usedBytes;
+    this.isReferenced = isReferenced;
+    this.budget = budget;
+  }
+
+  async put(data: Uint8Array | AsyncIterable<Uint8Array>, options: { maxBytes?: number } = {}): Promise<StoredMedia> {
+    this.assertRoomFor(0);
+    const temp = join(this.dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
+    const { sha256, size } = await this.writeTemp(temp, data, options.maxBytes);
+    await this.publish(temp, sha256, size);
+    return { sha256, size };
+  }
+
+  async release(sha256: string): Promise<void> {
+    releaseHold(this.holds, sha256);
+    await this.collect(sha256).catch(() => false);
+  }
+
+  path(sha256: string): string {
+    if (!SHA256.test(sha256)) throw new Error(`Not a sha256 media name: ${sha256}`);
+    return join(this.dir, sha256);
+  }
+
+  async exists(sha256: string): Promise<boolean> {
+    return (await this.sizeOf(sha256)) !== null;
+  }
+
+  open(sha256: string): ReadStream {
+    return createReadStream(this.path(sha256));
+  }
+
+  collect(sha256: string): Promise<boolean> {
+    return this.lock.run(sha256, async () => {
+      if (this.holds.has(sha256)) return false;
+      const referenced = await this.isReferenced(sha256);
+      if (referenced || this.holds.has(sha256)) return false;
+      const size = await this.sizeOf(sha256);
       if (size === null) return false;
-      await rm(pathOf(sha256), { force: true });
-      await syncDir(dir);
-      usedBytes -= size;
+      await rm(this.path(sha256), { force: true });
+      await syncDir(this.dir);
+      this.usedBytes -= size;
       return true;
     });
+  }
 
-  return {
-    dir,
-    async put(data, putOptions = {}) {
-      assertRoomFor(0);
-      const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
-      const hash = createHash('sha256');
-      let size = 0;
-      const file = await open(temp, 'wx', 0o600);
+  async sweep(): Promise<{ removed: number; freedBytes: number }> {
+    let removed = 0;
+    let freedBytes = 0;
+    for (const name of await readdir(this.dir)) {
+      if (!SHA256.test(name)) continue;
+      const size = (await this.sizeOf(name)) ?? 0;
+      if (await this.collect(name)) {
+        removed += 1;
+        freedBytes += size;
+      }
+    }
+    return { removed, freedBytes };
+  }
+
+  assertRoomFor(incomingBytes: number): void {
+    if (this.budget !== null && this.usedBytes + incomingBytes > this.budget) throw new MediaBudgetError(this.budget, this.usedBytes);
+  }
+
+  async usage(): Promise<MediaUsage> {
+    const diskFreeBytes = await statfs(this.dir).then(
+      (fs) => fs.bavail * fs.bsize,
+      () => null,
+    );
+    return { usedBytes: this.usedBytes, budgetBytes: this.budget, diskFreeBytes };
+  }
+
+  /** Streams the bytes into a temporary file, hashing and bounding them on the way; fsynced. */
+  private async writeTemp(temp: string, data: Uint8Array | AsyncIterable<Uint8Array>, maxBytes: number | undefined): Promise<StoredMedia> {
+    const hash = createHash('sha256');
+    let size = 0;
+    const file = await open(temp, 'wx', 0o600);
+    try {
+      const chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = data instanceof Uint8Array ? [data] : data;
+      for await (const chunk of chunks) {
+        size += chunk.byteLength;
+        if (maxBytes !== undefined && size > maxBytes) throw new MediaTooLargeError(maxBytes);
+        this.assertRoomFor(size);
+        hash.update(chunk);
+        await file.write(chunk);
+      }
+      await file.sync();
+    } catch (error) {
+      await file.close();
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await file.close();
+    return { sha256: hash.digest('hex'), size };
+  }
+
+  /** Renames the temporary file to its hash and takes the upload's hold, both under the hash's lock. */
+  private async publish(temp: string, sha256: string, size: number): Promise<void> {
+    await this.lock.run(sha256, async () => {
+      this.holds.set(sha256, (this.holds.get(sha256) ?? 0) + 1);
+      const before = await this.sizeOf(sha256);
       try {
-        const chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = data instanceof Uint8Array ? [data] : data;
-        for await (const chunk of chunks) {
-          size += chunk.byteLength;
-          if (putOptions.maxBytes !== undefined && size > putOptions.maxBytes) throw new MediaTooLargeError(putOptions.maxBytes);
-          assertRoomFor(size);
-          hash.update(chunk);
-          await file.write(chunk);
-        }
-        await file.sync();
+        // Same content, same name: the rename replaces identical bytes atomically.
+        await rename(temp, this.path(sha256));
+        await syncDir(this.dir);
       } catch (error) {
-        await file.close();
+        releaseHold(this.holds, sha256);
         await rm(temp, { force: true });
         throw error;
       }
-      await file.close();
-      const sha256 = hash.digest('hex');
-      await lock.run(sha256, async () => {
-        holds.set(sha256, (holds.get(sha256) ?? 0) + 1);
-        const before = await sizeOf(sha256);
-        try {
-          // Same content, same name: the rename replaces identical bytes atomically.
-          await rename(temp, pathOf(sha256));
-          await syncDir(dir);
-        } catch (error) {
-          releaseHold(holds, sha256);
-          await rm(temp, { force: true });
-          throw error;
-        }
-        if (before === null) usedBytes += size;
-      });
-      return { sha256, size };
-    },
-    async release(sha256) {
-      releaseHold(holds, sha256);
-      await collect(sha256).catch(() => false);
-    },
-    path: pathOf,
-    async exists(sha256) {
-      return (await sizeOf(sha256)) !== null;
-    },
-    open(sha256) {
-      return createReadStream(pathOf(sha256));
-    },
-    collect,
-    async sweep() {
-      let removed = 0;
-      let freedBytes = 0;
-      for (const name of await readdir(dir)) {
-        if (!SHA256.test(name)) continue;
-        const size = (await sizeOf(name)) ?? 0;
-        if (await collect(name)) {
-          removed += 1;
-          freedBytes += size;
-        }
-      }
-      return { removed, freedBytes };
-    },
-    assertRoomFor,
-    async usage() {
-      const diskFreeBytes = await statfs(dir).then(
-        (fs) => fs.bavail * fs.bsize,
-        () => null,
-      );
-      return { usedBytes, budgetBytes: budget, diskFreeBytes };
-    },
-  };
+      if (before === null) this.usedBytes += size;
+    });
+  }
+
+  private async sizeOf(sha256: string): Promise<number | null> {
+    try {
+      return (await stat(this.path(sha256))).size;
+    } catch {
+      return null;
+    }
+  }
 }
 
 function releaseHold(holds: Map<string, number>, sha256: string): void {
