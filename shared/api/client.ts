@@ -369,68 +369,81 @@ export class ApiClient {
    */
   async subscribeEvents(accountId: number, handlers: EventSubscription): Promise<void> {
     const { signal } = handlers;
-    let lastEventId = handlers.lastEventId ?? '';
-    let delay = handlers.reconnectMs ?? 2000;
-    const maxDelay = Math.max(delay, handlers.maxReconnectMs ?? 60_000);
+    const position: StreamPosition = { lastEventId: handlers.lastEventId ?? '', retryMs: handlers.reconnectMs ?? 2000 };
+    const maxDelay = Math.max(position.retryMs, handlers.maxReconnectMs ?? 60_000);
     let failures = 0;
     const url = this.baseUrl + buildPath(API_ROUTES.streamEvents.path, { account_id: accountId });
     while (!signal.aborted) {
       let wait: number;
       try {
-        const headers = this.headers({ Accept: 'text/event-stream' });
-        if (lastEventId !== '') headers['Last-Event-ID'] = lastEventId;
-        let response: Response;
-        try {
-          response = await this.#fetch(url, { method: 'GET', headers, signal });
-        } catch (cause) {
-          if (signal.aborted) return;
-          throw new StationUnreachableError(`The station at ${this.baseUrl} cannot be reached.`, { cause });
-        }
-        if (!response.ok) throw await apiErrorFrom(response);
-        if (!response.body) throw unexpected(response.status, 'The event stream has no body.');
-        failures = 0;
-        handlers.onOpen?.();
-        const parser = createSseParser(
-          {
-            onMessage: (message) => {
-              const event = parseStationEvent(message);
-              if (event) handlers.onEvent(event);
-            },
-            onRetry: (ms) => {
-              delay = ms;
-            },
-          },
-          lastEventId,
-        );
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        try {
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            parser.push(value);
-            lastEventId = parser.lastEventId;
-          }
-        } catch (cause) {
-          if (signal.aborted) return;
-          throw new StationUnreachableError('The event stream was interrupted.', { cause });
-        }
-        lastEventId = parser.lastEventId;
-        wait = delay;
+        await this.#readEventStream(url, position, handlers, () => {
+          failures = 0;
+          handlers.onOpen?.();
+        });
+        wait = position.retryMs;
       } catch (error) {
         if (signal.aborted) return;
-        if (error instanceof ApiError && isFinalRefusal(error.status)) {
-          handlers.onError?.(error);
-          throw error;
-        }
         handlers.onError?.(error);
+        if (error instanceof ApiError && isFinalRefusal(error.status)) throw error;
         failures += 1;
-        wait = Math.min(maxDelay, delay * 2 ** Math.min(failures - 1, 16));
+        wait = Math.min(maxDelay, position.retryMs * 2 ** Math.min(failures - 1, 16));
         const retryAfter = error instanceof ApiError ? error.details.retry_after_seconds : undefined;
         if (typeof retryAfter === 'number') wait = Math.max(wait, retryAfter * 1000);
       }
       await sleep(wait, signal);
     }
   }
+
+  /**
+   * One connection of a subscription: opens the stream after `position.lastEventId` and hands each
+   * valid station event on until the stream ends (or `signal` aborts), keeping `position` current.
+   */
+  async #readEventStream(url: string, position: StreamPosition, handlers: EventSubscription, opened: () => void): Promise<void> {
+    const { signal } = handlers;
+    const headers = this.headers({ Accept: 'text/event-stream' });
+    if (position.lastEventId !== '') headers['Last-Event-ID'] = position.lastEventId;
+    let response: Response;
+    try {
+      response = await this.#fetch(url, { method: 'GET', headers, signal });
+    } catch (cause) {
+      if (signal.aborted) return;
+      throw new StationUnreachableError(`The station at ${this.baseUrl} cannot be reached.`, { cause });
+    }
+    if (!response.ok) throw await apiErrorFrom(response);
+    if (!response.body) throw unexpected(response.status, 'The event stream has no body.');
+    opened();
+    const parser = createSseParser(
+      {
+        onMessage: (message) => {
+          const event = parseStationEvent(message);
+          if (event) handlers.onEvent(event);
+        },
+        onRetry: (ms) => {
+          position.retryMs = ms;
+        },
+      },
+      position.lastEventId,
+    );
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        parser.push(value);
+        position.lastEventId = parser.lastEventId;
+      }
+    } catch (cause) {
+      if (signal.aborted) return;
+      throw new StationUnreachableError('The event stream was interrupted.', { cause });
+    }
+    position.lastEventId = parser.lastEventId;
+  }
+}
+
+/** Where a subscription stands between connections: the last event seen and the server's retry delay. */
+interface StreamPosition {
+  lastEventId: string;
+  retryMs: number;
 }
 
 /** Refusals that retrying cannot change: a bad request, a token that is not (or no longer) valid, no such account. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type EventName, formatSseEvent } from '#shared/api/events.ts';
 import type { SyncStatus } from '#shared/api/station.ts';
 import { parseStrictId } from '#shared/api/common.ts';
@@ -89,30 +89,57 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
     const { params, principal } = await openRequest(request);
     const accountId = params.account_id;
     const resumeAfter = resumePointOf(request);
-    const origin = originOf(request);
     const releaseStream = claimStream(principal?.tokenId ?? 0, accountId);
-
-    reply.hijack();
-    const raw = reply.raw;
-    // The connection's idle timeout is for requests; a stream lives until either side ends it.
-    request.raw.socket.setTimeout(0);
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    raw.write('retry: 2000\n\n');
-    // The sync state first (no id: it is a state, not a change to resume from).
-    const syncEvent = (sync: SyncStatus) => `event: sync.status\ndata: ${JSON.stringify({ account_id: accountId, occurred_at: ctx.clock.now(), sync })}\n\n`;
-    raw.write(syncEvent(ctx.sync?.status() ?? SYNC_DISABLED));
+    const raw = startEventStream(request, reply);
     openStreams.add(raw);
+    // Subscribed before the replay's first await, so nothing committed in between is missed; and
+    // everything is released on close, which is listened for before that await too.
+    const stream = followAccount(ctx, raw, { accountId, resumeAfter, origin: originOf(request), log: request.log });
+    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), options.heartbeatMs);
+    raw.on('close', () => {
+      clearInterval(heartbeat);
+      stream.stop();
+      openStreams.delete(raw);
+      releaseStream();
+    });
+    if (resumeAfter > 0) stream.send(await ctx.store.db.change_log.where('seq').above(resumeAfter).toArray());
+  });
+}
 
-    let lastSent = resumeAfter;
-    let queue = Promise.resolve();
-    const send = (entries: ChangeLogEntry[]) => {
-      queue = queue.then(async () => {
+/** Takes the connection over from Fastify and writes the stream's head. */
+function startEventStream(request: FastifyRequest, reply: FastifyReply): ServerResponse {
+  reply.hijack();
+  const raw = reply.raw;
+  // The connection's idle timeout is for requests; a stream lives until either side ends it.
+  request.raw.socket.setTimeout(0);
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  raw.write('retry: 2000\n\n');
+  return raw;
+}
+
+/**
+ * Writes one account's changes to the stream, each once and in order: the sync state first, then
+ * every committed change after `resumeAfter` (from `send`, fed by the store and by the replay), and
+ * sync state changes as they happen (no id: a state, not a change to resume from).
+ */
+function followAccount(
+  ctx: DomainContext,
+  raw: ServerResponse,
+  { accountId, resumeAfter, origin, log }: { accountId: number; resumeAfter: number; origin: string; log: FastifyBaseLogger },
+): { send(entries: ChangeLogEntry[]): void; stop(): void } {
+  const syncEvent = (sync: SyncStatus) => `event: sync.status\ndata: ${JSON.stringify({ account_id: accountId, occurred_at: ctx.clock.now(), sync })}\n\n`;
+  raw.write(syncEvent(ctx.sync?.status() ?? SYNC_DISABLED));
+  let lastSent = resumeAfter;
+  let queue = Promise.resolve();
+  const send = (entries: ChangeLogEntry[]) => {
+    queue = queue
+      .then(async () => {
         for (const entry of entries) {
           if (entry.seq <= lastSent || entry.account_id !== accountId || raw.writableEnded) continue;
           // Jobs run one after another on `queue`, so nothing else moves `lastSent` during the await.
@@ -121,31 +148,23 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
           lastSent = entry.seq;
           raw.write(formatSseEvent(String(entry.seq), event.name, event.data));
         }
-      }).catch((error: unknown) => {
-        request.log.error({ err: error }, 'event stream failed');
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'event stream failed');
         raw.end();
       });
-    };
-    // Subscribe before replaying, so nothing committed in between is missed; `lastSent` drops repeats.
-    // Everything is released on close, which is listened for before the replay's first await.
-    const unsubscribeChanges = ctx.store.subscribe(send);
-    // Sync state changes go out as they happen (no id: a state, not a change to resume from).
-    const unsubscribeSync = ctx.sync?.onStatus((sync) => {
-      queue = queue.then(() => {
-        if (!raw.writableEnded) raw.write(syncEvent(sync));
-      });
+  };
+  const unsubscribeChanges = ctx.store.subscribe(send);
+  const unsubscribeSync = ctx.sync?.onStatus((sync) => {
+    queue = queue.then(() => {
+      if (!raw.writableEnded) raw.write(syncEvent(sync));
     });
-    const unsubscribe = () => {
+  });
+  return {
+    send,
+    stop() {
       unsubscribeChanges();
       unsubscribeSync?.();
-    };
-    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), options.heartbeatMs);
-    raw.on('close', () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-      openStreams.delete(raw);
-      releaseStream();
-    });
-    if (resumeAfter > 0) send(await ctx.store.db.change_log.where('seq').above(resumeAfter).toArray());
-  });
+    },
+  };
 }
