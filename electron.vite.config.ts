@@ -26,6 +26,9 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve('out/renderer'),
+      // electron-vite leaves bundles unminified; the UI is also served to browsers on the dock
+      // network, where 0.95 MB of readable source became 0.42 MB.
+      minify: true,
       rollupOptions: { input: resolve('renderer/index.html') },
     },
   },
