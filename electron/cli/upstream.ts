@@ -101,14 +101,14 @@ export async function syncCommand(args: string[]): Promise<void> {
   const summary = await withStationStore(dataDir, 'returns-station sync --once', async (ctx) => {
     if (!(await readUpstreamSettings(ctx.store))) throw new CommandRefused('No upstream is set: use `returns-station upstream set` first.');
     const engine = createSyncEngine({ store: ctx.store, clock: ctx.clock });
-    const totals = { created: 0, updated: 0, adopted: 0, pulled: 0, requests: 0 };
+    const totals = { created: 0, updated: 0, adopted: 0, media_uploaded: 0, pulled: 0, requests: 0 };
     let last = await engine.runRound({ pull: true, ignoreBackoff: true });
     let idleRounds = 0;
     for (let round = 1; ; round += 1) {
       for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += last[key];
       // A lost answer backs its change off: go again at once while rounds get somewhere (a lookup
       // adopts what the upstream made); two rounds in a row without progress end it.
-      idleRounds = last.created + last.updated + last.adopted > 0 ? 0 : idleRounds + 1;
+      idleRounds = last.created + last.updated + last.adopted + last.media_uploaded > 0 ? 0 : idleRounds + 1;
       if (last.paused.length > 0 || round >= MAX_ROUNDS || engine.status().pending_changes === 0) break;
       if (idleRounds >= 2 || (idleRounds === 1 && last.retrying === 0)) break;
       last = await engine.runRound({ pull: false, ignoreBackoff: true });
@@ -119,11 +119,13 @@ export async function syncCommand(args: string[]): Promise<void> {
   const lines = [
     `sync: ${status.state}`,
     `sent: ${totals.created} created, ${totals.updated} updated, ${totals.adopted} adopted after a lost answer`,
+    `media: ${totals.media_uploaded} files uploaded`,
     `pulled: ${totals.pulled} records`,
     `waiting: ${status.pending_changes} changes${last.parked + last.gone > 0 ? ` (${last.parked} parked, ${last.gone} gone upstream)` : ''}`,
     `upstream requests: ${totals.requests}`,
   ];
   if (status.last_error) lines.push(`last error: ${status.last_error}`);
+  if (status.media_kept_local) lines.push(status.media_kept_local);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (last.offline || last.paused.length > 0) process.exitCode = 1;
   else if (status.pending_changes > 0) process.exitCode = 3;

@@ -29,6 +29,11 @@ export const SyncStatusSchema = z.object({
   last_success_at: TimestampSchema.nullable(),
   /** A short, user-presentable reason when `state` is `error` or `offline`; else null. */
   last_error: z.string().nullable(),
+  /**
+   * Set when the upstream has no media files (it answered 404/405/501 on them): photos stay on the
+   * station and everything else keeps syncing. Starts with `media kept local: upstream has no media support`.
+   */
+  media_kept_local: z.string().nullable(),
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 

@@ -1,7 +1,5 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, startUpstream, tempDir, tracking, type Upstream, waitFor } from './support.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, tracking, useProxiedUpstream, waitFor } from './support.ts';
 
 /*
  * A first pull of a larger account shows its progress and, killed part-way, resumes from the page
@@ -10,25 +8,17 @@ import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, startUpstream
 
 const ACCOUNT = 1001;
 const PACKAGES = 300;
-let upstream: Upstream;
-let proxy: FaultProxy;
-const dataDir = tempDir('sync-first-');
+const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-first-' });
 
 beforeAll(async () => {
-  upstream = await startUpstream({ accounts: [ACCOUNT] });
-  proxy = await startFaultProxy(upstream.origin);
-  const ret = await upstream.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
-  for (let i = 0; i < PACKAGES; i += 1) await upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('FIRST') });
+  const ret = await rig.upstream.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
+  for (let i = 0; i < PACKAGES; i += 1) await rig.upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('FIRST') });
 }, 180_000);
-afterAll(async () => {
-  await proxy?.close();
-  await upstream?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}, 120_000);
 
-const packageLists = () => proxy.requests.filter((r) => r.method === 'GET' && /\/return_packages\?/.test(r.path) && r.path.includes('sort=updated_at'));
+const packageLists = () => rig.proxy.requests.filter((r) => r.method === 'GET' && /\/return_packages\?/.test(r.path) && r.path.includes('sort=updated_at'));
 
 it('shows progress, and resumes after a SIGKILL from what it had stored', async () => {
+  const { upstream, proxy, dataDir } = rig;
   await setUpstream(dataDir, proxy.url, upstream.syncToken, [ACCOUNT]);
   proxy.delayMs = 500;
   const env = { RETURNS_STATION_SYNC_OVERLAP_MS: '0' };

@@ -1,7 +1,5 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, startUpstream, syncOnce, tempDir, tracking, type Upstream } from './support.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { killServeAtRandom, packagesByTracking, RETURN_BODY, setUpstream, startLocal, syncOnce, tracking, useProxiedUpstream } from './support.ts';
 
 /*
  * No duplicates where the upstream returns service promises no idempotency: the proxy strips Idempotency-Key,
@@ -11,23 +9,15 @@ import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, startUpstream
 
 const ACCOUNT = 1001;
 const PARCELS = 8;
-let upstream: Upstream;
-let proxy: FaultProxy;
-const dataDir = tempDir('sync-lost-');
+const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-lost-', env: { RETURNS_STATION_CLOCK_OFFSET: '-1h' } });
 
-beforeAll(async () => {
-  upstream = await startUpstream({ accounts: [ACCOUNT], env: { RETURNS_STATION_CLOCK_OFFSET: '-1h' } });
-  proxy = await startFaultProxy(upstream.origin);
-  proxy.stripIdempotencyKey = true;
-}, 120_000);
-afterAll(async () => {
-  await proxy?.close();
-  await upstream?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}, 120_000);
+beforeAll(() => {
+  rig.proxy.stripIdempotencyKey = true;
+});
 
 /** Registers walk-in parcels while the upstream is unreachable: everything waits in the outbox. */
 async function registerWalkIns(count: number, prefix: string): Promise<string[]> {
+  const { proxy, dataDir } = rig;
   proxy.offline = true;
   const local = await startLocal(dataDir);
   const numbers: string[] = [];
@@ -47,6 +37,7 @@ async function registerWalkIns(count: number, prefix: string): Promise<string[]>
 }
 
 it('loses no change and duplicates nothing when every create answer is lost once', async () => {
+  const { upstream, proxy, dataDir } = rig;
   await setUpstream(dataDir, proxy.url, upstream.syncToken, [ACCOUNT]);
   const numbers = await registerWalkIns(PARCELS, 'LOST');
   const lostOnce = new Set<string>();
@@ -73,15 +64,11 @@ it('loses no change and duplicates nothing when every create answer is lost once
 }, 120_000);
 
 it('loses no change and duplicates nothing across SIGKILLs at random points of sync rounds', async () => {
+  const { upstream, proxy, dataDir } = rig;
   const numbers = await registerWalkIns(PARCELS, 'KILL');
   proxy.delayMs = 40; // rounds last long enough to be cut
   const before = proxy.requests.length;
-  for (let kill = 0; kill < 4; kill += 1) {
-    const local = await startLocal(dataDir, { RETURNS_STATION_SYNC_INTERVAL_MS: '200' });
-    await new Promise((resolve) => setTimeout(resolve, 150 + Math.floor(Math.random() * 500)));
-    local.station.process.kill('SIGKILL');
-    await local.station.stop();
-  }
+  await killServeAtRandom(dataDir, { minMs: 150, spreadMs: 500 });
   proxy.delayMs = 0;
   expect(proxy.requests.length).toBeGreaterThan(before); // the kills did cut rounds under way
   const result = await syncOnce(dataDir);

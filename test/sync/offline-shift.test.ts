@@ -1,7 +1,5 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { comparable, packagesByTracking, RETURN_BODY, setUpstream, startLocal, startUpstream, syncOnce, tempDir, tracking, type Upstream, waitFor } from './support.ts';
+import { expect, it } from 'vitest';
+import { comparable, packagesByTracking, RETURN_BODY, setUpstream, startLocal, syncOnce, tracking, useProxiedUpstream, waitFor } from './support.ts';
 
 /*
  * A shift offline: the dock receives what was pulled and registers parcels nobody announced while
@@ -13,21 +11,11 @@ import { comparable, packagesByTracking, RETURN_BODY, setUpstream, startLocal, s
 const ACCOUNT = 1001;
 const ANNOUNCED = 24;
 const WALK_INS = 8;
-let upstream: Upstream;
-let proxy: FaultProxy;
-const dataDir = tempDir('sync-shift-');
+const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-shift-' });
 
-beforeAll(async () => {
-  upstream = await startUpstream({ accounts: [ACCOUNT] });
-  proxy = await startFaultProxy(upstream.origin);
-}, 120_000);
-afterAll(async () => {
-  await proxy?.close();
-  await upstream?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}, 120_000);
 
 it('converges exactly once after an offline shift', async () => {
+  const { upstream, proxy, dataDir } = rig;
   const ret = await upstream.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
   for (let i = 0; i < ANNOUNCED; i += 1) {
     await upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('ANN'), carrier_id: 1 + (i % 3), weight: 1 + i, weight_unit: 'kg' });

@@ -1,8 +1,6 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { StationEvent } from '#shared/api/events.ts';
-import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { runCli, setUpstream, startLocal, startUpstream, syncOnce, tempDir, type Upstream, waitFor } from './support.ts';
+import { runCli, setUpstream, startLocal, syncOnce, useProxiedUpstream, waitFor } from './support.ts';
 
 /*
  * A refused token pauses sync with a clear message until the settings change; integrations follow
@@ -10,21 +8,11 @@ import { runCli, setUpstream, startLocal, startUpstream, syncOnce, tempDir, type
  */
 
 const ACCOUNT = 1001;
-let upstream: Upstream;
-let proxy: FaultProxy;
-const dataDir = tempDir('sync-pause-');
+const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-pause-' });
 
-beforeAll(async () => {
-  upstream = await startUpstream({ accounts: [ACCOUNT] });
-  proxy = await startFaultProxy(upstream.origin);
-}, 120_000);
-afterAll(async () => {
-  await proxy?.close();
-  await upstream?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}, 120_000);
 
 it('pauses on a refused token with a clear message, and resumes once the token is set again', async () => {
+  const { upstream, proxy, dataDir } = rig;
   await setUpstream(dataDir, proxy.url, 'rst_not-a-valid-token', [ACCOUNT]);
   const refused = await syncOnce(dataDir);
   expect(refused.status).toBe(1);
@@ -44,6 +32,7 @@ it('pauses on a refused token with a clear message, and resumes once the token i
 }, 120_000);
 
 it('streams sync.status events as the upstream goes away and comes back', async () => {
+  const { proxy, dataDir } = rig;
   const local = await startLocal(dataDir, { RETURNS_STATION_SYNC_INTERVAL_MS: '300' });
   const seen: Array<Extract<StationEvent, { event: 'sync.status' }>['data']['sync']> = [];
   const controller = new AbortController();

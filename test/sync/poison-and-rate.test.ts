@@ -1,7 +1,5 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, startUpstream, syncOnce, tempDir, tracking, type Upstream, waitFor } from './support.ts';
+import { expect, it } from 'vitest';
+import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, syncOnce, tracking, useProxiedUpstream, waitFor } from './support.ts';
 
 /*
  * A change the upstream refuses (422) is parked with the upstream's own message and never delays
@@ -10,21 +8,11 @@ import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, startUpstream
  */
 
 const ACCOUNT = 1001;
-let upstream: Upstream;
-let proxy: FaultProxy;
-const dataDir = tempDir('sync-poison-');
+const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-poison-' });
 
-beforeAll(async () => {
-  upstream = await startUpstream({ accounts: [ACCOUNT] });
-  proxy = await startFaultProxy(upstream.origin);
-}, 120_000);
-afterAll(async () => {
-  await proxy?.close();
-  await upstream?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}, 120_000);
 
 it('parks a poison change with the upstream message, keeps the rest flowing, and lets a person act', async () => {
+  const { upstream, proxy, dataDir } = rig;
   const ret = await upstream.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
   const parcels = [];
   for (let i = 0; i < 6; i += 1) parcels.push(await upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('POISON') }));
@@ -77,6 +65,7 @@ it('parks a poison change with the upstream message, keeps the rest flowing, and
 }, 180_000);
 
 it('never exceeds a small upstream rate limit in any window, and honours 429', async () => {
+  const { upstream, proxy, dataDir } = rig;
   const WINDOW_MS = 3_000;
   const LIMIT = 12;
   proxy.fault = null;

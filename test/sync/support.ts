@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { ApiClient } from '#shared/api/client.ts';
+import type { MediaFile } from '#shared/api/media.ts';
 import type { ManualReturnCreateInput } from '#shared/api/returns.ts';
 import { returnBody } from '../api/support.ts';
 import { type RunningStation, STATION_BIN, startStation } from '../support/station-process.ts';
+import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
 
 /*
  * Sync tests run real processes: the upstream is a second `returns-station serve` with its own data
@@ -98,6 +102,46 @@ export async function startUpstream(options: { accounts: number[]; tokenScope?: 
   return upstream;
 }
 
+/** What a sync test file works with: an upstream station, the fault proxy before it, and the station under test's data directory. */
+export interface SyncRig {
+  readonly upstream: Upstream;
+  readonly proxy: FaultProxy;
+  readonly dataDir: string;
+}
+
+/**
+ * Starts an upstream (see startUpstream) behind a fault proxy before the file's tests, and stops
+ * both and removes the data directories after them. Read the fields inside tests (they are set once
+ * `beforeAll` ran).
+ */
+export function useProxiedUpstream(options: { accounts: number[]; dataDirPrefix: string; env?: Record<string, string> }): SyncRig {
+  const dataDir = tempDir(options.dataDirPrefix);
+  let upstream: Upstream | undefined;
+  let proxy: FaultProxy | undefined;
+  beforeAll(async () => {
+    upstream = await startUpstream({ accounts: options.accounts, ...(options.env ? { env: options.env } : {}) });
+    proxy = await startFaultProxy(upstream.origin);
+  }, 120_000);
+  afterAll(async () => {
+    await proxy?.close();
+    await upstream?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 120_000);
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`The ${what} is not started yet (read it inside a test).`);
+    return value;
+  };
+  return {
+    dataDir,
+    get upstream() {
+      return started(upstream, 'upstream');
+    },
+    get proxy() {
+      return started(proxy, 'fault proxy');
+    },
+  };
+}
+
 /** Points a (stopped) station's data directory at an upstream, the token through stdin. */
 export async function setUpstream(dataDir: string, url: string, token: string, accounts: number[]): Promise<void> {
   const result = await runCli(['upstream', 'set', '--url', url, '--token-stdin', ...accounts.flatMap((a) => ['--account', String(a)]), '--data-dir', dataDir], { input: `${token}\n` });
@@ -112,6 +156,19 @@ export function syncOnce(dataDir: string): Promise<CliResult> {
 export async function startLocal(dataDir: string, env: Record<string, string> = {}): Promise<{ station: RunningStation; api: ApiClient }> {
   const station = await startStation({ dataDir, env: { RETURNS_STATION_LOG_LEVEL: 'warn', ...env } });
   return { station, api: new ApiClient({ baseUrl: station.origin, token: station.stationToken }) };
+}
+
+/**
+ * Starts `serve` on the data directory `kills` times and SIGKILLs it after a random time in
+ * [minMs, minMs + spreadMs): its sync rounds are cut at random points (slow them with the proxy's delay).
+ */
+export async function killServeAtRandom(dataDir: string, { kills = 4, minMs, spreadMs }: { kills?: number; minMs: number; spreadMs: number }): Promise<void> {
+  for (let kill = 0; kill < kills; kill += 1) {
+    const running = await startLocal(dataDir, { RETURNS_STATION_SYNC_INTERVAL_MS: '200' });
+    await new Promise((resolve) => setTimeout(resolve, minMs + Math.floor(Math.random() * spreadMs)));
+    running.station.process.kill('SIGKILL');
+    await running.station.stop();
+  }
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
@@ -158,4 +215,44 @@ export async function packagesByTracking(api: ApiClient, accountId: number): Pro
     }
     if (page >= answer.meta.total_pages) return byTracking;
   }
+}
+
+/** A JPEG of about `kib` KiB whose bytes depend on `seed` (a valid magic number, the rest noise). */
+export function photo(seed: number, kib = 1): Uint8Array {
+  const body = new Uint8Array(kib * 1024);
+  let x = (seed * 2654435761) >>> 0 || 1;
+  for (let i = 0; i < body.length; i += 1) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    body[i] = x & 0xff;
+  }
+  return new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...body, 0xff, 0xd9]);
+}
+
+export function sha256Of(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Attaches a photo to a package through the station's API. */
+export function attachPhoto(api: ApiClient, accountId: number, packageId: number, bytes: Uint8Array): Promise<MediaFile> {
+  return api.uploadMedia(accountId, packageId, new Blob([bytes]), { contentType: 'image/jpeg' });
+}
+
+/**
+ * The bytes behind each media file of a package (read through its capability URL), by sha256.
+ * `unique`: fails when the package holds the same bytes twice (an upload that went up twice).
+ */
+export async function mediaOf(api: ApiClient, accountId: number, packageId: number, { unique = false } = {}): Promise<Map<string, Uint8Array>> {
+  const files = (await api.getPackage(accountId, packageId)).media_files;
+  const bytes = new Map<string, Uint8Array>();
+  for (const file of files) {
+    const answer = await fetch(file.url);
+    if (!answer.ok) throw new Error(`media ${file.url}: ${answer.status}`);
+    const data = new Uint8Array(await answer.arrayBuffer());
+    const sha256 = sha256Of(data);
+    if (unique && bytes.has(sha256)) throw new Error(`Package ${packageId} holds the same bytes twice (${sha256}).`);
+    bytes.set(sha256, data);
+  }
+  return bytes;
 }

@@ -259,6 +259,12 @@ export interface UpstreamLink {
   line_items?: Record<string, { upstream_id: number | null; synced: Record<string, unknown>; attempted_at: Timestamp | null }>;
   /** Packages: set when the upstream answered that it has no line items; they stay on the station. */
   line_items_unsupported?: string;
+  /**
+   * Packages: the upload queue of the package's media, by content hash (one upstream file per hash,
+   * however many local records name those bytes). `attempted_at` is set durably before an upload is
+   * sent: a later try looks the file up upstream first.
+   */
+  media?: Record<string, { upstream_id: number | null; attempted_at: Timestamp | null }>;
   linked_at: Timestamp;
 }
 
@@ -284,6 +290,8 @@ export interface SyncAccountState {
   paused: { status: number; message: string; at: Timestamp } | null;
   last_success_at: Timestamp | null;
   last_sweep_at: Timestamp | null;
+  /** Set when the upstream answered that it has no media files (404/405/501): they stay on the station. */
+  media_unsupported?: { status: number; message: string; at: Timestamp } | null;
 }
 
 /** A value sync replaced, or an upstream value the station kept (ownership rules). */

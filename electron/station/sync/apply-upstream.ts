@@ -199,6 +199,7 @@ export async function applyUpstreamPackage(db: StationTables, accountId: number,
     await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: pkg, at: now }, 'upstream');
     if (pkg.status === 'received' && local.status !== 'received') await recountReturn(db, pkg.return_id, now);
   }
-  await putLink(db, { kind: 'return_package', local_id: pkg.id, account_id: accountId, upstream_id: u.id, synced, upstream_updated_at: u.updated_at, ...(link ? { linked_at: link.linked_at } : {}) }, now);
+  // Spread the link: its line items' and media's upload state must survive a pull.
+  await putLink(db, { ...link, kind: 'return_package', local_id: pkg.id, account_id: accountId, upstream_id: u.id, synced, upstream_updated_at: u.updated_at }, now);
   return pkg;
 }

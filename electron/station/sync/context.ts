@@ -19,6 +19,8 @@ export interface RoundReport {
   created: number;
   updated: number;
   adopted: number;
+  /** Media files uploaded (one per content hash and package). */
+  media_uploaded: number;
   parked: number;
   gone: number;
   retrying: number;
@@ -31,5 +33,5 @@ export interface RoundReport {
 }
 
 export function emptyReport(): RoundReport {
-  return { created: 0, updated: 0, adopted: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, paused: [], requests: 0 };
+  return { created: 0, updated: 0, adopted: 0, media_uploaded: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, paused: [], requests: 0 };
 }

@@ -1,8 +1,8 @@
-import { boundTables, type PullCursor, type StationTables, type SyncAccountState } from '../store/index.ts';
+import { boundTables, type PullCursor, type StationTables } from '../store/index.ts';
 import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from './apply-upstream.ts';
 import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind, pauseFrom } from './errors.ts';
-import { initialAccountState } from './settings.ts';
+import { accountState } from './account-state.ts';
 import type { UpstreamAnswer } from './upstream-client.ts';
 import { UpstreamPackagePageSchema, UpstreamReturnPageSchema, UpstreamReturnSchema, type UpstreamPackage } from './upstream-records.ts';
 
@@ -17,10 +17,6 @@ export const PULL_PAGE_SIZE = 250;
 export const PULL_OVERLAP_MS = 2 * 60_000;
 export const SWEEP_EVERY_MS = 60 * 60_000;
 const EPOCH = '1970-01-01T00:00:00.000Z';
-
-export async function accountState(db: Pick<StationTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
-  return (await db.sync_state.get(accountId)) ?? initialAccountState(accountId);
-}
 
 function behind(at: string | null, overlapMs = PULL_OVERLAP_MS): string {
   if (at === null) return EPOCH;

@@ -5,6 +5,7 @@ import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind, backoffMs, errorOf, pauseFrom } from './errors.ts';
 import { lineItemsUnsent, pushLineItems } from './line-items-push.ts';
 import { linkOf, putLink } from './links.ts';
+import { mediaUnsent, pushMedia } from './media-push.ts';
 import { type FieldValues, localValues, unsentFields, upstreamValues } from './package-fields.ts';
 import { UpstreamUnreachableError, type UpstreamAnswer } from './upstream-client.ts';
 import { UpstreamPackagePageSchema, UpstreamPackageSchema, UpstreamReturnPageSchema, UpstreamReturnSchema, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
@@ -286,6 +287,9 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
   // Inspected items first: a move to received upstream then counts them against the return.
   const items = await pushLineItems(sc, pkg, link);
   if (!items.ok) return failed(sc, entry, items.answer, report);
+  // Its media before the PATCH too: what the PATCH reports (received, inspected) has its photos upstream.
+  const media = await pushMedia(sc, pkg, (await linkOf(db, 'return_package', pkg.id)) ?? link, report);
+  if (!media.ok) return failed(sc, entry, media.answer, report);
   return patchPackage(sc, entry, (await linkOf(db, 'return_package', pkg.id)) ?? link, report, true);
 }
 
@@ -323,6 +327,6 @@ async function settleAgainst(sc: SyncContext, entry: OutboxEntry, packageId: num
     const pkg = await t.return_packages.get(packageId);
     const link = await linkOf(t, 'return_package', packageId);
     if (pkg === undefined || link === undefined) return false;
-    return Object.keys(unsentFields(pkg, link.synced)).length > 0 || (await lineItemsUnsent(t, pkg, link));
+    return Object.keys(unsentFields(pkg, link.synced)).length > 0 || (await lineItemsUnsent(t, pkg, link)) || (await mediaUnsent(t, pkg, link));
   });
 }

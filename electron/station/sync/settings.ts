@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { boundTables, type PullCursor, type StationStore, type StationTables, type SyncAccountState } from '../store/index.ts';
+import { boundTables, type StationStore, type StationTables } from '../store/index.ts';
+import { retryKeptMedia } from './media-push.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
 /** Where the upstream settings live: one `station_meta` row (the data directory is the station's own). */
@@ -24,7 +25,8 @@ export function readUpstreamSettings(store: StationStore): Promise<UpstreamSetti
 
 /**
  * Stores the settings inside the caller's write; the accounts come into being on the station.
- * Changing them lifts every account's pause (a new token deserves a new try).
+ * Changing them lifts every account's pause (a new token deserves a new try) and asks again
+ * whether the upstream has media (media kept local go up if it has).
  */
 export async function saveUpstreamSettings(t: StationTables, settings: UpstreamSettings, now: string): Promise<void> {
   await t.station_meta.put({ key: SETTINGS_KEY, value: settings });
@@ -32,6 +34,7 @@ export async function saveUpstreamSettings(t: StationTables, settings: UpstreamS
     if (!(await t.accounts.get(accountId))) await t.accounts.put({ id: accountId, name: `Account ${accountId}`, created_at: now });
     const state = await t.sync_state.get(accountId);
     if (state?.paused) await t.sync_state.put({ ...state, paused: null });
+    await retryKeptMedia(t, accountId, now);
   }
 }
 
@@ -67,10 +70,4 @@ export function displayUrl(url: string): string {
   } catch {
     return url;
   }
-}
-
-const emptyCursor = (): PullCursor => ({ updated_at: null, page: 1, round_since: null, round_max: null, seen: 0, total: null });
-
-export function initialAccountState(accountId: number): SyncAccountState {
-  return { account_id: accountId, packages: emptyCursor(), returns: emptyCursor(), paused: null, last_success_at: null, last_sweep_at: null };
 }

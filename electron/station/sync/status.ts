@@ -2,7 +2,7 @@ import type { SyncStatus } from '#shared/api/station.ts';
 import type { StationStore } from '../store/index.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
-export const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null };
+export const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null, media_kept_local: null };
 
 /** The station's sync state as the API and UI show it, from the store and the last round's outcome. */
 export async function syncStatusOf(store: StationStore, settings: UpstreamSettings | null, lastRound: { offline: boolean; error: string | null }): Promise<SyncStatus> {
@@ -26,5 +26,6 @@ export async function syncStatusOf(store: StationStore, settings: UpstreamSettin
   } else if (lastRound.error) {
     error = lastRound.error;
   }
-  return { state, pending_changes: entries.length, last_success_at: lastSuccess, last_error: error };
+  const mediaKeptLocal = states.find((s) => s?.media_unsupported)?.media_unsupported?.message ?? null;
+  return { state, pending_changes: entries.length, last_success_at: lastSuccess, last_error: error, media_kept_local: mediaKeptLocal };
 }

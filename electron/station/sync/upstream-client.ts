@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import type { RateBudget, RequestPriority } from './rate-budget.ts';
 
 /*
@@ -34,6 +37,8 @@ export interface UpstreamRequest {
   url: string;
   query?: Record<string, string | number | undefined>;
   json?: unknown;
+  /** A raw body streamed from a file (a media upload), instead of `json`. */
+  file?: { path: string; contentType: string; size: number };
   idempotencyKey?: string;
   priority: RequestPriority;
 }
@@ -47,11 +52,23 @@ export interface UpstreamClient {
   returnsUrl(): string;
   accountReturnsUrl(accountId: number, id?: number): string;
   packagesUrl(accountId: number, id?: number): string;
+  /**
+   * The sha256 of the bytes behind a media capability URL the upstream gave, read without the token
+   * (such a URL is the permission); null when unreadable or longer than `maxBytes`.
+   */
+  mediaHash(url: string, maxBytes: number): Promise<string | null>;
   /** Requests sent since the client was made (for the summary and the bench). */
   readonly requests: number;
 }
 
 const TIMEOUT_MS = 20_000;
+/** Uploads get the usual time plus one second per MiB: a 200 MiB video over a slow line still fits. */
+const UPLOAD_MS_PER_MIB = 1_000;
+
+function bodyOf(request: UpstreamRequest): Pick<RequestInit, 'body'> & { duplex?: 'half' } {
+  if (request.file) return { body: Readable.toWeb(createReadStream(request.file.path)) as ReadableStream<Uint8Array>, duplex: 'half' };
+  return request.json === undefined ? {} : { body: JSON.stringify(request.json) };
+}
 
 export function createUpstreamClient(settings: UpstreamSettings, budget: RateBudget, fetchImpl: FetchLike = (input, init) => fetch(input, init)): UpstreamClient {
   const origin = settings.url.replace(/\/+$/, '');
@@ -71,17 +88,14 @@ export function createUpstreamClient(settings: UpstreamSettings, budget: RateBud
       const url = params.size > 0 ? `${request.url}?${params}` : request.url;
       const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${settings.token}` };
       if (request.json !== undefined) headers['Content-Type'] = 'application/json';
+      if (request.file) headers['Content-Type'] = request.file.contentType;
       if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
       requests += 1;
       let response: Response;
       let text: string;
       try {
-        response = await fetchImpl(url, {
-          method: request.method,
-          headers,
-          ...(request.json === undefined ? {} : { body: JSON.stringify(request.json) }),
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
+        const timeout = TIMEOUT_MS + (request.file ? Math.ceil(request.file.size / 1024 / 1024) * UPLOAD_MS_PER_MIB : 0);
+        response = await fetchImpl(url, { method: request.method, headers, ...bodyOf(request), signal: AbortSignal.timeout(timeout) });
         text = await response.text();
       } catch (cause) {
         throw new UpstreamUnreachableError(`The upstream at ${origin} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
@@ -96,6 +110,24 @@ export function createUpstreamClient(settings: UpstreamSettings, budget: RateBud
         }
       }
       return { status: response.status, headers: response.headers, body };
+    },
+    async mediaHash(url, maxBytes) {
+      if (!/^https?:\/\//i.test(url)) return null;
+      requests += 1;
+      try {
+        const response = await fetchImpl(url, { method: 'GET', signal: AbortSignal.timeout(TIMEOUT_MS + Math.ceil(maxBytes / 1024 / 1024) * UPLOAD_MS_PER_MIB) });
+        if (!response.ok || !response.body) return null;
+        const hash = createHash('sha256');
+        let size = 0;
+        for await (const chunk of response.body) {
+          size += chunk.byteLength;
+          if (size > maxBytes) return null; // leaving the loop cancels the stream
+          hash.update(chunk);
+        }
+        return hash.digest('hex');
+      } catch (cause) {
+        throw new UpstreamUnreachableError(`The upstream's media at ${new URL(url).origin} cannot be read (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+      }
     },
   };
 }

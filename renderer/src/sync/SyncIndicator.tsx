@@ -27,7 +27,7 @@ export function SyncIndicator() {
       type="button"
       className={`btn btn-small sync-indicator sync-${sync.state}`}
       data-testid="sync-indicator"
-      title={sync.last_error ?? undefined}
+      title={sync.last_error ?? sync.media_kept_local ?? undefined}
       aria-label={`${LABEL[sync.state]}${detail ? `, ${detail}` : ''}${sync.last_error ? `: ${sync.last_error}` : ''}. Open the sync screen.`}
       onClick={() => go('sync')}
     >

@@ -100,6 +100,11 @@ export function SyncScreen() {
           {sync.last_error && <span className="sync-error"> {sync.last_error}</span>}
         </p>
       )}
+      {sync?.media_kept_local && (
+        <p role="status" className="sync-media-kept" data-testid="sync-media-kept-local">
+          {sync.media_kept_local}
+        </p>
+      )}
       {overview?.pulls.map((pull) => (
         <p key={`${pull.account_id}:${pull.resource}`} role="status" data-testid="sync-pull">
           Pulling account {pull.account_id}: {pull.stored} of {pull.total ?? '?'} {pull.resource === 'returns' ? 'returns' : 'packages'}

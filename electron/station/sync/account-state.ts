@@ -1,0 +1,13 @@
+import type { PullCursor, StationTables, SyncAccountState } from '../store/index.ts';
+
+/** One account's sync state (pull cursors, pause, media support), as stored or as before any sync. */
+
+const emptyCursor = (): PullCursor => ({ updated_at: null, page: 1, round_since: null, round_max: null, seen: 0, total: null });
+
+export function initialAccountState(accountId: number): SyncAccountState {
+  return { account_id: accountId, packages: emptyCursor(), returns: emptyCursor(), paused: null, last_success_at: null, last_sweep_at: null };
+}
+
+export async function accountState(db: Pick<StationTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
+  return (await db.sync_state.get(accountId)) ?? initialAccountState(accountId);
+}
