@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ApiClient } from '#shared/api/client.ts';
 import {
   attachPhoto,
+  expectSameMedia,
   mediaOf,
   packagesByTracking,
   photo,
@@ -35,29 +35,6 @@ beforeAll(() => {
 afterAll(() => rmSync(noMediaDir, { recursive: true, force: true }));
 
 const isUpload = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/media_files');
-
-/** What each local package holds, by tracking number: sha256 → bytes (the station's own answer). */
-async function localMedia(api: ApiClient, accountId: number): Promise<Map<string, Map<string, Uint8Array>>> {
-  const byTracking = new Map<string, Map<string, Uint8Array>>();
-  for (const [trackingNumber, pkg] of await packagesByTracking(api, accountId)) byTracking.set(trackingNumber, await mediaOf(api, accountId, pkg.id));
-  return byTracking;
-}
-
-/** Every package's media upstream equal byte for byte to the station's, each hash once. */
-async function expectSameMedia(api: ApiClient, upstreamApi: ApiClient, accountId: number): Promise<number> {
-  const mine = await localMedia(api, accountId);
-  const theirs = await packagesByTracking(upstreamApi, accountId);
-  let files = 0;
-  for (const [trackingNumber, media] of mine) {
-    const twin = theirs.get(trackingNumber);
-    if (!twin) throw new Error(`${trackingNumber} is not upstream`);
-    const upstreamMedia = await mediaOf(upstreamApi, accountId, twin.id, { unique: true });
-    expect([...upstreamMedia.keys()].sort(), trackingNumber).toEqual([...media.keys()].sort());
-    for (const [sha256, bytes] of media) expect(Buffer.from(upstreamMedia.get(sha256) ?? []).equals(Buffer.from(bytes)), `${trackingNumber} ${sha256}`).toBe(true);
-    files += media.size;
-  }
-  return files;
-}
 
 it('uploads photos taken offline byte for byte exactly once, through a lost answer on every upload, before the PATCH', async () => {
   const { upstream, proxy, dataDir } = rig;

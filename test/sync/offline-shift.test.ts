@@ -1,16 +1,19 @@
 import { expect, it } from 'vitest';
-import { comparable, packagesByTracking, RETURN_BODY, setUpstream, startLocal, syncOnce, tracking, useProxiedUpstream, waitFor } from './support.ts';
+import { attachPhoto, comparable, expectSameMedia, packagesByTracking, photo, RETURN_BODY, setUpstream, startLocal, syncOnce, tracking, useProxiedUpstream, waitFor } from './support.ts';
 
 /*
- * A shift offline: the dock receives what was pulled and registers parcels nobody announced while
- * the upstream is unreachable; back online, one `sync --once` converges and the upstream holds
- * everything exactly once, field by field equal to the station. (Scaled down for CI: the bench
- * measures 1,000 changes.)
+ * A shift offline: the dock receives what was pulled, inspects and photographs parcels, and registers
+ * parcels nobody announced while the upstream is unreachable; back online, one `sync --once`
+ * converges and the upstream holds everything exactly once, field by field equal to the station,
+ * photos byte for byte. (Scaled down for CI: the bench measures 1,000 changes.)
  */
 
 const ACCOUNT = 1001;
 const ANNOUNCED = 24;
 const WALK_INS = 8;
+/** Two per inspected parcel, a shared one on every fourth, one per walk-in (see the shift below). */
+const INSPECTED = Array.from({ length: ANNOUNCED }, (_, i) => i).filter((i) => i % 4 !== 3 && i % 2 === 0);
+const PHOTOS = 2 * INSPECTED.length + INSPECTED.filter((i) => i % 4 === 0).length + WALK_INS;
 const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-shift-' });
 
 
@@ -38,6 +41,10 @@ it('converges exactly once after an offline shift', async () => {
         await local.api.updateLineItem(ACCOUNT, pkg.id, kept.id, { condition: 'like_new', notes: 'tags on' });
         await local.api.deleteLineItem(ACCOUNT, pkg.id, wrong.id);
         await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: null, quantity: 1, name: 'Unexpected scarf', merchant_sku: 'SCARF-1', condition: 'new', defective: i % 4 === 0 });
+        // Photos: two of the parcel, and the dock's damage-report photo that every fourth parcel shares.
+        await attachPhoto(local.api, ACCOUNT, pkg.id, photo(1000 + i, 8));
+        await attachPhoto(local.api, ACCOUNT, pkg.id, photo(2000 + i, 8));
+        if (i % 4 === 0) await attachPhoto(local.api, ACCOUNT, pkg.id, photo(1, 8));
       }
       await local.api.updatePackage(ACCOUNT, pkg.id, { status: i % 2 === 0 ? 'received' : 'delivered' });
       if (i % 3 === 0) await local.api.updatePackage(ACCOUNT, pkg.id, { notes: `checked ${i}` });
@@ -45,6 +52,7 @@ it('converges exactly once after an offline shift', async () => {
     for (let i = 0; i < WALK_INS; i += 1) {
       const walkInReturn = await local.api.createReturn({ ...RETURN_BODY, email: `walk-in-${i}@example.com`, account_id: ACCOUNT });
       const pkg = await local.api.createPackage(ACCOUNT, { return_id: walkInReturn.id, tracking_number: tracking('WALK'), status: 'delivered', weight: 2, weight_unit: 'kg' });
+      await attachPhoto(local.api, ACCOUNT, pkg.id, photo(3000 + i, 8));
       if (i % 2 === 0) await local.api.updatePackage(ACCOUNT, pkg.id, { status: 'received' });
     }
     const offline = await waitFor('the station to notice it is offline', async () => {
@@ -85,6 +93,8 @@ it('converges exactly once after an offline shift', async () => {
       expect(upstreamView.line_items.map((i) => i.return_line_item_id === null)).toEqual(localView.line_items.map((i) => i.return_line_item_id === null));
     }
     expect(received.some((p) => p.tracking_number.startsWith('ANN'))).toBe(true);
+    // Every photo upstream byte for byte on its parcel, each once.
+    expect(await expectSameMedia(check.api, upstream.api, ACCOUNT)).toBe(PHOTOS);
     expect((await upstream.api.listAccountReturns(ACCOUNT)).meta.total_count).toBe(1 + WALK_INS);
     expect((await check.api.station()).sync).toMatchObject({ state: 'online', pending_changes: 0 });
   } finally {
@@ -94,7 +104,7 @@ it('converges exactly once after an offline shift', async () => {
   const posts = proxy.requests.filter((r) => r.method === 'POST' && (r.status === 200 || r.status === 201));
   expect(posts.filter((r) => r.path === '/returns' || r.path.endsWith('/return_packages'))).toHaveLength(2 * WALK_INS);
   // Items: two kept per inspected parcel; the one removed before any send never went up at all.
-  const inspected = Array.from({ length: ANNOUNCED }, (_, i) => i).filter((i) => i % 4 !== 3 && i % 2 === 0).length;
-  expect(posts.filter((r) => r.path.endsWith('/line_items'))).toHaveLength(2 * inspected);
+  expect(posts.filter((r) => r.path.endsWith('/line_items'))).toHaveLength(2 * INSPECTED.length);
+  expect(posts.filter((r) => r.path.endsWith('/media_files'))).toHaveLength(PHOTOS);
   expect(proxy.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
 }, 120_000);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ApiClient } from '#shared/api/client.ts';
 import type { MediaFile } from '#shared/api/media.ts';
 import type { ManualReturnCreateInput } from '#shared/api/returns.ts';
@@ -255,4 +255,27 @@ export async function mediaOf(api: ApiClient, accountId: number, packageId: numb
     bytes.set(sha256, data);
   }
   return bytes;
+}
+
+/** What each local package holds, by tracking number: sha256 → bytes (the station's own answer). */
+async function localMedia(api: ApiClient, accountId: number): Promise<Map<string, Map<string, Uint8Array>>> {
+  const byTracking = new Map<string, Map<string, Uint8Array>>();
+  for (const [trackingNumber, pkg] of await packagesByTracking(api, accountId)) byTracking.set(trackingNumber, await mediaOf(api, accountId, pkg.id));
+  return byTracking;
+}
+
+/** Every package's media upstream equal byte for byte to the station's, each hash once. */
+export async function expectSameMedia(api: ApiClient, upstreamApi: ApiClient, accountId: number): Promise<number> {
+  const mine = await localMedia(api, accountId);
+  const theirs = await packagesByTracking(upstreamApi, accountId);
+  let files = 0;
+  for (const [trackingNumber, media] of mine) {
+    const twin = theirs.get(trackingNumber);
+    if (!twin) throw new Error(`${trackingNumber} is not upstream`);
+    const upstreamMedia = await mediaOf(upstreamApi, accountId, twin.id, { unique: true });
+    expect([...upstreamMedia.keys()].sort(), trackingNumber).toEqual([...media.keys()].sort());
+    for (const [sha256, bytes] of media) expect(Buffer.from(upstreamMedia.get(sha256) ?? []).equals(Buffer.from(bytes)), `${trackingNumber} ${sha256}`).toBe(true);
+    files += media.size;
+  }
+  return files;
 }
