@@ -10,13 +10,14 @@ import { openAndSignIn, uid } from './receiving-helpers.ts';
 
 /*
  * The sync indicator and screen, as a station worker meets them: settings entered on the screen,
- * a change the upstream refuses shown with the upstream's own words, retried once it is fixed.
+ * a change the upstream refuses shown with the upstream's own words, retried once it is fixed, and
+ * photos kept on the station where the upstream has no media.
  * The upstream is a second real station behind the tests' fault proxy.
  */
 
 const ACCOUNT = 1001;
 
-test('sets the upstream, shows a refused change with its message, and retries it', async ({ page }) => {
+test('sets the upstream, shows a refused change with its message, retries it, and says photos stay local', async ({ page }) => {
   test.setTimeout(90_000);
   const upDir = mkdtempSync(join(tmpdir(), 'e2e-upstream-'));
   const token = spawnSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', String(ACCOUNT), '--data-dir', upDir], { encoding: 'utf8' }).stdout.trim();
@@ -33,10 +34,13 @@ test('sets the upstream, shows a refused change with its message, and retries it
     });
     const parcel = await upApi.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: `1ZSYNC${tag}` });
     let refusing = true;
-    proxy.fault = ({ method, path }) =>
-      refusing && method === 'PATCH' && path.endsWith(`/return_packages/${parcel.id}`)
+    // This upstream has no media files: the parcel's photo stays on the station, and the screen says so.
+    proxy.fault = ({ method, path }) => {
+      if (path.includes('/media_files')) return { status: 404, body: { error: 'Not Found', error_code: 'NOT_FOUND', details: { message: 'No such route.' } } };
+      return refusing && method === 'PATCH' && path.endsWith(`/return_packages/${parcel.id}`)
         ? { status: 422, body: { error: 'Unprocessable Entity', error_code: 'VALIDATION_FAILED', details: { message: 'Dock 7 cannot receive this parcel.' } } }
         : null;
+    };
 
     const localApi = new ApiClient({ baseUrl: local.origin, token: local.stationToken });
     const operator = await localApi.createOperator({ name: `Sync worker ${tag}`, badge_code: `BADGE-S${tag}` });
@@ -55,6 +59,7 @@ test('sets the upstream, shows a refused change with its message, and retries it
     await expect.poll(async () => (await localApi.lookup(parcel.tracking_number)).packages.length, { timeout: 15_000 }).toBe(1);
     const pulled = (await localApi.lookup(parcel.tracking_number)).packages[0];
     if (!pulled) throw new Error('not pulled');
+    await localApi.uploadMedia(ACCOUNT, pulled.id, new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9])]), { contentType: 'image/jpeg' });
     await localApi.updatePackage(ACCOUNT, pulled.id, { status: 'received' });
     await expect(indicator).toContainText('Sync needs you', { timeout: 15_000 });
     const row = page.getByTestId('sync-change').filter({ hasText: parcel.tracking_number });
@@ -65,6 +70,7 @@ test('sets the upstream, shows a refused change with its message, and retries it
     await row.getByRole('button', { name: 'Retry' }).click();
     await expect(indicator).toContainText('Synced', { timeout: 15_000 });
     await expect(page.getByText('Nothing waiting.')).toBeVisible();
+    await expect(page.getByTestId('sync-media-kept-local')).toContainText('media kept local: upstream has no media support (404: No such route.)');
     expect((await upApi.getPackage(ACCOUNT, parcel.id)).status).toBe('received');
   } finally {
     await local.stop();
