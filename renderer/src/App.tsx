@@ -24,6 +24,10 @@ export function App() {
 
   useEffect(() => installStationKeyboard(), []);
   useEffect(() => (accounts.length === 0 ? undefined : followAccounts(accounts)), [accounts]);
+  // Badges are recognised wherever they are scanned, also when the worker was signed in before a reload.
+  useEffect(() => {
+    if (signedIn && accounts.length > 0) useSession.getState().loadOperators().catch(() => undefined);
+  }, [signedIn, accounts]);
 
   return (
     <div className="station-layout">

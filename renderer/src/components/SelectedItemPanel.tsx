@@ -68,7 +68,7 @@ function TextField({ label, value, onCommit }: { label: string; value: string; o
     if (text !== value) onCommit(text);
   };
   return (
-    <label className="text-field">
+    <label className="text-field" data-scan-passthrough>
       <span>{label}</span>
       <input
         value={text}

@@ -4,8 +4,12 @@ import { BurstDetector } from './burst-detector.ts';
  * Global keyboard capture: the scan field owns the keyboard wherever focus is.
  *
  * - Typing while focus is on a button or the page lands in the scan field (focus moves there).
- * - A scanner burst (fast characters + Enter) into any other text field is taken back out of that
- *   field and handled as a scan, so a scan while the notes box has focus is never lost as text.
+ * - A scan goes where the worker is: a scanner burst into a form or search field stays in that field
+ *   (a SKU scanned into the manual-return form's SKU field fills it; a scan into a list's search box
+ *   searches). Its Enter submits only a search; it never sends a half-filled form.
+ * - Fields of the open package's item (notes, tags) are marked `data-scan-passthrough`: a burst there is
+ *   an item scan, taken back out of the field, so a scan while the notes box has focus is never notes.
+ * - A code that `claims` (an operator's badge) is a scan wherever it lands: badges switch the worker.
  * - A lone shortcut character (a digit for a condition, + or −) in the empty scan field is held for
  *   a moment: if more characters follow at scanner speed it was the start of a code and is typed;
  *   otherwise it runs as a shortcut.
@@ -15,6 +19,8 @@ import { BurstDetector } from './burst-detector.ts';
 export interface KeyCaptureHandlers {
   field(): HTMLInputElement | null;
   submit(code: string): void;
+  /** Codes that are scans wherever they are typed (badges), even into a form field. */
+  claims(code: string): boolean;
   /** Whether `char` typed alone in the empty scan field is a shortcut on the current screen. */
   isShortcut(char: string): boolean;
   shortcut(char: string): void;
@@ -24,6 +30,11 @@ export interface KeyCaptureHandlers {
 
 /** How long a lone shortcut character waits for a scanner's next character. */
 export const SHORTCUT_HOLD_MS = 80;
+
+/** Whether a burst typed into `el` is taken out and handled as a scan rather than left in the field. */
+function passesScansThrough(el: HTMLInputElement | HTMLTextAreaElement): boolean {
+  return el.closest('[data-scan-passthrough]') !== null;
+}
 
 function isTextField(el: EventTarget | null): el is HTMLInputElement | HTMLTextAreaElement {
   if (el instanceof HTMLTextAreaElement) return true;
@@ -94,13 +105,17 @@ export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window =
         return;
       }
       const code = burst.enter(event.timeStamp);
-      if (code !== null && inOtherText) {
+      if (code === null || !inOtherText) return;
+      const el = event.target;
+      if (passesScansThrough(el) || handlers.claims(code)) {
         // Take the scanned characters back out of the field they fell into.
-        const el = event.target;
         event.preventDefault();
         if (el.value.endsWith(code)) setFieldValue(el, el.value.slice(0, -code.length));
         handlers.submit(code);
         field?.focus();
+      } else if (!(el instanceof HTMLInputElement && el.type === 'search')) {
+        // The field keeps the scan; a scanner's Enter must not send a half-filled form.
+        event.preventDefault();
       }
       return;
     }

@@ -3,6 +3,7 @@ import { openFound } from '../workflow/scan-router.ts';
 import { notify } from '../state/feedback-store.ts';
 import { describeError } from '../api/describe-error.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { InProgressList } from '../components/InProgressList.tsx';
 
 /** Waiting for a parcel; when a code matched several packages (or only returns), they are listed. */
 export function ScanScreen() {
@@ -25,6 +26,7 @@ export function ScanScreen() {
           </ul>
         </>
       )}
+      {packages.length === 0 && <InProgressList />}
       {returns.length > 0 && (
         <>
           <p className="hint">{code} matches these returns (not a parcel label):</p>

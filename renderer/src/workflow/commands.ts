@@ -7,6 +7,7 @@ import { refuseWhenLocked } from './package-lock.ts';
 import { useSession } from '../state/session-store.ts';
 import { useStationStore } from '../state/station-store.ts';
 import { scanQueue } from './scan-router.ts';
+import { leaveInProgress } from './open-package.ts';
 import { conditionForKey, conditionLabel } from '../inspect/conditions.ts';
 
 /*
@@ -131,9 +132,11 @@ export async function toggleCameraScan(): Promise<void> {
 export function back(): void {
   const screen = useNav.getState().screen;
   if (screen === 'package') {
-    const pkg = usePackage.getState().current?.pkg;
+    const left = usePackage.getState().current;
     usePackage.getState().close();
-    if (pkg) notify('warning', `Left ${pkg.tracking_number} in progress (not received).`);
+    if (left) leaveInProgress(left);
+    const pkg = left?.pkg;
+    if (pkg && pkg.status !== 'received' && pkg.status !== 'cancelled') notify('warning', `Left ${pkg.tracking_number} in progress (not received) — listed on the scan screen.`);
   }
   useNav.getState().go('scan');
 }

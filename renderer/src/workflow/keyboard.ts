@@ -6,6 +6,7 @@ import { useNav } from '../state/nav-store.ts';
 import { usePackage } from '../state/package-store.ts';
 import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
+import { useInProgress } from '../state/in-progress-store.ts';
 import { useSession } from '../state/session-store.ts';
 import { back, changeQuantity, correctReceipt, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
 import { openFound, submitScan } from './scan-router.ts';
@@ -49,7 +50,9 @@ function shortcutFor(char: string): (() => void) | null {
     return candidate ? () => void useRegister.getState().choose(candidate).catch((e: unknown) => notify('error', describeError(e))) : null;
   }
   if (screen === 'scan') {
-    const found = index === null ? undefined : useScan.getState().packages[index];
+    // The pick list of an ambiguous scan when there is one, else the packages left in progress.
+    const choices = useScan.getState().packages.length > 0 ? useScan.getState().packages : useInProgress.getState().packages;
+    const found = index === null ? undefined : choices[index];
     return found
       ? () => {
           useScan.getState().clear();
@@ -124,6 +127,7 @@ export function installStationKeyboard(): () => void {
   const uninstall = installKeyCapture({
     field: scanField,
     submit: submitScan,
+    claims: (code) => useSession.getState().byBadge(code) !== null,
     isShortcut: (char) => shortcutFor(char) !== null,
     shortcut: (char) => shortcutFor(char)?.(),
     command,

@@ -3,8 +3,9 @@ import type { ReturnRecord } from '#shared/api/returns.ts';
 import type { PackageStatus } from '#shared/package-status.ts';
 import { api } from '../api/station-api.ts';
 import { useNav } from '../state/nav-store.ts';
-import { usePackage } from '../state/package-store.ts';
+import { type OpenPackage, usePackage } from '../state/package-store.ts';
 import { useStationStore } from '../state/station-store.ts';
+import { useInProgress } from '../state/in-progress-store.ts';
 
 /** A parcel scanned at the dock has arrived: these statuses move to `delivered` when it is opened. */
 const ARRIVING: readonly PackageStatus[] = ['pending', 'in_transit'];
@@ -32,7 +33,17 @@ export async function openPackage(accountId: number, packageId: number, status: 
     fetchReturn(accountId, returnId),
   ]);
   const fresh = moved ? { ...pkg, status: moved.status, actual_arrival: moved.actual_arrival, updated_at: moved.updated_at } : pkg;
+  const left = usePackage.getState().current;
+  if (left && !(left.accountId === accountId && left.pkg.id === packageId)) leaveInProgress(left);
+  useInProgress.getState().forget(accountId, packageId);
   usePackage.getState().open({ accountId, pkg: fresh, ret });
   useNav.getState().go('package');
   if (arriving) void useStationStore.getState().refreshStatus();
+}
+
+/** Lists a package the worker leaves unfinished on the scan screen; received and cancelled ones are done. */
+export function leaveInProgress(left: OpenPackage): void {
+  const { pkg } = left;
+  if (pkg.status === 'received' || pkg.status === 'cancelled') return;
+  useInProgress.getState().leave({ account_id: left.accountId, id: pkg.id, return_id: pkg.return_id, status: pkg.status, tracking_number: pkg.tracking_number });
 }

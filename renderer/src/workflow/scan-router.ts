@@ -1,11 +1,12 @@
 import { normaliseCode } from '#shared/barcode.ts';
-import type { LookupPackage } from '#shared/api/station.ts';
+import type { Operator } from '#shared/api/station.ts';
 import { describeError } from '../api/describe-error.ts';
 import { api } from '../api/station-api.ts';
 import { createSerialQueue } from '../scan/serial-queue.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { usePackage } from '../state/package-store.ts';
+import type { LeftPackage } from '../state/in-progress-store.ts';
 import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
 import { useSession } from '../state/session-store.ts';
@@ -32,6 +33,9 @@ async function handleScan(raw: string): Promise<void> {
   try {
     const session = useSession.getState();
     if (!session.operator) return await signInByBadge(code);
+    // A badge is never a parcel or an item: wherever it is scanned, it switches the worker.
+    const badge = session.byBadge(code);
+    if (badge) return switchOperator(badge);
     const screen = useNav.getState().screen;
     if (screen === 'package') return await scanOnPackage(code);
     if (screen === 'register') return await scanWhileRegistering(code);
@@ -51,6 +55,13 @@ async function signInByBadge(code: string): Promise<void> {
   if (!operator) return notify('error', `No operator has badge ${code}. Scan your badge or pick your name.`);
   useSession.getState().signIn(operator);
   notify('success', `Signed in: ${operator.name}`);
+}
+
+function switchOperator(operator: Operator): void {
+  const before = useSession.getState().operator;
+  if (before?.id === operator.id) return notify('success', `${operator.name} is already signed in.`);
+  useSession.getState().signIn(operator);
+  notify('success', `Signed in: ${operator.name}${before ? ` (instead of ${before.name})` : ''}`);
 }
 
 async function scanParcel(code: string): Promise<void> {
@@ -74,7 +85,7 @@ async function scanParcel(code: string): Promise<void> {
   notify('warning', `Unknown tracking number ${code}. Find its return to register the parcel.`);
 }
 
-export async function openFound(found: LookupPackage): Promise<void> {
+export async function openFound(found: LeftPackage): Promise<void> {
   await openPackage(found.account_id, found.id, found.status, found.return_id);
   const pkg = usePackage.getState().current?.pkg;
   if (!pkg) return;
@@ -94,7 +105,7 @@ async function scanOnPackage(code: string): Promise<void> {
   if (!known) {
     const answer = await api().lookup(code);
     const other = answer.packages.find((p) => p.id !== store.current?.pkg.id);
-    if (other) return openFound(other);
+    if (other) return switchPackage(other);
   }
   if (refuseWhenLocked()) return;
   const outcome = store.scanItem(code);
@@ -106,6 +117,15 @@ async function scanOnPackage(code: string): Promise<void> {
   } else if (outcome.kind === 'unexpected') {
     notify('warning', `Unexpected item ${code}${outcome.isNew ? '' : `: ${draft?.quantity ?? '?'}`} — not on this return.`);
   }
+}
+
+/** Another parcel scanned inside an open package: open it, and say the first one is still in progress. */
+async function switchPackage(found: LeftPackage): Promise<void> {
+  const left = usePackage.getState().current?.pkg;
+  await openFound(found);
+  const opened = usePackage.getState().current?.pkg;
+  if (!left || !opened || opened.id === left.id || left.status === 'received' || left.status === 'cancelled') return;
+  notify('warning', `Switched to ${opened.tracking_number}; ${left.tracking_number} is still in progress (on the scan screen).`);
 }
 
 async function scanWhileRegistering(code: string): Promise<void> {

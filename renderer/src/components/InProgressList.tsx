@@ -1,0 +1,25 @@
+import { describeError } from '../api/describe-error.ts';
+import { notify } from '../state/feedback-store.ts';
+import { useInProgress } from '../state/in-progress-store.ts';
+import { openFound } from '../workflow/scan-router.ts';
+import { StatusBadge } from './StatusBadge.tsx';
+
+/** Packages left unfinished, newest first: a number key (or a click) reopens one where it was left. */
+export function InProgressList() {
+  const packages = useInProgress((s) => s.packages);
+  if (packages.length === 0) return null;
+  return (
+    <section aria-labelledby="in-progress-title" data-testid="in-progress">
+      <h3 id="in-progress-title">In progress — not received yet</h3>
+      <ul className="choice-list">
+        {packages.map((p, i) => (
+          <li key={`${p.account_id}-${p.id}`}>
+            <button type="button" className="btn btn-choice" data-testid="in-progress-package" data-tracking={p.tracking_number} onClick={() => void openFound(p).catch((e: unknown) => notify('error', describeError(e)))}>
+              <kbd>{i + 1}</kbd> {p.tracking_number} · return #{p.return_id} <StatusBadge status={p.status} />
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
