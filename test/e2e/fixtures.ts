@@ -21,6 +21,16 @@ async function waitForLink(station: RunningStation, timeoutMs = 20_000): Promise
   }
 }
 
+/** Starts a `serve --demo` station of a test's own (e.g. one the test stops and starts again). */
+export async function startDemoStation(options: { dataDir?: string; port?: number } = {}): Promise<DemoStation> {
+  const args = ['--demo', ...(options.port === undefined ? [] : ['--port', String(options.port)])];
+  const station = await startStation({ args, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) });
+  const uiUrl = await waitForLink(station);
+  const token = new URLSearchParams(new URL(uiUrl).hash.slice(1)).get('token');
+  if (!token) throw new Error(`The UI link carries no token: ${uiUrl}`);
+  return { ...station, uiUrl, token, api: new ApiClient({ baseUrl: station.origin, token }) };
+}
+
 /** Each worker drives its own real `returns-station serve` with a temporary data directory. */
 export const test = base.extend<object, { station: RunningStation; demo: DemoStation }>({
   station: [
@@ -36,11 +46,8 @@ export const test = base.extend<object, { station: RunningStation; demo: DemoSta
   demo: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const station = await startStation({ args: ['--demo'] });
-      const uiUrl = await waitForLink(station);
-      const token = new URLSearchParams(new URL(uiUrl).hash.slice(1)).get('token');
-      if (!token) throw new Error(`The UI link carries no token: ${uiUrl}`);
-      await use({ ...station, uiUrl, token, api: new ApiClient({ baseUrl: station.origin, token }) });
+      const station = await startDemoStation();
+      await use(station);
       await station.stop();
     },
     { scope: 'worker' },

@@ -1,9 +1,9 @@
 /*
  * Distinct beeps that a worker learns by ear: success is one short high tone, warning two mid tones,
- * error one long low buzz. WebAudio tones need no sound files (nothing to load, nothing to fetch).
+ * error one long low buzz, pending (kept, sent when the station answers) two soft rising notes. WebAudio tones need no sound files (nothing to load, nothing to fetch).
  */
 
-export type Tone = 'success' | 'warning' | 'error';
+export type Tone = 'success' | 'warning' | 'error' | 'pending';
 
 const PATTERNS: Record<Tone, readonly { freq: number; ms: number; gapMs: number; type: OscillatorType }[]> = {
   success: [{ freq: 1760, ms: 90, gapMs: 0, type: 'sine' }],
@@ -12,6 +12,10 @@ const PATTERNS: Record<Tone, readonly { freq: number; ms: number; gapMs: number;
     { freq: 880, ms: 110, gapMs: 0, type: 'square' },
   ],
   error: [{ freq: 220, ms: 450, gapMs: 0, type: 'sawtooth' }],
+  pending: [
+    { freq: 660, ms: 80, gapMs: 40, type: 'triangle' },
+    { freq: 990, ms: 80, gapMs: 0, type: 'triangle' },
+  ],
 };
 
 let context: AudioContext | null = null;

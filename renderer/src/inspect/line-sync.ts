@@ -20,11 +20,26 @@ export type SyncState = 'saved' | 'saving' | 'retrying' | 'failed';
 
 export interface LineSyncEvents {
   onState(state: SyncState, error: unknown): void;
+  /** After each change the station confirmed: what it now holds (kept so a reload resumes, not repeats). */
+  onSaved?(saved: readonly SavedLine[]): void;
+}
+
+/** A draft as the station last confirmed it, with the id of its line item. */
+export interface SavedLine {
+  key: string;
+  id: number;
+  draft: Draft;
 }
 
 interface Saved {
   id: number;
   draft: Draft;
+}
+
+export interface LineSyncOptions {
+  retryMs?: readonly number[];
+  /** When false, changes wait for `flush()` (a queue that sends one package at a time runs it). */
+  autoRun?: boolean;
 }
 
 const FIELDS = ['return_line_item_id', 'quantity', 'condition', 'defective', 'notes', 'barcode', 'tags', 'name', 'merchant_sku'] as const;
@@ -68,13 +83,24 @@ export class LineSync {
   #running: Promise<void> | null = null;
   #failure: unknown = null;
   #stopped = false;
+  readonly #autoRun: boolean;
 
-  constructor(api: LineItemApi, accountId: number, packageId: number, loaded: readonly PackageLineItem[], drafts: readonly Draft[], events: LineSyncEvents, retryMs: readonly number[] = [500, 1000, 2000, 4000, 8000]) {
+  constructor(
+    api: LineItemApi,
+    accountId: number,
+    packageId: number,
+    loaded: readonly PackageLineItem[],
+    drafts: readonly Draft[],
+    events: LineSyncEvents,
+    options: LineSyncOptions | readonly number[] = {},
+  ) {
+    const { retryMs = [500, 1000, 2000, 4000, 8000], autoRun = true } = Array.isArray(options) ? { retryMs: options as readonly number[] } : (options as LineSyncOptions);
     this.#api = api;
     this.#accountId = accountId;
     this.#packageId = packageId;
     this.#events = events;
     this.#retryMs = retryMs;
+    this.#autoRun = autoRun;
     for (const draft of drafts) {
       const item = loaded.find((i) => `li-${i.id}` === draft.key);
       if (item) this.#saved.set(draft.key, { id: item.id, draft });
@@ -82,11 +108,32 @@ export class LineSync {
     this.#desired = drafts;
   }
 
+  /** A sync that resumes where an earlier one stopped: `saved` is what the station confirmed then. */
+  static resume(api: LineItemApi, accountId: number, packageId: number, saved: readonly SavedLine[], drafts: readonly Draft[], events: LineSyncEvents, options: LineSyncOptions = {}): LineSync {
+    const sync = new LineSync(api, accountId, packageId, [], drafts, events, options);
+    for (const line of saved) sync.#saved.set(line.key, { id: line.id, draft: line.draft });
+    return sync;
+  }
+
+  /** What the station holds, as last confirmed. */
+  get saved(): SavedLine[] {
+    return [...this.#saved].map(([key, { id, draft }]) => ({ key, id, draft }));
+  }
+
+  get drafts(): readonly Draft[] {
+    return this.#desired;
+  }
+
+  /** The refusal that stopped this sync, or null. */
+  get failure(): unknown {
+    return this.#failure;
+  }
+
   /** The drafts to bring the station to (the latest call wins). */
   set(drafts: readonly Draft[]): void {
     this.#desired = drafts;
     this.#failure = null;
-    this.#kick();
+    if (this.#autoRun) this.#kick();
   }
 
   /** Resolves when the station holds the latest drafts; rejects with the API's refusal. */
@@ -160,6 +207,7 @@ export class LineSync {
       try {
         await step();
         attempt = 0;
+        this.#events.onSaved?.(this.saved);
       } catch (error) {
         if (error instanceof ApiError && !retriable(error)) {
           this.#failure = error;

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { lineRows, unexpectedDrafts } from '../inspect/drafts.ts';
-import { lockReasonOf, usePackage } from '../state/package-store.ts';
+import { lockReasonOf } from '../state/package-store.ts';
+import { usePackage } from '../state/station-work.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { LineTable } from '../components/LineTable.tsx';
 import { SelectedItemPanel } from '../components/SelectedItemPanel.tsx';

@@ -4,6 +4,7 @@ import { notify } from '../state/feedback-store.ts';
 import { describeError } from '../api/describe-error.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { InProgressList } from '../components/InProgressList.tsx';
+import { PendingList } from '../components/PendingList.tsx';
 
 /** Waiting for a parcel; when a code matched several packages (or only returns), they are listed. */
 export function ScanScreen() {
@@ -26,6 +27,7 @@ export function ScanScreen() {
           </ul>
         </>
       )}
+      <PendingList />
       {packages.length === 0 && <InProgressList />}
       {returns.length > 0 && (
         <>

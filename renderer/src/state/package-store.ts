@@ -1,18 +1,20 @@
-import { create } from 'zustand';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { Condition } from '#shared/api/line-items.ts';
 import type { MediaFile } from '#shared/api/media.ts';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
 import { describeError } from '../api/describe-error.ts';
-import { api } from '../api/station-api.ts';
-import { applyItemScan, type Draft, draftFromLineItem, lineRows, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
-import { LineSync, type SyncState } from '../inspect/line-sync.ts';
-import { type Upload, UploadQueue } from '../media/upload-queue.ts';
+import { applyItemScan, type Draft, lineRows, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
+import type { SyncState } from '../inspect/line-sync.ts';
+import type { Upload, UploadQueue } from '../media/upload-queue.ts';
+import type { PackageOutbox } from '../pending/package-outbox.ts';
 
 /*
  * The package on the bench: its return, the worker's drafts, the undo history and the photos.
- * Every change is applied here at once and persisted in the background (LineSync, UploadQueue), so
- * the screen keeps pace with the scanner whatever the network does.
+ * Every change is applied here at once and handed to the outbox (PackageOutbox, which keeps it in
+ * IndexedDB until the station confirms it) and the upload queue, so the screen keeps pace with the
+ * scanner whatever the network does. The store is made by `createPackageStore` from its parts
+ * (opening, inspecting, photos, receiving), each given what it needs: no module-level client.
  */
 
 type UndoEntry = { label: string; drafts: Draft[]; selectedKey: string | null } | { label: string; uploadId: string };
@@ -23,7 +25,10 @@ export interface OpenPackage {
   ret: ReturnRecord | null;
 }
 
-interface PackageState {
+/** How F2 went: received on the station now, or pending (kept, sent when the station answers). */
+export type ReceiveResult = { kind: 'received'; pkg: ReturnPackage; units: number } | { kind: 'pending'; units: number };
+
+export interface PackageState {
   current: OpenPackage | null;
   drafts: Draft[];
   selectedKey: string | null;
@@ -43,6 +48,8 @@ interface PackageState {
   startCorrection(operator: { id: number; name: string }): void;
   confirmException(): void;
   close(): void;
+  /** Follows the outbox's save state of the open package. */
+  syncChanged(): void;
   scanItem(code: string): ScanOutcome;
   /** Moves one unit of the selected item into an item of its own (another condition); false when it has one unit. */
   splitUnit(): boolean;
@@ -54,105 +61,116 @@ interface PackageState {
   edit(key: string, change: Partial<Pick<Draft, 'notes' | 'tags' | 'barcode'>>): void;
   addPhoto(blob: Blob, contentType?: string): void;
   undo(): string | null;
-  /** Marks the package received by `operatorId`; resolves to the received package or throws. */
-  receive(operatorId: number): Promise<ReturnPackage>;
+  /** Receives the package by `operatorId` (F2); rejects with the station's refusal. */
+  receive(operatorId: number): Promise<ReceiveResult>;
   applyRemote(pkg: ReturnPackage): void;
 }
 
-let lineSync: LineSync | null = null;
-const uploadQueue = new UploadQueue({
-  api: { uploadMedia: (...args) => api().uploadMedia(...args) },
-  onChange: (uploads) => usePackage.setState({ uploads }),
-});
+export interface PackageStoreDeps {
+  outbox: PackageOutbox;
+  uploads: UploadQueue;
+  deleteMedia(accountId: number, packageId: number, mediaId: number): Promise<void>;
+  newKey?: () => string;
+}
 
-let nextKey = 0;
-const newKey = () => `d${Date.now().toString(36)}-${nextKey++}`;
+type Set = StoreApi<PackageState>['setState'];
+type Get = StoreApi<PackageState>['getState'];
+type Commit = (label: string, changed: Draft[], selectedKey: string | null) => void;
 
-export const usePackage = create<PackageState>()((set, get) => {
-  /** Applies new drafts, remembering the previous ones for undo, and hands them to the sync. */
-  const commit = (label: string, changed: Draft[], selectedKey: string | null) => {
-    const { drafts: before, selectedKey: beforeKey, undoStack, correctingBy } = get();
-    // A correction of a received package is recorded on every item it changes: who (a tag) and
-    // when (the item's updated_at).
-    const drafts = correctingBy ? changed.map((d) => (before.includes(d) ? d : withTag(d, `corrected-by-${correctingBy.id}`))) : changed;
-    set({ drafts, selectedKey, undoStack: [...undoStack, { label, drafts: before, selectedKey: beforeKey }].slice(-200), error: null });
-    lineSync?.set(drafts);
-  };
-  const locked = () => lockReasonOf(get()) !== null;
+type Closed = Pick<PackageState, 'current' | 'drafts' | 'selectedKey' | 'undoStack' | 'error' | 'correctingBy' | 'exceptionConfirmed' | 'receiving'>;
+const closed = (): Closed => ({ current: null, drafts: [], selectedKey: null, undoStack: [], error: null, correctingBy: null, exceptionConfirmed: false, receiving: false });
 
+export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreApi<PackageState>> {
+  let nextKey = 0;
+  const newKey = deps.newKey ?? (() => `d${Date.now().toString(36)}-${nextKey++}`);
+  return create<PackageState>()((set, get) => {
+    /** Applies new drafts, remembering the previous ones for undo, and hands them to the outbox. */
+    const commit: Commit = (label, changed, selectedKey) => {
+      const { current, drafts: before, selectedKey: beforeKey, undoStack, correctingBy } = get();
+      if (!current) return;
+      // A correction of a received package is recorded on every item it changes: who (a tag) and
+      // when (the item's updated_at).
+      const drafts = correctingBy ? changed.map((d) => (before.includes(d) ? d : withTag(d, `corrected-by-${correctingBy.id}`))) : changed;
+      set({ drafts, selectedKey, undoStack: [...undoStack, { label, drafts: before, selectedKey: beforeKey }].slice(-200), error: null });
+      deps.outbox.change(current.accountId, current.pkg.id, drafts);
+    };
+    return {
+      ...closed(),
+      sync: 'saved',
+      syncError: null,
+      uploads: [],
+      ...openingPart(set, get, deps),
+      ...inspectingPart(set, get, commit, newKey),
+      ...photoPart(set, get, deps),
+      ...receivingPart(set, get, deps),
+    };
+  });
+}
+
+/** Opening and leaving a package, and following what the station says about it. */
+function openingPart(set: Set, get: Get, deps: PackageStoreDeps) {
   return {
-    current: null,
-    drafts: [],
-    selectedKey: null,
-    undoStack: [],
-    sync: 'saved',
-    syncError: null,
-    uploads: [],
-    receiving: false,
-    error: null,
-    correctingBy: null,
-    exceptionConfirmed: false,
-
-    startCorrection(operator) {
+    open(work: OpenPackage) {
+      // Unsent drafts of this package (an earlier visit, a reload) win over the station's items.
+      const drafts = deps.outbox.open(work.accountId, work.pkg);
+      set({ ...closed(), current: work, drafts, selectedKey: drafts[0]?.key ?? null });
+      get().syncChanged();
+    },
+    close() {
+      set(closed());
+    },
+    syncChanged() {
+      const current = get().current;
+      if (!current) return;
+      const { state, error } = deps.outbox.syncStateOf(current.accountId, current.pkg.id);
+      set({ sync: state, syncError: state === 'failed' && error !== null ? describeError(error) : null });
+    },
+    startCorrection(operator: { id: number; name: string }) {
       if (get().current?.pkg.status === 'received') set({ correctingBy: operator });
     },
-
     confirmException() {
       set({ exceptionConfirmed: true });
     },
-
-    open(work) {
-      // The previous package's sync keeps running until its last change has landed.
-      const drafts = work.pkg.line_items.map(draftFromLineItem);
-      lineSync = new LineSync(
-        { createLineItem: (...a) => api().createLineItem(...a), updateLineItem: (...a) => api().updateLineItem(...a), deleteLineItem: (...a) => api().deleteLineItem(...a) },
-        work.accountId,
-        work.pkg.id,
-        work.pkg.line_items,
-        drafts,
-        {
-          onState: (state, error) => {
-            if (lineSync === syncOfThis) set({ sync: state, syncError: error === null ? null : describeError(error) });
-          },
-        },
-      );
-      const syncOfThis = lineSync;
-      set({ current: work, drafts, selectedKey: drafts[0]?.key ?? null, undoStack: [], sync: 'saved', syncError: null, receiving: false, error: null, correctingBy: null, exceptionConfirmed: false });
+    applyRemote(pkg: ReturnPackage) {
+      const { current } = get();
+      if (!current || current.pkg.id !== pkg.id) return;
+      // Status and package fields follow the station; the drafts stay the worker's. While a photo
+      // of ours is in flight the event may already list it: keep our media until the upload answers.
+      const inFlight = deps.uploads.uploads.some((u) => u.packageId === pkg.id && u.state !== 'done' && u.state !== 'failed');
+      const media_files = inFlight ? current.pkg.media_files : pkg.media_files;
+      set({ current: { ...current, pkg: { ...pkg, line_items: current.pkg.line_items, media_files } } });
     },
+  };
+}
 
-    close() {
-      set({ current: null, drafts: [], selectedKey: null, undoStack: [], error: null, correctingBy: null, exceptionConfirmed: false });
-    },
-
-    scanItem(code) {
+/** Scans, selection, conditions, quantities and notes: each change is one undoable commit. */
+function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string) {
+  const locked = () => lockReasonOf(get()) !== null;
+  return {
+    scanItem(code: string): ScanOutcome {
       const { current, drafts } = get();
       if (!current || locked()) return { kind: 'none' };
       const { drafts: next, outcome } = applyItemScan(drafts, current.ret, code, newKey, current.pkg.status === 'received', get().selectedKey);
       if (outcome.kind !== 'none') commit(`scan ${code}`, next, outcome.key);
       return outcome;
     },
-
-    select(key) {
+    select(key: string) {
       set({ selectedKey: key });
     },
-
-    moveSelection(step) {
+    moveSelection(step: number) {
       const { current, drafts, selectedKey } = get();
       // Selection runs over the rows as shown: return lines with a draft, then unexpected items.
       const keys = [...lineRows(current?.ret ?? null, drafts).flatMap((r) => (r.draft ? [r.draft.key] : [])), ...drafts.filter((d) => d.return_line_item_id === null).map((d) => d.key)];
       if (keys.length === 0) return;
       const at = selectedKey === null ? -1 : keys.indexOf(selectedKey);
-      const next = keys[Math.max(0, Math.min(keys.length - 1, at + step))] ?? null;
-      set({ selectedKey: next });
+      set({ selectedKey: keys[Math.max(0, Math.min(keys.length - 1, at + step))] ?? null });
     },
-
-    setCondition(condition) {
+    setCondition(condition: Condition) {
       const { drafts, selectedKey } = get();
       if (selectedKey === null || locked()) return false;
       commit(`condition ${condition}`, updateDraft(drafts, selectedKey, { condition }), selectedKey);
       return true;
     },
-
     toggleDefective() {
       const { drafts, selectedKey } = get();
       const draft = drafts.find((d) => d.key === selectedKey);
@@ -160,7 +178,6 @@ export const usePackage = create<PackageState>()((set, get) => {
       commit('defective', updateDraft(drafts, draft.key, { defective: !draft.defective }), draft.key);
       return true;
     },
-
     splitUnit() {
       const { drafts, selectedKey } = get();
       const key = newKey();
@@ -169,73 +186,69 @@ export const usePackage = create<PackageState>()((set, get) => {
       commit('split a unit', next, key);
       return true;
     },
-
-    changeQuantity(key, delta) {
+    changeQuantity(key: string, delta: number) {
       const { drafts } = get();
       const draft = drafts.find((d) => d.key === key);
       if (!draft || locked()) return;
       const next = updateDraft(drafts, key, { quantity: draft.quantity + delta });
       commit(`quantity ${delta > 0 ? '+' : ''}${delta}`, next, next.some((d) => d.key === key) ? key : (next.at(-1)?.key ?? null));
     },
-
-    edit(key, change) {
-      const { drafts } = get();
+    edit(key: string, change: Partial<Pick<Draft, 'notes' | 'tags' | 'barcode'>>) {
       if (locked()) return;
-      commit('edit', updateDraft(drafts, key, change), key);
+      commit('edit', updateDraft(get().drafts, key, change), key);
     },
+  };
+}
 
-    addPhoto(blob, contentType) {
+/** Photos upload in the background; undo covers them like any other change. */
+function photoPart(set: Set, get: Get, deps: PackageStoreDeps) {
+  return {
+    addPhoto(blob: Blob, contentType?: string) {
       const { current, undoStack } = get();
-      if (!current || locked()) return;
-      const upload = uploadQueue.add(current.accountId, current.pkg.id, blob, contentType);
+      if (!current || lockReasonOf(get()) !== null) return;
+      const upload = deps.uploads.add(current.accountId, current.pkg.id, blob, contentType);
       set({ undoStack: [...undoStack, { label: 'photo', uploadId: upload.id }] });
     },
-
     undo() {
-      const { undoStack } = get();
+      const { undoStack, current } = get();
       const last = undoStack.at(-1);
-      if (!last) return null;
+      if (!last || !current) return null;
       set({ undoStack: undoStack.slice(0, -1), error: null });
       if ('uploadId' in last) {
-        const removed = uploadQueue.remove(last.uploadId);
-        const current = get().current;
-        if (removed?.media && current) void api().deleteMedia(removed.accountId, removed.packageId, removed.media.id).catch(() => undefined);
+        const removed = deps.uploads.remove(last.uploadId);
+        if (removed?.media) void deps.deleteMedia(removed.accountId, removed.packageId, removed.media.id).catch(() => undefined);
         return 'photo removed';
       }
       set({ drafts: last.drafts, selectedKey: last.selectedKey });
-      lineSync?.set(last.drafts);
+      deps.outbox.change(current.accountId, current.pkg.id, last.drafts);
       return last.label;
     },
+  };
+}
 
-    async receive(operatorId) {
-      const { current } = get();
-      if (!current || !lineSync) throw new Error('No package is open.');
+/** F2: the outbox sends the inspection, then the receive; the answer says received or pending. */
+function receivingPart(set: Set, get: Get, deps: PackageStoreDeps) {
+  return {
+    async receive(operatorId: number): Promise<ReceiveResult> {
+      const { current, drafts, correctingBy } = get();
+      if (!current) throw new Error('No package is open.');
+      const units = drafts.reduce((sum, d) => sum + d.quantity, 0);
       set({ receiving: true, error: null });
       try {
-        // Everything inspected must be on the station before the package counts as received.
-        await lineSync.flush();
-        // A correction keeps who received the package and when; the changed items say who corrected them.
-        if (current.pkg.status !== 'received') await api().updatePackage(current.accountId, current.pkg.id, { status: 'received', processor_id: operatorId });
-        const received = await api().getPackage(current.accountId, current.pkg.id);
-        set({ receiving: false, current: { ...current, pkg: received }, undoStack: [] });
-        return received;
+        const outcome = await deps.outbox.receive(current.accountId, current.pkg.id, { operatorId, correcting: correctingBy !== null, units });
+        if (outcome.kind === 'received') {
+          set({ receiving: false, current: { ...current, pkg: outcome.pkg }, undoStack: [] });
+          return { kind: 'received', pkg: outcome.pkg, units };
+        }
+        set({ receiving: false });
+        return { kind: 'pending', units };
       } catch (error) {
         set({ receiving: false, error: describeError(error) });
         throw error;
       }
     },
-
-    applyRemote(pkg) {
-      const { current } = get();
-      if (!current || current.pkg.id !== pkg.id) return;
-      // Status and package fields follow the station; the drafts stay the worker's. While a photo
-      // of ours is in flight the event may already list it: keep our media until the upload answers.
-      const inFlight = uploadQueue.uploads.some((u) => u.packageId === pkg.id && u.state !== 'done' && u.state !== 'failed');
-      const media_files = inFlight ? current.pkg.media_files : pkg.media_files;
-      set({ current: { ...current, pkg: { ...pkg, line_items: current.pkg.line_items, media_files } } });
-    },
   };
-});
+}
 
 /**
  * Why the open package takes no changes, or null. A cancelled package never does; a received one
@@ -265,5 +278,3 @@ export function packagePhotos(pkg: ReturnPackage, uploads: readonly Upload[]): {
     ...mine.map((u) => ({ key: u.id, stored: u.media, upload: u })),
   ];
 }
-
-export const uploads = uploadQueue;

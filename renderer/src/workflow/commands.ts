@@ -2,12 +2,13 @@ import { describeError } from '../api/describe-error.ts';
 import { capturePhoto, useCamera } from '../media/camera.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { usePackage } from '../state/package-store.ts';
+import { usePackage } from '../state/station-work.ts';
 import { refuseWhenLocked } from './package-lock.ts';
 import { useSession } from '../state/session-store.ts';
 import { useStationStore } from '../state/station-store.ts';
 import { scanQueue } from './scan-router.ts';
 import { leaveInProgress } from './open-package.ts';
+import { useInProgress } from '../state/in-progress-store.ts';
 import { conditionForKey, conditionLabel } from '../inspect/conditions.ts';
 
 /*
@@ -38,12 +39,16 @@ export async function receive(): Promise<void> {
   await scanQueue.idle();
   try {
     const correcting = store.correctingBy !== null;
-    const received = await usePackage.getState().receive(operator.id);
-    const units = usePackage.getState().drafts.reduce((sum, d) => sum + d.quantity, 0);
-    notify('success', `${correcting ? 'Corrected the receipt of' : 'Received'} ${received.tracking_number} — ${units} unit${units === 1 ? '' : 's'}. Scan the next parcel.`);
+    const tracking = current.pkg.tracking_number;
+    const result = await usePackage.getState().receive(operator.id);
+    const units = `${result.units} unit${result.units === 1 ? '' : 's'}`;
+    // Received now, or kept and sent when the station answers: either way the next parcel can be scanned.
+    if (result.kind === 'received') notify('success', `${correcting ? 'Corrected the receipt of' : 'Received'} ${tracking} — ${units}. Scan the next parcel.`);
+    else notify('pending', `${correcting ? 'Correcting the receipt of' : 'Receiving'} ${tracking} — ${units}… (waiting for the station). Scan the next parcel.`);
+    useInProgress.getState().forget(current.accountId, current.pkg.id);
     usePackage.getState().close();
     useNav.getState().go('scan');
-    void useStationStore.getState().refreshStatus();
+    void useStationStore.getState().refreshStatus().catch(() => undefined);
   } catch (error) {
     notify('error', describeError(error));
   }

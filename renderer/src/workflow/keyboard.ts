@@ -3,7 +3,7 @@ import { installKeyCapture } from '../scan/key-capture.ts';
 import { focusScan, scanField } from '../scan/scan-field.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { usePackage } from '../state/package-store.ts';
+import { usePackage } from '../state/station-work.ts';
 import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
 import { useInProgress } from '../state/in-progress-store.ts';

@@ -2,7 +2,7 @@ import type { StationEvent } from '#shared/api/events.ts';
 import { api } from '../api/station-api.ts';
 import { usePackageList, useReturnList } from '../state/lists-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { usePackage } from '../state/package-store.ts';
+import { usePackage } from '../state/station-work.ts';
 import { useStationStore } from '../state/station-store.ts';
 import { setSyncStatus } from '../sync/sync-store.ts';
 

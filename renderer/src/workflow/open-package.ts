@@ -3,7 +3,8 @@ import type { ReturnRecord } from '#shared/api/returns.ts';
 import type { PackageStatus } from '#shared/package-status.ts';
 import { api } from '../api/station-api.ts';
 import { useNav } from '../state/nav-store.ts';
-import { type OpenPackage, usePackage } from '../state/package-store.ts';
+import type { OpenPackage } from '../state/package-store.ts';
+import { outbox, usePackage } from '../state/station-work.ts';
 import { useStationStore } from '../state/station-store.ts';
 import { useInProgress } from '../state/in-progress-store.ts';
 
@@ -33,6 +34,8 @@ export async function openPackage(accountId: number, packageId: number, status: 
     fetchReturn(accountId, returnId),
   ]);
   const fresh = moved ? { ...pkg, status: moved.status, actual_arrival: moved.actual_arrival, updated_at: moved.updated_at } : pkg;
+  // Unsent drafts an earlier page left must be loaded before the package's drafts are chosen.
+  await outbox.ready;
   const left = usePackage.getState().current;
   if (left && !(left.accountId === accountId && left.pkg.id === packageId)) leaveInProgress(left);
   useInProgress.getState().forget(accountId, packageId);

@@ -5,7 +5,7 @@ import { api } from '../api/station-api.ts';
 import { createSerialQueue } from '../scan/serial-queue.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { usePackage } from '../state/package-store.ts';
+import { usePackage } from '../state/station-work.ts';
 import type { LeftPackage } from '../state/in-progress-store.ts';
 import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';

@@ -1,0 +1,35 @@
+import { describeError } from '../api/describe-error.ts';
+import type { PendingEntry, PendingState } from '../pending/package-outbox.ts';
+import { usePending } from '../state/station-work.ts';
+
+const STATE_TEXT: Record<PendingState, string> = {
+  queued: 'waiting its turn',
+  sending: 'sending…',
+  retrying: 'waiting for the station',
+  failed: 'refused by the station',
+};
+
+function describe(entry: PendingEntry): string {
+  const units = `${entry.units} unit${entry.units === 1 ? '' : 's'}`;
+  const what = entry.receiving ? `Receiving — ${units}` : `Inspection (${units}), not received`;
+  const why = entry.state === 'failed' && entry.error !== null ? `: ${describeError(entry.error)}` : '';
+  return `${what} · ${STATE_TEXT[entry.state]}${why}`;
+}
+
+/** Work the station has not confirmed yet, in sending order: kept in this browser until it has. */
+export function PendingList() {
+  const entries = usePending((s) => s.entries);
+  if (entries.length === 0) return null;
+  return (
+    <section aria-labelledby="pending-title" data-testid="pending-work">
+      <h3 id="pending-title">Waiting to send ({entries.length})</h3>
+      <ul className="plain-list">
+        {entries.map((e) => (
+          <li key={e.key} data-testid="pending-package" data-tracking={e.trackingNumber} data-state={e.state} className={`pending-${e.state}`}>
+            <span className="mono">{e.trackingNumber}</span> · {describe(e)}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,314 @@
+import { ApiError } from '#shared/api/client.ts';
+import type { ReturnPackage, ReturnPackageUpdate } from '#shared/api/return-packages.ts';
+import { type Draft, draftFromLineItem } from '../inspect/drafts.ts';
+import { type LineItemApi, LineSync, retriable, type SyncState } from '../inspect/line-sync.ts';
+import { type PendingDb, type PendingPackage, pendingKey, type ReceiveIntent } from './pending-db.ts';
+
+/*
+ * Sends the worker's packages to the station, one package at a time in the order their work began:
+ * first the package's line items (LineSync), then its receive (F2). What is not confirmed yet is kept
+ * in IndexedDB (PendingDb) after every change and replayed from there after a reload, so a scan made
+ * while the station is unreachable is recorded exactly once: creates carry an Idempotency-Key, and
+ * each confirmed step is written back before the next.
+ *
+ * The screen never waits for this queue: F2 waits only until the receive lands or the station proves
+ * unreachable, then the package shows as pending ("Receiving…") and the worker opens the next parcel.
+ * See docs/decisions/ui-outbox.md.
+ */
+
+export interface OutboxApi extends LineItemApi {
+  updatePackage(accountId: number, packageId: number, body: ReturnPackageUpdate): Promise<unknown>;
+  getPackage(accountId: number, packageId: number): Promise<ReturnPackage>;
+}
+
+/** queued: behind another package · sending · retrying: the station is unreachable or busy · failed: refused. */
+export type PendingState = 'queued' | 'sending' | 'retrying' | 'failed';
+
+export interface PendingEntry {
+  key: string;
+  accountId: number;
+  packageId: number;
+  trackingNumber: string;
+  state: PendingState;
+  /** F2 was pressed: the package is received once this entry is gone. */
+  receiving: boolean;
+  units: number;
+  /** The station's refusal (failed) or the last network error (retrying). */
+  error: unknown;
+}
+
+/** How an F2 ended for the screen: received now, or pending (the station cannot be reached yet). */
+export type ReceiveOutcome = { kind: 'received'; pkg: ReturnPackage } | { kind: 'pending' };
+
+export interface OutboxEvents {
+  onChange(entries: readonly PendingEntry[]): void;
+  /** A receive the screen already showed as pending has landed (also one replayed after a reload). */
+  onLateReceived(entry: PendingEntry, pkg: ReturnPackage): void;
+  /** Work the screen already showed as pending was refused by the station (kept, marked failed). */
+  onLateRefused(entry: PendingEntry, error: unknown): void;
+}
+
+export interface OutboxOptions {
+  api: OutboxApi;
+  db: PendingDb;
+  events: OutboxEvents;
+  retryMs?: readonly number[];
+}
+
+interface Sender {
+  record: PendingPackage;
+  sync: LineSync;
+  state: PendingState | 'saved';
+  error: unknown;
+  /** Whether `record` is in the database. */
+  stored: boolean;
+  /** The F2 waiting to hear how its receive went. */
+  waiter: { resolve(outcome: ReceiveOutcome): void; reject(error: unknown): void } | null;
+  /** The screen was told this package's work is pending: its outcome is announced when it comes. */
+  announceLater: boolean;
+}
+
+const DEFAULT_RETRY_MS = [500, 1000, 2000, 4000, 8000] as const;
+const unitsOf = (drafts: readonly Draft[]) => drafts.reduce((sum, d) => sum + d.quantity, 0);
+
+export class PackageOutbox {
+  readonly #options: OutboxOptions;
+  readonly #senders = new Map<string, Sender>();
+  #lastSeq = 0;
+  #draining: Promise<void> | null = null;
+  /** Resolves once the queue left by an earlier page is loaded (see `restore`). */
+  ready: Promise<void> = Promise.resolve();
+
+  constructor(options: OutboxOptions) {
+    this.#options = options;
+  }
+
+  /** Loads the work an earlier page left unsent and starts sending it, oldest first. */
+  restore(): Promise<void> {
+    this.ready = (async () => {
+      const records = await this.#options.db.packages.orderBy('seq').toArray();
+      for (const record of records) {
+        if (this.#senders.has(record.key)) continue;
+        this.#lastSeq = Math.max(this.#lastSeq, record.seq);
+        const sender = this.#newSender(record, (events) => LineSync.resume(this.#options.api, record.accountId, record.packageId, record.saved, record.drafts, events, this.#syncOptions()));
+        sender.stored = true;
+        sender.announceLater = true;
+      }
+      this.#emit();
+      this.#drain();
+    })();
+    return this.ready;
+  }
+
+  /** The drafts to show for a package opened on the bench: its unsent drafts win over the station's. */
+  open(accountId: number, pkg: ReturnPackage): Draft[] {
+    const key = pendingKey(accountId, pkg.id);
+    const existing = this.#senders.get(key);
+    if (existing) return [...existing.sync.drafts];
+    const drafts = pkg.line_items.map(draftFromLineItem);
+    const record: PendingPackage = { key, seq: 0, accountId, packageId: pkg.id, trackingNumber: pkg.tracking_number, saved: [], drafts, receive: null };
+    this.#newSender(record, (events) => new LineSync(this.#options.api, accountId, pkg.id, pkg.line_items, drafts, events, this.#syncOptions()));
+    return drafts;
+  }
+
+  /** The worker changed the drafts of an opened package. */
+  change(accountId: number, packageId: number, drafts: readonly Draft[]): void {
+    const sender = this.#sender(accountId, packageId);
+    sender.sync.set(drafts);
+    sender.record.drafts = [...drafts];
+    if (sender.state === 'failed') sender.state = 'queued';
+    this.#persist(sender);
+    this.#emit();
+    this.#drain();
+  }
+
+  /** F2: queues the receive; resolves when it landed, or as soon as the station proves unreachable. Rejects with a refusal. */
+  receive(accountId: number, packageId: number, intent: ReceiveIntent): Promise<ReceiveOutcome> {
+    const sender = this.#sender(accountId, packageId);
+    sender.record.receive = intent;
+    sender.announceLater = false;
+    if (sender.state === 'failed' || sender.state === 'saved') sender.state = 'queued';
+    const outcome = new Promise<ReceiveOutcome>((resolve, reject) => {
+      sender.waiter = { resolve, reject };
+    });
+    this.#persist(sender);
+    // Another package already waits for an unreachable station: this one waits behind it.
+    if ([...this.#senders.values()].some((s) => s !== sender && s.state === 'retrying')) this.#nowPending(sender);
+    this.#emit();
+    this.#drain();
+    return outcome;
+  }
+
+  /** The save state of one package's inspection, for its screen. */
+  syncStateOf(accountId: number, packageId: number): { state: SyncState; error: unknown } {
+    const sender = this.#senders.get(pendingKey(accountId, packageId));
+    if (!sender || !this.#hasWork(sender)) return { state: 'saved', error: null };
+    return { state: sender.state === 'failed' ? 'failed' : sender.state === 'retrying' ? 'retrying' : 'saving', error: sender.error };
+  }
+
+  /** Packages with unsent work, in the order they are sent. */
+  get entries(): PendingEntry[] {
+    return [...this.#senders.values()]
+      .filter((s) => this.#hasWork(s))
+      .sort((a, b) => a.record.seq - b.record.seq)
+      .map((s) => this.#entryOf(s));
+  }
+
+  /** Resolves once nothing is left to send (or only refused work is). */
+  async idle(): Promise<void> {
+    await this.ready;
+    while (this.#draining) await this.#draining;
+  }
+
+  #syncOptions() {
+    return { retryMs: this.#options.retryMs ?? DEFAULT_RETRY_MS, autoRun: false };
+  }
+
+  #newSender(record: PendingPackage, makeSync: (events: ConstructorParameters<typeof LineSync>[5]) => LineSync): Sender {
+    const sender: Sender = { record, sync: null as unknown as LineSync, state: 'saved', error: null, stored: false, waiter: null, announceLater: false };
+    sender.sync = makeSync({
+      onState: (state, error) => {
+        if (state === 'saving') sender.state = 'sending';
+        if (state === 'retrying') {
+          sender.state = 'retrying';
+          sender.error = error;
+          this.#stationUnreachable();
+        }
+        this.#emit();
+      },
+      onSaved: (saved) => {
+        sender.record.saved = [...saved];
+        this.#persist(sender);
+      },
+    });
+    this.#senders.set(record.key, sender);
+    return sender;
+  }
+
+  #sender(accountId: number, packageId: number): Sender {
+    const sender = this.#senders.get(pendingKey(accountId, packageId));
+    if (!sender) throw new Error(`Package ${packageId} was not opened.`);
+    return sender;
+  }
+
+  #hasWork(sender: Sender): boolean {
+    return sender.record.receive !== null || sender.sync.pending || (sender.state === 'failed' && sender.stored);
+  }
+
+  #entryOf(sender: Sender): PendingEntry {
+    const { key, accountId, packageId, trackingNumber, receive, drafts } = sender.record;
+    const state = sender.state === 'saved' ? 'queued' : sender.state;
+    return { key, accountId, packageId, trackingNumber, state, receiving: receive !== null, units: receive?.units ?? unitsOf(drafts), error: sender.error };
+  }
+
+  /** Writes the package's unsent work, or deletes its record once there is none. */
+  #persist(sender: Sender): void {
+    const { db } = this.#options;
+    if (this.#hasWork(sender)) {
+      if (!sender.stored) sender.record.seq = this.#lastSeq = Math.max(Date.now(), this.#lastSeq + 1);
+      sender.stored = true;
+      void db.packages.put(structuredClone(sender.record)).catch(() => undefined);
+    } else if (sender.stored) {
+      sender.stored = false;
+      void db.packages.delete(sender.record.key).catch(() => undefined);
+    }
+  }
+
+  #emit(): void {
+    this.#options.events.onChange(this.entries);
+  }
+
+  /** The station cannot be reached: every F2 still waiting is told its package is pending. */
+  #stationUnreachable(): void {
+    for (const sender of this.#senders.values()) if (sender.waiter) this.#nowPending(sender);
+  }
+
+  #nowPending(sender: Sender): void {
+    sender.waiter?.resolve({ kind: 'pending' });
+    sender.waiter = null;
+    sender.announceLater = true;
+  }
+
+  #drain(): void {
+    if (this.#draining) return;
+    this.#draining = (async () => {
+      for (;;) {
+        const next = [...this.#senders.values()].filter((s) => s.state !== 'failed' && this.#hasWork(s)).sort((a, b) => a.record.seq - b.record.seq)[0];
+        if (!next) return;
+        await this.#send(next);
+      }
+    })().finally(() => {
+      this.#draining = null;
+    });
+  }
+
+  async #send(sender: Sender): Promise<void> {
+    try {
+      await sender.sync.flush();
+    } catch (error) {
+      // A line the station refuses: the receive cannot go ahead either; the drafts stay for the worker.
+      sender.record.receive = null;
+      return this.#refused(sender, error);
+    }
+    sender.record.saved = sender.sync.saved;
+    if (sender.record.receive === null) {
+      sender.state = 'saved';
+      sender.error = null;
+      this.#persist(sender);
+      this.#emit();
+      return;
+    }
+    await this.#sendReceive(sender, sender.record.receive);
+  }
+
+  async #sendReceive(sender: Sender, intent: ReceiveIntent): Promise<void> {
+    const { api } = this.#options;
+    const { accountId, packageId } = sender.record;
+    const retryMs = this.#options.retryMs ?? DEFAULT_RETRY_MS;
+    for (let attempt = 0; ; attempt++) {
+      sender.state = attempt === 0 ? 'sending' : 'retrying';
+      this.#emit();
+      try {
+        // A correction keeps who received the package and when; its changed items say who corrected them.
+        if (!intent.correcting) await api.updatePackage(accountId, packageId, { status: 'received', processor_id: intent.operatorId });
+        return this.#received(sender, await api.getPackage(accountId, packageId));
+      } catch (error) {
+        if (error instanceof ApiError && !retriable(error)) {
+          // The station may have taken an earlier attempt and lost only its answer: ask before failing.
+          const now = await api.getPackage(accountId, packageId).catch(() => null);
+          if (now?.status === 'received' && now.processor_id === intent.operatorId && !intent.correcting) return this.#received(sender, now);
+          sender.record.receive = null;
+          return this.#refused(sender, error);
+        }
+        sender.state = 'retrying';
+        sender.error = error;
+        this.#stationUnreachable();
+        this.#emit();
+        await new Promise((resolve) => setTimeout(resolve, retryMs[Math.min(attempt, retryMs.length - 1)] ?? 1000));
+      }
+    }
+  }
+
+  #received(sender: Sender, pkg: ReturnPackage): void {
+    const entry = this.#entryOf(sender);
+    sender.record.receive = null;
+    sender.state = 'saved';
+    sender.error = null;
+    this.#persist(sender);
+    this.#senders.delete(sender.record.key);
+    this.#emit();
+    if (sender.waiter) sender.waiter.resolve({ kind: 'received', pkg });
+    else if (sender.announceLater) this.#options.events.onLateReceived(entry, pkg);
+    sender.waiter = null;
+  }
+
+  #refused(sender: Sender, error: unknown): void {
+    sender.state = 'failed';
+    sender.error = error;
+    this.#persist(sender);
+    this.#emit();
+    if (sender.waiter) sender.waiter.reject(error);
+    else if (sender.announceLater) this.#options.events.onLateRefused(this.#entryOf(sender), error);
+    sender.waiter = null;
+  }
+}

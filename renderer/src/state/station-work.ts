@@ -1,0 +1,57 @@
+import { create } from 'zustand';
+import { describeError } from '../api/describe-error.ts';
+import { api } from '../api/station-api.ts';
+import { UploadQueue } from '../media/upload-queue.ts';
+import { PackageOutbox, type PendingEntry } from '../pending/package-outbox.ts';
+import { PendingDb } from '../pending/pending-db.ts';
+import { notify } from './feedback-store.ts';
+import { createPackageStore } from './package-store.ts';
+
+/*
+ * This page's instances of the package store, its outbox and its upload queue, wired to the page's
+ * station client. The logic lives in the modules they are made from, which take the client as an
+ * argument (and are tested against a real station); only this file knows the page's client.
+ */
+
+/** The packages whose work the station has not confirmed yet, in sending order (the scan screen lists them). */
+export const usePending = create<{ entries: readonly PendingEntry[] }>()(() => ({ entries: [] }));
+
+// The client is created once the connection is known (main.tsx); these calls reach it lazily.
+const client = {
+  createLineItem: (...a: Parameters<ReturnType<typeof api>['createLineItem']>) => api().createLineItem(...a),
+  updateLineItem: (...a: Parameters<ReturnType<typeof api>['updateLineItem']>) => api().updateLineItem(...a),
+  deleteLineItem: (...a: Parameters<ReturnType<typeof api>['deleteLineItem']>) => api().deleteLineItem(...a),
+  updatePackage: (...a: Parameters<ReturnType<typeof api>['updatePackage']>) => api().updatePackage(...a),
+  getPackage: (...a: Parameters<ReturnType<typeof api>['getPackage']>) => api().getPackage(...a),
+  uploadMedia: (...a: Parameters<ReturnType<typeof api>['uploadMedia']>) => api().uploadMedia(...a),
+};
+
+const unitsText = (units: number) => `${units} unit${units === 1 ? '' : 's'}`;
+
+export const outbox = new PackageOutbox({
+  api: client,
+  db: new PendingDb(),
+  events: {
+    onChange(entries) {
+      usePending.setState({ entries });
+      usePackage.getState().syncChanged();
+    },
+    onLateReceived(entry) {
+      notify('success', `Received ${entry.trackingNumber} — ${unitsText(entry.units)} (sent now that the station answers).`);
+    },
+    onLateRefused(entry, error) {
+      notify('error', `${entry.trackingNumber} was not ${entry.receiving ? 'received' : 'saved'}: ${describeError(error)} Reopen it from the list of work waiting to send.`);
+    },
+  },
+});
+
+export const uploads = new UploadQueue({
+  api: client,
+  onChange: (list) => usePackage.setState({ uploads: list }),
+});
+
+export const usePackage = createPackageStore({
+  outbox,
+  uploads,
+  deleteMedia: (accountId, packageId, mediaId) => api().deleteMedia(accountId, packageId, mediaId),
+});
