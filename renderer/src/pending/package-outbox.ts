@@ -2,7 +2,8 @@ import { ApiError } from '#shared/api/client.ts';
 import type { ReturnPackage, ReturnPackageUpdate } from '#shared/api/return-packages.ts';
 import { type Draft, draftFromLineItem } from '../inspect/drafts.ts';
 import { type LineItemApi, LineSync, retriable, type SyncState } from '../inspect/line-sync.ts';
-import { type PendingDb, type PendingPackage, pendingKey, type ReceiveIntent } from './pending-db.ts';
+import type { PendingDb, PendingPackage, ReceiveIntent } from './pending-db.ts';
+import { pendingKey } from './pending-key.ts';
 
 /*
  * Sends the worker's packages to the station, one package at a time in the order their work began:
@@ -50,7 +51,8 @@ export interface OutboxEvents {
 
 export interface OutboxOptions {
   api: OutboxApi;
-  db: PendingDb;
+  /** The queue's database; a promise lets the page load Dexie after its first screen. */
+  db: PendingDb | Promise<PendingDb>;
   events: OutboxEvents;
   retryMs?: readonly number[];
 }
@@ -86,7 +88,8 @@ export class PackageOutbox {
   /** Loads the work an earlier page left unsent and starts sending it, oldest first. */
   restore(): Promise<void> {
     this.ready = (async () => {
-      const records = await this.#options.db.packages.orderBy('seq').toArray();
+      const db = await this.#options.db;
+      const records = await db.packages.orderBy('seq').toArray();
       for (const record of records) {
         if (this.#senders.has(record.key)) continue;
         this.#lastSeq = Math.max(this.#lastSeq, record.seq);
@@ -203,14 +206,17 @@ export class PackageOutbox {
 
   /** Writes the package's unsent work, or deletes its record once there is none. */
   #persist(sender: Sender): void {
-    const { db } = this.#options;
+    // Writes are issued in call order (callbacks of one promise run in order; IndexedDB keeps it).
+    const db = Promise.resolve(this.#options.db);
     if (this.#hasWork(sender)) {
       if (!sender.stored) sender.record.seq = this.#lastSeq = Math.max(Date.now(), this.#lastSeq + 1);
       sender.stored = true;
-      void db.packages.put(structuredClone(sender.record)).catch(() => undefined);
+      const record = structuredClone(sender.record);
+      void db.then((d) => d.packages.put(record)).catch(() => undefined);
     } else if (sender.stored) {
       sender.stored = false;
-      void db.packages.delete(sender.record.key).catch(() => undefined);
+      const key = sender.record.key;
+      void db.then((d) => d.packages.delete(key)).catch(() => undefined);
     }
   }
 

@@ -43,5 +43,3 @@ export class PendingDb extends Dexie {
     this.version(1).stores({ packages: '&key, seq' });
   }
 }
-
-export const pendingKey = (accountId: number, packageId: number): string => `${accountId}/${packageId}`;

@@ -3,7 +3,6 @@ import { describeError } from '../api/describe-error.ts';
 import { api } from '../api/station-api.ts';
 import { UploadQueue } from '../media/upload-queue.ts';
 import { PackageOutbox, type PendingEntry } from '../pending/package-outbox.ts';
-import { PendingDb } from '../pending/pending-db.ts';
 import { notify } from './feedback-store.ts';
 import { createPackageStore } from './package-store.ts';
 
@@ -30,7 +29,8 @@ const unitsText = (units: number) => `${units} unit${units === 1 ? '' : 's'}`;
 
 export const outbox = new PackageOutbox({
   api: client,
-  db: new PendingDb(),
+  // Dexie is loaded after the first screen: the sign-in screen does not need it.
+  db: import('../pending/pending-db.ts').then(({ PendingDb }) => new PendingDb()),
   events: {
     onChange(entries) {
       usePending.setState({ entries });
