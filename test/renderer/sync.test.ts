@@ -1,149 +1,127 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError, StationUnreachableError } from '../../shared/api/client.ts';
-import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate } from '../../shared/api/line-items.ts';
-import type { MediaFile } from '../../shared/api/media.ts';
 import { type Draft, emptyDraft } from '../../renderer/src/inspect/drafts.ts';
-import { draftDiff, LineSync, type LineItemApi } from '../../renderer/src/inspect/line-sync.ts';
+import { draftDiff, LineSync } from '../../renderer/src/inspect/line-sync.ts';
 import { UploadQueue } from '../../renderer/src/media/upload-queue.ts';
 import { describeError } from '../../renderer/src/api/describe-error.ts';
+import { sampleMedia, startStation, type TestStation } from '../api/support.ts';
+import { manualReturnBody, returnLine } from '../support/manual-return.ts';
+import { StationCable } from './station-cable.ts';
 
-/** An in-memory line item endpoint that can fail on demand. */
-class FakeLineItems implements LineItemApi {
-  items = new Map<number, PackageLineItem>();
-  calls: string[] = [];
-  failNext: unknown[] = [];
-  #id = 100;
-  async #maybeFail() {
-    await new Promise((r) => setTimeout(r, 1));
-    const f = this.failNext.shift();
-    if (f) throw f;
-  }
-  async createLineItem(_a: number, _p: number, body: PackageLineItemCreateInput): Promise<PackageLineItem> {
-    this.calls.push('create');
-    await this.#maybeFail();
-    const item: PackageLineItem = {
-      id: this.#id++,
-      return_line_item_id: body.return_line_item_id ?? null,
-      quantity: body.quantity ?? 1,
-      merchant_sku: body.merchant_sku ?? null,
-      name: body.name ?? null,
-      condition: body.condition ?? null,
-      defective: body.defective ?? false,
-      notes: body.notes ?? null,
-      barcode: body.barcode ?? null,
-      tags: body.tags ?? [],
-    };
-    this.items.set(item.id, item);
-    return item;
-  }
-  async updateLineItem(_a: number, _p: number, id: number, body: PackageLineItemUpdate): Promise<PackageLineItem> {
-    this.calls.push(`patch ${Object.keys(body).join(',')}`);
-    await this.#maybeFail();
-    const item = { ...this.items.get(id), ...body } as PackageLineItem;
-    this.items.set(id, item);
-    return item;
-  }
-  async deleteLineItem(_a: number, _p: number, id: number): Promise<void> {
-    this.calls.push('delete');
-    await this.#maybeFail();
-    this.items.delete(id);
-  }
+/*
+ * LineSync against a real station (real store, real HTTP); only the cable to it is faked, so it can
+ * be unplugged or lose an answer.
+ */
+let ts: TestStation;
+let parcelNo = 0;
+beforeAll(async () => {
+  ts = await startStation();
+});
+afterAll(async () => {
+  await ts.close();
+});
+
+/** A delivered package of a two-line return, and a cable to the station. */
+async function bench() {
+  const cable = new StationCable(ts);
+  const client = cable.client();
+  const ret = await client.createReturn(manualReturnBody({ account_id: 1, return_line_items: [returnLine(`SYNC-A-${parcelNo}`, 3), returnLine(`SYNC-B-${parcelNo}`, 1)] }));
+  const pkg = await client.createPackage(1, { return_id: ret.id, tracking_number: `SYNC-${parcelNo++}-${Date.now()}`, status: 'delivered' });
+  const [lineA, lineB] = ret.return_line_items.map((l) => l.id) as [number, number];
+  const items = async () => (await client.getPackage(1, pkg.id)).line_items;
+  const lineCalls = () => cable.requests.filter((r) => r.includes('/line_items'));
+  return { cable, client, packageId: pkg.id, lineA, lineB, items, lineCalls };
 }
 
-const draft = (key: string, quantity: number, change: Partial<Draft> = {}): Draft => ({ ...emptyDraft(key, 71), quantity, ...change });
+const draft = (key: string, returnLineId: number, quantity: number, change: Partial<Draft> = {}): Draft => ({ ...emptyDraft(key, returnLineId), quantity, ...change });
 const noop = { onState: () => undefined };
 
 describe('LineSync', () => {
   it('coalesces many scans of one item into a create and one PATCH to the final quantity', async () => {
-    const api = new FakeLineItems();
-    const sync = new LineSync(api, 1, 9, [], [], noop);
-    for (let q = 1; q <= 20; q++) sync.set([draft('a', q)]);
+    const b = await bench();
+    const sync = new LineSync(b.client, 1, b.packageId, [], [], noop);
+    for (let q = 1; q <= 20; q++) sync.set([draft('a', b.lineA, q)]);
     await sync.flush();
-    expect([...api.items.values()].map((i) => i.quantity)).toEqual([20]);
-    expect(api.calls.length).toBeLessThanOrEqual(2);
+    expect((await b.items()).map((i) => i.quantity)).toEqual([20]);
+    expect(b.lineCalls().length).toBeLessThanOrEqual(2);
   });
 
   it('retries while the station is unreachable and lands the latest state', async () => {
-    const api = new FakeLineItems();
-    api.failNext = [new StationUnreachableError('down'), new StationUnreachableError('down')];
+    const b = await bench();
+    b.cable.down = true;
     const states: string[] = [];
-    const sync = new LineSync(api, 1, 9, [], [], { onState: (s) => states.push(s) }, [1, 1]);
-    sync.set([draft('a', 1, { condition: 'good' })]);
+    const sync = new LineSync(b.client, 1, b.packageId, [], [], { onState: (s) => states.push(s) }, [5, 5]);
+    sync.set([draft('a', b.lineA, 1, { condition: 'good' })]);
+    await vi.waitFor(() => expect(states).toContain('retrying'));
+    b.cable.down = false;
     await sync.flush();
-    expect(states).toContain('retrying');
     expect(states.at(-1)).toBe('saved');
-    expect([...api.items.values()][0]).toMatchObject({ quantity: 1, condition: 'good' });
+    expect(await b.items()).toMatchObject([{ quantity: 1, condition: 'good' }]);
   });
 
   it('stops on an API refusal, reports it and keeps the drafts to send later', async () => {
-    const api = new FakeLineItems();
-    api.failNext = [new ApiError(422, 'VALIDATION_FAILED', { message: 'bad' })];
-    const sync = new LineSync(api, 1, 9, [], [], noop);
-    sync.set([draft('a', 1)]);
+    const b = await bench();
+    const sync = new LineSync(b.client, 1, b.packageId, [], [], noop);
+    // A line of no return of this package: the station refuses it.
+    sync.set([draft('a', 987_654, 1)]);
     await expect(sync.flush()).rejects.toBeInstanceOf(ApiError);
-    sync.set([draft('a', 2)]);
+    sync.set([draft('a', b.lineA, 2)]);
     await sync.flush();
-    expect([...api.items.values()].map((i) => i.quantity)).toEqual([2]);
+    expect((await b.items()).map((i) => i.quantity)).toEqual([2]);
   });
 
   it('deletes an item that was undone, and patches only what changed', async () => {
-    const api = new FakeLineItems();
-    const sync = new LineSync(api, 1, 9, [], [], noop);
-    sync.set([draft('a', 1), draft('b', 1, { return_line_item_id: 72 })]);
+    const b = await bench();
+    const sync = new LineSync(b.client, 1, b.packageId, [], [], noop);
+    sync.set([draft('a', b.lineA, 1), draft('b', b.lineB, 1)]);
     await sync.flush();
-    sync.set([draft('a', 1, { defective: true })]);
+    sync.set([draft('a', b.lineA, 1, { defective: true })]);
     await sync.flush();
-    expect(api.items.size).toBe(1);
-    expect(api.calls).toContain('patch defective');
-    expect(api.calls).toContain('delete');
+    expect(await b.items()).toMatchObject([{ return_line_item_id: b.lineA, defective: true }]);
+    expect(b.lineCalls().map((r) => r.split(' ')[0])).toEqual(['POST', 'POST', 'DELETE', 'PATCH']);
+    expect(draftDiff(draft('x', 1, 1), draft('x', 1, 1, { defective: true }))).toEqual({ defective: true });
   });
 
   it('knows the items a reopened package already holds', async () => {
-    const api = new FakeLineItems();
-    const loaded: PackageLineItem = { id: 5, return_line_item_id: 71, quantity: 2, merchant_sku: null, name: null, condition: null, defective: false, notes: null, barcode: null, tags: [] };
-    api.items.set(5, loaded);
-    const sync = new LineSync(api, 1, 9, [loaded], [draft('li-5', 2)], noop);
-    sync.set([draft('li-5', 3)]);
+    const b = await bench();
+    const loaded = await b.client.createLineItem(1, b.packageId, { return_line_item_id: b.lineA, quantity: 2 });
+    const sync = new LineSync(b.client, 1, b.packageId, [loaded], [draft(`li-${loaded.id}`, b.lineA, 2)], noop);
+    sync.set([draft(`li-${loaded.id}`, b.lineA, 3)]);
     await sync.flush();
-    expect(api.calls).toEqual(['patch quantity']);
-    expect(draftDiff(draft('x', 1), draft('x', 1, { tags: ['restock'] }))).toEqual({ tags: ['restock'] });
+    expect(b.lineCalls().map((r) => r.split(' ')[0])).toEqual(['POST', 'PATCH']);
+    expect((await b.items()).map((i) => [i.id, i.quantity])).toEqual([[loaded.id, 3]]);
+    expect(draftDiff(draft('x', 1, 1), draft('x', 1, 1, { tags: ['restock'] }))).toEqual({ tags: ['restock'] });
   });
 });
 
 describe('UploadQueue', () => {
-  const media = (id: number): MediaFile => ({ id, url: `/media/${id}`, type: 'image', created_at: '2026-01-01T00:00:00.000Z' }) as MediaFile;
+  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
   it('retries an upload until it lands, with the same idempotency key, without blocking the caller', async () => {
-    const keys: string[] = [];
-    let fails = 2;
-    const q = new UploadQueue({
-      api: {
-        uploadMedia: async (_a, _p, _b, o) => {
-          keys.push(o.idempotencyKey ?? '');
-          if (fails-- > 0) throw new StationUnreachableError('down');
-          return media(1);
-        },
-      },
-      onChange: () => undefined,
-      retryMs: [1],
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    });
-    const upload = q.add(1, 2, new Blob(['x'], { type: 'image/jpeg' }));
+    const b = await bench();
+    b.cable.down = true;
+    const q = new UploadQueue({ api: b.client, onChange: () => undefined, retryMs: [5], sleep });
+    const upload = q.add(1, b.packageId, new Blob([sampleMedia('image/jpeg', 3)], { type: 'image/jpeg' }));
     expect(q.uploads[0]?.state).not.toBe('done');
+    await vi.waitFor(() => expect(q.uploads[0]?.attempts).toBeGreaterThanOrEqual(2));
+    // The answer of the first attempt that reaches the station is lost: the retry must not store it twice.
+    b.cable.loseAnswers = { method: 'POST', path: /\/media_files$/, times: 1 };
+    b.cable.down = false;
     await q.idle();
-    expect(q.uploads[0]).toMatchObject({ id: upload.id, state: 'done', attempts: 3 });
-    expect(new Set(keys).size).toBe(1);
+    expect(q.uploads[0]).toMatchObject({ id: upload.id, state: 'done' });
+    expect(b.cable.requests.filter((r) => r.endsWith('/media_files'))).toHaveLength(2);
+    expect((await b.client.getPackage(1, b.packageId)).media_files).toHaveLength(1);
   });
 
   it('gives up on a refusal no retry can fix and says why', async () => {
-    const q = new UploadQueue({
-      api: { uploadMedia: async () => Promise.reject(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { message: 'Not an image.' })) },
-      onChange: () => undefined,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    });
-    q.add(1, 2, new Blob(['x'], { type: 'image/jpeg' }));
+    const b = await bench();
+    const q = new UploadQueue({ api: b.client, onChange: () => undefined, sleep });
+    // PNG bytes declared as a JPEG: the station refuses them, and no retry changes that.
+    q.add(1, b.packageId, new Blob([sampleMedia('image/png', 4)], { type: 'image/jpeg' }));
     await q.idle();
-    expect(q.uploads[0]).toMatchObject({ state: 'failed', error: 'Not an image.' });
+    expect(q.uploads[0]).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(q.uploads[0]?.error).toBeTruthy();
+    expect((await b.client.getPackage(1, b.packageId)).media_files).toEqual([]);
   });
 });
 
