@@ -4,6 +4,7 @@ import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, tracking, use
 /*
  * A first pull of a larger account shows its progress and, killed part-way, resumes from the page
  * it had stored rather than from the start. (300 packages, slowed by the proxy; the bench pulls 100,000.)
+ * Idle, it reads from its cursor once the overlap window behind it closed.
  */
 
 const ACCOUNT = 1001;
@@ -41,3 +42,30 @@ it('shows progress, and resumes after a SIGKILL from what it had stored', async 
     await second.station.stop();
   }
 }, 180_000);
+
+it('stops re-reading its overlap window once it closed, and still pulls what changes next', async () => {
+  const { upstream, proxy, dataDir } = rig;
+  const sinceOf = (path: string) => Date.parse(new URL(path, 'http://x').searchParams.get('updated_since') ?? '');
+  const from = packageLists().length;
+  const local = await startLocal(dataDir, { RETURNS_STATION_SYNC_OVERLAP_MS: '1000', RETURNS_STATION_SYNC_INTERVAL_MS: '300' });
+  try {
+    // Idle rounds: a window behind the cursor until a round re-read it after it closed, then the cursor itself.
+    const settled = await waitFor('a round from the cursor itself', async () => {
+      const seen = packageLists().slice(from).map((r) => sinceOf(r.path));
+      const first = seen[0];
+      return first !== undefined && seen.length >= 3 && seen.at(-1) === first + 1000 ? seen : null;
+    });
+    expect(Math.max(...settled)).toBe((settled[0] ?? 0) + 1000);
+    const idle = packageLists().length;
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(packageLists().slice(idle).every((r) => sinceOf(r.path) === (settled[0] ?? 0) + 1000)).toBe(true);
+
+    // Something new upstream opens a new window and arrives.
+    const ret = (await upstream.api.listAccountReturns(ACCOUNT)).data[0];
+    const late = await upstream.api.createPackage(ACCOUNT, { return_id: ret?.id ?? 0, tracking_number: tracking('LATE') });
+    await waitFor('the new package on the station', async () => (await local.api.lookup(late.tracking_number)).packages.length === 1);
+  } finally {
+    await local.station.stop();
+  }
+  expect(proxy.requests.some((r) => r.status === 429)).toBe(false);
+}, 120_000);

@@ -280,6 +280,13 @@ export interface PullCursor {
   /** Records stored by the current round and the upstream's total for it: first-pull progress. */
   seen: number;
   total: number | null;
+  /** Station clock when `updated_at` last moved (a duration base only, never compared with upstream times). */
+  advanced_at?: Timestamp | null;
+  /**
+   * The overlap window below `updated_at` was re-read by a round that began once every record in it
+   * had to be committed upstream: later rounds start at `updated_at` itself (no re-read while idle).
+   */
+  settled?: boolean;
 }
 
 export interface SyncAccountState {

@@ -23,6 +23,27 @@ function behind(at: string | null, overlapMs = PULL_OVERLAP_MS): string {
   return new Date(Math.max(0, Date.parse(at) - overlapMs)).toISOString();
 }
 
+/**
+ * Where a round starts: `overlap` behind the cursor, to catch records the upstream committed out of
+ * `updated_at` order, until a round re-read that window after it closed; then the cursor itself, so
+ * an idle round reads one short page rather than the last burst again and again.
+ */
+function roundStart(cursor: PullCursor, overlapMs: number): string {
+  return cursor.settled && cursor.updated_at !== null ? cursor.updated_at : behind(cursor.updated_at, overlapMs);
+}
+
+/**
+ * The cursor's overlap state once a round is done. A new `updated_at` opens a new window (timed from
+ * now, when the station first saw it). A round that began `overlap` after that, read the whole
+ * window and found nothing newer closes it: every record that could land in it late has landed.
+ * The station's clock times a duration here; it is never compared with the upstream's timestamps.
+ */
+function overlapAfter(before: PullCursor, updatedAt: string | null, round: { startedAt: string; fromStart: boolean; now: string }, overlapMs: number): Pick<PullCursor, 'advanced_at' | 'settled'> {
+  if (updatedAt !== before.updated_at || !before.advanced_at) return { advanced_at: round.now, settled: false };
+  const closed = round.fromStart && Date.parse(round.startedAt) >= Date.parse(before.advanced_at) + overlapMs;
+  return { advanced_at: before.advanced_at, settled: (before.settled ?? false) || closed };
+}
+
 /** The answer's body when it is a success; pauses on 401/403; null when the pull should stop for now. */
 function okBody(answer: UpstreamAnswer | null): unknown {
   if (!answer) return null;
@@ -34,10 +55,14 @@ function okBody(answer: UpstreamAnswer | null): unknown {
 
 /** Pulls changed returns: `updated_since` and pages (the returns list has no sort); resumable by page. */
 export async function pullReturns(sc: SyncContext, accountId: number, report: RoundReport): Promise<boolean> {
+  const overlapMs = sc.overlapMs ?? PULL_OVERLAP_MS;
+  const startedAt = sc.clock.now();
+  // A round resumed after a kill began before this process: it does not close the window.
+  const fromStart = (await accountState(sc.store.db, accountId)).returns.round_since === null;
   for (;;) {
     const state = await accountState(sc.store.db, accountId);
     const cursor = state.returns;
-    const since = cursor.round_since ?? behind(cursor.updated_at, sc.overlapMs);
+    const since = cursor.round_since ?? roundStart(cursor, overlapMs);
     const page = cursor.round_since === null ? 1 : cursor.page;
     const body = okBody(await sc.client.send({ method: 'GET', url: sc.client.accountReturnsUrl(accountId), query: { updated_since: since, page, per_page: PULL_PAGE_SIZE }, priority: 'pull' }));
     if (body === null) return false;
@@ -50,8 +75,9 @@ export async function pullReturns(sc: SyncContext, accountId: number, report: Ro
       const now = sc.clock.now();
       for (const u of data) await applyUpstreamReturn(t, accountId, u, now);
       const max = data.reduce<string | null>((m, u) => (m === null || u.updated_at > m ? u.updated_at : m), cursor.round_max);
+      const updatedAt = max !== null && (cursor.updated_at === null || max > cursor.updated_at) ? max : cursor.updated_at;
       const next: PullCursor = done
-        ? { updated_at: max !== null && (cursor.updated_at === null || max > cursor.updated_at) ? max : cursor.updated_at, page: 1, round_since: null, round_max: null, seen: 0, total: null }
+        ? { updated_at: updatedAt, page: 1, round_since: null, round_max: null, seen: 0, total: null, ...overlapAfter(cursor, updatedAt, { startedAt, fromStart, now }, overlapMs) }
         : { ...cursor, round_since: since, page: page + 1, round_max: max, seen: (cursor.round_since === null ? 0 : cursor.seen) + data.length, total: meta.total_count };
       const fresh = await accountState(t, accountId);
       await t.sync_state.put({ ...fresh, returns: next });
@@ -89,11 +115,16 @@ async function applyPackages(sc: SyncContext, accountId: number, packages: Upstr
  * stored `updated_at`); a page that is all one `updated_at` moves to the next page instead.
  */
 export async function pullPackages(sc: SyncContext, accountId: number, report: RoundReport): Promise<boolean> {
+  const overlapMs = sc.overlapMs ?? PULL_OVERLAP_MS;
+  const startedAt = sc.clock.now();
+  const before = (await accountState(sc.store.db, accountId)).packages;
+  // A round resumed after a kill (on a later page of one `updated_at`) does not close the window.
+  const fromStart = before.page === 1;
   let since: string | null = null;
   for (;;) {
     const state = await accountState(sc.store.db, accountId);
     const cursor = state.packages;
-    since ??= behind(cursor.updated_at, sc.overlapMs);
+    since ??= roundStart(cursor, overlapMs);
     const page = cursor.page;
     const body = okBody(await sc.client.send({ method: 'GET', url: sc.client.packagesUrl(accountId), query: { updated_since: since, sort: 'updated_at', page, per_page: PULL_PAGE_SIZE }, priority: 'pull' }));
     if (body === null) return false;
@@ -103,15 +134,16 @@ export async function pullPackages(sc: SyncContext, accountId: number, report: R
     const last = data.at(-1)?.updated_at ?? null;
     const done = data.length < PULL_PAGE_SIZE;
     const samePage = !done && last === since;
+    const updatedAt = last !== null && (cursor.updated_at === null || last > cursor.updated_at) ? last : cursor.updated_at;
     const next: PullCursor = {
-      updated_at: last !== null && (cursor.updated_at === null || last > cursor.updated_at) ? last : cursor.updated_at,
+      updated_at: updatedAt,
       page: samePage ? page + 1 : 1,
       round_since: null,
       round_max: null,
       seen: cursor.seen + data.length,
       total: cursor.total ?? meta.total_count,
     };
-    if (done) Object.assign(next, { seen: 0, total: null });
+    if (done) Object.assign(next, { seen: 0, total: null }, overlapAfter(before, updatedAt, { startedAt, fromStart, now: sc.clock.now() }, overlapMs));
     await applyPackages(sc, accountId, data, async (t) => {
       const fresh = await accountState(t, accountId);
       await t.sync_state.put({ ...fresh, packages: next });
