@@ -88,8 +88,14 @@ export class PackageOutbox {
   /** Loads the work an earlier page left unsent and starts sending it, oldest first. */
   restore(): Promise<void> {
     this.ready = (async () => {
-      const db = await this.#options.db;
-      const records = await db.packages.orderBy('seq').toArray();
+      let records: PendingPackage[];
+      try {
+        const db = await this.#options.db;
+        records = await db.packages.orderBy('seq').toArray();
+      } catch {
+        // No IndexedDB (a locked-down profile): the queue still works, for this page's life only.
+        return;
+      }
       for (const record of records) {
         if (this.#senders.has(record.key)) continue;
         this.#lastSeq = Math.max(this.#lastSeq, record.seq);
