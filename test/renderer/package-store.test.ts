@@ -28,13 +28,14 @@ afterAll(async () => {
 });
 
 /** One browser page: its store, outbox and what its late notices said. */
-function page(idb: InstanceType<typeof IDBFactory>, cable: StationCable) {
+function page(idb: InstanceType<typeof IDBFactory>, cable: StationCable, pendingAfterMs?: number) {
   const client = cable.client();
   const late: string[] = [];
   const outbox = new PackageOutbox({
     api: client,
     db: new PendingDb('pending', { indexedDB: idb, IDBKeyRange }),
     retryMs: [5, 10, 20],
+    ...(pendingAfterMs === undefined ? {} : { pendingAfterMs }),
     events: {
       onChange: () => usePackage.getState().syncChanged(),
       onLateReceived: (entry: PendingEntry, pkg: ReturnPackage) => late.push(`received ${pkg.tracking_number} ${entry.units}`),
@@ -164,6 +165,21 @@ describe('the package store with its outbox, against a real station', () => {
     await p.outbox.idle();
     expect(p.late).toEqual([`received ${a.pkg.tracking_number} 1`]);
     expect(await p.client.getPackage(1, a.pkg.id)).toMatchObject({ status: 'received', processor_id: worker });
+  });
+
+  it('an F2 the station does not answer in time is shown pending, then announced received once', async () => {
+    const cable = plug();
+    const p = page(new IDBFactory(), cable, 50);
+    const a = await parcel(p.client);
+    p.usePackage.getState().open({ accountId: 1, pkg: a.pkg, ret: a.ret });
+    p.usePackage.getState().scanItem(a.skus[0]);
+    await p.outbox.idle();
+    cable.stalled = true;
+    await expect(p.usePackage.getState().receive(worker)).resolves.toEqual({ kind: 'pending', units: 1 });
+    expect(p.late).toEqual([]);
+    cable.stalled = false;
+    await p.outbox.idle();
+    expect(p.late).toEqual([`received ${a.pkg.tracking_number} 1`]);
   });
 
   it('a package the station refuses is kept, marked failed, and does not hold up the next one', async () => {

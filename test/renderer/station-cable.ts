@@ -6,6 +6,8 @@ import { ApiClient, type FetchLike } from '../../shared/api/client.ts';
  */
 export class StationCable {
   down = false;
+  /** Requests wait (neither answered nor refused) while this is true: a station that hangs. */
+  stalled = false;
   /** Requests whose answer is lost after the station acted on them (`times` of them). */
   loseAnswers: { method: string; path: RegExp; times: number } | null = null;
   /** Requests that reached the station: `METHOD /path`. */
@@ -21,6 +23,7 @@ export class StationCable {
   readonly fetch: FetchLike = async (input, init) => {
     const method = init?.method ?? 'GET';
     if (this.down) throw new TypeError('fetch failed');
+    while (this.stalled) await new Promise((r) => setTimeout(r, 5));
     const response = await fetch(input, init);
     this.requests.push(`${method} ${new URL(input).pathname}`);
     const lose = this.loseAnswers;

@@ -55,6 +55,8 @@ export interface OutboxOptions {
   db: PendingDb | Promise<PendingDb>;
   events: OutboxEvents;
   retryMs?: readonly number[];
+  /** An F2 not answered within this time is shown as pending too (a station that hangs, not refuses). */
+  pendingAfterMs?: number;
 }
 
 interface Sender {
@@ -140,6 +142,10 @@ export class PackageOutbox {
     const outcome = new Promise<ReceiveOutcome>((resolve, reject) => {
       sender.waiter = { resolve, reject };
     });
+    const waiter = sender.waiter;
+    setTimeout(() => {
+      if (sender.waiter === waiter) this.#nowPending(sender);
+    }, this.#options.pendingAfterMs ?? 3000);
     this.#persist(sender);
     // Another package already waits for an unreachable station: this one waits behind it.
     if ([...this.#senders.values()].some((s) => s !== sender && s.state === 'retrying')) this.#nowPending(sender);
