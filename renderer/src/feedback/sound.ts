@@ -1,11 +1,24 @@
 /*
  * Distinct beeps that a worker learns by ear: success is one short high tone, warning two mid tones,
- * error one long low buzz, pending (kept, sent when the station answers) two soft rising notes. WebAudio tones need no sound files (nothing to load, nothing to fetch).
+ * error one long low buzz, pending (kept, sent when the station answers) two soft rising notes.
+ * WebAudio tones need no sound files (nothing to load, nothing to fetch).
  */
 
 export type Tone = 'success' | 'warning' | 'error' | 'pending';
 
-const PATTERNS: Record<Tone, readonly { freq: number; ms: number; gapMs: number; type: OscillatorType }[]> = {
+type Wave = 'sine' | 'square' | 'sawtooth' | 'triangle';
+
+/** The part of WebAudio the tones use, typed here so the UI's logic also type-checks in Node-run tests. */
+interface ToneAudio {
+  state: string;
+  currentTime: number;
+  destination: object;
+  resume(): Promise<void>;
+  createOscillator(): { type: Wave; frequency: { value: number }; connect(node: object): { connect(node: object): unknown }; start(at: number): void; stop(at: number): void };
+  createGain(): { gain: { setValueAtTime(v: number, at: number): void; exponentialRampToValueAtTime(v: number, at: number): void } };
+}
+
+const PATTERNS: Record<Tone, readonly { freq: number; ms: number; gapMs: number; type: Wave }[]> = {
   success: [{ freq: 1760, ms: 90, gapMs: 0, type: 'sine' }],
   warning: [
     { freq: 880, ms: 110, gapMs: 70, type: 'square' },
@@ -18,11 +31,13 @@ const PATTERNS: Record<Tone, readonly { freq: number; ms: number; gapMs: number;
   ],
 };
 
-let context: AudioContext | null = null;
+let context: ToneAudio | null = null;
 
 export function playTone(tone: Tone): void {
   try {
-    context ??= new AudioContext();
+    const AudioContextClass = (globalThis as { AudioContext?: new () => ToneAudio }).AudioContext;
+    if (!AudioContextClass) return;
+    context ??= new AudioContextClass();
     const ctx = context;
     if (ctx.state === 'suspended') void ctx.resume();
     let at = ctx.currentTime;

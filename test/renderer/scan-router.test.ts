@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../shared/api/client.ts';
+import type { Operator } from '../../shared/api/station.ts';
+import { createStationApi } from '../../renderer/src/api/station-api.ts';
+import { useFeedback } from '../../renderer/src/state/feedback-store.ts';
+import { useInProgress } from '../../renderer/src/state/in-progress-store.ts';
+import { useNav } from '../../renderer/src/state/nav-store.ts';
+import { useRegister } from '../../renderer/src/state/register-store.ts';
+import { useSession } from '../../renderer/src/state/session-store.ts';
+import { outbox, usePackage } from '../../renderer/src/state/station-work.ts';
+import { scanQueue, submitScan } from '../../renderer/src/workflow/scan-router.ts';
+import { manualReturnBody, returnLine } from '../support/manual-return.ts';
+import { startStation, type TestStation } from '../api/support.ts';
+
+/*
+ * What a scan means where the worker is, decided by the scan router against a real station: a badge
+ * signs in or switches the worker (never a parcel), a tracking number opens its package, a second one
+ * inside a package switches and says so, an unknown code starts registering.
+ */
+
+let ts: TestStation;
+let client: ApiClient;
+let ada: Operator;
+let bo: Operator;
+beforeAll(async () => {
+  ts = await startStation();
+  createStationApi({ baseUrl: ts.origin, token: ts.stationToken, version: '' }, () => undefined);
+  client = new ApiClient({ baseUrl: ts.origin, token: ts.stationToken });
+  ada = await client.createOperator({ name: 'Ada', badge_code: 'BADGE-ADA' });
+  bo = await client.createOperator({ name: 'Bo', badge_code: 'BADGE-BO' });
+});
+afterAll(async () => {
+  await outbox.idle();
+  await ts.close();
+});
+
+async function scan(code: string): Promise<string> {
+  submitScan(code);
+  await scanQueue.idle();
+  return useFeedback.getState().notice?.message ?? '';
+}
+
+let n = 0;
+async function parcel() {
+  const tag = `R${n++}${Date.now().toString(36)}`.toUpperCase();
+  const ret = await client.createReturn(manualReturnBody({ account_id: 1, return_line_items: [returnLine(`SKU-${tag}`, 2)] }));
+  const pkg = await client.createPackage(1, { return_id: ret.id, tracking_number: `1Z${tag}`, status: 'in_transit' });
+  return { sku: `SKU-${tag}`, tracking: pkg.tracking_number, id: pkg.id };
+}
+
+describe('the scan router', () => {
+  it('signs in by badge, opens a parcel, counts an item, and a badge on the package switches the worker only', async () => {
+    expect(await scan('badge-ada')).toBe('Signed in: Ada');
+    const a = await parcel();
+    expect(await scan(a.tracking)).toBe(`Opened ${a.tracking}`);
+    expect(useNav.getState().screen).toBe('package');
+    expect(await scan(a.sku)).toMatch(/: 1$/);
+
+    expect(await scan('BADGE-BO')).toBe('Signed in: Bo (instead of Ada)');
+    expect(useSession.getState().operator?.id).toBe(bo.id);
+    expect(useNav.getState().screen).toBe('package');
+    expect(usePackage.getState().drafts.map((d) => d.quantity)).toEqual([1]);
+    expect(await scan('BADGE-BO')).toBe('Bo is already signed in.');
+    expect(ada.id).not.toBe(bo.id);
+  });
+
+  it('a second tracking number inside a package switches, says so and lists the first as in progress', async () => {
+    const first = usePackage.getState().current?.pkg;
+    const b = await parcel();
+    expect(await scan(b.tracking)).toBe(`Switched to ${b.tracking}; ${first?.tracking_number} is still in progress (on the scan screen).`);
+    expect(usePackage.getState().current?.pkg.id).toBe(b.id);
+    expect(useInProgress.getState().packages.map((p) => p.tracking_number)).toEqual([first?.tracking_number]);
+    // Reopening the first takes it off the list, and its scanned item is still there.
+    await scan(first?.tracking_number ?? '');
+    expect(usePackage.getState().drafts.map((d) => d.quantity)).toEqual([1]);
+    expect(useInProgress.getState().packages.map((p) => p.tracking_number)).toEqual([b.tracking]);
+  });
+
+  it('an unknown code on the scan screen starts registering a parcel', async () => {
+    usePackage.getState().close();
+    useNav.getState().go('scan');
+    expect(await scan('NEW-PARCEL-1')).toMatch(/^Unknown tracking number NEW-PARCEL-1/);
+    expect(useNav.getState().screen).toBe('register');
+    expect(useRegister.getState().trackingNumber).toBe('NEW-PARCEL-1');
+  });
+});
