@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
 import { ContractError, fail } from '../errors.ts';
 import { IDEMPOTENCY_TTL_MS } from '../domain/retention.ts';
-import type { StationTables } from '../store/index.ts';
+import type { BoundTables } from '../store/index.ts';
 
 /** What the first request answered, kept for 24 h and returned again for a retry with the same key. */
 export interface StoredReply {
@@ -56,7 +56,7 @@ export function idempotencyClaim(request: FastifyRequest, operationId: string, p
 }
 
 /** The earlier reply for this claim, or null; 409 when the key came with a different body. Call inside a write. */
-export async function replayFor(t: StationTables, claim: IdempotencyClaim, now: string): Promise<StoredReply | null> {
+export async function replayFor(t: BoundTables, claim: IdempotencyClaim, now: string): Promise<StoredReply | null> {
   const previous = await t.idempotency_keys.get(claim.key);
   if (!previous || Date.parse(previous.created_at) + IDEMPOTENCY_TTL_MS <= Date.parse(now)) return null;
   if (previous.request_hash !== claim.requestHash) throw fail('IDEMPOTENCY_KEY_REUSED');
@@ -64,6 +64,6 @@ export async function replayFor(t: StationTables, claim: IdempotencyClaim, now: 
 }
 
 /** Records the reply in the caller's write, so it commits together with what the request changed. */
-export async function rememberReply(t: StationTables, claim: IdempotencyClaim, reply: StoredReply, now: string): Promise<void> {
+export async function rememberReply(t: BoundTables, claim: IdempotencyClaim, reply: StoredReply, now: string): Promise<void> {
   await t.idempotency_keys.put({ key: claim.key, request_hash: claim.requestHash, status: reply.status, response: JSON.stringify(reply), created_at: now });
 }

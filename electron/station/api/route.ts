@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { RouteDefinition } from '#shared/api/routes.ts';
 import { fail } from '../errors.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
-import type { StationTables } from '../store/index.ts';
+import type { BoundTables, EngineTables } from '../store/index.ts';
 import type { Principal } from '../domain/tokens.ts';
 import { authorize } from './auth.ts';
 import { parseBody, parsePathId, parseQuery } from './http/validate.ts';
@@ -18,10 +18,10 @@ export type PathIds<R extends RouteDefinition> = R['params'] extends z.ZodObject
 export interface RouteInput<R extends RouteDefinition, P = undefined> {
   request: FastifyRequest;
   /**
-   * For GET, the engine's tables (reads need no transaction); for POST/PATCH/DELETE, the tables of
-   * the one durable write transaction the handler runs in.
+   * For GET, the engine's tables (reads need no transaction); for POST/PATCH/DELETE, the tables
+   * bound to the one durable write transaction the handler runs in (docs/decisions/store-bound-tables.md).
    */
-  t: StationTables;
+  t: R['method'] extends 'GET' ? EngineTables : BoundTables;
   now: string;
   /** What `prepare` produced outside the transaction (e.g. an upload already on disk). */
   prepared: P;
@@ -140,7 +140,9 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
       const afterCommit = (work: () => Promise<void>) => void afterCommitWork.push(work);
       try {
         if (route.method === 'GET') {
-          const fresh = await handler({ ...base, prepared, afterCommit, t: ctx.store.db, now: ctx.clock.now() });
+          // A GET route's `t` is typed as the engine's tables (R['method'] is 'GET'; TypeScript cannot narrow R).
+          const t = ctx.store.db satisfies EngineTables as unknown as RouteInput<R, P>['t'];
+          const fresh = await handler({ ...base, prepared, afterCommit, t, now: ctx.clock.now() });
           result = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
         } else {
           const fingerprint = extras.fingerprint ? extras.fingerprint(prepared) : request.body;

@@ -1,4 +1,4 @@
-import type { ChangeLogEntry, ChangeResource, StationTables } from '../store/index.ts';
+import type { ChangeLogEntry, ChangeResource, BoundTables } from '../store/index.ts';
 import { markChanged } from '../sync/outbox.ts';
 
 /** Who made a change: the station (a person or a local integration), or sync applying the upstream's. */
@@ -10,11 +10,11 @@ export type ChangeOrigin = 'local' | 'upstream';
  * sync outbox slot in the same write, so nothing recorded can miss the upstream.
  */
 export async function logChange(
-  db: StationTables,
+  t: BoundTables,
   entry: { account_id: number | null; resource: ChangeResource; resource_id: number; action: ChangeLogEntry['action']; data: unknown; at: string },
   origin: ChangeOrigin = 'local',
 ): Promise<void> {
-  await db.change_log.add({
+  await t.change_log.add({
     account_id: entry.account_id,
     resource: entry.resource,
     resource_id: entry.resource_id,
@@ -23,6 +23,6 @@ export async function logChange(
     created_at: entry.at,
   });
   if (origin === 'local' && entry.account_id !== null && (entry.resource === 'return' || entry.resource === 'return_package')) {
-    await markChanged(db, entry.resource, entry.resource_id, entry.account_id, entry.at);
+    await markChanged(t, entry.resource, entry.resource_id, entry.account_id, entry.at);
   }
 }

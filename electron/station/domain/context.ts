@@ -1,4 +1,4 @@
-import { boundTables, type StationStore, type StationTables } from '../store/index.ts';
+import { boundTables, type StationStore, type BoundTables } from '../store/index.ts';
 import type { Clock } from './clock.ts';
 import type { ConfigCache } from './config-cache.ts';
 import type { SyncEngine } from '../sync/engine.ts';
@@ -16,7 +16,7 @@ export interface DomainContext {
  * A transaction script: reads and writes through the tables of one store transaction, at one
  * instant. It resolves after the transaction is durable (store.write).
  */
-export type Script<T> = (t: StationTables, now: string) => Promise<T>;
+export type Script<T> = (t: BoundTables, now: string) => Promise<T>;
 
 export function runScript<T>(ctx: DomainContext, script: Script<T>): Promise<T> {
   return ctx.store.write((tx) => script(boundTables(tx), ctx.clock.now()));

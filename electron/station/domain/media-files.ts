@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MediaKind, MediaType } from '#shared/api/media.ts';
 import { fail } from '../errors.ts';
-import type { MediaFile, StationTables, StoredMedia } from '../store/index.ts';
+import type { MediaFile, BoundTables, EngineTables, StoredMedia } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
 import { packageOfAccount, touchPackage } from './packages.ts';
 
@@ -15,7 +15,7 @@ export async function assertPackageExists(ctx: DomainContext, accountId: number,
  * 32 random bytes: the media URL is the permission to read it.
  */
 export async function attachMedia(
-  db: StationTables,
+  t: BoundTables,
   now: string,
   accountId: number,
   packageId: number,
@@ -23,7 +23,7 @@ export async function attachMedia(
   contentType: MediaType,
   kind: MediaKind,
 ): Promise<MediaFile> {
-  const pkg = await packageOfAccount(db, accountId, packageId);
+  const pkg = await packageOfAccount(t, accountId, packageId);
   const draft: Omit<MediaFile, 'id'> = {
     account_id: accountId,
     return_package_id: pkg.id,
@@ -34,8 +34,8 @@ export async function attachMedia(
     url_token: randomBytes(32).toString('base64url'),
     created_at: now,
   };
-  const id = await db.media_files.add(draft as MediaFile);
-  await touchPackage(db, pkg, now, false);
+  const id = await t.media_files.add(draft as MediaFile);
+  await touchPackage(t, pkg, now, false);
   return { ...draft, id };
 }
 
@@ -44,20 +44,20 @@ export async function attachMedia(
  * the transaction is durable (file work cannot happen inside it); the collector keeps bytes that
  * another record or an upload in progress still names.
  */
-export async function detachMedia(db: StationTables, now: string, accountId: number, packageId: number, mediaId: number): Promise<string> {
-  const pkg = await packageOfAccount(db, accountId, packageId);
-  const media = await db.media_files.get(mediaId);
+export async function detachMedia(t: BoundTables, now: string, accountId: number, packageId: number, mediaId: number): Promise<string> {
+  const pkg = await packageOfAccount(t, accountId, packageId);
+  const media = await t.media_files.get(mediaId);
   if (!media || media.return_package_id !== pkg.id) throw fail('NOT_FOUND', `Return package ${pkg.id} has no media file ${mediaId}.`);
-  await db.media_files.delete(mediaId);
-  await touchPackage(db, pkg, now, false);
+  await t.media_files.delete(mediaId);
+  await touchPackage(t, pkg, now, false);
   return media.sha256;
 }
 
-export async function mediaFilesOf(db: StationTables, packageId: number): Promise<MediaFile[]> {
+export async function mediaFilesOf(tables: EngineTables, packageId: number): Promise<MediaFile[]> {
   // An index lists equal keys in primary-key order: the files come back in id order.
-  return db.media_files.where('return_package_id').equals(packageId).toArray();
+  return tables.media_files.where('return_package_id').equals(packageId).toArray();
 }
 
-export async function mediaByUrlToken(db: StationTables, urlToken: string): Promise<MediaFile | undefined> {
-  return db.media_files.where('url_token').equals(urlToken).first();
+export async function mediaByUrlToken(tables: EngineTables, urlToken: string): Promise<MediaFile | undefined> {
+  return tables.media_files.where('url_token').equals(urlToken).first();
 }

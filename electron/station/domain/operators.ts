@@ -1,14 +1,14 @@
 import type { OperatorCreate, OperatorUpdate } from '#shared/api/station.ts';
 import { fail } from '../errors.ts';
-import type { Operator, StationTables } from '../store/index.ts';
+import type { Operator, BoundTables } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import { type DomainContext, runScript } from './context.ts';
 import { invalidReference } from './references.ts';
 
-async function assertBadgeFree(db: StationTables, badge: string | null, exceptId?: number): Promise<void> {
+async function assertBadgeFree(t: BoundTables, badge: string | null, exceptId?: number): Promise<void> {
   if (badge === null) return;
-  const holder = await db.operators.where('badge_code').equals(badge).first();
+  const holder = await t.operators.where('badge_code').equals(badge).first();
   if (holder && holder.id !== exceptId) throw invalidReference('badge_code', `Badge ${badge} already belongs to operator ${holder.id}.`);
 }
 

@@ -1,5 +1,5 @@
 import type { ReturnPackage as PackageGetView, ReturnPackageListItem as PackageListView } from '#shared/api/return-packages.ts';
-import type { ReturnPackage, StationTables } from '../store/index.ts';
+import type { EngineTables, ReturnPackage } from '../store/index.ts';
 import type { ConfigCache } from './config-cache.ts';
 import { lineItemsOf } from './line-items.ts';
 import { mediaFilesOf } from './media-files.ts';
@@ -10,26 +10,26 @@ import { packageGetView, packageListView } from './record-views.ts';
  * media files, carrier, location) and hands them to the pure mappings of `record-views.ts`.
  */
 
-async function lineItemsCount(db: StationTables, pkg: ReturnPackage): Promise<number> {
-  return pkg.line_items_count ?? db.package_line_items.where('return_package_id').equals(pkg.id).count();
+async function lineItemsCount(tables: EngineTables, pkg: ReturnPackage): Promise<number> {
+  return pkg.line_items_count ?? tables.package_line_items.where('return_package_id').equals(pkg.id).count();
 }
 
 /** L views of a page of packages: carriers and locations from memory, counts from the records. */
-export async function packageListViews(db: StationTables, config: ConfigCache, packages: ReturnPackage[]): Promise<PackageListView[]> {
+export async function packageListViews(tables: EngineTables, config: ConfigCache, packages: ReturnPackage[]): Promise<PackageListView[]> {
   const views: PackageListView[] = [];
   for (const pkg of packages) {
-    views.push(packageListView(pkg, { carrier: config.carrier(pkg.carrier_id), location: config.location(pkg.location_id), lineItemsCount: await lineItemsCount(db, pkg) }));
+    views.push(packageListView(pkg, { carrier: config.carrier(pkg.carrier_id), location: config.location(pkg.location_id), lineItemsCount: await lineItemsCount(tables, pkg) }));
   }
   return views;
 }
 
 /** The G view of one package: with line items, media files (absolute capability URLs) and carrier. */
-export async function packageDetailView(db: StationTables, config: ConfigCache, pkg: ReturnPackage, origin: string): Promise<PackageGetView> {
+export async function packageDetailView(tables: EngineTables, config: ConfigCache, pkg: ReturnPackage, origin: string): Promise<PackageGetView> {
   return packageGetView(pkg, {
     carrier: config.carrier(pkg.carrier_id),
     location: config.location(pkg.location_id),
-    lineItems: await lineItemsOf(db, pkg.id),
-    mediaFiles: await mediaFilesOf(db, pkg.id),
+    lineItems: await lineItemsOf(tables, pkg.id),
+    mediaFiles: await mediaFilesOf(tables, pkg.id),
     origin,
   });
 }

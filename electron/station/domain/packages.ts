@@ -1,7 +1,7 @@
 import { allowedMoves, canMove, type PackageStatus } from '#shared/package-status.ts';
 import type { ReturnPackageCreate, ReturnPackageUpdate } from '#shared/api/return-packages.ts';
 import { fail } from '../errors.ts';
-import { type PackageFilters, type PackageSort, type ReturnPackage, type StationTables, trackingKey } from '../store/index.ts';
+import { type PackageFilters, type PackageSort, type ReturnPackage, type BoundTables, type EngineTables, trackingKey } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import type { DomainContext } from './context.ts';
@@ -9,14 +9,14 @@ import { recountReturn } from './receipts.ts';
 import { checkReferences, invalidReference } from './references.ts';
 
 /** A package of the account, or 404 (another account's package is as unknown as a missing one). */
-export async function packageOfAccount(db: StationTables, accountId: number, id: number): Promise<ReturnPackage> {
-  const pkg = await db.return_packages.get(id);
+export async function packageOfAccount(tables: EngineTables, accountId: number, id: number): Promise<ReturnPackage> {
+  const pkg = await tables.return_packages.get(id);
   if (!pkg || pkg.account_id !== accountId) throw fail('NOT_FOUND', `No return package ${id} in account ${accountId}.`);
   return pkg;
 }
 
-async function assertTrackingNumberFree(db: StationTables, accountId: number, trackingNumber: string, exceptId?: number): Promise<void> {
-  const existing = await db.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(trackingNumber)]).first();
+async function assertTrackingNumberFree(t: BoundTables, accountId: number, trackingNumber: string, exceptId?: number): Promise<void> {
+  const existing = await t.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(trackingNumber)]).first();
   if (existing && existing.id !== exceptId) {
     throw fail('DUPLICATE_TRACKING_NUMBER', `Tracking number ${trackingNumber} is already used by return package ${existing.id}.`, {
       existing_id: existing.id,
@@ -38,11 +38,11 @@ function arrivalEffects(pkg: ReturnPackage, to: PackageStatus, now: string, give
   return {};
 }
 
-export async function createPackage(db: StationTables, now: string, accountId: number, input: ReturnPackageCreate): Promise<ReturnPackage> {
-  const ret = await db.returns.get(input.return_id);
+export async function createPackage(t: BoundTables, now: string, accountId: number, input: ReturnPackageCreate): Promise<ReturnPackage> {
+  const ret = await t.returns.get(input.return_id);
   if (!ret || ret.account_id !== accountId) throw invalidReference('return_id', `No return ${input.return_id} in account ${accountId}.`);
-  await checkReferences(db, input);
-  await assertTrackingNumberFree(db, accountId, input.tracking_number);
+  await checkReferences(t, input);
+  await assertTrackingNumberFree(t, accountId, input.tracking_number);
   const draft: Omit<ReturnPackage, 'id'> = {
     account_id: accountId,
     return_id: input.return_id,
@@ -69,20 +69,20 @@ export async function createPackage(db: StationTables, now: string, accountId: n
     created_at: now,
     updated_at: now,
   };
-  const id = await db.return_packages.add(draft as ReturnPackage);
+  const id = await t.return_packages.add(draft as ReturnPackage);
   let pkg: ReturnPackage = { ...draft, id };
   const effects = arrivalEffects(pkg, input.status, now, {});
   if (Object.keys(effects).length > 0) {
     pkg = { ...pkg, ...effects };
-    await db.return_packages.put(pkg);
+    await t.return_packages.put(pkg);
   }
-  await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'created', data: pkg, at: now });
-  if (pkg.status === 'received') await recountReturn(db, pkg.return_id, now);
+  await logChange(t, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'created', data: pkg, at: now });
+  if (pkg.status === 'received') await recountReturn(t, pkg.return_id, now);
   return pkg;
 }
 
-export async function updatePackage(db: StationTables, now: string, accountId: number, id: number, patch: ReturnPackageUpdate): Promise<ReturnPackage> {
-  const pkg = await packageOfAccount(db, accountId, id);
+export async function updatePackage(t: BoundTables, now: string, accountId: number, id: number, patch: ReturnPackageUpdate): Promise<ReturnPackage> {
+  const pkg = await packageOfAccount(t, accountId, id);
   const to = patch.status ?? pkg.status;
   if (to !== pkg.status && !canMove(pkg.status, to)) {
     throw fail('INVALID_STATUS_TRANSITION', `A ${pkg.status} return package cannot become ${to}.`, {
@@ -91,17 +91,17 @@ export async function updatePackage(db: StationTables, now: string, accountId: n
       allowed: [...allowedMoves(pkg.status)],
     });
   }
-  await checkReferences(db, patch);
+  await checkReferences(t, patch);
   let next: ReturnPackage = { ...pkg, ...patch, status: to };
   if (patch.tracking_number !== undefined) next.tracking_key = trackingKey(patch.tracking_number);
   if (to === 'cancelled') next.tracking_key = null; // frees the tracking number for a new package
   if (to !== pkg.status) next = { ...next, ...arrivalEffects(pkg, to, now, patch) };
-  if (next.tracking_key !== null && next.tracking_key !== pkg.tracking_key) await assertTrackingNumberFree(db, accountId, next.tracking_number, id);
+  if (next.tracking_key !== null && next.tracking_key !== pkg.tracking_key) await assertTrackingNumberFree(t, accountId, next.tracking_number, id);
   if (Object.entries(next).every(([key, value]) => JSON.stringify(value) === JSON.stringify(pkg[key as keyof ReturnPackage]))) return pkg;
   next.updated_at = advance(pkg.updated_at, now);
-  await db.return_packages.put(next);
-  await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'updated', data: next, at: now });
-  if (to === 'received' && pkg.status !== 'received') await recountReturn(db, next.return_id, now);
+  await t.return_packages.put(next);
+  await logChange(t, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'updated', data: next, at: now });
+  if (to === 'received' && pkg.status !== 'received') await recountReturn(t, next.return_id, now);
   return next;
 }
 
@@ -109,15 +109,15 @@ export async function updatePackage(db: StationTables, now: string, accountId: n
  * Marks a package changed after one of its line items or media files changed: its `updated_at`
  * moves forward and live views hear of it; a received package's return is recounted.
  */
-export async function touchPackage(db: StationTables, pkg: ReturnPackage, now: string, recount: boolean, lineItemsDelta = 0): Promise<void> {
+export async function touchPackage(t: BoundTables, pkg: ReturnPackage, now: string, recount: boolean, lineItemsDelta = 0): Promise<void> {
   const touched: ReturnPackage = { ...pkg, updated_at: advance(pkg.updated_at, now) };
   if (lineItemsDelta !== 0) {
-    const before = pkg.line_items_count ?? (await db.package_line_items.where('return_package_id').equals(pkg.id).count()) - lineItemsDelta;
+    const before = pkg.line_items_count ?? (await t.package_line_items.where('return_package_id').equals(pkg.id).count()) - lineItemsDelta;
     touched.line_items_count = before + lineItemsDelta;
   }
-  await db.return_packages.put(touched);
-  await logChange(db, { account_id: pkg.account_id, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: touched, at: now });
-  if (recount && pkg.status === 'received') await recountReturn(db, pkg.return_id, now);
+  await t.return_packages.put(touched);
+  await logChange(t, { account_id: pkg.account_id, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: touched, at: now });
+  if (recount && pkg.status === 'received') await recountReturn(t, pkg.return_id, now);
 }
 
 export async function listPackages(

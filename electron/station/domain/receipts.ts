@@ -1,5 +1,5 @@
 import { deriveReturnStatus } from '#shared/api/returns.ts';
-import type { ReturnRecord, StationTables } from '../store/index.ts';
+import type { ReturnRecord, BoundTables } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 
@@ -8,14 +8,14 @@ import { advance } from './clock.ts';
  * caller's write: `unreceived_quantity = unreceived at create − quantity recorded on that line in
  * received packages`, floored at 0, and the derived status. Logs `return.updated` when it changed.
  */
-export async function recountReturn(db: StationTables, returnId: number, now: string): Promise<ReturnRecord | undefined> {
-  const record = await db.returns.get(returnId);
+export async function recountReturn(t: BoundTables, returnId: number, now: string): Promise<ReturnRecord | undefined> {
+  const record = await t.returns.get(returnId);
   if (!record) return undefined;
   const received = new Map<number, number>();
-  const packages = await db.return_packages.where('return_id').equals(returnId).toArray();
+  const packages = await t.return_packages.where('return_id').equals(returnId).toArray();
   for (const pkg of packages) {
     if (pkg.status !== 'received') continue;
-    const items = await db.package_line_items.where('return_package_id').equals(pkg.id).toArray();
+    const items = await t.package_line_items.where('return_package_id').equals(pkg.id).toArray();
     for (const item of items) {
       if (item.return_line_item_id === null) continue;
       received.set(item.return_line_item_id, (received.get(item.return_line_item_id) ?? 0) + item.quantity);
@@ -29,7 +29,7 @@ export async function recountReturn(db: StationTables, returnId: number, now: st
   const changed = status !== record.status || lines.some((line, i) => line.unreceived_quantity !== record.return_line_items[i]?.unreceived_quantity);
   if (!changed) return record;
   const updated: ReturnRecord = { ...record, return_line_items: lines, status, updated_at: advance(record.updated_at, now) };
-  await db.returns.put(updated);
-  await logChange(db, { account_id: record.account_id, resource: 'return', resource_id: record.id, action: 'updated', data: updated, at: now });
+  await t.returns.put(updated);
+  await logChange(t, { account_id: record.account_id, resource: 'return', resource_id: record.id, action: 'updated', data: updated, at: now });
   return updated;
 }

@@ -1,6 +1,6 @@
 import { errorBody } from '#shared/api/errors.ts';
 import { ContractError } from '../errors.ts';
-import type { StationTables } from '../store/index.ts';
+import type { BoundTables } from '../store/index.ts';
 
 /** 422 naming the one field whose value points at nothing (a body that refers to a missing record). */
 export function invalidReference(path: string, message: string): ContractError {
@@ -9,16 +9,16 @@ export function invalidReference(path: string, message: string): ContractError {
 
 /** Carriers, locations and operators referenced by a body must exist on the station. */
 export async function checkReferences(
-  db: StationTables,
+  t: BoundTables,
   refs: { carrier_id?: number | null; location_id?: number | null; processor_id?: number | null },
 ): Promise<void> {
-  if (refs.carrier_id != null && !(await db.carriers.get(refs.carrier_id))) {
+  if (refs.carrier_id != null && !(await t.carriers.get(refs.carrier_id))) {
     throw invalidReference('carrier_id', `No carrier ${refs.carrier_id} on this station.`);
   }
-  if (refs.location_id != null && !(await db.locations.get(refs.location_id))) {
+  if (refs.location_id != null && !(await t.locations.get(refs.location_id))) {
     throw invalidReference('location_id', `No location ${refs.location_id} on this station.`);
   }
-  if (refs.processor_id != null && !(await db.operators.get(refs.processor_id))) {
+  if (refs.processor_id != null && !(await t.operators.get(refs.processor_id))) {
     throw invalidReference('processor_id', `No operator ${refs.processor_id} on this station.`);
   }
 }

@@ -1,6 +1,6 @@
 import type { ManualReturnCreate } from '#shared/api/returns.ts';
 import { deriveReturnStatus } from '#shared/api/returns.ts';
-import { allocateIds, type ReturnFilters, type ReturnRecord, type StationTables } from '../store/index.ts';
+import { allocateIds, type ReturnFilters, type ReturnRecord, type BoundTables } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import type { DomainContext } from './context.ts';
 
@@ -10,7 +10,7 @@ export function skuKey(sku: string): string {
 }
 
 /** `POST /returns`: stores a manual return with its lines, each given a station id. */
-export async function createReturn(t: StationTables, now: string, accountId: number, input: Omit<ManualReturnCreate, 'account_id'>): Promise<ReturnRecord> {
+export async function createReturn(t: BoundTables, now: string, accountId: number, input: Omit<ManualReturnCreate, 'account_id'>): Promise<ReturnRecord> {
   const ids = await allocateIds(t, 'return_line_items', input.return_line_items.length);
   const lines = input.return_line_items.map((line, index) => ({
     id: ids[index] ?? 0,

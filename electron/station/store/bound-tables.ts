@@ -1,16 +1,30 @@
 import type { Transaction } from 'dexie';
 import { STATION_TABLES, type StationDexie, type StationTableName } from './schema.ts';
 
-/** The station's tables, as the engine or as one transaction sees them. */
-export type StationTables = Pick<StationDexie, StationTableName>;
+/**
+ * The station's tables as the engine holds them (`store.db`): each operation runs in a
+ * transaction of its own. Read-only helpers take these, so they serve both a GET and a write
+ * (a `BoundTables` is one too).
+ */
+export type EngineTables = Pick<StationDexie, StationTableName>;
+
+declare const transactionBound: unique symbol;
+
+/**
+ * The tables of one write transaction, as `boundTables(tx)` makes them; by convention the value
+ * is called `t`. Everything that runs inside a write takes this type, so handing it the engine's
+ * tables (`store.db`), whose operations would silently leave the transaction, does not compile.
+ * See docs/decisions/store-bound-tables.md.
+ */
+export type BoundTables = EngineTables & { readonly [transactionBound]: true };
 
 /**
  * The tables bound to one transaction. Dexie otherwise finds the running transaction through its
  * async "zone", which a plain native `await` (of a helper that did no IndexedDB work) can lose —
  * the next operation then silently runs in a transaction of its own. Bound tables cannot stray.
  */
-export function boundTables(tx: Transaction): StationTables {
+export function boundTables(tx: Transaction): BoundTables {
   const tables = {} as Record<StationTableName, unknown>;
   for (const name of STATION_TABLES) tables[name] = tx.table(name);
-  return tables as StationTables;
+  return tables as BoundTables;
 }

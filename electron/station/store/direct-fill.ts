@@ -12,8 +12,8 @@
  *
  * This reads fake-indexeddb 6.x internals (`IDBDatabase._rawDatabase.rawObjectStores` → object
  * stores with `records`, `rawIndexes`, `keyGenerator`; trees with `_rebuild`). `directFillTargets`
- * checks that shape and returns undefined when it differs, and the caller then loads through the
- * engine's public API (load.ts).
+ * checks that shape and says what differs, and the caller then logs that and loads through the
+ * engine's public API (load.ts). docs/decisions/store-dexie-internals.md says why this is worth it.
  */
 
 /** A record of a fake-indexeddb tree: an object store's {key, value} or an index's {key, primaryKey}. */
@@ -50,21 +50,25 @@ interface RawObjectStore {
 /** An empty object store of the engine, ready to be filled directly. */
 export type DirectFillTarget = RawObjectStore;
 
+/** The engine's object stores, or why the direct path cannot be used with this engine. */
+export type DirectFillCheck = { targets: Map<string, DirectFillTarget> } | { mismatch: string };
+
 /**
- * The engine's object stores for `tables`, when every one of them has the expected internal shape
- * and is empty; otherwise undefined (use the portable path).
+ * The engine's object stores for `tables`, when every one of them has the expected internal shape;
+ * otherwise what differs (the caller then uses the portable path for every table).
  */
-export function directFillTargets(backend: unknown, tables: readonly string[]): Map<string, DirectFillTarget> | undefined {
+export function directFillTargets(backend: unknown, tables: readonly string[]): DirectFillCheck {
   const rawDatabase = (backend as { _rawDatabase?: { rawObjectStores?: unknown } } | null)?._rawDatabase;
   const stores = rawDatabase?.rawObjectStores;
-  if (!(stores instanceof Map)) return undefined;
+  if (!(stores instanceof Map)) return { mismatch: 'the engine has no _rawDatabase.rawObjectStores map' };
   const targets = new Map<string, DirectFillTarget>();
   for (const table of tables) {
     const store: unknown = stores.get(table);
-    if (!isFillableObjectStore(store)) return undefined;
-    targets.set(table, store);
+    const mismatch = objectStoreMismatch(store);
+    if (mismatch) return { mismatch: `object store ${table}: ${mismatch}` };
+    targets.set(table, store as DirectFillTarget);
   }
-  return targets;
+  return { targets };
 }
 
 /**
@@ -249,10 +253,13 @@ function isSearchTree(tree: unknown): tree is SearchTree {
   return typeof candidate?._rebuild === 'function' && candidate._numNodes === 0 && candidate._root === undefined;
 }
 
-function isFillableObjectStore(store: unknown): store is RawObjectStore {
+function objectStoreMismatch(store: unknown): string | undefined {
   const candidate = store as RawObjectStore | undefined;
-  if (!candidate || typeof candidate.keyPath !== 'string' || candidate.keyPath.includes('.')) return false;
-  if (!isSearchTree(candidate.records?.records) || !(candidate.rawIndexes instanceof Map) || !('keyGenerator' in candidate)) return false;
+  if (!candidate) return 'missing';
+  if (typeof candidate.keyPath !== 'string' || candidate.keyPath.includes('.')) return 'key path is not a plain field';
+  if (!isSearchTree(candidate.records?.records)) return 'records are not a search tree';
+  if (!(candidate.rawIndexes instanceof Map)) return 'no rawIndexes map';
+  if (!('keyGenerator' in candidate)) return 'no keyGenerator';
   for (const index of candidate.rawIndexes.values()) {
     const fillable =
       index.initialized === true &&
@@ -261,7 +268,7 @@ function isFillableObjectStore(store: unknown): store is RawObjectStore {
       typeof index.unique === 'boolean' &&
       (typeof index.keyPath === 'string' || Array.isArray(index.keyPath)) &&
       isSearchTree(index.records?.records);
-    if (!fillable) return false;
+    if (!fillable) return `index ${String(index.name)} is not of the expected shape`;
   }
-  return true;
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import type { PullCursor, StationTables, SyncAccountState } from '../store/index.ts';
+import type { EngineTables, PullCursor, SyncAccountState } from '../store/index.ts';
 
 /** One account's sync state (pull cursors, pause, media support), as stored or as before any sync. */
 
@@ -8,6 +8,6 @@ export function initialAccountState(accountId: number): SyncAccountState {
   return { account_id: accountId, packages: emptyCursor(), returns: emptyCursor(), paused: null, last_success_at: null, last_sweep_at: null };
 }
 
-export async function accountState(db: Pick<StationTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
+export async function accountState(db: Pick<EngineTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
   return (await db.sync_state.get(accountId)) ?? initialAccountState(accountId);
 }

@@ -11,7 +11,7 @@ import {
   type ReturnPackage,
   type ReturnRecord,
   type ShippingMethod,
-  type StationTables,
+  type BoundTables,
   trackingKey,
   type WeightUnit,
 } from '../store/index.ts';
@@ -33,7 +33,7 @@ export class MissingReturnError extends Error {
   }
 }
 
-export async function applyUpstreamReturn(db: StationTables, accountId: number, u: UpstreamReturn, now: string): Promise<ReturnRecord> {
+export async function applyUpstreamReturn(db: BoundTables, accountId: number, u: UpstreamReturn, now: string): Promise<ReturnRecord> {
   const link = await linkOfUpstream(db, accountId, 'return', u.id);
   const existing = link ? await db.returns.get(link.local_id) : undefined;
   // A version already applied (the overlap re-reads it) or an older one arriving late changes nothing.
@@ -102,7 +102,7 @@ export async function applyUpstreamReturn(db: StationTables, accountId: number, 
  * package not yet linked), takes the back office's fields, keeps the dock's, moves status only
  * forward, logs every value it replaced or kept against the upstream, and refreshes the synced snapshot.
  */
-export async function applyUpstreamPackage(db: StationTables, accountId: number, u: UpstreamPackage, now: string): Promise<ReturnPackage | null> {
+export async function applyUpstreamPackage(db: BoundTables, accountId: number, u: UpstreamPackage, now: string): Promise<ReturnPackage | null> {
   const returnLink = await linkOfUpstream(db, accountId, 'return', u.return_id);
   let link = await linkOfUpstream(db, accountId, 'return_package', u.id);
   let local = link ? await db.return_packages.get(link.local_id) : undefined;

@@ -1,6 +1,6 @@
 import type { RecordSync, SyncChange, SyncChangeRef } from '#shared/api/sync.ts';
 import { fail } from '../errors.ts';
-import type { OutboxEntry, StationTables, SyncKind } from '../store/index.ts';
+import type { OutboxEntry, BoundTables, EngineTables, SyncKind } from '../store/index.ts';
 import { linkOf, putLink } from './links.ts';
 import { outboxKey } from './outbox.ts';
 import { localValues } from './package-fields.ts';
@@ -16,12 +16,12 @@ function stateOf(entry: OutboxEntry): SyncChange['state'] {
   return entry.attempts > 0 ? 'retrying' : 'waiting';
 }
 
-async function labelOf(t: Pick<StationTables, 'returns' | 'return_packages'>, kind: SyncKind, id: number): Promise<string> {
+async function labelOf(t: Pick<EngineTables, 'returns' | 'return_packages'>, kind: SyncKind, id: number): Promise<string> {
   if (kind === 'return_package') return (await t.return_packages.get(id))?.tracking_number ?? `package ${id}`;
   return (await t.returns.get(id))?.email ?? `return ${id}`;
 }
 
-export async function changeView(t: Pick<StationTables, 'returns' | 'return_packages'>, entry: OutboxEntry): Promise<SyncChange> {
+export async function changeView(t: Pick<EngineTables, 'returns' | 'return_packages'>, entry: OutboxEntry): Promise<SyncChange> {
   return {
     kind: entry.kind,
     id: entry.local_id,
@@ -36,7 +36,7 @@ export async function changeView(t: Pick<StationTables, 'returns' | 'return_pack
 }
 
 /** Held changes first (they need a person), then by age. */
-export async function listChanges(t: StationTables, states: readonly SyncChange['state'][] | undefined, page: number, perPage: number): Promise<{ data: SyncChange[]; total: number }> {
+export async function listChanges(t: EngineTables, states: readonly SyncChange['state'][] | undefined, page: number, perPage: number): Promise<{ data: SyncChange[]; total: number }> {
   const rank = (e: OutboxEntry) => (e.hold ? 0 : e.attempts > 0 ? 1 : 2);
   const entries = (await t.outbox.toArray())
     .filter((e) => states === undefined || states.includes(stateOf(e)))
@@ -45,14 +45,14 @@ export async function listChanges(t: StationTables, states: readonly SyncChange[
   return { data: await Promise.all(slice.map((e) => changeView(t, e))), total: entries.length };
 }
 
-async function entryOf(t: StationTables, ref: SyncChangeRef): Promise<OutboxEntry> {
+async function entryOf(t: BoundTables, ref: SyncChangeRef): Promise<OutboxEntry> {
   const entry = await t.outbox.get(outboxKey(ref.kind, ref.id));
   if (!entry) throw fail('NOT_FOUND', `No waiting change for ${ref.kind} ${ref.id}.`);
   return entry;
 }
 
 /** Sends the record's changes again at the next round (now): the hold and the backoff are lifted. */
-export async function retryChange(t: StationTables, ref: SyncChangeRef): Promise<SyncChange> {
+export async function retryChange(t: BoundTables, ref: SyncChangeRef): Promise<SyncChange> {
   const entry = await entryOf(t, ref);
   const next: OutboxEntry = { ...entry, hold: null, attempts: 0, next_attempt_at: null, error: null };
   await t.outbox.put(next);
@@ -63,7 +63,7 @@ export async function retryChange(t: StationTables, ref: SyncChangeRef): Promise
  * Keeps the station's version: the slot goes, and a linked package's snapshot becomes its local
  * values, so those are not sent again (a later local edit is, as usual).
  */
-export async function keepLocal(t: StationTables, ref: SyncChangeRef, now: string): Promise<void> {
+export async function keepLocal(t: BoundTables, ref: SyncChangeRef, now: string): Promise<void> {
   const entry = await entryOf(t, ref);
   await t.outbox.delete(entry.key);
   const link = await linkOf(t, ref.kind, ref.id);
@@ -73,7 +73,7 @@ export async function keepLocal(t: StationTables, ref: SyncChangeRef, now: strin
   }
 }
 
-export async function recordSync(t: StationTables, settings: UpstreamSettings | null, kind: SyncKind, id: number, accountId: number): Promise<RecordSync> {
+export async function recordSync(t: EngineTables, settings: UpstreamSettings | null, kind: SyncKind, id: number, accountId: number): Promise<RecordSync> {
   const [link, entry] = await Promise.all([linkOf(t, kind, id), t.outbox.get(outboxKey(kind, id))]);
   const configured = settings?.accounts.includes(accountId) ?? false;
   let state: RecordSync['state'];

@@ -1,5 +1,5 @@
 import { lineItemsOf } from '../domain/line-items.ts';
-import { boundTables, type PackageLineItem, type ReturnPackage, type StationTables, type UpstreamLink } from '../store/index.ts';
+import { boundTables, type PackageLineItem, type ReturnPackage, type BoundTables, type EngineTables, type UpstreamLink } from '../store/index.ts';
 import { answerKind } from './errors.ts';
 import { linkOf, putLink } from './links.ts';
 import { sameValue } from './package-fields.ts';
@@ -30,12 +30,12 @@ function itemBody(item: PackageLineItem, returnLineIds: Record<string, number>):
   };
 }
 
-async function returnLineIds(t: Pick<StationTables, 'upstream_links'>, pkg: ReturnPackage): Promise<Record<string, number>> {
+async function returnLineIds(t: Pick<EngineTables, 'upstream_links'>, pkg: ReturnPackage): Promise<Record<string, number>> {
   return (await linkOf(t, 'return', pkg.return_id))?.line_ids ?? {};
 }
 
 /** Whether the package has item changes the upstream has not taken (false when it takes none). */
-export async function lineItemsUnsent(t: StationTables, pkg: ReturnPackage, link: UpstreamLink): Promise<boolean> {
+export async function lineItemsUnsent(t: BoundTables, pkg: ReturnPackage, link: UpstreamLink): Promise<boolean> {
   if (link.line_items_unsupported) return false;
   const map = link.line_items ?? {};
   const items = await lineItemsOf(t, pkg.id);

@@ -1,27 +1,27 @@
-import type { StationTables, SyncConflict, SyncKind, UpstreamLink } from '../store/index.ts';
+import type { BoundTables, EngineTables, SyncConflict, SyncKind, UpstreamLink } from '../store/index.ts';
 import { outboxKey } from './outbox.ts';
 
 /** The link of a local record, if it has an upstream twin. */
-export function linkOf(db: Pick<StationTables, 'upstream_links'>, kind: SyncKind, localId: number): Promise<UpstreamLink | undefined> {
-  return db.upstream_links.get(outboxKey(kind, localId));
+export function linkOf(tables: Pick<EngineTables, 'upstream_links'>, kind: SyncKind, localId: number): Promise<UpstreamLink | undefined> {
+  return tables.upstream_links.get(outboxKey(kind, localId));
 }
 
 /** The link of an upstream record, if the station has its twin. */
-export function linkOfUpstream(db: Pick<StationTables, 'upstream_links'>, accountId: number, kind: SyncKind, upstreamId: number): Promise<UpstreamLink | undefined> {
-  return db.upstream_links.where('[account_id+kind+upstream_id]').equals([accountId, kind, upstreamId]).first();
+export function linkOfUpstream(tables: Pick<EngineTables, 'upstream_links'>, accountId: number, kind: SyncKind, upstreamId: number): Promise<UpstreamLink | undefined> {
+  return tables.upstream_links.where('[account_id+kind+upstream_id]').equals([accountId, kind, upstreamId]).first();
 }
 
 export async function putLink(
-  db: Pick<StationTables, 'upstream_links'>,
+  t: BoundTables,
   link: Omit<UpstreamLink, 'key' | 'linked_at'> & { linked_at?: string },
   now: string,
 ): Promise<UpstreamLink> {
   const full: UpstreamLink = { ...link, key: outboxKey(link.kind, link.local_id), linked_at: link.linked_at ?? now };
-  await db.upstream_links.put(full);
+  await t.upstream_links.put(full);
   return full;
 }
 
 /** Writes down a value sync replaced or kept against the upstream's: nothing is overwritten silently. */
-export async function logConflict(db: Pick<StationTables, 'sync_conflicts'>, conflict: Omit<SyncConflict, 'id'>): Promise<void> {
-  await db.sync_conflicts.add(conflict as SyncConflict);
+export async function logConflict(t: BoundTables, conflict: Omit<SyncConflict, 'id'>): Promise<void> {
+  await t.sync_conflicts.add(conflict as SyncConflict);
 }

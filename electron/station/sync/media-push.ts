@@ -1,5 +1,5 @@
 import { mediaFilesOf } from '../domain/media-files.ts';
-import { boundTables, type MediaFile, type ReturnPackage, type StationTables, type UpstreamLink } from '../store/index.ts';
+import { boundTables, type MediaFile, type BoundTables, type EngineTables, type ReturnPackage, type UpstreamLink } from '../store/index.ts';
 import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind } from './errors.ts';
 import { linkOf, putLink } from './links.ts';
@@ -30,12 +30,12 @@ function byHash(files: MediaFile[]): Map<string, MediaFile> {
 }
 
 /** Whether the upstream has media of the account; false once it answered that it has none. */
-async function mediaSupported(t: Pick<StationTables, 'sync_state'>, accountId: number): Promise<boolean> {
+async function mediaSupported(t: Pick<EngineTables, 'sync_state'>, accountId: number): Promise<boolean> {
   return !(await accountState(t, accountId)).media_unsupported;
 }
 
 /** Whether the package has media the upstream has not taken (false when it takes none). */
-export async function mediaUnsent(t: StationTables, pkg: ReturnPackage, link: UpstreamLink): Promise<boolean> {
+export async function mediaUnsent(t: EngineTables, pkg: ReturnPackage, link: UpstreamLink): Promise<boolean> {
   if (!(await mediaSupported(t, pkg.account_id))) return false;
   const map = link.media ?? {};
   const hashes = byHash(await mediaFilesOf(t, pkg.id));
@@ -148,7 +148,7 @@ async function keepMediaLocal(sc: SyncContext, accountId: number, answer: Upstre
  * After the upstream settings change (a new upstream may have media): forget that it had none, and
  * queue every linked package whose media have not gone up, inside the caller's write.
  */
-export async function retryKeptMedia(t: StationTables, accountId: number, now: string): Promise<void> {
+export async function retryKeptMedia(t: BoundTables, accountId: number, now: string): Promise<void> {
   const state = await t.sync_state.get(accountId);
   if (!state?.media_unsupported) return;
   await t.sync_state.put({ ...state, media_unsupported: null });

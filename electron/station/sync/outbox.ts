@@ -1,4 +1,4 @@
-import type { OutboxEntry, StationTables, SyncKind } from '../store/index.ts';
+import type { BoundTables, EngineTables, OutboxEntry, SyncKind } from '../store/index.ts';
 
 /*
  * The outbox: one slot per record with local changes the upstream has not seen (docs/decisions/sync.md).
@@ -10,17 +10,17 @@ export function outboxKey(kind: SyncKind, localId: number): string {
 }
 
 /** Marks a record changed, inside the caller's write (the mark commits with the change). */
-export async function markChanged(db: Pick<StationTables, 'outbox'>, kind: SyncKind, localId: number, accountId: number, now: string): Promise<void> {
+export async function markChanged(t: BoundTables, kind: SyncKind, localId: number, accountId: number, now: string): Promise<void> {
   const key = outboxKey(kind, localId);
-  const existing = await db.outbox.get(key);
+  const existing = await t.outbox.get(key);
   if (existing) {
     // A new local change to a held record is a new attempt: a person's fix (or the next edit) may cure it.
     const next: OutboxEntry = { ...existing, changed_at: now };
     if (existing.hold === 'parked') Object.assign(next, { hold: null, attempts: 0, next_attempt_at: null });
-    await db.outbox.put(next);
+    await t.outbox.put(next);
     return;
   }
-  await db.outbox.put({
+  await t.outbox.put({
     key,
     kind,
     local_id: localId,
@@ -39,6 +39,6 @@ export async function markChanged(db: Pick<StationTables, 'outbox'>, kind: SyncK
  * Whether a record has local changes not yet sent upstream. For the store's memory policy: such a
  * record must stay readable at once, since a sync round is about to read it.
  */
-export async function hasPendingChange(db: Pick<StationTables, 'outbox'>, kind: SyncKind, localId: number): Promise<boolean> {
-  return (await db.outbox.get(outboxKey(kind, localId))) !== undefined;
+export async function hasPendingChange(tables: Pick<EngineTables, 'outbox'>, kind: SyncKind, localId: number): Promise<boolean> {
+  return (await tables.outbox.get(outboxKey(kind, localId))) !== undefined;
 }

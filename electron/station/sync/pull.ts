@@ -1,4 +1,4 @@
-import { boundTables, type PullCursor, type StationTables } from '../store/index.ts';
+import { boundTables, type BoundTables, type PullCursor } from '../store/index.ts';
 import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from './apply-upstream.ts';
 import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind, pauseFrom } from './errors.ts';
@@ -88,7 +88,7 @@ export async function pullReturns(sc: SyncContext, accountId: number, report: Ro
 }
 
 /** Applies a page of packages; a package whose return the station lacks brings that return first. */
-async function applyPackages(sc: SyncContext, accountId: number, packages: UpstreamPackage[], after: (t: StationTables) => Promise<void>): Promise<void> {
+async function applyPackages(sc: SyncContext, accountId: number, packages: UpstreamPackage[], after: (t: BoundTables) => Promise<void>): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       await sc.store.write(async (tx) => {

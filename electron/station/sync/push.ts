@@ -1,5 +1,5 @@
 import { CREATE_STATUSES, type CreateStatus } from '#shared/package-status.ts';
-import { boundTables, type OutboxEntry, type ReturnPackage, type ReturnRecord, type StationTables, type UpstreamLink } from '../store/index.ts';
+import { boundTables, type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../store/index.ts';
 import { applyUpstreamPackage } from './apply-upstream.ts';
 import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind, backoffMs, errorOf, pauseFrom } from './errors.ts';
@@ -43,7 +43,7 @@ export async function pushAccount(sc: SyncContext, accountId: number, report: Ro
 /** Sends in a row that got no answer before the round takes the upstream for offline. */
 const OFFLINE_AFTER = 3;
 
-function write<T>(sc: SyncContext, fn: (t: StationTables) => Promise<T>): Promise<T> {
+function write<T>(sc: SyncContext, fn: (t: BoundTables) => Promise<T>): Promise<T> {
   return sc.store.write((tx) => fn(boundTables(tx)));
 }
 
@@ -52,7 +52,7 @@ function idempotencyKey(sc: SyncContext, entry: OutboxEntry): string {
 }
 
 /** Clears the slot when the record has nothing unsent left; else it stays for the next send. */
-async function settle(sc: SyncContext, entry: OutboxEntry, hasUnsent: (t: StationTables) => Promise<boolean>): Promise<void> {
+async function settle(sc: SyncContext, entry: OutboxEntry, hasUnsent: (t: BoundTables) => Promise<boolean>): Promise<void> {
   await write(sc, async (t) => {
     const current = await t.outbox.get(entry.key);
     if (!current) return;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundTables, type StationStore, type StationTables } from '../store/index.ts';
+import { boundTables, type BoundTables, type EngineTables, type StationStore } from '../store/index.ts';
 import { retryKeptMedia } from './media-push.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
@@ -28,7 +28,7 @@ export function readUpstreamSettings(store: StationStore): Promise<UpstreamSetti
  * Changing them lifts every account's pause (a new token deserves a new try) and asks again
  * whether the upstream has media (media kept local go up if it has).
  */
-export async function saveUpstreamSettings(t: StationTables, settings: UpstreamSettings, now: string): Promise<void> {
+export async function saveUpstreamSettings(t: BoundTables, settings: UpstreamSettings, now: string): Promise<void> {
   await t.station_meta.put({ key: SETTINGS_KEY, value: settings });
   for (const accountId of settings.accounts) {
     if (!(await t.accounts.get(accountId))) await t.accounts.put({ id: accountId, name: `Account ${accountId}`, created_at: now });
@@ -42,14 +42,14 @@ export async function writeUpstreamSettings(store: StationStore, settings: Upstr
   await store.write((tx) => saveUpstreamSettings(boundTables(tx), settings, now));
 }
 
-export async function deleteUpstreamSettings(t: Pick<StationTables, 'station_meta'>): Promise<boolean> {
+export async function deleteUpstreamSettings(t: BoundTables): Promise<boolean> {
   const had = (await t.station_meta.get(SETTINGS_KEY)) !== undefined;
   await t.station_meta.delete(SETTINGS_KEY);
   return had;
 }
 
 /** The settings as the station's tables hold them (any read or write transaction). */
-export async function upstreamSettingsIn(t: Pick<StationTables, 'station_meta'>): Promise<UpstreamSettings | null> {
+export async function upstreamSettingsIn(t: Pick<EngineTables, 'station_meta'>): Promise<UpstreamSettings | null> {
   const row = await t.station_meta.get(SETTINGS_KEY);
   if (!row) return null;
   const parsed = SettingsSchema.safeParse(row.value);

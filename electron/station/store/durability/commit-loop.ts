@@ -13,6 +13,8 @@ export interface CommitLoopOptions {
   onUpgradeCommit?: () => void;
   /** Called after a successful commit with everything it made durable. */
   onCommitted?: (mutations: readonly Mutation[]) => void;
+  /** Called after memory was repaired to the disk state, with the tables the repair touched. */
+  onRepaired?: (tables: ReadonlySet<string>) => void;
 }
 
 /** How well commits group: the bench prints transactions per commit. */
@@ -66,132 +68,156 @@ export interface CommitLoop extends RecordingSink {
  * after the repair transaction are ordered after it by IndexedDB, so they see the disk state.
  */
 export function createCommitLoop(options: CommitLoopOptions): CommitLoop {
-  let core: DBCore | undefined;
-  let pending: TransactionRecord[] = [];
-  let scheduled = false;
-  let repairing: Promise<void> | undefined;
-  let tainted: TransactionRecord[] = [];
-  let active = 0;
-  let writesInEngine = 0;
-  let batchStartedAt = 0;
-  const stats: CommitStats = { commits: 0, transactions: 0 };
-  const idleWaiters: Array<() => void> = [];
-
-  const isIdle = (): boolean => active === 0 && pending.length === 0 && !scheduled && !repairing;
-  const wakeIdle = (): void => {
-    if (!isIdle()) return;
-    for (const wake of idleWaiters.splice(0)) wake();
-  };
-
-  const schedule = (): void => {
-    if (scheduled || repairing || pending.length === 0) return;
-    scheduled = true;
-    batchStartedAt = performance.now();
-    setImmediate(commitWhenGrouped);
-  };
-
-  const moreAreComing = (): boolean =>
-    writesInEngine > 0 && pending.length < MAX_GROUP_TRANSACTIONS && performance.now() - batchStartedAt < MAX_GROUP_WAIT_MS;
-
-  const commitWhenGrouped = (): void => {
-    if (moreAreComing()) {
-      setImmediate(commitWhenGrouped);
-      return;
-    }
-    commitPending();
-  };
-
-  const commitPending = (): void => {
-    scheduled = false;
-    const batch = pending;
-    pending = [];
-    const mutations = batch.flatMap(mutationsOf);
-    const upgrade = batch.some((record) => record.upgrade);
-    try {
-      options.writer.commit(mutations, () => {
-        if (upgrade) options.onUpgradeCommit?.();
-        options.beforeCommit?.();
-      });
-    } catch (error) {
-      fail(batch, error);
-      return;
-    }
-    stats.commits += 1;
-    stats.transactions += batch.length;
-    for (const record of batch) record.resolve();
-    options.onCommitted?.(mutations);
-    schedule();
-    wakeIdle();
-  };
-
-  const fail = (batch: TransactionRecord[], error: unknown): void => {
-    const failure = new CommitFailedError(error);
-    for (const record of batch) record.reject(failure);
-    const round = async (mutations: Mutation[]): Promise<void> => {
-      if (!core) throw new Error('Store engine is not open.');
-      await repairFromDisk(core, options.writer, mutations);
-      if (tainted.length > 0) {
-        const next = tainted;
-        tainted = [];
-        for (const record of next) record.reject(failure);
-        await round(next.flatMap(mutationsOf));
-      }
-    };
-    repairing = round(batch.flatMap(mutationsOf))
-      .catch((repairError: unknown) => {
-        // Memory can no longer be trusted to match the disk; the store must be reopened.
-        console.error('Returns station store: repair after a failed commit failed', repairError);
-      })
-      .finally(() => {
-        repairing = undefined;
-        schedule();
-        wakeIdle();
-      });
+  const state: LoopState = {
+    core: undefined,
+    pending: [],
+    scheduled: false,
+    repairing: undefined,
+    tainted: [],
+    active: 0,
+    writesInEngine: 0,
+    batchStartedAt: 0,
+    stats: { commits: 0, transactions: 0 },
+    idleWaiters: [],
   };
 
   return {
     setCore(next) {
-      core = next;
+      state.core = next;
     },
     completed(record) {
-      active = Math.max(0, active - 1);
+      state.active = Math.max(0, state.active - 1);
       if (record.slots.length === 0) {
         record.resolve();
-      } else if (repairing) {
-        tainted.push(record);
+      } else if (state.repairing) {
+        state.tainted.push(record);
       } else {
-        pending.push(record);
-        schedule();
+        state.pending.push(record);
+        schedule(state, options);
       }
-      wakeIdle();
+      wakeIdle(state);
     },
     aborted(record) {
-      active = Math.max(0, active - 1);
+      state.active = Math.max(0, state.active - 1);
       record.resolve();
-      wakeIdle();
+      wakeIdle(state);
     },
     started() {
-      active += 1;
+      state.active += 1;
     },
     get active() {
-      return active;
+      return state.active;
     },
     get core() {
-      return core;
+      return state.core;
     },
     writeEntered() {
-      writesInEngine += 1;
+      state.writesInEngine += 1;
     },
     writeLeft() {
-      writesInEngine = Math.max(0, writesInEngine - 1);
+      state.writesInEngine = Math.max(0, state.writesInEngine - 1);
     },
-    stats,
+    stats: state.stats,
     idle() {
-      if (isIdle()) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
+      if (isIdle(state)) return Promise.resolve();
+      return new Promise((resolve) => state.idleWaiters.push(resolve));
     },
     ready() {
-      return repairing ?? Promise.resolve();
+      return state.repairing ?? Promise.resolve();
     },
   };
+}
+
+/** The loop's state: what waits to be committed, what is being repaired, who waits for idle. */
+interface LoopState {
+  core: DBCore | undefined;
+  /** Completed in memory, not yet durable. */
+  pending: TransactionRecord[];
+  /** A commit of `pending` is scheduled. */
+  scheduled: boolean;
+  /** A repair after a failed commit is under way. */
+  repairing: Promise<void> | undefined;
+  /** Completed during a repair: created before it, so they may have read the failed state. */
+  tainted: TransactionRecord[];
+  /** Read-write transactions that have mutated but not finished. */
+  active: number;
+  /** Store writes queued or running in the engine. */
+  writesInEngine: number;
+  batchStartedAt: number;
+  stats: CommitStats;
+  idleWaiters: Array<() => void>;
+}
+
+const isIdle = (state: LoopState): boolean => state.active === 0 && state.pending.length === 0 && !state.scheduled && !state.repairing;
+
+function wakeIdle(state: LoopState): void {
+  if (!isIdle(state)) return;
+  for (const wake of state.idleWaiters.splice(0)) wake();
+}
+
+/** Schedules a commit of what is pending, unless one is scheduled or a repair runs. */
+function schedule(state: LoopState, options: CommitLoopOptions): void {
+  if (state.scheduled || state.repairing || state.pending.length === 0) return;
+  state.scheduled = true;
+  state.batchStartedAt = performance.now();
+  const commitWhenGrouped = (): void => {
+    if (moreAreComing(state)) setImmediate(commitWhenGrouped);
+    else commitBatch(state, options);
+  };
+  setImmediate(commitWhenGrouped);
+}
+
+/** Writes still in the engine will soon complete: worth waiting a turn for them to join the batch. */
+const moreAreComing = (state: LoopState): boolean =>
+  state.writesInEngine > 0 && state.pending.length < MAX_GROUP_TRANSACTIONS && performance.now() - state.batchStartedAt < MAX_GROUP_WAIT_MS;
+
+/** Commits everything pending in one SQLite transaction and settles it. */
+function commitBatch(state: LoopState, options: CommitLoopOptions): void {
+  state.scheduled = false;
+  const batch = state.pending;
+  state.pending = [];
+  const mutations = batch.flatMap(mutationsOf);
+  const upgrade = batch.some((record) => record.upgrade);
+  try {
+    options.writer.commit(mutations, () => {
+      if (upgrade) options.onUpgradeCommit?.();
+      options.beforeCommit?.();
+    });
+  } catch (error) {
+    failBatch(state, options, batch, error);
+    return;
+  }
+  state.stats.commits += 1;
+  state.stats.transactions += batch.length;
+  for (const record of batch) record.resolve();
+  options.onCommitted?.(mutations);
+  schedule(state, options);
+  wakeIdle(state);
+}
+
+/** Rejects a batch whose commit failed and repairs memory from disk, round after round (see above). */
+function failBatch(state: LoopState, options: CommitLoopOptions, batch: TransactionRecord[], error: unknown): void {
+  const failure = new CommitFailedError(error);
+  for (const record of batch) record.reject(failure);
+  const round = async (mutations: Mutation[]): Promise<void> => {
+    if (!state.core) throw new Error('Store engine is not open.');
+    await repairFromDisk(state.core, options.writer, mutations);
+    options.onRepaired?.(new Set(mutations.map((m) => m.table)));
+    if (state.tainted.length > 0) {
+      const next = state.tainted;
+      state.tainted = [];
+      for (const record of next) record.reject(failure);
+      await round(next.flatMap(mutationsOf));
+    }
+  };
+  state.repairing = round(batch.flatMap(mutationsOf))
+    .catch((repairError: unknown) => {
+      // Memory can no longer be trusted to match the disk; the store must be reopened.
+      console.error('Returns station store: repair after a failed commit failed', repairError);
+    })
+    .finally(() => {
+      state.repairing = undefined;
+      schedule(state, options);
+      wakeIdle(state);
+    });
 }

@@ -1,0 +1,62 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { DBCore, Middleware } from 'dexie';
+import { type CommitLoop, createCommitLoop } from '../durability/commit-loop.ts';
+import type { Mutation, TransactionRecord } from '../durability/mutations.ts';
+import { recordingMiddleware } from '../durability/recording-middleware.ts';
+import { createSqliteWriter } from '../durability/sqlite-writer.ts';
+import type { ChangeLogEntry } from '../records.ts';
+import { markUpgraded, type SchemaPlan } from './create.ts';
+
+/** The write-through machinery, ready before the engine opens (an upgrade's writes go through it too). */
+export interface Durability {
+  loop: CommitLoop;
+  /** The recording middleware every engine of this store is opened with. */
+  middleware: Middleware<DBCore>;
+  /** Engine transaction → its record: `write()` waits on the record's `durable`. */
+  records: WeakMap<object, TransactionRecord>;
+  /** Called with each commit's change-log entries once they are durable. */
+  listeners: Set<(entries: ChangeLogEntry[]) => void>;
+  /** Called with the tables a commit changed once it is durable, or a repair touched (caches forget them). */
+  onTablesChanged: Set<(tables: ReadonlySet<string>) => void>;
+}
+
+export interface DurabilityOptions {
+  beforeCommit?: () => void;
+}
+
+/** Starts the commit loop over `sqlite` and the middleware that feeds it. */
+export function startDurability(sqlite: DatabaseSync, plan: SchemaPlan, options: DurabilityOptions): Durability {
+  const listeners = new Set<(entries: ChangeLogEntry[]) => void>();
+  const onTablesChanged = new Set<(tables: ReadonlySet<string>) => void>();
+  const records = new WeakMap<object, TransactionRecord>();
+  const tablesChanged = (tables: ReadonlySet<string>): void => {
+    for (const listener of onTablesChanged) listener(tables);
+  };
+  const loop = createCommitLoop({
+    writer: createSqliteWriter(sqlite, plan.autoIncrement),
+    ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),
+    onUpgradeCommit: () => markUpgraded(sqlite, plan),
+    onCommitted: (mutations) => {
+      tablesChanged(new Set(mutations.map((m) => m.table)));
+      notify(listeners, mutations);
+    },
+    onRepaired: (tables) => tablesChanged(tables),
+  });
+  return { loop, middleware: recordingMiddleware(loop, records), records, listeners, onTablesChanged };
+}
+
+function notify(listeners: Set<(entries: ChangeLogEntry[]) => void>, mutations: readonly Mutation[]): void {
+  if (listeners.size === 0) return;
+  const entries: ChangeLogEntry[] = [];
+  for (const mutation of mutations) {
+    if (mutation.kind === 'put' && mutation.table === 'change_log') entries.push(JSON.parse(mutation.json) as ChangeLogEntry);
+  }
+  if (entries.length === 0) return;
+  for (const listener of listeners) {
+    try {
+      listener(entries);
+    } catch (error) {
+      console.error('Returns station store: a change listener failed', error);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import type { Transaction } from 'dexie';
+import type { MediaFiles } from '../media/index.ts';
+import type { CountFilters, ListableTable, ListQueries, ListResult } from './list-queries.ts';
+import type { ChangeLogEntry } from './records.ts';
+import type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
+
+export interface OpenStoreOptions {
+  /** Holds `station.db` (+ WAL) and `media/`. The caller holds the data-directory lock. */
+  dataDir: string;
+  /** The Dexie versions; defaults to the station schema. For tests and tools. */
+  schema?: readonly SchemaVersion[];
+  /**
+   * Why a missing or empty `station.db` must not be started afresh (media files, a crashed holder):
+   * then opening refuses with MissingDatabaseError. Null or absent: a new database is created.
+   */
+  refuseNewBecause?: string | null;
+  /** Most bytes `media/` may hold (null or absent: no budget). */
+  mediaBudgetBytes?: number | null;
+  /** Fault injection for tests: runs inside each SQLite commit; throwing makes that commit fail. */
+  beforeCommit?: () => void;
+}
+
+/**
+ * The durable station store.
+ *
+ * - `db`: the typed Dexie instance (in-memory engine) for reads outside a write. Inside `write`,
+ *   work on `boundTables(tx)` (a `BoundTables`), never on `db`: see docs/decisions/store-bound-tables.md.
+ * - `write(fn)` / `write(tables, fn)`: runs `fn` in a Dexie read-write transaction (all tables, or
+ *   the given ones) and resolves only after its mutations are committed to SQLite. If the commit
+ *   fails it rejects with CommitFailedError, and memory is brought back to the disk state for every
+ *   key the failed transactions touched before the next `write` runs (reads ordered after the
+ *   repair by IndexedDB itself).
+ * - `listIds(table, query)` / `count(table, filters)`: list pages and counts from SQLite indexes.
+ * - `subscribe(listener)`: change-log entries, called after the commit that made them durable.
+ * - `onTablesChanged(listener)`: the tables whose stored state changed, after each commit and
+ *   after each repair of a failed one, before any writer hears back: caches of records forget them.
+ * - `media`: content-addressed media files under `<dataDir>/media/`.
+ * - `flush()`: waits until every completed transaction is durable; `close()`: flush, then close.
+ */
+export interface StationStore {
+  readonly dataDir: string;
+  readonly db: StationDexie;
+  readonly media: MediaFiles;
+  write<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
+  write<T>(tables: readonly StationTableName[], fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
+  listIds<K extends ListableTable>(table: K, query: ListQueries[K]): ListResult;
+  count<K extends ListableTable>(table: K, filters: CountFilters[K]): number;
+  subscribe(listener: (entries: ChangeLogEntry[]) => void): () => void;
+  onTablesChanged(listener: (tables: ReadonlySet<string>) => void): () => void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
