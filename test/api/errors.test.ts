@@ -93,11 +93,17 @@ describe('401 INVALID_TOKEN', () => {
   });
   it('unknown', async () => expect401({ authorization: `Bearer ${s.account1.slice(0, -4)}AAAA` }));
   it('revoked', async () => {
-    // Revoked before this station first sees it: tokens are revoked from the command line, which
-    // cannot run while a station holds the data directory (the server remembers tokens it verified).
     const { token, secret } = await createToken(s.station.store, s.station.ctx.clock, { scope: 'account', accountId: 1, name: 'to revoke' });
     await revokeToken(s.station.store, s.station.ctx.clock, token.id);
     await expect401({ authorization: `Bearer ${secret}` });
+  });
+  it('revoked while the station runs, after it was used (and remembered): refused at the next request', async () => {
+    const { token, secret } = await createToken(s.station.store, s.station.ctx.clock, { scope: 'account', accountId: 1, name: 'in use' });
+    for (let n = 0; n < 3; n++) expect((await get(`${A1}/returns`, secret)).status).toBe(200);
+    await revokeToken(s.station.store, s.station.ctx.clock, token.id);
+    await expect401({ authorization: `Bearer ${secret}` });
+    // Other remembered tokens still work: they are looked up again.
+    expect((await get(`${A1}/returns`, s.account1)).status).toBe(200);
   });
   it('expired', async () => {
     const { secret } = await createToken(s.station.store, s.station.ctx.clock, {

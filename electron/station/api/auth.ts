@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteAuth } from '#shared/api/routes.ts';
 import { fail } from '../errors.ts';
 import type { DomainContext } from '../domain/context.ts';
-import { onTokenRevoked, type Principal, verifyToken } from '../domain/tokens.ts';
+import { type Principal, verifyToken } from '../domain/tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,17 +17,22 @@ const MAX_CACHED_TOKENS = 10_000;
 
 /**
  * Resolves the bearer token of every API request before anything else looks at it. Valid tokens
- * are remembered (with their expiry, which is checked on every use); a revocation (through the API,
- * the only way while this station holds the data directory) drops the token from the cache at once,
- * and new tokens simply miss the cache.
+ * are remembered (with their expiry, which is checked on every use), so a request does not hash
+ * and look up its token again. Any change to the tokens table (a revoke, a new or deleted token)
+ * empties the cache when it commits, before the write that made it is acknowledged: a revoke takes
+ * effect for the next request. A lookup that was under way across such a change is not remembered.
  */
 export function resolvePrincipals(server: FastifyInstance, ctx: DomainContext): void {
   const verified = new Map<string, { principal: Principal; expiresAt: string | null }>();
-  // A revoked token stops working at once: its cached verification goes with the revocation.
-  const stopListening = onTokenRevoked(ctx.store, (tokenId) => {
-    for (const [secret, entry] of verified) if (entry.principal.tokenId === tokenId) verified.delete(secret);
+  let generation = 0;
+  const stopWatching = ctx.store.onTablesChanged((tables) => {
+    if (!tables.has('tokens')) return;
+    generation += 1;
+    verified.clear();
   });
-  server.addHook('onClose', async () => stopListening());
+  server.addHook('onClose', async () => {
+    stopWatching();
+  });
   server.decorateRequest('principal', null);
   server.addHook('onRequest', async (request) => {
     const secret = BEARER.exec(request.headers.authorization ?? '')?.[1];
@@ -37,8 +42,9 @@ export function resolvePrincipals(server: FastifyInstance, ctx: DomainContext): 
       request.principal = known.expiresAt === null || known.expiresAt > ctx.clock.now() ? known.principal : null;
       return;
     }
+    const lookedUpAt = generation;
     const found = await verifyToken(ctx.store, ctx.clock, secret);
-    if (found) {
+    if (found && lookedUpAt === generation) {
       if (verified.size >= MAX_CACHED_TOKENS) verified.clear();
       verified.set(secret, { principal: found.principal, expiresAt: found.expiresAt });
     }

@@ -50,22 +50,6 @@ export async function listTokens(store: StationStore): Promise<Token[]> {
   return store.db.tokens.toArray();
 }
 
-const revocationListeners = new WeakMap<StationStore, Set<(tokenId: number) => void>>();
-
-/** Called after a token of this store is revoked (durably): caches of verified tokens drop it. */
-export function onTokenRevoked(store: StationStore, listener: (tokenId: number) => void): () => void {
-  let listeners = revocationListeners.get(store);
-  if (!listeners) revocationListeners.set(store, (listeners = new Set()));
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-export async function revokeToken(store: StationStore, clock: Clock, id: number): Promise<Token> {
-  const revoked = await writeRevocation(store, clock, id);
-  for (const listener of revocationListeners.get(store) ?? []) listener(id);
-  return revoked;
-}
-
 /** Tokens that expired longer ago than this are deleted (per-start tokens of serve and the desktop). */
 export const EXPIRED_TOKEN_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -78,7 +62,8 @@ export async function pruneExpiredTokens(store: StationStore, now: string): Prom
   });
 }
 
-function writeRevocation(store: StationStore, clock: Clock, id: number): Promise<Token> {
+/** Revokes the token; caches of verified tokens follow the tokens table (store.onTablesChanged). */
+export function revokeToken(store: StationStore, clock: Clock, id: number): Promise<Token> {
   return store.write(async (tx) => {
     const t = boundTables(tx);
     const token = await t.tokens.get(id);
