@@ -24,7 +24,7 @@ const RECORD_NOTICES = `
 const recordNotices = (page: Page) => page.addInitScript({ content: RECORD_NOTICES });
 const notices = (page: Page) => page.evaluate(() => (globalThis as unknown as { notices: string[] }).notices);
 
-test('scans made while the station is unreachable survive a reload and are recorded once, in order', async ({ page, demo }) => {
+test('scans and a photo made while the station is unreachable survive a reload and are recorded once, in order', async ({ page, demo }) => {
   const s = await scenario(demo, 'delivered');
   await openAndSignIn(page, demo, s.operator);
   await scan(page, s.tracking);
@@ -35,8 +35,13 @@ test('scans made while the station is unreachable survive a reload and are recor
   for (const sku of [s.skus[0], s.skus[1], s.skus[1], s.skus[2]]) await scan(page, sku);
   await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
   await expect(page.getByTestId('sync-state')).toContainText('Station unreachable');
+  // A photo of the parcel (the smallest JPEG the station accepts) waits with the scans.
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, ...Array.from({ length: 200 }, (_v, i) => (i * 31) & 0xff), 0xff, 0xd9]);
+  await page.getByLabel('Add photo files').setInputFiles({ name: 'parcel.jpg', mimeType: 'image/jpeg', buffer: jpeg });
+  await expect(page.getByTestId('photo')).toHaveCount(1);
 
   await page.reload();
+  await expect(page.getByTestId('pending-uploads')).toHaveAttribute('data-count', '1');
   const pending = page.getByTestId('pending-package');
   await expect(pending).toHaveCount(1);
   await expect(pending).toHaveAttribute('data-tracking', s.tracking);
@@ -47,7 +52,9 @@ test('scans made while the station is unreachable survive a reload and are recor
   // The station answers again: the queue is replayed from IndexedDB, each scan counted once.
   await page.unroute('**/api/v1/**');
   await expect(pending).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByTestId('pending-uploads')).toHaveCount(0, { timeout: 15_000 });
   const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.media_files).toHaveLength(1);
   expect(pkg.line_items.map((i) => [i.merchant_sku ?? s.ret.return_line_items.find((l) => l.id === i.return_line_item_id)?.merchant_sku, i.quantity])).toEqual([
     [s.skus[0], 1],
     [s.skus[1], 2],

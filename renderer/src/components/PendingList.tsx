@@ -1,6 +1,6 @@
 import { describeError } from '../api/describe-error.ts';
 import type { PendingEntry, PendingState } from '../pending/package-outbox.ts';
-import { usePending } from '../state/station-work.ts';
+import { usePackage, usePending } from '../state/station-work.ts';
 
 const STATE_TEXT: Record<PendingState, string> = {
   queued: 'waiting its turn',
@@ -19,10 +19,16 @@ function describe(entry: PendingEntry): string {
 /** Work the station has not confirmed yet, in sending order: kept in this browser until it has. */
 export function PendingList() {
   const entries = usePending((s) => s.entries);
-  if (entries.length === 0) return null;
+  const photos = usePackage((s) => s.uploads.filter((u) => u.state !== 'done' && u.state !== 'failed').length);
+  if (entries.length === 0 && photos === 0) return null;
   return (
     <section aria-labelledby="pending-title" data-testid="pending-work">
       <h3 id="pending-title">Waiting to send ({entries.length})</h3>
+      {photos > 0 && (
+        <p className="hint" data-testid="pending-uploads" data-count={photos}>
+          {photos} photo{photos === 1 ? '' : 's'} waiting to upload
+        </p>
+      )}
       <ul className="plain-list">
         {entries.map((e) => (
           <li key={e.key} data-testid="pending-package" data-tracking={e.trackingNumber} data-state={e.state} className={`pending-${e.state}`}>

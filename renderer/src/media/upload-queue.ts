@@ -26,9 +26,19 @@ export interface MediaApi {
   uploadMedia(accountId: number, packageId: number, file: Blob, o: { contentType?: string; idempotencyKey?: string }): Promise<MediaFile>;
 }
 
+/** An upload as kept across a reload: enough to send it again. */
+export type KeptUpload = Pick<Upload, 'id' | 'accountId' | 'packageId' | 'blob' | 'contentType'>;
+
+/** Where uploads not yet stored on the station are kept (the browser's IndexedDB), so a reload resumes them. */
+export interface UploadKeeper {
+  put(upload: KeptUpload): void;
+  remove(id: string): void;
+}
+
 export interface UploadQueueOptions {
   api: MediaApi;
   onChange(uploads: readonly Upload[]): void;
+  keeper?: UploadKeeper;
   retryMs?: readonly number[];
   sleep?: (ms: number) => Promise<void>;
 }
@@ -59,15 +69,27 @@ export class UploadQueue {
       error: null,
     };
     this.#uploads = [...this.#uploads, upload];
+    this.#options.keeper?.put({ id: upload.id, accountId, packageId, blob, contentType });
     this.#emit();
     void this.#run();
     return upload;
+  }
+
+  /** Sends again the uploads an earlier page kept (each with its own Idempotency-Key, so never twice). */
+  resume(kept: readonly KeptUpload[]): void {
+    const known = new Set(this.#uploads.map((u) => u.id));
+    const fresh = kept.filter((k) => !known.has(k.id)).map((k): Upload => ({ ...k, state: 'queued', attempts: 0, media: null, error: null }));
+    if (fresh.length === 0) return;
+    this.#uploads = [...this.#uploads, ...fresh];
+    this.#emit();
+    void this.#run();
   }
 
   /** Forgets an upload (undo of a photo); the caller deletes the stored file when there is one. */
   remove(id: string): Upload | null {
     const found = this.#uploads.find((u) => u.id === id) ?? null;
     this.#uploads = this.#uploads.filter((u) => u.id !== id);
+    this.#options.keeper?.remove(id);
     this.#emit();
     return found;
   }
@@ -81,6 +103,8 @@ export class UploadQueue {
 
   #patch(id: string, change: Partial<Upload>): void {
     this.#uploads = this.#uploads.map((u) => (u.id === id ? { ...u, ...change } : u));
+    // Stored on the station, or refused for good: nothing left to send after a reload.
+    if (change.state === 'done' || change.state === 'failed') this.#options.keeper?.remove(id);
     this.#emit();
   }
 

@@ -1,6 +1,7 @@
 import Dexie, { type DexieOptions, type Table } from 'dexie';
 import type { Draft } from '../inspect/drafts.ts';
 import type { SavedLine } from '../inspect/line-sync.ts';
+import type { KeptUpload } from '../media/upload-queue.ts';
 
 /*
  * The UI's queue of unsent work, in the browser's own IndexedDB (this page's origin): one record per
@@ -32,14 +33,22 @@ export interface PendingPackage {
   receive: ReceiveIntent | null;
 }
 
+/** A photo (or video, PDF) not yet stored on the station. */
+export interface PendingUpload extends KeptUpload {
+  /** Upload order. */
+  seq: number;
+}
+
 export const PENDING_DB_NAME = 'returns-station-pending';
 
 export class PendingDb extends Dexie {
   declare packages: Table<PendingPackage, string>;
+  declare uploads: Table<PendingUpload, string>;
 
   /** `options` lets tests hand in an IndexedDB implementation (the browser's is the default). */
   constructor(name: string = PENDING_DB_NAME, options?: DexieOptions) {
     super(name, options);
     this.version(1).stores({ packages: '&key, seq' });
+    this.version(2).stores({ uploads: '&id, seq' });
   }
 }

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { describeError } from '../api/describe-error.ts';
 import { api } from '../api/station-api.ts';
 import { UploadQueue } from '../media/upload-queue.ts';
+import { keepUploadsIn } from '../pending/kept-uploads.ts';
 import { PackageOutbox, type PendingEntry } from '../pending/package-outbox.ts';
 import { notify } from './feedback-store.ts';
 import { createPackageStore } from './package-store.ts';
@@ -27,10 +28,13 @@ const client = {
 
 const unitsText = (units: number) => `${units} unit${units === 1 ? '' : 's'}`;
 
+// Dexie is loaded after the first screen: the sign-in screen does not need it.
+const pendingDb = import('../pending/pending-db.ts').then(({ PendingDb }) => new PendingDb());
+const keptUploads = keepUploadsIn(pendingDb);
+
 export const outbox = new PackageOutbox({
   api: client,
-  // Dexie is loaded after the first screen: the sign-in screen does not need it.
-  db: import('../pending/pending-db.ts').then(({ PendingDb }) => new PendingDb()),
+  db: pendingDb,
   events: {
     onChange(entries) {
       usePending.setState({ entries });
@@ -48,7 +52,14 @@ export const outbox = new PackageOutbox({
 export const uploads = new UploadQueue({
   api: client,
   onChange: (list) => usePackage.setState({ uploads: list }),
+  keeper: keptUploads,
 });
+
+/** Sends again what an earlier page left unsent (a reload, a closed tab): line items and receives, then photos. */
+export async function resumePendingWork(): Promise<void> {
+  await outbox.restore();
+  uploads.resume(await keptUploads.load());
+}
 
 export const usePackage = createPackageStore({
   outbox,
