@@ -6,7 +6,7 @@ describe('BurstDetector', () => {
   it('recognises characters typed at scanner speed and ending in Enter', () => {
     const d = new BurstDetector({ maxAverageGapMs: 30, maxGapMs: 120, minLength: 4 });
     [...'1Z999'].forEach((c, i) => d.key(c, 1000 + i * 5));
-    expect(d.enter(1030)).toBe('1Z999');
+    expect(d.enter(1030)).toEqual({ code: '1Z999', before: '' });
   });
 
   it('ignores a person typing', () => {
@@ -19,20 +19,20 @@ describe('BurstDetector', () => {
     const d = new BurstDetector({ maxAverageGapMs: 30, maxGapMs: 120, minLength: 4 });
     d.key('x', 0);
     [...'ABCDE'].forEach((c, i) => d.key(c, 500 + i * 4));
-    expect(d.enter(525)).toBe('ABCDE');
+    expect(d.enter(525)?.code).toBe('ABCDE');
   });
 
   it('keeps a scan whole through one slow gap (USB polling, a busy page)', () => {
     const d = new BurstDetector({ maxAverageGapMs: 30, maxGapMs: 120, minLength: 4 });
     const times = [0, 5, 10, 15, 90, 95, 100, 105, 110, 115];
     [...'SKU-41DF50'].forEach((c, i) => d.key(c, 1000 + (times[i] ?? 0)));
-    expect(d.enter(1120)).toBe('SKU-41DF50');
+    expect(d.enter(1120)?.code).toBe('SKU-41DF50');
   });
 
   it('by default takes a scanner slowed by a busy page (35 ms a key) but not a fast typist (80 ms)', () => {
     const d = new BurstDetector();
     [...'SKU-41DF50'].forEach((c, i) => d.key(c, 1000 + i * 35));
-    expect(d.enter(1000 + 10 * 35)).toBe('SKU-41DF50');
+    expect(d.enter(1000 + 10 * 35)?.code).toBe('SKU-41DF50');
     [...'note text'].forEach((c, i) => d.key(c, 5000 + i * 80));
     expect(d.enter(5000 + 9 * 80)).toBeNull();
   });
@@ -43,6 +43,65 @@ describe('BurstDetector', () => {
     expect(d.enter(10)).toBeNull();
     [...'abcdef'].forEach((c, i) => d.key(c, 100 + i * 4));
     expect(d.enter(400)).toBeNull();
+  });
+});
+
+/** Types `chars` starting at `from`, `gapMs` apart (a wedge scanner: 10–30 ms; a person: 60 ms or more). */
+function typeAt(d: BurstDetector, chars: string, from: number, gapMs: number): number {
+  [...chars].forEach((c, i) => d.key(c, from + i * gapMs));
+  return from + (chars.length - 1) * gapMs;
+}
+
+describe('BurstDetector: a key pressed by hand just before a scan', () => {
+  for (const scannerGap of [10, 20, 30]) {
+    for (const leadGap of [80, 120]) {
+      it(`splits a digit pressed ${leadGap} ms before a scanner at ${scannerGap} ms a key`, () => {
+        const d = new BurstDetector();
+        d.key('2', 0);
+        const last = typeAt(d, 'AC-WBN-01', leadGap, scannerGap);
+        expect(d.enter(last + scannerGap)).toEqual({ code: 'AC-WBN-01', before: '2' });
+      });
+    }
+  }
+
+  it('splits a key pressed 60 ms before a 10–20 ms scanner (humans are rarely faster)', () => {
+    for (const scannerGap of [10, 20]) {
+      const d = new BurstDetector();
+      d.key('3', 0);
+      const last = typeAt(d, 'AC-LBT-90', 60, scannerGap);
+      expect(d.enter(last + scannerGap)).toEqual({ code: 'AC-LBT-90', before: '3' });
+    }
+  });
+
+  it('never splits the first character off a scan that starts with a digit, even with uneven gaps', () => {
+    const d = new BurstDetector();
+    // A 30 ms scanner whose first gap came in at 55 ms (USB polling): still one code.
+    const times = [0, 55, 80, 112, 140, 171, 200, 228, 260, 290];
+    [...'2AC-WBN-01'].forEach((c, i) => d.key(c, 1000 + (times[i] ?? 0)));
+    expect(d.enter(1320)).toEqual({ code: '2AC-WBN-01', before: '' });
+    typeAt(d, '3AC-LBT-90', 5000, 12);
+    expect(d.enter(5000 + 9 * 12 + 12)).toEqual({ code: '3AC-LBT-90', before: '' });
+  });
+
+  it('reports keys typed by hand before a scan, also before a pause, and keeps at least a whole code', () => {
+    const d = new BurstDetector();
+    typeAt(d, '12', 0, 90);
+    const last = typeAt(d, 'SKU-1', 180, 15);
+    expect(d.enter(last + 15)).toEqual({ code: 'SKU-1', before: '12' });
+    d.key('+', 0);
+    typeAt(d, 'SKU-2', 400, 15);
+    expect(d.enter(500)).toEqual({ code: 'SKU-2', before: '+' });
+    // A four-character scan behind a key: the code is never cut below the shortest scan.
+    d.key('5', 0);
+    typeAt(d, 'ABCD', 100, 10);
+    expect(d.enter(140)).toEqual({ code: 'ABCD', before: '5' });
+  });
+
+  it('never splits a letter off: a scanner whose first gap is slow keeps its whole code', () => {
+    const d = new BurstDetector();
+    d.key('B', 0);
+    const last = typeAt(d, 'ADGE-001', 90, 15);
+    expect(d.enter(last + 15)).toEqual({ code: 'BADGE-001', before: '' });
   });
 });
 

@@ -4,6 +4,7 @@ import { useSession } from '../state/session-store.ts';
 import { useStationStore, type LinkState } from '../state/station-store.ts';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';
+import { StationSettingsBox } from './StationSettingsBox.tsx';
 
 const LINK_LABEL: Record<LinkState, string> = {
   connecting: 'Connecting…',
@@ -42,6 +43,7 @@ export function StationHeader() {
           {LINK_LABEL[link]}
         </span>
         <SyncIndicator />
+        <StationSettingsBox />
         <AboutBox />
       </div>
       {storage?.state === 'full' && (

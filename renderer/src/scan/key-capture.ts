@@ -1,4 +1,5 @@
 import { BurstDetector } from './burst-detector.ts';
+import { isKey, type ScannerFraming } from './scanner-framing.ts';
 
 /*
  * Global keyboard capture: the scan field owns the keyboard wherever focus is.
@@ -11,8 +12,12 @@ import { BurstDetector } from './burst-detector.ts';
  *   an item scan, taken back out of the field, so a scan while the notes box has focus is never notes.
  * - A code that `claims` (an operator's badge) is a scan wherever it lands: badges switch the worker.
  * - A lone shortcut character (a digit for a condition, + or −) in the empty scan field is held for
- *   a moment: if more characters follow at scanner speed it was the start of a code and is typed;
- *   otherwise it runs as a shortcut.
+ *   a moment: if no more characters follow it runs as a shortcut. If more follow, the Enter that ends
+ *   them decides: a scanner burst whose pace the character does not share was a key pressed by hand
+ *   just before a scan (it still runs as a shortcut, before the scan), else it was the code's start.
+ *   Keys typed by hand are never glued to a scan; a scan never runs a shortcut.
+ * - With a scanner framing set (a prefix and suffix key the scanner sends around each code), what is
+ *   between them is a scan and nothing else is: no timing guesses, shortcuts run at once.
  * - Command keys (F-keys, Esc, Ctrl+Z, Alt+letter) go to `command`.
  */
 
@@ -26,6 +31,8 @@ export interface KeyCaptureHandlers {
   shortcut(char: string): void;
   /** A command key; true when it was handled (the browser's default is then prevented). */
   command(event: KeyboardEvent, inTextField: boolean): boolean;
+  /** The scanner's prefix and suffix when the station set them; null: scans are told by their speed. */
+  framing(): ScannerFraming | null;
 }
 
 /** How long a lone shortcut character waits for a scanner's next character. */
@@ -49,41 +56,124 @@ export function setFieldValue(el: HTMLInputElement | HTMLTextAreaElement, value:
   el.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
+/** How long a framed scan may go without a key before it is taken as typing (a lost suffix). */
+export const FRAME_TIMEOUT_MS = 1000;
+
 export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window = window): () => void {
   const burst = new BurstDetector();
   let held: { char: string; timer: ReturnType<typeof setTimeout> } | null = null;
+  // The held shortcut character that went into the scan field because more keys followed it: when
+  // those keys prove to be a scanner burst, it was pressed by hand after all and runs as a shortcut.
+  let released: string | null = null;
+  // A framed scan under way: the characters since the prefix, and where focus was.
+  let frame: { chars: string; target: EventTarget | null; timer: ReturnType<typeof setTimeout> } | null = null;
 
   const releaseHeld = (field: HTMLInputElement) => {
     if (!held) return;
     clearTimeout(held.timer);
     field.value = held.char + field.value;
+    released = held.char;
     held = null;
+  };
+
+  const runHeld = () => {
+    if (!held) return;
+    const { char, timer } = held;
+    clearTimeout(timer);
+    held = null;
+    handlers.shortcut(char);
+  };
+
+  /** The scan field's Enter in timing mode: a burst at the end is the scan, keys pressed alone by hand before it are not part of it. */
+  const submitScanField = (field: HTMLInputElement, at: number) => {
+    releaseHeld(field);
+    const value = field.value;
+    const shortcut = released;
+    field.value = '';
+    released = null;
+    const scanned = burst.enter(at);
+    if (scanned && scanned.before !== '' && value === scanned.before + scanned.code && /^[0-9+-]+$/.test(scanned.before)) {
+      // A digit pressed by hand just before the scan still sets the condition of the item selected
+      // then; other keys pressed alone are dropped rather than glued to the code.
+      if (shortcut !== null && scanned.before === shortcut && handlers.isShortcut(shortcut)) handlers.shortcut(shortcut);
+      handlers.submit(scanned.code);
+      return;
+    }
+    handlers.submit(value);
+  };
+
+  /** A whole scan (framed mode) that arrived while focus was on `el`; true when `el` keeps it. */
+  const deliverFramed = (code: string, el: EventTarget | null): boolean => {
+    const field = handlers.field();
+    if (isTextField(el) && el !== field && !passesScansThrough(el) && !handlers.claims(code)) {
+      setFieldValue(el, el.value + code);
+      return true;
+    }
+    handlers.submit(code);
+    field?.focus();
+    return false;
+  };
+
+  /** A prefix without its suffix: what followed was typed, not scanned. */
+  const abandonFrame = () => {
+    if (!frame) return;
+    const { chars, target: el } = frame;
+    frame = null;
+    const field = handlers.field();
+    if (isTextField(el) && el !== field) setFieldValue(el, el.value + chars);
+    else if (field) field.value += chars;
+  };
+
+  /** Framed mode: true when the key belonged to a scan's frame and is dealt with. */
+  const onFramedKey = (event: KeyboardEvent, framing: ScannerFraming, printable: boolean): boolean => {
+    if (frame) {
+      if (isKey(event, framing.suffix)) {
+        clearTimeout(frame.timer);
+        const { chars, target: el } = frame;
+        frame = null;
+        const kept = deliverFramed(chars, el);
+        // A search box searches with a scan it keeps, as on Enter typed by hand.
+        const searches = kept && el instanceof HTMLInputElement && el.type === 'search' && framing.suffix === 'Enter';
+        if (!searches) event.preventDefault();
+        return true;
+      }
+      if (!printable) return event.key === 'Shift';
+      event.preventDefault();
+      clearTimeout(frame.timer);
+      frame.chars += event.key;
+      frame.timer = setTimeout(abandonFrame, FRAME_TIMEOUT_MS);
+      return true;
+    }
+    if (!isKey(event, framing.prefix)) return false;
+    event.preventDefault();
+    frame = { chars: '', target: event.target, timer: setTimeout(abandonFrame, FRAME_TIMEOUT_MS) };
+    return true;
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.isComposing) return;
+    const framing = handlers.framing();
+    const printable = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+    if (framing && onFramedKey(event, framing, printable)) return;
+
     const field = handlers.field();
     const inScan = field !== null && event.target === field;
     const inOtherText = !inScan && isTextField(event.target);
-    const printable = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
 
     if (printable) {
-      burst.key(event.key, event.timeStamp);
+      if (!framing) burst.key(event.key, event.timeStamp);
       if (inOtherText || !field) return;
       if (held) {
-        // A second character right behind the first: it was a scan, not a shortcut.
+        // A second character right behind the first: the start of a code, or a scan right after a
+        // shortcut pressed by hand; the Enter that ends it tells which (see submitScanField).
         releaseHeld(field);
       } else if (field.value === '' && handlers.isShortcut(event.key)) {
         event.preventDefault();
         if (!inScan) field.focus();
         const char = event.key;
-        held = {
-          char,
-          timer: setTimeout(() => {
-            held = null;
-            handlers.shortcut(char);
-          }, SHORTCUT_HOLD_MS),
-        };
+        // With a framing scanner a lone key is always typed by hand: a shortcut at once.
+        if (framing) return handlers.shortcut(char);
+        held = { char, timer: setTimeout(runHeld, SHORTCUT_HOLD_MS) };
         return;
       }
       if (!inScan) {
@@ -97,15 +187,18 @@ export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window =
     if (event.key === 'Enter' && !event.ctrlKey && !event.altKey && !event.metaKey) {
       if (inScan && field) {
         event.preventDefault();
-        releaseHeld(field);
-        const code = field.value;
-        field.value = '';
-        burst.reset();
-        handlers.submit(code);
+        if (framing) {
+          // Typed by hand (a framed scan never reaches here): the field's text as it stands.
+          const code = field.value;
+          field.value = '';
+          handlers.submit(code);
+        } else submitScanField(field, event.timeStamp);
         return;
       }
-      const code = burst.enter(event.timeStamp);
-      if (code === null || !inOtherText) return;
+      if (framing) return;
+      const scanned = burst.enter(event.timeStamp);
+      if (scanned === null || !inOtherText) return;
+      const { code } = scanned;
       const el = event.target;
       if (passesScansThrough(el) || handlers.claims(code)) {
         // Take the scanned characters back out of the field they fell into.
@@ -121,12 +214,7 @@ export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window =
     }
 
     // A command key right after a held shortcut character: the character was a shortcut.
-    if (held && event.key !== 'Shift') {
-      const { char, timer } = held;
-      clearTimeout(timer);
-      held = null;
-      handlers.shortcut(char);
-    }
+    if (held && event.key !== 'Shift') runHeld();
     if (handlers.command(event, inOtherText)) event.preventDefault();
   };
 
@@ -134,5 +222,6 @@ export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window =
   return () => {
     target.removeEventListener('keydown', onKeyDown, true);
     if (held) clearTimeout(held.timer);
+    if (frame) clearTimeout(frame.timer);
   };
 }

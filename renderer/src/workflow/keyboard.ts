@@ -8,6 +8,7 @@ import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
 import { useInProgress } from '../state/in-progress-store.ts';
 import { useSession } from '../state/session-store.ts';
+import { useStationSettings } from '../state/station-settings.ts';
 import { back, changeQuantity, correctReceipt, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
 import { openFound, submitScan } from './scan-router.ts';
 
@@ -131,6 +132,7 @@ export function installStationKeyboard(): () => void {
     isShortcut: (char) => shortcutFor(char) !== null,
     shortcut: (char) => shortcutFor(char)?.(),
     command,
+    framing: () => useStationSettings.getState().framing,
   });
   // After a click on any button the keyboard belongs to the scan field again.
   const onClick = (event: MouseEvent) => {

@@ -1,0 +1,53 @@
+import { create } from 'zustand';
+import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming } from '../scan/scanner-framing.ts';
+import { readSetting, writeSetting } from './settings.ts';
+
+/*
+ * The station's own settings (kept with the station's other settings in this terminal's storage):
+ * how its scanner marks a scan, and what receiving a package with items whose condition is not set does.
+ */
+
+/** `confirm`: a second F2 (or receive scan) receives it; `allow`: received at once. */
+export type UnsetConditionPolicy = 'confirm' | 'allow';
+
+interface StationSettingsState {
+  /** The scanner's prefix and suffix keys; null: scans are told apart from typing by their speed. */
+  framing: ScannerFraming | null;
+  unsetConditions: UnsetConditionPolicy;
+  /** Sets (or with an empty prefix, clears) the scanner framing; returns why not, or null. */
+  setFraming(prefix: string, suffix: string): string | null;
+  setUnsetConditions(policy: UnsetConditionPolicy): void;
+}
+
+function storedFraming(): ScannerFraming | null {
+  const prefix = readSetting('scanner.prefix');
+  if (!prefix || keyNameProblem(prefix)) return null;
+  const suffix = readSetting('scanner.suffix', DEFAULT_SUFFIX) ?? DEFAULT_SUFFIX;
+  return { prefix, suffix: keyNameProblem(suffix) ? DEFAULT_SUFFIX : suffix };
+}
+
+export const useStationSettings = create<StationSettingsState>()((set) => ({
+  framing: storedFraming(),
+  unsetConditions: readSetting('receive.unset-conditions') === 'allow' ? 'allow' : 'confirm',
+  setFraming(prefix, suffix) {
+    const p = prefix.trim();
+    const s = suffix.trim() || DEFAULT_SUFFIX;
+    if (p === '') {
+      writeSetting('scanner.prefix', null);
+      writeSetting('scanner.suffix', null);
+      set({ framing: null });
+      return null;
+    }
+    const problem = keyNameProblem(p) ?? keyNameProblem(s);
+    if (problem) return problem;
+    if (p === s) return 'The prefix and the suffix must be different keys.';
+    writeSetting('scanner.prefix', p);
+    writeSetting('scanner.suffix', s);
+    set({ framing: { prefix: p, suffix: s } });
+    return null;
+  },
+  setUnsetConditions(policy) {
+    writeSetting('receive.unset-conditions', policy);
+    set({ unsetConditions: policy });
+  },
+}));
