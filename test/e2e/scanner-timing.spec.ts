@@ -54,8 +54,8 @@ test('timing mode: a condition key pressed just before a scan sets the condition
   await expect(lineRow(page, a).getByTestId('line-here')).toHaveText('1');
   await expect(lineRow(page, a)).toContainText('Not set');
 
-  // 2 pressed by hand ≈ 50 ms before the next scan: the condition goes to the item selected then.
-  await keyThenScan(page, '2', 50, b);
+  // 2 pressed by hand 60 ms before the next scan (a quick person): the condition goes to the item selected then.
+  await keyThenScan(page, '2', 60, b);
   await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('1');
   await expect(lineRow(page, a)).toContainText('Like new');
   await expect(lineRow(page, b)).toContainText('Not set');

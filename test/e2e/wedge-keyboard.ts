@@ -26,19 +26,22 @@ async function press(cdp: CDPSession, key: string, timestamp: number): Promise<v
   const keyCode = named?.keyCode ?? (/^[A-Z0-9]$/.test(upper) ? upper.charCodeAt(0) : key === '-' ? 189 : 0);
   const text = named ? named.text : key;
   const base = { key, code: named?.code ?? '', windowsVirtualKeyCode: keyCode, timestamp };
-  await cdp.send('Input.dispatchKeyEvent', { ...base, type: text === undefined ? 'rawKeyDown' : 'keyDown', ...(text === undefined ? {} : { text, unmodifiedText: text }) });
-  await cdp.send('Input.dispatchKeyEvent', { ...base, type: 'keyUp' });
+  const down = cdp.send('Input.dispatchKeyEvent', { ...base, type: text === undefined ? 'rawKeyDown' : 'keyDown', ...(text === undefined ? {} : { text, unmodifiedText: text }) });
+  await Promise.all([down, cdp.send('Input.dispatchKeyEvent', { ...base, type: 'keyUp' })]);
 }
 
 /** Presses each key at its time (stamped exactly so, sent as close to it as the machine allows). */
 export async function typeTimed(page: Page, keys: readonly TimedKey[]): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   const start = Date.now();
+  // Sent on time without waiting for the page in between, as a device does: the browser queues them.
+  const sent: Promise<void>[] = [];
   for (const k of keys) {
     const wait = start + k.atMs - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    await press(cdp, k.key, (start + k.atMs) / 1000);
+    sent.push(press(cdp, k.key, (start + k.atMs) / 1000));
   }
+  await Promise.all(sent);
   await cdp.detach();
 }
 
