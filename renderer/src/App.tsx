@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { ScanBar } from './components/ScanBar.tsx';
 import { ShortcutHints } from './components/ShortcutHints.tsx';
 import { StationHeader } from './components/StationHeader.tsx';
+import { CommandsScreen } from './screens/CommandsScreen.tsx';
 import { PackageScreen } from './screens/PackageScreen.tsx';
 import { PackagesScreen } from './screens/PackagesScreen.tsx';
 import { RegisterScreen } from './screens/RegisterScreen.tsx';
@@ -46,6 +47,8 @@ export function App() {
           <ReturnsScreen />
         ) : screen === 'sync' ? (
           <SyncScreen />
+        ) : screen === 'commands' ? (
+          <CommandsScreen />
         ) : (
           <ScanScreen />
         )}

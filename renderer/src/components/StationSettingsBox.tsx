@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { useStationSettings, type UnsetConditionPolicy } from '../state/station-settings.ts';
+import { useNav } from '../state/nav-store.ts';
+import { useStationSettings } from '../state/station-settings.ts';
 
 /**
  * The station's settings: the scanner's prefix and suffix (certainty that a scan is a scan) and what
@@ -7,7 +8,6 @@ import { useStationSettings, type UnsetConditionPolicy } from '../state/station-
  */
 export function StationSettingsBox() {
   const framing = useStationSettings((s) => s.framing);
-  const unset = useStationSettings((s) => s.unsetConditions);
   const [prefix, setPrefix] = useState(framing?.prefix ?? '');
   const [suffix, setSuffix] = useState(framing?.suffix ?? 'Enter');
   const [message, setMessage] = useState<string | null>(null);
@@ -41,17 +41,10 @@ export function StationSettingsBox() {
           </p>
         )}
       </form>
-      <label>
-        Receiving with conditions not set{' '}
-        <select data-testid="unset-conditions" value={unset} onChange={(e) => useStationSettings.getState().setUnsetConditions(e.target.value as UnsetConditionPolicy)}>
-          <option value="confirm">asks to confirm (F2 again)</option>
-          <option value="allow">receives at once</option>
-        </select>
-      </label>
       <p>
-        <a href="/commands" target="_blank" rel="noreferrer" data-testid="command-barcodes-link">
+        <button type="button" className="btn btn-small" data-testid="command-barcodes-link" onClick={() => useNav.getState().go('commands')}>
           Command barcodes to print
-        </a>{' '}
+        </button>{' '}
         — a scanner alone can then do everything.
       </p>
       </div>

@@ -1,10 +1,11 @@
 /*
  * Distinct beeps that a worker learns by ear: success is one short high tone, warning two mid tones,
- * error one long low buzz, pending (kept, sent when the station answers) two soft rising notes.
+ * error one long low buzz, pending (kept, sent when the station answers) two soft rising notes,
+ * defective (F3 marked an item) three quick falling notes — its own, never the wrong-item warning.
  * WebAudio tones need no sound files (nothing to load, nothing to fetch).
  */
 
-export type Tone = 'success' | 'warning' | 'error' | 'pending';
+export type Tone = 'success' | 'warning' | 'error' | 'pending' | 'defective';
 
 type Wave = 'sine' | 'square' | 'sawtooth' | 'triangle';
 
@@ -18,13 +19,18 @@ interface ToneAudio {
   createGain(): { gain: { setValueAtTime(v: number, at: number): void; exponentialRampToValueAtTime(v: number, at: number): void } };
 }
 
-const PATTERNS: Record<Tone, readonly { freq: number; ms: number; gapMs: number; type: Wave }[]> = {
+export const TONE_PATTERNS: Record<Tone, readonly { freq: number; ms: number; gapMs: number; type: Wave }[]> = {
   success: [{ freq: 1760, ms: 90, gapMs: 0, type: 'sine' }],
   warning: [
     { freq: 880, ms: 110, gapMs: 70, type: 'square' },
     { freq: 880, ms: 110, gapMs: 0, type: 'square' },
   ],
   error: [{ freq: 220, ms: 450, gapMs: 0, type: 'sawtooth' }],
+  defective: [
+    { freq: 1320, ms: 60, gapMs: 30, type: 'sine' },
+    { freq: 990, ms: 60, gapMs: 30, type: 'sine' },
+    { freq: 660, ms: 90, gapMs: 0, type: 'sine' },
+  ],
   pending: [
     { freq: 660, ms: 80, gapMs: 40, type: 'triangle' },
     { freq: 990, ms: 80, gapMs: 0, type: 'triangle' },
@@ -41,7 +47,7 @@ export function playTone(tone: Tone): void {
     const ctx = context;
     if (ctx.state === 'suspended') void ctx.resume();
     let at = ctx.currentTime;
-    for (const step of PATTERNS[tone]) {
+    for (const step of TONE_PATTERNS[tone]) {
       const osc = ctx.createOscillator();
       const gain = ctx.createGain();
       osc.type = step.type;

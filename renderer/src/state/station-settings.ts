@@ -4,19 +4,14 @@ import { readSetting, writeSetting } from './settings.ts';
 
 /*
  * The station's own settings (kept with the station's other settings in this terminal's storage):
- * how its scanner marks a scan, and what receiving a package with items whose condition is not set does.
+ * how its scanner marks a scan.
  */
-
-/** `confirm`: a second F2 (or receive scan) receives it; `allow`: received at once. */
-export type UnsetConditionPolicy = 'confirm' | 'allow';
 
 interface StationSettingsState {
   /** The scanner's prefix and suffix keys; null: scans are told apart from typing by their speed. */
   framing: ScannerFraming | null;
-  unsetConditions: UnsetConditionPolicy;
   /** Sets (or with an empty prefix, clears) the scanner framing; returns why not, or null. */
   setFraming(prefix: string, suffix: string): string | null;
-  setUnsetConditions(policy: UnsetConditionPolicy): void;
 }
 
 function storedFraming(): ScannerFraming | null {
@@ -28,7 +23,6 @@ function storedFraming(): ScannerFraming | null {
 
 export const useStationSettings = create<StationSettingsState>()((set) => ({
   framing: storedFraming(),
-  unsetConditions: readSetting('receive.unset-conditions') === 'allow' ? 'allow' : 'confirm',
   setFraming(prefix, suffix) {
     const p = prefix.trim();
     const s = suffix.trim() || DEFAULT_SUFFIX;
@@ -45,9 +39,5 @@ export const useStationSettings = create<StationSettingsState>()((set) => ({
     writeSetting('scanner.suffix', s);
     set({ framing: { prefix: p, suffix: s } });
     return null;
-  },
-  setUnsetConditions(policy) {
-    writeSetting('receive.unset-conditions', policy);
-    set({ unsetConditions: policy });
   },
 }));

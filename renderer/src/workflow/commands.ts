@@ -16,7 +16,8 @@ import { conditionForKey, conditionLabel } from '../inspect/conditions.ts';
  * same ones, so each action is reachable both ways and behaves the same.
  */
 
-export async function receive(): Promise<void> {
+/** `inScanQueue`: called from the scan queue (a Receive command barcode), whose earlier scans have landed. */
+export async function receive(options: { inScanQueue?: boolean } = {}): Promise<void> {
   const operator = useSession.getState().operator;
   const store = usePackage.getState();
   const current = store.current;
@@ -36,7 +37,7 @@ export async function receive(): Promise<void> {
     }
   }
   // Scans already queued belong to this package: let them land first.
-  await scanQueue.idle();
+  if (!options.inScanQueue) await scanQueue.idle();
   try {
     const correcting = store.correctingBy !== null;
     const tracking = current.pkg.tracking_number;
@@ -81,7 +82,7 @@ export function toggleDefective(): void {
   if (refuseWhenLocked()) return;
   if (!usePackage.getState().toggleDefective()) return notify('warning', 'Scan an item first.');
   const selected = usePackage.getState().drafts.find((d) => d.key === usePackage.getState().selectedKey);
-  notify(selected?.defective ? 'warning' : 'success', selected?.defective ? 'Marked defective' : 'Not defective');
+  notify(selected?.defective ? 'defective' : 'success', selected?.defective ? 'Marked defective' : 'Not defective');
 }
 
 /** One unit of the selected item gets a condition of its own (e.g. one of two arrived damaged). */

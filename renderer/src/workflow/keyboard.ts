@@ -10,7 +10,9 @@ import { useInProgress } from '../state/in-progress-store.ts';
 import { useSession } from '../state/session-store.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 import { back, changeQuantity, correctReceipt, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
-import { openFound, submitScan } from './scan-router.ts';
+import { onCommandBarcode, openFound, submitScan } from './scan-router.ts';
+import { runCommandBarcode } from './command-actions.ts';
+import { isCommandCode } from './command-barcodes.ts';
 
 /*
  * The keyboard map of the station (also shown on screen by ShortcutHints):
@@ -125,10 +127,11 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
 
 /** Installs the station's keyboard handling on the window; returns the uninstall function. */
 export function installStationKeyboard(): () => void {
+  onCommandBarcode(runCommandBarcode);
   const uninstall = installKeyCapture({
     field: scanField,
     submit: submitScan,
-    claims: (code) => useSession.getState().byBadge(code) !== null,
+    claims: (code) => useSession.getState().byBadge(code) !== null || isCommandCode(code),
     isShortcut: (char) => shortcutFor(char) !== null,
     shortcut: (char) => shortcutFor(char)?.(),
     command,

@@ -11,13 +11,21 @@ import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
 import { useSession } from '../state/session-store.ts';
 import { openPackage } from './open-package.ts';
+import { commandBarcode, isCommandCode, type CommandBarcode } from './command-barcodes.ts';
 import { refuseWhenLocked } from './package-lock.ts';
 
 /*
  * What a scan means depends on where the worker is: a badge before sign-in, an item on an open
  * package, a return to attach an unknown parcel to while registering, else a parcel's tracking
- * number. Scans go through one serial queue: each is fully handled before the next starts.
+ * number; a command barcode does what its key does. Scans go through one serial queue: each is fully handled before the next starts.
  */
+
+let runCommand: (command: CommandBarcode) => Promise<void> | void = () => notify('error', 'Command barcodes are not available here.');
+
+/** Who runs scanned command barcodes (the station keyboard installs command-actions.ts). */
+export function onCommandBarcode(run: typeof runCommand): void {
+  runCommand = run;
+}
 
 const queue = createSerialQueue<string>(handleScan, (error) => notify('error', describeError(error)));
 
@@ -32,6 +40,13 @@ async function handleScan(raw: string): Promise<void> {
   const code = normaliseCode(raw);
   try {
     const session = useSession.getState();
+    // A printed command barcode does what its key does, wherever the worker is.
+    if (isCommandCode(code)) {
+      const command = commandBarcode(code);
+      if (!command) return notify('error', `${code} is not a command this station knows.`);
+      if (!session.operator) return notify('warning', 'Scan your badge first.');
+      return await runCommand(command);
+    }
     if (!session.operator) return await signInByBadge(code);
     // A badge is never a parcel or an item: wherever it is scanned, it switches the worker.
     const badge = session.byBadge(code);
