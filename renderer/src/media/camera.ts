@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { describeCameraError } from './camera-errors.ts';
 
 /*
  * The station camera, one stream for the whole page: photos and camera scanning share it, and it
@@ -42,8 +43,10 @@ export const useCamera = create<CameraState>()((set, get) => ({
       const stream = await open();
       set({ stream, mode, error: null });
     } catch (error) {
-      set({ mode: 'off', error: error instanceof Error ? `Camera unavailable: ${error.message}` : 'Camera unavailable' });
-      throw error;
+      // The browser's text ("Requested device not found") becomes words a worker can act on.
+      const plain = describeCameraError(error);
+      set({ mode: 'off', error: plain });
+      throw new Error(plain, { cause: error });
     }
   },
 }));

@@ -1,0 +1,69 @@
+import { expect, test } from './fixtures.ts';
+import { lineRow, openAndSignIn, scan, scenario } from './receiving-helpers.ts';
+
+/*
+ * Feedback a dock worker hears and reads (issue 11 item 7): F3 has a tone of its own, + and − say
+ * the quantity, and a camera failure is said in plain words, not the browser's text.
+ */
+
+/** Records the frequencies of every tone the page plays (its WebAudio oscillators). Page source as
+ *  text: this file is type-checked without the DOM library. */
+const RECORD_TONES = `
+  window.tones = [];
+  const Original = window.AudioContext;
+  window.AudioContext = class extends Original {
+    current = [];
+    createOscillator() {
+      const osc = super.createOscillator();
+      if (this.current.length === 0) window.tones.push(this.current);
+      const tone = this.current;
+      queueMicrotask(() => { this.current = []; });
+      const start = osc.start.bind(osc);
+      osc.start = (when) => { tone.push(osc.frequency.value); start(when); };
+      return osc;
+    }
+  };
+`;
+
+const NO_CAMERA = `navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));`;
+
+test('F3 plays its own tone, not the wrong-item tone; + and − say the quantity', async ({ page, demo }) => {
+  await page.addInitScript(RECORD_TONES);
+  const s = await scenario(demo, 'delivered');
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  await scan(page, 'NOT-ON-THIS-RETURN');
+  await expect(page.getByTestId('notice')).toContainText('Unexpected item');
+  await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'warning');
+  const tones = async () => (await page.evaluate<number[][]>('window.tones')).map((t) => t.join(','));
+  const wrongItem = (await tones()).at(-1);
+
+  await scan(page, s.skus[1]);
+  await page.keyboard.press('F3');
+  await expect(page.getByTestId('notice')).toHaveText('Marked defective');
+  await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'defective');
+  await expect.poll(async () => (await tones()).length).toBeGreaterThan(2);
+  const defective = (await tones()).at(-1);
+  expect(defective).toBeTruthy();
+  expect(defective).not.toBe(wrongItem);
+
+  await page.keyboard.press('+');
+  await expect(page.getByTestId('notice')).toHaveText('Quantity: 2');
+  await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
+  await page.keyboard.press('-');
+  await expect(page.getByTestId('notice')).toHaveText('Quantity: 1');
+});
+
+test('a missing camera is said in plain words, not the browser’s “Requested device not found”', async ({ page, demo }) => {
+  await page.addInitScript(NO_CAMERA);
+  const s = await scenario(demo, 'delivered');
+  await openAndSignIn(page, demo, s.operator);
+  await page.keyboard.press('F9');
+  await expect(page.getByTestId('notice')).toContainText('No camera found.');
+  await expect(page.getByTestId('notice')).not.toContainText('Requested device');
+  await scan(page, s.tracking);
+  await scan(page, s.skus[0]);
+  await page.keyboard.press('F4');
+  await expect(page.getByTestId('notice')).toContainText('No camera found. Connect a camera');
+  await expect(page.getByTestId('notice')).toContainText('dropping, pasting or picking files');
+});
