@@ -92,6 +92,7 @@ describe('the package store with its outbox, against a real station', () => {
     for (const sku of [a.skus[0], a.skus[1], a.skus[1], a.skus[2]]) before.usePackage.getState().scanItem(sku);
     // F2 answers at once: pending, with the units it will receive.
     await expect(before.usePackage.getState().receive(worker)).resolves.toEqual({ kind: 'pending', units: 4 });
+    expect(before.outbox.isReceiving(1, a.pkg.id)).toBe(true);
     before.usePackage.getState().close();
     // The next parcel is worked while the first waits (opened before the cable went down is enough here).
     before.usePackage.getState().open({ accountId: 1, pkg: b.pkg, ret: b.ret });
@@ -114,6 +115,7 @@ describe('the package store with its outbox, against a real station', () => {
     expect(quantities(await after.client.getPackage(1, b.pkg.id))).toEqual([[b.ret.return_line_items[2]?.id, 1]]);
     // Announced once, with the units counted at F2; nothing is left in the queue or the database.
     expect(after.late).toEqual([`received ${a.pkg.tracking_number} 4`]);
+    expect(after.outbox.isReceiving(1, a.pkg.id)).toBe(false);
     expect(after.outbox.entries).toEqual([]);
     expect(await new PendingDb('pending', { indexedDB: idb, IDBKeyRange }).packages.count()).toBe(0);
   });

@@ -154,6 +154,11 @@ export class PackageOutbox {
     return outcome;
   }
 
+  /** Whether the package's receive (F2) is waiting to be sent: it is not opened again meanwhile. */
+  isReceiving(accountId: number, packageId: number): boolean {
+    return this.#senders.get(pendingKey(accountId, packageId))?.record.receive != null;
+  }
+
   /** The save state of one package's inspection, for its screen. */
   syncStateOf(accountId: number, packageId: number): { state: SyncState; error: unknown } {
     const sender = this.#senders.get(pendingKey(accountId, packageId));

@@ -5,7 +5,7 @@ import { api } from '../api/station-api.ts';
 import { createSerialQueue } from '../scan/serial-queue.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { usePackage } from '../state/station-work.ts';
+import { outbox, usePackage } from '../state/station-work.ts';
 import type { LeftPackage } from '../state/in-progress-store.ts';
 import { useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
@@ -101,6 +101,9 @@ async function scanParcel(code: string): Promise<void> {
 }
 
 export async function openFound(found: LeftPackage): Promise<void> {
+  // Its receive is still on its way: opening it now would show a package about to change under the worker.
+  await outbox.ready;
+  if (outbox.isReceiving(found.account_id, found.id)) return notify('pending', `${found.tracking_number} is being received (waiting for the station). It opens again once the station has it.`);
   await openPackage(found.account_id, found.id, found.status, found.return_id);
   const pkg = usePackage.getState().current?.pkg;
   if (!pkg) return;
