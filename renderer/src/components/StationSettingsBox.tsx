@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { type CurrencyCode, ISO_4217_CURRENCIES } from '#shared/api/currencies.ts';
 import { useNav } from '../state/nav-store.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 
@@ -8,6 +9,7 @@ import { useStationSettings } from '../state/station-settings.ts';
  */
 export function StationSettingsBox() {
   const framing = useStationSettings((s) => s.framing);
+  const currency = useStationSettings((s) => s.currency);
   const [prefix, setPrefix] = useState(framing?.prefix ?? '');
   const [suffix, setSuffix] = useState(framing?.suffix ?? 'Enter');
   const [message, setMessage] = useState<string | null>(null);
@@ -41,6 +43,15 @@ export function StationSettingsBox() {
           </p>
         )}
       </form>
+      <label>
+        Station currency (new manual returns, when their account has none yet){' '}
+        <select data-testid="station-currency" value={currency ?? ''} onChange={(e) => useStationSettings.getState().setCurrency(e.target.value === '' ? null : (e.target.value as CurrencyCode))}>
+          <option value="">USD (not set)</option>
+          {ISO_4217_CURRENCIES.map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+      </label>
       <p>
         <button type="button" className="btn btn-small" data-testid="command-barcodes-link" onClick={() => useNav.getState().go('commands')}>
           Command barcodes to print

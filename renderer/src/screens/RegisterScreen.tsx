@@ -1,11 +1,13 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type CurrencyCode, ISO_4217_CURRENCIES as CURRENCIES } from '#shared/api/currencies.ts';
 import { describeError } from '../api/describe-error.ts';
+import { api } from '../api/station-api.ts';
 import { AccountSelect } from '../components/AccountSelect.tsx';
 import { focusScan } from '../scan/scan-field.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useRegister } from '../state/register-store.ts';
 import { stationAccounts, useStationStore } from '../state/station-store.ts';
+import { useStationSettings } from '../state/station-settings.ts';
 
 /**
  * A parcel the station does not know: attach it to its return (scan or type the email, return id or
@@ -60,11 +62,29 @@ function ManualReturnForm({ trackingNumber }: { trackingNumber: string }) {
   const [accountId, setAccountId] = useState<number | null>(null);
   const [email, setEmail] = useState('');
   const [reason, setReason] = useState('');
-  const [currency, setCurrency] = useState<CurrencyCode>('USD');
+  // Null until the worker picks one: then the account's currency (its latest return's), else the station's.
+  const [picked, setCurrency] = useState<CurrencyCode | null>(null);
+  const [accountCurrency, setAccountCurrency] = useState<{ account: number; currency: CurrencyCode } | null>(null);
+  const stationCurrency = useStationSettings((s) => s.currency);
   const [lines, setLines] = useState<LineInput[]>([{ sku: '', name: '', quantity: '1' }]);
   const [busy, setBusy] = useState(false);
 
   const account = accountId ?? accounts[0]?.id ?? stationAccounts()[0] ?? null;
+  useEffect(() => {
+    if (account === null) return;
+    let live = true;
+    api()
+      .listAccountReturns(account, { per_page: 1 })
+      .then((page) => {
+        const latest = page.data[0]?.currency;
+        if (live && latest) setAccountCurrency({ account, currency: latest as CurrencyCode });
+      })
+      .catch(() => undefined); // Offline: the station's currency stands in.
+    return () => {
+      live = false;
+    };
+  }, [account]);
+  const currency: CurrencyCode = picked ?? (accountCurrency?.account === account ? accountCurrency.currency : null) ?? stationCurrency ?? 'USD';
   const setLine = (i: number, change: Partial<LineInput>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...change } : l)));
 
   const submit = async () => {

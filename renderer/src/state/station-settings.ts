@@ -1,15 +1,19 @@
 import { create } from 'zustand';
+import { type CurrencyCode, ISO_4217_CURRENCIES } from '#shared/api/currencies.ts';
 import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming } from '../scan/scanner-framing.ts';
 import { readSetting, writeSetting } from './settings.ts';
 
 /*
  * The station's own settings (kept with the station's other settings in this terminal's storage):
- * how its scanner marks a scan.
+ * how its scanner marks a scan, and the currency of new manual returns when their account has none yet.
  */
 
 interface StationSettingsState {
   /** The scanner's prefix and suffix keys; null: scans are told apart from typing by their speed. */
   framing: ScannerFraming | null;
+  /** New manual returns default to their account's currency, else this one, else USD. */
+  currency: CurrencyCode | null;
+  setCurrency(currency: CurrencyCode | null): void;
   /** Sets (or with an empty prefix, clears) the scanner framing; returns why not, or null. */
   setFraming(prefix: string, suffix: string): string | null;
 }
@@ -21,8 +25,18 @@ function storedFraming(): ScannerFraming | null {
   return { prefix, suffix: keyNameProblem(suffix) ? DEFAULT_SUFFIX : suffix };
 }
 
+function storedCurrency(): CurrencyCode | null {
+  const code = readSetting('currency');
+  return (ISO_4217_CURRENCIES as readonly string[]).includes(code ?? '') ? (code as CurrencyCode) : null;
+}
+
 export const useStationSettings = create<StationSettingsState>()((set) => ({
   framing: storedFraming(),
+  currency: storedCurrency(),
+  setCurrency(currency) {
+    writeSetting('currency', currency);
+    set({ currency });
+  },
   setFraming(prefix, suffix) {
     const p = prefix.trim();
     const s = suffix.trim() || DEFAULT_SUFFIX;
