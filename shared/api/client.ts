@@ -1,6 +1,7 @@
 import type { TokenCreated, TokenCreateInput, TokenListResponseSchema } from './tokens.ts';
 import type { z } from 'zod';
 import type { Health } from '../health.ts';
+import type { DockDay, DockDayQuery } from './dock-day.ts';
 import type { PaginationQuery } from './common.ts';
 import { ErrorBodySchema, type ErrorCode, type ErrorDetails } from './errors.ts';
 import { parseStationEvent, type StationEvent } from './events.ts';
@@ -182,6 +183,14 @@ export class ApiClient {
   }
   station(o: RequestOptions = {}): Promise<StationStatus> {
     return this.#call(API_ROUTES.getStation, { signal: o.signal });
+  }
+  dockDay(query: DockDayQuery = {}, o: RequestOptions = {}): Promise<DockDay> {
+    return this.#call(API_ROUTES.getDockDay, { query: { ...query }, signal: o.signal });
+  }
+  /** The day's receipts as CSV text (one row per received line item). */
+  async dockDayReceiptsCsv(query: { date?: string } = {}, o: RequestOptions = {}): Promise<string> {
+    const response = await this.#send(API_ROUTES.exportDockDayReceipts, { query: { ...query }, signal: o.signal });
+    return response.text();
   }
   lookup(code: string, o: RequestOptions = {}): Promise<LookupResponse> {
     return this.#call(API_ROUTES.lookupCode, { query: { code }, signal: o.signal });

@@ -1,5 +1,6 @@
 import { TokenCreatedSchema, TokenListResponseSchema, TokenSchema } from './tokens.ts';
 import { z } from 'zod';
+import { DockDaySchema } from './dock-day.ts';
 import { HealthSchema } from '../health.ts';
 import { CurrencySchema, ListMetaSchema } from './common.ts';
 import { ERROR_CODES, ErrorBodySchema, errorBody, type ErrorCode } from './errors.ts';
@@ -96,6 +97,7 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   CarrierList: CarrierListResponseSchema,
   Location: LocationSchema,
   LocationList: LocationListResponseSchema,
+  DockDay: DockDaySchema,
 };
 
 const COMPONENT_URI = (id: string) => `#/components/schemas/${id}`;
@@ -259,6 +261,11 @@ function successResponseOf(route: RouteDefinition, responseNames: Map<z.ZodType,
     success = {
       description: `Server-Sent Events: ${EVENT_NAMES.join(', ')}; each data a JSON object.`,
       content: { 'text/event-stream': { schema: { type: 'string' } } },
+    };
+  } else if (route.response === 'csv') {
+    success = {
+      description: `${route.summary} RFC 4180, UTF-8, a header row first.`,
+      content: { 'text/csv': { schema: { type: 'string' } } },
     };
   } else {
     success = {

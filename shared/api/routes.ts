@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HealthSchema } from '../health.ts';
 import { IdParamSchema, PaginationQuerySchema } from './common.ts';
+import { DockDayQuerySchema, DockDayReceiptsQuerySchema, DockDaySchema } from './dock-day.ts';
 import type { ErrorCode } from './errors.ts';
 import { MediaFileSchema } from './media.ts';
 import {
@@ -75,8 +76,8 @@ export interface RouteDefinition {
   body?: z.ZodType | 'media';
   /** Success status. */
   status: 200 | 201 | 204;
-  /** Success body: a schema, `null` for no body (204), `sse` for an event stream. */
-  response: z.ZodType | null | 'sse';
+  /** Success body: a schema, `null` for no body (204), `sse` for an event stream, `csv` for a CSV file. */
+  response: z.ZodType | null | 'sse' | 'csv';
   /** Error codes the route may answer besides the ones every route may answer. */
   errors: readonly ErrorCode[];
 }
@@ -345,6 +346,30 @@ export const API_ROUTES = {
     status: 200,
     response: StationStatusSchema,
     errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  getDockDay: {
+    operationId: 'getDockDay',
+    method: 'GET',
+    path: '/api/v1/station/dock-day',
+    summary: "A dock day at a glance: received per hour and per worker, exceptions, lines to review, parcels waiting, sync.",
+    tag: 'station',
+    auth: 'station',
+    query: DockDayQuerySchema,
+    status: 200,
+    response: DockDaySchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  exportDockDayReceipts: {
+    operationId: 'exportDockDayReceipts',
+    method: 'GET',
+    path: '/api/v1/station/dock-day/receipts.csv',
+    summary: "A dock day's receipts as CSV: one row per received line item.",
+    tag: 'station',
+    auth: 'station',
+    query: DockDayReceiptsQuerySchema,
+    status: 200,
+    response: 'csv',
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
   },
   lookupCode: {
     operationId: 'lookupCode',

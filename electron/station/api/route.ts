@@ -42,7 +42,8 @@ export interface RouteReply<T> {
   headers?: Record<string, string>;
 }
 
-type ResponseOf<R extends RouteDefinition> = R['response'] extends z.ZodType ? z.output<R['response']> : undefined;
+/** What a handler answers: the response schema's output, the text of a CSV file, or nothing. */
+type ResponseOf<R extends RouteDefinition> = R['response'] extends z.ZodType ? z.output<R['response']> : R['response'] extends 'csv' ? string : undefined;
 
 export type RouteHandler<R extends RouteDefinition, P = undefined> = (input: RouteInput<R, P>) => Promise<RouteReply<ResponseOf<R>>>;
 

@@ -17,6 +17,8 @@ export interface PackageFilters {
   updated_since?: string;
   /** Inclusive; packages processed (received) at or after this time. */
   processed_since?: string;
+  /** Exclusive; packages processed (received) before this time. */
+  processed_before?: string;
 }
 
 /** Filters of the returns list (docs/api-reference.md, Lists). */
@@ -113,6 +115,10 @@ export function createListQueries(db: DatabaseSync) {
       if (f.processed_since !== undefined) {
         conditions.push('processed_at >= ?');
         params.push(f.processed_since);
+      }
+      if (f.processed_before !== undefined) {
+        conditions.push('processed_at < ?');
+        params.push(f.processed_before);
       }
     } else {
       const f = filters as ReturnFilters;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { listMeta } from '#shared/api/common.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
+import { dockDay, dockDayReceiptsCsv } from '../../domain/dock-day.ts';
 import { lookupCode } from '../../domain/lookup.ts';
 import { createOperator, listOperators, updateOperator } from '../../domain/operators.ts';
 import { stationStatus } from '../../domain/station-status.ts';
@@ -10,6 +11,14 @@ import { addRoute } from '../route.ts';
 /** Station resources (docs/api-reference.md, Station resources): status, scan lookup, dock workers. Station tokens only. */
 export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.getStation, async () => ({ body: await stationStatus(ctx) }));
+  addRoute(server, ctx, API_ROUTES.getDockDay, async ({ query }) => ({ body: await dockDay(ctx, query) }));
+  addRoute(server, ctx, API_ROUTES.exportDockDayReceipts, async ({ query }) => {
+    const { date, csv } = await dockDayReceiptsCsv(ctx, query);
+    return {
+      body: csv,
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="receipts-${date}.csv"` },
+    };
+  });
   addRoute(server, ctx, API_ROUTES.lookupCode, async ({ query }) => ({ body: await lookupCode(ctx, query.code) }));
   addRoute(server, ctx, API_ROUTES.listOperators, async ({ query }) => {
     const all = await listOperators(ctx);

@@ -1,0 +1,175 @@
+import { stringify } from 'csv-stringify/sync';
+import { DOCK_DAY_LIST_LIMIT, type DockDay, type DockDayPackage, type DockDayReview, RECEIPT_CSV_COLUMNS } from '#shared/api/dock-day.ts';
+import type { PackageLineItem, ReturnPackage, ReturnRecord } from '../store/index.ts';
+import type { PackageFilters, PackageSort } from '../store/list-queries.ts';
+import type { DomainContext } from './context.ts';
+import { lineItemsOf } from './line-items.ts';
+import { SYNC_DISABLED } from './station-status.ts';
+
+/*
+ * The supervisor's dock day (docs/api-reference.md, Dock day). Every question is an indexed query on
+ * the SQLite copy (docs/decisions/lists-from-sqlite.md) — the day's receipts are a range of the
+ * (status, processed_at) index — so the cost follows the day, not the station's history.
+ */
+
+/** The station's local calendar day `date` (today when absent) as the UTC instants it spans. */
+export function localDay(date: string | undefined, now: Date): { date: string; start: Date; end: Date } {
+  const [y, m, d] = date ? (date.split('-').map(Number) as [number, number, number]) : [now.getFullYear(), now.getMonth() + 1, now.getDate()];
+  const start = new Date(y, m - 1, d);
+  const end = new Date(y, m - 1, d + 1);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { date: `${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}`, start, end };
+}
+
+export function stationTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** Ids of every package matching `filters`, a page of ids at a time (the records come from the store). */
+function* packageIds(ctx: DomainContext, filters: PackageFilters, sort: PackageSort, limit = Number.POSITIVE_INFINITY): Generator<number[]> {
+  const perPage = 500;
+  let seen = 0;
+  for (let page = 1; seen < limit; page++) {
+    const { ids } = ctx.store.listIds('return_packages', { ...filters, sort, page, per_page: perPage });
+    if (ids.length === 0) return;
+    seen += ids.length;
+    yield ids;
+    if (ids.length < perPage) return;
+  }
+}
+
+async function packagesOf(ctx: DomainContext, ids: number[]): Promise<ReturnPackage[]> {
+  return (await ctx.store.db.return_packages.bulkGet(ids)).filter((pkg): pkg is ReturnPackage => pkg !== undefined);
+}
+
+/** One received package with what it takes to report on it. */
+interface Receipt {
+  pkg: ReturnPackage;
+  ret: ReturnRecord | undefined;
+  items: PackageLineItem[];
+}
+
+/** The packages received on a day, with their returns and line items, in the order they were received. */
+async function* receiptsOf(ctx: DomainContext, day: { start: Date; end: Date }): AsyncGenerator<Receipt> {
+  const filters: PackageFilters = { status: ['received'], processed_since: day.start.toISOString(), processed_before: day.end.toISOString() };
+  for (const ids of packageIds(ctx, filters, 'id')) {
+    const packages = await packagesOf(ctx, ids);
+    const returns = await ctx.store.db.returns.bulkGet([...new Set(packages.map((pkg) => pkg.return_id))]);
+    const byId = new Map(returns.filter((r): r is ReturnRecord => r !== undefined).map((r) => [r.id, r]));
+    for (const pkg of packages) yield { pkg, ret: byId.get(pkg.return_id), items: await lineItemsOf(ctx.store.db, pkg.id) };
+  }
+}
+
+function packageSummary(pkg: ReturnPackage): DockDayPackage {
+  return {
+    account_id: pkg.account_id,
+    package_id: pkg.id,
+    tracking_number: pkg.tracking_number,
+    status: pkg.status,
+    arrived_at: pkg.actual_arrival,
+    updated_at: pkg.updated_at,
+  };
+}
+
+/** Received lines a supervisor should see: not on the return, or more than the return line's quantity. */
+function reviewOf({ pkg, ret, items }: Receipt): DockDayReview[] {
+  const out: DockDayReview[] = [];
+  const receivedByLine = new Map<number, number>();
+  for (const item of items) {
+    if (item.return_line_item_id === null) {
+      out.push({ ...packageSummary(pkg), kind: 'unexpected_item', item: item.merchant_sku ?? item.name ?? item.barcode ?? 'unnamed item', expected: 0, received: item.quantity });
+    } else {
+      receivedByLine.set(item.return_line_item_id, (receivedByLine.get(item.return_line_item_id) ?? 0) + item.quantity);
+    }
+  }
+  for (const [lineId, received] of receivedByLine) {
+    const line = ret?.return_line_items.find((l) => l.id === lineId);
+    if (line && received > line.quantity) out.push({ ...packageSummary(pkg), kind: 'over_receipt', item: line.merchant_sku || line.name, expected: line.quantity, received });
+  }
+  return out;
+}
+
+/** Packages in `exception` now, most recently changed first. */
+async function exceptionsNow(ctx: DomainContext): Promise<{ list: DockDayPackage[]; total: number }> {
+  const { ids, total } = ctx.store.listIds('return_packages', { status: ['exception'], sort: '-updated_at', per_page: DOCK_DAY_LIST_LIMIT });
+  return { list: (await packagesOf(ctx, ids)).map(packageSummary), total };
+}
+
+/** Parcels at the dock (delivered, not received) since before `cutoff`, oldest first. */
+async function waitingSince(ctx: DomainContext, cutoff: string): Promise<{ list: DockDayPackage[]; total: number }> {
+  const waiting: DockDayPackage[] = [];
+  for (const ids of packageIds(ctx, { status: ['delivered'] }, 'updated_at')) {
+    for (const pkg of await packagesOf(ctx, ids)) {
+      // A parcel is at the dock from its recorded arrival, else from when it was marked delivered.
+      const since = pkg.actual_arrival ?? pkg.updated_at;
+      if (since < cutoff) waiting.push(packageSummary(pkg));
+    }
+  }
+  waiting.sort((a, b) => (a.arrived_at ?? a.updated_at).localeCompare(b.arrived_at ?? b.updated_at));
+  return { list: waiting.slice(0, DOCK_DAY_LIST_LIMIT), total: waiting.length };
+}
+
+/** `GET /api/v1/station/dock-day`. */
+export async function dockDay(ctx: DomainContext, query: { date?: string | undefined; waiting_minutes: number }): Promise<DockDay> {
+  const now = new Date(ctx.clock.now());
+  const day = localDay(query.date, now);
+  const names = new Map((await ctx.store.db.operators.toArray()).map((op) => [op.id, op.name]));
+  const perHour = Array.from({ length: 24 }, () => 0);
+  const workers = new Map<number | null, { packages: number; units: number }>();
+  const review: DockDayReview[] = [];
+  let packages = 0;
+  let units = 0;
+  for await (const receipt of receiptsOf(ctx, day)) {
+    const received = receipt.items.reduce((sum, item) => sum + item.quantity, 0);
+    packages += 1;
+    units += received;
+    if (receipt.pkg.processed_at) {
+      const hour = new Date(receipt.pkg.processed_at).getHours();
+      perHour[hour] = (perHour[hour] ?? 0) + 1;
+    }
+    const worker = workers.get(receipt.pkg.processor_id) ?? { packages: 0, units: 0 };
+    worker.packages += 1;
+    worker.units += received;
+    workers.set(receipt.pkg.processor_id, worker);
+    review.push(...reviewOf(receipt));
+  }
+  const exceptions = await exceptionsNow(ctx);
+  const waiting = await waitingSince(ctx, new Date(now.getTime() - query.waiting_minutes * 60_000).toISOString());
+  return {
+    date: day.date,
+    time_zone: stationTimeZone(),
+    received_per_hour: perHour,
+    received_packages: packages,
+    received_units: units,
+    per_worker: [...workers]
+      .map(([id, w]) => ({ operator_id: id, name: id === null ? 'No worker signed in' : (names.get(id) ?? `Worker ${id}`), ...w }))
+      .sort((a, b) => b.packages - a.packages || a.name.localeCompare(b.name)),
+    exceptions: exceptions.list,
+    exceptions_total: exceptions.total,
+    review: review.slice(0, DOCK_DAY_LIST_LIMIT),
+    review_total: review.length,
+    waiting: waiting.list,
+    waiting_total: waiting.total,
+    waiting_minutes: query.waiting_minutes,
+    sync: ctx.sync ? ctx.sync.status() : SYNC_DISABLED,
+  };
+}
+
+/**
+ * `GET /api/v1/station/dock-day/receipts.csv`: one row per received line item of the day (a package
+ * received with no lines gets one row without an item). Cells that a spreadsheet would run as a
+ * formula (= + - @, tab, carriage return) are prefixed with a quote by csv-stringify's `escape_formulas`.
+ */
+export async function dockDayReceiptsCsv(ctx: DomainContext, query: { date?: string | undefined }): Promise<{ date: string; csv: string }> {
+  const day = localDay(query.date, new Date(ctx.clock.now()));
+  const names = new Map((await ctx.store.db.operators.toArray()).map((op) => [op.id, op.name]));
+  const rows: unknown[][] = [];
+  for await (const { pkg, items } of receiptsOf(ctx, day)) {
+    const head = [pkg.processed_at, pkg.account_id, pkg.id, pkg.tracking_number, pkg.return_id, pkg.processor_id === null ? '' : (names.get(pkg.processor_id) ?? `Worker ${pkg.processor_id}`)];
+    if (items.length === 0) rows.push([...head, '', '', 0, '', '', '', '']);
+    for (const item of items) {
+      rows.push([...head, item.merchant_sku ?? '', item.name ?? '', item.quantity, item.condition ?? '', item.defective ? 'yes' : 'no', item.notes ?? '', item.tags.join(' ')]);
+    }
+  }
+  return { date: day.date, csv: stringify(rows, { header: true, columns: [...RECEIPT_CSV_COLUMNS], escape_formulas: true, record_delimiter: 'windows', bom: true }) };
+}
