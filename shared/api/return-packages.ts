@@ -273,6 +273,8 @@ export const ReturnPackageListQuerySchema = z.strictObject({
   status: commaListSchema(PACKAGE_STATUSES).optional(),
   return_id: IdParamSchema.optional(),
   tracking_number: z.string().min(1).max(MAX_LENGTH.trackingNumber).optional(),
+  /** Station extension: tracking numbers that start with this, case-insensitive (docs/api-decisions.md, List search). */
+  tracking_number_prefix: z.string().trim().min(1).max(MAX_LENGTH.trackingNumber).optional(),
   carrier_id: IdParamSchema.optional(),
   location_id: IdParamSchema.optional(),
   updated_since: TimestampInputSchema.optional(),

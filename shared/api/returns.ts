@@ -123,6 +123,8 @@ export const ReturnListQueryShape = {
   ...PaginationQueryShape,
   status: commaListSchema(RETURN_STATUSES).optional(),
   email: z.string().min(1).max(254).optional(),
+  /** Station extension: emails that start with this, case-insensitive (docs/api-decisions.md, List search). */
+  email_prefix: z.string().trim().min(1).max(254).optional(),
   updated_since: TimestampInputSchema.optional(),
 };
 export const AccountReturnListQuerySchema = z.strictObject(ReturnListQueryShape);

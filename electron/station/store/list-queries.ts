@@ -11,6 +11,8 @@ export interface PackageFilters {
   return_id?: number;
   /** Exact, case-insensitive. */
   tracking_number?: string;
+  /** Tracking numbers starting with this, case-insensitive: a range of the `tracking_lc` index. */
+  tracking_number_prefix?: string;
   carrier_id?: number;
   location_id?: number;
   /** Inclusive, an ISO timestamp in UTC (`...Z`). */
@@ -27,6 +29,8 @@ export interface ReturnFilters {
   status?: readonly ReturnStatus[];
   /** Exact, case-insensitive. */
   email?: string;
+  /** Emails starting with this, case-insensitive: a range of the `email_lc` index. */
+  email_prefix?: string;
   updated_since?: string;
 }
 
@@ -89,6 +93,13 @@ export function createListQueries(db: DatabaseSync) {
   const whereOf = (table: ListableTable, filters: PackageFilters | ReturnFilters): { where: string; params: SQLInputValue[] } => {
     const conditions: string[] = [];
     const params: SQLInputValue[] = [];
+    // A prefix is the index range [prefix, prefix + U+10FFFF]: every lower-cased value that starts with
+    // it sorts there (U+10FFFF is the highest code point), so the index is walked, not the table.
+    const startsWith = (column: string, prefix: string | undefined): void => {
+      if (prefix === undefined) return;
+      conditions.push(`${column} BETWEEN lower(?) AND lower(?) || char(1114111)`);
+      params.push(prefix, prefix);
+    };
     const equal = (column: string, value: SQLInputValue | undefined): void => {
       if (value === undefined) return;
       conditions.push(`${column} = ?`);
@@ -110,6 +121,7 @@ export function createListQueries(db: DatabaseSync) {
         conditions.push('tracking_lc = lower(?)');
         params.push(f.tracking_number);
       }
+      startsWith('tracking_lc', f.tracking_number_prefix);
       equal('carrier_id', f.carrier_id);
       equal('location_id', f.location_id);
       if (f.processed_since !== undefined) {
@@ -126,6 +138,7 @@ export function createListQueries(db: DatabaseSync) {
         conditions.push('email_lc = lower(?)');
         params.push(f.email);
       }
+      startsWith('email_lc', f.email_prefix);
     }
     return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', params };
   };

@@ -41,7 +41,7 @@ function single<R>(rows: R[]): Page<R> {
   return { rows, meta: { current_page: 1, total_pages: rows.length ? 1 : 0, total_count: rows.length } };
 }
 
-async function searchPackages(accountId: number, search: string, statuses: PackageStatus[]): Promise<ReturnPackageListItem[]> {
+async function searchPackages(accountId: number, search: string, statuses: PackageStatus[], page: number): Promise<Page<ReturnPackageListItem>> {
   const client = api();
   const answer = await client.lookup(search);
   let rows: ReturnPackageListItem[] = answer.packages.filter((p) => p.account_id === accountId);
@@ -51,7 +51,12 @@ async function searchPackages(accountId: number, search: string, statuses: Packa
     const lists = await Promise.all(returnIds.map((id) => client.listPackages(accountId, { return_id: id, per_page: 100 })));
     rows = lists.flatMap((l) => l.data);
   }
-  return statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows;
+  if (rows.length === 0) {
+    // Nothing exact: tracking numbers that start with it ("1Z99" finds 1Z999…), from the store's index.
+    const a = await client.listPackages(accountId, { tracking_number_prefix: search, status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
+    if (a.data.length > 0) return { rows: a.data, meta: a.meta };
+  }
+  return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
 }
 
 type Page<R> = { rows: R[]; meta: Meta };
@@ -86,7 +91,7 @@ function createListStore<S extends string, R>(fetchPage: (accountId: number, que
 
 export const usePackageList = createListStore<PackageStatus, ReturnPackageListItem>(async (accountId, { statuses, search, page }) =>
   search
-    ? single(await searchPackages(accountId, search, statuses))
+    ? await searchPackages(accountId, search, statuses, page)
     : api()
         .listPackages(accountId, { status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' })
         .then((a) => ({ rows: a.data, meta: a.meta })),
@@ -95,12 +100,15 @@ export const usePackageList = createListStore<PackageStatus, ReturnPackageListIt
 export const useReturnList = createListStore<ReturnStatus, ReturnRecord>(async (accountId, { statuses, search, page }) => {
   if (search.includes('@')) {
     const a = await api().listAccountReturns(accountId, { email: search, status: statuses, page, per_page: PER_PAGE });
-    return { rows: a.data, meta: a.meta };
+    if (a.data.length > 0) return { rows: a.data, meta: a.meta };
   }
   if (search) {
     const answer = await api().lookup(search);
     const rows = answer.returns.filter((r) => r.account_id === accountId).map((r) => r.return);
-    return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
+    if (rows.length > 0) return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
+    // Nothing exact: emails that start with it ("chloe" finds chloe.martin@…), from the store's index.
+    const a = await api().listAccountReturns(accountId, { email_prefix: search, status: statuses, page, per_page: PER_PAGE });
+    return { rows: a.data, meta: a.meta };
   }
   const a = await api().listAccountReturns(accountId, { status: statuses, page, per_page: PER_PAGE });
   return { rows: a.data, meta: a.meta };

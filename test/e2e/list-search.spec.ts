@@ -1,0 +1,40 @@
+import { expect, test } from './fixtures.ts';
+import { createReturn, firstAccount, openAndSignIn, uid } from './receiving-helpers.ts';
+
+/*
+ * List search finds by the start of an email or a tracking number (served from the store's indexes,
+ * docs/api-decisions.md, List search), not only by exact values: "chloe" finds chloe@….
+ */
+
+test('the returns list finds a return by the start of its email, whatever the case', async ({ page, demo }) => {
+  const tag = uid();
+  const accountId = await firstAccount(demo.api);
+  const { ret } = await createReturn(demo.api, accountId, tag);
+  const operator = await demo.api.createOperator({ name: `Search ${tag}`, badge_code: `SRCH-${tag}` });
+  await openAndSignIn(page, demo, operator);
+  await page.keyboard.press('Alt+R');
+  // The helper's email is buyer-<tag>@example.com: its start, upper-cased.
+  await page.getByTestId('list-search').fill(`BUYER-${tag.slice(0, 6)}`);
+  await page.getByTestId('list-search').press('Enter');
+  await expect(page.getByTestId('return-row')).toHaveCount(1);
+  await expect(page.getByTestId('return-row')).toContainText(ret.email);
+  // Nothing starts with this: an empty list, said so, not an error.
+  await page.getByTestId('list-search').fill(`nobody-${tag}`);
+  await page.getByTestId('list-search').press('Enter');
+  await expect(page.getByTestId('return-row')).toHaveCount(0);
+});
+
+test('the packages list finds packages by the start of their tracking number', async ({ page, demo }) => {
+  const tag = uid();
+  const accountId = await firstAccount(demo.api);
+  const { ret } = await createReturn(demo.api, accountId, tag);
+  for (const n of ['01', '02']) await demo.api.createPackage(accountId, { return_id: ret.id, tracking_number: `PFX${tag}${n}`, status: 'pending' });
+  const operator = await demo.api.createOperator({ name: `Search ${tag}`, badge_code: `SRCP-${tag}` });
+  await openAndSignIn(page, demo, operator);
+  await page.keyboard.press('Alt+P');
+  await page.getByTestId('list-search').fill(`pfx${tag}`);
+  await page.getByTestId('list-search').press('Enter');
+  await expect(page.getByTestId('package-row')).toHaveCount(2);
+  await expect(page.getByTestId('package-list')).toContainText(`PFX${tag}01`);
+  await expect(page.getByTestId('package-list')).toContainText(`PFX${tag}02`);
+});
