@@ -13,6 +13,7 @@ import { SignInScreen } from './screens/SignInScreen.tsx';
 import { useNav } from './state/nav-store.ts';
 import { useSession } from './state/session-store.ts';
 import { useStationStore } from './state/station-store.ts';
+import { SupervisorScreen } from './supervisor/SupervisorScreen.tsx';
 import { SyncScreen } from './sync/SyncScreen.tsx';
 import { installStationKeyboard } from './workflow/keyboard.ts';
 import { followAccounts } from './workflow/live-events.ts';
@@ -47,6 +48,8 @@ export function App() {
           <ReturnsScreen />
         ) : screen === 'sync' ? (
           <SyncScreen />
+        ) : screen === 'supervisor' ? (
+          <SupervisorScreen />
         ) : screen === 'commands' ? (
           <CommandsScreen />
         ) : (

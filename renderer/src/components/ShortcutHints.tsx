@@ -41,6 +41,12 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['Alt+S', 'receive'],
     ['Alt+P', 'packages'],
   ],
+  supervisor: [
+    ['Tab', 'day, late after, export'],
+    ['Alt+S', 'receive'],
+    ['Alt+P', 'packages'],
+    ['Alt+R', 'returns'],
+  ],
 };
 
 /** The keys of the current screen, always on screen. */

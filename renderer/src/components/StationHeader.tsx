@@ -16,6 +16,7 @@ const NAV: readonly { screen: Screen; label: string; key: string }[] = [
   { screen: 'scan', label: 'Receive', key: 'Alt+S' },
   { screen: 'packages', label: 'Packages', key: 'Alt+P' },
   { screen: 'returns', label: 'Returns', key: 'Alt+R' },
+  { screen: 'supervisor', label: 'Today', key: 'Alt+D' },
 ];
 
 /** Always on screen: the station, who is signed in, today's counts and the connection state. */

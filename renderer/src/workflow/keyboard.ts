@@ -18,7 +18,7 @@ import { isCommandCode } from './command-barcodes.ts';
  * The keyboard map of the station (also shown on screen by ShortcutHints):
  *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F7 correct a receipt · F8 / Ctrl+Z undo
  *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
- *   Alt+S receive screen · Alt+P packages · Alt+R returns
+ *   Alt+S receive screen · Alt+P packages · Alt+R returns · Alt+D the dock today (supervisor)
  */
 
 function pickIndex(char: string): number | null {
@@ -71,7 +71,7 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
   const onPackage = screen === 'package';
   const key = event.key;
   if (event.altKey && !event.ctrlKey && !event.metaKey) {
-    const target = { KeyS: 'scan', KeyP: 'packages', KeyR: 'returns' } as const;
+    const target = { KeyS: 'scan', KeyP: 'packages', KeyR: 'returns', KeyD: 'supervisor' } as const;
     const go = target[event.code as keyof typeof target];
     if (!go) return false;
     if (onPackage) back();

@@ -1,0 +1,158 @@
+import { useEffect } from 'react';
+import type { DockDay, DockDayPackage } from '#shared/api/dock-day.ts';
+import { useStationStore } from '../state/station-store.ts';
+import { useDockDay } from './dock-day-store.ts';
+import './supervisor.css';
+
+/** How often the view refreshes itself while it is on screen. */
+const REFRESH_MS = 30_000;
+
+/** Received per hour as bars, one per hour of the day, the busiest hour full height. */
+function HourChart({ perHour }: { perHour: readonly number[] }) {
+  const max = Math.max(1, ...perHour);
+  const width = 24 * 12;
+  const height = 64;
+  return (
+    <figure className="hour-chart" data-testid="supervisor-hour-chart">
+      <svg viewBox={`0 0 ${width} ${height + 12}`} role="img" aria-label={`Received per hour: ${perHour.map((n, h) => `${h}h ${n}`).filter((_t, h) => (perHour[h] ?? 0) > 0).join(', ') || 'none yet'}`}>
+        {perHour.map((count, hour) => {
+          const barHeight = Math.round((count / max) * height);
+          return (
+            <g key={hour}>
+              <rect x={hour * 12 + 1} y={height - barHeight} width={10} height={barHeight} className="hour-bar">
+                <title>{`${String(hour).padStart(2, '0')}:00 — ${count}`}</title>
+              </rect>
+              {hour % 3 === 0 && (
+                <text x={hour * 12 + 6} y={height + 10} textAnchor="middle" className="hour-label">
+                  {hour}
+                </text>
+              )}
+            </g>
+          );
+        })}
+      </svg>
+    </figure>
+  );
+}
+
+function PackageList({ title, testId, packages, total, since }: { title: string; testId: string; packages: readonly DockDayPackage[]; total: number; since?: boolean }) {
+  return (
+    <section className="supervisor-panel" aria-label={title} data-testid={testId}>
+      <h3>
+        {title} <span className="supervisor-count">{total}</span>
+      </h3>
+      {packages.length === 0 ? (
+        <p className="supervisor-none">None.</p>
+      ) : (
+        <ul>
+          {packages.map((p) => (
+            <li key={`${p.account_id}:${p.package_id}`}>
+              <strong>{p.tracking_number}</strong> <span className="supervisor-muted">account {p.account_id}</span>
+              {since && p.arrived_at && <span className="supervisor-muted"> · since {new Date(p.arrived_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</span>}
+            </li>
+          ))}
+          {total > packages.length && <li className="supervisor-muted">and {total - packages.length} more</li>}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function DayPanels({ day }: { day: DockDay }) {
+  return (
+    <div className="supervisor-panels">
+      <section className="supervisor-panel" aria-label="Per worker" data-testid="supervisor-workers">
+        <h3>Per worker</h3>
+        {day.per_worker.length === 0 ? (
+          <p className="supervisor-none">Nothing received yet.</p>
+        ) : (
+          <table>
+            <tbody>
+              {day.per_worker.map((w) => (
+                <tr key={w.operator_id ?? 'none'}>
+                  <th scope="row">{w.name}</th>
+                  <td>{w.packages} pkg</td>
+                  <td>{w.units} units</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="supervisor-panel" aria-label="To review" data-testid="supervisor-review">
+        <h3>
+          To review <span className="supervisor-count">{day.review_total}</span>
+        </h3>
+        {day.review.length === 0 ? (
+          <p className="supervisor-none">None.</p>
+        ) : (
+          <ul>
+            {day.review.map((r, index) => (
+              <li key={`${r.package_id}:${r.kind}:${index}`}>
+                <strong>{r.kind === 'over_receipt' ? 'Over-receipt' : 'Unexpected item'}</strong> {r.item} — {r.received}
+                {r.kind === 'over_receipt' ? ` of ${r.expected}` : ''} <span className="supervisor-muted">in {r.tracking_number}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <PackageList title={`Waiting over ${day.waiting_minutes} min`} testId="supervisor-waiting" packages={day.waiting} total={day.waiting_total} since />
+      <PackageList title="Exceptions" testId="supervisor-exceptions" packages={day.exceptions} total={day.exceptions_total} />
+    </div>
+  );
+}
+
+/** The supervisor's view of a dock day: one screen, refreshed while it is open. */
+export function SupervisorScreen() {
+  const { date, waitingMinutes, day, error, setDate, setWaitingMinutes, load, exportCsv } = useDockDay();
+  const received = useStationStore((s) => s.status?.today.received);
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [load, received]);
+  const sync = day?.sync;
+  return (
+    <section className="supervisor-screen" aria-label="Dock today">
+      <div className="supervisor-bar">
+        <h2>Dock {date ? date : 'today'}</h2>
+        <label>
+          Day <input type="date" value={date || day?.date || ''} onChange={(e) => setDate(e.target.value)} data-testid="supervisor-date" />
+        </label>
+        <label>
+          Late after{' '}
+          <input type="number" min={1} max={10080} value={waitingMinutes} onChange={(e) => Number(e.target.value) >= 1 && setWaitingMinutes(Math.floor(Number(e.target.value)))} data-testid="supervisor-waiting-minutes" />{' '}
+          min
+        </label>
+        <button type="button" className="btn" onClick={() => void exportCsv()} data-testid="supervisor-export">
+          Export receipts (CSV)
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="supervisor-error">
+          {error}
+        </p>
+      )}
+      {day && (
+        <>
+          <div className="supervisor-summary">
+            <span data-testid="supervisor-received">
+              Received: <strong>{day.received_packages}</strong> packages, <strong>{day.received_units}</strong> units
+            </span>
+            <span data-testid="supervisor-sync">
+              Sync:{' '}
+              <strong>
+                {sync?.state === 'disabled' ? 'off' : sync?.state}
+                {sync && sync.state !== 'disabled' ? ` · ${sync.pending_changes} waiting` : ''}
+              </strong>
+              {sync?.last_error && <span className="supervisor-error"> {sync.last_error}</span>}
+            </span>
+            <span className="supervisor-muted">Hours in {day.time_zone}</span>
+          </div>
+          <HourChart perHour={day.received_per_hour} />
+          <DayPanels day={day} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { expect, test } from './fixtures.ts';
+import { openAndSignIn, scenario } from './receiving-helpers.ts';
+
+/*
+ * The supervisor's "Dock today" screen (Alt+D): received per hour and per worker, lines to review,
+ * parcels waiting and exceptions, from the station's own dock-day API; the day's receipts export as
+ * a CSV file; everything fits a dock terminal's screen at 1366×768 and 1024×600.
+ */
+
+const SIZES = [
+  { name: '1366x768', width: 1366, height: 768 },
+  { name: '1024x600', width: 1024, height: 600 },
+] as const;
+
+for (const size of SIZES) {
+  test.describe(`at ${size.name}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test("a receipt with an over-receipt shows under its worker and in the review list; the CSV holds it; all in view", async ({ page, demo }) => {
+      const s = await scenario(demo, 'delivered');
+      const line = s.ret.return_line_items[0];
+      await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: line?.id ?? null, quantity: (line?.quantity ?? 1) + 2, condition: 'new' });
+      await demo.api.updatePackage(s.accountId, s.packageId, { status: 'received', processor_id: s.operator.id });
+
+      await openAndSignIn(page, demo, s.operator);
+      await page.keyboard.press('Alt+D');
+      const workers = page.getByTestId('supervisor-workers');
+      await expect(workers.getByRole('row', { name: s.operator.name })).toContainText('1 pkg');
+      await expect(page.getByTestId('supervisor-review')).toContainText(`Over-receipt ${s.skus[0]} — ${(line?.quantity ?? 1) + 2} of ${line?.quantity ?? 1}`);
+      await expect(page.getByTestId('supervisor-hour-chart')).toBeVisible();
+      await expect(page.getByTestId('supervisor-sync')).toContainText('Sync: off');
+
+      for (const id of ['supervisor-hour-chart', 'supervisor-workers', 'supervisor-review', 'supervisor-waiting', 'supervisor-exceptions', 'supervisor-export', 'key-legend']) {
+        await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
+      }
+      const overflow = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollHeight: number; clientHeight: number } } }).document.documentElement;
+        return root.scrollHeight - root.clientHeight;
+      });
+      expect(overflow, 'the page itself scrolls').toBeLessThanOrEqual(0);
+      await expect(page).toHaveScreenshot(`supervisor-${size.name}.png`, {
+        // The figures depend on what other tests of this worker's station did: the lists, counts and bars are masked, the layout is not.
+        mask: [page.locator('.supervisor-panel ul, .supervisor-panel table, .supervisor-count, .supervisor-none'), page.locator('.supervisor-summary strong'), page.locator('.hour-bar'), page.getByTestId('supervisor-date'), page.getByTestId('operator'), page.locator('.count'), page.getByTestId('station-version'), page.locator('.link-state'), page.getByTestId('notice')],
+        maxDiffPixelRatio: 0.02,
+      });
+
+      const download = page.waitForEvent('download');
+      await page.getByTestId('supervisor-export').click();
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(/^receipts-\d{4}-\d{2}-\d{2}\.csv$/);
+      const csv = await new Response((await file.createReadStream()) as unknown as ReadableStream).text();
+      const row = csv.split('\r\n').find((r) => r.includes(s.tracking));
+      expect(row).toContain(`,${s.operator.name},${s.skus[0]},`);
+    });
+  });
+}
+
+test('a day with nothing received says so; a bad "late after" value is not sent', async ({ page, demo }) => {
+  const s = await scenario(demo);
+  await openAndSignIn(page, demo, s.operator);
+  await page.keyboard.press('Alt+D');
+  await page.getByTestId('supervisor-date').fill('2001-01-01');
+  await expect(page.getByTestId('supervisor-received')).toContainText('Received: 0 packages, 0 units');
+  await expect(page.getByTestId('supervisor-workers')).toContainText('Nothing received yet.');
+  await page.getByTestId('supervisor-waiting-minutes').fill('0');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByTestId('supervisor-waiting-minutes').fill('15');
+  await expect(page.getByTestId('supervisor-waiting')).toContainText('Waiting over 15 min');
+});
