@@ -38,3 +38,23 @@ test('the packages list finds packages by the start of their tracking number', a
   await expect(page.getByTestId('package-list')).toContainText(`PFX${tag}01`);
   await expect(page.getByTestId('package-list')).toContainText(`PFX${tag}02`);
 });
+
+test('a return in the returns list opens its parcels', async ({ page, demo }) => {
+  const tag = uid();
+  const accountId = await firstAccount(demo.api);
+  const { ret } = await createReturn(demo.api, accountId, tag);
+  await demo.api.createPackage(accountId, { return_id: ret.id, tracking_number: `RETP${tag}`, status: 'in_transit' });
+  const operator = await demo.api.createOperator({ name: `Open ${tag}`, badge_code: `OPEN-${tag}` });
+  await openAndSignIn(page, demo, operator);
+  await page.keyboard.press('Alt+R');
+  await page.getByTestId('list-search').fill(ret.email);
+  await page.getByTestId('list-search').press('Enter');
+  await expect(page.getByTestId('return-row')).toHaveCount(1);
+  await page.getByTestId('return-open').click();
+  await expect(page.getByTestId('package-list')).toBeVisible();
+  await expect(page.getByTestId('package-row')).toHaveCount(1);
+  await expect(page.getByTestId('package-row')).toContainText(`RETP${tag}`);
+  // And from there, the package itself.
+  await page.getByRole('button', { name: `RETP${tag}` }).click();
+  await expect(page.getByTestId('tracking-number')).toHaveText(`RETP${tag}`);
+});

@@ -1,9 +1,15 @@
 import { RETURN_STATUSES } from '#shared/api/returns.ts';
 import { ListScreen } from '../components/ListScreen.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { useReturnList } from '../state/lists-store.ts';
+import { useNav } from '../state/nav-store.ts';
+import { usePackageList, useReturnList } from '../state/lists-store.ts';
 
-/** Every return of an account, newest first, with expected and still-due units; follows live changes. */
+function openReturnPackages(accountId: number, returnId: number): void {
+  usePackageList.getState().setQuery({ accountId, search: String(returnId), statuses: [], page: 1 });
+  useNav.getState().go('packages');
+}
+
+/** Every return of an account, newest first, with expected and still-due units; follows live changes. A return's number opens its parcels. */
 export function ReturnsScreen() {
   return (
     <ListScreen
@@ -14,7 +20,15 @@ export function ReturnsScreen() {
       testId="return-list"
       rowTestId="return-row"
       columns={[
-        { title: 'Return', cell: (r) => `#${r.id}` },
+        {
+          title: 'Return',
+          cell: (r) => (
+            // A return opens its parcels: the package list, searched by the return's id.
+            <button type="button" className="link-button mono" data-testid="return-open" onClick={() => openReturnPackages(r.account_id, r.id)}>
+              #{r.id}
+            </button>
+          ),
+        },
         { title: 'Customer', cell: (r) => r.email },
         { title: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
         { title: 'Lines', cell: (r) => r.return_line_items.map((l) => `${l.merchant_sku} ×${l.quantity}`).join(', ') },
