@@ -65,6 +65,26 @@ export function mediaBudgetBytes(flag: string | undefined, env: NodeJS.ProcessEn
   return Number(value) * 1024 * 1024;
 }
 
+/**
+ * The hot set's window in days from `--hot-days` or RETURNS_STATION_HOT_DAYS (0: only open and
+ * unsent records stay in memory; default 14), and RETURNS_STATION_HOT_SWEEP_MS, how often records
+ * that left it are shed (default 10 minutes; tests shorten it). docs/decisions/store-hot-set.md.
+ */
+export function hotSetFromEnv(flag: string | undefined, env: NodeJS.ProcessEnv): { hotDays?: number; hotSweepMs?: number } {
+  const days = flag ?? env.RETURNS_STATION_HOT_DAYS;
+  const sweep = env.RETURNS_STATION_HOT_SWEEP_MS;
+  const result: { hotDays?: number; hotSweepMs?: number } = {};
+  if (days !== undefined && days !== '') {
+    if (!/^\d{1,5}$/.test(days)) throw new UsageError(`The hot-set window (--hot-days or RETURNS_STATION_HOT_DAYS) must be a whole number of days (0 or more), got "${days}".`);
+    result.hotDays = Number(days);
+  }
+  if (sweep !== undefined && sweep !== '') {
+    if (!/^[1-9]\d{0,8}$/.test(sweep)) throw new UsageError(`RETURNS_STATION_HOT_SWEEP_MS must be a positive whole number of milliseconds, got "${sweep}".`);
+    result.hotSweepMs = Number(sweep);
+  }
+  return result;
+}
+
 /** RETURNS_STATION_SHUTDOWN_DEADLINE_MS: how long SIGTERM waits for in-flight requests (default 5000). */
 export function shutdownDeadlineMs(env: NodeJS.ProcessEnv): number | undefined {
   const value = env.RETURNS_STATION_SHUTDOWN_DEADLINE_MS;

@@ -4,7 +4,7 @@ import { openStation, type Station } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken, revokeToken } from '../station/domain/tokens.ts';
 import { removeControl, writeControl } from '../station/control-file.ts';
-import { clockOffsetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
+import { clockOffsetFromEnv, hotSetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
 
@@ -39,6 +39,7 @@ export async function serve(args: string[]): Promise<void> {
       demo: { type: 'boolean', default: false },
       'media-budget-mb': { type: 'string' },
       'new-store': { type: 'boolean', default: false },
+      'hot-days': { type: 'string' },
     },
   });
   const host = values.host;
@@ -55,6 +56,7 @@ export async function serve(args: string[]): Promise<void> {
     clock: offsetClock(clockOffsetFromEnv(process.env)),
     mediaBudgetBytes: mediaBudgetBytes(values['media-budget-mb'], process.env),
     newStore: values['new-store'],
+    ...hotSetFromEnv(values['hot-days'], process.env),
     ...syncIntervalFromEnv(process.env),
   });
   let origin: string;

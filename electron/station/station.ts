@@ -27,6 +27,9 @@ export interface StationOptions extends ServerOptions {
   syncPullIntervalMs?: number;
   /** How far behind its cursor a pull re-reads; tests shorten it. */
   syncOverlapMs?: number;
+  /** The hot set's window in days (default 14) and sweep interval (docs/decisions/store-hot-set.md). */
+  hotDays?: number;
+  hotSweepMs?: number;
 }
 
 /** The station core: the data directory it owns, its store, and the HTTP server over them. */
@@ -60,13 +63,21 @@ export const DEFAULT_CLOSE_DEADLINE_MS = 5000;
 export async function openStation(options: StationOptions): Promise<Station> {
   const lock = lockDataDir(options.dataDir, options.command ?? 'returns-station');
   let store: StationStore | undefined;
+  // The server's logger exists only after the store is open; sweeps start later still.
+  let onShed = (_returns: number): void => {};
   try {
+    const clock = options.clock ?? systemClock;
     store = await openStore({
       dataDir: options.dataDir,
       mediaBudgetBytes: options.mediaBudgetBytes ?? null,
       refuseNewBecause: options.newStore ? null : newStoreRefusal(options.dataDir, lock.previousHolder),
+      hotSet: {
+        now: () => clock.now(),
+        onShed: (returns) => onShed(returns),
+        ...(options.hotDays !== undefined ? { days: options.hotDays } : {}),
+        ...(options.hotSweepMs !== undefined ? { sweepMs: options.hotSweepMs } : {}),
+      },
     });
-    const clock = options.clock ?? systemClock;
     await seedCatalog(store);
     const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}) });
     const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync };
@@ -79,6 +90,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
       isBoundToLoopback: () => loopback,
       isClosing: () => closing,
     });
+    onShed = (returns) => server.log.info({ returns }, 'hot set: records of returns that left it were shed from memory (they stay on disk)');
     const housekeeping = startHousekeeping(store, clock, server.log);
     await housekeeping.runOnce();
     const scheduler =

@@ -11,6 +11,7 @@ import type { HttpTimeouts } from '../../electron/station/api/http/timeouts.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import { manualReturnBody } from '../support/manual-return.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
+import { hotSetFromEnv } from '../../electron/cli/cli-error.ts';
 
 /*
  * Shared helpers of the API suite: one real station per test file (real store in a temporary data
@@ -41,6 +42,8 @@ export async function startStation(options: { rateLimits?: Partial<RateLimits>; 
     logLevel: 'silent',
     rateLimits: options.rateLimits ?? GENEROUS,
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    // `npm run test:cold` runs suites with RETURNS_STATION_HOT_DAYS=0: every path meets cold records.
+    ...hotSetFromEnv(undefined, process.env),
   });
   const origin = await station.listen('127.0.0.1', 0);
   const { store, clock } = station.ctx;

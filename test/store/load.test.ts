@@ -84,7 +84,7 @@ async function loadedEngine(shape: EngineShape): Promise<{ db: StationDexie; pat
       return down;
     },
   };
-  const db = newEngine(newEngineFactory(), STATION_SCHEMA, captureCore);
+  const db = newEngine(newEngineFactory(), STATION_SCHEMA, [captureCore]);
   await db.open();
   const sqlite = new DatabaseSync(join(dir, STORE_FILE), { readOnly: true });
   try {

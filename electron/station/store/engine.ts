@@ -11,8 +11,8 @@ export function newEngineFactory(): EngineFactory {
   return new IDBFactory();
 }
 
-/** A Dexie over `factory` declaring `versions`, with the recording middleware at the bottom of its stack. */
-export function newEngine(factory: EngineFactory, versions: readonly SchemaVersion[], middleware: Middleware<DBCore>): StationDexie {
+/** A Dexie over `factory` declaring `versions`, with the store's middlewares (recording, hot set) at the bottom of its stack. */
+export function newEngine(factory: EngineFactory, versions: readonly SchemaVersion[], middlewares: ReadonlyArray<Middleware<DBCore>>): StationDexie {
   const db = new Dexie(ENGINE_NAME, { indexedDB: factory, IDBKeyRange, autoOpen: false, cache: 'disabled' }) as StationDexie;
   for (const version of versions) {
     const declared = db.version(version.version).stores(version.stores);
@@ -22,7 +22,7 @@ export function newEngine(factory: EngineFactory, versions: readonly SchemaVersi
   // AbortController per read-write transaction and aborts it at the end (a DOMException with a
   // stack each time): about a tenth of a small write's cost. Nothing of it is needed here.
   db.unuse({ stack: 'dbcore', name: 'Cache' });
-  db.use(middleware);
+  for (const middleware of middlewares) db.use(middleware);
   db.use(tableCacheMiddleware);
   return db;
 }

@@ -9,6 +9,7 @@ import { startDurability } from './open/durability.ts';
 import { openEngine } from './open/engine.ts';
 import { DamagedDatabaseError, DamagedRowError, isCorruption, MissingDatabaseError } from './errors.ts';
 import { STATION_SCHEMA } from './schema.ts';
+import { DEFAULT_HOT_DAYS } from './hot-set/rule.ts';
 import { openStationDatabase } from './sqlite/open-database.ts';
 import type { OpenStoreOptions, StationStore } from './station-store.ts';
 
@@ -25,6 +26,8 @@ export type { MediaFiles, StoredMedia } from '../media/index.ts';
 
 export type { CommitStats } from './durability/commit-loop.ts';
 export type { LoadReport } from './load.ts';
+
+export { DEFAULT_HOT_DAYS } from './hot-set/rule.ts';
 
 export const STORE_FILE = 'station.db';
 
@@ -47,7 +50,8 @@ export function storeStatsOf(store: StationStore): StoreStats {
  *
  * 1. create — open `station.db`, refusing one held by another process, written by a newer app or
  *    not a station database (errors.ts); a new one gets its tables;
- * 2. load — start the write-through machinery, open the in-memory engine and load SQLite into it;
+ * 2. load — start the write-through machinery, open the in-memory engine and load the hot set
+ *    of SQLite into it (docs/decisions/store-hot-set.md);
  * 3. upgrade — if the database is of an older version, Dexie upgrades the loaded data, written
  *    through like any other transaction;
  * 4. assemble — media files, list queries and the write/close protocol become one StationStore.
@@ -69,8 +73,9 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
   try {
     if (onDisk === 0) createOnDisk(sqlite, plan);
     const durability = startDurability(sqlite, plan, options.beforeCommit ? { beforeCommit: options.beforeCommit } : {});
-    const engine = await openEngine(sqlite, plan, onDisk, durability);
-    const store = await assembleStore(options, plan, sqlite, durability, engine);
+    const hotSet = { days: options.hotSet?.days ?? DEFAULT_HOT_DAYS, now: options.hotSet?.now ?? (() => new Date().toISOString()) };
+    const engine = await openEngine(sqlite, plan, onDisk, durability, hotSet);
+    const store = await assembleStore(options, plan, sqlite, durability, engine, hotSet);
     storeStats.set(store, { commits: durability.loop.stats, load: engine.load });
     return store;
   } catch (error) {

@@ -22,16 +22,19 @@ export interface StoredTable {
  * one string and one JSON.parse per chunk instead of a row object and a parse per record, which
  * halves the read time of a large store.
  */
-export function storedTables(db: DatabaseSync, tables: readonly string[]): StoredTable[] {
+export function storedTables(db: DatabaseSync, tables: readonly string[], onlyListed: ReadonlySet<string> = new Set()): StoredTable[] {
   const sequence = db.prepare('SELECT last FROM _sequences WHERE name = ?');
   return tables.map((name) => ({
     name,
     *rows() {
-      const chunk = db.prepare(
-        `SELECT '[' || group_concat(v, ',') || ']' AS records, max(k) AS last, count(*) AS n
-           FROM (SELECT k, v FROM ${quoteIdent(name)} WHERE k > ? ORDER BY k LIMIT ${READ_CHUNK})`,
-      );
-      const first = db.prepare(`SELECT min(k) AS k FROM ${quoteIdent(name)}`).get() as { k: unknown };
+      // A table of the hot set reads only the keys listed in temp.hot_<table> (hot-set/rule.ts).
+      const listed = onlyListed.has(name);
+      const keys = listed ? `temp.${quoteIdent(`hot_${name}`)}` : quoteIdent(name);
+      const source = listed
+        ? `SELECT t.k AS k, t.v AS v FROM ${keys} h JOIN ${quoteIdent(name)} t ON t.k = h.k WHERE h.k > ? ORDER BY h.k LIMIT ${READ_CHUNK}`
+        : `SELECT k, v FROM ${quoteIdent(name)} WHERE k > ? ORDER BY k LIMIT ${READ_CHUNK}`;
+      const chunk = db.prepare(`SELECT '[' || group_concat(v, ',') || ']' AS records, max(k) AS last, count(*) AS n FROM (${source})`);
+      const first = db.prepare(`SELECT min(k) AS k FROM ${keys}`).get() as { k: unknown };
       if (first.k === null) return;
       // Keys are numbers or strings; start below the smallest one of its kind.
       let after: number | string = typeof first.k === 'string' ? '' : Number.MIN_SAFE_INTEGER;

@@ -18,6 +18,12 @@ export interface OpenStoreOptions {
   mediaBudgetBytes?: number | null;
   /** Fault injection for tests: runs inside each SQLite commit; throwing makes that commit fail. */
   beforeCommit?: () => void;
+  /**
+   * The hot set (docs/decisions/store-hot-set.md): `days` a changed record stays in the engine
+   * (default 14; 0: only open and unsent records), the clock that ends the window (default: the
+   * system clock), and how often the sweep sheds what left it (default 10 minutes; 0: never, for tests); `onShed` hears how many returns' records a sweep shed.
+   */
+  hotSet?: { days?: number; now?: () => string; sweepMs?: number; onShed?: (returns: number) => void };
 }
 
 /**
@@ -34,6 +40,8 @@ export interface OpenStoreOptions {
  * - `subscribe(listener)`: change-log entries, called after the commit that made them durable.
  * - `onTablesChanged(listener)`: the tables whose stored state changed, after each commit and
  *   after each repair of a failed one, before any writer hears back: caches of records forget them.
+ * - `shedCold()`: the hot-set sweep now (it also runs every `hotSet.sweepMs`); resolves to the
+ *   number of returns whose records left the engine (they stay in SQLite).
  * - `media`: content-addressed media files under `<dataDir>/media/`.
  * - `flush()`: waits until every completed transaction is durable; `close()`: flush, then close.
  */
@@ -47,6 +55,7 @@ export interface StationStore {
   count<K extends ListableTable>(table: K, filters: CountFilters[K]): number;
   subscribe(listener: (entries: ChangeLogEntry[]) => void): () => void;
   onTablesChanged(listener: (tables: ReadonlySet<string>) => void): () => void;
+  shedCold(): Promise<number>;
   flush(): Promise<void>;
   close(): Promise<void>;
 }

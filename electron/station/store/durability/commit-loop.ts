@@ -40,6 +40,8 @@ export interface CommitLoop extends RecordingSink {
   ready(): Promise<void>;
   /** Read-write transactions that have mutated but not finished yet. */
   readonly active: number;
+  /** Nothing is in flight: every mutation made in memory so far is durable. */
+  readonly settled: boolean;
   /** The engine's core below the recording middleware (for loading), once Dexie has opened. */
   readonly core: DBCore | undefined;
   /** A store write is queued or running in the engine: its transaction will complete soon. */
@@ -110,6 +112,9 @@ export function createCommitLoop(options: CommitLoopOptions): CommitLoop {
     },
     get core() {
       return state.core;
+    },
+    get settled() {
+      return isIdle(state);
     },
     writeEntered() {
       state.writesInEngine += 1;

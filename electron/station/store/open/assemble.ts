@@ -10,6 +10,10 @@ import type { OpenStoreOptions, StationStore } from '../station-store.ts';
 import type { SchemaPlan } from './create.ts';
 import type { Durability } from './durability.ts';
 import type { OpenedEngine } from './engine.ts';
+import type { HotSetOptions } from '../hot-set/rule.ts';
+import { shedCold } from '../hot-set/shed.ts';
+
+const DEFAULT_SWEEP_MS = 10 * 60_000;
 
 /** Step "assemble": the opened engine, SQLite and the commit loop become one StationStore. */
 export async function assembleStore(
@@ -18,6 +22,7 @@ export async function assembleStore(
   sqlite: DatabaseSync,
   durability: Durability,
   engine: OpenedEngine,
+  hotSet: HotSetOptions,
 ): Promise<StationStore> {
   const { db } = engine;
   const { loop, records } = durability;
@@ -34,6 +39,31 @@ export async function assembleStore(
   let closed = false;
   let closing: Promise<void> | undefined;
   let writesInFlight = 0;
+
+  // The sweep: one at a time, after every write so far is durable (hot-set/shed.ts).
+  let sweeping: Promise<number> | undefined;
+  const sweep = (): Promise<number> => {
+    if (closed) return Promise.resolve(0);
+    sweeping ??= loop
+      .idle()
+      .then(() => (closed ? 0 : shedCold(engine.hot, hotSet, () => loop.settled)))
+      .then((shed) => {
+        if (shed > 0) options.hotSet?.onShed?.(shed);
+        return shed;
+      })
+      .finally(() => {
+        sweeping = undefined;
+      });
+    return sweeping;
+  };
+  const sweepMs = options.hotSet?.sweepMs ?? DEFAULT_SWEEP_MS;
+  const sweepTimer =
+    sweepMs > 0
+      ? setInterval(() => {
+          sweep().catch((error: unknown) => console.error('Returns station store: the hot-set sweep failed (retried at the next one)', error));
+        }, sweepMs)
+      : undefined;
+  sweepTimer?.unref();
 
   function write<T>(
     tablesOrFn: readonly StationTableName[] | ((tx: Transaction) => Promise<T> | T),
@@ -97,12 +127,15 @@ export async function assembleStore(
       durability.onTablesChanged.add(listener);
       return () => durability.onTablesChanged.delete(listener);
     },
+    shedCold: sweep,
     flush() {
       return loop.idle();
     },
     close() {
       closing ??= (async () => {
         closed = true;
+        clearInterval(sweepTimer);
+        await sweeping?.catch(() => 0);
         // Writes already started finish and commit; then nothing is in flight.
         while (writesInFlight > 0 || loop.active > 0) {
           await loop.idle();

@@ -1,6 +1,9 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { newEngine, newEngineFactory } from '../engine.ts';
 import { type LoadReport, loadIntoEngine, storedTables } from '../load.ts';
+import { createColdReads } from '../hot-set/cold-reads.ts';
+import { type HotSetEngine, hotSetMiddleware } from '../hot-set/middleware.ts';
+import { CLUSTER_TABLES, dropHotKeys, ensureHotSetIndexes, hasHotSetTables, type HotSetOptions, selectHotKeys } from '../hot-set/rule.ts';
 import { type StationDexie, tablesOf } from '../schema.ts';
 import { ensureTables, markUpgraded, type SchemaPlan, versionOnDisk } from './create.ts';
 import type { Durability } from './durability.ts';
@@ -9,6 +12,8 @@ export interface OpenedEngine {
   db: StationDexie;
   /** How SQLite was loaded into the engine; undefined for a new database. */
   load: LoadReport | undefined;
+  /** The hot set's view of the engine (clusters present, the core the sweep uses). */
+  hot: HotSetEngine;
 }
 
 /**
@@ -17,22 +22,38 @@ export interface OpenedEngine {
  * and is loaded; if that version is older, Dexie then upgrades the loaded data, and the upgrade's
  * changes are written through like any other transaction.
  */
-export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk: number, durability: Durability): Promise<OpenedEngine> {
+export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk: number, durability: Durability, hotSet: HotSetOptions): Promise<OpenedEngine> {
   const factory = newEngineFactory();
+  ensureHotSetIndexes(sqlite);
+  const hot = hotSetMiddleware(createColdReads(sqlite));
+  const middlewares = [durability.middleware, hot.middleware];
   if (onDisk === 0) {
-    const db = newEngine(factory, plan.versions, durability.middleware);
+    const db = newEngine(factory, plan.versions, middlewares);
     await db.open();
-    return { db, load: undefined };
+    hot.enabled = hasHotSetTables(plan.tables);
+    return { db, load: undefined, hot };
   }
   const onDiskVersions = plan.versions.filter((version) => version.version <= onDisk);
-  const loaded = newEngine(factory, onDiskVersions, durability.middleware);
+  const loaded = newEngine(factory, onDiskVersions, middlewares);
   await loaded.open();
   if (!durability.loop.core) throw new Error('Store engine did not start.');
-  const load = await loadIntoEngine(durability.loop.core, loaded.backendDB(), storedTables(sqlite, [...tablesOf(onDiskVersions).keys()]));
-  if (onDisk === plan.latest) return { db: loaded, load };
+  // An upgrade function must see every record: then everything is loaded, and the sweep sheds later.
+  const upgrades = plan.versions.some((version) => version.version > onDisk && version.upgrade);
+  const onDiskTables = tablesOf(onDiskVersions);
+  const tables = [...onDiskTables.keys()];
+  const listed = new Set<string>(upgrades || !hasHotSetTables(onDiskTables) ? [] : CLUSTER_TABLES);
+  if (listed.size > 0) selectHotKeys(sqlite, hotSet);
+  const load = await loadIntoEngine(durability.loop.core, loaded.backendDB(), storedTables(sqlite, tables, listed));
+  if (onDiskTables.has('returns')) {
+    const present = sqlite.prepare(listed.size > 0 ? 'SELECT k FROM temp.hot_returns' : 'SELECT k FROM returns').all() as Array<{ k: number }>;
+    for (const { k } of present) hot.present.add(k);
+  }
+  dropHotKeys(sqlite);
+  hot.enabled = hasHotSetTables(plan.tables);
+  if (onDisk === plan.latest) return { db: loaded, load, hot };
 
   loaded.close();
-  return { db: await upgradeEngine(sqlite, plan, durability, () => newEngine(factory, plan.versions, durability.middleware)), load };
+  return { db: await upgradeEngine(sqlite, plan, durability, () => newEngine(factory, plan.versions, middlewares)), load, hot };
 }
 
 /**

@@ -1,0 +1,232 @@
+import type {
+  DBCore,
+  DBCoreCountRequest,
+  DBCoreGetManyRequest,
+  DBCoreGetRequest,
+  DBCoreMutateRequest,
+  DBCoreOpenCursorRequest,
+  DBCoreQueryRequest,
+  DBCoreQueryResponse,
+  DBCoreTable,
+  DBCoreTransaction,
+  Middleware,
+} from 'dexie';
+import type { ColdReads, StoredRow } from './cold-reads.ts';
+import { type ClusterTable, isClusterTable } from './rule.ts';
+
+/** Dexie's DBCoreRangeType.Equal (a const enum, not importable as a value). */
+const EQUAL = 1;
+
+/** The engine transaction behind a DBCore transaction (fake-indexeddb's IDBTransaction). */
+interface EngineTransaction {
+  mode: 'readonly' | 'readwrite' | 'versionchange';
+  objectStoreNames: { contains(name: string): boolean };
+  addEventListener(type: 'abort', listener: () => void): void;
+}
+
+export interface HotSetEngine {
+  middleware: Middleware<DBCore>;
+  /** Returns whose whole cluster the engine holds: a miss there is a missing record, not a cold one. */
+  present: Set<number>;
+  /** The core below this middleware (for the sweep: nothing it does is recorded or faulted in). */
+  readonly core: DBCore | undefined;
+  /** Off while the store loads (the load puts rows in itself); on once it is open. */
+  enabled: boolean;
+}
+
+/**
+ * A DBCore middleware below the recording one (docs/decisions/store-hot-set.md). For the cluster
+ * tables it makes a cold record (only in SQLite) look like a hot one:
+ *
+ * - a read outside a write that misses the engine (get, bulkGet, an equality query on an index of
+ *   cold-reads.ts, its count) is answered from SQLite as well, without touching the engine;
+ * - inside a write, the same miss first brings the record's whole cluster into the engine (in this
+ *   transaction, below the recording middleware, so it is not written back), and the write then
+ *   runs on the engine as usual. Only missing keys are added: a newer engine copy always wins;
+ * - a put of a record whose cluster is cold brings the cluster in first.
+ *
+ * A record whose cluster is present but which the engine lacks was deleted (maybe not yet
+ * durable): SQLite is not asked, so a pending delete is never undone.
+ */
+export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
+  const engine: HotSetEngine = { middleware: undefined as unknown as Middleware<DBCore>, present: new Set(), core: undefined, enabled: false };
+  let down: DBCore | undefined;
+
+  /** The stored record of a key whose cluster the engine does not hold. */
+  const coldRow = (table: ClusterTable, key: unknown): StoredRow | undefined => {
+    if (typeof key !== 'number' && typeof key !== 'string') return undefined;
+    const row = cold.row(table, key);
+    if (!row) return undefined;
+    const cluster = cold.clusterOf(table, row.value);
+    return cluster !== undefined && engine.present.has(cluster) ? undefined : row;
+  };
+
+  const writable = (trans: DBCoreTransaction): boolean => (trans as unknown as EngineTransaction).mode === 'readwrite';
+
+  // A transaction that aborts takes its fault-ins (and new returns) with it: they are not present then.
+  const addedBy = new WeakMap<DBCoreTransaction, Set<number>>();
+  const markPresent = (trans: DBCoreTransaction, cluster: number): void => {
+    let added = addedBy.get(trans);
+    if (!added) {
+      const clusters = new Set<number>();
+      addedBy.set(trans, (added = clusters));
+      (trans as unknown as EngineTransaction).addEventListener('abort', () => {
+        for (const id of clusters) engine.present.delete(id);
+      });
+    }
+    added.add(cluster);
+    engine.present.add(cluster);
+  };
+
+  /** Brings the clusters of these cold records into the engine, inside `trans`. */
+  async function faultIn(trans: DBCoreTransaction, table: ClusterTable, rows: readonly StoredRow[]): Promise<void> {
+    if (!down) return;
+    const scope = (trans as unknown as EngineTransaction).objectStoreNames;
+    const clusters = new Set<number>();
+    for (const row of rows) {
+      const cluster = cold.clusterOf(table, row.value);
+      if (cluster === undefined) await addMissing(trans, table, [row]);
+      else if (!engine.present.has(cluster)) clusters.add(cluster);
+    }
+    for (const cluster of clusters) {
+      let whole = true;
+      for (const [name, clusterRows] of cold.cluster(cluster)) {
+        if (!scope.contains(name)) {
+          whole = false;
+          continue;
+        }
+        await addMissing(trans, name, clusterRows);
+      }
+      if (whole) markPresent(trans, cluster);
+    }
+  }
+
+  async function addMissing(trans: DBCoreTransaction, table: string, rows: readonly StoredRow[]): Promise<void> {
+    if (!down || rows.length === 0) return;
+    const target = down.table(table);
+    const existing = await target.getMany({ trans, keys: rows.map((row) => row.key) });
+    const missing = rows.filter((_row, index) => existing[index] === undefined).map((row) => row.value);
+    if (missing.length > 0) await target.mutate({ type: 'add', trans, values: missing });
+  }
+
+  /** The cold records an equality query on an answerable index would also match. */
+  function coldMatches(table: ClusterTable, request: { query: DBCoreQueryRequest['query'] }): StoredRow[] {
+    const { index, range } = request.query;
+    if (!engine.enabled || range.type !== EQUAL || index.isPrimaryKey || !index.name || !cold.answers(table, index.name)) return [];
+    return cold.matching(table, index.name, range.lower).filter((row) => {
+      const cluster = cold.clusterOf(table, row.value);
+      return cluster === undefined || !engine.present.has(cluster);
+    });
+  }
+
+  function coldTable(table: DBCoreTable, name: ClusterTable): DBCoreTable {
+    const keyPath = table.schema.primaryKey.keyPath as string;
+    const keyOf = (value: unknown): unknown => (value as Record<string, unknown>)[keyPath];
+    /** Cold rows the engine does not hold (a partly present cluster after a repair keeps its engine copy). */
+    const notInEngine = async (trans: DBCoreTransaction, rows: StoredRow[]): Promise<StoredRow[]> => {
+      if (rows.length === 0) return rows;
+      const existing = await table.getMany({ trans, keys: rows.map((row) => row.key) });
+      return rows.filter((_row, index) => existing[index] === undefined);
+    };
+    return {
+      ...table,
+      async get(request: DBCoreGetRequest): Promise<unknown> {
+        const found: unknown = await table.get(request);
+        if (found !== undefined || !engine.enabled) return found;
+        const row = coldRow(name, request.key);
+        if (!row) return undefined;
+        if (!writable(request.trans)) return row.value;
+        await faultIn(request.trans, name, [row]);
+        return table.get(request);
+      },
+      async getMany(request: DBCoreGetManyRequest): Promise<unknown[]> {
+        const found = await table.getMany(request);
+        if (!engine.enabled) return found;
+        const rows = new Map<number, StoredRow>();
+        found.forEach((value, index) => {
+          if (value !== undefined) return;
+          const row = coldRow(name, request.keys[index]);
+          if (row) rows.set(index, row);
+        });
+        if (rows.size === 0) return found;
+        if (!writable(request.trans)) return found.map((value, index) => value ?? rows.get(index)?.value);
+        await faultIn(request.trans, name, [...rows.values()]);
+        return table.getMany(request);
+      },
+      async query(request: DBCoreQueryRequest): Promise<DBCoreQueryResponse> {
+        const rows = coldMatches(name, request);
+        if (rows.length === 0) return table.query(request);
+        if (writable(request.trans)) {
+          await faultIn(request.trans, name, rows);
+          return table.query(request);
+        }
+        const [hot, extra] = await Promise.all([table.query(request), notInEngine(request.trans, rows)]);
+        if (extra.length === 0) return hot;
+        const merged = [...hot.result.map((item) => ({ key: request.values ? keyOf(item) : item, item })), ...extra.map((row) => ({ key: row.key, item: request.values ? row.value : row.key }))];
+        merged.sort((a, b) => compareKeys(a.key, b.key));
+        const limited = request.limit !== undefined ? merged.slice(0, request.limit) : merged;
+        return { result: limited.map((entry) => entry.item) };
+      },
+      async count(request: DBCoreCountRequest): Promise<number> {
+        const rows = coldMatches(name, request);
+        if (rows.length === 0) return table.count(request);
+        if (writable(request.trans)) {
+          await faultIn(request.trans, name, rows);
+          return table.count(request);
+        }
+        const [hot, extra] = await Promise.all([table.count(request), notInEngine(request.trans, rows)]);
+        return hot + extra.length;
+      },
+      async openCursor(request: DBCoreOpenCursorRequest) {
+        const rows = coldMatches(name, request);
+        if (rows.length > 0 && writable(request.trans)) await faultIn(request.trans, name, rows);
+        return table.openCursor(request);
+      },
+      async mutate(request: DBCoreMutateRequest) {
+        if (engine.enabled && (request.type === 'put' || request.type === 'add')) {
+          const coldRows: StoredRow[] = [];
+          for (const value of request.values) {
+            const key = keyOf(value);
+            if (key === undefined) continue;
+            const cluster = cold.clusterOf(name, value as Record<string, unknown>);
+            if (cluster !== undefined && !engine.present.has(cluster)) {
+              const stored = cold.row(name, key as number | string);
+              if (stored) coldRows.push(stored);
+              else if (name === 'returns') markPresent(request.trans, cluster); // a new return: nothing of it is cold
+            }
+          }
+          if (coldRows.length > 0) await faultIn(request.trans, name, coldRows);
+        }
+        const response = await table.mutate(request);
+        if (engine.enabled && name === 'returns' && request.type === 'add') {
+          for (const key of response.results ?? []) if (typeof key === 'number') markPresent(request.trans, key);
+        }
+        return response;
+      },
+    };
+  }
+
+  engine.middleware = {
+    stack: 'dbcore',
+    name: 'station-hot-set',
+    level: -200,
+    create(core) {
+      down = core;
+      (engine as { core: DBCore | undefined }).core = core;
+      return {
+        ...core,
+        table(name: string): DBCoreTable {
+          const table = core.table(name);
+          return isClusterTable(name) ? coldTable(table, name) : table;
+        },
+      };
+    },
+  };
+  return engine;
+}
+
+/** IndexedDB's order for the keys the station uses (numbers before strings). */
+function compareKeys(a: unknown, b: unknown): number {
+  if (typeof a === typeof b) return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
+  return typeof a === 'number' ? -1 : 1;
+}

@@ -1,0 +1,138 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/*
+ * The hot set (docs/decisions/store-hot-set.md): the engine holds the records a working day needs;
+ * the rest lives only in SQLite. The unit is a return's cluster — the return, its packages, their
+ * line items and media records, and the upstream links of the return and its packages — because
+ * the domain code reads them together (a receipt recounts the return from its packages). A
+ * cluster is hot when its return is not fully received, any of its packages is open (not
+ * received or cancelled), the return or a package changed inside the window, or the return or a
+ * package has an unsent sync change (an outbox slot). Every other table is small and always hot.
+ */
+
+export interface HotSetOptions {
+  /** Days a changed record stays hot; 0 keeps only open and unsent records hot. */
+  days: number;
+  /** The station's clock: where the window ends. */
+  now: () => string;
+}
+
+export const DEFAULT_HOT_DAYS = 14;
+
+/**
+ * The `station_meta` key of the upstream settings (sync/settings.ts). Unsent changes are hot only
+ * while an upstream is set: without one the outbox is a backlog for a later upstream, and sync
+ * reads cold records through the same paths as the API when it does run.
+ */
+export const UPSTREAM_SETTINGS_KEY = 'sync.upstream';
+
+/** The tables whose records may be cold (only in SQLite). */
+export const CLUSTER_TABLES = ['returns', 'return_packages', 'package_line_items', 'media_files', 'upstream_links'] as const;
+export type ClusterTable = (typeof CLUSTER_TABLES)[number];
+
+export function isClusterTable(name: string): name is ClusterTable {
+  return (CLUSTER_TABLES as readonly string[]).includes(name);
+}
+
+const OPEN_PACKAGE_STATUSES = ['pending', 'in_transit', 'delivered', 'exception'] as const;
+const CLOSED_PACKAGE_STATUSES = ['received', 'cancelled'] as const;
+
+/** Where the window starts: a record changed at or after this instant is hot. */
+export function windowStart(options: HotSetOptions): string {
+  return new Date(Date.parse(options.now()) - options.days * 86_400_000).toISOString();
+}
+
+/**
+ * SQLite indexes the hot set reads by (expression indexes, so they are added to a database of any
+ * age at open without rewriting a row): the selection at open, a cold record's cluster, and the
+ * engine indexes a cold record must still answer (tracking numbers, media tokens, upstream ids).
+ */
+const HOT_SET_INDEXES: ReadonlyArray<readonly [table: string, sql: string]> = [
+  ['returns', 'CREATE INDEX IF NOT EXISTS ret_status_updated ON returns (status, updated_at)'],
+  ['return_packages', 'CREATE INDEX IF NOT EXISTS rp_return ON return_packages (return_id)'],
+  ['return_packages', `CREATE INDEX IF NOT EXISTS rp_account_tracking_key ON return_packages (account_id, json_extract(v, '$.tracking_key'))`],
+  ['package_line_items', `CREATE INDEX IF NOT EXISTS pli_package ON package_line_items (json_extract(v, '$.return_package_id'))`],
+  ['media_files', `CREATE INDEX IF NOT EXISTS mf_package ON media_files (json_extract(v, '$.return_package_id'))`],
+  ['media_files', `CREATE INDEX IF NOT EXISTS mf_url_token ON media_files (json_extract(v, '$.url_token'))`],
+  ['media_files', `CREATE INDEX IF NOT EXISTS mf_sha256 ON media_files (json_extract(v, '$.sha256'))`],
+  [
+    'upstream_links',
+    `CREATE INDEX IF NOT EXISTS ul_upstream ON upstream_links (json_extract(v, '$.account_id'), json_extract(v, '$.kind'), json_extract(v, '$.upstream_id'))`,
+  ],
+];
+
+/** Creates the hot set's indexes on the tables the database has (once; a no-op afterwards). */
+export function ensureHotSetIndexes(sqlite: DatabaseSync): void {
+  const exists = sqlite.prepare(`SELECT 1 AS found FROM sqlite_schema WHERE type = 'table' AND name = ?`);
+  for (const [table, sql] of HOT_SET_INDEXES) if (exists.get(table)) sqlite.exec(sql);
+}
+
+/** The tables the hot set needs: the clusters' and the outbox (unsent changes). */
+export function hasHotSetTables(tables: ReadonlySet<string> | ReadonlyMap<string, unknown>): boolean {
+  return [...CLUSTER_TABLES, 'outbox', 'station_meta'].every((table) => tables.has(table));
+}
+
+const quoted = (values: readonly string[]): string => values.map((value) => `'${value}'`).join(', ');
+
+/**
+ * Selects the hot set at open into temporary tables `temp.hot_<table>(k)`, one per cluster table,
+ * each filled by indexed queries (at 1,000,000 packages of which 20,000 are hot, the open reads
+ * the hot rows, not the history). The load then joins each table with its key list.
+ */
+export function selectHotKeys(sqlite: DatabaseSync, options: HotSetOptions): void {
+  const since = windowStart(options);
+  sqlite.exec(`
+    DROP TABLE IF EXISTS temp.hot_returns; DROP TABLE IF EXISTS temp.hot_return_packages;
+    DROP TABLE IF EXISTS temp.hot_package_line_items; DROP TABLE IF EXISTS temp.hot_media_files;
+    DROP TABLE IF EXISTS temp.hot_upstream_links;
+    CREATE TEMP TABLE hot_returns (k INTEGER PRIMARY KEY);
+    CREATE TEMP TABLE hot_return_packages (k INTEGER PRIMARY KEY);
+    CREATE TEMP TABLE hot_package_line_items (k INTEGER PRIMARY KEY);
+    CREATE TEMP TABLE hot_media_files (k INTEGER PRIMARY KEY);
+    CREATE TEMP TABLE hot_upstream_links (k TEXT PRIMARY KEY);
+  `);
+  const hotReturns = `INSERT OR IGNORE INTO temp.hot_returns (k)`;
+  sqlite.prepare(`${hotReturns} SELECT k FROM returns WHERE status IN ('awaiting', 'partially_received')`).run();
+  sqlite.prepare(`${hotReturns} SELECT k FROM returns WHERE status = 'received' AND updated_at >= ?`).run(since);
+  sqlite.prepare(`${hotReturns} SELECT return_id FROM return_packages WHERE status IN (${quoted(OPEN_PACKAGE_STATUSES)})`).run();
+  sqlite.prepare(`${hotReturns} SELECT return_id FROM return_packages WHERE status IN (${quoted(CLOSED_PACKAGE_STATUSES)}) AND updated_at >= ?`).run(since);
+  if (sqlite.prepare('SELECT 1 AS found FROM station_meta WHERE k = ?').get(UPSTREAM_SETTINGS_KEY)) {
+    sqlite.prepare(`${hotReturns} SELECT json_extract(v, '$.local_id') FROM outbox WHERE json_extract(v, '$.kind') = 'return'`).run();
+    sqlite
+      .prepare(
+        `${hotReturns} SELECT p.return_id FROM outbox o JOIN return_packages p ON p.k = json_extract(o.v, '$.local_id')
+          WHERE json_extract(o.v, '$.kind') = 'return_package'`,
+      )
+      .run();
+  }
+  // Every listed key exists (the load reads the lists in chunks and stops at a short one).
+  sqlite.exec(`
+    DELETE FROM temp.hot_returns WHERE NOT EXISTS (SELECT 1 FROM returns r WHERE r.k = temp.hot_returns.k);
+    INSERT INTO temp.hot_return_packages (k) SELECT p.k FROM temp.hot_returns h JOIN return_packages p ON p.return_id = h.k;
+    INSERT INTO temp.hot_package_line_items (k)
+      SELECT i.k FROM temp.hot_return_packages h JOIN package_line_items i ON json_extract(i.v, '$.return_package_id') = h.k;
+    INSERT INTO temp.hot_media_files (k)
+      SELECT m.k FROM temp.hot_return_packages h JOIN media_files m ON json_extract(m.v, '$.return_package_id') = h.k;
+    INSERT OR IGNORE INTO temp.hot_upstream_links (k)
+      SELECT l.k FROM temp.hot_returns h JOIN upstream_links l ON l.k = 'return:' || h.k;
+    INSERT OR IGNORE INTO temp.hot_upstream_links (k)
+      SELECT l.k FROM temp.hot_return_packages h JOIN upstream_links l ON l.k = 'return_package:' || h.k;
+  `);
+}
+
+/** Drops the key lists once the load is done. */
+export function dropHotKeys(sqlite: DatabaseSync): void {
+  for (const table of CLUSTER_TABLES) sqlite.exec(`DROP TABLE IF EXISTS temp.hot_${table}`);
+}
+
+/** Whether a cluster is hot, from its records as the engine holds them (the sweep's rule, same as the open's). */
+export function clusterIsHot(
+  ret: { status: string; updated_at: string } | undefined,
+  packages: ReadonlyArray<{ status: string; updated_at: string }>,
+  unsent: boolean,
+  since: string,
+): boolean {
+  if (unsent) return true;
+  if (ret && (ret.status !== 'received' || ret.updated_at >= since)) return true;
+  return packages.some((pkg) => !(CLOSED_PACKAGE_STATUSES as readonly string[]).includes(pkg.status) || pkg.updated_at >= since);
+}

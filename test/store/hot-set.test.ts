@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStation, type Station } from '../../electron/station/station.ts';
+import { createToken } from '../../electron/station/domain/tokens.ts';
+import { call, createPackage, createReturn, expectError, packageBody } from '../api/support.ts';
+import { returnLine } from '../support/manual-return.ts';
+
+/*
+ * The hot set (docs/decisions/store-hot-set.md) on the real store and real HTTP: with a window of
+ * zero a received package leaves memory at the next sweep, and every operation still works on it.
+ */
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(dataDir: string): Promise<{ station: Station; origin: string; token: string }> {
+  const station = await openStation({ dataDir, rendererDir: join(dataDir, 'no-renderer'), logLevel: 'silent', hotDays: 0, sync: false });
+  const origin = await station.listen('127.0.0.1', 0);
+  const token = (await createToken(station.store, station.ctx.clock, { scope: 'account', accountId: 1, name: 'hot-set test' })).secret;
+  return { station, origin, token };
+}
+
+/** Packages the engine itself holds (a count over the whole table never asks SQLite). */
+const packagesInMemory = (station: Station): Promise<number> => station.store.db.return_packages.count();
+
+describe('the hot set with a window of zero', () => {
+  it('sheds a received package, then reads, lists, guards and edits it as if it were hot, across a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hot-set-'));
+    dirs.push(dataDir);
+    let { station, origin, token } = await open(dataDir);
+    const A = '/api/v1/accounts/1';
+
+    // A return received in full: nothing of it is open any more.
+    const done = await createReturn(origin, token, { return_line_items: [returnLine('HOT-SET-1', 1)] });
+    const received = await createPackage(origin, token, 1, done.id);
+    const lineId = done.return_line_items[0]?.id;
+    const item = await call(origin, 'POST', `${A}/return_packages/${received.id}/line_items`, { token, body: { return_line_item_id: lineId, quantity: 1 } });
+    expect(item.status, item.text).toBe(201);
+    const itemId = (item.json as { id: number }).id;
+    const receipt = await call(origin, 'PATCH', `${A}/return_packages/${received.id}`, { token, body: { status: 'received' } });
+    expect(receipt.status, receipt.text).toBe(200);
+    expect((await call(origin, 'GET', `${A}/returns/${done.id}`, { token })).json).toMatchObject({ status: 'received' });
+    const open_ = await createReturn(origin, token);
+    const inTransit = await createPackage(origin, token, 1, open_.id);
+
+    expect(await station.store.shedCold()).toBeGreaterThanOrEqual(1);
+    expect(await packagesInMemory(station)).toBe(1); // only the open one
+
+    // Get-one from SQLite, with its line items.
+    const got = await call(origin, 'GET', `${A}/return_packages/${received.id}`, { token });
+    expect(got.status, got.text).toBe(200);
+    expect(got.json).toMatchObject({ id: received.id, status: 'received', line_items: [{ id: itemId }] });
+    // Lists and counts see it.
+    const listed = await call(origin, 'GET', `${A}/return_packages?status=received`, { token });
+    expect((listed.json as { data: Array<{ id: number }> }).data.map((p) => p.id)).toContain(received.id);
+    // Its tracking number is still taken.
+    expectError(await call(origin, 'POST', `${A}/return_packages`, { token, body: packageBody(done.id, { tracking_number: received.tracking_number }) }), 'DUPLICATE_TRACKING_NUMBER');
+    // The refused write's fault-in went with its transaction; the package still reads.
+    expect(await packagesInMemory(station)).toBe(1);
+    expect((await call(origin, 'GET', `${A}/return_packages/${received.id}`, { token })).status).toBe(200);
+
+    // Correct the receipt: the write brings it back and goes through.
+    const corrected = await call(origin, 'PATCH', `${A}/return_packages/${received.id}/line_items/${itemId}`, {
+      token,
+      body: { condition: 'damaged', tags: ['corrected-by-ada'] },
+    });
+    expect(corrected.status, corrected.text).toBe(200);
+    expect(await packagesInMemory(station)).toBe(2);
+    expect(await station.store.shedCold()).toBe(1);
+    const after = await call(origin, 'GET', `${A}/return_packages/${received.id}`, { token });
+    expect(after.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', tags: ['corrected-by-ada'] }] });
+    expect(inTransit.id).toBeGreaterThan(0);
+
+    await station.close();
+    ({ station, origin, token } = await open(dataDir));
+    try {
+      expect(await packagesInMemory(station)).toBe(1);
+      const again = await call(origin, 'GET', `${A}/return_packages/${received.id}`, { token });
+      expect(again.json).toMatchObject({ id: received.id, line_items: [{ condition: 'damaged' }] });
+      const notes = await call(origin, 'PATCH', `${A}/return_packages/${received.id}`, { token, body: { notes: 'checked again' } });
+      expect(notes.status, notes.text).toBe(200);
+      const ret = await call(origin, 'GET', `${A}/returns/${done.id}`, { token });
+      expect(ret.status, ret.text).toBe(200);
+    } finally {
+      await station.close();
+    }
+  });
+});
