@@ -9,7 +9,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { newStoreRefusal } from './data-dir-check.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { buildServer, type ServerOptions } from './server.ts';
-import { openStore, type StationStore } from './store/index.ts';
+import { openStore, type StationStore, storeStatsOf } from './store/index.ts';
 import { createSyncEngine } from './sync/engine.ts';
 import { startSyncScheduler } from './sync/scheduler.ts';
 
@@ -90,6 +90,8 @@ export async function openStation(options: StationOptions): Promise<Station> {
       isBoundToLoopback: () => loopback,
       isClosing: () => closing,
     });
+    const loaded = storeStatsOf(store).load;
+    if (loaded?.hotReturns !== undefined) server.log.info({ returns_in_memory: loaded.hotReturns }, 'store open: the hot set is in memory, older records are read from disk');
     onShed = (returns) => server.log.info({ returns }, 'hot set: records of returns that left it were shed from memory (they stay on disk)');
     const housekeeping = startHousekeeping(store, clock, server.log);
     await housekeeping.runOnce();

@@ -29,7 +29,8 @@ const PACKAGE_STATES: PackageStatus[] = ['in_transit', 'in_transit', 'delivered'
  * formats so that scanning them by hand works (e.g. `1ZDEMO0000000001`).
  */
 export async function seedDemo(ctx: DomainContext): Promise<{ seeded: boolean }> {
-  if ((await ctx.store.db.returns.count()) > 0) return { seeded: false };
+  // From SQLite: the engine holds only the hot set (docs/decisions/store-hot-set.md).
+  if (ctx.store.count('returns', {}) > 0) return { seeded: false };
   await runScript(ctx, async (t, now) => {
     for (const id of DEMO_ACCOUNTS) if (!(await t.accounts.get(id))) await t.accounts.put({ id, name: `Demo shop ${id}`, created_at: now });
   });

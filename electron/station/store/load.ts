@@ -68,6 +68,8 @@ export interface LoadReport {
   readMs: number;
   /** Putting the records into the engine (everything, on the portable path). */
   fillMs: number;
+  /** Returns whose records (the cluster) the engine holds after the load: the hot set. */
+  hotReturns?: number;
 }
 
 /**

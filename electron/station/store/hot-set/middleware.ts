@@ -1,3 +1,4 @@
+import { Dexie } from 'dexie';
 import type {
   DBCore,
   DBCoreCountRequest,
@@ -130,61 +131,61 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
     };
     return {
       ...table,
-      async get(request: DBCoreGetRequest): Promise<unknown> {
-        const found: unknown = await table.get(request);
-        if (found !== undefined || !engine.enabled) return found;
-        const row = coldRow(name, request.key);
-        if (!row) return undefined;
-        if (!writable(request.trans)) return row.value;
-        await faultIn(request.trans, name, [row]);
-        return table.get(request);
-      },
-      async getMany(request: DBCoreGetManyRequest): Promise<unknown[]> {
-        const found = await table.getMany(request);
-        if (!engine.enabled) return found;
-        const rows = new Map<number, StoredRow>();
-        found.forEach((value, index) => {
-          if (value !== undefined) return;
-          const row = coldRow(name, request.keys[index]);
-          if (row) rows.set(index, row);
+      // Each method answers with a promise of Dexie's (`.then` of the engine's own request): Dexie
+      // finds its transaction through its async zone, which a native promise here would lose.
+      get(request: DBCoreGetRequest) {
+        return table.get(request).then((found: unknown) => {
+          if (found !== undefined || !engine.enabled) return found;
+          const row = coldRow(name, request.key);
+          if (!row) return undefined;
+          if (!writable(request.trans)) return row.value;
+          return faultIn(request.trans, name, [row]).then(() => table.get(request));
         });
-        if (rows.size === 0) return found;
-        if (!writable(request.trans)) return found.map((value, index) => value ?? rows.get(index)?.value);
-        await faultIn(request.trans, name, [...rows.values()]);
-        return table.getMany(request);
       },
-      async query(request: DBCoreQueryRequest): Promise<DBCoreQueryResponse> {
+      getMany(request: DBCoreGetManyRequest) {
+        return table.getMany(request).then((found) => {
+          if (!engine.enabled) return found;
+          const rows = new Map<number, StoredRow>();
+          found.forEach((value, index) => {
+            if (value !== undefined) return;
+            const row = coldRow(name, request.keys[index]);
+            if (row) rows.set(index, row);
+          });
+          if (rows.size === 0) return found;
+          if (!writable(request.trans)) return found.map((value, index) => value ?? rows.get(index)?.value);
+          return faultIn(request.trans, name, [...rows.values()]).then(() => table.getMany(request));
+        });
+      },
+      query(request: DBCoreQueryRequest) {
         const rows = coldMatches(name, request);
         if (rows.length === 0) return table.query(request);
-        if (writable(request.trans)) {
-          await faultIn(request.trans, name, rows);
-          return table.query(request);
-        }
-        const [hot, extra] = await Promise.all([table.query(request), notInEngine(request.trans, rows)]);
-        if (extra.length === 0) return hot;
-        const merged = [...hot.result.map((item) => ({ key: request.values ? keyOf(item) : item, item })), ...extra.map((row) => ({ key: row.key, item: request.values ? row.value : row.key }))];
-        merged.sort((a, b) => compareKeys(a.key, b.key));
-        const limited = request.limit !== undefined ? merged.slice(0, request.limit) : merged;
-        return { result: limited.map((entry) => entry.item) };
+        if (writable(request.trans)) return Dexie.Promise.resolve().then(() => faultIn(request.trans, name, rows).then(() => table.query(request)));
+        return table.query(request).then(async (hot): Promise<DBCoreQueryResponse> => {
+          const extra = await notInEngine(request.trans, rows);
+          if (extra.length === 0) return hot;
+          const merged = [
+            ...hot.result.map((item) => ({ key: request.values ? keyOf(item) : item, item })),
+            ...extra.map((row) => ({ key: row.key, item: request.values ? row.value : row.key })),
+          ];
+          merged.sort((a, b) => compareKeys(a.key, b.key));
+          const limited = request.limit !== undefined ? merged.slice(0, request.limit) : merged;
+          return { result: limited.map((entry) => entry.item) };
+        });
       },
-      async count(request: DBCoreCountRequest): Promise<number> {
+      count(request: DBCoreCountRequest) {
         const rows = coldMatches(name, request);
         if (rows.length === 0) return table.count(request);
-        if (writable(request.trans)) {
-          await faultIn(request.trans, name, rows);
-          return table.count(request);
-        }
-        const [hot, extra] = await Promise.all([table.count(request), notInEngine(request.trans, rows)]);
-        return hot + extra.length;
+        if (writable(request.trans)) return Dexie.Promise.resolve().then(() => faultIn(request.trans, name, rows).then(() => table.count(request)));
+        return table.count(request).then(async (hot) => hot + (await notInEngine(request.trans, rows)).length);
       },
-      async openCursor(request: DBCoreOpenCursorRequest) {
+      openCursor(request: DBCoreOpenCursorRequest) {
         const rows = coldMatches(name, request);
-        if (rows.length > 0 && writable(request.trans)) await faultIn(request.trans, name, rows);
-        return table.openCursor(request);
+        if (rows.length === 0 || !writable(request.trans)) return table.openCursor(request);
+        return Dexie.Promise.resolve().then(() => faultIn(request.trans, name, rows).then(() => table.openCursor(request)));
       },
-      async mutate(request: DBCoreMutateRequest) {
+      mutate(request: DBCoreMutateRequest) {
+        const coldRows: StoredRow[] = [];
         if (engine.enabled && (request.type === 'put' || request.type === 'add')) {
-          const coldRows: StoredRow[] = [];
           for (const value of request.values) {
             const key = keyOf(value);
             if (key === undefined) continue;
@@ -195,13 +196,16 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
               else if (name === 'returns') markPresent(request.trans, cluster); // a new return: nothing of it is cold
             }
           }
-          if (coldRows.length > 0) await faultIn(request.trans, name, coldRows);
         }
-        const response = await table.mutate(request);
-        if (engine.enabled && name === 'returns' && request.type === 'add') {
-          for (const key of response.results ?? []) if (typeof key === 'number') markPresent(request.trans, key);
-        }
-        return response;
+        const run = () =>
+          table.mutate(request).then((response) => {
+            if (engine.enabled && name === 'returns' && request.type === 'add') {
+              for (const key of response.results ?? []) if (typeof key === 'number') markPresent(request.trans, key);
+            }
+            return response;
+          });
+        if (coldRows.length === 0) return run();
+        return Dexie.Promise.resolve().then(() => faultIn(request.trans, name, coldRows).then(run));
       },
     };
   }

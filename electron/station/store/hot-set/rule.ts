@@ -39,7 +39,9 @@ const CLOSED_PACKAGE_STATUSES = ['received', 'cancelled'] as const;
 
 /** Where the window starts: a record changed at or after this instant is hot. */
 export function windowStart(options: HotSetOptions): string {
-  return new Date(Date.parse(options.now()) - options.days * 86_400_000).toISOString();
+  const now = Date.parse(options.now());
+  // A clock that cannot be read must not keep the station from opening: the system clock stands in.
+  return new Date((Number.isNaN(now) ? Date.now() : now) - options.days * 86_400_000).toISOString();
 }
 
 /**

@@ -49,6 +49,7 @@ export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk:
     for (const { k } of present) hot.present.add(k);
   }
   dropHotKeys(sqlite);
+  load.hotReturns = hot.present.size;
   hot.enabled = hasHotSetTables(plan.tables);
   if (onDisk === plan.latest) return { db: loaded, load, hot };
 

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call, returnBody } from '../api/support.ts';
+import { returnLine } from '../support/manual-return.ts';
+import { type RunningStation, startStation } from '../support/station-process.ts';
+import { cli } from './station-state.ts';
+
+/*
+ * The hot set through the real `returns-station serve` (docs/decisions/store-hot-set.md): with
+ * --hot-days 0 a received package is not in memory after a restart, and is read, corrected,
+ * listed and shed again from memory like any hot one.
+ */
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const A = '/api/v1/accounts/1';
+const COLD = { args: ['--hot-days', '0'], env: { RETURNS_STATION_LOG_LEVEL: 'info', RETURNS_STATION_HOT_SWEEP_MS: '300' } };
+
+async function until(what: string, predicate: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const inMemoryAtOpen = (station: RunningStation): number | undefined => {
+  const match = /"returns_in_memory":(\d+)/.exec(station.output().stderr);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+};
+const sheds = (station: RunningStation): number => (station.output().stderr.match(/were shed from memory/g) ?? []).length;
+
+describe('a station with a hot-set window of zero', () => {
+  it('reads, corrects, lists and sheds again a received package that is cold after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'station-hot-set-'));
+    dirs.push(dir);
+    const token = cli(dir, 'token', 'create', '--account', '1', '--name', 'hot-set test').trim();
+
+    let station = await startStation({ dataDir: dir, ...COLD });
+    const ret = await call(station.origin, 'POST', '/returns', { token, body: returnBody({ return_line_items: [returnLine('COLD-1', 1)] }) });
+    expect(ret.status, ret.text).toBe(200);
+    const { id: returnId, return_line_items: lines } = ret.json as { id: number; return_line_items: Array<{ id: number }> };
+    const pkg = await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: returnId, tracking_number: 'COLD-TRK-1' } });
+    expect(pkg.status, pkg.text).toBe(201);
+    const packageId = (pkg.json as { id: number }).id;
+    const item = await call(station.origin, 'POST', `${A}/return_packages/${packageId}/line_items`, { token, body: { return_line_item_id: lines[0]?.id, quantity: 1 } });
+    expect(item.status, item.text).toBe(201);
+    const itemId = (item.json as { id: number }).id;
+    expect((await call(station.origin, 'PATCH', `${A}/return_packages/${packageId}`, { token, body: { status: 'received' } })).status).toBe(200);
+    // A second return with an open package stays hot.
+    const open = await call(station.origin, 'POST', '/returns', { token, body: returnBody() });
+    const openId = (open.json as { id: number }).id;
+    expect((await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: openId, tracking_number: 'HOT-TRK-1' } })).status).toBe(201);
+    expect(await station.stop()).toBe(0);
+
+    station = await startStation({ dataDir: dir, ...COLD });
+    try {
+      await until('the open report', () => inMemoryAtOpen(station) !== undefined);
+      expect(inMemoryAtOpen(station)).toBe(1); // the open return only
+      const got = await call(station.origin, 'GET', `${A}/return_packages/${packageId}`, { token });
+      expect(got.status, got.text).toBe(200);
+      expect(got.json).toMatchObject({ id: packageId, status: 'received', tracking_number: 'COLD-TRK-1', line_items: [{ id: itemId, condition: null }] });
+      expect((await call(station.origin, 'GET', `${A}/returns/${returnId}`, { token })).json).toMatchObject({ status: 'received' });
+
+      // Correct the receipt: the write brings the package into memory; the sweep sheds it again.
+      const shedBefore = sheds(station);
+      const corrected = await call(station.origin, 'PATCH', `${A}/return_packages/${packageId}/line_items/${itemId}`, {
+        token,
+        body: { condition: 'damaged', tags: ['corrected-by-ada'] },
+      });
+      expect(corrected.status, corrected.text).toBe(200);
+      await until('the sweep', () => sheds(station) > shedBefore);
+
+      const listed = await call(station.origin, 'GET', `${A}/return_packages?status=received`, { token });
+      expect(listed.json).toMatchObject({ data: [{ id: packageId, line_items_count: 1 }], meta: { total_count: 1 } });
+      const duplicate = await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: openId, tracking_number: 'cold-trk-1' } });
+      expect(duplicate.status, duplicate.text).toBe(409);
+      const after = await call(station.origin, 'GET', `${A}/return_packages/${packageId}`, { token });
+      expect(after.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', tags: ['corrected-by-ada'] }] });
+    } finally {
+      expect(await station.stop()).toBe(0);
+    }
+
+    station = await startStation({ dataDir: dir, ...COLD });
+    try {
+      await until('the open report', () => inMemoryAtOpen(station) !== undefined);
+      expect(inMemoryAtOpen(station)).toBe(1);
+      const again = await call(station.origin, 'GET', `${A}/return_packages/${packageId}`, { token });
+      expect(again.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', tags: ['corrected-by-ada'] }] });
+    } finally {
+      expect(await station.stop()).toBe(0);
+    }
+  });
+});
