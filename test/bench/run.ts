@@ -1,6 +1,6 @@
 // `npm run bench`: measures the real station beside baselines measured in the same run, prints a
 // markdown table and prepends it to test/bench/RESULTS.md. Never part of `npm test`.
-// BENCH_SECTIONS=http,store,api,ui,sync picks sections; BENCH_SECONDS sets each load's length.
+// BENCH_SECTIONS=http,store,hotset,api,ui,sync picks sections; BENCH_SECONDS sets each load's length.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +11,13 @@ import { startHelloBaseline } from './hello-baseline.ts';
 import { load } from './load.ts';
 import { type BenchRow, recordRun, toMarkdown } from './report.ts';
 import { runStoreBench } from './store-bench.ts';
+import { runHotSetBench } from './hot-set-bench.ts';
 import { runSyncBench } from './sync-bench.ts';
 
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 5);
 const HELLO = 'fastify hello-world (baseline)';
-const wanted = new Set((process.env.BENCH_SECTIONS ?? 'http,store,api,ui,sync').split(','));
+const wanted = new Set((process.env.BENCH_SECTIONS ?? 'http,store,hotset,api,ui,sync').split(','));
 
 async function httpSection(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -47,6 +48,7 @@ const scratch = await mkdtemp(join(tmpdir(), 'bench-'));
 try {
   if (wanted.has('http')) rows.push(...(await httpSection()));
   if (wanted.has('store')) rows.push(...(await runStoreBench()));
+  if (wanted.has('hotset')) rows.push(...(await runHotSetBench()));
   if (wanted.has('api')) rows.push(...(await runApiBench(rows.find((r) => r.name === HELLO), scratch)));
   if (wanted.has('ui')) rows.push(...(await uiSection()));
   if (wanted.has('sync')) rows.push(...(await runSyncBench()));

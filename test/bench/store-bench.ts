@@ -28,7 +28,7 @@ const STATUSES: PackageStatus[] = ['pending', 'in_transit', 'in_transit', 'in_tr
 const DAY0 = Date.UTC(2026, 9, 1);
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
@@ -202,7 +202,7 @@ async function storeWriteRate(writers: number, durationMs: number): Promise<{ ra
   }
 }
 
-interface OpenFigures {
+export interface OpenFigures {
   open_ms: number;
   rss_mb: number;
   packages: number;
@@ -211,8 +211,9 @@ interface OpenFigures {
   fill_ms: number;
 }
 
-async function openInChild(dir: string): Promise<OpenFigures> {
-  const { stdout } = await promisify(execFile)(process.execPath, [OPEN_CHILD, dir], { maxBuffer: 1 << 20 });
+export async function openInChild(dir: string, hotDays?: number): Promise<OpenFigures> {
+  const args = hotDays === undefined ? [OPEN_CHILD, dir] : [OPEN_CHILD, dir, String(hotDays)];
+  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 1 << 20 });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as OpenFigures;
 }
 
@@ -220,7 +221,7 @@ async function openInChild(dir: string): Promise<OpenFigures> {
  * A list page with its count, timed cold: counts are remembered between commits, so before each
  * timed call a commit rewrites a package unchanged, which makes the count be computed again.
  */
-async function timeList(store: StationStore, page: number): Promise<{ p50: number; p99: number; total: number }> {
+export async function timeList(store: StationStore, page: number): Promise<{ p50: number; p99: number; total: number }> {
   const query = { account_id: 2, status: ['in_transit', 'delivered'] as PackageStatus[], sort: '-updated_at' as const, per_page: 25, page };
   const unchanged = await store.db.return_packages.get(1);
   const times: number[] = [];

@@ -111,6 +111,9 @@ export function selectHotKeys(sqlite: DatabaseSync, options: HotSetOptions): voi
   sqlite.exec(`
     DELETE FROM temp.hot_returns WHERE NOT EXISTS (SELECT 1 FROM returns r WHERE r.k = temp.hot_returns.k);
     INSERT INTO temp.hot_return_packages (k) SELECT p.k FROM temp.hot_returns h JOIN return_packages p ON p.return_id = h.k;
+    -- A package whose return is missing (no path of the API makes one) is judged by itself.
+    INSERT OR IGNORE INTO temp.hot_return_packages (k) SELECT k FROM return_packages WHERE status IN (${quoted(OPEN_PACKAGE_STATUSES)});
+    INSERT OR IGNORE INTO temp.hot_return_packages (k) SELECT k FROM return_packages WHERE status IN (${quoted(CLOSED_PACKAGE_STATUSES)}) AND updated_at >= '${since}';
     INSERT INTO temp.hot_package_line_items (k)
       SELECT i.k FROM temp.hot_return_packages h JOIN package_line_items i ON json_extract(i.v, '$.return_package_id') = h.k;
     INSERT INTO temp.hot_media_files (k)

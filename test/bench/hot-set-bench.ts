@@ -1,0 +1,139 @@
+// Hot-set figures (issue 12): open time and RSS with a long history, get-one of a cold package,
+// list page + count at that size — each beside a baseline measured in the same run.
+// BENCH_HOT_HISTORY (default 1,000,000) and BENCH_HOT_HOT (default 20,000) size the history.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+import { openStore, STORE_FILE, type StationStore } from '../../electron/station/store/index.ts';
+import { buildHotSetDataset } from './hot-set-dataset.ts';
+import { type BenchRow, toMarkdown } from './report.ts';
+import { openInChild, percentile } from './store-bench.ts';
+
+const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
+
+/** What GET one package reads from the store: the package, its line items and media records. */
+async function timeGetOne(store: StationStore, ids: readonly number[], samples: number): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const id = ids[(i * 7919) % ids.length] ?? 1;
+    const t0 = performance.now();
+    const pkg = await store.db.return_packages.get(id);
+    await store.db.package_line_items.where('return_package_id').equals(id).toArray();
+    await store.db.media_files.where('return_package_id').equals(id).toArray();
+    times.push(performance.now() - t0);
+    if (!pkg) throw new Error(`package ${id} not found`);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+/** A list page and its count, the count computed afresh each time (a commit in between forgets it). */
+async function timeList(store: StationStore, page: number, samples: number): Promise<{ p50: number; p99: number; total: number }> {
+  const query = { account_id: 2, status: ['received' as const], sort: '-updated_at' as const, per_page: 25, page };
+  const times: number[] = [];
+  let total = 0;
+  for (let i = 0; i < samples; i++) {
+    await store.write((tx) => tx.table('station_meta').put({ key: 'bench.tick', value: i }));
+    const t0 = performance.now();
+    const { ids } = store.listIds('return_packages', query);
+    total = store.count('return_packages', query);
+    await store.db.return_packages.bulkGet(ids);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), total };
+}
+
+/** The same page and count straight from SQLite, ids only: the floor any store answer sits on. */
+function timeRawList(dataDir: string, samples: number): { p50: number; p99: number } {
+  const db = new DatabaseSync(join(dataDir, STORE_FILE), { readOnly: true });
+  try {
+    const count = db.prepare(`SELECT count(*) AS n FROM return_packages WHERE account_id = 2 AND status = 'received'`);
+    const page = db.prepare(`SELECT k FROM return_packages WHERE account_id = 2 AND status = 'received' ORDER BY updated_at DESC, k DESC LIMIT 25`);
+    const times: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const t0 = performance.now();
+      count.get();
+      page.all();
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return { p50: percentile(times, 50), p99: percentile(times, 99) };
+  } finally {
+    db.close();
+  }
+}
+
+export async function runHotSetBench(): Promise<BenchRow[]> {
+  const history = Number(process.env.BENCH_HOT_HISTORY ?? 1_000_000);
+  const hot = Number(process.env.BENCH_HOT_HOT ?? 20_000);
+  const samples = 300;
+  const rows: BenchRow[] = [];
+  const size = history.toLocaleString('en');
+  const hotSize = hot.toLocaleString('en');
+
+  // Baseline: a station holding only the hot packages, no history.
+  const alone = await buildHotSetDataset(hot, hot);
+  const big = await buildHotSetDataset(history, hot);
+  try {
+    const ALONE = `baseline: open ${hotSize} packages, no history`;
+    const aloneOpen = await openInChild(alone.dataDir);
+    rows.push({ section: 'hotset', name: ALONE, value: `${round(aloneOpen.open_ms, 0)} ms, ${round(aloneOpen.rss_mb, 0)} MB RSS` });
+    const bigOpen = await openInChild(big.dataDir);
+    const full = history >= 1_000_000;
+    rows.push({
+      section: 'hotset',
+      name: `open ${size} packages in history, ${hotSize} hot`,
+      value: `${round(bigOpen.open_ms, 0)} ms, ${round(bigOpen.rss_mb, 0)} MB RSS, ${bigOpen.packages} packages in memory`,
+      baseline: ALONE,
+      target: full ? '< 1 s, < 300 MB' : undefined,
+      ok: full ? bigOpen.open_ms < 1000 && bigOpen.rss_mb < 300 : undefined,
+    });
+
+    // Before the store opens: it holds its database exclusively.
+    const raw = timeRawList(big.dataDir, samples);
+    rows.push({ section: 'hotset', name: `baseline: raw SQLite page ids + count at ${size}`, p50_ms: round(raw.p50, 3), p99_ms: round(raw.p99, 3) });
+    const store = await openStore({ dataDir: big.dataDir, hotSet: { sweepMs: 0 } });
+    try {
+      const HOT_GET = `baseline: get-one of a hot package at ${size}`;
+      const hotGet = await timeGetOne(store, big.hotIds, samples);
+      rows.push({ section: 'hotset', name: HOT_GET, p50_ms: round(hotGet.p50, 3), p99_ms: round(hotGet.p99, 3) });
+      const coldGet = await timeGetOne(store, big.coldIds, samples);
+      rows.push({
+        section: 'hotset',
+        name: `get-one of a cold package at ${size} (package, line items, media from SQLite)`,
+        p50_ms: round(coldGet.p50, 3),
+        p99_ms: round(coldGet.p99, 3),
+        value: `baseline p99 ${round(hotGet.p99, 3)} ms`,
+        target: full ? 'p99 < 5 ms' : undefined,
+        ok: full ? coldGet.p99 < 5 : undefined,
+      });
+      const first = await timeList(store, 1, samples);
+      // The middle page is the slowest one: later pages are read from the other end (list-queries.ts).
+      for (const page of [1, Math.max(1, Math.ceil(first.total / 25 / 2))]) {
+        const listed = page === 1 ? first : await timeList(store, page, samples);
+        rows.push({
+          section: 'hotset',
+          name: `list page ${page} + count at ${size} (${listed.total} received of account 2; records read back, cold)`,
+          p50_ms: round(listed.p50, 3),
+          p99_ms: round(listed.p99, 3),
+          value: `baseline p99 ${round(raw.p99, 3)} ms`,
+          target: full ? 'p99 < 20 ms' : undefined,
+          ok: full ? listed.p99 < 20 : undefined,
+        });
+      }
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await rm(alone.dataDir, { recursive: true, force: true });
+    await rm(big.dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const rows = await runHotSetBench();
+  process.stdout.write(`${toMarkdown(rows)}\n`);
+}
