@@ -31,7 +31,7 @@ export function storedTables(db: DatabaseSync, tables: readonly string[], onlyLi
       const listed = onlyListed.has(name);
       const keys = listed ? `temp.${quoteIdent(`hot_${name}`)}` : quoteIdent(name);
       const source = listed
-        ? `SELECT t.k AS k, t.v AS v FROM ${keys} h JOIN ${quoteIdent(name)} t ON t.k = h.k WHERE h.k > ? ORDER BY h.k LIMIT ${READ_CHUNK}`
+        ? `SELECT t.k AS k, t.v AS v FROM ${keys} h CROSS JOIN ${quoteIdent(name)} t ON t.k = h.k WHERE h.k > ? ORDER BY h.k LIMIT ${READ_CHUNK}`
         : `SELECT k, v FROM ${quoteIdent(name)} WHERE k > ? ORDER BY k LIMIT ${READ_CHUNK}`;
       const chunk = db.prepare(`SELECT '[' || group_concat(v, ',') || ']' AS records, max(k) AS last, count(*) AS n FROM (${source})`);
       const first = db.prepare(`SELECT min(k) AS k FROM ${keys}`).get() as { k: unknown };
