@@ -22,7 +22,12 @@ export function toMarkdown(rows: BenchRow[]): string {
   const lines = ['| section | scenario | req/s | p50 ms | p99 ms | value | vs baseline | target | met |', '|---|---|---:|---:|---:|---:|---|---|---|'];
   for (const row of rows) {
     const base = row.baseline ? byName.get(row.baseline) : undefined;
-    const ratio = base?.rate && row.rate !== undefined ? `${fmt((row.rate / base.rate) * 100, 1)}% of ${base.name}` : '';
+    const ratio =
+      base?.rate && row.rate !== undefined
+        ? `${fmt((row.rate / base.rate) * 100, 1)}% of ${base.name}`
+        : base?.p50_ms && row.p50_ms !== undefined
+          ? `p50 ${fmt(row.p50_ms / base.p50_ms, 2)}× ${base.name}`
+          : '';
     const met = row.ok === undefined ? '' : row.ok ? 'yes' : '**no**';
     lines.push(`| ${row.section} | ${row.name} | ${fmt(row.rate)} | ${fmt(row.p50_ms, 2)} | ${fmt(row.p99_ms, 2)} | ${row.value ?? ''} | ${ratio} | ${row.target ?? ''} | ${met} |`);
   }
