@@ -12,7 +12,7 @@ import { ScanScreen } from './screens/ScanScreen.tsx';
 import { SignInScreen } from './screens/SignInScreen.tsx';
 import { useNav } from './state/nav-store.ts';
 import { useSession } from './state/session-store.ts';
-import { useStationStore } from './state/station-store.ts';
+import { useStationLink } from './state/station-link.ts';
 import { SupervisorScreen } from './supervisor/SupervisorScreen.tsx';
 import { SyncScreen } from './sync/SyncScreen.tsx';
 import { installStationKeyboard } from './workflow/keyboard.ts';
@@ -20,7 +20,7 @@ import { followAccounts } from './workflow/live-events.ts';
 
 export function App() {
   // A new array only when the account ids change, so the event streams are not reopened on every status poll.
-  const accounts = useStationStore(useShallow((s) => s.status?.accounts.map((a) => a.id) ?? []));
+  const accounts = useStationLink(useShallow((s) => s.status?.accounts.map((a) => a.id) ?? []));
   const screen = useNav((s) => s.screen);
   const signedIn = useSession((s) => s.operator !== null);
 

@@ -2,14 +2,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { resolveConnection } from './connection.ts';
-import { useStationStore } from './state/station-store.ts';
+import { useStationLink } from './state/station-link.ts';
 import { resumePendingWork } from './state/station-work.ts';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 // The API client exists before the first render: screens may call the station in their first effect.
-useStationStore.getState().watch(resolveConnection());
+useStationLink.getState().watch(resolveConnection());
 // Work an earlier page left unsent (a reload, a closed tab) is sent again, oldest first.
 void resumePendingWork();
 createRoot(root).render(

@@ -1,11 +1,11 @@
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 
 /**
  * The about box: the app's version and the schema version of the data directory it runs on, which
  * is what support asks for first (an older app refuses a newer data directory). From `/healthz`.
  */
 export function AboutBox() {
-  const health = useStationStore((s) => s.health);
+  const health = useStationLink((s) => s.health);
   return (
     <details className="about-box" data-testid="about">
       <summary className="btn btn-small">About</summary>

@@ -1,8 +1,8 @@
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 
 /** The account picker of the lists and the manual-return form; shown only when the station has several. */
 export function AccountSelect({ value, onChange, className = 'text-field' }: { value: number | null; onChange(accountId: number): void; className?: string }) {
-  const accounts = useStationStore((s) => s.status?.accounts ?? []);
+  const accounts = useStationLink((s) => s.status?.accounts ?? []);
   if (accounts.length <= 1) return null;
   return (
     <label className={className}>

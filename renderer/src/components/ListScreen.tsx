@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
 import type { ListState } from '../state/lists-store.ts';
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 import { ListControls, Pager } from './ListControls.tsx';
 
 export interface ListColumn<R> {
@@ -26,7 +26,7 @@ export function ListScreen<S extends string, R extends { id: number }>(props: {
 }) {
   const { store, columns } = props;
   const { query, rows, meta, loading, error, setQuery } = store();
-  const firstAccount = useStationStore((s) => s.status?.accounts[0]?.id ?? null);
+  const firstAccount = useStationLink((s) => s.status?.accounts[0]?.id ?? null);
 
   useEffect(() => {
     if (query.accountId === null && firstAccount !== null) setQuery({ accountId: firstAccount });

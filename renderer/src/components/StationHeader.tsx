@@ -1,7 +1,7 @@
 import { useFeedback } from '../state/feedback-store.ts';
 import { useNav, type Screen } from '../state/nav-store.ts';
 import { useSession } from '../state/session-store.ts';
-import { useStationStore, type LinkState } from '../state/station-store.ts';
+import { useStationLink, type LinkState } from '../state/station-link.ts';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';
 import { StationSettingsBox } from './StationSettingsBox.tsx';
@@ -21,10 +21,10 @@ const NAV: readonly { screen: Screen; label: string; key: string }[] = [
 
 /** Always on screen: the station, who is signed in, today's counts and the connection state. */
 export function StationHeader() {
-  const health = useStationStore((s) => s.health);
-  const link = useStationStore((s) => s.link);
-  const today = useStationStore((s) => s.status?.today ?? null);
-  const storage = useStationStore((s) => s.status?.storage ?? null);
+  const health = useStationLink((s) => s.health);
+  const link = useStationLink((s) => s.link);
+  const today = useStationLink((s) => s.status?.today ?? null);
+  const storage = useStationLink((s) => s.status?.storage ?? null);
   const operator = useSession((s) => s.operator);
   const signOut = useSession((s) => s.signOut);
   const soundOn = useFeedback((s) => s.soundOn);

@@ -6,7 +6,7 @@ import { AccountSelect } from '../components/AccountSelect.tsx';
 import { focusScan } from '../scan/scan-field.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useRegister } from '../state/register-store.ts';
-import { stationAccounts, useStationStore } from '../state/station-store.ts';
+import { stationAccounts, useStationLink } from '../state/station-link.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 
 /**
@@ -57,7 +57,7 @@ function inDays(days: number): string {
 
 /** The shortest manual return a dock worker can fill in: email, reason, lines; the rest defaulted. */
 function ManualReturnForm({ trackingNumber }: { trackingNumber: string }) {
-  const accounts = useStationStore((s) => s.status?.accounts ?? []);
+  const accounts = useStationLink((s) => s.status?.accounts ?? []);
   const createManual = useRegister((s) => s.createManual);
   const [accountId, setAccountId] = useState<number | null>(null);
   const [email, setEmail] = useState('');

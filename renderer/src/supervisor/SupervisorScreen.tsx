@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { DockDay, DockDayPackage } from '#shared/api/dock-day.ts';
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 import { useDockDay } from './dock-day-store.ts';
 import './supervisor.css';
 
@@ -105,7 +105,7 @@ function DayPanels({ day }: { day: DockDay }) {
 /** The supervisor's view of a dock day: one screen, refreshed while it is open. */
 export function SupervisorScreen() {
   const { date, waitingMinutes, day, error, setDate, setWaitingMinutes, load, exportCsv } = useDockDay();
-  const received = useStationStore((s) => s.status?.today.received);
+  const received = useStationLink((s) => s.status?.today.received);
   useEffect(() => {
     void load();
     const timer = setInterval(() => void load(), REFRESH_MS);

@@ -1,6 +1,6 @@
 import type { SyncStatus } from '#shared/api/station.ts';
 import { useNav } from '../state/nav-store.ts';
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 import './sync.css';
 
 const LABEL: Record<SyncStatus['state'], string> = {
@@ -17,7 +17,7 @@ function since(at: string | null): string {
 
 /** Always on screen: online or offline, changes waiting, the last success, and whether a person is needed. Opens the sync screen. */
 export function SyncIndicator() {
-  const sync = useStationStore((s) => s.status?.sync ?? null);
+  const sync = useStationLink((s) => s.status?.sync ?? null);
   const go = useNav((s) => s.go);
   if (!sync) return null;
   const waiting = sync.pending_changes;

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { SyncChange } from '#shared/api/sync.ts';
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 import { useSyncScreen } from './sync-store.ts';
 import './sync.css';
 
@@ -41,7 +41,7 @@ function ChangeRow({ change }: { change: SyncChange }) {
 /** The settings form; keyed by the saved settings, so it starts from them again whenever they change. */
 function UpstreamSettings() {
   const upstream = useSyncScreen((s) => s.overview?.upstream ?? null);
-  const stationAccounts = useStationStore((s) => s.status?.accounts.map((a) => a.id).join(', ') ?? '');
+  const stationAccounts = useStationLink((s) => s.status?.accounts.map((a) => a.id).join(', ') ?? '');
   const accounts = upstream?.accounts.length ? upstream.accounts.join(', ') : stationAccounts;
   return <UpstreamForm key={`${upstream?.url ?? ''}|${accounts}`} initialUrl={upstream?.url ?? ''} initialAccounts={accounts} tokenSet={upstream?.token_set ?? false} />;
 }
@@ -86,7 +86,7 @@ function UpstreamForm({ initialUrl, initialAccounts, tokenSet }: { initialUrl: s
 /** The sync screen: what has not gone up (refused ones first, with the upstream's own words), what sync replaced, and the settings. */
 export function SyncScreen() {
   const { overview, changes, total, message, reload } = useSyncScreen();
-  const sync = useStationStore((s) => s.status?.sync ?? null);
+  const sync = useStationLink((s) => s.status?.sync ?? null);
   useEffect(() => {
     void reload();
   }, [reload, sync?.state, sync?.pending_changes]);

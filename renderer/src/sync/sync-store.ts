@@ -3,7 +3,7 @@ import type { SyncStatus } from '#shared/api/station.ts';
 import type { SyncChange, SyncOverview } from '#shared/api/sync.ts';
 import { api } from '../api/station-api.ts';
 import { describeError } from '../api/describe-error.ts';
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 
 /** The sync screen's data: the overview, the changes that have not gone up, and the last action's outcome. */
 interface SyncScreenState {
@@ -58,6 +58,6 @@ export const useSyncScreen = create<SyncScreenState>()((set, get) => {
 
 /** A `sync.status` event or a fresh overview: the indicator shows it at once. */
 export function setSyncStatus(sync: SyncStatus): void {
-  const station = useStationStore.getState();
-  if (station.status && JSON.stringify(station.status.sync) !== JSON.stringify(sync)) useStationStore.setState({ status: { ...station.status, sync } });
+  const station = useStationLink.getState();
+  if (station.status && JSON.stringify(station.status.sync) !== JSON.stringify(sync)) useStationLink.setState({ status: { ...station.status, sync } });
 }

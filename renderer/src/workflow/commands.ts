@@ -5,7 +5,7 @@ import { useNav } from '../state/nav-store.ts';
 import { usePackage } from '../state/station-work.ts';
 import { refuseWhenLocked } from './package-lock.ts';
 import { useSession } from '../state/session-store.ts';
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 import { scanQueue } from './scan-router.ts';
 import { leaveInProgress } from './open-package.ts';
 import { useInProgress } from '../state/in-progress-store.ts';
@@ -49,7 +49,7 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
     useInProgress.getState().forget(current.accountId, current.pkg.id);
     usePackage.getState().close();
     useNav.getState().go('scan');
-    void useStationStore.getState().refreshStatus().catch(() => undefined);
+    void useStationLink.getState().refreshStatus().catch(() => undefined);
   } catch (error) {
     notify('error', describeError(error));
   }

@@ -3,7 +3,7 @@ import { api } from '../api/station-api.ts';
 import { usePackageList, useReturnList } from '../state/lists-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { usePackage } from '../state/station-work.ts';
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 import { setSyncStatus } from '../sync/sync-store.ts';
 
 /*
@@ -27,7 +27,7 @@ const reloadLists = debounce(() => {
   if (screen === 'packages') void usePackageList.getState().reload();
   if (screen === 'returns') void useReturnList.getState().reload();
 }, 150);
-const reloadCounts = debounce(() => void useStationStore.getState().refreshStatus(), 500);
+const reloadCounts = debounce(() => void useStationLink.getState().refreshStatus(), 500);
 
 export function handleEvent(event: StationEvent): void {
   if (event.event === 'package.created' || event.event === 'package.updated') {

@@ -5,7 +5,7 @@ import { api } from '../api/station-api.ts';
 import { useNav } from '../state/nav-store.ts';
 import type { OpenPackage } from '../state/package-store.ts';
 import { outbox, usePackage } from '../state/station-work.ts';
-import { useStationStore } from '../state/station-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 import { useInProgress } from '../state/in-progress-store.ts';
 
 /** A parcel scanned at the dock has arrived: these statuses move to `delivered` when it is opened. */
@@ -41,7 +41,7 @@ export async function openPackage(accountId: number, packageId: number, status: 
   useInProgress.getState().forget(accountId, packageId);
   usePackage.getState().open({ accountId, pkg: fresh, ret });
   useNav.getState().go('package');
-  if (arriving) void useStationStore.getState().refreshStatus();
+  if (arriving) void useStationLink.getState().refreshStatus();
 }
 
 /** Lists a package the worker leaves unfinished on the scan screen; received and cancelled ones are done. */

@@ -6,7 +6,11 @@ import { api, createStationApi } from '../api/station-api.ts';
 
 export type LinkState = 'connecting' | 'online' | 'unreachable';
 
-interface StationState {
+/**
+ * The UI's link to its station: the connection it was given, whether the station answers, its health
+ * and status. (Not the durable store of the station process, `StationStore` in electron/station/store.)
+ */
+interface StationLinkState {
   connection: StationConnection | null;
   health: Health | null;
   link: LinkState;
@@ -18,7 +22,7 @@ interface StationState {
   setReachable(reachable: boolean): void;
 }
 
-export const useStationStore = create<StationState>()((set, get) => ({
+export const useStationLink = create<StationLinkState>()((set, get) => ({
   connection: null,
   health: null,
   link: 'connecting',
@@ -61,5 +65,5 @@ export const useStationStore = create<StationState>()((set, get) => ({
 
 /** The accounts of this station (the station token acts on every one). */
 export function stationAccounts(): number[] {
-  return useStationStore.getState().status?.accounts.map((a) => a.id) ?? [];
+  return useStationLink.getState().status?.accounts.map((a) => a.id) ?? [];
 }
