@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { lineRow, openAndSignIn, scan, scenario } from './receiving-helpers.ts';
+import { lineRow, openAndSignIn, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
 
 /*
  * Feedback a dock worker hears and reads (issue 11 item 7): F3 has a tone of its own, + and − say
@@ -66,4 +66,35 @@ test('a missing camera is said in plain words, not the browser’s “Requested 
   await page.keyboard.press('F4');
   await expect(page.getByTestId('notice')).toContainText('No camera found. Connect a camera');
   await expect(page.getByTestId('notice')).toContainText('dropping, pasting or picking files');
+});
+
+test('receiving with conditions not set asks to confirm by default; the station can allow it at once', async ({ page, demo }) => {
+  const s = await scenario(demo, 'delivered');
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  await scan(page, s.skus[0]);
+  await page.keyboard.press('2');
+  await expect(lineRow(page, s.skus[0])).toContainText('Like new');
+  await scan(page, s.skus[2]);
+  await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('1 item has no condition. Press F2 (or scan Receive) again');
+  await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'warning');
+  await expect(page.getByTestId('package-view')).toBeVisible();
+  expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('delivered');
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
+  expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('received');
+
+  // The station's setting: received at once, and it lasts across a reload.
+  const next = await scenario(demo, 'delivered');
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByTestId('unset-conditions').selectOption('allow');
+  await page.reload();
+  await expect(page.getByTestId('scan-field')).toBeFocused();
+  await scan(page, next.tracking);
+  await scan(page, next.skus[0]);
+  await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText(`Received ${next.tracking}`);
 });

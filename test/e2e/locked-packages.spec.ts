@@ -14,6 +14,9 @@ test('a received package refuses scans and keys until "Correct receipt", which r
   await scan(page, s.skus[1]);
   await scan(page, s.skus[1]);
   await waitForQuietSync(page);
+  // Items without a condition: the station's default asks for a second F2.
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('no condition');
   await page.keyboard.press('F2');
   await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
 

@@ -66,6 +66,9 @@ test('scans and a photo made while the station is unreachable survive a reload a
   await scan(page, s.tracking);
   await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
   await waitForQuietSync(page);
+  // Items without a condition: the station's default asks for a second F2.
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('no condition');
   await page.keyboard.press('F2');
   await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking} — 4 units`);
 });
@@ -88,6 +91,9 @@ test('F2 while the station is stopped: pending, the next parcel can be worked, r
     await scan(page, s.skus[1]);
     await scan(page, s.skus[2]);
     await expect(page.getByTestId('sync-state')).toContainText('Station unreachable');
+    // Items without a condition: the station's default asks for a second F2.
+    await page.keyboard.press('F2');
+    await expect(page.getByTestId('notice')).toContainText('no condition');
     await page.keyboard.press('F2');
     // Said at once, in its own tone, and true: it is not received yet, and it is not left in progress.
     const notice = page.getByTestId('notice');

@@ -89,6 +89,9 @@ test('scanning another parcel inside a package says so and keeps the first one a
   await expect(lineRow(page, first.skus[1]).getByTestId('line-here')).toHaveText('1');
 
   // Received: it leaves the list for good.
+  // Items without a condition: the station's default asks for a second F2.
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('no condition');
   await page.keyboard.press('F2');
   await expect(page.getByTestId('notice')).toContainText(`Received ${first.tracking}`);
   await expect(listed).toHaveCount(1);

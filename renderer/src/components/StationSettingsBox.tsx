@@ -10,6 +10,7 @@ import { useStationSettings } from '../state/station-settings.ts';
 export function StationSettingsBox() {
   const framing = useStationSettings((s) => s.framing);
   const currency = useStationSettings((s) => s.currency);
+  const unset = useStationSettings((s) => s.unsetConditions);
   const [prefix, setPrefix] = useState(framing?.prefix ?? '');
   const [suffix, setSuffix] = useState(framing?.suffix ?? 'Enter');
   const [message, setMessage] = useState<string | null>(null);
@@ -43,6 +44,13 @@ export function StationSettingsBox() {
           </p>
         )}
       </form>
+      <label>
+        Receiving with conditions not set{' '}
+        <select data-testid="unset-conditions" value={unset} onChange={(e) => useStationSettings.getState().setUnsetConditions(e.target.value === 'allow' ? 'allow' : 'confirm')}>
+          <option value="confirm">asks to confirm (F2 again)</option>
+          <option value="allow">receives at once</option>
+        </select>
+      </label>
       <label>
         Station currency (new manual returns, when their account has none yet){' '}
         <select data-testid="station-currency" value={currency ?? ''} onChange={(e) => useStationSettings.getState().setCurrency(e.target.value === '' ? null : (e.target.value as CurrencyCode))}>

@@ -5,8 +5,12 @@ import { readSetting, writeSetting } from './settings.ts';
 
 /*
  * The station's own settings (kept with the station's other settings in this terminal's storage):
- * how its scanner marks a scan, and the currency of new manual returns when their account has none yet.
+ * how its scanner marks a scan, the currency of new manual returns when their account has none yet, and whether receiving with
+ * conditions not set asks to confirm.
  */
+
+/** Receiving with items whose condition is not set: `confirm` asks for a second F2 (or Receive scan); `allow` receives at once. */
+export type UnsetConditionPolicy = 'confirm' | 'allow';
 
 interface StationSettingsState {
   /** The scanner's prefix and suffix keys; null: scans are told apart from typing by their speed. */
@@ -14,6 +18,8 @@ interface StationSettingsState {
   /** New manual returns default to their account's currency, else this one, else USD. */
   currency: CurrencyCode | null;
   setCurrency(currency: CurrencyCode | null): void;
+  unsetConditions: UnsetConditionPolicy;
+  setUnsetConditions(policy: UnsetConditionPolicy): void;
   /** Sets (or with an empty prefix, clears) the scanner framing; returns why not, or null. */
   setFraming(prefix: string, suffix: string): string | null;
 }
@@ -33,6 +39,11 @@ function storedCurrency(): CurrencyCode | null {
 export const useStationSettings = create<StationSettingsState>()((set) => ({
   framing: storedFraming(),
   currency: storedCurrency(),
+  unsetConditions: readSetting('receive.unset-conditions') === 'allow' ? 'allow' : 'confirm',
+  setUnsetConditions(policy) {
+    writeSetting('receive.unset-conditions', policy);
+    set({ unsetConditions: policy });
+  },
   setCurrency(currency) {
     writeSetting('currency', currency);
     set({ currency });

@@ -6,6 +6,7 @@ import { usePackage } from '../state/station-work.ts';
 import { refuseWhenLocked } from './package-lock.ts';
 import { useSession } from '../state/session-store.ts';
 import { useStationLink } from '../state/station-link.ts';
+import { useStationSettings } from '../state/station-settings.ts';
 import { scanQueue } from './scan-router.ts';
 import { leaveInProgress } from './open-package.ts';
 import { useInProgress } from '../state/in-progress-store.ts';
@@ -38,6 +39,7 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
   }
   // Scans already queued belong to this package: let them land first.
   if (!options.inScanQueue) await scanQueue.idle();
+  if (needsUnsetConfirmation()) return;
   try {
     const correcting = store.correctingBy !== null;
     const tracking = current.pkg.tracking_number;
@@ -53,6 +55,25 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
   } catch (error) {
     notify('error', describeError(error));
   }
+}
+
+/** What was last warned about: the same package with the same items unset, confirmed by receiving again. */
+let unsetWarned: string | null = null;
+
+/** With the station's default, items whose condition is not set are received only on a second F2. */
+function needsUnsetConfirmation(): boolean {
+  const store = usePackage.getState();
+  const pkg = store.current?.pkg;
+  const unset = store.drafts.filter((d) => d.condition === null);
+  if (!pkg || unset.length === 0 || pkg.status === 'exception' || useStationSettings.getState().unsetConditions === 'allow') return false;
+  const key = `${pkg.id}:${unset.map((d) => `${d.key}x${d.quantity}`).join(',')}`;
+  if (unsetWarned === key) {
+    unsetWarned = null;
+    return false;
+  }
+  unsetWarned = key;
+  notify('warning', `${unset.length} item${unset.length === 1 ? ' has' : 's have'} no condition. Press F2 (or scan Receive) again to receive anyway, or set ${unset.length === 1 ? 'its condition' : 'their conditions'} (1–6).`);
+  return true;
 }
 
 /** "Correct receipt" (F7): opens a received package for changes, recorded on each changed item. */
