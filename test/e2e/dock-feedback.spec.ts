@@ -91,8 +91,10 @@ test('receiving with conditions not set asks to confirm by default; the station 
   await page.getByText('Settings', { exact: true }).click();
   await page.getByTestId('unset-conditions').selectOption('allow');
   await page.reload();
+  await expect(page.getByTestId('link-state')).toHaveText('Station online');
   await expect(page.getByTestId('scan-field')).toBeFocused();
   await scan(page, next.tracking);
+  await expect(page.getByTestId('tracking-number')).toHaveText(next.tracking);
   await scan(page, next.skus[0]);
   await waitForQuietSync(page);
   await page.keyboard.press('F2');
