@@ -108,17 +108,19 @@ export function selectHotKeys(sqlite: DatabaseSync, options: HotSetOptions): voi
       .run();
   }
   // Every listed key exists (the load reads the lists in chunks and stops at a short one). CROSS
-  // JOIN keeps SQLite driving from the short key list into the index, never scanning the history.
+  // JOIN keeps SQLite driving from the short key list into the index, never scanning the history;
+  // `+h.k` drops the key's INTEGER affinity, which would otherwise keep SQLite off the index of an
+  // untyped (JSON) column and scan it once per key.
   sqlite.exec(`
     DELETE FROM temp.hot_returns WHERE NOT EXISTS (SELECT 1 FROM returns r WHERE r.k = temp.hot_returns.k);
-    INSERT INTO temp.hot_return_packages (k) SELECT p.k FROM temp.hot_returns h CROSS JOIN return_packages p ON p.return_id = h.k;
+    INSERT INTO temp.hot_return_packages (k) SELECT p.k FROM temp.hot_returns h CROSS JOIN return_packages p ON p.return_id = +h.k;
     -- A package whose return is missing (no path of the API makes one) is judged by itself.
     INSERT OR IGNORE INTO temp.hot_return_packages (k) SELECT k FROM return_packages WHERE status IN (${quoted(OPEN_PACKAGE_STATUSES)});
     INSERT OR IGNORE INTO temp.hot_return_packages (k) SELECT k FROM return_packages WHERE status IN (${quoted(CLOSED_PACKAGE_STATUSES)}) AND updated_at >= '${since}';
     INSERT INTO temp.hot_package_line_items (k)
-      SELECT i.k FROM temp.hot_return_packages h CROSS JOIN package_line_items i ON json_extract(i.v, '$.return_package_id') = h.k;
+      SELECT i.k FROM temp.hot_return_packages h CROSS JOIN package_line_items i ON json_extract(i.v, '$.return_package_id') = +h.k;
     INSERT INTO temp.hot_media_files (k)
-      SELECT m.k FROM temp.hot_return_packages h CROSS JOIN media_files m ON json_extract(m.v, '$.return_package_id') = h.k;
+      SELECT m.k FROM temp.hot_return_packages h CROSS JOIN media_files m ON json_extract(m.v, '$.return_package_id') = +h.k;
     INSERT OR IGNORE INTO temp.hot_upstream_links (k)
       SELECT l.k FROM temp.hot_returns h CROSS JOIN upstream_links l ON l.k = 'return:' || h.k;
     INSERT OR IGNORE INTO temp.hot_upstream_links (k)
