@@ -58,3 +58,21 @@ test('a return in the returns list opens its parcels', async ({ page, demo }) =>
   await page.getByRole('button', { name: `RETP${tag}` }).click();
   await expect(page.getByTestId('tracking-number')).toHaveText(`RETP${tag}`);
 });
+
+test('the returns list shows all accounts at once for the station', async ({ page, demo }) => {
+  const tag = uid();
+  const accounts = (await demo.api.station()).accounts.map((a) => a.id);
+  expect(accounts.length).toBeGreaterThan(1);
+  const made = [];
+  for (const accountId of accounts.slice(0, 2)) made.push((await createReturn(demo.api, accountId, `${tag}${accountId}`)).ret);
+  const operator = await demo.api.createOperator({ name: `All ${tag}`, badge_code: `ALL-${tag}` });
+  await openAndSignIn(page, demo, operator);
+  await page.keyboard.press('Alt+R');
+  await page.getByTestId('return-list').waitFor();
+  await page.locator('label', { has: page.locator('span', { hasText: /^Account$/ }) }).locator('select').selectOption({ label: 'All accounts' });
+  // Both accounts' returns in one list (searched by the start of their emails).
+  await page.getByTestId('list-search').fill(`buyer-${tag.toLowerCase()}`);
+  await page.getByTestId('list-search').press('Enter');
+  await expect(page.getByTestId('return-row')).toHaveCount(2);
+  for (const ret of made) await expect(page.getByTestId('return-list')).toContainText(ret.email);
+});

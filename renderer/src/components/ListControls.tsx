@@ -9,13 +9,15 @@ export function ListControls<S extends string>(props: {
   accountId: number | null;
   search: string;
   onAccount(id: number): void;
+  /** Offer "All accounts" (the station token lists every account's records). */
+  allAccounts?: boolean;
   onStatuses(statuses: S[]): void;
   onSearch(text: string): void;
 }) {
   const [text, setText] = useState(props.search);
   return (
     <div className="list-controls">
-      <AccountSelect className="text-field narrow" value={props.accountId} onChange={props.onAccount} />
+      <AccountSelect className="text-field narrow" value={props.accountId} onChange={props.onAccount} allowAll={props.allAccounts ?? false} />
       <div className="button-row" role="group" aria-label={`${props.label} status filter`}>
         <button type="button" className={`btn btn-filter ${props.selected.length === 0 ? 'btn-active' : ''}`} aria-pressed={props.selected.length === 0} onClick={() => props.onStatuses([])}>
           All

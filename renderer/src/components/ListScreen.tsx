@@ -23,6 +23,8 @@ export function ListScreen<S extends string, R extends { id: number }>(props: {
   columns: [ListColumn<R>, ...ListColumn<R>[]];
   testId: string;
   rowTestId: string;
+  /** The list can show every account at once. */
+  allAccounts?: boolean;
 }) {
   const { store, columns } = props;
   const { query, rows, meta, loading, error, setQuery } = store();
@@ -45,6 +47,7 @@ export function ListScreen<S extends string, R extends { id: number }>(props: {
         accountId={query.accountId}
         search={query.search}
         onAccount={(id) => setQuery({ accountId: id, page: 1 })}
+        allAccounts={props.allAccounts ?? false}
         onStatuses={(statuses) => setQuery({ statuses, page: 1 })}
         onSearch={(search) => setQuery({ search, page: 1 })}
       />

@@ -19,6 +19,7 @@ export function ReturnsScreen() {
       store={useReturnList}
       testId="return-list"
       rowTestId="return-row"
+      allAccounts
       columns={[
         {
           title: 'Return',
@@ -29,6 +30,7 @@ export function ReturnsScreen() {
             </button>
           ),
         },
+        { title: 'Account', cell: (r) => r.account_id },
         { title: 'Customer', cell: (r) => r.email },
         { title: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
         { title: 'Lines', cell: (r) => r.return_line_items.map((l) => `${l.merchant_sku} ×${l.quantity}`).join(', ') },

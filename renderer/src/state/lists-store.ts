@@ -35,6 +35,9 @@ export interface ListState<S extends string, R> {
 }
 
 const PER_PAGE = 25;
+
+/** A list's account choice meaning every account (ids start at 1); the returns list offers it. */
+export const ALL_ACCOUNTS = 0;
 const EMPTY_META: Meta = { current_page: 1, total_pages: 0, total_count: 0 };
 
 function single<R>(rows: R[]): Page<R> {
@@ -98,6 +101,11 @@ export const usePackageList = createListStore<PackageStatus, ReturnPackageListIt
 );
 
 export const useReturnList = createListStore<ReturnStatus, ReturnRecord>(async (accountId, { statuses, search, page }) => {
+  if (accountId === ALL_ACCOUNTS) {
+    // Every account's returns (the station token's GET /returns), searched by email prefix.
+    const a = await api().listReturns({ status: statuses, page, per_page: PER_PAGE, ...(search ? { email_prefix: search } : {}) });
+    return { rows: a.data, meta: a.meta };
+  }
   if (search.includes('@')) {
     const a = await api().listAccountReturns(accountId, { email: search, status: statuses, page, per_page: PER_PAGE });
     if (a.data.length > 0) return { rows: a.data, meta: a.meta };
