@@ -29,6 +29,8 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/accounts/{account_id}/events',
   'GET /api/v1/station',
   'GET /api/v1/station/lookup',
+  'GET /api/v1/station/dock-day',
+  'GET /api/v1/station/dock-day/receipts.csv',
   'GET /api/v1/station/operators',
   'POST /api/v1/station/operators',
   'PATCH /api/v1/station/operators/{id}',
