@@ -1,5 +1,13 @@
 import { expect, test } from './fixtures.ts';
-import { lineRow, openAndSignIn, scan, scenario, uid, waitForQuietSync } from './receiving-helpers.ts';
+import type { Page } from '@playwright/test';
+import { lineRow, openAndSignIn, scenario, uid, waitForQuietSync } from './receiving-helpers.ts';
+import { scannerKeys, typeTimed } from './wedge-keyboard.ts';
+
+/**
+ * Scans at a wedge scanner's own pace (15 ms a key, stamped as the device would): scans into text
+ * fields are told from typing by their pace, which page.keyboard cannot keep on a loaded machine.
+ */
+const scan = (page: Page, code: string): Promise<void> => typeTimed(page, scannerKeys(code));
 
 /*
  * A scan goes where the worker is: a focused form field keeps it, a search box searches with it, a
