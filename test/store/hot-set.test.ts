@@ -89,4 +89,32 @@ describe('the hot set with a window of zero', () => {
       await station.close();
     }
   });
+
+  it('a read or a write queued while a sweep sheds its record still finds it, with its line items', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hot-set-race-'));
+    dirs.push(dataDir);
+    const { station, origin, token } = await open(dataDir);
+    const A = '/api/v1/accounts/1';
+    const ret = await createReturn(origin, token, { return_line_items: [returnLine('RACE-1', 2)] });
+    const pkg = await createPackage(origin, token, 1, ret.id);
+    const lineId = ret.return_line_items[0]?.id;
+    for (let i = 0; i < 2; i++) {
+      const item = await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: lineId, quantity: 1 } });
+      expect(item.status, item.text).toBe(201);
+    }
+    expect((await call(origin, 'PATCH', `${A}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
+    const items = () => station.store.db.package_line_items.where('return_package_id').equals(pkg.id);
+
+    // The sweep's transaction is queued first; the read's and the write's are queued behind it,
+    // asked while the cluster is still in memory and answered once it is shed.
+    const sweep = station.store.shedCold();
+    const read = items().toArray();
+    const count = items().count();
+    const written = station.store.write(async () => (await items().toArray()).length);
+    expect(await sweep).toBe(1);
+    expect((await read).map((item) => item.quantity)).toEqual([1, 1]);
+    expect(await count).toBe(2);
+    expect(await written).toBe(2);
+    await station.close();
+  });
 });

@@ -157,10 +157,14 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
         });
       },
       query(request: DBCoreQueryRequest) {
-        const rows = coldMatches(name, request);
-        if (rows.length === 0) return table.query(request);
-        if (writable(request.trans)) return Dexie.Promise.resolve().then(() => faultIn(request.trans, name, rows).then(() => table.query(request)));
+        // Which clusters are present is asked once the engine has answered, inside this request's
+        // transaction: a sweep cannot run in between (its transaction waits for ours), so a cluster
+        // shed just before is read from SQLite (or faulted in), never missed. Asked earlier, a sweep
+        // queued before this transaction could shed the cluster between the question and the answer.
         return table.query(request).then(async (hot): Promise<DBCoreQueryResponse> => {
+          const rows = coldMatches(name, request);
+          if (rows.length === 0) return hot;
+          if (writable(request.trans)) return faultIn(request.trans, name, rows).then(() => table.query(request));
           const extra = await notInEngine(request.trans, rows);
           if (extra.length === 0) return hot;
           const merged = [
@@ -173,15 +177,22 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
         });
       },
       count(request: DBCoreCountRequest) {
-        const rows = coldMatches(name, request);
-        if (rows.length === 0) return table.count(request);
-        if (writable(request.trans)) return Dexie.Promise.resolve().then(() => faultIn(request.trans, name, rows).then(() => table.count(request)));
-        return table.count(request).then(async (hot) => hot + (await notInEngine(request.trans, rows)).length);
+        // As in `query`: present clusters are asked after the engine answered, in this transaction.
+        return table.count(request).then(async (hot) => {
+          const rows = coldMatches(name, request);
+          if (rows.length === 0) return hot;
+          if (writable(request.trans)) return faultIn(request.trans, name, rows).then(() => table.count(request));
+          return hot + (await notInEngine(request.trans, rows)).length;
+        });
       },
       openCursor(request: DBCoreOpenCursorRequest) {
-        const rows = coldMatches(name, request);
-        if (rows.length === 0 || !writable(request.trans)) return table.openCursor(request);
-        return Dexie.Promise.resolve().then(() => faultIn(request.trans, name, rows).then(() => table.openCursor(request)));
+        if (!writable(request.trans)) return table.openCursor(request);
+        // As in `query`: asked again once this transaction runs (a count is the cheapest engine answer).
+        return table.count({ trans: request.trans, query: request.query }).then(() => {
+          const rows = coldMatches(name, request);
+          if (rows.length === 0) return table.openCursor(request);
+          return faultIn(request.trans, name, rows).then(() => table.openCursor(request));
+        });
       },
       mutate(request: DBCoreMutateRequest) {
         const coldRows: StoredRow[] = [];
