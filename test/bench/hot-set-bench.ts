@@ -91,6 +91,22 @@ export async function runHotSetBench(): Promise<BenchRow[]> {
       ok: full ? bigOpen.open_ms < 1000 && bigOpen.rss_mb < 300 : undefined,
     });
 
+    // Today's size of history (the store section's 100,000), with the same hot set.
+    const mid = await buildHotSetDataset(100_000, Math.min(hot, 100_000));
+    try {
+      const midOpen = await openInChild(mid.dataDir);
+      rows.push({
+        section: 'hotset',
+        name: `open 100,000 packages in history, ${Math.min(hot, 100_000).toLocaleString('en')} hot`,
+        value: `${round(midOpen.open_ms, 0)} ms, ${round(midOpen.rss_mb, 0)} MB RSS, ${midOpen.packages} packages in memory`,
+        baseline: ALONE,
+        target: '< 1 s, < 250 MB',
+        ok: midOpen.open_ms < 1000 && midOpen.rss_mb < 250,
+      });
+    } finally {
+      await rm(mid.dataDir, { recursive: true, force: true });
+    }
+
     // Before the store opens: it holds its database exclusively.
     const raw = timeRawList(big.dataDir, samples);
     rows.push({ section: 'hotset', name: `baseline: raw SQLite page ids + count at ${size}`, p50_ms: round(raw.p50, 3), p99_ms: round(raw.p99, 3) });
