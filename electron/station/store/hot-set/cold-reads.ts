@@ -36,6 +36,11 @@ export interface ColdReads {
   answers(table: ClusterTable, index: string): boolean;
   /** The stored records whose index value equals `value` (primary key order). */
   matching(table: ClusterTable, index: string, value: unknown): StoredRow[];
+  /**
+   * The return whose cluster every match of an equality query on `index` belongs to, when the
+   * queried value alone says (a package's items and media: that package's return), else undefined.
+   */
+  clusterOfMatches(table: ClusterTable, index: string, value: unknown): number | undefined;
   /** The return whose cluster holds this record (undefined for an orphan). */
   clusterOf(table: ClusterTable, value: Record<string, unknown>): number | undefined;
   /** Every stored record of a return's cluster, by table. */
@@ -70,6 +75,11 @@ export function createColdReads(sqlite: DatabaseSync): ColdReads {
       const where = expressions.map((expression) => `${expression} = ?`).join(' AND ');
       return rows(`SELECT k, v FROM ${table} WHERE ${where} ORDER BY k`, ...(values as SQLInputValue[]));
     },
+    clusterOfMatches(table, index, value) {
+      if (table === 'return_packages' && index === 'return_id') return typeof value === 'number' ? value : undefined;
+      if ((table === 'package_line_items' || table === 'media_files') && index === 'return_package_id') return packageReturn(value);
+      return undefined;
+    },
     clusterOf(table, value) {
       switch (table) {
         case 'returns':
@@ -103,9 +113,15 @@ export function createColdReads(sqlite: DatabaseSync): ColdReads {
     },
   };
 
+  // A package's return never changes (it is set at creation only): what was read once stays true.
+  const returnOfPackage = new Map<number, number>();
   function packageReturn(packageId: unknown): number | undefined {
     if (typeof packageId !== 'number') return undefined;
-    return (prepared(`SELECT return_id FROM return_packages WHERE k = ?`).get(packageId) as { return_id: number } | undefined)?.return_id;
+    const known = returnOfPackage.get(packageId);
+    if (known !== undefined) return known;
+    const found = (prepared(`SELECT return_id FROM return_packages WHERE k = ?`).get(packageId) as { return_id: number } | undefined)?.return_id;
+    if (found !== undefined) returnOfPackage.set(packageId, found);
+    return found;
   }
   return reads;
 }

@@ -114,6 +114,9 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
   function coldMatches(table: ClusterTable, request: { query: DBCoreQueryRequest['query'] }): StoredRow[] {
     const { index, range } = request.query;
     if (!engine.enabled || range.type !== EQUAL || index.isPrimaryKey || !index.name || !cold.answers(table, index.name)) return [];
+    // The common case, a hot package's items or media: its cluster is in memory, SQLite is not asked.
+    const cluster = cold.clusterOfMatches(table, index.name, range.lower);
+    if (cluster !== undefined && engine.present.has(cluster)) return [];
     return cold.matching(table, index.name, range.lower).filter((row) => {
       const cluster = cold.clusterOf(table, row.value);
       return cluster === undefined || !engine.present.has(cluster);
