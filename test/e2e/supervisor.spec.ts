@@ -22,8 +22,15 @@ for (const size of SIZES) {
       await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: line?.id ?? null, quantity: (line?.quantity ?? 1) + 2, condition: 'new' });
       await demo.api.updatePackage(s.accountId, s.packageId, { status: 'received', processor_id: s.operator.id });
 
+      // A long day: more exceptions than any panel has room for. They scroll inside their panel.
+      for (let i = 0; i < 24; i += 1) {
+        const extra = await demo.api.createPackage(s.accountId, { return_id: s.ret.id, tracking_number: `${s.tracking}X${i}`, status: 'in_transit' });
+        await demo.api.updatePackage(s.accountId, extra.id, { status: 'exception' });
+      }
+
       await openAndSignIn(page, demo, s.operator);
       await page.keyboard.press('Alt+D');
+      await expect(page.getByTestId('supervisor-exceptions')).toContainText(`${s.tracking}X23`);
       const workers = page.getByTestId('supervisor-workers');
       await expect(workers.getByRole('row', { name: s.operator.name })).toContainText('1 pkg');
       await expect(page.getByTestId('supervisor-review')).toContainText(`Over-receipt ${s.skus[0]} — ${(line?.quantity ?? 1) + 2} of ${line?.quantity ?? 1}`);
