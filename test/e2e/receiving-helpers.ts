@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { scannerKeys, typeTimed } from './wedge-keyboard.ts';
 import type { Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 import type { ApiClient } from '../../shared/api/client.ts';
@@ -53,9 +54,13 @@ export async function scenario(demo: DemoStation, status: 'pending' | 'in_transi
   return { accountId, ret, skus, tracking, packageId: pkg.id, operator };
 }
 
-/** Types a code the way a hardware scanner does: all characters at once, then Enter. */
+/**
+ * Types a code the way a hardware scanner does: a key every 10 ms by the device's clock, then Enter.
+ * page.keyboard.type would stamp each key when the loaded test machine got round to it, and a slow
+ * first gap makes a leading digit look pressed by hand (a CI run lost the "1" of "1Z…" that way).
+ */
 export async function scan(page: Page, code: string): Promise<void> {
-  await page.keyboard.type(`${code}\n`);
+  await typeTimed(page, scannerKeys(code, 0, 10));
 }
 
 /** Opens the UI link and signs in by scanning the badge. */
