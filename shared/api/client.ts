@@ -19,6 +19,7 @@ import type {
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
 import { createSseParser } from './sse.ts';
+import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
 import type {
   RecordSync,
   SyncChange,
@@ -191,6 +192,12 @@ export class ApiClient {
   async dockDayReceiptsCsv(query: { date?: string } = {}, o: RequestOptions = {}): Promise<string> {
     const response = await this.#send(API_ROUTES.exportDockDayReceipts, { query: { ...query }, signal: o.signal });
     return response.text();
+  }
+  stationSettings(o: RequestOptions = {}): Promise<StationSettings> {
+    return this.#call(API_ROUTES.getStationSettings, { signal: o.signal });
+  }
+  updateStationSettings(body: StationSettingsUpdateInput, o: RequestOptions = {}): Promise<StationSettings> {
+    return this.#call(API_ROUTES.updateStationSettings, { json: body, signal: o.signal });
   }
   lookup(code: string, o: RequestOptions = {}): Promise<LookupResponse> {
     return this.#call(API_ROUTES.lookupCode, { query: { code }, signal: o.signal });

@@ -36,6 +36,7 @@ import {
   OperatorUpdateSchema,
   StationStatusSchema,
 } from './station.ts';
+import { StationSettingsSchema, StationSettingsUpdateSchema } from './station-settings.ts';
 import { TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 
 import {
@@ -370,6 +371,29 @@ export const API_ROUTES = {
     status: 200,
     response: 'csv',
     errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  getStationSettings: {
+    operationId: 'getStationSettings',
+    method: 'GET',
+    path: '/api/v1/station/settings',
+    summary: "The station's settings, shared by all its terminals: scanner framing, currency of new manual returns, receiving with conditions not set.",
+    tag: 'station',
+    auth: 'station',
+    status: 200,
+    response: StationSettingsSchema,
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  updateStationSettings: {
+    operationId: 'updateStationSettings',
+    method: 'PATCH',
+    path: '/api/v1/station/settings',
+    summary: "Change the station's settings (the fields given; null clears the scanner framing or the currency).",
+    tag: 'station',
+    auth: 'station',
+    body: StationSettingsUpdateSchema,
+    status: 200,
+    response: StationSettingsSchema,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN'],
   },
   lookupCode: {
     operationId: 'lookupCode',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StationSettingsSchema } from './station-settings.ts';
 import {
   CalendarDateSchema,
   MAX_LENGTH,
@@ -67,6 +68,8 @@ export const StationStatusSchema = z.object({
   }),
   sync: SyncStatusSchema,
   storage: StationStorageSchema,
+  /** The station's settings (also `GET /api/v1/station/settings`): terminals pick up a change within a status poll. */
+  settings: StationSettingsSchema,
 });
 export type StationStatus = z.infer<typeof StationStatusSchema>;
 

@@ -31,8 +31,22 @@ export async function startDemoStation(options: { dataDir?: string; port?: numbe
   return { ...station, uiUrl, token, api: new ApiClient({ baseUrl: station.origin, token }) };
 }
 
+/** The demo station each worker started, by worker index (none until a test asks for one). */
+const demoStations = new Map<number, DemoStation>();
+
 /** Each worker drives its own real `returns-station serve` with a temporary data directory. */
-export const test = base.extend<object, { station: RunningStation; demo: DemoStation }>({
+export const test = base.extend<{ stationSettingsRestored: undefined }, { station: RunningStation; demo: DemoStation }>({
+  // The station's settings are shared by every terminal, so a test that changes them on its worker's
+  // demo station puts them back afterwards (only when a demo station was started for it).
+  stationSettingsRestored: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, testInfo) => {
+      await use(undefined);
+      const demo = demoStations.get(testInfo.workerIndex);
+      if (demo) await demo.api.updateStationSettings({ scanner: null, currency: null, unset_conditions: 'confirm' });
+    },
+    { auto: true },
+  ],
   station: [
     // Playwright reads a fixture's dependencies from its first parameter's pattern: it must be `{}`.
     // eslint-disable-next-line no-empty-pattern
@@ -45,9 +59,11 @@ export const test = base.extend<object, { station: RunningStation; demo: DemoSta
   ],
   demo: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
+    async ({}, use, workerInfo) => {
       const station = await startDemoStation();
+      demoStations.set(workerInfo.workerIndex, station);
       await use(station);
+      demoStations.delete(workerInfo.workerIndex);
       await station.stop();
     },
     { scope: 'worker' },

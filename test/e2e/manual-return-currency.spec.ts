@@ -43,6 +43,8 @@ test('without returns on the account, the station’s currency; without that, US
   await page.getByTestId('station-currency').selectOption('CHF');
   await page.getByText('Settings', { exact: true }).click();
   await expect(currencyOf(page)).toHaveValue('CHF');
+  // Kept by the station for all its terminals.
+  expect((await demo.api.stationSettings()).currency).toBe('CHF');
   // The worker's own pick wins.
   await currencyOf(page).selectOption('JPY');
   await expect(currencyOf(page)).toHaveValue('JPY');

@@ -108,7 +108,17 @@ test('prefix/suffix mode: what the scanner frames is a scan, every other key is 
   await page.getByTestId('scanner-save').click();
   await expect(page.getByTestId('scanner-framing-state')).toContainText('between F12 and Enter');
   await page.getByText('Settings', { exact: true }).click();
-  // The setting belongs to the station's terminal: it survives a reload.
+  // The setting belongs to the station, not to this browser: the station holds it, another terminal
+  // (its own browser profile) shows it, and it survives a reload.
+  expect((await demo.api.stationSettings()).scanner).toEqual({ prefix: 'F12', suffix: 'Enter' });
+  const otherTerminal = await page.context().browser()?.newContext();
+  if (otherTerminal) {
+    const other = await otherTerminal.newPage();
+    await openAndSignIn(other, demo, s.operator);
+    await other.getByText('Settings', { exact: true }).click();
+    await expect(other.getByTestId('scanner-prefix')).toHaveValue('F12');
+    await otherTerminal.close();
+  }
   await page.reload();
   await expect(page.getByTestId('scan-field')).toBeFocused();
 

@@ -31,6 +31,8 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/lookup',
   'GET /api/v1/station/dock-day',
   'GET /api/v1/station/dock-day/receipts.csv',
+  'GET /api/v1/station/settings',
+  'PATCH /api/v1/station/settings',
   'GET /api/v1/station/operators',
   'POST /api/v1/station/operators',
   'PATCH /api/v1/station/operators/{id}',

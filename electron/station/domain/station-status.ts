@@ -3,6 +3,7 @@ import type { MediaUsage } from '../media/index.ts';
 import { SYNC_DISABLED } from '../sync/status.ts';
 import { STATION_NAME, STATION_VERSION } from '../version.ts';
 import type { DomainContext } from './context.ts';
+import { stationSettings } from './station-settings.ts';
 
 export { SYNC_DISABLED };
 
@@ -32,6 +33,7 @@ export async function stationStatus(ctx: DomainContext): Promise<StationStatus> 
     },
     sync: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
     storage: storageState(await store.media.usage()),
+    settings: await stationSettings(ctx),
   };
 }
 

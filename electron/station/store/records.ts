@@ -184,7 +184,7 @@ export interface IdempotencyKey {
   created_at: Timestamp;
 }
 
-export type ChangeResource = 'return' | 'return_package' | 'package_line_item' | 'media_file' | 'operator' | 'token';
+export type ChangeResource = 'return' | 'return_package' | 'package_line_item' | 'media_file' | 'operator' | 'token' | 'station_settings';
 
 export interface ChangeLogEntry {
   /** Monotonic; the live events' id and the future sync outbox order. */

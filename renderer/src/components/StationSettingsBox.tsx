@@ -1,59 +1,75 @@
 import { useState, type FormEvent } from 'react';
 import { type CurrencyCode, ISO_4217_CURRENCIES } from '#shared/api/currencies.ts';
 import { useNav } from '../state/nav-store.ts';
+import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming, type StationSettingsUpdateInput } from '#shared/api/station-settings.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 
+/** The scanner's prefix and suffix keys, checked here first and then by the station. */
+function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null; message: string | null; say: (message: string | null) => void }) {
+  const [prefix, setPrefix] = useState(framing?.prefix ?? '');
+  const [suffix, setSuffix] = useState(framing?.suffix ?? DEFAULT_SUFFIX);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const p = prefix.trim();
+    const s = suffix.trim() || DEFAULT_SUFFIX;
+    const problem = p === '' ? null : (keyNameProblem(p) ?? keyNameProblem(s) ?? (p === s ? 'The prefix and the suffix must be different keys.' : null));
+    if (problem) return say(problem);
+    const refused = await useStationSettings.getState().change({ scanner: p === '' ? null : { prefix: p, suffix: s } });
+    say(refused ?? (p === '' ? 'Scans are told apart from typing by their speed.' : `Scans are what the scanner sends between ${p} and ${s}.`));
+  };
+  return (
+    <form onSubmit={(e) => void save(e)} aria-label="Scanner">
+      <p>
+        Scanner prefix and suffix: set the scanner to send a key before and after every code (e.g. prefix <kbd>F12</kbd> or <kbd>Ctrl+B</kbd>, suffix <kbd>Enter</kbd>). Leave the prefix empty to tell scans by their speed.
+      </p>
+      <label>
+        Scanner prefix key <input data-testid="scanner-prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)} maxLength={20} />
+      </label>
+      <label>
+        Scanner suffix key <input data-testid="scanner-suffix" value={suffix} onChange={(e) => setSuffix(e.target.value)} maxLength={20} />
+      </label>
+      <button type="submit" className="btn btn-small" data-testid="scanner-save">
+        Save scanner
+      </button>
+      {message && (
+        <p role="status" data-testid="scanner-framing-state">
+          {message}
+        </p>
+      )}
+    </form>
+  );
+}
+
 /**
- * The station's settings: the scanner's prefix and suffix (certainty that a scan is a scan) and what
- * receiving with conditions not set does. Beside the About box; changes apply at once.
+ * The station's settings: the scanner's prefix and suffix (certainty that a scan is a scan), the
+ * currency of new manual returns and what receiving with conditions not set does. Kept by the station
+ * for all its terminals; beside the About box; a change applies at once (other terminals: within a
+ * status poll).
  */
 export function StationSettingsBox() {
   const framing = useStationSettings((s) => s.framing);
   const currency = useStationSettings((s) => s.currency);
   const unset = useStationSettings((s) => s.unsetConditions);
-  const [prefix, setPrefix] = useState(framing?.prefix ?? '');
-  const [suffix, setSuffix] = useState(framing?.suffix ?? 'Enter');
+  const change = useStationSettings((s) => s.change);
   const [message, setMessage] = useState<string | null>(null);
-
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = useStationSettings.getState().setFraming(prefix, suffix);
-    setMessage(problem ?? (prefix.trim() === '' ? 'Scans are told apart from typing by their speed.' : `Scans are what the scanner sends between ${prefix.trim()} and ${suffix.trim() || 'Enter'}.`));
-  };
+  const changeAndSay = async (patch: StationSettingsUpdateInput) => setMessage(await change(patch));
 
   return (
     <details className="about-box settings-box" data-testid="station-settings">
       <summary className="btn btn-small">Settings</summary>
       <div className="settings-panel">
-      <form onSubmit={save} aria-label="Scanner">
-        <p>
-          Scanner prefix and suffix: set the scanner to send a key before and after every code (e.g. prefix <kbd>F12</kbd> or <kbd>Ctrl+B</kbd>, suffix <kbd>Enter</kbd>). Leave the prefix empty to tell scans by their speed.
-        </p>
-        <label>
-          Scanner prefix key <input data-testid="scanner-prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)} maxLength={20} />
-        </label>
-        <label>
-          Scanner suffix key <input data-testid="scanner-suffix" value={suffix} onChange={(e) => setSuffix(e.target.value)} maxLength={20} />
-        </label>
-        <button type="submit" className="btn btn-small" data-testid="scanner-save">
-          Save scanner
-        </button>
-        {message && (
-          <p role="status" data-testid="scanner-framing-state">
-            {message}
-          </p>
-        )}
-      </form>
+      {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
+      <ScannerForm key={framing ? `${framing.prefix} ${framing.suffix}` : ''} framing={framing} message={message} say={setMessage} />
       <label>
         Receiving with conditions not set{' '}
-        <select data-testid="unset-conditions" value={unset} onChange={(e) => useStationSettings.getState().setUnsetConditions(e.target.value === 'allow' ? 'allow' : 'confirm')}>
+        <select data-testid="unset-conditions" value={unset} onChange={(e) => void changeAndSay({ unset_conditions: e.target.value === 'allow' ? 'allow' : 'confirm' })}>
           <option value="confirm">asks to confirm (F2 again)</option>
           <option value="allow">receives at once</option>
         </select>
       </label>
       <label>
         Station currency (new manual returns, when their account has none yet){' '}
-        <select data-testid="station-currency" value={currency ?? ''} onChange={(e) => useStationSettings.getState().setCurrency(e.target.value === '' ? null : (e.target.value as CurrencyCode))}>
+        <select data-testid="station-currency" value={currency ?? ''} onChange={(e) => void changeAndSay({ currency: e.target.value === '' ? null : (e.target.value as CurrencyCode) })}>
           <option value="">USD (not set)</option>
           {ISO_4217_CURRENCIES.map((c) => (
             <option key={c}>{c}</option>

@@ -3,24 +3,11 @@
  * keyboard-wedge scanners can): what lies between them is a scan, everything else was typed by hand.
  * Certain where timing is a guess, so a station that wants certainty sets one up.
  *
- * A key is written as the browser names it (`KeyboardEvent.key`), optionally with `Ctrl+`: `F12`,
+ * The station keeps the keys (shared/api/station-settings.ts checks their names). A key is written as the browser names it (`KeyboardEvent.key`), optionally with `Ctrl+`: `F12`,
  * `§`, `~`, `Ctrl+B` (the ASCII control character STX, which scanners send as Ctrl+B), `Enter`, `Tab`.
  */
 
-export interface ScannerFraming {
-  prefix: string;
-  suffix: string;
-}
-
-export const DEFAULT_SUFFIX = 'Enter';
-
-/** Why a key name cannot frame scans, or null when it can. */
-export function keyNameProblem(name: string): string | null {
-  const key = name.replace(/^Ctrl\+/i, '');
-  if (key === '') return 'Name a key, e.g. F12, § or Ctrl+B.';
-  if (key.length > 1 && !/^[A-Z][A-Za-z0-9]*$/.test(key)) return `"${name}" is not a key name (e.g. F12, Enter, Tab, § or Ctrl+B).`;
-  return null;
-}
+export type { ScannerFraming } from '#shared/api/station-settings.ts';
 
 /** Whether `event` is the key named `name`. */
 export function isKey(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'altKey' | 'metaKey'>, name: string): boolean {

@@ -3,6 +3,7 @@ import type { StationStatus } from '#shared/api/station.ts';
 import type { Health } from '#shared/health.ts';
 import type { StationConnection } from '#shared/station-config.ts';
 import { api, createStationApi } from '../api/station-api.ts';
+import { useStationSettings } from './station-settings.ts';
 
 export type LinkState = 'connecting' | 'online' | 'unreachable';
 
@@ -34,7 +35,9 @@ export const useStationLink = create<StationLinkState>()((set, get) => ({
   async refreshStatus() {
     if (!get().connection?.token) return;
     try {
-      set({ status: await api().station() });
+      const status = await api().station();
+      set({ status });
+      useStationSettings.getState().adopt(status.settings);
     } catch {
       // The connection state already says what went wrong; keep the last counts.
     }

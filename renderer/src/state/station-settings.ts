@@ -1,68 +1,75 @@
 import { create } from 'zustand';
-import { type CurrencyCode, ISO_4217_CURRENCIES } from '#shared/api/currencies.ts';
-import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming } from '../scan/scanner-framing.ts';
+import { ApiError } from '#shared/api/client.ts';
+import type { CurrencyCode } from '#shared/api/currencies.ts';
+import type { ScannerFraming, StationSettings, StationSettingsUpdateInput, UnsetConditionPolicy } from '#shared/api/station-settings.ts';
+import { api } from '../api/station-api.ts';
+import { describeError } from '../api/describe-error.ts';
 import { readSetting, writeSetting } from './settings.ts';
 
 /*
- * The station's own settings (kept with the station's other settings in this terminal's storage):
- * how its scanner marks a scan, the currency of new manual returns when their account has none yet, and whether receiving with
- * conditions not set asks to confirm.
+ * The station's settings as this terminal knows them: kept by the station (every terminal of it shares
+ * them, and they survive a restart), read with the status this screen polls and from the answer to a
+ * change. Until the station first answers, the defaults apply: scans told by speed, no currency,
+ * confirm before receiving with conditions not set.
  */
 
-/** Receiving with items whose condition is not set: `confirm` asks for a second F2 (or Receive scan); `allow` receives at once. */
-export type UnsetConditionPolicy = 'confirm' | 'allow';
+export type { UnsetConditionPolicy };
 
 interface StationSettingsState {
   /** The scanner's prefix and suffix keys; null: scans are told apart from typing by their speed. */
   framing: ScannerFraming | null;
   /** New manual returns default to their account's currency, else this one, else USD. */
   currency: CurrencyCode | null;
-  setCurrency(currency: CurrencyCode | null): void;
   unsetConditions: UnsetConditionPolicy;
-  setUnsetConditions(policy: UnsetConditionPolicy): void;
-  /** Sets (or with an empty prefix, clears) the scanner framing; returns why not, or null. */
-  setFraming(prefix: string, suffix: string): string | null;
+  /** Takes the settings the station answered with. */
+  adopt(settings: StationSettings): void;
+  /** Changes settings on the station; returns why not (a sentence a person can act on), or null. */
+  change(patch: StationSettingsUpdateInput): Promise<string | null>;
 }
 
-function storedFraming(): ScannerFraming | null {
-  const prefix = readSetting('scanner.prefix');
-  if (!prefix || keyNameProblem(prefix)) return null;
-  const suffix = readSetting('scanner.suffix', DEFAULT_SUFFIX) ?? DEFAULT_SUFFIX;
-  return { prefix, suffix: keyNameProblem(suffix) ? DEFAULT_SUFFIX : suffix };
-}
-
-function storedCurrency(): CurrencyCode | null {
-  const code = readSetting('currency');
-  return (ISO_4217_CURRENCIES as readonly string[]).includes(code ?? '') ? (code as CurrencyCode) : null;
-}
-
-export const useStationSettings = create<StationSettingsState>()((set) => ({
-  framing: storedFraming(),
-  currency: storedCurrency(),
-  unsetConditions: readSetting('receive.unset-conditions') === 'allow' ? 'allow' : 'confirm',
-  setUnsetConditions(policy) {
-    writeSetting('receive.unset-conditions', policy);
-    set({ unsetConditions: policy });
+export const useStationSettings = create<StationSettingsState>()((set, get) => ({
+  framing: null,
+  currency: null,
+  unsetConditions: 'confirm',
+  adopt(settings) {
+    set({ framing: settings.scanner, currency: settings.currency, unsetConditions: settings.unset_conditions });
+    if (settings.updated_at === null) void moveTerminalSettings(get().adopt);
   },
-  setCurrency(currency) {
-    writeSetting('currency', currency);
-    set({ currency });
-  },
-  setFraming(prefix, suffix) {
-    const p = prefix.trim();
-    const s = suffix.trim() || DEFAULT_SUFFIX;
-    if (p === '') {
-      writeSetting('scanner.prefix', null);
-      writeSetting('scanner.suffix', null);
-      set({ framing: null });
+  async change(patch) {
+    try {
+      get().adopt(await api().updateStationSettings(patch));
       return null;
+    } catch (error) {
+      return describeError(error);
     }
-    const problem = keyNameProblem(p) ?? keyNameProblem(s);
-    if (problem) return problem;
-    if (p === s) return 'The prefix and the suffix must be different keys.';
-    writeSetting('scanner.prefix', p);
-    writeSetting('scanner.suffix', s);
-    set({ framing: { prefix: p, suffix: s } });
-    return null;
   },
 }));
+
+/** The settings an earlier version kept in this terminal's storage, by their old names. */
+const OLD_KEYS = ['scanner.prefix', 'scanner.suffix', 'currency', 'receive.unset-conditions'] as const;
+let moving = false;
+
+/**
+ * Earlier versions kept these settings per terminal: the first terminal to see a station that never
+ * had settings hands its own over, so a station upgraded in place keeps what its dock set up.
+ */
+async function moveTerminalSettings(adopt: StationSettingsState['adopt']): Promise<void> {
+  if (moving) return;
+  const [prefix, suffix, currency, unset] = OLD_KEYS.map((key) => readSetting(key));
+  if (!prefix && !currency && !unset) return;
+  moving = true;
+  const patch: StationSettingsUpdateInput = {};
+  if (prefix) patch.scanner = { prefix, ...(suffix ? { suffix } : {}) };
+  if (currency) patch.currency = currency as CurrencyCode;
+  if (unset === 'allow' || unset === 'confirm') patch.unset_conditions = unset;
+  try {
+    adopt(await api().updateStationSettings(patch));
+    for (const key of OLD_KEYS) writeSetting(key, null);
+  } catch (error) {
+    // Refused (a value this version no longer takes): set them again on the settings screen.
+    // Unreachable: kept here for the next status that says the station has none.
+    if (error instanceof ApiError) for (const key of OLD_KEYS) writeSetting(key, null);
+  } finally {
+    moving = false;
+  }
+}

@@ -5,10 +5,11 @@ import type { DomainContext } from '../../domain/context.ts';
 import { dockDay, dockDayReceiptsCsv } from '../../domain/dock-day.ts';
 import { lookupCode } from '../../domain/lookup.ts';
 import { createOperator, listOperators, updateOperator } from '../../domain/operators.ts';
+import { stationSettings, updateStationSettings } from '../../domain/station-settings.ts';
 import { stationStatus } from '../../domain/station-status.ts';
 import { addRoute } from '../route.ts';
 
-/** Station resources (docs/api-reference.md, Station resources): status, scan lookup, dock workers. Station tokens only. */
+/** Station resources (docs/api-reference.md, Station resources): status, the dock day, settings, scan lookup, dock workers. Station tokens only. */
 export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.getStation, async () => ({ body: await stationStatus(ctx) }));
   addRoute(server, ctx, API_ROUTES.getDockDay, async ({ query }) => ({ body: await dockDay(ctx, query) }));
@@ -19,6 +20,8 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
       headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="receipts-${date}.csv"` },
     };
   });
+  addRoute(server, ctx, API_ROUTES.getStationSettings, async () => ({ body: await stationSettings(ctx) }));
+  addRoute(server, ctx, API_ROUTES.updateStationSettings, async ({ body }) => ({ body: await updateStationSettings(ctx, body) }));
   addRoute(server, ctx, API_ROUTES.lookupCode, async ({ query }) => ({ body: await lookupCode(ctx, query.code) }));
   addRoute(server, ctx, API_ROUTES.listOperators, async ({ query }) => {
     const all = await listOperators(ctx);

@@ -1,0 +1,30 @@
+import { DEFAULT_STATION_SETTINGS, StationSettingsSchema, type StationSettings, type StationSettingsUpdate } from '#shared/api/station-settings.ts';
+import type { EngineTables } from '../store/index.ts';
+import { logChange } from './change-log.ts';
+import { type DomainContext, runScript } from './context.ts';
+
+/** One `station_meta` row holds them: they belong to the data directory, not to a terminal. */
+const SETTINGS_KEY = 'station.settings';
+
+/** The settings as any read or write transaction sees them; the defaults when never set (or unreadable). */
+async function settingsIn(t: Pick<EngineTables, 'station_meta'>): Promise<StationSettings> {
+  const row = await t.station_meta.get(SETTINGS_KEY);
+  const parsed = StationSettingsSchema.safeParse(row?.value);
+  return parsed.success ? parsed.data : DEFAULT_STATION_SETTINGS;
+}
+
+export function stationSettings(ctx: DomainContext): Promise<StationSettings> {
+  return settingsIn(ctx.store.db);
+}
+
+/** Applies the fields given; a change is logged like any other (who changed the station, and when). */
+export function updateStationSettings(ctx: DomainContext, patch: StationSettingsUpdate): Promise<StationSettings> {
+  return runScript(ctx, async (t, now) => {
+    const before = await settingsIn(t);
+    const next: StationSettings = { ...before, ...patch, updated_at: now };
+    if (JSON.stringify({ ...next, updated_at: null }) === JSON.stringify({ ...before, updated_at: null })) return before;
+    await t.station_meta.put({ key: SETTINGS_KEY, value: next });
+    await logChange(t, { account_id: null, resource: 'station_settings', resource_id: 1, action: 'updated', data: next, at: now });
+    return next;
+  });
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { CurrencySchema, TimestampSchema } from './common.ts';
+
+/*
+ * The station's own settings, shared by every terminal of the station and kept in its data directory
+ * (`GET` / `PATCH /api/v1/station/settings`, also inside `GET /api/v1/station`): how the scanners
+ * mark a scan, the currency of new manual returns whose account has none yet, and whether receiving
+ * with conditions not set asks to confirm. docs/api-reference.md, Station settings.
+ */
+
+/** The key a framing scanner ends each code with, unless told otherwise. */
+export const DEFAULT_SUFFIX = 'Enter';
+
+/**
+ * Why a key name cannot frame scans, or null when it can. A key is written as the browser names it
+ * (`KeyboardEvent.key`), optionally with `Ctrl+`: `F12`, `§`, `~`, `Ctrl+B`, `Enter`, `Tab`.
+ */
+export function keyNameProblem(name: string): string | null {
+  const key = name.replace(/^Ctrl\+/i, '');
+  if (key === '') return 'Name a key, e.g. F12, § or Ctrl+B.';
+  if (key.length > 1 && !/^[A-Z][A-Za-z0-9]*$/.test(key)) return `"${name}" is not a key name (e.g. F12, Enter, Tab, § or Ctrl+B).`;
+  return null;
+}
+
+const KeyNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Name a key, e.g. F12, § or Ctrl+B.')
+  .max(20)
+  .superRefine((name, ctx) => {
+    const problem = keyNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A scanner's prefix and suffix keys: what lies between them is a scan. */
+export const ScannerFramingSchema = z
+  .strictObject({ prefix: KeyNameSchema, suffix: KeyNameSchema.default(DEFAULT_SUFFIX) })
+  .refine((f) => f.prefix !== f.suffix, { message: 'The prefix and the suffix must be different keys.', path: ['suffix'] });
+export type ScannerFraming = z.infer<typeof ScannerFramingSchema>;
+
+/** Receiving with items whose condition is not set: `confirm` asks for a second F2 (or Receive scan); `allow` receives at once. */
+export const UNSET_CONDITION_POLICIES = ['confirm', 'allow'] as const;
+export type UnsetConditionPolicy = (typeof UNSET_CONDITION_POLICIES)[number];
+
+export const StationSettingsSchema = z.object({
+  /** null: scans are told apart from typing by their speed. */
+  scanner: z.object({ prefix: z.string(), suffix: z.string() }).nullable(),
+  /** New manual returns default to their account's currency, else this one, else USD. */
+  currency: CurrencySchema.nullable(),
+  unset_conditions: z.enum(UNSET_CONDITION_POLICIES),
+  /** When a person last changed them; null: never (the defaults). */
+  updated_at: TimestampSchema.nullable(),
+});
+export type StationSettings = z.infer<typeof StationSettingsSchema>;
+
+export const DEFAULT_STATION_SETTINGS: StationSettings = { scanner: null, currency: null, unset_conditions: 'confirm', updated_at: null };
+
+/** `PATCH /api/v1/station/settings`: the fields to change; `null` clears the scanner framing or the currency. */
+export const StationSettingsUpdateSchema = z
+  .strictObject({
+    scanner: ScannerFramingSchema.nullable().optional(),
+    currency: CurrencySchema.nullable().optional(),
+    unset_conditions: z.enum(UNSET_CONDITION_POLICIES).optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one setting to change.');
+export type StationSettingsUpdate = z.infer<typeof StationSettingsUpdateSchema>;
+/** What a caller sends (the suffix may be left out: Enter). */
+export type StationSettingsUpdateInput = z.input<typeof StationSettingsUpdateSchema>;
