@@ -15,6 +15,8 @@ import type {
   ReturnPackageListResponse,
   ReturnPackageUpdateInput,
   ReturnPackageUpdated,
+  StationPackageListQuery,
+  StationPackageListResponse,
 } from './return-packages.ts';
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
@@ -96,6 +98,7 @@ export type QueryParams = Record<string, QueryValue>;
 export type PageQuery = Partial<PaginationQuery>;
 export type ReturnListParams = Partial<ReturnListQuery>;
 export type ReturnPackageListParams = Partial<ReturnPackageListQuery>;
+export type StationPackageListParams = Partial<StationPackageListQuery>;
 
 /** Turns query values into a query string: lists comma-joined, null/undefined/empty lists dropped. */
 export function toQueryString(query: QueryParams | undefined): string {
@@ -259,6 +262,10 @@ export class ApiClient {
       query: { ...query },
       signal: o.signal,
     });
+  }
+  /** Every account's packages (station token), or `account_id`'s; each row names its account. */
+  listStationPackages(query: StationPackageListParams = {}, o: RequestOptions = {}): Promise<StationPackageListResponse> {
+    return this.#call(API_ROUTES.listStationPackages, { query: { ...query }, signal: o.signal });
   }
   createPackage(accountId: number, body: ReturnPackageCreateInput, o: PostOptions = {}): Promise<ReturnPackageCreated> {
     return this.#call(API_ROUTES.createReturnPackage, {

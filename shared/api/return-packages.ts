@@ -281,3 +281,15 @@ export const ReturnPackageListQuerySchema = z.strictObject({
   sort: PackageSortSchema.default('-created_at'),
 });
 export type ReturnPackageListQuery = z.infer<typeof ReturnPackageListQuerySchema>;
+
+/**
+ * Station extension, `GET /api/v1/station/return_packages` (station token): the packages of every
+ * account on the station, or of `account_id`, with the same filters, sorts and pages as an account's
+ * list; each row names its account.
+ */
+export const StationPackageListQuerySchema = ReturnPackageListQuerySchema.extend({ account_id: IdParamSchema.optional() });
+export type StationPackageListQuery = z.infer<typeof StationPackageListQuerySchema>;
+export const StationPackageListItemSchema = ReturnPackageListItemSchema.extend({ account_id: IdSchema });
+export type StationPackageListItem = z.infer<typeof StationPackageListItemSchema>;
+export const StationPackageListResponseSchema = listResponse(StationPackageListItemSchema);
+export type StationPackageListResponse = z.infer<typeof StationPackageListResponseSchema>;

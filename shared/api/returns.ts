@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  MAX_LENGTH,
   AmountSchema,
   CalendarDateSchema,
   CurrencySchema,
@@ -125,6 +126,8 @@ export const ReturnListQueryShape = {
   email: z.string().min(1).max(254).optional(),
   /** Station extension: emails that start with this, case-insensitive (docs/api-decisions.md, List search). */
   email_prefix: z.string().trim().min(1).max(254).optional(),
+  /** Station extension: returns with a line whose SKU starts with this, case-insensitive (docs/api-decisions.md, List search). */
+  sku_prefix: z.string().trim().min(1).max(MAX_LENGTH.sku).optional(),
   updated_since: TimestampInputSchema.optional(),
 };
 export const AccountReturnListQuerySchema = z.strictObject(ReturnListQueryShape);

@@ -17,6 +17,8 @@ import {
   ReturnPackageSchema,
   ReturnPackageUpdateSchema,
   ReturnPackageUpdatedSchema,
+  StationPackageListQuerySchema,
+  StationPackageListResponseSchema,
 } from './return-packages.ts';
 import {
   AccountReturnListQuerySchema,
@@ -196,6 +198,18 @@ export const API_ROUTES = {
     query: ReturnPackageListQuerySchema,
     status: 200,
     response: ReturnPackageListResponseSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  listStationPackages: {
+    operationId: 'listStationPackages',
+    method: 'GET',
+    path: '/api/v1/station/return_packages',
+    summary: "Every account's return packages (or `account_id`'s), with the account's list filters, sorts and pages; each row names its account.",
+    tag: 'return packages',
+    auth: 'station',
+    query: StationPackageListQuerySchema,
+    status: 200,
+    response: StationPackageListResponseSchema,
     errors: [...READ, 'ACCOUNT_FORBIDDEN'],
   },
   createReturnPackage: {

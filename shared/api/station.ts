@@ -8,7 +8,7 @@ import {
   listResponse,
 } from './common.ts';
 import { ReturnRecordSchema } from './returns.ts';
-import { ReturnPackageListItemSchema } from './return-packages.ts';
+import { StationPackageListItemSchema } from './return-packages.ts';
 
 /*
  * Station resources (docs/api-reference.md, Station resources: station token only) and station configuration
@@ -82,7 +82,8 @@ export const LookupQuerySchema = z.strictObject({
 });
 export type LookupQuery = z.infer<typeof LookupQuerySchema>;
 
-export const LookupPackageSchema = ReturnPackageListItemSchema.extend({ account_id: z.int() });
+/** A package found by a scan: a list row naming its account (as in the station-wide package list). */
+export const LookupPackageSchema = StationPackageListItemSchema;
 export type LookupPackage = z.infer<typeof LookupPackageSchema>;
 
 export const LOOKUP_MATCHES = ['id', 'email', 'merchant_sku'] as const;

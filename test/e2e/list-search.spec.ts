@@ -76,3 +76,47 @@ test('the returns list shows all accounts at once for the station', async ({ pag
   await expect(page.getByTestId('return-row')).toHaveCount(2);
   for (const ret of made) await expect(page.getByTestId('return-list')).toContainText(ret.email);
 });
+
+test('the packages list shows all accounts at once and opens a package of any of them', async ({ page, demo }) => {
+  const tag = uid();
+  const accounts = (await demo.api.station()).accounts.map((a) => a.id).slice(0, 2);
+  expect(accounts.length).toBe(2);
+  for (const accountId of accounts) {
+    const { ret } = await createReturn(demo.api, accountId, `${tag}${accountId}`);
+    await demo.api.createPackage(accountId, { return_id: ret.id, tracking_number: `ALLP${tag}${accountId}`, status: 'delivered' });
+  }
+  const operator = await demo.api.createOperator({ name: `All packages ${tag}`, badge_code: `ALLP-${tag}` });
+  await openAndSignIn(page, demo, operator);
+  await page.keyboard.press('Alt+P');
+  await page.getByTestId('package-list').waitFor();
+  await page.locator('label', { has: page.locator('span', { hasText: /^Account$/ }) }).locator('select').selectOption({ label: 'All accounts' });
+  await page.getByTestId('list-search').fill(`allp${tag}`);
+  await page.getByTestId('list-search').press('Enter');
+  await expect(page.getByTestId('package-row')).toHaveCount(2);
+  // The second account's package opens from the one list.
+  const second = accounts[1] ?? 0;
+  await expect(page.getByTestId('package-row').filter({ hasText: `ALLP${tag}${second}` })).toContainText(String(second));
+  await page.getByRole('button', { name: `ALLP${tag}${second}` }).click();
+  await expect(page.getByTestId('tracking-number')).toHaveText(`ALLP${tag}${second}`);
+});
+
+test('both lists find by the start of a SKU ("sku-…" finds SKU-…-A)', async ({ page, demo }) => {
+  const tag = uid();
+  const accountId = await firstAccount(demo.api);
+  const { ret, skus } = await createReturn(demo.api, accountId, tag);
+  await demo.api.createPackage(accountId, { return_id: ret.id, tracking_number: `SKUP${tag}`, status: 'in_transit' });
+  const operator = await demo.api.createOperator({ name: `SKU ${tag}`, badge_code: `SKUS-${tag}` });
+  await openAndSignIn(page, demo, operator);
+  // The start of the SKU only, lower case: no exact match anywhere, so the SKU index answers.
+  const start = skus[0].slice(0, -2).toLowerCase();
+  await page.keyboard.press('Alt+R');
+  await page.getByTestId('list-search').fill(start);
+  await page.getByTestId('list-search').press('Enter');
+  await expect(page.getByTestId('return-row')).toHaveCount(1);
+  await expect(page.getByTestId('return-row')).toContainText(ret.email);
+  await page.keyboard.press('Alt+P');
+  await page.getByTestId('list-search').fill(start);
+  await page.getByTestId('list-search').press('Enter');
+  await expect(page.getByTestId('package-row')).toHaveCount(1);
+  await expect(page.getByTestId('package-row')).toContainText(`SKUP${tag}`);
+});

@@ -32,6 +32,7 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/dock-day',
   'GET /api/v1/station/dock-day/receipts.csv',
   'GET /api/v1/station/settings',
+  'GET /api/v1/station/return_packages',
   'PATCH /api/v1/station/settings',
   'GET /api/v1/station/operators',
   'POST /api/v1/station/operators',

@@ -5,6 +5,7 @@ import type { CommitStats } from './durability/commit-loop.ts';
 import type { LoadReport } from './load.ts';
 import { assembleStore } from './open/assemble.ts';
 import { createOnDisk, planOf } from './open/create.ts';
+import { ensureSkuIndex } from './sqlite/sku-index.ts';
 import { startDurability } from './open/durability.ts';
 import { openEngine } from './open/engine.ts';
 import { DamagedDatabaseError, DamagedRowError, isCorruption, MissingDatabaseError } from './errors.ts';
@@ -72,6 +73,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
   const { db: sqlite, version: onDisk } = opened;
   try {
     if (onDisk === 0) createOnDisk(sqlite, plan);
+    ensureSkuIndex(sqlite);
     const durability = startDurability(sqlite, plan, options.beforeCommit ? { beforeCommit: options.beforeCommit } : {});
     const hotSet = { days: options.hotSet?.days ?? DEFAULT_HOT_DAYS, now: options.hotSet?.now ?? (() => new Date().toISOString()) };
     const engine = await openEngine(sqlite, plan, onDisk, durability, hotSet);

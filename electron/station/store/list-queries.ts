@@ -1,3 +1,4 @@
+import { SKU_PREFIX_CONDITION } from './sqlite/sku-index.ts';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { PackageStatus, ReturnStatus } from './records.ts';
 
@@ -31,6 +32,8 @@ export interface ReturnFilters {
   email?: string;
   /** Emails starting with this, case-insensitive: a range of the `email_lc` index. */
   email_prefix?: string;
+  /** Returns with a line whose SKU starts with this, case-insensitive: a range of the SKU index (sqlite/sku-index.ts). */
+  sku_prefix?: string;
   updated_since?: string;
 }
 
@@ -139,6 +142,12 @@ export function createListQueries(db: DatabaseSync) {
         params.push(f.email);
       }
       startsWith('email_lc', f.email_prefix);
+      if (f.sku_prefix !== undefined) {
+        // SKUs are kept trimmed and lower-cased as JavaScript does it (domain/returns.ts, skuKey).
+        const prefix = f.sku_prefix.trim().toLowerCase();
+        conditions.push(SKU_PREFIX_CONDITION);
+        params.push(prefix, prefix);
+      }
     }
     return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', params };
   };

@@ -6,9 +6,8 @@ import { notify } from '../state/feedback-store.ts';
 import { usePackageList } from '../state/lists-store.ts';
 import { openPackage } from '../workflow/open-package.ts';
 
-/** Every package of an account, newest change first; follows live changes. */
+/** Every package of an account (or of all accounts), newest change first; follows live changes. */
 export function PackagesScreen() {
-  const accountId = usePackageList((s) => s.query.accountId);
   return (
     <ListScreen
       title="Packages"
@@ -17,6 +16,7 @@ export function PackagesScreen() {
       store={usePackageList}
       testId="package-list"
       rowTestId="package-row"
+      allAccounts
       columns={[
         {
           title: 'Tracking number',
@@ -24,12 +24,13 @@ export function PackagesScreen() {
             <button
               type="button"
               className="link-button mono"
-              onClick={() => accountId !== null && void openPackage(accountId, p.id, p.status, p.return_id).catch((e: unknown) => notify('error', describeError(e)))}
+              onClick={() => void openPackage(p.account_id, p.id, p.status, p.return_id).catch((e: unknown) => notify('error', describeError(e)))}
             >
               {p.tracking_number}
             </button>
           ),
         },
+        { title: 'Account', cell: (p) => p.account_id },
         { title: 'Status', cell: (p) => <StatusBadge status={p.status} /> },
         { title: 'Return', cell: (p) => `#${p.return_id}` },
         { title: 'Carrier', cell: (p) => p.carrier?.name ?? '—' },

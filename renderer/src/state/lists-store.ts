@@ -1,13 +1,13 @@
 import { create } from 'zustand';
-import type { ReturnPackageListItem } from '#shared/api/return-packages.ts';
+import type { StationPackageListItem } from '#shared/api/return-packages.ts';
 import type { ReturnRecord, ReturnStatus } from '#shared/api/returns.ts';
 import type { PackageStatus } from '#shared/package-status.ts';
 import { describeError } from '../api/describe-error.ts';
 import { api } from '../api/station-api.ts';
 
 /*
- * The package and return lists: status filters, search (tracking number, email, SKU, return id) and
- * pages, per account. `reload` is also what live events call, so an open list follows changes made
+ * The package and return lists: status filters, search (tracking number, email, SKU, return id: exact,
+ * then by prefix from the station's indexes) and pages, per account or of every account. `reload` is also what live events call, so an open list follows changes made
  * by integrations and other screens without a page reload.
  */
 
@@ -36,7 +36,7 @@ export interface ListState<S extends string, R> {
 
 const PER_PAGE = 25;
 
-/** A list's account choice meaning every account (ids start at 1); the returns list offers it. */
+/** A list's account choice meaning every account (ids start at 1). */
 export const ALL_ACCOUNTS = 0;
 const EMPTY_META: Meta = { current_page: 1, total_pages: 0, total_count: 0 };
 
@@ -44,22 +44,38 @@ function single<R>(rows: R[]): Page<R> {
   return { rows, meta: { current_page: 1, total_pages: rows.length ? 1 : 0, total_count: rows.length } };
 }
 
-async function searchPackages(accountId: number, search: string, statuses: PackageStatus[], page: number): Promise<Page<ReturnPackageListItem>> {
+/** The account filter of a list: one account, or none for every account (the station token sees all). */
+function scopeOf(accountId: number): { account_id?: number } {
+  return accountId === ALL_ACCOUNTS ? {} : { account_id: accountId };
+}
+
+/** Returns whose email, then whose SKU, starts with the text ("chloe", "WBN"), from the store's indexes. */
+async function returnsByPrefix(accountId: number, search: string, query: { status?: ReturnStatus[]; page: number; per_page: number }) {
+  const byEmail = await api().listReturns({ ...scopeOf(accountId), ...query, email_prefix: search });
+  return byEmail.data.length > 0 ? byEmail : api().listReturns({ ...scopeOf(accountId), ...query, sku_prefix: search });
+}
+
+/**
+ * A search of the package list, most exact first: the scan lookup (a tracking number, or a return's
+ * id, email or SKU: that return's packages); else tracking numbers that start with the text; else the
+ * packages of returns whose email or SKU starts with it.
+ */
+async function searchPackages(accountId: number, search: string, statuses: PackageStatus[], page: number): Promise<Page<StationPackageListItem>> {
   const client = api();
+  const inScope = (account: number) => accountId === ALL_ACCOUNTS || account === accountId;
+  const packagesOf = async (returns: Array<{ account_id: number; id: number }>) =>
+    (await Promise.all(returns.slice(0, 20).map((r) => client.listStationPackages({ account_id: r.account_id, return_id: r.id, per_page: 100 })))).flatMap((l) => l.data);
+  const filtered = (rows: StationPackageListItem[]) => single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
+
   const answer = await client.lookup(search);
-  let rows: ReturnPackageListItem[] = answer.packages.filter((p) => p.account_id === accountId);
-  if (rows.length === 0) {
-    // An email, SKU or return id: the packages of the matching returns.
-    const returnIds = answer.returns.filter((r) => r.account_id === accountId).map((r) => r.return.id).slice(0, 20);
-    const lists = await Promise.all(returnIds.map((id) => client.listPackages(accountId, { return_id: id, per_page: 100 })));
-    rows = lists.flatMap((l) => l.data);
-  }
-  if (rows.length === 0) {
-    // Nothing exact: tracking numbers that start with it ("1Z99" finds 1Z999…), from the store's index.
-    const a = await client.listPackages(accountId, { tracking_number_prefix: search, status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
-    if (a.data.length > 0) return { rows: a.data, meta: a.meta };
-  }
-  return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
+  const found = answer.packages.filter((p) => inScope(p.account_id));
+  if (found.length > 0) return filtered(found);
+  const exact = answer.returns.filter((r) => inScope(r.account_id)).map((r) => ({ account_id: r.account_id, id: r.return.id }));
+  if (exact.length > 0) return filtered(await packagesOf(exact));
+  const byTracking = await client.listStationPackages({ ...scopeOf(accountId), tracking_number_prefix: search, status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
+  if (byTracking.data.length > 0) return { rows: byTracking.data, meta: byTracking.meta };
+  const returns = await returnsByPrefix(accountId, search, { page: 1, per_page: 20 });
+  return filtered(await packagesOf(returns.data));
 }
 
 type Page<R> = { rows: R[]; meta: Meta };
@@ -92,32 +108,26 @@ function createListStore<S extends string, R>(fetchPage: (accountId: number, que
   }));
 }
 
-export const usePackageList = createListStore<PackageStatus, ReturnPackageListItem>(async (accountId, { statuses, search, page }) =>
-  search
-    ? await searchPackages(accountId, search, statuses, page)
-    : api()
-        .listPackages(accountId, { status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' })
-        .then((a) => ({ rows: a.data, meta: a.meta })),
-);
-
-export const useReturnList = createListStore<ReturnStatus, ReturnRecord>(async (accountId, { statuses, search, page }) => {
-  if (accountId === ALL_ACCOUNTS) {
-    // Every account's returns (the station token's GET /returns), searched by email prefix.
-    const a = await api().listReturns({ status: statuses, page, per_page: PER_PAGE, ...(search ? { email_prefix: search } : {}) });
-    return { rows: a.data, meta: a.meta };
-  }
-  if (search.includes('@')) {
-    const a = await api().listAccountReturns(accountId, { email: search, status: statuses, page, per_page: PER_PAGE });
-    if (a.data.length > 0) return { rows: a.data, meta: a.meta };
-  }
-  if (search) {
-    const answer = await api().lookup(search);
-    const rows = answer.returns.filter((r) => r.account_id === accountId).map((r) => r.return);
-    if (rows.length > 0) return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
-    // Nothing exact: emails that start with it ("chloe" finds chloe.martin@…), from the store's index.
-    const a = await api().listAccountReturns(accountId, { email_prefix: search, status: statuses, page, per_page: PER_PAGE });
-    return { rows: a.data, meta: a.meta };
-  }
-  const a = await api().listAccountReturns(accountId, { status: statuses, page, per_page: PER_PAGE });
+export const usePackageList = createListStore<PackageStatus, StationPackageListItem>(async (accountId, { statuses, search, page }) => {
+  if (search) return searchPackages(accountId, search, statuses, page);
+  const a = await api().listStationPackages({ ...scopeOf(accountId), status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
   return { rows: a.data, meta: a.meta };
 });
+
+/** A search of the returns list, most exact first: an email; the scan lookup (id, email, SKU); emails, then SKUs, that start with the text. */
+export const useReturnList = createListStore<ReturnStatus, ReturnRecord>(async (accountId, { statuses, search, page }) => {
+  const query = { status: statuses, page, per_page: PER_PAGE };
+  if (!search) return pageOf(await api().listReturns({ ...scopeOf(accountId), ...query }));
+  if (search.includes('@')) {
+    const a = await api().listReturns({ ...scopeOf(accountId), ...query, email: search });
+    if (a.data.length > 0) return pageOf(a);
+  }
+  const answer = await api().lookup(search);
+  const rows = answer.returns.filter((r) => accountId === ALL_ACCOUNTS || r.account_id === accountId).map((r) => r.return);
+  if (rows.length > 0) return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
+  return pageOf(await returnsByPrefix(accountId, search, query));
+});
+
+function pageOf<R>(answer: { data: R[]; meta: Meta }): Page<R> {
+  return { rows: answer.data, meta: answer.meta };
+}

@@ -7,12 +7,19 @@ import { createPackage, listPackages, packageOfAccount, updatePackage } from '..
 import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
 
-/** Return packages: list (L), create (C, 201 + Location), get (G), update (U). */
+/** Return packages: list (L; an account's, or every account's for a station token), create (C, 201 + Location), get (G), update (U). */
 export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.listReturnPackages, async ({ params, query }) => {
     const { page, per_page, sort, ...filters } = query;
     const { records, total } = await listPackages(ctx, { ...filters, account_id: params.account_id }, sort, page, per_page);
     return { body: { data: await packageListViews(ctx.store.db, ctx.config, records), meta: listMeta(page, per_page, total) } };
+  });
+
+  addRoute(server, ctx, API_ROUTES.listStationPackages, async ({ query }) => {
+    const { page, per_page, sort, account_id, ...filters } = query;
+    const { records, total } = await listPackages(ctx, { ...filters, ...(account_id === undefined ? {} : { account_id }) }, sort, page, per_page);
+    const views = await packageListViews(ctx.store.db, ctx.config, records);
+    return { body: { data: views.map((view, i) => ({ ...view, account_id: records[i]?.account_id ?? 0 })), meta: listMeta(page, per_page, total) } };
   });
 
   addRoute(server, ctx, API_ROUTES.createReturnPackage, async ({ params, body, request, t, now }) => {
