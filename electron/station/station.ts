@@ -5,13 +5,13 @@ import { seedCatalog } from './domain/catalog.ts';
 import { loadConfigCache } from './domain/config-cache.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import type { DomainContext } from './domain/context.ts';
-import { lockDataDir } from './data-dir-lock.ts';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { newStoreRefusal } from './data-dir-check.ts';
-import { startHousekeeping } from './housekeeping.ts';
+import { type Housekeeping, startHousekeeping } from './housekeeping.ts';
 import { buildServer, type ServerOptions } from './server.ts';
-import { openStore, type StationStore, storeStatsOf } from './store/index.ts';
-import { createSyncEngine } from './sync/engine.ts';
-import { startSyncScheduler } from './sync/scheduler.ts';
+import { openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
+import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
+import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
 
 export interface StationOptions extends ServerOptions {
   dataDir: string;
@@ -58,7 +58,8 @@ export const DEFAULT_CLOSE_DEADLINE_MS = 5000;
 
 /**
  * Opens a station on a data directory: takes its lock (a second process is refused, naming the
- * holder), opens the durable store, seeds configuration on first use, builds the server.
+ * holder), opens the durable store, seeds configuration on first use, builds the server, and starts
+ * housekeeping and the sync scheduler.
  */
 export async function openStation(options: StationOptions): Promise<Station> {
   const lock = lockDataDir(options.dataDir, options.command ?? 'returns-station');
@@ -67,80 +68,114 @@ export async function openStation(options: StationOptions): Promise<Station> {
   let onShed = (_returns: number): void => {};
   try {
     const clock = options.clock ?? systemClock;
-    store = await openStore({
-      dataDir: options.dataDir,
-      mediaBudgetBytes: options.mediaBudgetBytes ?? null,
-      refuseNewBecause: options.newStore ? null : newStoreRefusal(options.dataDir, lock.previousHolder),
-      hotSet: {
-        now: () => clock.now(),
-        onShed: (returns) => onShed(returns),
-        ...(options.hotDays !== undefined ? { days: options.hotDays } : {}),
-        ...(options.hotSweepMs !== undefined ? { sweepMs: options.hotSweepMs } : {}),
-      },
-    });
+    store = await openStore(storeOptionsOf(options, lock, clock, (returns) => onShed(returns)));
     await seedCatalog(store);
     const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}) });
     const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync };
-    let loopback = false;
-    let closing = false;
+    const socket: SocketState = { loopback: false, closing: false };
     const server = await buildServer({
       ...options,
       ctx,
       rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
-      isBoundToLoopback: () => loopback,
-      isClosing: () => closing,
+      isBoundToLoopback: () => socket.loopback,
+      isClosing: () => socket.closing,
     });
     const loaded = storeStatsOf(store).load;
     if (loaded?.hotReturns !== undefined) server.log.info({ returns_in_memory: loaded.hotReturns }, 'store open: the hot set is in memory, older records are read from disk');
     onShed = (returns) => server.log.info({ returns }, 'hot set: records of returns that left it were shed from memory (they stay on disk)');
-    const housekeeping = startHousekeeping(store, clock, server.log);
-    await housekeeping.runOnce();
-    const scheduler =
-      options.sync === false
-        ? undefined
-        : startSyncScheduler(store, sync, {
-            ...(options.syncPullIntervalMs !== undefined ? { pullIntervalMs: options.syncPullIntervalMs } : {}),
-            log: (message) => server.log.warn(message),
-          });
-    let closed: Promise<void> | undefined;
-    const durable = store;
-    return {
-      dataDir: options.dataDir,
-      store,
-      ctx,
-      server,
-      async listen(host, port) {
-        await server.listen({ host, port });
-        const address = server.server.address();
-        if (address === null || typeof address === 'string') throw new Error('The station is not listening on TCP.');
-        loopback = isLoopbackHost(address.address);
-        return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-      },
-      close(closeOptions = {}) {
-        closed ??= (async () => {
-          closing = true;
-          housekeeping.stop();
-          // Past the deadline every connection is cut; handlers still running finish their store
-          // writes (store.close waits for them), only their answers are lost.
-          const cut = setTimeout(() => {
-            server.log.warn('shutdown deadline passed: closing the connections still open');
-            server.server.closeAllConnections();
-          }, closeOptions.deadlineMs ?? DEFAULT_CLOSE_DEADLINE_MS);
-          try {
-            await scheduler?.stop();
-            await server.close();
-            await durable.close();
-          } finally {
-            clearTimeout(cut);
-            lock.release();
-          }
-        })();
-        return closed;
-      },
-    };
+    const background = await startBackground(options, store, sync, ctx.clock, server);
+    return stationOf({ dataDir: options.dataDir, store, ctx, server, lock, socket, background });
   } catch (error) {
     await store?.close().catch(() => undefined);
     lock.release();
     throw error;
   }
+}
+
+/** What the server asks of its socket: whether it listens on loopback only, whether the station is closing. */
+interface SocketState {
+  loopback: boolean;
+  closing: boolean;
+}
+
+function storeOptionsOf(options: StationOptions, lock: DataDirLock, clock: Clock, onShed: (returns: number) => void): OpenStoreOptions {
+  return {
+    dataDir: options.dataDir,
+    mediaBudgetBytes: options.mediaBudgetBytes ?? null,
+    refuseNewBecause: options.newStore ? null : newStoreRefusal(options.dataDir, lock.previousHolder),
+    hotSet: {
+      now: () => clock.now(),
+      onShed,
+      ...(options.hotDays !== undefined ? { days: options.hotDays } : {}),
+      ...(options.hotSweepMs !== undefined ? { sweepMs: options.hotSweepMs } : {}),
+    },
+  };
+}
+
+interface Background {
+  housekeeping: Housekeeping;
+  scheduler: SyncScheduler | undefined;
+}
+
+/** Housekeeping (one run before the station opens) and, unless turned off, the sync scheduler. */
+async function startBackground(options: StationOptions, store: StationStore, sync: SyncEngine, clock: Clock, server: FastifyInstance): Promise<Background> {
+  const housekeeping = startHousekeeping(store, clock, server.log);
+  await housekeeping.runOnce();
+  const scheduler =
+    options.sync === false
+      ? undefined
+      : startSyncScheduler(store, sync, {
+          ...(options.syncPullIntervalMs !== undefined ? { pullIntervalMs: options.syncPullIntervalMs } : {}),
+          log: (message) => server.log.warn(message),
+        });
+  return { housekeeping, scheduler };
+}
+
+interface OpenParts {
+  dataDir: string;
+  store: StationStore;
+  ctx: DomainContext;
+  server: FastifyInstance;
+  lock: DataDirLock;
+  socket: SocketState;
+  background: Background;
+}
+
+/** The open station's handle: listen, and a close that runs once. */
+function stationOf({ dataDir, store, ctx, server, lock, socket, background }: OpenParts): Station {
+  let closed: Promise<void> | undefined;
+  return {
+    dataDir,
+    store,
+    ctx,
+    server,
+    async listen(host, port) {
+      await server.listen({ host, port });
+      const address = server.server.address();
+      if (address === null || typeof address === 'string') throw new Error('The station is not listening on TCP.');
+      socket.loopback = isLoopbackHost(address.address);
+      return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+    },
+    close(closeOptions = {}) {
+      closed ??= (async () => {
+        socket.closing = true;
+        background.housekeeping.stop();
+        // Past the deadline every connection is cut; handlers still running finish their store
+        // writes (store.close waits for them), only their answers are lost.
+        const cut = setTimeout(() => {
+          server.log.warn('shutdown deadline passed: closing the connections still open');
+          server.server.closeAllConnections();
+        }, closeOptions.deadlineMs ?? DEFAULT_CLOSE_DEADLINE_MS);
+        try {
+          await background.scheduler?.stop();
+          await server.close();
+          await store.close();
+        } finally {
+          clearTimeout(cut);
+          lock.release();
+        }
+      })();
+      return closed;
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { EngineTables, PullCursor, SyncAccountState } from '../store/index.ts';
+import { boundTables, type EngineTables, type PullCursor, type StationStore, type SyncAccountState } from '../store/index.ts';
 
 /** One account's sync state (pull cursors, pause, media support), as stored or as before any sync. */
 
@@ -10,4 +10,12 @@ export function initialAccountState(accountId: number): SyncAccountState {
 
 export async function accountState(db: Pick<EngineTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
   return (await db.sync_state.get(accountId)) ?? initialAccountState(accountId);
+}
+
+/** Writes a change to one account's sync state in its own store write. */
+export async function updateAccountState(store: StationStore, accountId: number, change: Partial<Omit<SyncAccountState, 'account_id'>>): Promise<void> {
+  await store.write(async (tx) => {
+    const t = boundTables(tx);
+    await t.sync_state.put({ ...(await accountState(t, accountId)), ...change });
+  });
 }

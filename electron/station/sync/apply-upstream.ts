@@ -13,6 +13,7 @@ import {
   type ShippingMethod,
   type BoundTables,
   trackingKey,
+  type UpstreamLink,
   type WeightUnit,
 } from '../store/index.ts';
 import { linkOf, linkOfUpstream, logConflict, putLink } from './links.ts';
@@ -104,61 +105,94 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
  */
 export async function applyUpstreamPackage(db: BoundTables, accountId: number, u: UpstreamPackage, now: string): Promise<ReturnPackage | null> {
   const returnLink = await linkOfUpstream(db, accountId, 'return', u.return_id);
-  let link = await linkOfUpstream(db, accountId, 'return_package', u.id);
-  let local = link ? await db.return_packages.get(link.local_id) : undefined;
-  if (!local) {
-    const sameTracking = await db.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(u.tracking_number)]).first();
-    if (sameTracking) {
-      const other = await linkOf(db, 'return_package', sameTracking.id);
-      if (other && other.upstream_id !== u.id) {
-        // Two upstream packages with one tracking number: the station keeps its own twin and says so.
-        await logConflict(db, { account_id: accountId, kind: 'return_package', local_id: sameTracking.id, field: 'tracking_number', local_value: sameTracking.tracking_number, upstream_value: `${u.tracking_number} (upstream package ${u.id})`, kept: 'station', at: now });
-        return null;
-      }
-      local = sameTracking; // a pending local create of the same parcel: merged, not duplicated
-      link = undefined;
-    }
-  }
+  const match = await matchLocalPackage(db, accountId, u, now);
+  if (match === 'twin') return null;
+  const { local, link } = match;
   if (link?.upstream_updated_at && u.updated_at <= link.upstream_updated_at && local) return local;
   const incoming = upstreamValuesFromAnswer(u);
-  const synced: Record<string, unknown> = { ...(link?.synced ?? {}) };
-
   if (!local) {
     if (!returnLink) throw new MissingReturnError(u.return_id);
-    const values = { ...Object.fromEntries(PUSHED_FIELDS.map((f) => [f, null])), ...incoming } as Record<string, unknown>;
-    const draft: Omit<ReturnPackage, 'id'> = {
-      account_id: accountId,
-      return_id: returnLink.local_id,
-      tracking_number: u.tracking_number,
-      tracking_key: u.status === 'cancelled' ? null : trackingKey(u.tracking_number),
-      status: u.status,
-      estimated_arrival: values.estimated_arrival as string | null,
-      actual_arrival: values.actual_arrival as string | null,
-      shipping_method: values.shipping_method as ShippingMethod | null,
-      weight: values.weight as number | null,
-      weight_unit: values.weight_unit as WeightUnit | null,
-      length: values.length as number | null,
-      width: values.width as number | null,
-      height: values.height as number | null,
-      dimension_unit: values.dimension_unit as DimensionUnit | null,
-      shipping_label_cost: values.shipping_label_cost as number | null,
-      shipping_label_cost_currency: values.shipping_label_cost_currency as string | null,
-      carrier_id: values.carrier_id as number | null,
-      location_id: values.location_id as number | null,
-      processed_at: null,
-      processor_id: null,
-      notes: values.notes as string | null,
-      line_items_count: 0,
-      created_at: now,
-      updated_at: now,
-    };
-    const id = await db.return_packages.add(draft as ReturnPackage);
-    const pkg = { ...draft, id };
-    await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'created', data: pkg, at: now }, 'upstream');
-    await putLink(db, { kind: 'return_package', local_id: id, account_id: accountId, upstream_id: u.id, synced: { ...values }, upstream_updated_at: u.updated_at }, now);
-    return pkg;
+    return createFromUpstream(db, accountId, u, returnLink.local_id, incoming, now);
   }
+  const synced: Record<string, unknown> = { ...(link?.synced ?? {}) };
+  const next = await mergeFields(db, { accountId, local, linked: link !== undefined, incoming, synced, now });
+  const pkg = await saveMerged(db, accountId, local, next, returnLink?.local_id, now);
+  // Spread the link: its line items' and media's upload state must survive a pull.
+  await putLink(db, { ...link, kind: 'return_package', local_id: pkg.id, account_id: accountId, upstream_id: u.id, synced, upstream_updated_at: u.updated_at }, now);
+  return pkg;
+}
 
+type PackageMatch = { local: ReturnPackage | undefined; link: UpstreamLink | undefined } | 'twin';
+
+/**
+ * The station's package for an upstream one: by its link, else an unlinked local package with the
+ * same tracking number (a pending local create of the same parcel: merged, not duplicated). A local
+ * package with that number linked to another upstream package is a twin: logged, and nothing applied.
+ */
+async function matchLocalPackage(db: BoundTables, accountId: number, u: UpstreamPackage, now: string): Promise<PackageMatch> {
+  const link = await linkOfUpstream(db, accountId, 'return_package', u.id);
+  const local = link ? await db.return_packages.get(link.local_id) : undefined;
+  if (local) return { local, link };
+  const sameTracking = await db.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(u.tracking_number)]).first();
+  if (!sameTracking) return { local, link };
+  const other = await linkOf(db, 'return_package', sameTracking.id);
+  if (other && other.upstream_id !== u.id) {
+    // Two upstream packages with one tracking number: the station keeps its own twin and says so.
+    await logConflict(db, { account_id: accountId, kind: 'return_package', local_id: sameTracking.id, field: 'tracking_number', local_value: sameTracking.tracking_number, upstream_value: `${u.tracking_number} (upstream package ${u.id})`, kept: 'station', at: now });
+    return 'twin';
+  }
+  return { local: sameTracking, link: undefined };
+}
+
+/** A package the station has not seen: created with the upstream's values, linked, its snapshot those values. */
+async function createFromUpstream(db: BoundTables, accountId: number, u: UpstreamPackage, returnId: number, incoming: FieldValues, now: string): Promise<ReturnPackage> {
+  const values = { ...Object.fromEntries(PUSHED_FIELDS.map((f) => [f, null])), ...incoming } as Record<string, unknown>;
+  const draft: Omit<ReturnPackage, 'id'> = {
+    account_id: accountId,
+    return_id: returnId,
+    tracking_number: u.tracking_number,
+    tracking_key: u.status === 'cancelled' ? null : trackingKey(u.tracking_number),
+    status: u.status,
+    estimated_arrival: values.estimated_arrival as string | null,
+    actual_arrival: values.actual_arrival as string | null,
+    shipping_method: values.shipping_method as ShippingMethod | null,
+    weight: values.weight as number | null,
+    weight_unit: values.weight_unit as WeightUnit | null,
+    length: values.length as number | null,
+    width: values.width as number | null,
+    height: values.height as number | null,
+    dimension_unit: values.dimension_unit as DimensionUnit | null,
+    shipping_label_cost: values.shipping_label_cost as number | null,
+    shipping_label_cost_currency: values.shipping_label_cost_currency as string | null,
+    carrier_id: values.carrier_id as number | null,
+    location_id: values.location_id as number | null,
+    processed_at: null,
+    processor_id: null,
+    notes: values.notes as string | null,
+    line_items_count: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  const id = await db.return_packages.add(draft as ReturnPackage);
+  const pkg = { ...draft, id };
+  await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'created', data: pkg, at: now }, 'upstream');
+  await putLink(db, { kind: 'return_package', local_id: id, account_id: accountId, upstream_id: u.id, synced: { ...values }, upstream_updated_at: u.updated_at }, now);
+  return pkg;
+}
+
+interface MergeInput {
+  accountId: number;
+  local: ReturnPackage;
+  /** False for a pending local create of this parcel: everything local is unsent. */
+  linked: boolean;
+  incoming: FieldValues;
+  /** The synced snapshot; updated in place to the upstream's values. */
+  synced: Record<string, unknown>;
+  now: string;
+}
+
+/** The ownership rules, field by field (docs/decisions/sync.md): the values to take, conflicts logged. */
+async function mergeFields(db: BoundTables, { accountId, local, linked, incoming, synced, now }: MergeInput): Promise<Record<string, unknown>> {
   const current = localValues(local);
   const next: Record<string, unknown> = {};
   const conflict = (field: string, kept: 'upstream' | 'station', localValue: unknown, upstreamValue: unknown) =>
@@ -168,9 +202,8 @@ export async function applyUpstreamPackage(db: BoundTables, accountId: number, u
     const base = synced[field];
     synced[field] = value;
     if (sameValue(mine, value)) continue;
-    // Without a link (a pending local create of this parcel) everything local is unsent.
-    const localChanged = link === undefined || !sameValue(mine, base);
-    const upstreamChanged = link === undefined || !sameValue(value, base);
+    const localChanged = !linked || !sameValue(mine, base);
+    const upstreamChanged = !linked || !sameValue(value, base);
     if (UPSTREAM_OWNED.has(field)) {
       next[field] = value;
       // A local value the upstream never saw, replaced: written down for a person to see.
@@ -188,18 +221,18 @@ export async function applyUpstreamPackage(db: BoundTables, accountId: number, u
       await conflict(field, 'station', mine, value);
     }
   }
-  const upstreamReturnLocal = returnLink?.local_id;
-  let pkg = local;
-  if (Object.keys(next).length > 0 || (upstreamReturnLocal !== undefined && upstreamReturnLocal !== local.return_id)) {
-    pkg = { ...local, ...(next as Partial<ReturnPackage>) };
-    if (upstreamReturnLocal !== undefined) pkg.return_id = upstreamReturnLocal;
-    pkg.tracking_key = pkg.status === 'cancelled' ? null : trackingKey(pkg.tracking_number);
-    pkg.updated_at = advance(local.updated_at, now);
-    await db.return_packages.put(pkg);
-    await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: pkg, at: now }, 'upstream');
-    if (pkg.status === 'received' && local.status !== 'received') await recountReturn(db, pkg.return_id, now);
-  }
-  // Spread the link: its line items' and media's upload state must survive a pull.
-  await putLink(db, { ...link, kind: 'return_package', local_id: pkg.id, account_id: accountId, upstream_id: u.id, synced, upstream_updated_at: u.updated_at }, now);
+  return next;
+}
+
+/** Writes the merged package when anything changed (or it moved to another return); recounts on receipt. */
+async function saveMerged(db: BoundTables, accountId: number, local: ReturnPackage, next: Record<string, unknown>, upstreamReturnLocal: number | undefined, now: string): Promise<ReturnPackage> {
+  if (Object.keys(next).length === 0 && (upstreamReturnLocal === undefined || upstreamReturnLocal === local.return_id)) return local;
+  const pkg: ReturnPackage = { ...local, ...(next as Partial<ReturnPackage>) };
+  if (upstreamReturnLocal !== undefined) pkg.return_id = upstreamReturnLocal;
+  pkg.tracking_key = pkg.status === 'cancelled' ? null : trackingKey(pkg.tracking_number);
+  pkg.updated_at = advance(local.updated_at, now);
+  await db.return_packages.put(pkg);
+  await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: pkg, at: now }, 'upstream');
+  if (pkg.status === 'received' && local.status !== 'received') await recountReturn(db, pkg.return_id, now);
   return pkg;
 }

@@ -4,13 +4,13 @@ import type { Clock } from '../domain/clock.ts';
 import { boundTables, type StationStore } from '../store/index.ts';
 import { emptyReport, type RoundReport, type SyncContext } from './context.ts';
 import { SyncPausedError } from './errors.ts';
-import { accountState } from './account-state.ts';
+import { accountState, updateAccountState } from './account-state.ts';
 import { pullPackages, pullReturns, SWEEP_EVERY_MS, sweepOpenPackages } from './pull.ts';
 import { pushAccount } from './push.ts';
 import { createRateBudget, type RateBudget } from './rate-budget.ts';
 import { readUpstreamSettings } from './settings.ts';
 import { SYNC_DISABLED, syncStatusOf } from './status.ts';
-import { createUpstreamClient, type FetchLike, UpstreamUnreachableError } from './upstream-client.ts';
+import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
 
 export interface RoundOptions {
   /** Pull too (the scheduler pulls on its interval; a round after a local change only pushes). */
@@ -50,22 +50,94 @@ async function instanceIdOf(store: StationStore): Promise<string> {
   return id;
 }
 
+/** Keeps the last status and tells listeners when a fresh one differs. */
+function createStatusFeed(store: StationStore) {
+  const listeners = new Set<(status: SyncStatus) => void>();
+  let current: SyncStatus = SYNC_DISABLED;
+  return {
+    current: () => current,
+    listen(listener: (status: SyncStatus) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async refresh(lastRound: LastRound): Promise<SyncStatus> {
+      const next = await syncStatusOf(store, await readUpstreamSettings(store), lastRound);
+      if (JSON.stringify(next) !== JSON.stringify(current)) {
+        current = next;
+        for (const listener of listeners) listener(next);
+      }
+      return current;
+    },
+  };
+}
+
+type LastRound = { offline: boolean; error: string | null };
+
+/** `sync --once`: every backed-off change is due now. */
+async function clearBackoff(store: StationStore): Promise<void> {
+  await store.write(async (tx) => {
+    const t = boundTables(tx);
+    for (const entry of await t.outbox.toArray()) if (entry.next_attempt_at !== null) await t.outbox.put({ ...entry, next_attempt_at: null });
+  });
+}
+
+/** One account's turn in a round: push, then (on the scheduler's rounds) pull and, when due, sweep. */
+async function syncAccount(sc: SyncContext, accountId: number, pull: boolean, report: RoundReport): Promise<void> {
+  await pushAccount(sc, accountId, report);
+  if (pull) {
+    const pulled = (await pullReturns(sc, accountId, report)) && (await pullPackages(sc, accountId, report));
+    const sweptAt = (await accountState(sc.store.db, accountId)).last_sweep_at;
+    if (pulled && (sweptAt === null || Date.parse(sc.clock.now()) - Date.parse(sweptAt) >= SWEEP_EVERY_MS)) await sweepOpenPackages(sc, accountId, report);
+  }
+  await updateAccountState(sc.store, accountId, { last_success_at: sc.clock.now() });
+}
+
+/**
+ * Runs each account in turn. An unreachable upstream ends the round (offline); a refusal that pauses
+ * sync pauses that account only; any other error is the round's error and the next account runs.
+ */
+async function syncAccounts(sc: SyncContext, accounts: number[], pull: boolean, report: RoundReport): Promise<LastRound> {
+  let error: string | null = null;
+  for (const accountId of accounts) {
+    const state = await accountState(sc.store.db, accountId);
+    if (state.paused) {
+      report.paused.push(`${accountId}: ${state.paused.message}`);
+      continue;
+    }
+    try {
+      await syncAccount(sc, accountId, pull, report);
+    } catch (caught) {
+      if (caught instanceof UpstreamUnreachableError) {
+        report.offline = true;
+        return { offline: true, error: caught.message };
+      }
+      if (caught instanceof SyncPausedError) {
+        await updateAccountState(sc.store, accountId, { paused: { status: caught.status, message: caught.message, at: sc.clock.now() } });
+        report.paused.push(`${accountId}: ${caught.message}`);
+        continue;
+      }
+      error = caught instanceof Error ? caught.message : String(caught);
+    }
+  }
+  return { offline: false, error };
+}
+
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { store, clock } = options;
+  // One request budget per upstream address, kept across rounds.
   const budgets = new Map<string, RateBudget>();
-  const listeners = new Set<(status: SyncStatus) => void>();
+  const feed = createStatusFeed(store);
   const nudgeListeners = new Set<() => void>();
-  let current: SyncStatus = SYNC_DISABLED;
-  let lastRound: { offline: boolean; error: string | null } = { offline: false, error: null };
+  let lastRound: LastRound = { offline: false, error: null };
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function refreshStatus(): Promise<SyncStatus> {
-    const next = await syncStatusOf(store, await readUpstreamSettings(store), lastRound);
-    if (JSON.stringify(next) !== JSON.stringify(current)) {
-      current = next;
-      for (const listener of listeners) listener(next);
-    }
-    return current;
+  const refreshStatus = () => feed.refresh(lastRound);
+
+  async function contextFor(settings: UpstreamSettings): Promise<SyncContext> {
+    let budget = budgets.get(settings.url);
+    if (!budget) budgets.set(settings.url, (budget = createRateBudget()));
+    const client = createUpstreamClient(settings, budget, options.fetch);
+    return { store, clock, client, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}) };
   }
 
   async function round(roundOptions: RoundOptions): Promise<RoundReport> {
@@ -76,57 +148,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await refreshStatus();
       return report;
     }
-    let budget = budgets.get(settings.url);
-    if (!budget) budgets.set(settings.url, (budget = createRateBudget()));
-    const client = createUpstreamClient(settings, budget, options.fetch);
-    const sc: SyncContext = { store, clock, client, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}) };
-    let error: string | null = null;
-    if (roundOptions.ignoreBackoff) {
-      await store.write(async (tx) => {
-        const t = boundTables(tx);
-        for (const entry of await t.outbox.toArray()) if (entry.next_attempt_at !== null) await t.outbox.put({ ...entry, next_attempt_at: null });
-      });
-    }
-    for (const accountId of settings.accounts) {
-      const state = await accountState(store.db, accountId);
-      if (state.paused) {
-        report.paused.push(`${accountId}: ${state.paused.message}`);
-        continue;
-      }
-      try {
-        await pushAccount(sc, accountId, report);
-        let pulled = true;
-        if (roundOptions.pull) {
-          pulled = (await pullReturns(sc, accountId, report)) && (await pullPackages(sc, accountId, report));
-          const sweptAt = (await accountState(store.db, accountId)).last_sweep_at;
-          if (pulled && (sweptAt === null || Date.parse(clock.now()) - Date.parse(sweptAt) >= SWEEP_EVERY_MS)) pulled = await sweepOpenPackages(sc, accountId, report);
-        }
-        const now = clock.now();
-        await store.write(async (tx) => {
-          const t = boundTables(tx);
-          await t.sync_state.put({ ...(await accountState(t, accountId)), last_success_at: now });
-        });
-      } catch (caught) {
-        if (caught instanceof UpstreamUnreachableError) {
-          report.offline = true;
-          error = caught.message;
-          break;
-        }
-        if (caught instanceof SyncPausedError) {
-          const at = clock.now();
-          await store.write(async (tx) => {
-            const t = boundTables(tx);
-            await t.sync_state.put({ ...(await accountState(t, accountId)), paused: { status: caught.status, message: caught.message, at } });
-          });
-          report.paused.push(`${accountId}: ${caught.message}`);
-          continue;
-        }
-        error = caught instanceof Error ? caught.message : String(caught);
-      }
-    }
-    report.requests = client.requests;
+    const sc = await contextFor(settings);
+    if (roundOptions.ignoreBackoff) await clearBackoff(store);
+    const outcome = await syncAccounts(sc, settings.accounts, roundOptions.pull, report);
+    report.requests = sc.client.requests;
     report.conflicts = await store.db.sync_conflicts.count();
-    lastRound = { offline: report.offline, error };
+    lastRound = outcome;
     await refreshStatus();
     return report;
   }
@@ -137,11 +164,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       queue = run.catch(() => undefined);
       return run;
     },
-    status: () => current,
-    onStatus(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    status: feed.current,
+    onStatus: feed.listen,
     refreshStatus,
     nudge() {
       for (const listener of nudgeListeners) listener();

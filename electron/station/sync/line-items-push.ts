@@ -52,11 +52,38 @@ export type LineItemsOutcome = { ok: true } | { ok: false; answer: UpstreamAnswe
 /** Sends the package's item changes; stops at the first refusal (the caller parks or backs off the slot). */
 export async function pushLineItems(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLink): Promise<LineItemsOutcome> {
   if (link.line_items_unsupported) return { ok: true };
-  const db = sc.store.db;
-  const url = `${sc.client.packagesUrl(pkg.account_id, link.upstream_id)}/line_items`;
-  const items = await lineItemsOf(db, pkg.id);
-  const lineIds = await returnLineIds(db, pkg);
-  const save = (update: (map: LineItemLinks) => void, extra: Partial<UpstreamLink> = {}) =>
+  const items = await lineItemsOf(sc.store.db, pkg.id);
+  const lineIds = await returnLineIds(sc.store.db, pkg);
+  const push: ItemPush = {
+    sc,
+    pkg,
+    link,
+    url: `${sc.client.packagesUrl(pkg.account_id, link.upstream_id)}/line_items`,
+    map: { ...(link.line_items ?? {}) },
+    save: itemLinkSaver(sc, pkg),
+  };
+  for (const item of items) {
+    const outcome = await pushItem(push, item.id, itemBody(item, lineIds));
+    if (outcome !== 'next') return outcome;
+  }
+  return removeDroppedItems(push, new Set(items.map((item) => String(item.id))));
+}
+
+/** One package's item push: where it sends, the item links as this push has them, and how it saves one. */
+interface ItemPush {
+  sc: SyncContext;
+  pkg: ReturnPackage;
+  link: UpstreamLink;
+  url: string;
+  map: LineItemLinks;
+  save: ItemLinkSaver;
+}
+
+type ItemLinkSaver = (update: (map: LineItemLinks) => void, extra?: Partial<UpstreamLink>) => Promise<void>;
+
+/** Saves a change to the package's item links in its own store write, on the link as stored now. */
+function itemLinkSaver(sc: SyncContext, pkg: ReturnPackage): ItemLinkSaver {
+  return (update, extra = {}) =>
     sc.store.write(async (tx) => {
       const t = boundTables(tx);
       const current = await linkOf(t, 'return_package', pkg.id);
@@ -65,53 +92,68 @@ export async function pushLineItems(sc: SyncContext, pkg: ReturnPackage, link: U
       update(map);
       await putLink(t, { ...current, ...extra, line_items: map }, sc.clock.now());
     });
-  const map = { ...(link.line_items ?? {}) };
-  for (const item of items) {
-    const key = String(item.id);
-    const body = itemBody(item, lineIds);
-    let state = map[key];
-    if (state && !state.upstream_id && state.attempted_at) {
-      const adopted = await adoptItem(sc, pkg, link, body, map);
-      if (adopted !== null) {
-        state = { upstream_id: adopted, synced: body, attempted_at: null };
-        map[key] = state;
-        await save((m) => void (m[key] = state as LineItemLinks[string]));
-      }
+}
+
+/** Sends one item: adopts it after a lost create, creates it, or patches what changed. 'next': go on. */
+async function pushItem(push: ItemPush, itemId: number, body: Record<string, unknown>): Promise<LineItemsOutcome | 'next'> {
+  const key = String(itemId);
+  let state = push.map[key];
+  if (state && !state.upstream_id && state.attempted_at) {
+    const adopted = await adoptItem(push.sc, push.pkg, push.link, body, push.map);
+    if (adopted !== null) {
+      const adoptedState = { upstream_id: adopted, synced: body, attempted_at: null };
+      state = push.map[key] = adoptedState;
+      await push.save((m) => void (m[key] = adoptedState));
     }
-    if (!state?.upstream_id) {
-      const attempted = { upstream_id: null, synced: {}, attempted_at: sc.clock.now() };
-      await save((m) => void (m[key] = attempted));
-      const answer = await sc.client.send({ method: 'POST', url, json: body, idempotencyKey: `returns-station-sync:${sc.instanceId}:package_line_item:${item.id}`, priority: 'push' });
-      if (!answer) return { ok: true };
-      if (answerKind(answer.status) !== 'ok') {
-        if (await unsupported(sc, pkg, link, answer)) {
-          await save(() => undefined, { line_items_unsupported: `The upstream has no line items (${answer.status}: ${upstreamMessage(answer).message}); they stay on the station.` });
-          return { ok: true };
-        }
-        return { ok: false, answer };
-      }
-      const id = (answer.body as { id?: unknown } | null)?.id;
-      if (typeof id !== 'number') return { ok: false, answer };
-      map[key] = { upstream_id: id, synced: body, attempted_at: null };
-      await save((m) => void (m[key] = { upstream_id: id, synced: body, attempted_at: null }));
-      continue;
-    }
-    const changed = Object.fromEntries(Object.entries(body).filter(([field, value]) => !sameValue(value, state.synced[field])));
-    if (Object.keys(changed).length === 0) continue;
-    const answer = await sc.client.send({ method: 'PATCH', url: `${url}/${state.upstream_id}`, json: changed, priority: 'push' });
-    if (!answer) return { ok: true };
-    if (answerKind(answer.status) !== 'ok') return { ok: false, answer };
-    const synced = { ...state.synced, ...changed };
-    await save((m) => void (m[key] = { upstream_id: state.upstream_id, synced, attempted_at: null }));
   }
-  for (const [key, state] of Object.entries(map)) {
-    if (items.some((item) => String(item.id) === key)) continue;
+  if (!state?.upstream_id) return createItem(push, itemId, body);
+  return patchItem(push, key, { upstream_id: state.upstream_id, synced: state.synced }, body);
+}
+
+/** POSTs a new item, marked as attempted first so a lost answer is adopted rather than sent twice. */
+async function createItem(push: ItemPush, itemId: number, body: Record<string, unknown>): Promise<LineItemsOutcome | 'next'> {
+  const { sc, pkg, link, save } = push;
+  const key = String(itemId);
+  const attempted = { upstream_id: null, synced: {}, attempted_at: sc.clock.now() };
+  await save((m) => void (m[key] = attempted));
+  const answer = await sc.client.send({ method: 'POST', url: push.url, json: body, idempotencyKey: `returns-station-sync:${sc.instanceId}:package_line_item:${itemId}`, priority: 'push' });
+  if (!answer) return { ok: true };
+  if (answerKind(answer.status) !== 'ok') {
+    if (await unsupported(sc, pkg, link, answer)) {
+      await save(() => undefined, { line_items_unsupported: `The upstream has no line items (${answer.status}: ${upstreamMessage(answer).message}); they stay on the station.` });
+      return { ok: true };
+    }
+    return { ok: false, answer };
+  }
+  const id = (answer.body as { id?: unknown } | null)?.id;
+  if (typeof id !== 'number') return { ok: false, answer };
+  push.map[key] = { upstream_id: id, synced: body, attempted_at: null };
+  await save((m) => void (m[key] = { upstream_id: id, synced: body, attempted_at: null }));
+  return 'next';
+}
+
+/** PATCHes the fields that differ from the item's synced snapshot. */
+async function patchItem(push: ItemPush, key: string, state: { upstream_id: number; synced: Record<string, unknown> }, body: Record<string, unknown>): Promise<LineItemsOutcome | 'next'> {
+  const changed = Object.fromEntries(Object.entries(body).filter(([field, value]) => !sameValue(value, state.synced[field])));
+  if (Object.keys(changed).length === 0) return 'next';
+  const answer = await push.sc.client.send({ method: 'PATCH', url: `${push.url}/${state.upstream_id}`, json: changed, priority: 'push' });
+  if (!answer) return { ok: true };
+  if (answerKind(answer.status) !== 'ok') return { ok: false, answer };
+  const synced = { ...state.synced, ...changed };
+  await push.save((m) => void (m[key] = { upstream_id: state.upstream_id, synced, attempted_at: null }));
+  return 'next';
+}
+
+/** DELETEs upstream the items the station no longer has (a 404 counts as gone), then forgets their links. */
+async function removeDroppedItems(push: ItemPush, kept: Set<string>): Promise<LineItemsOutcome> {
+  for (const [key, state] of Object.entries(push.map)) {
+    if (kept.has(key)) continue;
     if (state.upstream_id) {
-      const answer = await sc.client.send({ method: 'DELETE', url: `${url}/${state.upstream_id}`, priority: 'push' });
+      const answer = await push.sc.client.send({ method: 'DELETE', url: `${push.url}/${state.upstream_id}`, priority: 'push' });
       if (!answer) return { ok: true };
       if (answerKind(answer.status) !== 'ok' && answer.status !== 404) return { ok: false, answer };
     }
-    await save((m) => void Reflect.deleteProperty(m, key));
+    await push.save((m) => void Reflect.deleteProperty(m, key));
   }
   return { ok: true };
 }

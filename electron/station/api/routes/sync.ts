@@ -5,6 +5,7 @@ import type { SyncOverview } from '#shared/api/sync.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { packageOfAccount } from '../../domain/packages.ts';
 import { fail } from '../../errors.ts';
+import type { EngineTables } from '../../store/index.ts';
 import { keepLocal, listChanges, recordSync, retryChange } from '../../sync/changes.ts';
 import { deleteUpstreamSettings, displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../../sync/settings.ts';
 import { SYNC_DISABLED } from '../../sync/status.ts';
@@ -13,6 +14,28 @@ import { addRoute } from '../route.ts';
 
 const view = (settings: UpstreamSettings) => ({ url: displayUrl(settings.url), accounts: settings.accounts, token_set: true });
 
+/** The sync screen's one read: state, upstream, the latest conflicts, how far each first pull got. */
+async function syncOverview(ctx: DomainContext, t: EngineTables): Promise<SyncOverview> {
+  const settings = await upstreamSettingsIn(t);
+  const conflicts = await t.sync_conflicts.orderBy('id').reverse().limit(50).toArray();
+  return {
+    status: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
+    upstream: settings ? view(settings) : null,
+    conflicts: conflicts.map(({ local_id, ...rest }) => ({ ...rest, record_id: local_id })),
+    pulls: await pullProgress(t, settings?.accounts ?? []),
+  };
+}
+
+async function pullProgress(t: EngineTables, accounts: number[]): Promise<SyncOverview['pulls']> {
+  const pulls: SyncOverview['pulls'] = [];
+  for (const state of await t.sync_state.bulkGet(accounts)) {
+    if (!state) continue;
+    if (state.returns.total !== null) pulls.push({ account_id: state.account_id, resource: 'returns', stored: state.returns.seen, total: state.returns.total });
+    if (state.packages.total !== null) pulls.push({ account_id: state.account_id, resource: 'return_packages', stored: state.packages.seen, total: state.packages.total });
+  }
+  return pulls;
+}
+
 /** Sync as the API shows it (docs/api-decisions.md, "Sync"): state, waiting changes, settings, where a record stands. */
 export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
   const nudge = () => {
@@ -20,23 +43,7 @@ export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
     return ctx.sync?.refreshStatus().then(() => undefined) ?? Promise.resolve();
   };
 
-  addRoute(server, ctx, API_ROUTES.getSync, async ({ t }) => {
-    const settings = await upstreamSettingsIn(t);
-    const conflicts = await t.sync_conflicts.orderBy('id').reverse().limit(50).toArray();
-    const pulls: SyncOverview['pulls'] = [];
-    for (const state of await t.sync_state.bulkGet(settings?.accounts ?? [])) {
-      if (!state) continue;
-      if (state.returns.total !== null) pulls.push({ account_id: state.account_id, resource: 'returns', stored: state.returns.seen, total: state.returns.total });
-      if (state.packages.total !== null) pulls.push({ account_id: state.account_id, resource: 'return_packages', stored: state.packages.seen, total: state.packages.total });
-    }
-    const body: SyncOverview = {
-      status: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
-      upstream: settings ? view(settings) : null,
-      conflicts: conflicts.map(({ local_id, ...rest }) => ({ ...rest, record_id: local_id })),
-      pulls,
-    };
-    return { body };
-  });
+  addRoute(server, ctx, API_ROUTES.getSync, async ({ t }) => ({ body: await syncOverview(ctx, t) }));
   addRoute(server, ctx, API_ROUTES.listSyncChanges, async ({ t, query }) => {
     const { data, total } = await listChanges(t, query.state, query.page, query.per_page);
     return { body: { data, meta: listMeta(query.page, query.per_page, total) } };
