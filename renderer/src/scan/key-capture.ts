@@ -1,4 +1,5 @@
 import { BurstDetector } from './burst-detector.ts';
+import { type FramedDelivery, framedDelivery, framedStep, type KeyPlace, printableStep, scanFieldEntry, scanInTextField } from './key-decisions.ts';
 import { isKey, type ScannerFraming } from './scanner-framing.ts';
 
 /*
@@ -59,6 +60,15 @@ export function setFieldValue(el: HTMLInputElement | HTMLTextAreaElement, value:
 /** How long a framed scan may go without a key before it is taken as typing (a lost suffix). */
 export const FRAME_TIMEOUT_MS = 1000;
 
+/** Where `target` is, for the decisions in key-decisions.ts. */
+function placeOf(target: EventTarget | null, field: HTMLInputElement | null): KeyPlace {
+  if (field !== null && target === field) return { kind: 'scan-field' };
+  if (!isTextField(target)) return { kind: 'elsewhere' };
+  return { kind: 'text-field', passthrough: passesScansThrough(target), search: target instanceof HTMLInputElement && target.type === 'search' };
+}
+
+const isPrintable = (event: KeyboardEvent) => event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+
 export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window = window): () => void {
   const burst = new BurstDetector();
   let held: { char: string; timer: ReturnType<typeof setTimeout> } | null = null;
@@ -84,34 +94,26 @@ export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window =
     handlers.shortcut(char);
   };
 
-  /** The scan field's Enter in timing mode: a burst at the end is the scan, keys pressed alone by hand before it are not part of it. */
+  /** The scan field's Enter in timing mode (see scanFieldEntry). */
   const submitScanField = (field: HTMLInputElement, at: number) => {
     releaseHeld(field);
-    const value = field.value;
-    const shortcut = released;
+    const entry = scanFieldEntry(field.value, burst.enter(at), released, handlers.isShortcut);
     field.value = '';
     released = null;
-    const scanned = burst.enter(at);
-    if (scanned && scanned.before !== '' && value === scanned.before + scanned.code && /^[0-9+-]+$/.test(scanned.before)) {
-      // A digit pressed by hand just before the scan still sets the condition of the item selected
-      // then; other keys pressed alone are dropped rather than glued to the code.
-      if (shortcut !== null && scanned.before === shortcut && handlers.isShortcut(shortcut)) handlers.shortcut(shortcut);
-      handlers.submit(scanned.code);
-      return;
-    }
-    handlers.submit(value);
+    if (entry.shortcut !== null) handlers.shortcut(entry.shortcut);
+    handlers.submit(entry.code);
   };
 
-  /** A whole scan (framed mode) that arrived while focus was on `el`; true when `el` keeps it. */
-  const deliverFramed = (code: string, el: EventTarget | null): boolean => {
+  /** A whole scan (framed mode) that arrived while focus was on `el`. */
+  const deliverFramed = (code: string, el: EventTarget | null, suffix: string): FramedDelivery => {
     const field = handlers.field();
-    if (isTextField(el) && el !== field && !passesScansThrough(el) && !handlers.claims(code)) {
-      setFieldValue(el, el.value + code);
-      return true;
+    const delivery = framedDelivery(placeOf(el, field), handlers.claims(code), suffix);
+    if (delivery.keep && isTextField(el)) setFieldValue(el, el.value + code);
+    else {
+      handlers.submit(code);
+      field?.focus();
     }
-    handlers.submit(code);
-    field?.focus();
-    return false;
+    return delivery;
   };
 
   /** A prefix without its suffix: what followed was typed, not scanned. */
@@ -125,57 +127,44 @@ export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window =
   };
 
   /** Framed mode: true when the key belonged to a scan's frame and is dealt with. */
-  const onFramedKey = (event: KeyboardEvent, framing: ScannerFraming, printable: boolean): boolean => {
-    if (frame) {
-      if (isKey(event, framing.suffix)) {
-        clearTimeout(frame.timer);
-        const { chars, target: el } = frame;
-        frame = null;
-        const kept = deliverFramed(chars, el);
-        // A search box searches with a scan it keeps, as on Enter typed by hand.
-        const searches = kept && el instanceof HTMLInputElement && el.type === 'search' && framing.suffix === 'Enter';
-        if (!searches) event.preventDefault();
-        return true;
-      }
-      if (!printable) return event.key === 'Shift';
+  const onFramedKey = (event: KeyboardEvent, framing: ScannerFraming): boolean => {
+    const step = framedStep({ inFrame: frame !== null, isPrefix: isKey(event, framing.prefix), isSuffix: isKey(event, framing.suffix), printable: isPrintable(event), key: event.key });
+    if (step === 'outside') return false;
+    if (step === 'ignore') return true;
+    if (step === 'start') {
       event.preventDefault();
-      clearTimeout(frame.timer);
+      frame = { chars: '', target: event.target, timer: setTimeout(abandonFrame, FRAME_TIMEOUT_MS) };
+      return true;
+    }
+    if (!frame) return true;
+    clearTimeout(frame.timer);
+    if (step === 'add') {
+      event.preventDefault();
       frame.chars += event.key;
       frame.timer = setTimeout(abandonFrame, FRAME_TIMEOUT_MS);
       return true;
     }
-    if (!isKey(event, framing.prefix)) return false;
-    event.preventDefault();
-    frame = { chars: '', target: event.target, timer: setTimeout(abandonFrame, FRAME_TIMEOUT_MS) };
+    const { chars, target: el } = frame;
+    frame = null;
+    if (!deliverFramed(chars, el, framing.suffix).letEnterThrough) event.preventDefault();
     return true;
   };
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.isComposing) return;
-    const framing = handlers.framing();
-    const printable = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
-    if (framing && onFramedKey(event, framing, printable)) return;
-
-    const field = handlers.field();
-    const inScan = field !== null && event.target === field;
-    const inOtherText = !inScan && isTextField(event.target);
-
-    if (printable) {
-      if (!framing) burst.key(event.key, event.timeStamp);
-      if (inOtherText || !field) return;
-      if (held) {
-        // A second character right behind the first: the start of a code, or a scan right after a
-        // shortcut pressed by hand; the Enter that ends it tells which (see submitScanField).
-        releaseHeld(field);
-      } else if (field.value === '' && handlers.isShortcut(event.key)) {
-        event.preventDefault();
-        if (!inScan) field.focus();
-        const char = event.key;
-        // With a framing scanner a lone key is always typed by hand: a shortcut at once.
-        if (framing) return handlers.shortcut(char);
-        held = { char, timer: setTimeout(runHeld, SHORTCUT_HOLD_MS) };
-        return;
-      }
+  /** A printable key outside a framed scan (see printableStep). */
+  const onPrintable = (event: KeyboardEvent, field: HTMLInputElement | null, place: KeyPlace, framed: boolean) => {
+    if (!framed) burst.key(event.key, event.timeStamp);
+    const step = printableStep({
+      place,
+      hasScanField: field !== null,
+      holding: held !== null,
+      scanFieldEmpty: field?.value === '',
+      isShortcut: handlers.isShortcut(event.key),
+      framed,
+    });
+    if (step.step === 'leave' || !field) return;
+    const inScan = place.kind === 'scan-field';
+    if (step.step === 'type') {
+      if (step.joinHeld) releaseHeld(field);
       if (!inScan) {
         event.preventDefault();
         field.focus();
@@ -183,39 +172,52 @@ export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window =
       }
       return;
     }
+    event.preventDefault();
+    if (!inScan) field.focus();
+    if (step.step === 'shortcut') handlers.shortcut(event.key);
+    else held = { char: event.key, timer: setTimeout(runHeld, SHORTCUT_HOLD_MS) };
+  };
 
-    if (event.key === 'Enter' && !event.ctrlKey && !event.altKey && !event.metaKey) {
-      if (inScan && field) {
-        event.preventDefault();
-        if (framing) {
-          // Typed by hand (a framed scan never reaches here): the field's text as it stands.
-          const code = field.value;
-          field.value = '';
-          handlers.submit(code);
-        } else submitScanField(field, event.timeStamp);
-        return;
-      }
-      if (framing) return;
-      const scanned = burst.enter(event.timeStamp);
-      if (scanned === null || !inOtherText) return;
-      const { code } = scanned;
-      const el = event.target;
-      if (passesScansThrough(el) || handlers.claims(code)) {
-        // Take the scanned characters back out of the field they fell into.
-        event.preventDefault();
-        if (el.value.endsWith(code)) setFieldValue(el, el.value.slice(0, -code.length));
+  /** Enter (no modifiers) outside a framed scan. */
+  const onEnter = (event: KeyboardEvent, field: HTMLInputElement | null, place: KeyPlace, framed: boolean) => {
+    if (place.kind === 'scan-field' && field) {
+      event.preventDefault();
+      if (framed) {
+        // Typed by hand (a framed scan never reaches here): the field's text as it stands.
+        const code = field.value;
+        field.value = '';
         handlers.submit(code);
-        field?.focus();
-      } else if (!(el instanceof HTMLInputElement && el.type === 'search')) {
-        // The field keeps the scan; a scanner's Enter must not send a half-filled form.
-        event.preventDefault();
-      }
+      } else submitScanField(field, event.timeStamp);
       return;
     }
+    if (framed) return;
+    const scanned = burst.enter(event.timeStamp);
+    const el = event.target;
+    if (scanned === null || place.kind !== 'text-field' || !isTextField(el)) return;
+    const { code } = scanned;
+    const decision = scanInTextField(place, handlers.claims(code));
+    if (decision === 'search') return;
+    // The field keeps the scan ('keep'): a scanner's Enter must not send a half-filled form.
+    event.preventDefault();
+    if (decision === 'scan') {
+      // Take the scanned characters back out of the field they fell into.
+      if (el.value.endsWith(code)) setFieldValue(el, el.value.slice(0, -code.length));
+      handlers.submit(code);
+      field?.focus();
+    }
+  };
 
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.isComposing) return;
+    const framing = handlers.framing();
+    if (framing && onFramedKey(event, framing)) return;
+    const field = handlers.field();
+    const place = placeOf(event.target, field);
+    if (isPrintable(event)) return onPrintable(event, field, place, framing !== null);
+    if (event.key === 'Enter' && !event.ctrlKey && !event.altKey && !event.metaKey) return onEnter(event, field, place, framing !== null);
     // A command key right after a held shortcut character: the character was a shortcut.
     if (held && event.key !== 'Shift') runHeld();
-    if (handlers.command(event, inOtherText)) event.preventDefault();
+    if (handlers.command(event, place.kind === 'text-field')) event.preventDefault();
   };
 
   target.addEventListener('keydown', onKeyDown, true);
