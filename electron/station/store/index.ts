@@ -23,6 +23,7 @@ export type { CountFilters, ListableTable, ListQueries, ListResult, PackageFilte
 export type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
 export type { SequenceName } from './sequences.ts';
 export type { OpenStoreOptions, StationStore } from './station-store.ts';
+export type { EngineReads, PlainKey, RowOf } from './engine-reads.ts';
 export type { MediaFiles, StoredMedia } from '../media/index.ts';
 
 export type { CommitStats } from './durability/commit-loop.ts';

@@ -1,6 +1,7 @@
 import type { Transaction } from 'dexie';
 import type { MediaFiles } from '../media/index.ts';
 import type { CountFilters, ListableTable, ListQueries, ListResult } from './list-queries.ts';
+import type { EngineReads } from './engine-reads.ts';
 import type { ChangeLogEntry } from './records.ts';
 import type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
 
@@ -36,6 +37,8 @@ export interface OpenStoreOptions {
  *   fails it rejects with CommitFailedError, and memory is brought back to the disk state for every
  *   key the failed transactions touched before the next `write` runs (reads ordered after the
  *   repair by IndexedDB itself).
+ * - `inMemory`: synchronous reads of committed records from the engine's memory for the hottest
+ *   GETs; each answers `undefined` when the caller must read through `db` instead (engine-reads.ts).
  * - `listIds(table, query)` / `count(table, filters)`: list pages and counts from SQLite indexes.
  * - `subscribe(listener)`: change-log entries, called after the commit that made them durable.
  * - `onTablesChanged(listener)`: the tables whose stored state changed, after each commit and
@@ -48,6 +51,7 @@ export interface OpenStoreOptions {
 export interface StationStore {
   readonly dataDir: string;
   readonly db: StationDexie;
+  readonly inMemory: EngineReads;
   readonly media: MediaFiles;
   write<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
   write<T>(tables: readonly StationTableName[], fn: (tx: Transaction) => Promise<T> | T): Promise<T>;

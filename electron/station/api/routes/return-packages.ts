@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { listMeta } from '#shared/api/common.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { packageDetailView, packageListViews } from '../../domain/package-view-loader.ts';
-import { createPackage, listPackages, packageOfAccount, updatePackage } from '../../domain/packages.ts';
+import { packageDetailOf, packageListViews } from '../../domain/package-view-loader.ts';
+import { createPackage, listPackages, updatePackage } from '../../domain/packages.ts';
 import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
 
@@ -27,10 +27,9 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext)
     return { body: packageCreatedView(pkg), headers: { location: `${request.url.split('?')[0]}/${pkg.id}` } };
   });
 
-  addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params, origin, t }) => {
-    const pkg = await packageOfAccount(t, params.account_id, params.id);
-    return { body: await packageDetailView(t, ctx.config, pkg, origin) };
-  });
+  addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params, origin }) => ({
+    body: await packageDetailOf(ctx.store, ctx.config, params.account_id, params.id, origin),
+  }));
 
   addRoute(server, ctx, API_ROUTES.updateReturnPackage, async ({ params, body, t, now }) => ({
     body: packageUpdatedView(await updatePackage(t, now, params.account_id, params.id, body)),

@@ -33,6 +33,12 @@ export interface HotSetEngine {
   readonly core: DBCore | undefined;
   /** Off while the store loads (the load puts rows in itself); on once it is open. */
   enabled: boolean;
+  /**
+   * Whether the engine alone holds every record an equality query on `index` of `table` matches
+   * (not a cluster table, the hot set off, or the matches' cluster present); false when SQLite
+   * may hold more of them (or cannot say which cluster they belong to).
+   */
+  holdsAllMatches(table: string, index: string, value: unknown): boolean;
 }
 
 /**
@@ -50,7 +56,18 @@ export interface HotSetEngine {
  * durable): SQLite is not asked, so a pending delete is never undone.
  */
 export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
-  const engine: HotSetEngine = { middleware: undefined as unknown as Middleware<DBCore>, present: new Set(), core: undefined, enabled: false };
+  const engine: HotSetEngine = {
+    middleware: undefined as unknown as Middleware<DBCore>,
+    present: new Set(),
+    core: undefined,
+    enabled: false,
+    holdsAllMatches(table, index, value) {
+      if (!engine.enabled || !isClusterTable(table)) return true;
+      if (!cold.answers(table, index)) return true; // SQLite is not asked for it anyway: the engine's answer is the answer
+      const cluster = cold.clusterOfMatches(table, index, value);
+      return cluster !== undefined && engine.present.has(cluster);
+    },
+  };
   let down: DBCore | undefined;
 
   /** The stored record of a key whose cluster the engine does not hold. */
@@ -115,8 +132,7 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
     const { index, range } = request.query;
     if (!engine.enabled || range.type !== EQUAL || index.isPrimaryKey || !index.name || !cold.answers(table, index.name)) return [];
     // The common case, a hot package's items or media: its cluster is in memory, SQLite is not asked.
-    const cluster = cold.clusterOfMatches(table, index.name, range.lower);
-    if (cluster !== undefined && engine.present.has(cluster)) return [];
+    if (engine.holdsAllMatches(table, index.name, range.lower)) return [];
     return cold.matching(table, index.name, range.lower).filter((row) => {
       const cluster = cold.clusterOf(table, row.value);
       return cluster === undefined || !engine.present.has(cluster);

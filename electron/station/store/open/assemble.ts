@@ -12,6 +12,7 @@ import type { Durability } from './durability.ts';
 import type { OpenedEngine } from './engine.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
 import { shedCold } from '../hot-set/shed.ts';
+import { engineReadsOf } from '../engine-reads.ts';
 
 const DEFAULT_SWEEP_MS = 10 * 60_000;
 
@@ -106,9 +107,12 @@ export async function assembleStore(
     }
   }
 
+  const inMemory = engineReadsOf(db.backendDB(), { holdsAllMatches: engine.hot.holdsAllMatches, isClosed: () => closed });
+
   return {
     dataDir: options.dataDir,
     db,
+    inMemory,
     media,
     write,
     listIds(table, query) {

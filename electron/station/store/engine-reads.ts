@@ -1,0 +1,109 @@
+import type { Table } from 'dexie';
+import { IDBKeyRange } from 'fake-indexeddb';
+import type { StationDexie, StationTableName } from './schema.ts';
+
+/** The record type of a station table. */
+// Table has three type parameters; only the record type is wanted.
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export type RowOf<K extends StationTableName> = StationDexie[K] extends Table<infer T, infer _Key, infer _Insert> ? T : never;
+
+/** A key or index value the station queries by: a number, a string, or a compound of them. */
+export type PlainKey = number | string | ReadonlyArray<number | string>;
+
+/**
+ * Synchronous reads of committed records straight from the engine's memory, for the hottest GETs
+ * (docs/decisions/store-engine-reads.md). Through Dexie every read opens an engine transaction
+ * of its own, several event-loop turns each; these read the same trees in one turn, so the records
+ * a handler reads together come from one moment. Every method answers `undefined` when it cannot
+ * answer now — a read-write transaction is running on the table (it changes records in place and
+ * may still abort), the record is not in memory (cold, or missing), the hot set may hold only part
+ * of the matches, the store is closed, or the engine is not of the expected shape — and the caller
+ * then reads through Dexie as before, which handles all of those.
+ */
+export interface EngineReads {
+  /** A copy of the record under `key`; undefined: read through Dexie. */
+  get<K extends StationTableName>(table: K, key: number | string): RowOf<K> | undefined;
+  /** Copies of every record whose `index` equals `value`, in primary-key order; undefined: read through Dexie. */
+  where<K extends StationTableName>(table: K, index: string, value: PlainKey): Array<RowOf<K>> | undefined;
+}
+
+/** fake-indexeddb 6.x internals these reads use (checked at open: engineReadsOf). */
+interface RawObjectStore {
+  getValue(key: unknown): unknown;
+  rawIndexes: Map<string, { getAllValues(range: unknown): unknown[] }>;
+}
+
+interface RawTransaction {
+  mode?: unknown;
+  _started?: unknown;
+  _state?: unknown;
+  _scope?: unknown;
+}
+
+interface RawDatabase {
+  rawObjectStores: Map<string, RawObjectStore>;
+  transactions: RawTransaction[];
+}
+
+export interface EngineReadsOptions {
+  /** Whether the engine holds every match of an equality query (hot-set/middleware.ts). */
+  holdsAllMatches(table: string, index: string, value: unknown): boolean;
+  /** The store is closed: nothing is answered from memory. */
+  isClosed(): boolean;
+}
+
+/** Reads that never answer: the engine is not of the expected shape (every read goes through Dexie). */
+const NEVER: EngineReads = { get: () => undefined, where: () => undefined };
+
+/**
+ * The engine reads of an opened engine (`db.backendDB()`), or, when fake-indexeddb's internals are
+ * not what this version expects, reads that always defer to Dexie (and a warning that says why).
+ */
+export function engineReadsOf(backend: unknown, options: EngineReadsOptions): EngineReads {
+  const raw = rawDatabaseOf(backend);
+  if (typeof raw === 'string') {
+    console.warn(`Returns station store: reading through Dexie only (slower): fake-indexeddb internals differ (${raw})`);
+    return NEVER;
+  }
+  /** A transaction that may have changed `table` in place and not finished: a started read-write or upgrade one. */
+  const changing = (table: string): boolean =>
+    raw.transactions.some(
+      (t) => !(t._state === 'finished' || t.mode === 'readonly' || t._started === false || (t._scope instanceof Set && !t._scope.has(table))),
+    );
+  const storeOf = (table: string): RawObjectStore | undefined => (options.isClosed() || changing(table) ? undefined : raw.rawObjectStores.get(table));
+
+  return {
+    get<K extends StationTableName>(table: K, key: number | string): RowOf<K> | undefined {
+      // A miss is not an answer: the record may be cold (only in SQLite), which Dexie's path reads.
+      return storeOf(table)?.getValue(key) as RowOf<K> | undefined;
+    },
+    where<K extends StationTableName>(table: K, index: string, value: PlainKey): Array<RowOf<K>> | undefined {
+      const store = storeOf(table);
+      const rawIndex = store?.rawIndexes.get(index);
+      if (!rawIndex || !options.holdsAllMatches(table, index, value)) return undefined;
+      let range: unknown;
+      try {
+        range = IDBKeyRange.only(value);
+      } catch {
+        return undefined; // not a valid key: Dexie's path gives its own error
+      }
+      return rawIndex.getAllValues(range) as Array<RowOf<K>>;
+    },
+  };
+}
+
+/** The engine's raw database, or what differs from the expected shape. */
+function rawDatabaseOf(backend: unknown): RawDatabase | string {
+  const raw = (backend as { _rawDatabase?: Partial<RawDatabase> } | null)?._rawDatabase;
+  if (!raw) return 'the engine has no _rawDatabase';
+  if (!(raw.rawObjectStores instanceof Map)) return 'no rawObjectStores map';
+  if (!Array.isArray(raw.transactions)) return 'no transactions list';
+  for (const [name, store] of raw.rawObjectStores) {
+    if (typeof store?.getValue !== 'function') return `object store ${name} has no getValue`;
+    if (!(store.rawIndexes instanceof Map)) return `object store ${name} has no rawIndexes map`;
+    for (const [indexName, index] of store.rawIndexes) {
+      if (typeof index?.getAllValues !== 'function') return `index ${name}.${indexName} has no getAllValues`;
+    }
+  }
+  return raw as RawDatabase;
+}

@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { engineReadsOf } from '../../electron/station/store/engine-reads.ts';
+import { boundTables, openStore, type PackageLineItem, type StationStore } from '../../electron/station/store/index.ts';
+import { samplePackage, sampleReturn, tempDataDir, timestamp } from './fixtures.ts';
+
+/*
+ * Reads straight from the engine's memory (store/engine-reads.ts) answer exactly what Dexie would,
+ * and defer to Dexie (undefined) whenever they could not be sure: a write running on the table,
+ * a record or cluster that is not in memory, a closed store, an engine of another shape.
+ */
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+  vi.restoreAllMocks();
+});
+
+async function storeWithPackage(hotDays?: number): Promise<{ store: StationStore; dir: string; packageId: number; returnId: number }> {
+  const { dir, cleanup } = await tempDataDir();
+  const store = await openStore({ dataDir: dir, hotSet: { sweepMs: 0, ...(hotDays === undefined ? {} : { days: hotDays }) } });
+  cleanups.push(async () => {
+    await store.close();
+    await cleanup();
+  });
+  const { packageId, returnId } = await store.write(async (tx) => {
+    const t = boundTables(tx);
+    const returnId = await t.returns.add({ ...sampleReturn(1, 1), status: 'received' } as never);
+    const packageId = await t.return_packages.add({ ...samplePackage(1, returnId, 1, { status: 'received' }) } as never);
+    for (const n of [1, 2]) await t.package_line_items.add(lineItem(packageId, n) as never);
+    return { packageId, returnId };
+  });
+  return { store, dir, packageId, returnId };
+}
+
+function lineItem(packageId: number, n: number): Omit<PackageLineItem, 'id'> {
+  return {
+    account_id: 1,
+    return_package_id: packageId,
+    return_line_item_id: null,
+    quantity: n,
+    merchant_sku: `SKU-${n}`,
+    name: `Item ${n}`,
+    condition: 'like_new',
+    defective: false,
+    notes: null,
+    barcode: null,
+    tags: ['restock'],
+    created_at: timestamp(n),
+    updated_at: timestamp(n),
+  };
+}
+
+describe('reads from the engine memory', () => {
+  it('answer the same records as Dexie, as copies the caller may change', async () => {
+    const { store, packageId } = await storeWithPackage();
+    const fromMemory = store.inMemory.get('return_packages', packageId);
+    expect(fromMemory).toEqual(await store.db.return_packages.get(packageId));
+    const items = store.inMemory.where('package_line_items', 'return_package_id', packageId);
+    expect(items).toEqual(await store.db.package_line_items.where('return_package_id').equals(packageId).toArray());
+    expect(items?.map((item) => item.quantity)).toEqual([1, 2]);
+    expect(store.inMemory.where('media_files', 'return_package_id', packageId)).toEqual([]);
+    if (fromMemory) fromMemory.notes = 'changed by the caller';
+    expect((await store.db.return_packages.get(packageId))?.notes).toBeNull();
+    // A miss is not an answer: the record may be in SQLite only.
+    expect(store.inMemory.get('return_packages', 9_999)).toBeUndefined();
+  });
+
+  it('defer to Dexie while a write runs on the table, and see the write once it committed', async () => {
+    const { store, packageId } = await storeWithPackage();
+    let during: unknown = 'not read';
+    let otherTable: unknown = 'not read';
+    await store.write(async (tx) => {
+      await boundTables(tx).return_packages.update(packageId, { notes: 'uncommitted' });
+      during = store.inMemory.get('return_packages', packageId);
+      otherTable = store.inMemory.where('package_line_items', 'return_package_id', packageId);
+    });
+    expect(during).toBeUndefined();
+    // The write's scope is every table: nothing is answered from memory while it runs.
+    expect(otherTable).toBeUndefined();
+    expect(store.inMemory.get('return_packages', packageId)?.notes).toBe('uncommitted');
+  });
+
+  it('defer to Dexie for a package shed from memory, and answer again once a write brought it back', async () => {
+    const { store, packageId } = await storeWithPackage(0);
+    expect(await store.shedCold()).toBe(1);
+    expect(store.inMemory.get('return_packages', packageId)).toBeUndefined();
+    expect(store.inMemory.where('package_line_items', 'return_package_id', packageId)).toBeUndefined();
+    // Dexie's path still reads it (from SQLite).
+    expect((await store.db.package_line_items.where('return_package_id').equals(packageId).toArray()).length).toBe(2);
+    await store.write(async (tx) => {
+      const t = boundTables(tx);
+      const pkg = await t.return_packages.get(packageId); // brings its whole cluster in
+      if (pkg) await t.return_packages.put({ ...pkg, notes: 'corrected' });
+    });
+    expect(store.inMemory.get('return_packages', packageId)?.notes).toBe('corrected');
+    expect(store.inMemory.where('package_line_items', 'return_package_id', packageId)?.length).toBe(2);
+  });
+
+  it('answer nothing once the store is closed', async () => {
+    const { store, packageId } = await storeWithPackage();
+    expect(store.inMemory.get('return_packages', packageId)).toBeDefined();
+    await store.close();
+    expect(store.inMemory.get('return_packages', packageId)).toBeUndefined();
+  });
+
+  it('always defer, and say so, with an engine whose internals are nearly but not quite the expected shape', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    // One index lost its method, as a minor fake-indexeddb release might do.
+    const store = { getValue: () => ({ id: 1 }), rawIndexes: new Map([['return_id', { getAll: () => [] }]]) };
+    const backend = { _rawDatabase: { rawObjectStores: new Map([['return_packages', store]]), transactions: [] } };
+    const reads = engineReadsOf(backend, { holdsAllMatches: () => true, isClosed: () => false });
+    expect(reads.get('return_packages', 1)).toBeUndefined();
+    expect(reads.where('return_packages', 'return_id', 1)).toBeUndefined();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('index return_packages.return_id has no getAllValues'));
+  });
+});
