@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { pageClient } from './api/station-api.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { ScanBar } from './components/ScanBar.tsx';
 import { ShortcutHints } from './components/ShortcutHints.tsx';
@@ -25,7 +26,7 @@ export function App() {
   const signedIn = useSession((s) => s.operator !== null);
 
   useEffect(() => installStationKeyboard(), []);
-  useEffect(() => (accounts.length === 0 ? undefined : followAccounts(accounts)), [accounts]);
+  useEffect(() => (accounts.length === 0 ? undefined : followAccounts(pageClient, accounts)), [accounts]);
   // Badges are recognised wherever they are scanned, also when the worker was signed in before a reload.
   useEffect(() => {
     if (signedIn && accounts.length > 0) useSession.getState().loadOperators().catch(() => undefined);

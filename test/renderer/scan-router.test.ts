@@ -5,12 +5,14 @@ import { createStationApi } from '../../renderer/src/api/station-api.ts';
 import { useFeedback } from '../../renderer/src/state/feedback-store.ts';
 import { useInProgress } from '../../renderer/src/state/in-progress-store.ts';
 import { useNav } from '../../renderer/src/state/nav-store.ts';
-import { useRegister } from '../../renderer/src/state/register-store.ts';
-import { useSession } from '../../renderer/src/state/session-store.ts';
+import { createRegisterStore } from '../../renderer/src/state/register-store.ts';
+import { createSessionStore } from '../../renderer/src/state/session-store.ts';
 import { outbox, usePackage } from '../../renderer/src/state/station-work.ts';
-import { scanQueue, submitScan } from '../../renderer/src/workflow/scan-router.ts';
+import { createPackageOpener } from '../../renderer/src/workflow/open-package.ts';
+import { createScanRouter, type ScanRouter } from '../../renderer/src/workflow/scan-router.ts';
 import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { startStation, type TestStation } from '../api/support.ts';
+import { StationCable } from './station-cable.ts';
 
 /*
  * What a scan means where the worker is, decided by the scan router against a real station: a badge
@@ -20,12 +22,23 @@ import { startStation, type TestStation } from '../api/support.ts';
 
 let ts: TestStation;
 let client: ApiClient;
+/** The router's own cable to the station: what it asked the station is in `cable.requests`. */
+let cable: StationCable;
+let router: ScanRouter;
+let useSession: ReturnType<typeof createSessionStore>;
+let useRegister: ReturnType<typeof createRegisterStore>;
 let ada: Operator;
 let bo: Operator;
 beforeAll(async () => {
   ts = await startStation();
+  // The page's package store and outbox (which the router drives) send through the page's client.
   createStationApi({ baseUrl: ts.origin, token: ts.stationToken, version: '' }, () => undefined);
   client = new ApiClient({ baseUrl: ts.origin, token: ts.stationToken });
+  cable = new StationCable(ts);
+  const routerClient = cable.client();
+  useSession = createSessionStore(routerClient);
+  useRegister = createRegisterStore(routerClient, createPackageOpener(routerClient).openPackage);
+  router = createScanRouter({ client: routerClient, session: useSession, register: useRegister });
   ada = await client.createOperator({ name: 'Ada', badge_code: 'BADGE-ADA' });
   bo = await client.createOperator({ name: 'Bo', badge_code: 'BADGE-BO' });
 });
@@ -35,8 +48,8 @@ afterAll(async () => {
 });
 
 async function scan(code: string): Promise<string> {
-  submitScan(code);
-  await scanQueue.idle();
+  router.submitScan(code);
+  await router.scanQueue.idle();
   return useFeedback.getState().notice?.message ?? '';
 }
 
@@ -82,5 +95,40 @@ describe('the scan router', () => {
     expect(await scan('NEW-PARCEL-1')).toMatch(/^Unknown tracking number NEW-PARCEL-1/);
     expect(useNav.getState().screen).toBe('register');
     expect(useRegister.getState().trackingNumber).toBe('NEW-PARCEL-1');
+  });
+
+  it('counts an item of the open return without asking the station, and asks it about a code it does not know', async () => {
+    useNav.getState().go('scan');
+    const a = await parcel();
+    expect(await scan(a.tracking)).toMatch(/^(Opened|Switched to) /);
+    const before = cable.requests.length;
+    expect(await scan(a.sku)).toMatch(/: 1$/);
+    expect(cable.requests.slice(before)).toEqual([]);
+    expect(await scan('SOMETHING-ELSE')).toBe('Unexpected item SOMETHING-ELSE — not on this return.');
+    expect(cable.requests.slice(before)).toEqual(['GET /api/v1/station/lookup']);
+  });
+
+  it('while registering, a scanned SKU finds its return', async () => {
+    const a = await parcel();
+    usePackage.getState().close();
+    useNav.getState().go('scan');
+    await scan('NEW-PARCEL-2');
+    expect(useNav.getState().screen).toBe('register');
+    expect(await scan(a.sku)).toBe('1 return found — press its number to attach the parcel.');
+    expect(useRegister.getState().candidates.map((c) => c.return.id)).toHaveLength(1);
+  });
+
+  it('with the station unreachable, a scanned parcel tells the worker so and nothing opens', async () => {
+    usePackage.getState().close();
+    useNav.getState().go('scan');
+    const a = await parcel();
+    cable.down = true;
+    try {
+      expect(await scan(a.tracking)).toBe('The station cannot be reached. Your work stays on screen; try again when it is back.');
+      expect(usePackage.getState().current).toBeNull();
+    } finally {
+      cable.down = false;
+    }
+    expect(await scan(a.tracking)).toBe(`Opened ${a.tracking}`);
   });
 });

@@ -28,3 +28,16 @@ export function api(): ApiClient {
   if (!client) throw new Error('The station connection is not set up yet.');
   return client;
 }
+
+/**
+ * The page's client for the page's stores and workflows, made before the connection is known
+ * (main.tsx creates it): each call reaches the client `createStationApi` made. Modules take a client
+ * as an argument; only the page's wiring hands them this one (tests hand them their own).
+ */
+export const pageClient: ApiClient = new Proxy({} as ApiClient, {
+  get(_target, name) {
+    const client = api();
+    const value: unknown = Reflect.get(client, name, client);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(client) : value;
+  },
+});

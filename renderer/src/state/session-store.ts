@@ -1,7 +1,8 @@
-import { create } from 'zustand';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import type { ApiClient } from '#shared/api/client.ts';
 import type { Operator } from '#shared/api/station.ts';
 import { normaliseCode } from '#shared/barcode.ts';
-import { api } from '../api/station-api.ts';
+import { pageClient } from '../api/station-api.ts';
 import { readSetting, writeSetting } from './settings.ts';
 
 /*
@@ -9,7 +10,7 @@ import { readSetting, writeSetting } from './settings.ts';
  * Kept across reloads of this station's page so a refresh mid-shift does not sign anyone out.
  */
 
-interface SessionState {
+export interface SessionState {
   operator: Operator | null;
   operators: Operator[];
   loadOperators(): Promise<void>;
@@ -29,28 +30,36 @@ function stored(): Operator | null {
   }
 }
 
-export const useSession = create<SessionState>()((set, get) => ({
-  operator: stored(),
-  operators: [],
-  async loadOperators() {
-    const all: Operator[] = [];
-    for (let page = 1; ; page++) {
-      const answer = await api().listOperators({ page, per_page: 250 });
-      all.push(...answer.data);
-      if (page >= answer.meta.total_pages) break;
-    }
-    set({ operators: all.filter((o) => o.active) });
-  },
-  signIn(operator) {
-    writeSetting('operator', JSON.stringify(operator));
-    set({ operator });
-  },
-  signOut() {
-    writeSetting('operator', null);
-    set({ operator: null });
-  },
-  byBadge(code) {
-    const wanted = normaliseCode(code);
-    return get().operators.find((o) => o.badge_code !== null && normaliseCode(o.badge_code) === wanted) ?? null;
-  },
-}));
+export type SessionStore = UseBoundStore<StoreApi<SessionState>>;
+
+/** A session store whose operators come from `client`. */
+export function createSessionStore(client: Pick<ApiClient, 'listOperators'>): SessionStore {
+  return create<SessionState>()((set, get) => ({
+    operator: stored(),
+    operators: [],
+    async loadOperators() {
+      const all: Operator[] = [];
+      for (let page = 1; ; page++) {
+        const answer = await client.listOperators({ page, per_page: 250 });
+        all.push(...answer.data);
+        if (page >= answer.meta.total_pages) break;
+      }
+      set({ operators: all.filter((o) => o.active) });
+    },
+    signIn(operator) {
+      writeSetting('operator', JSON.stringify(operator));
+      set({ operator });
+    },
+    signOut() {
+      writeSetting('operator', null);
+      set({ operator: null });
+    },
+    byBadge(code) {
+      const wanted = normaliseCode(code);
+      return get().operators.find((o) => o.badge_code !== null && normaliseCode(o.badge_code) === wanted) ?? null;
+    },
+  }));
+}
+
+/** This page's session. */
+export const useSession = createSessionStore(pageClient);

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { describeError } from '../api/describe-error.ts';
-import { api } from '../api/station-api.ts';
+import { pageClient } from '../api/station-api.ts';
 import { UploadQueue } from '../media/upload-queue.ts';
 import { keepUploadsIn } from '../pending/kept-uploads.ts';
 import { PackageOutbox, type PendingEntry } from '../pending/package-outbox.ts';
@@ -16,15 +16,7 @@ import { createPackageStore } from './package-store.ts';
 /** The packages whose work the station has not confirmed yet, in sending order (the scan screen lists them). */
 export const usePending = create<{ entries: readonly PendingEntry[] }>()(() => ({ entries: [] }));
 
-// The client is created once the connection is known (main.tsx); these calls reach it lazily.
-const client = {
-  createLineItem: (...a: Parameters<ReturnType<typeof api>['createLineItem']>) => api().createLineItem(...a),
-  updateLineItem: (...a: Parameters<ReturnType<typeof api>['updateLineItem']>) => api().updateLineItem(...a),
-  deleteLineItem: (...a: Parameters<ReturnType<typeof api>['deleteLineItem']>) => api().deleteLineItem(...a),
-  updatePackage: (...a: Parameters<ReturnType<typeof api>['updatePackage']>) => api().updatePackage(...a),
-  getPackage: (...a: Parameters<ReturnType<typeof api>['getPackage']>) => api().getPackage(...a),
-  uploadMedia: (...a: Parameters<ReturnType<typeof api>['uploadMedia']>) => api().uploadMedia(...a),
-};
+const client = pageClient;
 
 const unitsText = (units: number) => `${units} unit${units === 1 ? '' : 's'}`;
 
@@ -64,5 +56,5 @@ export async function resumePendingWork(): Promise<void> {
 export const usePackage = createPackageStore({
   outbox,
   uploads,
-  deleteMedia: (accountId, packageId, mediaId) => api().deleteMedia(accountId, packageId, mediaId),
+  deleteMedia: (accountId, packageId, mediaId) => client.deleteMedia(accountId, packageId, mediaId),
 });

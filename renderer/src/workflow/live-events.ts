@@ -1,5 +1,5 @@
+import type { ApiClient } from '#shared/api/client.ts';
 import type { StationEvent } from '#shared/api/events.ts';
-import { api } from '../api/station-api.ts';
 import { usePackageList, useReturnList } from '../state/lists-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { usePackage } from '../state/station-work.ts';
@@ -41,13 +41,11 @@ export function handleEvent(event: StationEvent): void {
   reloadCounts();
 }
 
-/** Subscribes to the events of each account; returns a stop function. */
-export function followAccounts(accountIds: readonly number[]): () => void {
+/** Subscribes through `client` to the events of each account; returns a stop function. */
+export function followAccounts(client: Pick<ApiClient, 'subscribeEvents'>, accountIds: readonly number[], reconnectMs = 2000): () => void {
   const controller = new AbortController();
   for (const accountId of accountIds) {
-    void api()
-      .subscribeEvents(accountId, { signal: controller.signal, onEvent: handleEvent, reconnectMs: 2000 })
-      .catch(() => undefined);
+    void client.subscribeEvents(accountId, { signal: controller.signal, onEvent: handleEvent, reconnectMs }).catch(() => undefined);
   }
   return () => controller.abort();
 }

@@ -1,7 +1,7 @@
-import { ApiError } from '#shared/api/client.ts';
+import { type ApiClient, ApiError } from '#shared/api/client.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
 import type { PackageStatus } from '#shared/package-status.ts';
-import { api } from '../api/station-api.ts';
+import { pageClient } from '../api/station-api.ts';
 import { useNav } from '../state/nav-store.ts';
 import type { OpenPackage } from '../state/package-store.ts';
 import { outbox, usePackage } from '../state/station-work.ts';
@@ -11,38 +11,52 @@ import { useInProgress } from '../state/in-progress-store.ts';
 /** A parcel scanned at the dock has arrived: these statuses move to `delivered` when it is opened. */
 const ARRIVING: readonly PackageStatus[] = ['pending', 'in_transit'];
 
-/** A return by id, or null when the station has no such return in that account. */
-export async function fetchReturn(accountId: number, returnId: number): Promise<ReturnRecord | null> {
-  try {
-    return await api().getReturn(accountId, returnId);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
+export interface PackageOpener {
+  /** A return by id, or null when the station has no such return in that account. */
+  fetchReturn(accountId: number, returnId: number): Promise<ReturnRecord | null>;
+  /**
+   * Opens a package on the bench: marks it arrived when it was still on its way, and fetches it with
+   * its return. The (up to) three requests go out together, so opening waits for the slowest one only.
+   */
+  openPackage(accountId: number, packageId: number, status: PackageStatus, returnId: number): Promise<void>;
 }
 
-/**
- * Opens a package on the bench: marks it arrived when it was still on its way, and fetches it with
- * its return. The (up to) three requests go out together, so opening waits for the slowest one only.
- */
-export async function openPackage(accountId: number, packageId: number, status: PackageStatus, returnId: number): Promise<void> {
-  const client = api();
-  const arriving = ARRIVING.includes(status);
-  const [moved, pkg, ret] = await Promise.all([
-    arriving ? client.updatePackage(accountId, packageId, { status: 'delivered' }) : Promise.resolve(null),
-    client.getPackage(accountId, packageId),
-    fetchReturn(accountId, returnId),
-  ]);
-  const fresh = moved ? { ...pkg, status: moved.status, actual_arrival: moved.actual_arrival, updated_at: moved.updated_at } : pkg;
-  // Unsent drafts an earlier page left must be loaded before the package's drafts are chosen.
-  await outbox.ready;
-  const left = usePackage.getState().current;
-  if (left && !(left.accountId === accountId && left.pkg.id === packageId)) leaveInProgress(left);
-  useInProgress.getState().forget(accountId, packageId);
-  usePackage.getState().open({ accountId, pkg: fresh, ret });
-  useNav.getState().go('package');
-  if (arriving) void useStationLink.getState().refreshStatus();
+export type OpenerClient = Pick<ApiClient, 'getReturn' | 'getPackage' | 'updatePackage'>;
+
+/** Opens packages on this page's bench, reading them through `client`. */
+export function createPackageOpener(client: OpenerClient): PackageOpener {
+  async function fetchReturn(accountId: number, returnId: number): Promise<ReturnRecord | null> {
+    try {
+      return await client.getReturn(accountId, returnId);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  async function openPackage(accountId: number, packageId: number, status: PackageStatus, returnId: number): Promise<void> {
+    const arriving = ARRIVING.includes(status);
+    const [moved, pkg, ret] = await Promise.all([
+      arriving ? client.updatePackage(accountId, packageId, { status: 'delivered' }) : Promise.resolve(null),
+      client.getPackage(accountId, packageId),
+      fetchReturn(accountId, returnId),
+    ]);
+    const fresh = moved ? { ...pkg, status: moved.status, actual_arrival: moved.actual_arrival, updated_at: moved.updated_at } : pkg;
+    // Unsent drafts an earlier page left must be loaded before the package's drafts are chosen.
+    await outbox.ready;
+    const left = usePackage.getState().current;
+    if (left && !(left.accountId === accountId && left.pkg.id === packageId)) leaveInProgress(left);
+    useInProgress.getState().forget(accountId, packageId);
+    usePackage.getState().open({ accountId, pkg: fresh, ret });
+    useNav.getState().go('package');
+    if (arriving) void useStationLink.getState().refreshStatus();
+  }
+
+  return { fetchReturn, openPackage };
 }
+
+/** This page's opener. */
+export const { fetchReturn, openPackage } = createPackageOpener(pageClient);
 
 /** Lists a package the worker leaves unfinished on the scan screen; received and cancelled ones are done. */
 export function leaveInProgress(left: OpenPackage): void {
