@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import type { Draft, LineRow } from '../inspect/drafts.ts';
 import { conditionLabel } from '../inspect/conditions.ts';
 import { usePackage } from '../state/station-work.ts';
@@ -8,17 +8,7 @@ export function LineTable({ rows, extra }: { rows: LineRow[]; extra: Draft[] }) 
   const selectedKey = usePackage((s) => s.selectedKey);
   const select = usePackage((s) => s.select);
   const table = useRef<HTMLTableElement>(null);
-  // The selected row is always in view: after a scan or a split (F6), and whenever the list's box
-  // changes size (the return loads, a notice wraps, the window is resized).
-  useEffect(() => {
-    const reveal = () => table.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
-    reveal();
-    const box = table.current?.parentElement;
-    if (!box) return undefined;
-    const observer = new ResizeObserver(reveal);
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, [selectedKey, rows.length, extra.length]);
+  useRevealSelected(table, selectedKey, rows.length, extra.length);
 
   return (
     <table className="lines" data-testid="lines" ref={table}>
@@ -34,73 +24,11 @@ export function LineTable({ rows, extra }: { rows: LineRow[]; extra: Draft[] }) 
         </tr>
       </thead>
       <tbody>
-        {rows.map((row) => {
-          const over = row.remaining < 0;
-          const selected = row.draft !== null && row.draft.key === selectedKey;
-          return (
-            <Fragment key={row.line.id}>
-              <tr className={`${over ? 'row-over' : row.here > 0 && row.remaining === 0 ? 'row-done' : ''} ${selected ? 'row-selected' : ''}`} data-testid="line-row" data-sku={row.line.merchant_sku} aria-selected={selected}>
-                <th scope="row">
-                  {row.draft ? (
-                    <button type="button" className="link-button" onClick={() => row.draft && select(row.draft.key)}>
-                      {row.line.name}
-                    </button>
-                  ) : (
-                    row.line.name
-                  )}
-                  <span className="sku mono">{row.line.merchant_sku}</span>
-                </th>
-                <td>{row.expected}</td>
-                <td>{row.receivedBefore}</td>
-                <td className="here" data-testid="line-here">
-                  {row.here}
-                </td>
-                <td data-testid="line-remaining">{over ? `${-row.remaining} over` : row.remaining}</td>
-                <td>
-                  {row.draft ? conditionLabel(row.draft.condition) : '—'}
-                  {row.draft?.defective ? ' · defective' : ''}
-                  {row.draft && row.others.length > 0 ? ` × ${row.draft.quantity}` : ''}
-                </td>
-              </tr>
-              {row.others.map((d) => (
-                <tr key={d.key} className={`row-split ${d.key === selectedKey ? 'row-selected' : ''}`} data-testid="split-row" data-sku={row.line.merchant_sku} aria-selected={d.key === selectedKey}>
-                  <th scope="row">
-                    <button type="button" className="link-button" onClick={() => select(d.key)}>
-                      {row.line.name}
-                    </button>
-                    <span className="sku mono">split unit · {row.line.merchant_sku}</span>
-                  </th>
-                  <td colSpan={2} />
-                  <td className="here">{d.quantity}</td>
-                  <td />
-                  <td>
-                    {conditionLabel(d.condition)}
-                    {d.defective ? ' · defective' : ''}
-                  </td>
-                </tr>
-              ))}
-            </Fragment>
-          );
-        })}
+        {rows.map((row) => (
+          <ExpectedLine key={row.line.id} row={row} selectedKey={selectedKey} select={select} />
+        ))}
         {extra.map((d) => (
-          <tr key={d.key} className={`row-unexpected ${d.key === selectedKey ? 'row-selected' : ''}`} data-testid="unexpected-row" aria-selected={d.key === selectedKey}>
-            <th scope="row">
-              <button type="button" className="link-button" onClick={() => select(d.key)}>
-                {d.name ?? 'Unexpected item'}
-              </button>
-              <span className="sku mono">not on this return</span>
-            </th>
-            <td>0</td>
-            <td>—</td>
-            <td className="here" data-testid="line-here">
-              {d.quantity}
-            </td>
-            <td>{d.quantity} over</td>
-            <td>
-              {conditionLabel(d.condition)}
-              {d.defective ? ' · defective' : ''}
-            </td>
-          </tr>
+          <UnexpectedItem key={d.key} draft={d} selected={d.key === selectedKey} select={select} />
         ))}
         {rows.length === 0 && extra.length === 0 && (
           <tr>
@@ -109,5 +37,94 @@ export function LineTable({ rows, extra }: { rows: LineRow[]; extra: Draft[] }) 
         )}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * The selected row is always in view: after a scan or a split (F6), and whenever the list's box
+ * changes size (the return loads, a notice wraps, the window is resized).
+ */
+function useRevealSelected(table: RefObject<HTMLTableElement | null>, selectedKey: string | null, lines: number, unexpected: number) {
+  useEffect(() => {
+    const reveal = () => table.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+    reveal();
+    const box = table.current?.parentElement;
+    if (!box) return undefined;
+    const observer = new ResizeObserver(reveal);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [table, selectedKey, lines, unexpected]);
+}
+
+interface RowProps {
+  select: (key: string) => void;
+}
+
+const conditionText = (draft: Draft) => `${conditionLabel(draft.condition)}${draft.defective ? ' · defective' : ''}`;
+
+/** A return line: expected, before, here, due; then one row per unit split off it (F6). */
+function ExpectedLine({ row, selectedKey, select }: RowProps & { row: LineRow; selectedKey: string | null }) {
+  const over = row.remaining < 0;
+  const selected = row.draft !== null && row.draft.key === selectedKey;
+  return (
+    <>
+      <tr className={`${over ? 'row-over' : row.here > 0 && row.remaining === 0 ? 'row-done' : ''} ${selected ? 'row-selected' : ''}`} data-testid="line-row" data-sku={row.line.merchant_sku} aria-selected={selected}>
+        <th scope="row">
+          {row.draft ? (
+            <button type="button" className="link-button" onClick={() => row.draft && select(row.draft.key)}>
+              {row.line.name}
+            </button>
+          ) : (
+            row.line.name
+          )}
+          <span className="sku mono">{row.line.merchant_sku}</span>
+        </th>
+        <td>{row.expected}</td>
+        <td>{row.receivedBefore}</td>
+        <td className="here" data-testid="line-here">
+          {row.here}
+        </td>
+        <td data-testid="line-remaining">{over ? `${-row.remaining} over` : row.remaining}</td>
+        <td>
+          {row.draft ? conditionText(row.draft) : '—'}
+          {row.draft && row.others.length > 0 ? ` × ${row.draft.quantity}` : ''}
+        </td>
+      </tr>
+      {row.others.map((d) => (
+        <tr key={d.key} className={`row-split ${d.key === selectedKey ? 'row-selected' : ''}`} data-testid="split-row" data-sku={row.line.merchant_sku} aria-selected={d.key === selectedKey}>
+          <th scope="row">
+            <button type="button" className="link-button" onClick={() => select(d.key)}>
+              {row.line.name}
+            </button>
+            <span className="sku mono">split unit · {row.line.merchant_sku}</span>
+          </th>
+          <td colSpan={2} />
+          <td className="here">{d.quantity}</td>
+          <td />
+          <td>{conditionText(d)}</td>
+        </tr>
+      ))}
+    </>
+  );
+}
+
+/** An item scanned that is not on the return: all of it is over. */
+function UnexpectedItem({ draft, selected, select }: RowProps & { draft: Draft; selected: boolean }) {
+  return (
+    <tr className={`row-unexpected ${selected ? 'row-selected' : ''}`} data-testid="unexpected-row" aria-selected={selected}>
+      <th scope="row">
+        <button type="button" className="link-button" onClick={() => select(draft.key)}>
+          {draft.name ?? 'Unexpected item'}
+        </button>
+        <span className="sku mono">not on this return</span>
+      </th>
+      <td>0</td>
+      <td>—</td>
+      <td className="here" data-testid="line-here">
+        {draft.quantity}
+      </td>
+      <td>{draft.quantity} over</td>
+      <td>{conditionText(draft)}</td>
+    </tr>
   );
 }

@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import type { ReturnPackage } from '#shared/api/return-packages.ts';
+import type { ReturnRecord } from '#shared/api/returns.ts';
 import { lineRows, unexpectedDrafts } from '../inspect/drafts.ts';
 import { lockReasonOf } from '../state/package-store.ts';
 import { usePackage } from '../state/station-work.ts';
@@ -19,31 +21,11 @@ const SYNC_LABEL = {
 export function PackageScreen() {
   const current = usePackage((s) => s.current);
   const drafts = usePackage((s) => s.drafts);
-  const sync = usePackage((s) => s.sync);
-  const syncError = usePackage((s) => s.syncError);
-  const error = usePackage((s) => s.error);
-  const receiving = usePackage((s) => s.receiving);
-  const canUndo = usePackage((s) => s.undoStack.length > 0);
-  const correctingBy = usePackage((s) => s.correctingBy);
-  const lockReason = usePackage(lockReasonOf);
-
-  // Photos pasted anywhere on the page go to the open package.
-  useEffect(() => {
-    const onPaste = (event: ClipboardEvent) => {
-      const files = event.clipboardData?.files;
-      if (files && files.length > 0) {
-        event.preventDefault();
-        addFiles(files);
-      }
-    };
-    window.addEventListener('paste', onPaste);
-    return () => window.removeEventListener('paste', onPaste);
-  }, []);
+  usePastedPhotos();
 
   if (!current) return null;
   const { pkg, ret } = current;
-  const counted = pkg.status === 'received';
-  const rows = lineRows(ret, drafts, counted);
+  const rows = lineRows(ret, drafts, pkg.status === 'received');
   const extra = unexpectedDrafts(ret, drafts);
 
   return (
@@ -59,41 +41,89 @@ export function PackageScreen() {
       }}
     >
       <div className="package-main">
-      <div className="package-head">
-        <h2 id="package-title">
-          Package <span className="mono" data-testid="tracking-number">{pkg.tracking_number}</span>
-        </h2>
-        <StatusBadge status={pkg.status} />
-        <span className={`sync sync-${sync}`} data-testid="sync-state" role="status">
-          {SYNC_LABEL[sync]}
-          {syncError ? `: ${syncError}` : ''}
-        </span>
+        <PackageHead pkg={pkg} />
+        {ret ? <ReturnFacts ret={ret} /> : <p className="inline-error">The return #{pkg.return_id} of this package could not be loaded; scanned items are recorded as unexpected.</p>}
+        <PackageNotices pkg={pkg} />
+        <div className="lines-scroll">
+          <LineTable rows={rows} extra={extra} />
+        </div>
       </div>
-      {ret ? (
-        <dl className="return-facts">
-          <div>
-            <dt>Customer</dt>
-            <dd data-testid="customer">{ret.email}</dd>
-          </div>
-          <div>
-            <dt>Reason</dt>
-            <dd>{ret.reason_of_return}</dd>
-          </div>
-          <div>
-            <dt>Receive by</dt>
-            <dd>{ret.receive_by}</dd>
-          </div>
-          <div>
-            <dt>Return</dt>
-            <dd>
-              #{ret.id} · account {ret.account_id} · {ret.status.replace('_', ' ')}
-            </dd>
-          </div>
-        </dl>
-      ) : (
-        <p className="inline-error">The return #{pkg.return_id} of this package could not be loaded; scanned items are recorded as unexpected.</p>
-      )}
+      <div className="package-side">
+        <div className="side-scroll">
+          <SelectedItemPanel />
+          <PhotoStrip pkg={pkg} />
+        </div>
+        <PackageActions />
+      </div>
+    </section>
+  );
+}
 
+/** Photos pasted anywhere on the page go to the open package. */
+function usePastedPhotos() {
+  useEffect(() => {
+    const onPaste = (event: ClipboardEvent) => {
+      const files = event.clipboardData?.files;
+      if (files && files.length > 0) {
+        event.preventDefault();
+        addFiles(files);
+      }
+    };
+    window.addEventListener('paste', onPaste);
+    return () => window.removeEventListener('paste', onPaste);
+  }, []);
+}
+
+/** Tracking number, status, and whether the station has every change yet. */
+function PackageHead({ pkg }: { pkg: ReturnPackage }) {
+  const sync = usePackage((s) => s.sync);
+  const syncError = usePackage((s) => s.syncError);
+  return (
+    <div className="package-head">
+      <h2 id="package-title">
+        Package <span className="mono" data-testid="tracking-number">{pkg.tracking_number}</span>
+      </h2>
+      <StatusBadge status={pkg.status} />
+      <span className={`sync sync-${sync}`} data-testid="sync-state" role="status">
+        {SYNC_LABEL[sync]}
+        {syncError ? `: ${syncError}` : ''}
+      </span>
+    </div>
+  );
+}
+
+function ReturnFacts({ ret }: { ret: ReturnRecord }) {
+  return (
+    <dl className="return-facts">
+      <div>
+        <dt>Customer</dt>
+        <dd data-testid="customer">{ret.email}</dd>
+      </div>
+      <div>
+        <dt>Reason</dt>
+        <dd>{ret.reason_of_return}</dd>
+      </div>
+      <div>
+        <dt>Receive by</dt>
+        <dd>{ret.receive_by}</dd>
+      </div>
+      <div>
+        <dt>Return</dt>
+        <dd>
+          #{ret.id} · account {ret.account_id} · {ret.status.replace('_', ' ')}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** What the worker must know before touching the package: why it is locked, a correction, the exception rule, the last error. */
+function PackageNotices({ pkg }: { pkg: ReturnPackage }) {
+  const error = usePackage((s) => s.error);
+  const correctingBy = usePackage((s) => s.correctingBy);
+  const lockReason = usePackage(lockReasonOf);
+  return (
+    <>
       {lockReason && (
         <p className="inline-error" role="alert" data-testid="package-locked">
           {lockReason}
@@ -114,29 +144,24 @@ export function PackageScreen() {
           {error}
         </p>
       )}
+    </>
+  );
+}
 
-      <div className="lines-scroll">
-        <LineTable rows={rows} extra={extra} />
-      </div>
-      </div>
-      <div className="package-side">
-      <div className="side-scroll">
-        <SelectedItemPanel />
-        <PhotoStrip pkg={pkg} />
-      </div>
-
-      <div className="actions">
-        <button type="button" className="btn btn-receive" data-testid="receive" disabled={receiving} onClick={() => void receive()}>
-          {receiving ? 'Receiving…' : 'Receive package'} <kbd>F2</kbd>
-        </button>
-        <button type="button" className="btn btn-secondary" disabled={!canUndo} onClick={undo}>
-          Undo <kbd>F8</kbd>
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={back}>
-          Back to scanning <kbd>Esc</kbd>
-        </button>
-      </div>
-      </div>
-    </section>
+function PackageActions() {
+  const receiving = usePackage((s) => s.receiving);
+  const canUndo = usePackage((s) => s.undoStack.length > 0);
+  return (
+    <div className="actions">
+      <button type="button" className="btn btn-receive" data-testid="receive" disabled={receiving} onClick={() => void receive()}>
+        {receiving ? 'Receiving…' : 'Receive package'} <kbd>F2</kbd>
+      </button>
+      <button type="button" className="btn btn-secondary" disabled={!canUndo} onClick={undo}>
+        Undo <kbd>F8</kbd>
+      </button>
+      <button type="button" className="btn btn-secondary" onClick={back}>
+        Back to scanning <kbd>Esc</kbd>
+      </button>
+    </div>
   );
 }

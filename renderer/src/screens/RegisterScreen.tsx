@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type CurrencyCode, ISO_4217_CURRENCIES as CURRENCIES } from '#shared/api/currencies.ts';
+import type { ManualReturnCreateInput } from '#shared/api/returns.ts';
 import { describeError } from '../api/describe-error.ts';
 import { api } from '../api/station-api.ts';
 import { AccountSelect } from '../components/AccountSelect.tsx';
@@ -55,21 +56,11 @@ function inDays(days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The shortest manual return a dock worker can fill in: email, reason, lines; the rest defaulted. */
-function ManualReturnForm({ trackingNumber }: { trackingNumber: string }) {
-  const accounts = useStationLink((s) => s.status?.accounts ?? []);
-  const createManual = useRegister((s) => s.createManual);
-  const [accountId, setAccountId] = useState<number | null>(null);
-  const [email, setEmail] = useState('');
-  const [reason, setReason] = useState('');
-  // Null until the worker picks one: then the account's currency (its latest return's), else the station's.
-  const [picked, setCurrency] = useState<CurrencyCode | null>(null);
+/** The currency of a new manual return: the worker's pick, else the account's (its latest return's), else the station's. */
+function useManualReturnCurrency(account: number | null): [CurrencyCode, (currency: CurrencyCode) => void] {
+  const [picked, setPicked] = useState<CurrencyCode | null>(null);
   const [accountCurrency, setAccountCurrency] = useState<{ account: number; currency: CurrencyCode } | null>(null);
   const stationCurrency = useStationSettings((s) => s.currency);
-  const [lines, setLines] = useState<LineInput[]>([{ sku: '', name: '', quantity: '1' }]);
-  const [busy, setBusy] = useState(false);
-
-  const account = accountId ?? accounts[0]?.id ?? stationAccounts()[0] ?? null;
   useEffect(() => {
     if (account === null) return;
     let live = true;
@@ -84,31 +75,52 @@ function ManualReturnForm({ trackingNumber }: { trackingNumber: string }) {
       live = false;
     };
   }, [account]);
-  const currency: CurrencyCode = picked ?? (accountCurrency?.account === account ? accountCurrency.currency : null) ?? stationCurrency ?? 'USD';
+  const currency = picked ?? (accountCurrency?.account === account ? accountCurrency.currency : null) ?? stationCurrency ?? 'USD';
+  return [currency, setPicked];
+}
+
+/** The manual return as the station takes it: what the worker typed, everything else defaulted. */
+function manualReturnInput(form: { email: string; reason: string; currency: CurrencyCode; lines: LineInput[] }): Omit<ManualReturnCreateInput, 'account_id'> {
+  const { currency } = form;
+  return {
+    email: form.email.trim(),
+    receive_by: inDays(30),
+    total_price: 0,
+    currency,
+    weight: 0,
+    weight_unit: 'g',
+    reason_of_return: form.reason.trim() || 'Not given',
+    length: 0,
+    width: 0,
+    height: 0,
+    dimension_unit: 'cm',
+    return_line_items: form.lines
+      .filter((l) => l.sku.trim() !== '')
+      .map((l) => {
+        const quantity = Math.max(1, Number.parseInt(l.quantity, 10) || 1);
+        return { quantity, unreceived_quantity: quantity, name: l.name.trim() || l.sku.trim(), price: 0, currency, merchant_sku: l.sku.trim() };
+      }),
+  };
+}
+
+/** The shortest manual return a dock worker can fill in: email, reason, lines; the rest defaulted. */
+function ManualReturnForm({ trackingNumber }: { trackingNumber: string }) {
+  const accounts = useStationLink((s) => s.status?.accounts ?? []);
+  const createManual = useRegister((s) => s.createManual);
+  const [accountId, setAccountId] = useState<number | null>(null);
+  const [email, setEmail] = useState('');
+  const [reason, setReason] = useState('');
+  const [lines, setLines] = useState<LineInput[]>([{ sku: '', name: '', quantity: '1' }]);
+  const [busy, setBusy] = useState(false);
+  const account = accountId ?? accounts[0]?.id ?? stationAccounts()[0] ?? null;
+  const [currency, setCurrency] = useManualReturnCurrency(account);
   const setLine = (i: number, change: Partial<LineInput>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...change } : l)));
 
   const submit = async () => {
     if (account === null) return notify('error', 'The station has no account to create the return in.');
     setBusy(true);
     try {
-      const items = lines.filter((l) => l.sku.trim() !== '');
-      await createManual(account, {
-        email: email.trim(),
-        receive_by: inDays(30),
-        total_price: 0,
-        currency,
-        weight: 0,
-        weight_unit: 'g',
-        reason_of_return: reason.trim() || 'Not given',
-        length: 0,
-        width: 0,
-        height: 0,
-        dimension_unit: 'cm',
-        return_line_items: items.map((l) => {
-          const quantity = Math.max(1, Number.parseInt(l.quantity, 10) || 1);
-          return { quantity, unreceived_quantity: quantity, name: l.name.trim() || l.sku.trim(), price: 0, currency, merchant_sku: l.sku.trim() };
-        }),
-      });
+      await createManual(account, manualReturnInput({ email, reason, currency, lines }));
       notify('success', `Manual return created; parcel ${trackingNumber} registered.`);
     } catch (error) {
       notify('error', describeError(error));
@@ -147,20 +159,7 @@ function ManualReturnForm({ trackingNumber }: { trackingNumber: string }) {
         </label>
       </div>
       {lines.map((line, i) => (
-        <div className="field-row" key={i} role="group" aria-label={`Line ${i + 1}`}>
-          <label className="text-field">
-            <span>SKU</span>
-            <input required={i === 0} value={line.sku} onChange={(e) => setLine(i, { sku: e.target.value })} name={`sku-${i}`} />
-          </label>
-          <label className="text-field">
-            <span>Name</span>
-            <input value={line.name} onChange={(e) => setLine(i, { name: e.target.value })} name={`name-${i}`} />
-          </label>
-          <label className="text-field narrow">
-            <span>Quantity</span>
-            <input type="number" min={1} value={line.quantity} onChange={(e) => setLine(i, { quantity: e.target.value })} name={`qty-${i}`} />
-          </label>
-        </div>
+        <LineFields key={i} index={i} line={line} onChange={(change) => setLine(i, change)} />
       ))}
       <div className="button-row">
         <button type="button" className="btn btn-secondary" onClick={() => setLines([...lines, { sku: '', name: '', quantity: '1' }])}>
@@ -171,5 +170,25 @@ function ManualReturnForm({ trackingNumber }: { trackingNumber: string }) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** One line of the manual return: SKU (a scan into it stays there), name, quantity. */
+function LineFields({ index: i, line, onChange }: { index: number; line: LineInput; onChange: (change: Partial<LineInput>) => void }) {
+  return (
+    <div className="field-row" role="group" aria-label={`Line ${i + 1}`}>
+      <label className="text-field">
+        <span>SKU</span>
+        <input required={i === 0} value={line.sku} onChange={(e) => onChange({ sku: e.target.value })} name={`sku-${i}`} />
+      </label>
+      <label className="text-field">
+        <span>Name</span>
+        <input value={line.name} onChange={(e) => onChange({ name: e.target.value })} name={`name-${i}`} />
+      </label>
+      <label className="text-field narrow">
+        <span>Quantity</span>
+        <input type="number" min={1} value={line.quantity} onChange={(e) => onChange({ quantity: e.target.value })} name={`qty-${i}`} />
+      </label>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import type { SyncChange } from '#shared/api/sync.ts';
+import type { SyncChange, SyncOverview } from '#shared/api/sync.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useSyncScreen } from './sync-store.ts';
 import './sync.css';
@@ -85,7 +85,7 @@ function UpstreamForm({ initialUrl, initialAccounts, tokenSet }: { initialUrl: s
 
 /** The sync screen: what has not gone up (refused ones first, with the upstream's own words), what sync replaced, and the settings. */
 export function SyncScreen() {
-  const { overview, changes, total, message, reload } = useSyncScreen();
+  const { message, reload } = useSyncScreen();
   const sync = useStationLink((s) => s.status?.sync ?? null);
   useEffect(() => {
     void reload();
@@ -93,6 +93,25 @@ export function SyncScreen() {
   return (
     <section className="sync-screen" aria-label="Sync">
       <h2>Sync with the upstream</h2>
+      <SyncSummary />
+      {message && (
+        <p role="status" className="sync-outcome">
+          {message}
+        </p>
+      )}
+      <WaitingChanges />
+      <SyncConflicts />
+      <UpstreamSettings />
+    </section>
+  );
+}
+
+/** Where sync stands: changes waiting, the last success and error, media kept here, first pulls under way. */
+function SyncSummary() {
+  const sync = useStationLink((s) => s.status?.sync ?? null);
+  const pulls = useSyncScreen((s) => s.overview?.pulls ?? NO_PULLS);
+  return (
+    <>
       {sync && (
         <p data-testid="sync-summary">
           {sync.state === 'disabled' ? 'Sync is off.' : `${sync.pending_changes} change${sync.pending_changes === 1 ? '' : 's'} waiting.`}
@@ -105,52 +124,58 @@ export function SyncScreen() {
           {sync.media_kept_local}
         </p>
       )}
-      {overview?.pulls.map((pull) => (
+      {pulls.map((pull) => (
         <p key={`${pull.account_id}:${pull.resource}`} role="status" data-testid="sync-pull">
           Pulling account {pull.account_id}: {pull.stored} of {pull.total ?? '?'} {pull.resource === 'returns' ? 'returns' : 'packages'}
         </p>
       ))}
-      {message && (
-        <p role="status" className="sync-outcome">
-          {message}
-        </p>
-      )}
-      {changes.length > 0 ? (
-        <table className="sync-changes">
-          <caption>
-            Changes not yet taken by the upstream ({total})
-          </caption>
-          <thead>
-            <tr>
-              <th>What</th>
-              <th>Which</th>
-              <th>State</th>
-              <th>Upstream says</th>
-              <th>Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.map((change) => (
-              <ChangeRow key={`${change.kind}:${change.id}`} change={change} />
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p>Nothing waiting.</p>
-      )}
-      {overview && overview.conflicts.length > 0 && (
-        <details className="sync-conflicts">
-          <summary>Values sync replaced or kept ({overview.conflicts.length})</summary>
-          <ul>
-            {overview.conflicts.map((c) => (
-              <li key={c.id}>
-                {c.kind === 'return_package' ? 'Package' : 'Return'} {c.record_id}, {c.field}: station {JSON.stringify(c.local_value)}, upstream {JSON.stringify(c.upstream_value)} — kept the {c.kept}'s
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
-      <UpstreamSettings />
-    </section>
+    </>
   );
 }
+
+const NO_PULLS: SyncOverview['pulls'] = [];
+
+function WaitingChanges() {
+  const changes = useSyncScreen((s) => s.changes);
+  const total = useSyncScreen((s) => s.total);
+  if (changes.length === 0) return <p>Nothing waiting.</p>;
+  return (
+    <table className="sync-changes">
+      <caption>Changes not yet taken by the upstream ({total})</caption>
+      <thead>
+        <tr>
+          <th>What</th>
+          <th>Which</th>
+          <th>State</th>
+          <th>Upstream says</th>
+          <th>Action</th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map((change) => (
+          <ChangeRow key={`${change.kind}:${change.id}`} change={change} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The values sync replaced or kept, for a person to check. */
+function SyncConflicts() {
+  const conflicts = useSyncScreen((s) => s.overview?.conflicts ?? NO_CONFLICTS);
+  if (conflicts.length === 0) return null;
+  return (
+    <details className="sync-conflicts">
+      <summary>Values sync replaced or kept ({conflicts.length})</summary>
+      <ul>
+        {conflicts.map((c) => (
+          <li key={c.id}>
+            {c.kind === 'return_package' ? 'Package' : 'Return'} {c.record_id}, {c.field}: station {JSON.stringify(c.local_value)}, upstream {JSON.stringify(c.upstream_value)} — kept the {c.kept}'s
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+const NO_CONFLICTS: SyncOverview['conflicts'] = [];
