@@ -28,13 +28,25 @@ async function timeGetOne(store: StationStore, ids: readonly number[], samples: 
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-/** A list page and its count, the count computed afresh each time (a commit in between forgets it). */
-async function timeList(store: StationStore, page: number, samples: number): Promise<{ p50: number; p99: number; total: number }> {
+/**
+ * A list page and its count, a commit before each sample. A commit to another table (`afterPackageCommit`
+ * false) keeps the remembered count and page positions (list-queries.ts), as between two package
+ * commits on a station; a commit to a package forgets both, so the sample pays the count's walk and
+ * the page's walk from the nearer end (the worst case).
+ */
+async function timeList(store: StationStore, page: number, samples: number, afterPackageCommit = false, hotId = 0): Promise<{ p50: number; p99: number; total: number }> {
   const query = { account_id: 2, status: ['received' as const], sort: '-updated_at' as const, per_page: 25, page };
   const times: number[] = [];
   let total = 0;
   for (let i = 0; i < samples; i++) {
-    await store.write((tx) => tx.table('station_meta').put({ key: 'bench.tick', value: i }));
+    if (afterPackageCommit) {
+      await store.write(async (tx) => {
+        const pkg = await tx.table('return_packages').get(hotId);
+        await tx.table('return_packages').put({ ...pkg, notes: `bench tick ${i}` });
+      });
+    } else {
+      await store.write((tx) => tx.table('station_meta').put({ key: 'bench.tick', value: i }));
+    }
     const t0 = performance.now();
     const { ids } = store.listIds('return_packages', query);
     total = store.count('return_packages', query);
@@ -126,8 +138,10 @@ export async function runHotSetBench(): Promise<BenchRow[]> {
         ok: full ? coldGet.p99 < 5 : undefined,
       });
       const first = await timeList(store, 1, samples);
-      // The middle page is the slowest one: later pages are read from the other end (list-queries.ts).
-      for (const page of [1, Math.max(1, Math.ceil(first.total / 25 / 2))]) {
+      // The middle page is the slowest one to find afresh: later pages are read from the other end,
+      // and once found its rows are landmarks until a package commit (list-queries.ts).
+      const middle = Math.max(1, Math.ceil(first.total / 25 / 2));
+      for (const page of [1, middle]) {
         const listed = page === 1 ? first : await timeList(store, page, samples);
         rows.push({
           section: 'hotset',
@@ -139,6 +153,14 @@ export async function runHotSetBench(): Promise<BenchRow[]> {
           ok: full ? listed.p99 < 20 : undefined,
         });
       }
+      const afresh = await timeList(store, middle, 50, true, big.hotIds[0] ?? 1);
+      rows.push({
+        section: 'hotset',
+        name: `list page ${middle} + count at ${size}, each right after a package commit (count and page found afresh)`,
+        p50_ms: round(afresh.p50, 3),
+        p99_ms: round(afresh.p99, 3),
+        value: `baseline p99 ${round(raw.p99, 3)} ms`,
+      });
     } finally {
       await store.close();
     }

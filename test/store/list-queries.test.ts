@@ -77,6 +77,17 @@ describe('return package lists', () => {
     },
   );
 
+  it.each<PackageSort>(['created_at', '-created_at', 'updated_at', '-updated_at', 'id', '-id'])(
+    'pages asked in any order by %s, each read from the rows earlier pages found (landmarks), are the same pages',
+    (sort) => {
+      const all = expected((p) => p.account_id === 2 && p.status !== 'pending', sort);
+      const filters = { account_id: 2, status: STATUSES.filter((status) => status !== 'pending'), sort, per_page: 9 };
+      for (const page of [5, 3, 9, 1, 6, 4, 8, 2, 7, 5, 6, 3, 10]) {
+        expect(store.listIds('return_packages', { ...filters, page }).ids, `page ${page}`).toEqual(all.slice((page - 1) * 9, page * 9));
+      }
+    },
+  );
+
   it('defaults to page 1 of 25, newest first', () => {
     const result = store.listIds('return_packages', { account_id: 1 });
     expect(result.ids).toEqual(expected((p) => p.account_id === 1).slice(0, 25));
@@ -125,5 +136,31 @@ describe('return lists', () => {
     expect(store.listIds('returns', { account_id: 1, email: 'CUSTOMER4@example.com' }).ids).toEqual(newest(returns.filter((r) => r.email === 'customer4@example.com')));
     const since = timestamp(80);
     expect(store.listIds('returns', { updated_since: since, per_page: 250 }).ids).toEqual(newest(returns.filter((r) => r.updated_at >= since)));
+  });
+});
+
+describe('list pages after a commit', () => {
+  it('forget where earlier pages were once a commit moved the rows', async () => {
+    const temp = await tempDataDir();
+    const own = await openStore({ dataDir: temp.dir });
+    try {
+      const add = (from: number, count: number) =>
+        own.write(async () => {
+          for (let n = from; n < from + count; n++) await own.db.return_packages.add(samplePackage(1, 1, n, { created_at: timestamp(n), tracking_number: `Moved-${n}` }));
+        });
+      await add(0, 50);
+      const newestFirst = async () => (await own.db.return_packages.toArray()).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id)).map((p) => p.id);
+      let all = await newestFirst();
+      for (let page = 1; page <= 5; page++) expect(own.listIds('return_packages', { account_id: 1, page, per_page: 10 }).ids).toEqual(all.slice((page - 1) * 10, page * 10));
+      // Seven newer packages push every row seven places back.
+      await add(100, 7);
+      all = await newestFirst();
+      for (const page of [3, 2, 5, 4, 1, 6]) {
+        expect(own.listIds('return_packages', { account_id: 1, page, per_page: 10 }).ids, `page ${page}`).toEqual(all.slice((page - 1) * 10, page * 10));
+      }
+    } finally {
+      await own.close();
+      await temp.cleanup();
+    }
   });
 });

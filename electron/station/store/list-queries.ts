@@ -64,15 +64,42 @@ export interface ListResult {
   total: number;
 }
 
-/** ORDER BY of each sort, and its exact reverse (every sort ends with the unique id). */
-const ORDER_BY: Record<PackageSort, { forward: string; reverse: string }> = {
-  created_at: { forward: 'created_at ASC, k ASC', reverse: 'created_at DESC, k DESC' },
-  '-created_at': { forward: 'created_at DESC, k DESC', reverse: 'created_at ASC, k ASC' },
-  updated_at: { forward: 'updated_at ASC, k ASC', reverse: 'updated_at DESC, k DESC' },
-  '-updated_at': { forward: 'updated_at DESC, k DESC', reverse: 'updated_at ASC, k ASC' },
-  id: { forward: 'k ASC', reverse: 'k DESC' },
-  '-id': { forward: 'k DESC', reverse: 'k ASC' },
+/**
+ * Each sort: its column (null: the id alone), whether its forward order is descending, and its
+ * ORDER BY both ways (every sort ends with the unique id, so a (column, id) pair is a position).
+ */
+interface SortOrder {
+  column: 'created_at' | 'updated_at' | null;
+  descending: boolean;
+  forward: string;
+  reverse: string;
+}
+
+const sortOrder = (column: SortOrder['column'], descending: boolean): SortOrder => {
+  const keys = column ? [column, 'k'] : ['k'];
+  const by = (desc: boolean) => keys.map((key) => `${key} ${desc ? 'DESC' : 'ASC'}`).join(', ');
+  return { column, descending, forward: by(descending), reverse: by(!descending) };
 };
+
+const ORDER_BY: Record<PackageSort, SortOrder> = {
+  created_at: sortOrder('created_at', false),
+  '-created_at': sortOrder('created_at', true),
+  updated_at: sortOrder('updated_at', false),
+  '-updated_at': sortOrder('updated_at', true),
+  id: sortOrder(null, false),
+  '-id': sortOrder(null, true),
+};
+
+/** A row of a listed order whose position is known: where a later page can seek from. */
+interface Landmark {
+  position: number;
+  /** The sort column's value (undefined for the id sorts). */
+  value: SQLInputValue | undefined;
+  k: number;
+}
+
+/** Landmarks kept per listed query (the pages' first and last rows); the oldest go first. */
+const MAX_LANDMARKS_PER_QUERY = 64;
 
 /**
  * List pages and counts from the SQLite copy's generated columns and indexes (sqlite/layout.ts):
@@ -81,9 +108,15 @@ const ORDER_BY: Record<PackageSort, { forward: string; reverse: string }> = {
  */
 const MAX_REMEMBERED_COUNTS = 1000;
 
+interface PageRow {
+  k: number;
+  s?: SQLInputValue;
+}
+
 export function createListQueries(db: DatabaseSync) {
   const cache = new Map<string, StatementSync>();
   const counts = new Map<string, number>();
+  const landmarks = new Map<string, Landmark[]>();
   const prepared = (sql: string): StatementSync => {
     let statement = cache.get(sql);
     if (!statement) {
@@ -162,26 +195,83 @@ export function createListQueries(db: DatabaseSync) {
       const total = countWith(table, where, params);
       const offset = (page - 1) * perPage;
       if (offset >= total) return { ids: [], total };
-      const pageSql = (orderBy: string): StatementSync => prepared(`SELECT k FROM ${table}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`);
-      // OFFSET walks every skipped row of the index. A page in the back half is read from the other
-      // end in the reverse order and turned round, so no page walks more than half of the matches.
-      if (offset + perPage / 2 <= total / 2) {
-        const rows = pageSql(order.forward).all(...params, perPage, offset) as Array<{ k: number }>;
-        return { ids: rows.map((row) => row.k), total };
-      }
       const end = Math.min(total, offset + perPage);
-      const rows = pageSql(order.reverse).all(...params, end - offset, total - end) as Array<{ k: number }>;
-      return { ids: rows.map((row) => row.k).reverse(), total };
+      const known = landmarksOf(`${table}${where}\u0000${JSON.stringify(params)}\u0000${order.forward}`);
+      const rows = readPage(table, where, params, order, offset, end, total, known);
+      remember(known, order, offset, rows);
+      return { ids: rows.map((row) => row.k), total };
     },
     count<K extends ListableTable>(table: K, filters: CountFilters[K]): number {
       const { where, params } = whereOf(table, filters);
       return countWith(table, where, params);
     },
-    /** Called after every commit that touched `table`: its counts may have changed. */
+    /** Called after every commit that touched `table`: its counts and positions may have changed. */
     forgetCounts(table: string): void {
-      if (table === 'returns' || table === 'return_packages') counts.clear();
+      if (table !== 'returns' && table !== 'return_packages') return;
+      counts.clear();
+      landmarks.clear();
     },
   };
+
+  /** The rows a page statement returns: its ids and sort values. */
+  function pageRows(sql: string, ...params: SQLInputValue[]): PageRow[] {
+    return prepared(sql).all(...params) as unknown as PageRow[];
+  }
+
+  function landmarksOf(key: string): Landmark[] {
+    let known = landmarks.get(key);
+    if (!known) {
+      if (landmarks.size >= MAX_REMEMBERED_COUNTS) landmarks.clear();
+      known = [];
+      landmarks.set(key, known);
+    }
+    return known;
+  }
+
+  /**
+   * The rows at positions [offset, end) of the order. OFFSET walks every skipped row of the index,
+   * so the page is read from whichever start skips the fewest: the front, the back (in the reverse
+   * order, turned round), or a landmark — a row whose position an earlier page of the same query
+   * found since the last commit that touched the table — sought by its (column, id) value.
+   */
+  function readPage(table: ListableTable, where: string, params: SQLInputValue[], order: SortOrder, offset: number, end: number, total: number, known: readonly Landmark[]): PageRow[] {
+    const size = end - offset;
+    const select = `SELECT k${order.column ? `, ${order.column} AS s` : ''} FROM ${table}`;
+    let best: { skip: number; run: () => PageRow[] } = {
+      skip: offset,
+      run: () => pageRows(`${select}${where} ORDER BY ${order.forward} LIMIT ? OFFSET ?`, ...params, size, offset),
+    };
+    const consider = (skip: number, run: () => PageRow[]): void => {
+      if (skip < best.skip) best = { skip, run };
+    };
+    consider(total - end, () => pageRows(`${select}${where} ORDER BY ${order.reverse} LIMIT ? OFFSET ?`, ...params, size, total - end).reverse());
+    // Rows from the landmark on (itself included) in this direction: greater ones in an ascending walk.
+    const seek = (mark: Landmark, forward: boolean, skip: number): PageRow[] => {
+      const from = forward !== order.descending ? '>=' : '<=';
+      const condition = order.column ? `(${order.column}, k) ${from} (?, ?)` : `k ${from} ?`;
+      const values = order.column ? [mark.value as SQLInputValue, mark.k] : [mark.k];
+      const sql = `${select}${where ? `${where} AND` : ' WHERE'} ${condition} ORDER BY ${forward ? order.forward : order.reverse} LIMIT ? OFFSET ?`;
+      return pageRows(sql, ...params, ...values, size, skip);
+    };
+    for (const mark of known) {
+      if (mark.position <= offset) consider(offset - mark.position, () => seek(mark, true, offset - mark.position));
+      else if (mark.position >= end - 1) consider(mark.position - (end - 1), () => seek(mark, false, mark.position - (end - 1)).reverse());
+    }
+    return best.run();
+  }
+
+  /** Keeps the page's first and last rows as landmarks of this query. */
+  function remember(known: Landmark[], order: SortOrder, offset: number, rows: readonly PageRow[]): void {
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    for (const [row, position] of [[first, offset], [last, offset + rows.length - 1]] as const) {
+      if (!row || known.some((mark) => mark.position === position)) continue;
+      // A NULL sort value has no place in a (column, id) comparison: not a landmark.
+      if (order.column && (row.s === null || row.s === undefined)) continue;
+      if (known.length >= MAX_LANDMARKS_PER_QUERY) known.shift();
+      known.push({ position, value: row.s, k: row.k });
+    }
+  }
 
   /**
    * A count walks every match of its index (a third of the time of a list request at 100,000
