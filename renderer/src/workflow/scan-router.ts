@@ -11,7 +11,7 @@ import type { LeftPackage } from '../state/in-progress-store.ts';
 import { type RegisterStore, useRegister } from '../state/register-store.ts';
 import { useScan } from '../state/scan-store.ts';
 import { type SessionStore, useSession } from '../state/session-store.ts';
-import { createPackageOpener, type OpenerClient } from './open-package.ts';
+import { createPackageOpener, type OpenerClient, type PackageOpener } from './open-package.ts';
 import { commandBarcode, isCommandCode, type CommandBarcode } from './command-barcodes.ts';
 import { refuseWhenLocked } from './package-lock.ts';
 
@@ -43,142 +43,155 @@ export interface ScanRouterDeps {
   register: RegisterStore;
 }
 
+/** What the router's steps work with. */
+interface Router {
+  client: ScanRouterDeps['client'];
+  sessions: SessionStore;
+  registering: RegisterStore;
+  openPackage: PackageOpener['openPackage'];
+  runCommand: CommandRunner;
+}
+
 /** A scan router over `client`; the page's one is below. */
-export function createScanRouter({ client, session: sessions, register: registering }: ScanRouterDeps): ScanRouter {
-  const { openPackage } = createPackageOpener(client);
-  let runCommand: CommandRunner = () => notify('error', 'Command barcodes are not available here.');
-  const queue = createSerialQueue<string>(handleScan, (error) => notify('error', describeError(error)));
-
-  async function handleScan(raw: string): Promise<void> {
-    const code = normaliseCode(raw);
-    try {
-      const session = sessions.getState();
-      // A printed command barcode does what its key does, wherever the worker is.
-      if (isCommandCode(code)) {
-        const command = commandBarcode(code);
-        if (!command) return notify('error', `${code} is not a command this station knows.`);
-        if (!session.operator) return notify('warning', 'Scan your badge first.');
-        return await runCommand(command);
-      }
-      if (!session.operator) return await signInByBadge(code);
-      // A badge is never a parcel or an item: wherever it is scanned, it switches the worker.
-      const badge = session.byBadge(code);
-      if (badge) return switchOperator(badge);
-      const screen = useNav.getState().screen;
-      if (screen === 'package') return await scanOnPackage(code);
-      if (screen === 'register') return await scanWhileRegistering(code);
-      return await scanParcel(code);
-    } finally {
-      useScan.getState().count();
-    }
-  }
-
-  async function signInByBadge(code: string): Promise<void> {
-    const session = sessions.getState();
-    let operator = session.byBadge(code);
-    if (!operator) {
-      await session.loadOperators();
-      operator = sessions.getState().byBadge(code);
-    }
-    if (!operator) return notify('error', `No operator has badge ${code}. Scan your badge or pick your name.`);
-    sessions.getState().signIn(operator);
-    notify('success', `Signed in: ${operator.name}`);
-  }
-
-  function switchOperator(operator: Operator): void {
-    const before = sessions.getState().operator;
-    if (before?.id === operator.id) return notify('success', `${operator.name} is already signed in.`);
-    sessions.getState().signIn(operator);
-    notify('success', `Signed in: ${operator.name}${before ? ` (instead of ${before.name})` : ''}`);
-  }
-
-  async function scanParcel(code: string): Promise<void> {
-    const answer = await client.lookup(code);
-    const scan = useScan.getState();
-    if (answer.packages.length === 1 && answer.packages[0]) {
-      scan.clear();
-      return openFound(answer.packages[0]);
-    }
-    if (answer.packages.length > 1) {
-      scan.show(code, answer.packages, []);
-      return notify('warning', `${answer.packages.length} packages have this tracking number — pick one (keys 1–9).`);
-    }
-    if (answer.returns.length > 0) {
-      scan.show(code, [], answer.returns);
-      return notify('warning', `${code} is not a tracking number but matches ${answer.returns.length === 1 ? 'a return' : `${answer.returns.length} returns`}. Scan the parcel label.`);
-    }
-    scan.clear();
-    registering.getState().start(answer.candidates[0] ?? code);
-    useNav.getState().go('register');
-    notify('warning', `Unknown tracking number ${code}. Find its return to register the parcel.`);
-  }
-
-  async function openFound(found: LeftPackage): Promise<void> {
-    // Its receive is still on its way: opening it now would show a package about to change under the worker.
-    await outbox.ready;
-    if (outbox.isReceiving(found.account_id, found.id)) return notify('pending', `${found.tracking_number} is being received (waiting for the station). It opens again once the station has it.`);
-    await openPackage(found.account_id, found.id, found.status, found.return_id);
-    const pkg = usePackage.getState().current?.pkg;
-    if (!pkg) return;
-    if (pkg.status === 'received') notify('warning', `${pkg.tracking_number} was already received. Scans are not recorded; F7 corrects the receipt.`);
-    else if (pkg.status === 'cancelled') notify('error', `${pkg.tracking_number} is cancelled: nothing is recorded on it.`);
-    else if (pkg.status === 'exception') notify('warning', `${pkg.tracking_number} is an exception: inspect every item and set its condition before receiving.`);
-    else notify('success', `Opened ${pkg.tracking_number}`);
-  }
-
-  async function scanOnPackage(code: string): Promise<void> {
-    const store = usePackage.getState();
-    const ret = store.current?.ret ?? null;
-    // A return line's SKU, or an item already on this package: counted without asking the station.
-    const known =
-      ret?.return_line_items.some((l) => normaliseCode(l.merchant_sku) === code) ||
-      store.drafts.some((d) => d.barcode !== null && normaliseCode(d.barcode) === code);
-    if (!known) {
-      const answer = await client.lookup(code);
-      const other = answer.packages.find((p) => p.id !== store.current?.pkg.id);
-      if (other) return switchPackage(other);
-    }
-    if (refuseWhenLocked()) return;
-    const outcome = store.scanItem(code);
-    const draft = usePackage.getState().drafts.find((d) => outcome.kind !== 'none' && d.key === outcome.key);
-    if (outcome.kind === 'line') {
-      const name = ret?.return_line_items.find((l) => l.id === draft?.return_line_item_id)?.name ?? code;
-      if (outcome.over) notify('warning', `Over-receipt: ${name} — ${draft?.quantity ?? '?'} scanned, more than expected.`);
-      else notify('success', `${name}: ${draft?.quantity ?? '?'}`);
-    } else if (outcome.kind === 'unexpected') {
-      notify('warning', `Unexpected item ${code}${outcome.isNew ? '' : `: ${draft?.quantity ?? '?'}`} — not on this return.`);
-    }
-  }
-
-  /** Another parcel scanned inside an open package: open it, and say the first one is still in progress. */
-  async function switchPackage(found: LeftPackage): Promise<void> {
-    const left = usePackage.getState().current?.pkg;
-    await openFound(found);
-    const opened = usePackage.getState().current?.pkg;
-    if (!left || !opened || opened.id === left.id || left.status === 'received' || left.status === 'cancelled') return;
-    notify('warning', `Switched to ${opened.tracking_number}; ${left.tracking_number} is still in progress (on the scan screen).`);
-  }
-
-  async function scanWhileRegistering(code: string): Promise<void> {
-    const answer = await client.lookup(code);
-    const pkg = answer.packages[0];
-    if (answer.packages.length === 1 && pkg) return openFound(pkg);
-    const count = await registering.getState().search(code);
-    if (count === 0) notify('warning', `No return matches ${code}. Try the customer's email, the return id or a SKU, or create a manual return.`);
-    else notify('success', `${count} return${count === 1 ? '' : 's'} found — press its number to attach the parcel.`);
-  }
-
+export function createScanRouter({ client, session, register }: ScanRouterDeps): ScanRouter {
+  const r: Router = {
+    client,
+    sessions: session,
+    registering: register,
+    openPackage: createPackageOpener(client).openPackage,
+    runCommand: () => notify('error', 'Command barcodes are not available here.'),
+  };
+  const queue = createSerialQueue<string>((raw) => handleScan(r, raw), (error) => notify('error', describeError(error)));
   return {
     submitScan(raw) {
       if (normaliseCode(raw) === '') return;
       queue.push(raw);
     },
     scanQueue: queue,
-    openFound,
+    openFound: (found) => openFoundPackage(r, found),
     onCommandBarcode(run) {
-      runCommand = run;
+      r.runCommand = run;
     },
   };
+}
+
+async function handleScan(r: Router, raw: string): Promise<void> {
+  const code = normaliseCode(raw);
+  try {
+    const session = r.sessions.getState();
+    // A printed command barcode does what its key does, wherever the worker is.
+    if (isCommandCode(code)) {
+      const command = commandBarcode(code);
+      if (!command) return notify('error', `${code} is not a command this station knows.`);
+      if (!session.operator) return notify('warning', 'Scan your badge first.');
+      return await r.runCommand(command);
+    }
+    if (!session.operator) return await signInByBadge(r, code);
+    // A badge is never a parcel or an item: wherever it is scanned, it switches the worker.
+    const badge = session.byBadge(code);
+    if (badge) return switchOperator(r, badge);
+    const screen = useNav.getState().screen;
+    if (screen === 'package') return await scanOnPackage(r, code);
+    if (screen === 'register') return await scanWhileRegistering(r, code);
+    return await scanParcel(r, code);
+  } finally {
+    useScan.getState().count();
+  }
+}
+
+async function signInByBadge(r: Router, code: string): Promise<void> {
+  const session = r.sessions.getState();
+  let operator = session.byBadge(code);
+  if (!operator) {
+    await session.loadOperators();
+    operator = r.sessions.getState().byBadge(code);
+  }
+  if (!operator) return notify('error', `No operator has badge ${code}. Scan your badge or pick your name.`);
+  r.sessions.getState().signIn(operator);
+  notify('success', `Signed in: ${operator.name}`);
+}
+
+function switchOperator(r: Router, operator: Operator): void {
+  const before = r.sessions.getState().operator;
+  if (before?.id === operator.id) return notify('success', `${operator.name} is already signed in.`);
+  r.sessions.getState().signIn(operator);
+  notify('success', `Signed in: ${operator.name}${before ? ` (instead of ${before.name})` : ''}`);
+}
+
+async function scanParcel(r: Router, code: string): Promise<void> {
+  const answer = await r.client.lookup(code);
+  const scan = useScan.getState();
+  if (answer.packages.length === 1 && answer.packages[0]) {
+    scan.clear();
+    return openFoundPackage(r, answer.packages[0]);
+  }
+  if (answer.packages.length > 1) {
+    scan.show(code, answer.packages, []);
+    return notify('warning', `${answer.packages.length} packages have this tracking number — pick one (keys 1–9).`);
+  }
+  if (answer.returns.length > 0) {
+    scan.show(code, [], answer.returns);
+    return notify('warning', `${code} is not a tracking number but matches ${answer.returns.length === 1 ? 'a return' : `${answer.returns.length} returns`}. Scan the parcel label.`);
+  }
+  scan.clear();
+  r.registering.getState().start(answer.candidates[0] ?? code);
+  useNav.getState().go('register');
+  notify('warning', `Unknown tracking number ${code}. Find its return to register the parcel.`);
+}
+
+async function openFoundPackage(r: Router, found: LeftPackage): Promise<void> {
+  // Its receive is still on its way: opening it now would show a package about to change under the worker.
+  await outbox.ready;
+  if (outbox.isReceiving(found.account_id, found.id)) return notify('pending', `${found.tracking_number} is being received (waiting for the station). It opens again once the station has it.`);
+  await r.openPackage(found.account_id, found.id, found.status, found.return_id);
+  const pkg = usePackage.getState().current?.pkg;
+  if (!pkg) return;
+  if (pkg.status === 'received') notify('warning', `${pkg.tracking_number} was already received. Scans are not recorded; F7 corrects the receipt.`);
+  else if (pkg.status === 'cancelled') notify('error', `${pkg.tracking_number} is cancelled: nothing is recorded on it.`);
+  else if (pkg.status === 'exception') notify('warning', `${pkg.tracking_number} is an exception: inspect every item and set its condition before receiving.`);
+  else notify('success', `Opened ${pkg.tracking_number}`);
+}
+
+async function scanOnPackage(r: Router, code: string): Promise<void> {
+  const store = usePackage.getState();
+  const ret = store.current?.ret ?? null;
+  // A return line's SKU, or an item already on this package: counted without asking the station.
+  const known =
+    ret?.return_line_items.some((l) => normaliseCode(l.merchant_sku) === code) ||
+    store.drafts.some((d) => d.barcode !== null && normaliseCode(d.barcode) === code);
+  if (!known) {
+    const answer = await r.client.lookup(code);
+    const other = answer.packages.find((p) => p.id !== store.current?.pkg.id);
+    if (other) return switchPackage(r, other);
+  }
+  if (refuseWhenLocked()) return;
+  const outcome = store.scanItem(code);
+  const draft = usePackage.getState().drafts.find((d) => outcome.kind !== 'none' && d.key === outcome.key);
+  if (outcome.kind === 'line') {
+    const name = ret?.return_line_items.find((l) => l.id === draft?.return_line_item_id)?.name ?? code;
+    if (outcome.over) notify('warning', `Over-receipt: ${name} — ${draft?.quantity ?? '?'} scanned, more than expected.`);
+    else notify('success', `${name}: ${draft?.quantity ?? '?'}`);
+  } else if (outcome.kind === 'unexpected') {
+    notify('warning', `Unexpected item ${code}${outcome.isNew ? '' : `: ${draft?.quantity ?? '?'}`} — not on this return.`);
+  }
+}
+
+/** Another parcel scanned inside an open package: open it, and say the first one is still in progress. */
+async function switchPackage(r: Router, found: LeftPackage): Promise<void> {
+  const left = usePackage.getState().current?.pkg;
+  await openFoundPackage(r, found);
+  const opened = usePackage.getState().current?.pkg;
+  if (!left || !opened || opened.id === left.id || left.status === 'received' || left.status === 'cancelled') return;
+  notify('warning', `Switched to ${opened.tracking_number}; ${left.tracking_number} is still in progress (on the scan screen).`);
+}
+
+async function scanWhileRegistering(r: Router, code: string): Promise<void> {
+  const answer = await r.client.lookup(code);
+  const pkg = answer.packages[0];
+  if (answer.packages.length === 1 && pkg) return openFoundPackage(r, pkg);
+  const count = await r.registering.getState().search(code);
+  if (count === 0) notify('warning', `No return matches ${code}. Try the customer's email, the return id or a SKU, or create a manual return.`);
+  else notify('success', `${count} return${count === 1 ? '' : 's'} found — press its number to attach the parcel.`);
 }
 
 /** This page's scan router. */
