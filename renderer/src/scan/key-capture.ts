@@ -69,161 +69,170 @@ function placeOf(target: EventTarget | null, field: HTMLInputElement | null): Ke
 
 const isPrintable = (event: KeyboardEvent) => event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
 
+/** What the capture remembers between keys. */
+interface Capture {
+  handlers: KeyCaptureHandlers;
+  burst: BurstDetector;
+  /** A lone shortcut character waiting to see whether more keys follow. */
+  held: { char: string; timer: ReturnType<typeof setTimeout> } | null;
+  /**
+   * The held shortcut character that went into the scan field because more keys followed it: when
+   * those keys prove to be a scanner burst, it was pressed by hand after all and runs as a shortcut.
+   */
+  released: string | null;
+  /** A framed scan under way: the characters since the prefix, and where focus was. */
+  frame: { chars: string; target: EventTarget | null; timer: ReturnType<typeof setTimeout> } | null;
+}
+
 export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window = window): () => void {
-  const burst = new BurstDetector();
-  let held: { char: string; timer: ReturnType<typeof setTimeout> } | null = null;
-  // The held shortcut character that went into the scan field because more keys followed it: when
-  // those keys prove to be a scanner burst, it was pressed by hand after all and runs as a shortcut.
-  let released: string | null = null;
-  // A framed scan under way: the characters since the prefix, and where focus was.
-  let frame: { chars: string; target: EventTarget | null; timer: ReturnType<typeof setTimeout> } | null = null;
-
-  const releaseHeld = (field: HTMLInputElement) => {
-    if (!held) return;
-    clearTimeout(held.timer);
-    field.value = held.char + field.value;
-    released = held.char;
-    held = null;
-  };
-
-  const runHeld = () => {
-    if (!held) return;
-    const { char, timer } = held;
-    clearTimeout(timer);
-    held = null;
-    handlers.shortcut(char);
-  };
-
-  /** The scan field's Enter in timing mode (see scanFieldEntry). */
-  const submitScanField = (field: HTMLInputElement, at: number) => {
-    releaseHeld(field);
-    const entry = scanFieldEntry(field.value, burst.enter(at), released, handlers.isShortcut);
-    field.value = '';
-    released = null;
-    if (entry.shortcut !== null) handlers.shortcut(entry.shortcut);
-    handlers.submit(entry.code);
-  };
-
-  /** A whole scan (framed mode) that arrived while focus was on `el`. */
-  const deliverFramed = (code: string, el: EventTarget | null, suffix: string): FramedDelivery => {
-    const field = handlers.field();
-    const delivery = framedDelivery(placeOf(el, field), handlers.claims(code), suffix);
-    if (delivery.keep && isTextField(el)) setFieldValue(el, el.value + code);
-    else {
-      handlers.submit(code);
-      field?.focus();
-    }
-    return delivery;
-  };
-
-  /** A prefix without its suffix: what followed was typed, not scanned. */
-  const abandonFrame = () => {
-    if (!frame) return;
-    const { chars, target: el } = frame;
-    frame = null;
-    const field = handlers.field();
-    if (isTextField(el) && el !== field) setFieldValue(el, el.value + chars);
-    else if (field) field.value += chars;
-  };
-
-  /** Framed mode: true when the key belonged to a scan's frame and is dealt with. */
-  const onFramedKey = (event: KeyboardEvent, framing: ScannerFraming): boolean => {
-    const step = framedStep({ inFrame: frame !== null, isPrefix: isKey(event, framing.prefix), isSuffix: isKey(event, framing.suffix), printable: isPrintable(event), key: event.key });
-    if (step === 'outside') return false;
-    if (step === 'ignore') return true;
-    if (step === 'start') {
-      event.preventDefault();
-      frame = { chars: '', target: event.target, timer: setTimeout(abandonFrame, FRAME_TIMEOUT_MS) };
-      return true;
-    }
-    if (!frame) return true;
-    clearTimeout(frame.timer);
-    if (step === 'add') {
-      event.preventDefault();
-      frame.chars += event.key;
-      frame.timer = setTimeout(abandonFrame, FRAME_TIMEOUT_MS);
-      return true;
-    }
-    const { chars, target: el } = frame;
-    frame = null;
-    if (!deliverFramed(chars, el, framing.suffix).letEnterThrough) event.preventDefault();
-    return true;
-  };
-
-  /** A printable key outside a framed scan (see printableStep). */
-  const onPrintable = (event: KeyboardEvent, field: HTMLInputElement | null, place: KeyPlace, framed: boolean) => {
-    if (!framed) burst.key(event.key, event.timeStamp);
-    const step = printableStep({
-      place,
-      hasScanField: field !== null,
-      holding: held !== null,
-      scanFieldEmpty: field?.value === '',
-      isShortcut: handlers.isShortcut(event.key),
-      framed,
-    });
-    if (step.step === 'leave' || !field) return;
-    const inScan = place.kind === 'scan-field';
-    if (step.step === 'type') {
-      if (step.joinHeld) releaseHeld(field);
-      if (!inScan) {
-        event.preventDefault();
-        field.focus();
-        field.value += event.key;
-      }
-      return;
-    }
-    event.preventDefault();
-    if (!inScan) field.focus();
-    if (step.step === 'shortcut') handlers.shortcut(event.key);
-    else held = { char: event.key, timer: setTimeout(runHeld, SHORTCUT_HOLD_MS) };
-  };
-
-  /** Enter (no modifiers) outside a framed scan. */
-  const onEnter = (event: KeyboardEvent, field: HTMLInputElement | null, place: KeyPlace, framed: boolean) => {
-    if (place.kind === 'scan-field' && field) {
-      event.preventDefault();
-      if (framed) {
-        // Typed by hand (a framed scan never reaches here): the field's text as it stands.
-        const code = field.value;
-        field.value = '';
-        handlers.submit(code);
-      } else submitScanField(field, event.timeStamp);
-      return;
-    }
-    if (framed) return;
-    const scanned = burst.enter(event.timeStamp);
-    const el = event.target;
-    if (scanned === null || place.kind !== 'text-field' || !isTextField(el)) return;
-    const { code } = scanned;
-    const decision = scanInTextField(place, handlers.claims(code));
-    if (decision === 'search') return;
-    // The field keeps the scan ('keep'): a scanner's Enter must not send a half-filled form.
-    event.preventDefault();
-    if (decision === 'scan') {
-      // Take the scanned characters back out of the field they fell into.
-      if (el.value.endsWith(code)) setFieldValue(el, el.value.slice(0, -code.length));
-      handlers.submit(code);
-      field?.focus();
-    }
-  };
-
+  const c: Capture = { handlers, burst: new BurstDetector(), held: null, released: null, frame: null };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.isComposing) return;
     const framing = handlers.framing();
-    if (framing && onFramedKey(event, framing)) return;
+    if (framing && onFramedKey(c, event, framing)) return;
     const field = handlers.field();
     const place = placeOf(event.target, field);
-    if (isPrintable(event)) return onPrintable(event, field, place, framing !== null);
-    if (event.key === 'Enter' && !event.ctrlKey && !event.altKey && !event.metaKey) return onEnter(event, field, place, framing !== null);
+    if (isPrintable(event)) return onPrintable(c, event, field, place, framing !== null);
+    if (event.key === 'Enter' && !event.ctrlKey && !event.altKey && !event.metaKey) return onEnter(c, event, field, place, framing !== null);
     // A command key right after a held shortcut character: the character was a shortcut.
-    if (held && event.key !== 'Shift') runHeld();
+    if (c.held && event.key !== 'Shift') runHeld(c);
     if (handlers.command(event, place.kind === 'text-field')) event.preventDefault();
   };
-
   target.addEventListener('keydown', onKeyDown, true);
   return () => {
     target.removeEventListener('keydown', onKeyDown, true);
-    if (held) clearTimeout(held.timer);
-    if (frame) clearTimeout(frame.timer);
+    if (c.held) clearTimeout(c.held.timer);
+    if (c.frame) clearTimeout(c.frame.timer);
   };
+}
+
+/** A printable key outside a framed scan (see printableStep). */
+function onPrintable(c: Capture, event: KeyboardEvent, field: HTMLInputElement | null, place: KeyPlace, framed: boolean): void {
+  if (!framed) c.burst.key(event.key, event.timeStamp);
+  const step = printableStep({
+    place,
+    hasScanField: field !== null,
+    holding: c.held !== null,
+    scanFieldEmpty: field?.value === '',
+    isShortcut: c.handlers.isShortcut(event.key),
+    framed,
+  });
+  if (step.step === 'leave' || !field) return;
+  const inScan = place.kind === 'scan-field';
+  if (step.step === 'type') {
+    if (step.joinHeld) releaseHeld(c, field);
+    if (!inScan) {
+      event.preventDefault();
+      field.focus();
+      field.value += event.key;
+    }
+    return;
+  }
+  event.preventDefault();
+  if (!inScan) field.focus();
+  if (step.step === 'shortcut') c.handlers.shortcut(event.key);
+  else c.held = { char: event.key, timer: setTimeout(() => runHeld(c), SHORTCUT_HOLD_MS) };
+}
+
+/** The held character joins the keys that followed it in the scan field. */
+function releaseHeld(c: Capture, field: HTMLInputElement): void {
+  if (!c.held) return;
+  clearTimeout(c.held.timer);
+  field.value = c.held.char + field.value;
+  c.released = c.held.char;
+  c.held = null;
+}
+
+/** No key followed the held character in time (or a command key did): it was a shortcut. */
+function runHeld(c: Capture): void {
+  if (!c.held) return;
+  const { char, timer } = c.held;
+  clearTimeout(timer);
+  c.held = null;
+  c.handlers.shortcut(char);
+}
+
+/** Enter (no modifiers) outside a framed scan. */
+function onEnter(c: Capture, event: KeyboardEvent, field: HTMLInputElement | null, place: KeyPlace, framed: boolean): void {
+  if (place.kind === 'scan-field' && field) {
+    event.preventDefault();
+    if (framed) {
+      // Typed by hand (a framed scan never reaches here): the field's text as it stands.
+      const code = field.value;
+      field.value = '';
+      c.handlers.submit(code);
+    } else submitScanField(c, field, event.timeStamp);
+    return;
+  }
+  if (framed) return;
+  const scanned = c.burst.enter(event.timeStamp);
+  const el = event.target;
+  if (scanned === null || place.kind !== 'text-field' || !isTextField(el)) return;
+  const { code } = scanned;
+  const decision = scanInTextField(place, c.handlers.claims(code));
+  if (decision === 'search') return;
+  // The field keeps the scan ('keep'): a scanner's Enter must not send a half-filled form.
+  event.preventDefault();
+  if (decision === 'scan') {
+    // Take the scanned characters back out of the field they fell into.
+    if (el.value.endsWith(code)) setFieldValue(el, el.value.slice(0, -code.length));
+    c.handlers.submit(code);
+    field?.focus();
+  }
+}
+
+/** The scan field's Enter in timing mode (see scanFieldEntry). */
+function submitScanField(c: Capture, field: HTMLInputElement, at: number): void {
+  releaseHeld(c, field);
+  const entry = scanFieldEntry(field.value, c.burst.enter(at), c.released, c.handlers.isShortcut);
+  field.value = '';
+  c.released = null;
+  if (entry.shortcut !== null) c.handlers.shortcut(entry.shortcut);
+  c.handlers.submit(entry.code);
+}
+
+/** Framed mode: true when the key belonged to a scan's frame and is dealt with. */
+function onFramedKey(c: Capture, event: KeyboardEvent, framing: ScannerFraming): boolean {
+  const step = framedStep({ inFrame: c.frame !== null, isPrefix: isKey(event, framing.prefix), isSuffix: isKey(event, framing.suffix), printable: isPrintable(event), key: event.key });
+  if (step === 'outside') return false;
+  if (step === 'ignore') return true;
+  if (step === 'start') {
+    event.preventDefault();
+    c.frame = { chars: '', target: event.target, timer: setTimeout(() => abandonFrame(c), FRAME_TIMEOUT_MS) };
+    return true;
+  }
+  if (!c.frame) return true;
+  clearTimeout(c.frame.timer);
+  if (step === 'add') {
+    event.preventDefault();
+    c.frame.chars += event.key;
+    c.frame.timer = setTimeout(() => abandonFrame(c), FRAME_TIMEOUT_MS);
+    return true;
+  }
+  const { chars, target: el } = c.frame;
+  c.frame = null;
+  if (!deliverFramed(c, chars, el, framing.suffix).letEnterThrough) event.preventDefault();
+  return true;
+}
+
+/** A whole scan (framed mode) that arrived while focus was on `el`. */
+function deliverFramed(c: Capture, code: string, el: EventTarget | null, suffix: string): FramedDelivery {
+  const field = c.handlers.field();
+  const delivery = framedDelivery(placeOf(el, field), c.handlers.claims(code), suffix);
+  if (delivery.keep && isTextField(el)) setFieldValue(el, el.value + code);
+  else {
+    c.handlers.submit(code);
+    field?.focus();
+  }
+  return delivery;
+}
+
+/** A prefix without its suffix: what followed was typed, not scanned. */
+function abandonFrame(c: Capture): void {
+  if (!c.frame) return;
+  const { chars, target: el } = c.frame;
+  c.frame = null;
+  const field = c.handlers.field();
+  if (isTextField(el) && el !== field) setFieldValue(el, el.value + chars);
+  else if (field) field.value += chars;
 }
