@@ -1,12 +1,13 @@
-import { create } from 'zustand';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import type { ApiClient } from '#shared/api/client.ts';
 import type { SyncStatus } from '#shared/api/station.ts';
 import type { SyncChange, SyncOverview } from '#shared/api/sync.ts';
-import { api } from '../api/station-api.ts';
+import { pageClient } from '../api/station-api.ts';
 import { describeError } from '../api/describe-error.ts';
 import { useStationLink } from '../state/station-link.ts';
 
 /** The sync screen's data: the overview, the changes that have not gone up, and the last action's outcome. */
-interface SyncScreenState {
+export interface SyncScreenState {
   overview: SyncOverview | null;
   changes: SyncChange[];
   total: number;
@@ -19,42 +20,50 @@ interface SyncScreenState {
   removeUpstream(): Promise<void>;
 }
 
-export const useSyncScreen = create<SyncScreenState>()((set, get) => {
-  const act = async (what: () => Promise<unknown>, done: string): Promise<boolean> => {
-    set({ busy: true, message: null });
-    try {
-      await what();
-      set({ message: done });
-      await get().reload();
-      return true;
-    } catch (error) {
-      set({ message: describeError(error) });
-      return false;
-    } finally {
-      set({ busy: false });
-    }
-  };
-  return {
-    overview: null,
-    changes: [],
-    total: 0,
-    message: null,
-    busy: false,
-    async reload() {
+export type SyncClient = Pick<ApiClient, 'syncOverview' | 'listSyncChanges' | 'retrySyncChange' | 'keepLocalSyncChange' | 'setUpstream' | 'removeUpstream'>;
+
+/** The sync screen's store over `client`. */
+export function createSyncScreenStore(client: SyncClient): UseBoundStore<StoreApi<SyncScreenState>> {
+  return create<SyncScreenState>()((set, get) => {
+    const act = async (what: () => Promise<unknown>, done: string): Promise<boolean> => {
+      set({ busy: true, message: null });
       try {
-        const [overview, changes] = await Promise.all([api().syncOverview(), api().listSyncChanges({ per_page: 100 })]);
-        set({ overview, changes: changes.data, total: changes.meta.total_count });
-        setSyncStatus(overview.status);
+        await what();
+        set({ message: done });
+        await get().reload();
+        return true;
       } catch (error) {
         set({ message: describeError(error) });
+        return false;
+      } finally {
+        set({ busy: false });
       }
-    },
-    retry: (change) => act(() => api().retrySyncChange({ kind: change.kind, id: change.id }), `Sending ${change.label} again.`).then(() => undefined),
-    keepLocal: (change) => act(() => api().keepLocalSyncChange({ kind: change.kind, id: change.id }), `Kept the station's version of ${change.label}.`).then(() => undefined),
-    saveUpstream: (input) => act(() => api().setUpstream(input), 'Upstream saved: syncing now.'),
-    removeUpstream: () => act(() => api().removeUpstream(), 'Sync switched off. Waiting changes stay queued.').then(() => undefined),
-  };
-});
+    };
+    return {
+      overview: null,
+      changes: [],
+      total: 0,
+      message: null,
+      busy: false,
+      async reload() {
+        try {
+          const [overview, changes] = await Promise.all([client.syncOverview(), client.listSyncChanges({ per_page: 100 })]);
+          set({ overview, changes: changes.data, total: changes.meta.total_count });
+          setSyncStatus(overview.status);
+        } catch (error) {
+          set({ message: describeError(error) });
+        }
+      },
+      retry: (change) => act(() => client.retrySyncChange({ kind: change.kind, id: change.id }), `Sending ${change.label} again.`).then(() => undefined),
+      keepLocal: (change) => act(() => client.keepLocalSyncChange({ kind: change.kind, id: change.id }), `Kept the station's version of ${change.label}.`).then(() => undefined),
+      saveUpstream: (input) => act(() => client.setUpstream(input), 'Upstream saved: syncing now.'),
+      removeUpstream: () => act(() => client.removeUpstream(), 'Sync switched off. Waiting changes stay queued.').then(() => undefined),
+    };
+  });
+}
+
+/** This page's sync screen. */
+export const useSyncScreen = createSyncScreenStore(pageClient);
 
 /** A `sync.status` event or a fresh overview: the indicator shows it at once. */
 export function setSyncStatus(sync: SyncStatus): void {

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSyncScreenStore } from '../../renderer/src/sync/sync-store.ts';
+import { startStation, type TestStation } from '../api/support.ts';
+import { StationCable } from './station-cable.ts';
+
+/*
+ * The sync screen's store against a real station: a supervisor sets the upstream, sees it (never its
+ * token), gets a clear message for bad settings without losing the saved ones, and switches sync off.
+ */
+
+let ts: TestStation;
+beforeAll(async () => {
+  ts = await startStation();
+});
+afterAll(async () => {
+  await ts.close();
+});
+
+describe('the sync screen', () => {
+  it('sets, shows and switches off the upstream; bad settings are refused and change nothing', async () => {
+    const cable = new StationCable(ts);
+    const screen = createSyncScreenStore(cable.client());
+    await screen.getState().reload();
+    expect(screen.getState().overview?.upstream).toBeNull();
+    expect(screen.getState().overview?.status.state).toBe('disabled');
+
+    expect(await screen.getState().saveUpstream({ url: 'http://127.0.0.1:9/returns', token: 'secret-upstream-token', accounts: [1] })).toBe(true);
+    expect(screen.getState().message).toBe('Upstream saved: syncing now.');
+    const saved = screen.getState().overview?.upstream;
+    expect(saved).toMatchObject({ accounts: [1], token_set: true });
+    expect(saved?.url).toContain('127.0.0.1:9');
+    expect(JSON.stringify(screen.getState().overview)).not.toContain('secret-upstream-token');
+
+    expect(await screen.getState().saveUpstream({ url: 'not an address', token: 'x', accounts: [1] })).toBe(false);
+    expect(screen.getState().message).toMatch(/url/i);
+    await screen.getState().reload();
+    expect(screen.getState().overview?.upstream).toEqual(saved);
+
+    await screen.getState().removeUpstream();
+    expect(screen.getState().message).toBe('Sync switched off. Waiting changes stay queued.');
+    expect(screen.getState().overview?.upstream).toBeNull();
+  });
+
+  it('says so when the station cannot be reached, and keeps what it showed', async () => {
+    const cable = new StationCable(ts);
+    const screen = createSyncScreenStore(cable.client());
+    await screen.getState().reload();
+    const shown = screen.getState().overview;
+    cable.down = true;
+    await screen.getState().reload();
+    expect(screen.getState().message).toBe('The station cannot be reached. Your work stays on screen; try again when it is back.');
+    expect(screen.getState().overview).toEqual(shown);
+  });
+});
