@@ -9,6 +9,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 test('axe finds no serious or critical violation on the main screens', async ({ page, demo }) => {
+  // Six full axe analyses: ≈ 10 s on a quiet machine, past the 30 s default on a loaded one.
+  test.slow();
   const s = await scenario(demo);
   await page.goto(demo.uiUrl);
   await expect(page.getByRole('heading', { name: 'Who is receiving?' })).toBeVisible();

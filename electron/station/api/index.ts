@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../domain/context.ts';
 import { resolvePrincipals } from './auth.ts';
+import { shareFairly } from './fair-share.ts';
 import { useJsonBodiesOnly } from './http/body-parsers.ts';
 import { type RateLimits, useRateLimits } from './rate-limit.ts';
 import { configurationRoutes } from './routes/configuration.ts';
@@ -21,7 +22,7 @@ export interface ApiOptions {
 
 /**
  * The token-protected API (`/returns`, `/api/v1/...`) as one encapsulated plugin: its hooks (token,
- * rate limit, JSON-only bodies, no caching) apply to its routes only, not to the UI, `/healthz`,
+ * rate limit, fair share, JSON-only bodies, no caching) apply to its routes only, not to the UI, `/healthz`,
  * the docs or media capability URLs. One child plugin per resource.
  */
 export async function registerApi(server: FastifyInstance, options: ApiOptions): Promise<void> {
@@ -29,6 +30,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     const { ctx } = options;
     resolvePrincipals(api, ctx);
     await useRateLimits(api, options.rateLimits);
+    shareFairly(api);
     useJsonBodiesOnly(api);
     api.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');

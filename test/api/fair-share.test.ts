@@ -1,0 +1,69 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEFAULT_REQUESTS_IN_PROGRESS_PER_CALLER as PER_CALLER } from '../../electron/station/api/fair-share.ts';
+import { call, createReturn, startStation, type TestStation } from './support.ts';
+
+/*
+ * Fair share (docs/api-decisions.md, Fair share): one caller holds at most a few requests in progress;
+ * its further requests wait their turn in order, while another caller's request goes through at once,
+ * and a caller that hangs up while waiting gives its place back.
+ */
+
+let s: TestStation;
+beforeAll(async () => {
+  s = await startStation();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+/** A request whose body never finishes arriving: it holds its caller's place until `finish`. */
+async function slowRequest(token: string): Promise<{ finish(): Promise<string>; hangUp(): void }> {
+  const url = new URL(s.origin);
+  const socket: Socket = connect(Number(url.port), url.hostname);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const body = JSON.stringify({ email: 'slow@example.com' });
+  socket.write(
+    `POST /returns HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+  );
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+  return {
+    finish: () =>
+      new Promise((resolve) => {
+        socket.once('close', () => resolve(answer));
+        socket.write(body);
+      }),
+    hangUp: () => socket.destroy(),
+  };
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<boolean> {
+  return Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+}
+
+it('a caller with every place taken waits its turn; another caller goes through at once', async () => {
+  const slow = await Promise.all(Array.from({ length: PER_CALLER }, () => slowRequest(s.account1)));
+  const queued = call(s.origin, 'GET', '/returns', { token: s.account1 });
+  expect(await settlesWithin(queued, 300), 'the fifth request of a busy caller waits').toBe(false);
+  // The dock's screen (another token) is not held up behind it.
+  const other = await call(s.origin, 'GET', '/api/v1/station', { token: s.stationToken });
+  expect(other.status).toBe(200);
+
+  // One slow request finishes (refused: its body is not a whole return): the queued one's turn.
+  expect(await (slow[0]?.finish() ?? '')).toMatch(/^HTTP\/1\.1 422/);
+  expect((await queued).status).toBe(200);
+  for (const request of slow.slice(1)) await request.finish();
+});
+
+it('a caller that hangs up while waiting gives its place back, and nothing is left held', async () => {
+  const slow = await Promise.all(Array.from({ length: PER_CALLER }, () => slowRequest(s.account2)));
+  const waiting = await slowRequest(s.account2);
+  waiting.hangUp();
+  for (const request of slow) await request.finish();
+  // Every place is free again: as many requests as places, and one more, all answered.
+  const answers = await Promise.all(Array.from({ length: PER_CALLER + 1 }, () => call(s.origin, 'GET', '/returns', { token: s.account2 })));
+  expect(answers.map((a) => a.status)).toEqual(Array.from({ length: PER_CALLER + 1 }, () => 200));
+  await createReturn(s.origin, s.account2);
+});
