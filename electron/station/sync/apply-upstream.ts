@@ -34,12 +34,12 @@ export class MissingReturnError extends Error {
   }
 }
 
-export async function applyUpstreamReturn(db: BoundTables, accountId: number, u: UpstreamReturn, now: string): Promise<ReturnRecord> {
-  const link = await linkOfUpstream(db, accountId, 'return', u.id);
-  const existing = link ? await db.returns.get(link.local_id) : undefined;
-  // A version already applied (the overlap re-reads it) or an older one arriving late changes nothing.
-  if (link?.upstream_updated_at && u.updated_at <= link.upstream_updated_at && existing) return existing;
-  const lineIds = { ...(link?.line_ids ?? {}) };
+/**
+ * The return's lines as the station keeps them: each upstream line under its local id (a new id for a
+ * line not seen before), its unreceived count the upstream's when first seen and the station's own after.
+ */
+async function linesOfUpstream(db: BoundTables, u: UpstreamReturn, knownLineIds: Record<string, number>, existing: ReturnRecord | undefined): Promise<{ lines: ReturnLineItem[]; lineIds: Record<string, number> }> {
+  const lineIds = { ...knownLineIds };
   const localByUpstream = new Map(Object.entries(lineIds).map(([local, up]) => [up, Number(local)]));
   const fresh = u.return_line_items.filter((line) => !localByUpstream.has(line.id));
   const newIds = fresh.length > 0 ? await allocateIds(db, 'return_line_items', fresh.length) : [];
@@ -62,6 +62,15 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
       merchant_sku: line.merchant_sku,
     };
   });
+  return { lines, lineIds };
+}
+
+export async function applyUpstreamReturn(db: BoundTables, accountId: number, u: UpstreamReturn, now: string): Promise<ReturnRecord> {
+  const link = await linkOfUpstream(db, accountId, 'return', u.id);
+  const existing = link ? await db.returns.get(link.local_id) : undefined;
+  // A version already applied (the overlap re-reads it) or an older one arriving late changes nothing.
+  if (link?.upstream_updated_at && u.updated_at <= link.upstream_updated_at && existing) return existing;
+  const { lines, lineIds } = await linesOfUpstream(db, u, link?.line_ids ?? {}, existing);
   const fields = {
     account_id: accountId,
     email: u.email,
