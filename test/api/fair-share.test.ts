@@ -1,12 +1,13 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_REQUESTS_IN_PROGRESS_PER_CALLER as PER_CALLER } from '../../electron/station/api/fair-share.ts';
-import { call, createReturn, startStation, type TestStation } from './support.ts';
+import { call, createReturn, sleep, startStation, type TestStation } from './support.ts';
 
 /*
- * Fair share (docs/api-decisions.md, Fair share): one caller holds at most a few requests in progress;
- * its further requests wait their turn in order, while another caller's request goes through at once,
- * and a caller that hangs up while waiting gives its place back.
+ * Fair share (docs/api-decisions.md, Fair share): while another caller is active, one caller holds at
+ * most a few requests in progress; its further requests wait their turn in order, another caller's
+ * request goes through at once, and a caller that hangs up while waiting gives its place back. A
+ * caller alone is not held back.
  */
 
 let s: TestStation;
@@ -28,6 +29,8 @@ async function slowRequest(token: string): Promise<{ finish(): Promise<string>; 
   );
   let answer = '';
   socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+  // The station has read the head (and taken or queued its place) before this resolves.
+  await sleep(50);
   return {
     finish: () =>
       new Promise((resolve) => {
@@ -43,13 +46,22 @@ async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<boolea
   return Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 }
 
-it('a caller with every place taken waits its turn; another caller goes through at once', async () => {
+it('a caller alone is not held back', async () => {
+  const slow = await Promise.all(Array.from({ length: PER_CALLER + 2 }, () => slowRequest(s.account1)));
+  expect((await call(s.origin, 'GET', '/returns', { token: s.account1 })).status).toBe(200);
+  for (const request of slow) await request.finish();
+});
+
+it('beside another active caller, a caller with every place taken waits its turn; the other goes through at once', async () => {
+  // The dock screen (the station token) is active: a request of its own in progress.
+  const screen = await slowRequest(s.stationToken);
   const slow = await Promise.all(Array.from({ length: PER_CALLER }, () => slowRequest(s.account1)));
   const queued = call(s.origin, 'GET', '/returns', { token: s.account1 });
   expect(await settlesWithin(queued, 300), 'the fifth request of a busy caller waits').toBe(false);
-  // The dock's screen (another token) is not held up behind it.
+  // The screen's next request is not held up behind it.
   const other = await call(s.origin, 'GET', '/api/v1/station', { token: s.stationToken });
   expect(other.status).toBe(200);
+  await screen.finish();
 
   // One slow request finishes (refused: its body is not a whole return): the queued one's turn.
   expect(await (slow[0]?.finish() ?? '')).toMatch(/^HTTP\/1\.1 422/);
@@ -58,10 +70,12 @@ it('a caller with every place taken waits its turn; another caller goes through 
 });
 
 it('a caller that hangs up while waiting gives its place back, and nothing is left held', async () => {
+  const screen = await slowRequest(s.stationToken);
   const slow = await Promise.all(Array.from({ length: PER_CALLER }, () => slowRequest(s.account2)));
   const waiting = await slowRequest(s.account2);
   waiting.hangUp();
   for (const request of slow) await request.finish();
+  await screen.finish();
   // Every place is free again: as many requests as places, and one more, all answered.
   const answers = await Promise.all(Array.from({ length: PER_CALLER + 1 }, () => call(s.origin, 'GET', '/returns', { token: s.account2 })));
   expect(answers.map((a) => a.status)).toEqual(Array.from({ length: PER_CALLER + 1 }, () => 200));

@@ -1,6 +1,6 @@
 // `npm run bench`: measures the real station beside baselines measured in the same run, prints a
 // markdown table and prepends it to test/bench/RESULTS.md. Never part of `npm test`.
-// BENCH_SECTIONS=http,store,hotset,api,ui,sync picks sections; BENCH_SECONDS sets each load's length.
+// BENCH_SECTIONS=http,store,hotset,api,ui,sync,year picks sections; BENCH_SECONDS sets each load's length.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +13,12 @@ import { type BenchRow, recordRun, toMarkdown } from './report.ts';
 import { runStoreBench } from './store-bench.ts';
 import { runHotSetBench } from './hot-set-bench.ts';
 import { runSyncBench } from './sync-bench.ts';
+import { runYearBench } from './year-bench.ts';
 
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 5);
 const HELLO = 'fastify hello-world (baseline)';
-const wanted = new Set((process.env.BENCH_SECTIONS ?? 'http,store,hotset,api,ui,sync').split(','));
+const wanted = new Set((process.env.BENCH_SECTIONS ?? 'http,store,hotset,api,ui,sync,year').split(','));
 
 async function httpSection(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -52,6 +53,7 @@ try {
   if (wanted.has('api')) rows.push(...(await runApiBench(rows.find((r) => r.name === HELLO), scratch)));
   if (wanted.has('ui')) rows.push(...(await uiSection()));
   if (wanted.has('sync')) rows.push(...(await runSyncBench()));
+  if (wanted.has('year')) rows.push(...(await runYearBench()));
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }

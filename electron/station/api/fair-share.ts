@@ -1,20 +1,24 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /*
- * Fair share between callers. Each token (each address, without one) has at most `perCaller` requests
- * being worked on at once; its further requests wait their turn in its own queue, in order. The
- * station does its work on one event loop, interleaving every request in progress, so an integration
- * that keeps sixteen requests going would otherwise take sixteen shares of it for each one of the dock
- * screen's; with the gate the screen's request shares the loop with at most `perCaller` of them.
- * Rate limits bound how much a caller may ask per hour; this bounds how much of the station it holds
- * at once. Live event streams stay open for hours and are not counted.
+ * Fair share between callers (docs/api-decisions.md, Fair share). The station serves every request on
+ * one event loop, interleaving all those in progress, so an integration that keeps sixteen requests
+ * going would take sixteen shares of the loop for each one of the dock screen's. While more than one
+ * caller (a token; an address, without one) is active, each has at most `perCaller` requests in
+ * progress and its further ones wait their turn, in order. A caller alone is not held back (a bulk
+ * import at night gets the whole station). A caller counts as active while it has a request in
+ * progress and for a second after: the screen's next request follows the last one within that.
+ * Live event streams stay open for hours and are not counted.
  */
 
 export const DEFAULT_REQUESTS_IN_PROGRESS_PER_CALLER = 4;
+/** How long a caller counts as active after its last request ended. */
+const ACTIVE_FOR_MS = 1000;
 
-interface Gate {
-  active: number;
+interface Caller {
+  inProgress: number;
   waiting: Array<() => void>;
+  lastEnded: number;
 }
 
 function callerOf(request: FastifyRequest): string {
@@ -22,49 +26,59 @@ function callerOf(request: FastifyRequest): string {
 }
 
 export function shareFairly(server: FastifyInstance, perCaller = DEFAULT_REQUESTS_IN_PROGRESS_PER_CALLER): void {
-  const gates = new Map<string, Gate>();
+  const callers = new Map<string, Caller>();
+
+  /** Whether any caller but `key` is active; callers long idle are forgotten on the way. */
+  const othersActive = (key: string, now: number): boolean => {
+    let active = false;
+    for (const [other, caller] of callers) {
+      if (other === key) continue;
+      const idle = caller.inProgress === 0 && caller.waiting.length === 0;
+      if (idle && now - caller.lastEnded >= ACTIVE_FOR_MS) callers.delete(other);
+      else active = true;
+    }
+    return active;
+  };
+  const mayStart = (key: string, caller: Caller): boolean => caller.inProgress < perCaller || !othersActive(key, Date.now());
 
   server.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.url?.endsWith('/events')) return;
     const key = callerOf(request);
-    let gate = gates.get(key);
-    if (!gate) {
-      gate = { active: 0, waiting: [] };
-      gates.set(key, gate);
+    let found = callers.get(key);
+    if (!found) {
+      found = { inProgress: 0, waiting: [], lastEnded: 0 };
+      callers.set(key, found);
     }
-    const own = gate;
+    const caller = found;
     let state = 'waiting' as 'waiting' | 'working' | 'done';
-    let wake = () => {
+    const start = () => {
       state = 'working';
+      caller.inProgress += 1;
     };
+    let wake = start;
+    let hungUp: () => void = () => undefined;
     // However the exchange ends (answered, failed, or the caller hung up), its place is given back once.
     reply.raw.once('close', () => {
       if (state === 'working') {
-        const next = own.waiting.shift();
-        if (next) next();
-        else if (--own.active === 0) gates.delete(key);
+        caller.inProgress -= 1;
+        caller.lastEnded = Date.now();
+        while (caller.waiting.length > 0 && mayStart(key, caller)) caller.waiting.shift()?.();
       } else if (state === 'waiting') {
-        own.waiting.splice(own.waiting.indexOf(wake), 1);
+        caller.waiting.splice(caller.waiting.indexOf(wake), 1);
         hungUp();
       }
       state = 'done';
     });
-    let hungUp: () => void = () => undefined;
-    if (own.active < perCaller) {
-      own.active += 1;
-      wake();
-      return;
-    }
+    if (caller.waiting.length === 0 && mayStart(key, caller)) return start();
     await new Promise<void>((resolve) => {
-      const turn = wake;
       wake = () => {
-        turn();
+        start();
         resolve();
       };
       hungUp = resolve;
-      own.waiting.push(wake);
+      caller.waiting.push(wake);
     });
     // The caller hung up before its turn: nothing to answer, nothing to do.
-    if ((state as string) === 'done') reply.hijack();
+    if (state !== 'working') reply.hijack();
   });
 }
