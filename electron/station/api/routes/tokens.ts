@@ -36,7 +36,7 @@ export function tokenRoutes(server: FastifyInstance, ctx: DomainContext): void {
     return { body: { ...tokenView(token), secret }, headers: { location: `${request.url.split('?')[0]}/${token.id}` } };
   });
   addRoute(server, ctx, API_ROUTES.revokeToken, async ({ params }) => {
-    await revokeToken(ctx.store, ctx.clock, params.id ?? 0);
+    await revokeToken(ctx.store, ctx.clock, params.id);
     return { body: undefined };
   });
 }
