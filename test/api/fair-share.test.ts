@@ -81,3 +81,25 @@ it('a caller that hangs up while waiting gives its place back, and nothing is le
   expect(answers.map((a) => a.status)).toEqual(Array.from({ length: PER_CALLER + 1 }, () => 200));
   await createReturn(s.origin, s.account2);
 });
+
+it('photo uploads in progress do not hold a caller\'s places: its scans go on beside them', async () => {
+  const screen = await slowRequest(s.stationToken);
+  const ret = await createReturn(s.origin, s.account1);
+  const pkg = await call(s.origin, 'POST', '/api/v1/accounts/1/return_packages', { token: s.account1, body: { return_id: ret.id, tracking_number: `FAIR${Date.now()}` } });
+  const id = (pkg.json as { id: number }).id;
+  const url = new URL(s.origin);
+  const uploads: Socket[] = [];
+  for (let i = 0; i < PER_CALLER + 1; i++) {
+    const socket = connect(Number(url.port), url.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // The head of a large upload whose bytes are still on their way.
+    socket.write(
+      `POST /api/v1/accounts/1/return_packages/${id}/media_files HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${s.account1}\r\nContent-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n`,
+    );
+    uploads.push(socket);
+  }
+  await sleep(100);
+  expect(await settlesWithin(call(s.origin, 'GET', '/returns', { token: s.account1 }), 2000)).toBe(true);
+  for (const socket of uploads) socket.destroy();
+  await screen.finish();
+});

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * progress and its further ones wait their turn, in order. A caller alone is not held back (a bulk
  * import at night gets the whole station). A caller counts as active while it has a request in
  * progress and for a second after: the screen's next request follows the last one within that.
- * Live event streams stay open for hours and are not counted.
+ * Live event streams and media uploads are not counted (notCounted).
  */
 
 export const DEFAULT_REQUESTS_IN_PROGRESS_PER_CALLER = 4;
@@ -19,6 +19,15 @@ interface Caller {
   inProgress: number;
   waiting: Array<() => void>;
   lastEnded: number;
+}
+
+/**
+ * Live event streams stay open for hours; media uploads spend their time waiting for bytes from the
+ * network, not on the loop, and a screen uploading photos over slow Wi-Fi must not queue its own scans.
+ */
+function notCounted(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url ?? '';
+  return route.endsWith('/events') || (request.method === 'POST' && route.endsWith('/media_files'));
 }
 
 function callerOf(request: FastifyRequest): string {
@@ -42,7 +51,7 @@ export function shareFairly(server: FastifyInstance, perCaller = DEFAULT_REQUEST
   const mayStart = (key: string, caller: Caller): boolean => caller.inProgress < perCaller || !othersActive(key, Date.now());
 
   server.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url?.endsWith('/events')) return;
+    if (notCounted(request)) return;
     const key = callerOf(request);
     let found = callers.get(key);
     if (!found) {
