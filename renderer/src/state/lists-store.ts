@@ -1,15 +1,19 @@
-import { create } from 'zustand';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import type { ApiClient } from '#shared/api/client.ts';
 import type { StationPackageListItem } from '#shared/api/return-packages.ts';
 import type { ReturnRecord, ReturnStatus } from '#shared/api/returns.ts';
 import type { PackageStatus } from '#shared/package-status.ts';
 import { describeError } from '../api/describe-error.ts';
-import { api } from '../api/station-api.ts';
+import { pageClient } from '../api/station-api.ts';
 
 /*
  * The package and return lists: status filters, search (tracking number, email, SKU, return id: exact,
  * then by prefix from the station's indexes) and pages, per account or of every account. `reload` is also what live events call, so an open list follows changes made
  * by integrations and other screens without a page reload.
  */
+
+/** What the lists ask of the station. */
+export type ListsClient = Pick<ApiClient, 'lookup' | 'listStationPackages' | 'listReturns'>;
 
 export interface ListQuery<S extends string> {
   accountId: number | null;
@@ -50,9 +54,9 @@ function scopeOf(accountId: number): { account_id?: number } {
 }
 
 /** Returns whose email, then whose SKU, starts with the text ("chloe", "WBN"), from the store's indexes. */
-async function returnsByPrefix(accountId: number, search: string, query: { status?: ReturnStatus[]; page: number; per_page: number }) {
-  const byEmail = await api().listReturns({ ...scopeOf(accountId), ...query, email_prefix: search });
-  return byEmail.data.length > 0 ? byEmail : api().listReturns({ ...scopeOf(accountId), ...query, sku_prefix: search });
+async function returnsByPrefix(client: ListsClient, accountId: number, search: string, query: { status?: ReturnStatus[]; page: number; per_page: number }) {
+  const byEmail = await client.listReturns({ ...scopeOf(accountId), ...query, email_prefix: search });
+  return byEmail.data.length > 0 ? byEmail : client.listReturns({ ...scopeOf(accountId), ...query, sku_prefix: search });
 }
 
 /**
@@ -60,8 +64,7 @@ async function returnsByPrefix(accountId: number, search: string, query: { statu
  * id, email or SKU: that return's packages); else tracking numbers that start with the text; else the
  * packages of returns whose email or SKU starts with it.
  */
-async function searchPackages(accountId: number, search: string, statuses: PackageStatus[], page: number): Promise<Page<StationPackageListItem>> {
-  const client = api();
+async function searchPackages(client: ListsClient, accountId: number, search: string, statuses: PackageStatus[], page: number): Promise<Page<StationPackageListItem>> {
   const inScope = (account: number) => accountId === ALL_ACCOUNTS || account === accountId;
   const packagesOf = async (returns: Array<{ account_id: number; id: number }>) =>
     (await Promise.all(returns.slice(0, 20).map((r) => client.listStationPackages({ account_id: r.account_id, return_id: r.id, per_page: 100 })))).flatMap((l) => l.data);
@@ -74,14 +77,14 @@ async function searchPackages(accountId: number, search: string, statuses: Packa
   if (exact.length > 0) return filtered(await packagesOf(exact));
   const byTracking = await client.listStationPackages({ ...scopeOf(accountId), tracking_number_prefix: search, status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
   if (byTracking.data.length > 0) return { rows: byTracking.data, meta: byTracking.meta };
-  const returns = await returnsByPrefix(accountId, search, { page: 1, per_page: 20 });
+  const returns = await returnsByPrefix(client, accountId, search, { page: 1, per_page: 20 });
   return filtered(await packagesOf(returns.data));
 }
 
 type Page<R> = { rows: R[]; meta: Meta };
 
 /** A list store over one way of fetching a page: the query, its answer, and reloads. */
-function createListStore<S extends string, R>(fetchPage: (accountId: number, query: ListQuery<S>) => Promise<Page<R>>) {
+function createListStore<S extends string, R>(fetchPage: (accountId: number, query: ListQuery<S>) => Promise<Page<R>>): UseBoundStore<StoreApi<ListState<S, R>>> {
   return create<ListState<S, R>>()((set, get) => ({
     query: { accountId: null, statuses: [], search: '', page: 1 },
     rows: [],
@@ -108,25 +111,34 @@ function createListStore<S extends string, R>(fetchPage: (accountId: number, que
   }));
 }
 
-export const usePackageList = createListStore<PackageStatus, StationPackageListItem>(async (accountId, { statuses, search, page }) => {
-  if (search) return searchPackages(accountId, search, statuses, page);
-  const a = await api().listStationPackages({ ...scopeOf(accountId), status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
-  return { rows: a.data, meta: a.meta };
-});
+/** The package list of the dock: every package of one account or of all (`ALL_ACCOUNTS`), with its account. */
+export function createPackageListStore(client: ListsClient): UseBoundStore<StoreApi<ListState<PackageStatus, StationPackageListItem>>> {
+  return createListStore<PackageStatus, StationPackageListItem>(async (accountId, { statuses, search, page }) => {
+    if (search) return searchPackages(client, accountId, search, statuses, page);
+    const a = await client.listStationPackages({ ...scopeOf(accountId), status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
+    return { rows: a.data, meta: a.meta };
+  });
+}
 
-/** A search of the returns list, most exact first: an email; the scan lookup (id, email, SKU); emails, then SKUs, that start with the text. */
-export const useReturnList = createListStore<ReturnStatus, ReturnRecord>(async (accountId, { statuses, search, page }) => {
-  const query = { status: statuses, page, per_page: PER_PAGE };
-  if (!search) return pageOf(await api().listReturns({ ...scopeOf(accountId), ...query }));
-  if (search.includes('@')) {
-    const a = await api().listReturns({ ...scopeOf(accountId), ...query, email: search });
-    if (a.data.length > 0) return pageOf(a);
-  }
-  const answer = await api().lookup(search);
-  const rows = answer.returns.filter((r) => accountId === ALL_ACCOUNTS || r.account_id === accountId).map((r) => r.return);
-  if (rows.length > 0) return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
-  return pageOf(await returnsByPrefix(accountId, search, query));
-});
+/** The returns list. A search, most exact first: an email; the scan lookup (id, email, SKU); emails, then SKUs, that start with the text. */
+export function createReturnListStore(client: ListsClient): UseBoundStore<StoreApi<ListState<ReturnStatus, ReturnRecord>>> {
+  return createListStore<ReturnStatus, ReturnRecord>(async (accountId, { statuses, search, page }) => {
+    const query = { status: statuses, page, per_page: PER_PAGE };
+    if (!search) return pageOf(await client.listReturns({ ...scopeOf(accountId), ...query }));
+    if (search.includes('@')) {
+      const a = await client.listReturns({ ...scopeOf(accountId), ...query, email: search });
+      if (a.data.length > 0) return pageOf(a);
+    }
+    const answer = await client.lookup(search);
+    const rows = answer.returns.filter((r) => accountId === ALL_ACCOUNTS || r.account_id === accountId).map((r) => r.return);
+    if (rows.length > 0) return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
+    return pageOf(await returnsByPrefix(client, accountId, search, query));
+  });
+}
+
+/** The page's lists, on the page's client. */
+export const usePackageList = createPackageListStore(pageClient);
+export const useReturnList = createReturnListStore(pageClient);
 
 function pageOf<R>(answer: { data: R[]; meta: Meta }): Page<R> {
   return { rows: answer.data, meta: answer.meta };
