@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { type CurrencyCode, ISO_4217_CURRENCIES as CURRENCIES } from '#shared/api/currencies.ts';
 import type { ManualReturnCreateInput } from '#shared/api/returns.ts';
 import { describeError } from '../api/describe-error.ts';
-import { api } from '../api/station-api.ts';
+import { pageClient } from '../api/station-api.ts';
 import { AccountSelect } from '../components/AccountSelect.tsx';
 import { focusScan } from '../scan/scan-field.ts';
+import { latestAccountCurrency } from '../state/account-currency.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useRegister } from '../state/register-store.ts';
 import { stationAccounts, useStationLink } from '../state/station-link.ts';
@@ -64,13 +65,9 @@ function useManualReturnCurrency(account: number | null): [CurrencyCode, (curren
   useEffect(() => {
     if (account === null) return;
     let live = true;
-    api()
-      .listAccountReturns(account, { per_page: 1 })
-      .then((page) => {
-        const latest = page.data[0]?.currency;
-        if (live && latest) setAccountCurrency({ account, currency: latest as CurrencyCode });
-      })
-      .catch(() => undefined); // Offline: the station's currency stands in.
+    void latestAccountCurrency(pageClient, account).then((latest) => {
+      if (live && latest) setAccountCurrency({ account, currency: latest });
+    });
     return () => {
       live = false;
     };

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { DockDay, DockDayPackage } from '#shared/api/dock-day.ts';
 import { useStationLink } from '../state/station-link.ts';
-import { useDockDay } from './dock-day-store.ts';
+import { useDockDay } from './page-dock-day.ts';
 import './supervisor.css';
 
 /** How often the view refreshes itself while it is on screen. */
