@@ -1,7 +1,8 @@
 import { lineItemsOf } from '../domain/line-items.ts';
-import { boundTables, type PackageLineItem, type ReturnPackage, type BoundTables, type EngineTables, type UpstreamLink } from '../store/index.ts';
+import { type PackageLineItem, type ReturnPackage, type BoundTables, type EngineTables, type UpstreamLink } from '../store/index.ts';
 import { answerKind } from './errors.ts';
-import { linkOf, putLink } from './links.ts';
+import { linkOf } from './links.ts';
+import { packageLinkMapSaver, subResourceUnsupported, type PackageLinkMapSaver } from './package-link-maps.ts';
 import { sameValue } from './package-fields.ts';
 import type { SyncContext } from './context.ts';
 import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
@@ -60,7 +61,7 @@ export async function pushLineItems(sc: SyncContext, pkg: ReturnPackage, link: U
     link,
     url: `${sc.client.packagesUrl(pkg.account_id, link.upstream_id)}/line_items`,
     map: { ...(link.line_items ?? {}) },
-    save: itemLinkSaver(sc, pkg),
+    save: packageLinkMapSaver(sc, pkg, 'line_items'),
   };
   for (const item of items) {
     const outcome = await pushItem(push, item.id, itemBody(item, lineIds));
@@ -76,22 +77,7 @@ interface ItemPush {
   link: UpstreamLink;
   url: string;
   map: LineItemLinks;
-  save: ItemLinkSaver;
-}
-
-type ItemLinkSaver = (update: (map: LineItemLinks) => void, extra?: Partial<UpstreamLink>) => Promise<void>;
-
-/** Saves a change to the package's item links in its own store write, on the link as stored now. */
-function itemLinkSaver(sc: SyncContext, pkg: ReturnPackage): ItemLinkSaver {
-  return (update, extra = {}) =>
-    sc.store.write(async (tx) => {
-      const t = boundTables(tx);
-      const current = await linkOf(t, 'return_package', pkg.id);
-      if (!current) return;
-      const map = { ...(current.line_items ?? {}) };
-      update(map);
-      await putLink(t, { ...current, ...extra, line_items: map }, sc.clock.now());
-    });
+  save: PackageLinkMapSaver<'line_items'>;
 }
 
 /** Sends one item: adopts it after a lost create, creates it, or patches what changed. 'next': go on. */
@@ -119,7 +105,7 @@ async function createItem(push: ItemPush, itemId: number, body: Record<string, u
   const answer = await sc.client.send({ method: 'POST', url: push.url, json: body, idempotencyKey: `returns-station-sync:${sc.instanceId}:package_line_item:${itemId}`, priority: 'push' });
   if (!answer) return { ok: true };
   if (answerKind(answer.status) !== 'ok') {
-    if (await unsupported(sc, pkg, link, answer)) {
+    if (await subResourceUnsupported(sc, pkg, link, answer)) {
       await save(() => undefined, { line_items_unsupported: `The upstream has no line items (${answer.status}: ${upstreamMessage(answer).message}); they stay on the station.` });
       return { ok: true };
     }
@@ -166,12 +152,4 @@ async function adoptItem(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLink
   const claimed = new Set(Object.values(map).map((s) => s.upstream_id));
   const match = upstreamItems.find((u) => typeof u.id === 'number' && !claimed.has(u.id) && ['return_line_item_id', 'quantity', 'merchant_sku', 'condition', 'barcode'].every((f) => sameValue(u[f], body[f])));
   return typeof match?.id === 'number' ? match.id : null;
-}
-
-/** 405/501, or a 404 while the package itself is there: the upstream has no line items. */
-async function unsupported(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLink, answer: UpstreamAnswer): Promise<boolean> {
-  if (answer.status === 405 || answer.status === 501) return true;
-  if (answer.status !== 404) return false;
-  const check = await sc.client.send({ method: 'GET', url: sc.client.packagesUrl(pkg.account_id, link.upstream_id), priority: 'push' });
-  return check !== null && answerKind(check.status) === 'ok';
 }

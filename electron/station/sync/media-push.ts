@@ -2,7 +2,8 @@ import { mediaFilesOf } from '../domain/media-files.ts';
 import { boundTables, type MediaFile, type BoundTables, type EngineTables, type ReturnPackage, type UpstreamLink } from '../store/index.ts';
 import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind } from './errors.ts';
-import { linkOf, putLink } from './links.ts';
+import { linkOf } from './links.ts';
+import { packageLinkMapSaver, subResourceUnsupported } from './package-link-maps.ts';
 import { markChanged } from './outbox.ts';
 import { accountState } from './account-state.ts';
 import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
@@ -51,15 +52,11 @@ export async function pushMedia(sc: SyncContext, pkg: ReturnPackage, link: Upstr
   const url = `${sc.client.packagesUrl(pkg.account_id, link.upstream_id)}/media_files`;
   const hashes = byHash(await mediaFilesOf(sc.store.db, pkg.id));
   const map: MediaLinks = { ...(link.media ?? {}) };
+  const saveMedia = packageLinkMapSaver(sc, pkg, 'media');
   const save = (sha256: string, state: MediaLinks[string] | null) =>
-    sc.store.write(async (tx) => {
-      const t = boundTables(tx);
-      const current = await linkOf(t, 'return_package', pkg.id);
-      if (!current) return;
-      const media = { ...(current.media ?? {}) };
+    saveMedia((media) => {
       if (state) media[sha256] = state;
       else Reflect.deleteProperty(media, sha256);
-      await putLink(t, { ...current, media }, sc.clock.now());
     });
 
   for (const [sha256, file] of hashes) {
@@ -86,7 +83,7 @@ export async function pushMedia(sc: SyncContext, pkg: ReturnPackage, link: Upstr
     });
     if (!answer) return { ok: true };
     if (answerKind(answer.status) !== 'ok') {
-      if (await unsupported(sc, pkg, link, answer)) {
+      if (await subResourceUnsupported(sc, pkg, link, answer)) {
         await keepMediaLocal(sc, pkg.account_id, answer);
         return { ok: true };
       }
@@ -126,14 +123,6 @@ async function adoptMedia(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLin
     if ((await sc.client.mediaHash(candidate.url, file.size)) === file.sha256) return candidate.id;
   }
   return null;
-}
-
-/** 405/501, or a 404 while the package itself is there: the upstream has no media files. */
-async function unsupported(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLink, answer: UpstreamAnswer): Promise<boolean> {
-  if (answer.status === 405 || answer.status === 501) return true;
-  if (answer.status !== 404) return false;
-  const check = await sc.client.send({ method: 'GET', url: sc.client.packagesUrl(pkg.account_id, link.upstream_id), priority: 'push' });
-  return check !== null && answerKind(check.status) === 'ok';
 }
 
 async function keepMediaLocal(sc: SyncContext, accountId: number, answer: UpstreamAnswer): Promise<void> {
