@@ -101,11 +101,7 @@ interface Landmark {
 /** Landmarks kept per listed query (the pages' first and last rows); the oldest go first. */
 const MAX_LANDMARKS_PER_QUERY = 64;
 
-/**
- * List pages and counts from the SQLite copy's generated columns and indexes (sqlite/layout.ts):
- * one indexed query for the count and one for the page's ids (none past the last page). SQLite
- * holds exactly what has been acknowledged, so a list never shows a write that could still fail.
- */
+/** Counts (and landmark sets) remembered between commits, at most. */
 const MAX_REMEMBERED_COUNTS = 1000;
 
 interface PageRow {
@@ -113,6 +109,71 @@ interface PageRow {
   s?: SQLInputValue;
 }
 
+/** The WHERE clause (with its parameters) of a list's or count's filters, over the generated columns. */
+function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters): { where: string; params: SQLInputValue[] } {
+  const conditions: string[] = [];
+  const params: SQLInputValue[] = [];
+  // A prefix is the index range [prefix, prefix + U+10FFFF]: every lower-cased value that starts with
+  // it sorts there (U+10FFFF is the highest code point), so the index is walked, not the table.
+  const startsWith = (column: string, prefix: string | undefined): void => {
+    if (prefix === undefined) return;
+    conditions.push(`${column} BETWEEN lower(?) AND lower(?) || char(1114111)`);
+    params.push(prefix, prefix);
+  };
+  const equal = (column: string, value: SQLInputValue | undefined): void => {
+    if (value === undefined) return;
+    conditions.push(`${column} = ?`);
+    params.push(value);
+  };
+  equal('account_id', filters.account_id);
+  if (filters.status !== undefined) {
+    conditions.push(filters.status.length ? `status IN (${filters.status.map(() => '?').join(', ')})` : '0');
+    params.push(...filters.status);
+  }
+  if (filters.updated_since !== undefined) {
+    conditions.push('updated_at >= ?');
+    params.push(filters.updated_since);
+  }
+  if (table === 'return_packages') {
+    const f = filters as PackageFilters;
+    equal('return_id', f.return_id);
+    if (f.tracking_number !== undefined) {
+      conditions.push('tracking_lc = lower(?)');
+      params.push(f.tracking_number);
+    }
+    startsWith('tracking_lc', f.tracking_number_prefix);
+    equal('carrier_id', f.carrier_id);
+    equal('location_id', f.location_id);
+    if (f.processed_since !== undefined) {
+      conditions.push('processed_at >= ?');
+      params.push(f.processed_since);
+    }
+    if (f.processed_before !== undefined) {
+      conditions.push('processed_at < ?');
+      params.push(f.processed_before);
+    }
+  } else {
+    const f = filters as ReturnFilters;
+    if (f.email !== undefined) {
+      conditions.push('email_lc = lower(?)');
+      params.push(f.email);
+    }
+    startsWith('email_lc', f.email_prefix);
+    if (f.sku_prefix !== undefined) {
+      // SKUs are kept trimmed and lower-cased as JavaScript does it (domain/returns.ts, skuKey).
+      const prefix = f.sku_prefix.trim().toLowerCase();
+      conditions.push(SKU_PREFIX_CONDITION);
+      params.push(prefix, prefix);
+    }
+  }
+  return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', params };
+}
+
+/**
+ * List pages and counts from the SQLite copy's generated columns and indexes (sqlite/layout.ts):
+ * one indexed query for the count and one for the page's ids (none past the last page). SQLite
+ * holds exactly what has been acknowledged, so a list never shows a write that could still fail.
+ */
 export function createListQueries(db: DatabaseSync) {
   const cache = new Map<string, StatementSync>();
   const counts = new Map<string, number>();
@@ -124,65 +185,6 @@ export function createListQueries(db: DatabaseSync) {
       cache.set(sql, statement);
     }
     return statement;
-  };
-
-  const whereOf = (table: ListableTable, filters: PackageFilters | ReturnFilters): { where: string; params: SQLInputValue[] } => {
-    const conditions: string[] = [];
-    const params: SQLInputValue[] = [];
-    // A prefix is the index range [prefix, prefix + U+10FFFF]: every lower-cased value that starts with
-    // it sorts there (U+10FFFF is the highest code point), so the index is walked, not the table.
-    const startsWith = (column: string, prefix: string | undefined): void => {
-      if (prefix === undefined) return;
-      conditions.push(`${column} BETWEEN lower(?) AND lower(?) || char(1114111)`);
-      params.push(prefix, prefix);
-    };
-    const equal = (column: string, value: SQLInputValue | undefined): void => {
-      if (value === undefined) return;
-      conditions.push(`${column} = ?`);
-      params.push(value);
-    };
-    equal('account_id', filters.account_id);
-    if (filters.status !== undefined) {
-      conditions.push(filters.status.length ? `status IN (${filters.status.map(() => '?').join(', ')})` : '0');
-      params.push(...filters.status);
-    }
-    if (filters.updated_since !== undefined) {
-      conditions.push('updated_at >= ?');
-      params.push(filters.updated_since);
-    }
-    if (table === 'return_packages') {
-      const f = filters as PackageFilters;
-      equal('return_id', f.return_id);
-      if (f.tracking_number !== undefined) {
-        conditions.push('tracking_lc = lower(?)');
-        params.push(f.tracking_number);
-      }
-      startsWith('tracking_lc', f.tracking_number_prefix);
-      equal('carrier_id', f.carrier_id);
-      equal('location_id', f.location_id);
-      if (f.processed_since !== undefined) {
-        conditions.push('processed_at >= ?');
-        params.push(f.processed_since);
-      }
-      if (f.processed_before !== undefined) {
-        conditions.push('processed_at < ?');
-        params.push(f.processed_before);
-      }
-    } else {
-      const f = filters as ReturnFilters;
-      if (f.email !== undefined) {
-        conditions.push('email_lc = lower(?)');
-        params.push(f.email);
-      }
-      startsWith('email_lc', f.email_prefix);
-      if (f.sku_prefix !== undefined) {
-        // SKUs are kept trimmed and lower-cased as JavaScript does it (domain/returns.ts, skuKey).
-        const prefix = f.sku_prefix.trim().toLowerCase();
-        conditions.push(SKU_PREFIX_CONDITION);
-        params.push(prefix, prefix);
-      }
-    }
-    return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', params };
   };
 
   return {
