@@ -1,6 +1,9 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { ClusterTable } from './rule.ts';
 
+
+/** Packages whose return is remembered at most (≈ 5 MB); see packageReturn. */
+const MAX_REMEMBERED_PACKAGE_RETURNS = 50_000;
 /** A stored record: its key and its parsed value. */
 export interface StoredRow {
   key: number | string;
@@ -114,13 +117,17 @@ export function createColdReads(sqlite: DatabaseSync): ColdReads {
   };
 
   // A package's return never changes (it is set at creation only): what was read once stays true.
+  // Bounded, so memory follows the working set and not the history: past the bound it starts again
+  // (a miss is one primary-key read).
   const returnOfPackage = new Map<number, number>();
   function packageReturn(packageId: unknown): number | undefined {
     if (typeof packageId !== 'number') return undefined;
     const known = returnOfPackage.get(packageId);
     if (known !== undefined) return known;
     const found = (prepared(`SELECT return_id FROM return_packages WHERE k = ?`).get(packageId) as { return_id: number } | undefined)?.return_id;
-    if (found !== undefined) returnOfPackage.set(packageId, found);
+    if (found === undefined) return undefined;
+    if (returnOfPackage.size >= MAX_REMEMBERED_PACKAGE_RETURNS) returnOfPackage.clear();
+    returnOfPackage.set(packageId, found);
     return found;
   }
   return reads;
