@@ -1,6 +1,7 @@
 import { DEFAULT_STATION_SETTINGS, StationSettingsSchema, type StationSettings, type StationSettingsUpdate } from '#shared/api/station-settings.ts';
 import type { EngineTables } from '../store/index.ts';
 import { logChange } from './change-log.ts';
+import { advance } from './clock.ts';
 import { type DomainContext, runScript } from './context.ts';
 
 /** One `station_meta` row holds them: they belong to the data directory, not to a terminal. */
@@ -21,7 +22,8 @@ export function stationSettings(ctx: DomainContext): Promise<StationSettings> {
 export function updateStationSettings(ctx: DomainContext, patch: StationSettingsUpdate): Promise<StationSettings> {
   return runScript(ctx, async (t, now) => {
     const before = await settingsIn(t);
-    const next: StationSettings = { ...before, ...patch, updated_at: now };
+    // Moves forward on every change, also within one millisecond: terminals take a change by it.
+    const next: StationSettings = { ...before, ...patch, updated_at: before.updated_at === null ? now : advance(before.updated_at, now) };
     if (JSON.stringify({ ...next, updated_at: null }) === JSON.stringify({ ...before, updated_at: null })) return before;
     await t.station_meta.put({ key: SETTINGS_KEY, value: next });
     await logChange(t, { account_id: null, resource: 'station_settings', resource_id: 1, action: 'updated', data: next, at: now });

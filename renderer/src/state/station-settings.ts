@@ -21,6 +21,8 @@ interface StationSettingsState {
   /** New manual returns default to their account's currency, else this one, else USD. */
   currency: CurrencyCode | null;
   unsetConditions: UnsetConditionPolicy;
+  /** When the station's settings last changed, as last taken (null: never changed; undefined: not heard yet). */
+  updatedAt: string | null | undefined;
   /** Takes the settings the station answered with. */
   adopt(settings: StationSettings): void;
   /** Changes settings on the station; returns why not (a sentence a person can act on), or null. */
@@ -31,8 +33,11 @@ export const useStationSettings = create<StationSettingsState>()((set, get) => (
   framing: null,
   currency: null,
   unsetConditions: 'confirm',
+  updatedAt: undefined,
   adopt(settings) {
-    set({ framing: settings.scanner, currency: settings.currency, unsetConditions: settings.unset_conditions });
+    // Every status poll brings them: only a change (or the first answer) is taken, so nothing re-renders for nothing.
+    if (settings.updated_at === get().updatedAt) return;
+    set({ framing: settings.scanner, currency: settings.currency, unsetConditions: settings.unset_conditions, updatedAt: settings.updated_at });
     if (settings.updated_at === null) void moveTerminalSettings(get().adopt);
   },
   async change(patch) {
@@ -69,6 +74,7 @@ async function moveTerminalSettings(adopt: StationSettingsState['adopt']): Promi
     // Refused (a value this version no longer takes): set them again on the settings screen.
     // Unreachable: kept here for the next status that says the station has none.
     if (error instanceof ApiError) for (const key of OLD_KEYS) writeSetting(key, null);
+    else useStationSettings.setState({ updatedAt: undefined });
   } finally {
     moving = false;
   }
