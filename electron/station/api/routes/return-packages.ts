@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { listMeta } from '#shared/api/common.ts';
+import type { StationPackageListQuery } from '#shared/api/return-packages.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { packageDetailOf, packageListViews } from '../../domain/package-view-loader.ts';
@@ -7,19 +8,23 @@ import { createPackage, listPackages, updatePackage } from '../../domain/package
 import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
 
+/** One page of packages (an account's, or every account's without `account_id`) with their list views (L). */
+async function packagePage(ctx: DomainContext, { page, per_page, sort, account_id, ...filters }: StationPackageListQuery) {
+  const { records, total } = await listPackages(ctx, { ...filters, ...(account_id === undefined ? {} : { account_id }) }, sort, page, per_page);
+  return { records, views: await packageListViews(ctx.store.db, ctx.config, records), meta: listMeta(page, per_page, total) };
+}
+
 /** Return packages: list (L; an account's, or every account's for a station token), create (C, 201 + Location), get (G), update (U). */
 export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.listReturnPackages, async ({ params, query }) => {
-    const { page, per_page, sort, ...filters } = query;
-    const { records, total } = await listPackages(ctx, { ...filters, account_id: params.account_id }, sort, page, per_page);
-    return { body: { data: await packageListViews(ctx.store.db, ctx.config, records), meta: listMeta(page, per_page, total) } };
+    const { views, meta } = await packagePage(ctx, { ...query, account_id: params.account_id });
+    return { body: { data: views, meta } };
   });
 
   addRoute(server, ctx, API_ROUTES.listStationPackages, async ({ query }) => {
-    const { page, per_page, sort, account_id, ...filters } = query;
-    const { records, total } = await listPackages(ctx, { ...filters, ...(account_id === undefined ? {} : { account_id }) }, sort, page, per_page);
-    const views = await packageListViews(ctx.store.db, ctx.config, records);
-    return { body: { data: views.map((view, i) => ({ ...view, account_id: records[i]?.account_id ?? 0 })), meta: listMeta(page, per_page, total) } };
+    const { records, views, meta } = await packagePage(ctx, query);
+    // The account's own list names the account in its path; this one names it in each row.
+    return { body: { data: views.map((view, i) => ({ ...view, account_id: records[i]?.account_id ?? 0 })), meta } };
   });
 
   addRoute(server, ctx, API_ROUTES.createReturnPackage, async ({ params, body, request, t, now }) => {
