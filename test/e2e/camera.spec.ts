@@ -51,6 +51,8 @@ test('camera scan mode reads a barcode from the (fake) camera and opens its pack
       if (r.url().includes('.wasm')) wasm.push(r.url());
     });
     await page.goto(demo.uiUrl);
+    // The badge is scanned once the screen is up, as a worker would (keys sent before land nowhere).
+    await expect(page.getByTestId('scan-field')).toBeFocused();
     await scan(page, s.operator.badge_code ?? '');
     await expect(page.getByTestId('operator')).toContainText(s.operator.name);
     await page.keyboard.press('F9');
