@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { resolveConnection } from './connection.ts';
+import { createStationApi } from './api/station-api.ts';
 import { useStationLink } from './state/station-link.ts';
 import { resumePendingWork } from './state/station-work.ts';
 import './styles.css';
@@ -9,7 +10,10 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 // The API client exists before the first render: screens may call the station in their first effect.
-useStationLink.getState().watch(resolveConnection());
+// Its fetch tells the link whether the station answered, so the connection state follows real work too.
+const connection = resolveConnection();
+createStationApi(connection, (reachable) => useStationLink.getState().setReachable(reachable));
+useStationLink.getState().watch(connection);
 // Work an earlier page left unsent (a reload, a closed tab) is sent again, oldest first.
 void resumePendingWork();
 createRoot(root).render(

@@ -24,7 +24,7 @@ export function createStationApi(connection: StationConnection, onReachable: (re
 }
 
 /** The client of this page; throws before the connection is known (a programming error). */
-export function api(): ApiClient {
+function api(): ApiClient {
   if (!client) throw new Error('The station connection is not set up yet.');
   return client;
 }

@@ -1,8 +1,8 @@
-import { create } from 'zustand';
-import { ApiError } from '#shared/api/client.ts';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import { ApiError, type ApiClient } from '#shared/api/client.ts';
 import type { CurrencyCode } from '#shared/api/currencies.ts';
 import type { ScannerFraming, StationSettings, StationSettingsUpdateInput, UnsetConditionPolicy } from '#shared/api/station-settings.ts';
-import { api } from '../api/station-api.ts';
+import { pageClient } from '../api/station-api.ts';
 import { describeError } from '../api/describe-error.ts';
 import { readSetting, writeSetting } from './settings.ts';
 
@@ -15,7 +15,7 @@ import { readSetting, writeSetting } from './settings.ts';
 
 export type { UnsetConditionPolicy };
 
-interface StationSettingsState {
+export interface StationSettingsState {
   /** The scanner's prefix and suffix keys; null: scans are told apart from typing by their speed. */
   framing: ScannerFraming | null;
   /** New manual returns default to their account's currency, else this one, else USD. */
@@ -29,53 +29,64 @@ interface StationSettingsState {
   change(patch: StationSettingsUpdateInput): Promise<string | null>;
 }
 
-export const useStationSettings = create<StationSettingsState>()((set, get) => ({
-  framing: null,
-  currency: null,
-  unsetConditions: 'confirm',
-  updatedAt: undefined,
-  adopt(settings) {
-    // Every status poll brings them: only a change (or the first answer) is taken, so nothing re-renders for nothing.
-    if (settings.updated_at === get().updatedAt) return;
-    set({ framing: settings.scanner, currency: settings.currency, unsetConditions: settings.unset_conditions, updatedAt: settings.updated_at });
-    if (settings.updated_at === null) void moveTerminalSettings(get().adopt);
-  },
-  async change(patch) {
-    try {
-      get().adopt(await api().updateStationSettings(patch));
-      return null;
-    } catch (error) {
-      return describeError(error);
-    }
-  },
-}));
+export type StationSettingsStore = UseBoundStore<StoreApi<StationSettingsState>>;
+export type StationSettingsClient = Pick<ApiClient, 'updateStationSettings'>;
+
+/** A terminal's view of its station's settings, changed through `client`. */
+export function createStationSettingsStore(client: StationSettingsClient): StationSettingsStore {
+  const store: StationSettingsStore = create<StationSettingsState>()((set, get) => ({
+    framing: null,
+    currency: null,
+    unsetConditions: 'confirm',
+    updatedAt: undefined,
+    adopt(settings) {
+      // Every status poll brings them: only a change (or the first answer) is taken, so nothing re-renders for nothing.
+      if (settings.updated_at === get().updatedAt) return;
+      set({ framing: settings.scanner, currency: settings.currency, unsetConditions: settings.unset_conditions, updatedAt: settings.updated_at });
+      if (settings.updated_at === null) void moveTerminalSettings(client, store);
+    },
+    async change(patch) {
+      try {
+        get().adopt(await client.updateStationSettings(patch));
+        return null;
+      } catch (error) {
+        return describeError(error);
+      }
+    },
+  }));
+  return store;
+}
+
+/** This page's station settings. */
+export const useStationSettings = createStationSettingsStore(pageClient);
 
 /** The settings an earlier version kept in this terminal's storage, by their old names. */
-const OLD_KEYS = ['scanner.prefix', 'scanner.suffix', 'currency', 'receive.unset-conditions'] as const;
-let moving = false;
+const OLD_TERMINAL_SETTINGS = ['scanner.prefix', 'scanner.suffix', 'currency', 'receive.unset-conditions'] as const;
+/** Stores whose hand-over is under way (one at a time each). */
+const moving = new WeakSet<StationSettingsStore>();
 
 /**
  * Earlier versions kept these settings per terminal: the first terminal to see a station that never
  * had settings hands its own over, so a station upgraded in place keeps what its dock set up.
  */
-async function moveTerminalSettings(adopt: StationSettingsState['adopt']): Promise<void> {
-  if (moving) return;
-  const [prefix, suffix, currency, unset] = OLD_KEYS.map((key) => readSetting(key));
+async function moveTerminalSettings(client: StationSettingsClient, store: StationSettingsStore): Promise<void> {
+  if (moving.has(store)) return;
+  const [prefix, suffix, currency, unset] = OLD_TERMINAL_SETTINGS.map((key) => readSetting(key));
   if (!prefix && !currency && !unset) return;
-  moving = true;
+  moving.add(store);
   const patch: StationSettingsUpdateInput = {};
   if (prefix) patch.scanner = { prefix, ...(suffix ? { suffix } : {}) };
   if (currency) patch.currency = currency as CurrencyCode;
   if (unset === 'allow' || unset === 'confirm') patch.unset_conditions = unset;
   try {
-    adopt(await api().updateStationSettings(patch));
-    for (const key of OLD_KEYS) writeSetting(key, null);
+    store.getState().adopt(await client.updateStationSettings(patch));
+    for (const key of OLD_TERMINAL_SETTINGS) writeSetting(key, null);
   } catch (error) {
     // Refused (a value this version no longer takes): set them again on the settings screen.
     // Unreachable: kept here for the next status that says the station has none.
-    if (error instanceof ApiError) for (const key of OLD_KEYS) writeSetting(key, null);
-    else useStationSettings.setState({ updatedAt: undefined });
+    if (error instanceof ApiError) for (const key of OLD_TERMINAL_SETTINGS) writeSetting(key, null);
+    else store.setState({ updatedAt: undefined });
   } finally {
-    moving = false;
+    moving.delete(store);
   }
 }

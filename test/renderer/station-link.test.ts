@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiClient } from '../../shared/api/client.ts';
+import { createStationLink } from '../../renderer/src/state/station-link.ts';
+import { createStationSettingsStore } from '../../renderer/src/state/station-settings.ts';
+import { startStation, type TestStation } from '../api/support.ts';
+import { StationCable } from './station-cable.ts';
+
+/*
+ * The UI's link to its station against a real station: what the header shows (online or not, the
+ * station's health, accounts and today's counts) and the station's settings reaching this terminal,
+ * with the last known kept on screen while the station cannot be reached.
+ */
+
+let ts: TestStation;
+beforeAll(async () => {
+  ts = await startStation();
+});
+afterAll(async () => {
+  await ts.close();
+});
+
+function linkOver(cable: StationCable) {
+  const settings = createStationSettingsStore(cable.client());
+  const link = createStationLink(cable.client(), settings);
+  return { link, settings };
+}
+
+const connection = () => ({ baseUrl: ts.origin, token: ts.stationToken, version: '' });
+
+describe('the station link', () => {
+  it('says the station is online with its health, accounts and settings, and takes another terminal’s settings change at the next poll', async () => {
+    const cable = new StationCable(ts);
+    const { link, settings } = linkOver(cable);
+    expect(link.getState().link).toBe('connecting');
+    const stop = link.getState().watch(connection(), 50);
+    try {
+      await vi.waitFor(() => expect(link.getState().status).not.toBeNull());
+      expect(link.getState().link).toBe('online');
+      expect(link.getState().health?.version).toEqual(expect.any(String));
+      expect(link.getState().status?.accounts.length).toBeGreaterThan(0);
+      expect(settings.getState().updatedAt).not.toBeUndefined();
+
+      await new ApiClient({ baseUrl: ts.origin, token: ts.stationToken }).updateStationSettings({ currency: 'EUR' });
+      await vi.waitFor(() => expect(settings.getState().currency).toBe('EUR'));
+    } finally {
+      stop();
+    }
+  });
+
+  it('says the station cannot be reached and keeps the last health and status on screen, then comes back online', async () => {
+    const cable = new StationCable(ts);
+    const { link } = linkOver(cable);
+    const stop = link.getState().watch(connection(), 50);
+    try {
+      await vi.waitFor(() => expect(link.getState().status).not.toBeNull());
+      const { health, status } = link.getState();
+      cable.down = true;
+      await vi.waitFor(() => expect(link.getState().link).toBe('unreachable'));
+      expect(link.getState().health).toEqual(health);
+      expect(link.getState().status).toEqual(status);
+      cable.down = false;
+      await vi.waitFor(() => expect(link.getState().link).toBe('online'));
+    } finally {
+      stop();
+    }
+  });
+
+  it('stops asking once stopped, and asks nothing for its status before it has a connection', async () => {
+    const cable = new StationCable(ts);
+    const { link } = linkOver(cable);
+    await link.getState().refreshStatus();
+    expect(cable.requests).toEqual([]);
+    const stop = link.getState().watch(connection(), 20);
+    await vi.waitFor(() => expect(cable.requests.length).toBeGreaterThanOrEqual(4));
+    stop();
+    await new Promise((r) => setTimeout(r, 50));
+    const asked = cable.requests.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(cable.requests.length).toBe(asked);
+  });
+});
