@@ -1,10 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { resolveConnection } from './connection.ts';
 import { createStationApi } from './api/station-api.ts';
+import { resolveConnection } from './connection.ts';
+import { resumePendingWork } from './receiving/page-package.ts';
 import { useStationLink } from './state/station-link.ts';
-import { resumePendingWork } from './state/station-work.ts';
 import './styles.css';
 
 const root = document.getElementById('root');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { latestAccountCurrency } from '../../renderer/src/state/account-currency.ts';
 import { createReturn, startStation, type TestStation } from '../api/support.ts';
+import { latestAccountCurrency } from '../../renderer/src/registering/account-currency.ts';
 import { StationCable } from './station-cable.ts';
 
 /*

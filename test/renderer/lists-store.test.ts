@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ALL_ACCOUNTS, createPackageListStore, createReturnListStore, type ListQuery, type ListState } from '../../renderer/src/state/lists-store.ts';
-import { returnLine } from '../support/manual-return.ts';
 import { createPackage, createReturn, startStation, type TestStation } from '../api/support.ts';
+import { ALL_ACCOUNTS, createPackageListStore, createReturnListStore, type ListQuery, type ListState } from '../../renderer/src/lists/lists-store.ts';
+import { returnLine } from '../support/manual-return.ts';
 import { StationCable } from './station-cable.ts';
 
 /*

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../shared/api/client.ts';
-import { usePackage } from '../../renderer/src/state/station-work.ts';
-import { followAccounts } from '../../renderer/src/workflow/live-events.ts';
-import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { startStation, type TestStation } from '../api/support.ts';
+import { usePackage } from '../../renderer/src/receiving/page-package.ts';
+import { followAccounts } from '../../renderer/src/workflow/live-events.ts';
+import { ApiClient } from '../../shared/api/client.ts';
+import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { StationCable } from './station-cable.ts';
 
 /*

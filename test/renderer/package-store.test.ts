@@ -1,13 +1,13 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, ApiError } from '../../shared/api/client.ts';
-import type { ReturnPackage } from '../../shared/api/return-packages.ts';
+import { startStation, type TestStation } from '../api/support.ts';
 import { UploadQueue } from '../../renderer/src/media/upload-queue.ts';
 import { PackageOutbox, type PendingEntry } from '../../renderer/src/pending/package-outbox.ts';
 import { PendingDb } from '../../renderer/src/pending/pending-db.ts';
-import { createPackageStore } from '../../renderer/src/state/package-store.ts';
+import { createPackageStore } from '../../renderer/src/receiving/package-store.ts';
+import { type ApiClient, ApiError } from '../../shared/api/client.ts';
+import type { ReturnPackage } from '../../shared/api/return-packages.ts';
 import { manualReturnBody, returnLine } from '../support/manual-return.ts';
-import { startStation, type TestStation } from '../api/support.ts';
 import { StationCable } from './station-cable.ts';
 
 /*

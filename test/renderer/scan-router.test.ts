@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStation, type TestStation } from '../api/support.ts';
+import { createStationApi } from '../../renderer/src/api/station-api.ts';
+import { useInProgress } from '../../renderer/src/receiving/in-progress-store.ts';
+import { createPackageOpener } from '../../renderer/src/receiving/open-package.ts';
+import { outbox, usePackage } from '../../renderer/src/receiving/page-package.ts';
+import { createScanRouter, type ScanRouter } from '../../renderer/src/receiving/scan-router.ts';
+import { createRegisterStore } from '../../renderer/src/registering/register-store.ts';
+import { createSessionStore } from '../../renderer/src/session/session-store.ts';
+import { useFeedback } from '../../renderer/src/state/feedback-store.ts';
+import { useNav } from '../../renderer/src/state/nav-store.ts';
 import { ApiClient } from '../../shared/api/client.ts';
 import type { Operator } from '../../shared/api/station.ts';
-import { createStationApi } from '../../renderer/src/api/station-api.ts';
-import { useFeedback } from '../../renderer/src/state/feedback-store.ts';
-import { useInProgress } from '../../renderer/src/state/in-progress-store.ts';
-import { useNav } from '../../renderer/src/state/nav-store.ts';
-import { createRegisterStore } from '../../renderer/src/state/register-store.ts';
-import { createSessionStore } from '../../renderer/src/state/session-store.ts';
-import { outbox, usePackage } from '../../renderer/src/state/station-work.ts';
-import { createPackageOpener } from '../../renderer/src/workflow/open-package.ts';
-import { createScanRouter, type ScanRouter } from '../../renderer/src/workflow/scan-router.ts';
 import { manualReturnBody, returnLine } from '../support/manual-return.ts';
-import { startStation, type TestStation } from '../api/support.ts';
 import { StationCable } from './station-cable.ts';
 
 /*

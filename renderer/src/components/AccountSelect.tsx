@@ -1,4 +1,4 @@
-import { ALL_ACCOUNTS } from '../state/lists-store.ts';
+import { ALL_ACCOUNTS } from '../lists/lists-store.ts';
 import { useStationLink } from '../state/station-link.ts';
 
 /** The account picker of the lists and the manual-return form; shown only when the station has several. `allowAll`: offers "All accounts" (ALL_ACCOUNTS). */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { cameraVideo, useCamera } from '../media/camera.ts';
-import { submitScan } from '../workflow/scan-router.ts';
+import { submitScan } from '../receiving/scan-router.ts';
 import { notify } from '../state/feedback-store.ts';
 
 /** Live preview while the camera reads barcodes; each code read goes through the scan queue. */

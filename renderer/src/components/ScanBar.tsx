@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useCamera } from '../media/camera.ts';
 import { registerScanField } from '../scan/scan-field.ts';
+import { useSession } from '../session/session-store.ts';
 import { useFeedback } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { useSession } from '../state/session-store.ts';
 import { toggleCameraScan } from '../workflow/commands.ts';
 import { CameraScanView } from './CameraScanView.tsx';
 

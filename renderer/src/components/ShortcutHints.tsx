@@ -1,5 +1,5 @@
+import { useSession } from '../session/session-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { useSession } from '../state/session-store.ts';
 
 const HINTS: Record<string, readonly [string, string][]> = {
   signin: [

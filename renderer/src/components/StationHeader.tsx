@@ -1,6 +1,6 @@
+import { useSession } from '../session/session-store.ts';
 import { useFeedback } from '../state/feedback-store.ts';
 import { useNav, type Screen } from '../state/nav-store.ts';
-import { useSession } from '../state/session-store.ts';
 import { useStationLink, type LinkState } from '../state/station-link.ts';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';

@@ -1,7 +1,7 @@
+import { usePackage } from '../receiving/page-package.ts';
+import { useSession } from '../session/session-store.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { useSession } from '../state/session-store.ts';
-import { usePackage } from '../state/station-work.ts';
 import type { CommandBarcode } from './command-barcodes.ts';
 import { back, receive, setConditionKey, splitUnit, toggleDefective, undo } from './commands.ts';
 

@@ -1,16 +1,16 @@
 import { describeError } from '../api/describe-error.ts';
+import { conditionForKey, conditionLabel } from '../inspect/conditions.ts';
 import { capturePhoto, useCamera } from '../media/camera.ts';
+import { useInProgress } from '../receiving/in-progress-store.ts';
+import { leaveInProgress } from '../receiving/open-package.ts';
+import { refuseWhenLocked } from '../receiving/package-lock.ts';
+import { usePackage } from '../receiving/page-package.ts';
+import { scanQueue } from '../receiving/scan-router.ts';
+import { useSession } from '../session/session-store.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { usePackage } from '../state/station-work.ts';
-import { refuseWhenLocked } from './package-lock.ts';
-import { useSession } from '../state/session-store.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useStationSettings } from '../state/station-settings.ts';
-import { scanQueue } from './scan-router.ts';
-import { leaveInProgress } from './open-package.ts';
-import { useInProgress } from '../state/in-progress-store.ts';
-import { conditionForKey, conditionLabel } from '../inspect/conditions.ts';
 
 /*
  * Every action of the receiving screen as a plain function: buttons and shortcut keys call the

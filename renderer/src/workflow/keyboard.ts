@@ -1,18 +1,18 @@
 import { describeError } from '../api/describe-error.ts';
+import { useInProgress } from '../receiving/in-progress-store.ts';
+import { usePackage } from '../receiving/page-package.ts';
+import { useScan } from '../receiving/scan-result-store.ts';
+import { onCommandBarcode, openFound, submitScan } from '../receiving/scan-router.ts';
+import { useRegister } from '../registering/register-store.ts';
 import { installKeyCapture } from '../scan/key-capture.ts';
 import { focusScan, scanField } from '../scan/scan-field.ts';
+import { useSession } from '../session/session-store.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { usePackage } from '../state/station-work.ts';
-import { useRegister } from '../state/register-store.ts';
-import { useScan } from '../state/scan-store.ts';
-import { useInProgress } from '../state/in-progress-store.ts';
-import { useSession } from '../state/session-store.ts';
 import { useStationSettings } from '../state/station-settings.ts';
-import { back, changeQuantity, correctReceipt, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
-import { onCommandBarcode, openFound, submitScan } from './scan-router.ts';
 import { runCommandBarcode } from './command-actions.ts';
 import { isCommandCode } from './command-barcodes.ts';
+import { back, changeQuantity, correctReceipt, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
 
 /*
  * The keyboard map of the station (also shown on screen by ShortcutHints):

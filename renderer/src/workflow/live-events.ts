@@ -1,8 +1,8 @@
 import type { ApiClient } from '#shared/api/client.ts';
 import type { StationEvent } from '#shared/api/events.ts';
-import { usePackageList, useReturnList } from '../state/lists-store.ts';
+import { usePackageList, useReturnList } from '../lists/lists-store.ts';
+import { usePackage } from '../receiving/page-package.ts';
 import { useNav } from '../state/nav-store.ts';
-import { usePackage } from '../state/station-work.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { setSyncStatus } from '../sync/sync-store.ts';
 

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { SUGGESTED_TAGS } from '#shared/api/line-items.ts';
 import { CONDITION_KEYS } from '../inspect/conditions.ts';
 import { focusScan } from '../scan/scan-field.ts';
-import { usePackage } from '../state/station-work.ts';
 import { setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
+import { usePackage } from './page-package.ts';
 
 /** Details of the selected item: condition (number keys), defective, quantity, notes, barcode, tags. */
 export function SelectedItemPanel() {

@@ -3,10 +3,10 @@ import type { ReturnRecord } from '#shared/api/returns.ts';
 import type { PackageStatus } from '#shared/package-status.ts';
 import { pageClient } from '../api/station-api.ts';
 import { useNav } from '../state/nav-store.ts';
-import type { OpenPackage } from '../state/package-store.ts';
-import { outbox, usePackage } from '../state/station-work.ts';
 import { useStationLink } from '../state/station-link.ts';
-import { useInProgress } from '../state/in-progress-store.ts';
+import { useInProgress } from './in-progress-store.ts';
+import type { OpenPackage } from './package-store.ts';
+import { outbox, usePackage } from './page-package.ts';
 
 /** A parcel scanned at the dock has arrived: these statuses move to `delivered` when it is opened. */
 const ARRIVING: readonly PackageStatus[] = ['pending', 'in_transit'];

@@ -1,10 +1,10 @@
 import { PACKAGE_STATUSES } from '#shared/package-status.ts';
 import { describeError } from '../api/describe-error.ts';
-import { ListScreen } from '../components/ListScreen.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { openPackage } from '../receiving/open-package.ts';
 import { notify } from '../state/feedback-store.ts';
-import { usePackageList } from '../state/lists-store.ts';
-import { openPackage } from '../workflow/open-package.ts';
+import { ListScreen } from './ListScreen.tsx';
+import { usePackageList } from './lists-store.ts';
 
 /** Every package of an account (or of all accounts), newest change first; follows live changes. */
 export function PackagesScreen() {

@@ -1,6 +1,6 @@
 import { describeError } from '../api/describe-error.ts';
 import type { PendingEntry, PendingState } from '../pending/package-outbox.ts';
-import { usePackage, usePending } from '../state/station-work.ts';
+import { usePackage, usePending } from './page-package.ts';
 
 const STATE_TEXT: Record<PendingState, string> = {
   queued: 'waiting its turn',

@@ -1,10 +1,10 @@
-import { useScan } from '../state/scan-store.ts';
-import { openFound } from '../workflow/scan-router.ts';
-import { notify } from '../state/feedback-store.ts';
 import { describeError } from '../api/describe-error.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { InProgressList } from '../components/InProgressList.tsx';
-import { PendingList } from '../components/PendingList.tsx';
+import { notify } from '../state/feedback-store.ts';
+import { InProgressList } from './InProgressList.tsx';
+import { PendingList } from './PendingList.tsx';
+import { useScan } from './scan-result-store.ts';
+import { openFound } from './scan-router.ts';
 
 /** Waiting for a parcel; when a code matched several packages (or only returns), they are listed. */
 export function ScanScreen() {

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
-import type { Upload } from '../media/upload-queue.ts';
 import { useCamera } from '../media/camera.ts';
-import { packagePhotos } from '../state/package-store.ts';
-import { usePackage } from '../state/station-work.ts';
+import type { Upload } from '../media/upload-queue.ts';
 import { addFiles, takePhoto } from '../workflow/commands.ts';
+import { packagePhotos } from './package-store.ts';
+import { usePackage } from './page-package.ts';
 
 const UPLOAD_LABEL: Record<Upload['state'], string> = {
   queued: 'Waiting to upload',

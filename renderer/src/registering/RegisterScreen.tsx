@@ -5,11 +5,11 @@ import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
 import { AccountSelect } from '../components/AccountSelect.tsx';
 import { focusScan } from '../scan/scan-field.ts';
-import { latestAccountCurrency } from '../state/account-currency.ts';
 import { notify } from '../state/feedback-store.ts';
-import { useRegister } from '../state/register-store.ts';
 import { stationAccounts, useStationLink } from '../state/station-link.ts';
 import { useStationSettings } from '../state/station-settings.ts';
+import { latestAccountCurrency } from './account-currency.ts';
+import { useRegister } from './register-store.ts';
 
 /**
  * A parcel the station does not know: attach it to its return (scan or type the email, return id or

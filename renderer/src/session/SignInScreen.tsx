@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { describeError } from '../api/describe-error.ts';
 import { notify } from '../state/feedback-store.ts';
-import { useSession } from '../state/session-store.ts';
+import { useSession } from './session-store.ts';
 
 /** Start of a shift: scan a badge (any time) or pick a name; number keys pick the first nine. */
 export function SignInScreen() {

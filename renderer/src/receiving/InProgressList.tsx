@@ -1,8 +1,8 @@
 import { describeError } from '../api/describe-error.ts';
+import { StatusBadge } from '../components/StatusBadge.tsx';
 import { notify } from '../state/feedback-store.ts';
-import { useInProgress } from '../state/in-progress-store.ts';
-import { openFound } from '../workflow/scan-router.ts';
-import { StatusBadge } from './StatusBadge.tsx';
+import { useInProgress } from './in-progress-store.ts';
+import { openFound } from './scan-router.ts';
 
 /** Packages left unfinished, newest first: a number key (or a click) reopens one where it was left. */
 export function InProgressList() {

@@ -4,7 +4,7 @@ import type { ManualReturnCreateInput } from '#shared/api/returns.ts';
 import type { LookupReturn } from '#shared/api/station.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
-import { openPackage, type PackageOpener } from '../workflow/open-package.ts';
+import { openPackage, type PackageOpener } from '../receiving/open-package.ts';
 
 /*
  * Registering a parcel whose tracking number the station does not know: find its return (by email,

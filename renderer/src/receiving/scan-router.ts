@@ -3,17 +3,17 @@ import type { ApiClient } from '#shared/api/client.ts';
 import type { Operator } from '#shared/api/station.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
+import { type RegisterStore, useRegister } from '../registering/register-store.ts';
 import { createSerialQueue, type SerialQueue } from '../scan/serial-queue.ts';
+import { type SessionStore, useSession } from '../session/session-store.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
-import { outbox, usePackage } from '../state/station-work.ts';
-import type { LeftPackage } from '../state/in-progress-store.ts';
-import { type RegisterStore, useRegister } from '../state/register-store.ts';
-import { useScan } from '../state/scan-store.ts';
-import { type SessionStore, useSession } from '../state/session-store.ts';
+import { commandBarcode, isCommandCode, type CommandBarcode } from '../workflow/command-barcodes.ts';
+import type { LeftPackage } from './in-progress-store.ts';
 import { createPackageOpener, type OpenerClient, type PackageOpener } from './open-package.ts';
-import { commandBarcode, isCommandCode, type CommandBarcode } from './command-barcodes.ts';
 import { refuseWhenLocked } from './package-lock.ts';
+import { outbox, usePackage } from './page-package.ts';
+import { useScan } from './scan-result-store.ts';
 
 /*
  * What a scan means depends on where the worker is: a badge before sign-in, an item on an open

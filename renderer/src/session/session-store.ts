@@ -3,7 +3,7 @@ import type { ApiClient } from '#shared/api/client.ts';
 import type { Operator } from '#shared/api/station.ts';
 import { normaliseCode } from '#shared/barcode.ts';
 import { pageClient } from '../api/station-api.ts';
-import { readSetting, writeSetting } from './settings.ts';
+import { readSetting, writeSetting } from '../state/settings.ts';
 
 /*
  * Who is working: the operator whose id becomes `processor_id` of every package they receive.

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { COMMAND_BARCODES } from '../workflow/command-barcodes.ts';
+import { COMMAND_BARCODES } from './command-barcodes.ts';
 
 /**
  * The command barcodes, ready to print (a sheet beside the scanner): scanning one does what its key

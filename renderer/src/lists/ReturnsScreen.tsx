@@ -1,8 +1,8 @@
 import { RETURN_STATUSES } from '#shared/api/returns.ts';
-import { ListScreen } from '../components/ListScreen.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { useNav } from '../state/nav-store.ts';
-import { usePackageList, useReturnList } from '../state/lists-store.ts';
+import { ListScreen } from './ListScreen.tsx';
+import { usePackageList, useReturnList } from './lists-store.ts';
 
 function openReturnPackages(accountId: number, returnId: number): void {
   usePackageList.getState().setQuery({ accountId, search: String(returnId), statuses: [], page: 1 });

@@ -1,6 +1,6 @@
 import { notify } from '../state/feedback-store.ts';
-import { lockReasonOf } from '../state/package-store.ts';
-import { usePackage } from '../state/station-work.ts';
+import { lockReasonOf } from './package-store.ts';
+import { usePackage } from './page-package.ts';
 
 /** True (and says why, with the error tone) when the open package takes no changes now. */
 export function refuseWhenLocked(): boolean {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { AccountSelect } from './AccountSelect.tsx';
+import { AccountSelect } from '../components/AccountSelect.tsx';
 
 /** Account, status filters and search of a list; search runs on Enter (or the button). */
 export function ListControls<S extends string>(props: {

@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
-import { lineRows, unexpectedDrafts } from '../inspect/drafts.ts';
-import { lockReasonOf } from '../state/package-store.ts';
-import { usePackage } from '../state/station-work.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { LineTable } from '../components/LineTable.tsx';
-import { SelectedItemPanel } from '../components/SelectedItemPanel.tsx';
-import { PhotoStrip } from '../components/PhotoStrip.tsx';
+import { lineRows, unexpectedDrafts } from '../inspect/drafts.ts';
 import { addFiles, back, receive, undo } from '../workflow/commands.ts';
+import { LineTable } from './LineTable.tsx';
+import { PhotoStrip } from './PhotoStrip.tsx';
+import { SelectedItemPanel } from './SelectedItemPanel.tsx';
+import { lockReasonOf } from './package-store.ts';
+import { usePackage } from './page-package.ts';
 
 const SYNC_LABEL = {
   saved: 'All changes saved on the station',

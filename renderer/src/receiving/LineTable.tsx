@@ -1,7 +1,7 @@
 import { type RefObject, useEffect, useRef } from 'react';
-import type { Draft, LineRow } from '../inspect/drafts.ts';
 import { conditionLabel } from '../inspect/conditions.ts';
-import { usePackage } from '../state/station-work.ts';
+import type { Draft, LineRow } from '../inspect/drafts.ts';
+import { usePackage } from './page-package.ts';
 
 /** Expected lines with expected, received before, this package and still-due side by side. */
 export function LineTable({ rows, extra }: { rows: LineRow[]; extra: Draft[] }) {

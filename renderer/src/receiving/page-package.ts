@@ -4,7 +4,7 @@ import { pageClient } from '../api/station-api.ts';
 import { UploadQueue } from '../media/upload-queue.ts';
 import { keepUploadsIn } from '../pending/kept-uploads.ts';
 import { PackageOutbox, type PendingEntry } from '../pending/package-outbox.ts';
-import { notify } from './feedback-store.ts';
+import { notify } from '../state/feedback-store.ts';
 import { createPackageStore } from './package-store.ts';
 
 /*

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { z } from 'zod';
 import type { LookupPackage } from '#shared/api/station.ts';
 import { PACKAGE_STATUSES } from '#shared/package-status.ts';
-import { readSetting, writeSetting } from './settings.ts';
+import { readSetting, writeSetting } from '../state/settings.ts';
 
 /*
  * Packages the worker opened and left without receiving them (another parcel was scanned, or Esc):

@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
-import type { ListState } from '../state/lists-store.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { ListControls, Pager } from './ListControls.tsx';
+import type { ListState } from './lists-store.ts';
 
 export interface ListColumn<R> {
   title: string;
