@@ -36,7 +36,6 @@ export function ListScreen<S extends string, R extends { id: number }>(props: {
   }, [firstAccount, query.accountId, setQuery, store]);
 
   const titleId = `${props.testId}-title`;
-  const [head, ...rest] = columns;
   return (
     <section className="panel" aria-labelledby={titleId}>
       <h2 id={titleId}>{props.title}</h2>
@@ -56,33 +55,49 @@ export function ListScreen<S extends string, R extends { id: number }>(props: {
           {error}
         </p>
       )}
-      <table className="list" data-testid={props.testId} aria-busy={loading}>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column.title} scope="col">
-                {column.title}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id} data-testid={props.rowTestId}>
-              <th scope="row">{head.cell(row)}</th>
-              {rest.map((column) => (
-                <td key={column.title}>{column.cell(row)}</td>
-              ))}
-            </tr>
-          ))}
-          {rows.length === 0 && !loading && (
-            <tr>
-              <td colSpan={columns.length}>No {props.noun.toLowerCase()}s match.</td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <ListTable columns={columns} rows={rows} loading={loading} noun={props.noun} testId={props.testId} rowTestId={props.rowTestId} />
       <Pager page={meta.current_page} totalPages={meta.total_pages} total={meta.total_count} onPage={(page) => setQuery({ page })} />
     </section>
+  );
+}
+
+/** The list's rows under its column heads (the first column heads each row), or a line saying none match. */
+function ListTable<R extends { id: number }>(props: {
+  columns: [ListColumn<R>, ...ListColumn<R>[]];
+  rows: readonly R[];
+  loading: boolean;
+  noun: string;
+  testId: string;
+  rowTestId: string;
+}) {
+  const { columns, rows, loading } = props;
+  const [head, ...rest] = columns;
+  return (
+    <table className="list" data-testid={props.testId} aria-busy={loading}>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column.title} scope="col">
+              {column.title}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id} data-testid={props.rowTestId}>
+            <th scope="row">{head.cell(row)}</th>
+            {rest.map((column) => (
+              <td key={column.title}>{column.cell(row)}</td>
+            ))}
+          </tr>
+        ))}
+        {rows.length === 0 && !loading && (
+          <tr>
+            <td colSpan={columns.length}>No {props.noun.toLowerCase()}s match.</td>
+          </tr>
+        )}
+      </tbody>
+    </table>
   );
 }
