@@ -2,8 +2,8 @@
 // Lists the functions of the code outside tests (electron/, renderer/src/, shared/) longer than a
 // number of lines (default 60), longest first: the ones that get a second look (docs/testing.md).
 // A function's lines are its own, from its first line to its last, inner functions included.
-// Usage: node scripts/function-lengths.ts [min-lines] [folder …]
-import { readdirSync, readFileSync } from 'node:fs';
+// Usage: node scripts/function-lengths.ts [min-lines] [folder or file …]
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -19,6 +19,7 @@ interface FunctionLength {
 }
 
 function sourceFiles(folder: string): string[] {
+  if (statSync(folder).isFile()) return [folder];
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })
     .filter((path) => /\.tsx?$/.test(path) && !path.endsWith('.d.ts'))
     .map((path) => join(folder, path));

@@ -1,5 +1,6 @@
 import { SKU_PREFIX_CONDITION } from './sqlite/sku-index.ts';
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { statementCache } from './sqlite/statement-cache.ts';
 import type { PackageStatus, ReturnStatus } from './records.ts';
 
 export type PackageSort = 'created_at' | '-created_at' | 'updated_at' | '-updated_at' | 'id' | '-id';
@@ -170,22 +171,114 @@ function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters):
 }
 
 /**
+ * What a list remembers between two commits to its table: each query's count (a count walks every
+ * match of its index, a third of the time of a list request at 100,000 packages) and the landmarks
+ * its pages found. Neither can change until the next commit, which forgets them all.
+ */
+class QueryMemory {
+  readonly #counts = new Map<string, number>();
+  readonly #landmarks = new Map<string, Landmark[]>();
+
+  count(key: string, read: () => number): number {
+    const known = this.#counts.get(key);
+    if (known !== undefined) return known;
+    const counted = read();
+    if (this.#counts.size >= MAX_REMEMBERED_COUNTS) this.#counts.clear();
+    this.#counts.set(key, counted);
+    return counted;
+  }
+
+  /** The landmarks of a query (its own list, which the caller adds to). */
+  landmarks(key: string): Landmark[] {
+    let known = this.#landmarks.get(key);
+    if (!known) {
+      if (this.#landmarks.size >= MAX_REMEMBERED_COUNTS) this.#landmarks.clear();
+      known = [];
+      this.#landmarks.set(key, known);
+    }
+    return known;
+  }
+
+  forget(): void {
+    this.#counts.clear();
+    this.#landmarks.clear();
+  }
+}
+
+/** What a count or a query's landmarks are remembered by: its table and filters. */
+const queryKey = (table: ListableTable, where: string, params: SQLInputValue[]): string => `${table}${where}\u0000${JSON.stringify(params)}`;
+
+/** Runs a page statement: its rows' ids and sort values. */
+type PageReader = (sql: string, ...params: SQLInputValue[]) => PageRow[];
+
+/** The rows [offset, end) of a filtered, ordered table of `total` matches. */
+interface PageRequest {
+  table: ListableTable;
+  where: string;
+  params: SQLInputValue[];
+  order: SortOrder;
+  offset: number;
+  end: number;
+  total: number;
+}
+
+/**
+ * The rows at positions [offset, end) of the order. OFFSET walks every skipped row of the index,
+ * so the page is read from whichever start skips the fewest: the front, the back (in the reverse
+ * order, turned round), or a landmark — a row whose position an earlier page of the same query
+ * found since the last commit that touched the table — sought by its (column, id) value.
+ */
+function readPage(read: PageReader, request: PageRequest, known: readonly Landmark[]): PageRow[] {
+  const { table, where, params, order, offset, end, total } = request;
+  const size = end - offset;
+  const select = `SELECT k${order.column ? `, ${order.column} AS s` : ''} FROM ${table}`;
+  let best: { skip: number; run: () => PageRow[] } = {
+    skip: offset,
+    run: () => read(`${select}${where} ORDER BY ${order.forward} LIMIT ? OFFSET ?`, ...params, size, offset),
+  };
+  const consider = (skip: number, run: () => PageRow[]): void => {
+    if (skip < best.skip) best = { skip, run };
+  };
+  consider(total - end, () => read(`${select}${where} ORDER BY ${order.reverse} LIMIT ? OFFSET ?`, ...params, size, total - end).reverse());
+  // Rows from the landmark on (itself included) in this direction: greater ones in an ascending walk.
+  const seek = (mark: Landmark, forward: boolean, skip: number): PageRow[] => {
+    const from = forward !== order.descending ? '>=' : '<=';
+    const condition = order.column ? `(${order.column}, k) ${from} (?, ?)` : `k ${from} ?`;
+    const values = order.column ? [mark.value as SQLInputValue, mark.k] : [mark.k];
+    const sql = `${select}${where ? `${where} AND` : ' WHERE'} ${condition} ORDER BY ${forward ? order.forward : order.reverse} LIMIT ? OFFSET ?`;
+    return read(sql, ...params, ...values, size, skip);
+  };
+  for (const mark of known) {
+    if (mark.position <= offset) consider(offset - mark.position, () => seek(mark, true, offset - mark.position));
+    else if (mark.position >= end - 1) consider(mark.position - (end - 1), () => seek(mark, false, mark.position - (end - 1)).reverse());
+  }
+  return best.run();
+}
+
+/** Keeps a page's first and last rows as landmarks of its query. */
+function rememberLandmarks(known: Landmark[], order: SortOrder, offset: number, rows: readonly PageRow[]): void {
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  for (const [row, position] of [[first, offset], [last, offset + rows.length - 1]] as const) {
+    if (!row || known.some((mark) => mark.position === position)) continue;
+    // A NULL sort value has no place in a (column, id) comparison: not a landmark.
+    if (order.column && (row.s === null || row.s === undefined)) continue;
+    if (known.length >= MAX_LANDMARKS_PER_QUERY) known.shift();
+    known.push({ position, value: row.s, k: row.k });
+  }
+}
+
+/**
  * List pages and counts from the SQLite copy's generated columns and indexes (sqlite/layout.ts):
  * one indexed query for the count and one for the page's ids (none past the last page). SQLite
  * holds exactly what has been acknowledged, so a list never shows a write that could still fail.
  */
 export function createListQueries(db: DatabaseSync) {
-  const cache = new Map<string, StatementSync>();
-  const counts = new Map<string, number>();
-  const landmarks = new Map<string, Landmark[]>();
-  const prepared = (sql: string): StatementSync => {
-    let statement = cache.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      cache.set(sql, statement);
-    }
-    return statement;
-  };
+  const prepared = statementCache(db);
+  const memory = new QueryMemory();
+  const read: PageReader = (sql, ...params) => prepared(sql).all(...params) as unknown as PageRow[];
+  const countWith = (table: ListableTable, where: string, params: SQLInputValue[]): number =>
+    memory.count(queryKey(table, where, params), () => (prepared(`SELECT count(*) AS n FROM ${table}${where}`).get(...params) as { n: number }).n);
 
   return {
     listIds<K extends ListableTable>(table: K, query: ListQueries[K]): ListResult {
@@ -198,9 +291,9 @@ export function createListQueries(db: DatabaseSync) {
       const offset = (page - 1) * perPage;
       if (offset >= total) return { ids: [], total };
       const end = Math.min(total, offset + perPage);
-      const known = landmarksOf(`${table}${where}\u0000${JSON.stringify(params)}\u0000${order.forward}`);
-      const rows = readPage(table, where, params, order, offset, end, total, known);
-      remember(known, order, offset, rows);
+      const known = memory.landmarks(`${queryKey(table, where, params)}\u0000${order.forward}`);
+      const rows = readPage(read, { table, where, params, order, offset, end, total }, known);
+      rememberLandmarks(known, order, offset, rows);
       return { ids: rows.map((row) => row.k), total };
     },
     count<K extends ListableTable>(table: K, filters: CountFilters[K]): number {
@@ -209,85 +302,9 @@ export function createListQueries(db: DatabaseSync) {
     },
     /** Called after every commit that touched `table`: its counts and positions may have changed. */
     forgetCounts(table: string): void {
-      if (table !== 'returns' && table !== 'return_packages') return;
-      counts.clear();
-      landmarks.clear();
+      if (table === 'returns' || table === 'return_packages') memory.forget();
     },
   };
-
-  /** The rows a page statement returns: its ids and sort values. */
-  function pageRows(sql: string, ...params: SQLInputValue[]): PageRow[] {
-    return prepared(sql).all(...params) as unknown as PageRow[];
-  }
-
-  function landmarksOf(key: string): Landmark[] {
-    let known = landmarks.get(key);
-    if (!known) {
-      if (landmarks.size >= MAX_REMEMBERED_COUNTS) landmarks.clear();
-      known = [];
-      landmarks.set(key, known);
-    }
-    return known;
-  }
-
-  /**
-   * The rows at positions [offset, end) of the order. OFFSET walks every skipped row of the index,
-   * so the page is read from whichever start skips the fewest: the front, the back (in the reverse
-   * order, turned round), or a landmark — a row whose position an earlier page of the same query
-   * found since the last commit that touched the table — sought by its (column, id) value.
-   */
-  function readPage(table: ListableTable, where: string, params: SQLInputValue[], order: SortOrder, offset: number, end: number, total: number, known: readonly Landmark[]): PageRow[] {
-    const size = end - offset;
-    const select = `SELECT k${order.column ? `, ${order.column} AS s` : ''} FROM ${table}`;
-    let best: { skip: number; run: () => PageRow[] } = {
-      skip: offset,
-      run: () => pageRows(`${select}${where} ORDER BY ${order.forward} LIMIT ? OFFSET ?`, ...params, size, offset),
-    };
-    const consider = (skip: number, run: () => PageRow[]): void => {
-      if (skip < best.skip) best = { skip, run };
-    };
-    consider(total - end, () => pageRows(`${select}${where} ORDER BY ${order.reverse} LIMIT ? OFFSET ?`, ...params, size, total - end).reverse());
-    // Rows from the landmark on (itself included) in this direction: greater ones in an ascending walk.
-    const seek = (mark: Landmark, forward: boolean, skip: number): PageRow[] => {
-      const from = forward !== order.descending ? '>=' : '<=';
-      const condition = order.column ? `(${order.column}, k) ${from} (?, ?)` : `k ${from} ?`;
-      const values = order.column ? [mark.value as SQLInputValue, mark.k] : [mark.k];
-      const sql = `${select}${where ? `${where} AND` : ' WHERE'} ${condition} ORDER BY ${forward ? order.forward : order.reverse} LIMIT ? OFFSET ?`;
-      return pageRows(sql, ...params, ...values, size, skip);
-    };
-    for (const mark of known) {
-      if (mark.position <= offset) consider(offset - mark.position, () => seek(mark, true, offset - mark.position));
-      else if (mark.position >= end - 1) consider(mark.position - (end - 1), () => seek(mark, false, mark.position - (end - 1)).reverse());
-    }
-    return best.run();
-  }
-
-  /** Keeps the page's first and last rows as landmarks of this query. */
-  function remember(known: Landmark[], order: SortOrder, offset: number, rows: readonly PageRow[]): void {
-    const first = rows[0];
-    const last = rows[rows.length - 1];
-    for (const [row, position] of [[first, offset], [last, offset + rows.length - 1]] as const) {
-      if (!row || known.some((mark) => mark.position === position)) continue;
-      // A NULL sort value has no place in a (column, id) comparison: not a landmark.
-      if (order.column && (row.s === null || row.s === undefined)) continue;
-      if (known.length >= MAX_LANDMARKS_PER_QUERY) known.shift();
-      known.push({ position, value: row.s, k: row.k });
-    }
-  }
-
-  /**
-   * A count walks every match of its index (a third of the time of a list request at 100,000
-   * packages). Between two commits it cannot change, so it is remembered until the next commit.
-   */
-  function countWith(table: ListableTable, where: string, params: SQLInputValue[]): number {
-    const key = `${table}${where}\u0000${JSON.stringify(params)}`;
-    const known = counts.get(key);
-    if (known !== undefined) return known;
-    const row = prepared(`SELECT count(*) AS n FROM ${table}${where}`).get(...params) as { n: number };
-    if (counts.size >= MAX_REMEMBERED_COUNTS) counts.clear();
-    counts.set(key, row.n);
-    return row.n;
-  }
 }
 
 export type ListQueryRunner = ReturnType<typeof createListQueries>;
