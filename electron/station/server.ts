@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Health } from '#shared/health.ts';
@@ -10,6 +9,7 @@ import { installErrorHandling } from './api/http/error-handler.ts';
 import { writeClientError } from './api/http/client-errors.ts';
 import { logSafeRequest } from './api/http/redact.ts';
 import { guardLoopbackHost } from './api/http/host-guard.ts';
+import { pageSecurityHeaders } from './api/http/page-headers.ts';
 import type { RateLimits } from './api/rate-limit.ts';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './api/http/timeouts.ts';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, guardConnections } from './api/http/connection-guard.ts';
@@ -95,25 +95,26 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   const connections = guardConnections(server.server, { ...DEFAULT_CONNECTION_LIMITS, ...deps.connectionLimits });
-  // Connections that carried a valid token are cut last when a flood needs room.
-  server.addHook('preHandler', async (request) => {
-    if (request.principal) connections.trust(request.raw.socket);
-  });
   installErrorHandling(server);
   guardLoopbackHost(server, deps.isBoundToLoopback);
-  server.addHook('onRequest', async (_request, reply) => {
-    if (deps.isClosing()) {
-      reply.header('connection', 'close');
-      return reply.code(503).send(errorBody('UNAVAILABLE', 'The station is shutting down.'));
-    }
+  // Synchronous hooks (done callbacks): every request passes them, and an async hook costs a promise each.
+  server.addHook('onRequest', (_request, reply, done) => {
+    if (!deps.isClosing()) return done();
+    reply.header('connection', 'close');
+    reply.code(503).send(errorBody('UNAVAILABLE', 'The station is shutting down.'));
   });
 
   mediaBytesRoute(server, deps.ctx);
-  await registerApi(server, { ctx: deps.ctx, rateLimits: deps.rateLimits, heartbeatMs: timeouts.heartbeatMs });
-  // The pages (UI, API reference) get the browser security headers; the API's JSON answers carry
-  // their own few (nosniff, no-store), which keeps helmet's per-request work off the hot path.
+  // Connections that carried a valid token are cut last when a flood needs room (the API marks them).
+  await registerApi(server, { ctx: deps.ctx, rateLimits: deps.rateLimits, heartbeatMs: timeouts.heartbeatMs, trustConnection: (socket) => connections.trust(socket) });
+  // The pages (UI, API reference) get the browser security headers, worked out once at start; the
+  // API's JSON answers carry their own few (nosniff, no-store).
+  const pageHeaders = pageSecurityHeaders({ contentSecurityPolicy: { useDefaults: false, directives: UI_CSP }, strictTransportSecurity: false });
   await server.register(async (web) => {
-    await web.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: UI_CSP }, strictTransportSecurity: false });
+    web.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(pageHeaders);
+      done();
+    });
     web.get('/healthz', async (): Promise<Health> => ({ status: 'ok', name: STATION_NAME, version: STATION_VERSION, data_schema_version: DATA_SCHEMA_VERSION }));
     await web.register(docsRoutes);
     if (existsSync(join(deps.rendererDir, 'index.html'))) {

@@ -406,5 +406,28 @@ describe('transport rules', () => {
     const response = await get(`${A1}/return_packages`);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    // Refusals too: a missing token, an unknown token.
+    for (const token of [undefined, 'not-a-token']) {
+      const refused = await call(s.origin, 'GET', `${A1}/return_packages`, { token });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('cache-control')).toBe('no-store');
+      expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
+  it('pages carry the browser security headers, the same on every request', async () => {
+    for (const path of ['/', '/healthz', '/docs', '/openapi.json', '/healthz']) {
+      const response = await call(s.origin, 'GET', path);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("default-src 'self'");
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(csp, path).not.toContain("'unsafe-eval'");
+      expect(response.headers.get('x-frame-options'), path).toBe('SAMEORIGIN');
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(response.headers.get('referrer-policy'), path).toBe('no-referrer');
+      expect(response.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
+      expect(response.headers.get('strict-transport-security'), path).toBeNull();
+    }
   });
 });

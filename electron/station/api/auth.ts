@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteAuth } from '#shared/api/routes.ts';
 import { fail } from '../errors.ts';
@@ -21,8 +22,9 @@ const MAX_CACHED_TOKENS = 10_000;
  * and look up its token again. Any change to the tokens table (a revoke, a new or deleted token)
  * empties the cache when it commits, before the write that made it is acknowledged: a revoke takes
  * effect for the next request. A lookup that was under way across such a change is not remembered.
+ * The connection of a request with a valid token is reported to `trust` (cut last in a flood).
  */
-export function resolvePrincipals(server: FastifyInstance, ctx: DomainContext): void {
+export function resolvePrincipals(server: FastifyInstance, ctx: DomainContext, trust: (socket: Socket) => void): void {
   const verified = new Map<string, { principal: Principal; expiresAt: string | null }>();
   let generation = 0;
   const stopWatching = ctx.store.onTablesChanged((tables) => {
@@ -34,21 +36,28 @@ export function resolvePrincipals(server: FastifyInstance, ctx: DomainContext): 
     stopWatching();
   });
   server.decorateRequest('principal', null);
-  server.addHook('onRequest', async (request) => {
+  const resolved = (request: FastifyRequest, principal: Principal | null): void => {
+    request.principal = principal;
+    if (principal) trust(request.raw.socket);
+  };
+  // A done callback, not async: a remembered token is answered without a promise.
+  server.addHook('onRequest', (request, _reply, done) => {
     const secret = BEARER.exec(request.headers.authorization ?? '')?.[1];
-    if (!secret) return;
+    if (!secret) return done();
     const known = verified.get(secret);
     if (known) {
-      request.principal = known.expiresAt === null || known.expiresAt > ctx.clock.now() ? known.principal : null;
-      return;
+      resolved(request, known.expiresAt === null || known.expiresAt > ctx.clock.now() ? known.principal : null);
+      return done();
     }
     const lookedUpAt = generation;
-    const found = await verifyToken(ctx.store, ctx.clock, secret);
-    if (found && lookedUpAt === generation) {
-      if (verified.size >= MAX_CACHED_TOKENS) verified.clear();
-      verified.set(secret, { principal: found.principal, expiresAt: found.expiresAt });
-    }
-    request.principal = found?.principal ?? null;
+    verifyToken(ctx.store, ctx.clock, secret).then((found) => {
+      if (found && lookedUpAt === generation) {
+        if (verified.size >= MAX_CACHED_TOKENS) verified.clear();
+        verified.set(secret, { principal: found.principal, expiresAt: found.expiresAt });
+      }
+      resolved(request, found?.principal ?? null);
+      done();
+    }, done);
   });
 }
 

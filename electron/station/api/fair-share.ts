@@ -50,8 +50,9 @@ export function shareFairly(server: FastifyInstance, perCaller = DEFAULT_REQUEST
   };
   const mayStart = (key: string, caller: Caller): boolean => caller.inProgress < perCaller || !othersActive(key, Date.now());
 
-  server.addHook('onRequest', async (request, reply) => {
-    if (notCounted(request)) return;
+  // A done callback, not async: a request that may start at once (nearly all) costs no promise.
+  server.addHook('onRequest', (request, reply, done) => {
+    if (notCounted(request)) return done();
     const key = callerOf(request);
     let found = callers.get(key);
     if (!found) {
@@ -64,8 +65,10 @@ export function shareFairly(server: FastifyInstance, perCaller = DEFAULT_REQUEST
       state = 'working';
       caller.inProgress += 1;
     };
-    let wake = start;
-    let hungUp: () => void = () => undefined;
+    const wake = () => {
+      start();
+      done();
+    };
     // However the exchange ends (answered, failed, or the caller hung up), its place is given back once.
     reply.raw.once('close', () => {
       if (state === 'working') {
@@ -74,20 +77,16 @@ export function shareFairly(server: FastifyInstance, perCaller = DEFAULT_REQUEST
         while (caller.waiting.length > 0 && mayStart(key, caller)) caller.waiting.shift()?.();
       } else if (state === 'waiting') {
         caller.waiting.splice(caller.waiting.indexOf(wake), 1);
-        hungUp();
+        // The caller hung up before its turn: nothing to answer, nothing to do.
+        reply.hijack();
+        done();
       }
       state = 'done';
     });
-    if (caller.waiting.length === 0 && mayStart(key, caller)) return start();
-    await new Promise<void>((resolve) => {
-      wake = () => {
-        start();
-        resolve();
-      };
-      hungUp = resolve;
-      caller.waiting.push(wake);
-    });
-    // The caller hung up before its turn: nothing to answer, nothing to do.
-    if (state !== 'working') reply.hijack();
+    if (caller.waiting.length === 0 && mayStart(key, caller)) {
+      start();
+      return done();
+    }
+    caller.waiting.push(wake);
   });
 }

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../domain/context.ts';
 import { resolvePrincipals } from './auth.ts';
@@ -14,10 +15,15 @@ import { stationRoutes } from './routes/station.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { syncRoutes } from './routes/sync.ts';
 
+/** Every API answer: never cached by a browser or proxy, never sniffed as anything but its type. */
+const API_HEADERS = Object.freeze({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+
 export interface ApiOptions {
   ctx: DomainContext;
   rateLimits: RateLimits;
   heartbeatMs: number;
+  /** Marks the connection of a request that carried a valid token (connection-guard.ts). */
+  trustConnection: (socket: Socket) => void;
 }
 
 /**
@@ -28,14 +34,15 @@ export interface ApiOptions {
 export async function registerApi(server: FastifyInstance, options: ApiOptions): Promise<void> {
   await server.register(async (api) => {
     const { ctx } = options;
-    resolvePrincipals(api, ctx);
+    // Set first, so every answer carries them, a 401 or 429 too.
+    api.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(API_HEADERS);
+      done();
+    });
+    resolvePrincipals(api, ctx, options.trustConnection);
     await useRateLimits(api, options.rateLimits);
     shareFairly(api);
     useJsonBodiesOnly(api);
-    api.addHook('onSend', async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
-      reply.header('x-content-type-options', 'nosniff');
-    });
     await api.register(async (scope) => returnRoutes(scope, ctx));
     await api.register(async (scope) => returnPackageRoutes(scope, ctx));
     await api.register(async (scope) => lineItemRoutes(scope, ctx));

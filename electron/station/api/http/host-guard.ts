@@ -18,11 +18,9 @@ export function isLoopbackHost(host: string): boolean {
  * name, so a web page whose domain was re-pointed at 127.0.0.1 cannot read it.
  */
 export function guardLoopbackHost(server: FastifyInstance, isBoundToLoopback: () => boolean): void {
-  server.addHook('onRequest', async (request) => {
-    if (!isBoundToLoopback()) return;
-    const host = request.headers.host ?? '';
-    if (!isLoopbackHost(hostName(host))) {
-      throw fail('MISDIRECTED_REQUEST');
-    }
+  // Synchronous (a done callback): every request passes it.
+  server.addHook('onRequest', (request, _reply, done) => {
+    if (isBoundToLoopback() && !isLoopbackHost(hostName(request.headers.host ?? ''))) return done(fail('MISDIRECTED_REQUEST'));
+    done();
   });
 }
