@@ -1,18 +1,6 @@
-import { Dexie } from 'dexie';
-import type {
-  DBCore,
-  DBCoreCountRequest,
-  DBCoreGetManyRequest,
-  DBCoreGetRequest,
-  DBCoreMutateRequest,
-  DBCoreOpenCursorRequest,
-  DBCoreQueryRequest,
-  DBCoreQueryResponse,
-  DBCoreTable,
-  DBCoreTransaction,
-  Middleware,
-} from 'dexie';
+import type { DBCore, DBCoreQueryRequest, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
 import type { ColdReads, StoredRow } from './cold-reads.ts';
+import { type ColdSide, coldTable } from './cold-table.ts';
 import { type ClusterTable, isClusterTable } from './rule.ts';
 
 /** Dexie's DBCoreRangeType.Equal (a const enum, not importable as a value). */
@@ -20,7 +8,6 @@ const EQUAL = 1;
 
 /** The engine transaction behind a DBCore transaction (fake-indexeddb's IDBTransaction). */
 interface EngineTransaction {
-  mode: 'readonly' | 'readwrite' | 'versionchange';
   objectStoreNames: { contains(name: string): boolean };
   addEventListener(type: 'abort', listener: () => void): void;
 }
@@ -78,8 +65,6 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
     const cluster = cold.clusterOf(table, row.value);
     return cluster !== undefined && engine.present.has(cluster) ? undefined : row;
   };
-
-  const writable = (trans: DBCoreTransaction): boolean => (trans as unknown as EngineTransaction).mode === 'readwrite';
 
   // A transaction that aborts takes its fault-ins (and new returns) with it: they are not present then.
   const addedBy = new WeakMap<DBCoreTransaction, Set<number>>();
@@ -139,106 +124,17 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
     });
   }
 
-  function coldTable(table: DBCoreTable, name: ClusterTable): DBCoreTable {
-    const keyPath = table.schema.primaryKey.keyPath as string;
-    const keyOf = (value: unknown): unknown => (value as Record<string, unknown>)[keyPath];
-    /** Cold rows the engine does not hold (a partly present cluster after a repair keeps its engine copy). */
-    const notInEngine = async (trans: DBCoreTransaction, rows: StoredRow[]): Promise<StoredRow[]> => {
-      if (rows.length === 0) return rows;
-      const existing = await table.getMany({ trans, keys: rows.map((row) => row.key) });
-      return rows.filter((_row, index) => existing[index] === undefined);
-    };
-    return {
-      ...table,
-      // Each method answers with a promise of Dexie's (`.then` of the engine's own request): Dexie
-      // finds its transaction through its async zone, which a native promise here would lose.
-      get(request: DBCoreGetRequest) {
-        return table.get(request).then((found: unknown) => {
-          if (found !== undefined || !engine.enabled) return found;
-          const row = coldRow(name, request.key);
-          if (!row) return undefined;
-          if (!writable(request.trans)) return row.value;
-          return faultIn(request.trans, name, [row]).then(() => table.get(request));
-        });
-      },
-      getMany(request: DBCoreGetManyRequest) {
-        return table.getMany(request).then((found) => {
-          if (!engine.enabled) return found;
-          const rows = new Map<number, StoredRow>();
-          found.forEach((value, index) => {
-            if (value !== undefined) return;
-            const row = coldRow(name, request.keys[index]);
-            if (row) rows.set(index, row);
-          });
-          if (rows.size === 0) return found;
-          if (!writable(request.trans)) return found.map((value, index) => value ?? rows.get(index)?.value);
-          return faultIn(request.trans, name, [...rows.values()]).then(() => table.getMany(request));
-        });
-      },
-      query(request: DBCoreQueryRequest) {
-        // Which clusters are present is asked once the engine has answered, inside this request's
-        // transaction: a sweep cannot run in between (its transaction waits for ours), so a cluster
-        // shed just before is read from SQLite (or faulted in), never missed. Asked earlier, a sweep
-        // queued before this transaction could shed the cluster between the question and the answer.
-        return table.query(request).then(async (hot): Promise<DBCoreQueryResponse> => {
-          const rows = coldMatches(name, request);
-          if (rows.length === 0) return hot;
-          if (writable(request.trans)) return faultIn(request.trans, name, rows).then(() => table.query(request));
-          const extra = await notInEngine(request.trans, rows);
-          if (extra.length === 0) return hot;
-          const merged = [
-            ...hot.result.map((item) => ({ key: request.values ? keyOf(item) : item, item })),
-            ...extra.map((row) => ({ key: row.key, item: request.values ? row.value : row.key })),
-          ];
-          merged.sort((a, b) => compareKeys(a.key, b.key));
-          const limited = request.limit !== undefined ? merged.slice(0, request.limit) : merged;
-          return { result: limited.map((entry) => entry.item) };
-        });
-      },
-      count(request: DBCoreCountRequest) {
-        // As in `query`: present clusters are asked after the engine answered, in this transaction.
-        return table.count(request).then(async (hot) => {
-          const rows = coldMatches(name, request);
-          if (rows.length === 0) return hot;
-          if (writable(request.trans)) return faultIn(request.trans, name, rows).then(() => table.count(request));
-          return hot + (await notInEngine(request.trans, rows)).length;
-        });
-      },
-      openCursor(request: DBCoreOpenCursorRequest) {
-        if (!writable(request.trans)) return table.openCursor(request);
-        // As in `query`: asked again once this transaction runs (a count is the cheapest engine answer).
-        return table.count({ trans: request.trans, query: request.query }).then(() => {
-          const rows = coldMatches(name, request);
-          if (rows.length === 0) return table.openCursor(request);
-          return faultIn(request.trans, name, rows).then(() => table.openCursor(request));
-        });
-      },
-      mutate(request: DBCoreMutateRequest) {
-        const coldRows: StoredRow[] = [];
-        if (engine.enabled && (request.type === 'put' || request.type === 'add')) {
-          for (const value of request.values) {
-            const key = keyOf(value);
-            if (key === undefined) continue;
-            const cluster = cold.clusterOf(name, value as Record<string, unknown>);
-            if (cluster !== undefined && !engine.present.has(cluster)) {
-              const stored = cold.row(name, key as number | string);
-              if (stored) coldRows.push(stored);
-              else if (name === 'returns') markPresent(request.trans, cluster); // a new return: nothing of it is cold
-            }
-          }
-        }
-        const run = () =>
-          table.mutate(request).then((response) => {
-            if (engine.enabled && name === 'returns' && request.type === 'add') {
-              for (const key of response.results ?? []) if (typeof key === 'number') markPresent(request.trans, key);
-            }
-            return response;
-          });
-        if (coldRows.length === 0) return run();
-        return Dexie.Promise.resolve().then(() => faultIn(request.trans, name, coldRows).then(run));
-      },
-    };
-  }
+  const side: ColdSide = {
+    get enabled() {
+      return engine.enabled;
+    },
+    cold,
+    present: (cluster) => engine.present.has(cluster),
+    coldRow,
+    coldMatches,
+    faultIn,
+    markPresent,
+  };
 
   engine.middleware = {
     stack: 'dbcore',
@@ -251,16 +147,10 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
         ...core,
         table(name: string): DBCoreTable {
           const table = core.table(name);
-          return isClusterTable(name) ? coldTable(table, name) : table;
+          return isClusterTable(name) ? coldTable(side, table, name) : table;
         },
       };
     },
   };
   return engine;
-}
-
-/** IndexedDB's order for the keys the station uses (numbers before strings). */
-function compareKeys(a: unknown, b: unknown): number {
-  if (typeof a === typeof b) return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
-  return typeof a === 'number' ? -1 : 1;
 }
