@@ -1,9 +1,10 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { statementCache } from '../sqlite/statement-cache.ts';
 import type { ClusterTable } from './rule.ts';
 
-
-/** Packages whose return is remembered at most (≈ 5 MB); see packageReturn. */
+/** Packages whose return is remembered at most (≈ 5 MB); see PackageReturns. */
 const MAX_REMEMBERED_PACKAGE_RETURNS = 50_000;
+
 /** A stored record: its key and its parsed value. */
 export interface StoredRow {
   key: number | string;
@@ -50,85 +51,94 @@ export interface ColdReads {
   cluster(returnId: number): Map<ClusterTable, StoredRow[]>;
 }
 
-export function createColdReads(sqlite: DatabaseSync): ColdReads {
-  const statements = new Map<string, StatementSync>();
-  const prepared = (sql: string): StatementSync => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = sqlite.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
-  const rows = (sql: string, ...params: SQLInputValue[]): StoredRow[] =>
-    (prepared(sql).all(...params) as Array<{ k: number | string; v: string }>).map((r) => ({ key: r.k, value: JSON.parse(r.v) as Record<string, unknown> }));
+/** Runs a statement of stored records (`SELECT k, v …`): their keys and parsed values. */
+type RowReader = (sql: string, ...params: SQLInputValue[]) => StoredRow[];
 
-  const reads: ColdReads = {
-    row(table, key) {
-      return rows(`SELECT k, v FROM ${table} WHERE k = ?`, key)[0];
-    },
-    answers(table, index) {
-      return COLD_INDEXES[table]?.[index] !== undefined;
-    },
-    matching(table, index, value) {
-      const expressions = COLD_INDEXES[table]?.[index];
-      if (!expressions) return [];
-      const values = expressions.length === 1 ? [value] : Array.isArray(value) ? value : [];
-      if (values.length !== expressions.length || values.some((v) => typeof v !== 'number' && typeof v !== 'string')) return [];
-      const where = expressions.map((expression) => `${expression} = ?`).join(' AND ');
-      return rows(`SELECT k, v FROM ${table} WHERE ${where} ORDER BY k`, ...(values as SQLInputValue[]));
-    },
+export function createColdReads(sqlite: DatabaseSync): ColdReads {
+  const prepared = statementCache(sqlite);
+  const read: RowReader = (sql, ...params) =>
+    (prepared(sql).all(...params) as Array<{ k: number | string; v: string }>).map((r) => ({ key: r.k, value: JSON.parse(r.v) as Record<string, unknown> }));
+  const returns = new PackageReturns(prepared);
+  return {
+    row: (table, key) => read(`SELECT k, v FROM ${table} WHERE k = ?`, key)[0],
+    answers: (table, index) => COLD_INDEXES[table]?.[index] !== undefined,
+    matching: (table, index, value) => matching(read, table, index, value),
     clusterOfMatches(table, index, value) {
       if (table === 'return_packages' && index === 'return_id') return typeof value === 'number' ? value : undefined;
-      if ((table === 'package_line_items' || table === 'media_files') && index === 'return_package_id') return packageReturn(value);
+      if ((table === 'package_line_items' || table === 'media_files') && index === 'return_package_id') return returns.of(value);
       return undefined;
     },
-    clusterOf(table, value) {
-      switch (table) {
-        case 'returns':
-          return value.id as number;
-        case 'return_packages':
-          return value.return_id as number;
-        case 'package_line_items':
-        case 'media_files':
-          return packageReturn(value.return_package_id);
-        case 'upstream_links':
-          return value.kind === 'return' ? (value.local_id as number) : packageReturn(value.local_id);
-      }
-    },
-    cluster(returnId) {
-      const found = new Map<ClusterTable, StoredRow[]>();
-      found.set('returns', rows(`SELECT k, v FROM returns WHERE k = ?`, returnId));
-      const packages = rows(`SELECT k, v FROM return_packages WHERE return_id = ? ORDER BY k`, returnId);
-      found.set('return_packages', packages);
-      const items: StoredRow[] = [];
-      const media: StoredRow[] = [];
-      const links = rows(`SELECT k, v FROM upstream_links WHERE k = ?`, `return:${returnId}`);
-      for (const pkg of packages) {
-        items.push(...rows(`SELECT k, v FROM package_line_items WHERE json_extract(v, '$.return_package_id') = ? ORDER BY k`, pkg.key));
-        media.push(...rows(`SELECT k, v FROM media_files WHERE json_extract(v, '$.return_package_id') = ? ORDER BY k`, pkg.key));
-        links.push(...rows(`SELECT k, v FROM upstream_links WHERE k = ?`, `return_package:${pkg.key}`));
-      }
-      found.set('package_line_items', items);
-      found.set('media_files', media);
-      found.set('upstream_links', links);
-      return found;
-    },
+    clusterOf: (table, value) => clusterOf(returns, table, value),
+    cluster: (returnId) => cluster(read, returnId),
   };
+}
 
-  // A package's return never changes (it is set at creation only): what was read once stays true.
-  // Bounded, so memory follows the working set and not the history: past the bound it starts again
-  // (a miss is one primary-key read).
-  const returnOfPackage = new Map<number, number>();
-  function packageReturn(packageId: unknown): number | undefined {
+/** The stored records whose value on an index of COLD_INDEXES equals `value`, in key order. */
+function matching(read: RowReader, table: ClusterTable, index: string, value: unknown): StoredRow[] {
+  const expressions = COLD_INDEXES[table]?.[index];
+  if (!expressions) return [];
+  const values = expressions.length === 1 ? [value] : Array.isArray(value) ? value : [];
+  if (values.length !== expressions.length || values.some((v) => typeof v !== 'number' && typeof v !== 'string')) return [];
+  const where = expressions.map((expression) => `${expression} = ?`).join(' AND ');
+  return read(`SELECT k, v FROM ${table} WHERE ${where} ORDER BY k`, ...(values as SQLInputValue[]));
+}
+
+/** The return whose cluster holds this record (undefined for an orphan). */
+function clusterOf(returns: PackageReturns, table: ClusterTable, value: Record<string, unknown>): number | undefined {
+  switch (table) {
+    case 'returns':
+      return value.id as number;
+    case 'return_packages':
+      return value.return_id as number;
+    case 'package_line_items':
+    case 'media_files':
+      return returns.of(value.return_package_id);
+    case 'upstream_links':
+      return value.kind === 'return' ? (value.local_id as number) : returns.of(value.local_id);
+  }
+}
+
+/** Every stored record of a return's cluster: the return, its packages, their items, media and upstream links. */
+function cluster(read: RowReader, returnId: number): Map<ClusterTable, StoredRow[]> {
+  const found = new Map<ClusterTable, StoredRow[]>();
+  found.set('returns', read(`SELECT k, v FROM returns WHERE k = ?`, returnId));
+  const packages = read(`SELECT k, v FROM return_packages WHERE return_id = ? ORDER BY k`, returnId);
+  found.set('return_packages', packages);
+  const items: StoredRow[] = [];
+  const media: StoredRow[] = [];
+  const links = read(`SELECT k, v FROM upstream_links WHERE k = ?`, `return:${returnId}`);
+  for (const pkg of packages) {
+    items.push(...read(`SELECT k, v FROM package_line_items WHERE json_extract(v, '$.return_package_id') = ? ORDER BY k`, pkg.key));
+    media.push(...read(`SELECT k, v FROM media_files WHERE json_extract(v, '$.return_package_id') = ? ORDER BY k`, pkg.key));
+    links.push(...read(`SELECT k, v FROM upstream_links WHERE k = ?`, `return_package:${pkg.key}`));
+  }
+  found.set('package_line_items', items);
+  found.set('media_files', media);
+  found.set('upstream_links', links);
+  return found;
+}
+
+/**
+ * The return of a package, remembered: a package's return never changes (it is set at creation
+ * only), so what was read once stays true. Bounded, so memory follows the working set and not the
+ * history: past the bound it starts again (a miss is one primary-key read).
+ */
+class PackageReturns {
+  readonly #known = new Map<number, number>();
+  readonly #prepared: (sql: string) => StatementSync;
+
+  constructor(prepared: (sql: string) => StatementSync) {
+    this.#prepared = prepared;
+  }
+
+  of(packageId: unknown): number | undefined {
     if (typeof packageId !== 'number') return undefined;
-    const known = returnOfPackage.get(packageId);
+    const known = this.#known.get(packageId);
     if (known !== undefined) return known;
-    const found = (prepared(`SELECT return_id FROM return_packages WHERE k = ?`).get(packageId) as { return_id: number } | undefined)?.return_id;
+    const found = (this.#prepared(`SELECT return_id FROM return_packages WHERE k = ?`).get(packageId) as { return_id: number } | undefined)?.return_id;
     if (found === undefined) return undefined;
-    if (returnOfPackage.size >= MAX_REMEMBERED_PACKAGE_RETURNS) returnOfPackage.clear();
-    returnOfPackage.set(packageId, found);
+    if (this.#known.size >= MAX_REMEMBERED_PACKAGE_RETURNS) this.#known.clear();
+    this.#known.set(packageId, found);
     return found;
   }
-  return reads;
 }
