@@ -6,7 +6,7 @@ import type { LoadReport } from './load.ts';
 import { assembleStore } from './open/assemble.ts';
 import { createOnDisk, planOf } from './open/create.ts';
 import { ensureSkuIndex } from './sqlite/sku-index.ts';
-import { startDurability } from './open/durability.ts';
+import { type Durability, startDurability } from './open/durability.ts';
 import { openEngine } from './open/engine.ts';
 import { DamagedDatabaseError, DamagedRowError, isCorruption, MissingDatabaseError } from './errors.ts';
 import { STATION_SCHEMA } from './schema.ts';
@@ -72,16 +72,21 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
     throw isCorruption(error) ? new DamagedDatabaseError(file, error instanceof Error ? error.message : String(error)) : error;
   }
   const { db: sqlite, version: onDisk } = opened;
+  let durability: Durability | undefined;
   try {
     if (onDisk === 0) createOnDisk(sqlite, plan);
     ensureSkuIndex(sqlite);
-    const durability = startDurability(sqlite, plan, options.beforeCommit ? { beforeCommit: options.beforeCommit } : {});
+    durability = startDurability(sqlite, file, plan, {
+      ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),
+      ...(options.beforeSync ? { beforeSync: options.beforeSync } : {}),
+    });
     const hotSet = { days: options.hotSet?.days ?? DEFAULT_HOT_DAYS, now: options.hotSet?.now ?? (() => new Date().toISOString()) };
     const engine = await openEngine(sqlite, plan, onDisk, durability, hotSet);
     const store = await assembleStore(options, plan, sqlite, durability, engine, hotSet);
     storeStats.set(store, { commits: durability.loop.stats, load: engine.load });
     return store;
   } catch (error) {
+    durability?.wal.close();
     if (sqlite.isOpen) sqlite.close();
     if (error instanceof DamagedRowError || isCorruption(error)) throw new DamagedDatabaseError(file, error instanceof Error ? error.message : String(error));
     throw error;

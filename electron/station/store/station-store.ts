@@ -19,6 +19,8 @@ export interface OpenStoreOptions {
   mediaBudgetBytes?: number | null;
   /** Fault injection for tests: runs inside each SQLite commit; throwing makes that commit fail. */
   beforeCommit?: () => void;
+  /** Fault injection for tests: awaited before each fsync of the WAL (durability/wal-sync.ts); rejecting makes that sync fail. */
+  beforeSync?: () => Promise<void>;
   /**
    * The hot set (docs/decisions/store-hot-set.md): `days` a changed record stays in the engine
    * (default 14; 0: only open and unsent records), the clock that ends the window (default: the

@@ -7,6 +7,8 @@ import type { SqliteWriter } from './sqlite-writer.ts';
 
 export interface CommitLoopOptions {
   writer: SqliteWriter;
+  /** Makes every commit written so far durable (the WAL's fsync, off the event loop: wal-sync.ts). */
+  sync: () => Promise<void>;
   /** Runs inside each SQLite transaction after its writes; throwing fails the commit (fault injection in tests). */
   beforeCommit?: () => void;
   /** Runs inside the commit of an upgrade transaction (moves the schema version on disk). */
@@ -25,9 +27,9 @@ export interface CommitStats {
 
 /**
  * How long the first transaction of a batch may wait for writes still running in the engine to
- * join its commit. A commit blocks the event loop (node:sqlite is synchronous, and with an fsync
- * it costs more than a small write's engine work), so while writes are queued in the engine it
- * pays to let them finish first and share the commit.
+ * join its commit. Each SQLite commit costs event-loop time (its statements, and the WAL pages it
+ * appends: a page written by several transactions of one batch is written once), so while writes
+ * are queued in the engine it pays to let them finish first and share the commit.
  */
 const MAX_GROUP_WAIT_MS = 8;
 /** A batch this large commits without waiting for more. */
@@ -53,18 +55,19 @@ export interface CommitLoop extends RecordingSink {
 
 /**
  * Group commit. Each completed transaction joins `pending`; the loop takes everything that
- * completed since the previous commit and writes it in ONE SQLite transaction, then settles all
- * of them.
+ * completed since the previous commit, writes it in ONE SQLite transaction (on the event loop, but
+ * without an fsync), then makes it durable with one fsync of the WAL on a libuv thread (`sync`,
+ * docs/decisions/wal-sync-off-loop.md), and only then settles all of them. While that fsync runs,
+ * the engine keeps running writes, and what completes meanwhile forms the next batch.
  *
- * Why the loop waits: SQLite calls are synchronous, so nothing runs in the engine while a commit
- * is under way, and fake-indexeddb runs transactions over the same tables one after another, each
- * over several event-loop turns. Committing as soon as one transaction completed therefore gave
- * one transaction per commit with 32 writers. Instead, while store writes are still queued or
- * running in the engine (`writeEntered`/`writeLeft`), the loop yields turn after turn so they can
- * complete and join, for at most MAX_GROUP_WAIT_MS after the batch's first transaction. A lone
- * writer finds nothing in the engine and commits on the next turn, without delay.
+ * Why the loop also waits before a commit: fake-indexeddb runs transactions over the same tables
+ * one after another, each over several event-loop turns, so right after one completes the next
+ * ones are still in the engine. While store writes are queued or running there
+ * (`writeEntered`/`writeLeft`), the loop yields turn after turn so they can complete and join, for
+ * at most MAX_GROUP_WAIT_MS after the batch's first transaction. A lone writer finds nothing in the
+ * engine and commits on the next turn, without delay.
  *
- * A failed commit rejects its transactions and repairs memory from disk (see repair.ts).
+ * A failed commit (or fsync) rejects its transactions and repairs memory from disk (see repair.ts).
  * Transactions completing while the repair is under way were created before it and may have read
  * the failed state: they are rejected too and repaired in a further round. Transactions created
  * after the repair transaction are ordered after it by IndexedDB, so they see the disk state.
@@ -74,6 +77,7 @@ export function createCommitLoop(options: CommitLoopOptions): CommitLoop {
     core: undefined,
     pending: [],
     scheduled: false,
+    syncing: false,
     repairing: undefined,
     tainted: [],
     active: 0,
@@ -140,6 +144,8 @@ interface LoopState {
   pending: TransactionRecord[];
   /** A commit of `pending` is scheduled. */
   scheduled: boolean;
+  /** A committed batch waits for its fsync: the next batch forms meanwhile. */
+  syncing: boolean;
   /** A repair after a failed commit is under way. */
   repairing: Promise<void> | undefined;
   /** Completed during a repair: created before it, so they may have read the failed state. */
@@ -153,16 +159,17 @@ interface LoopState {
   idleWaiters: Array<() => void>;
 }
 
-const isIdle = (state: LoopState): boolean => state.active === 0 && state.pending.length === 0 && !state.scheduled && !state.repairing;
+const isIdle = (state: LoopState): boolean =>
+  state.active === 0 && state.pending.length === 0 && !state.scheduled && !state.syncing && !state.repairing;
 
 function wakeIdle(state: LoopState): void {
   if (!isIdle(state)) return;
   for (const wake of state.idleWaiters.splice(0)) wake();
 }
 
-/** Schedules a commit of what is pending, unless one is scheduled or a repair runs. */
+/** Schedules a commit of what is pending, unless one is scheduled or syncing, or a repair runs. */
 function schedule(state: LoopState, options: CommitLoopOptions): void {
-  if (state.scheduled || state.repairing || state.pending.length === 0) return;
+  if (state.scheduled || state.syncing || state.repairing || state.pending.length === 0) return;
   state.scheduled = true;
   state.batchStartedAt = performance.now();
   const commitWhenGrouped = (): void => {
@@ -176,7 +183,7 @@ function schedule(state: LoopState, options: CommitLoopOptions): void {
 const moreAreComing = (state: LoopState): boolean =>
   state.writesInEngine > 0 && state.pending.length < MAX_GROUP_TRANSACTIONS && performance.now() - state.batchStartedAt < MAX_GROUP_WAIT_MS;
 
-/** Commits everything pending in one SQLite transaction and settles it. */
+/** Commits everything pending in one SQLite transaction, makes it durable, then settles it. */
 function commitBatch(state: LoopState, options: CommitLoopOptions): void {
   state.scheduled = false;
   const batch = state.pending;
@@ -192,12 +199,23 @@ function commitBatch(state: LoopState, options: CommitLoopOptions): void {
     failBatch(state, options, batch, error);
     return;
   }
-  state.stats.commits += 1;
-  state.stats.transactions += batch.length;
-  for (const record of batch) record.resolve();
-  options.onCommitted?.(mutations);
-  schedule(state, options);
-  wakeIdle(state);
+  state.syncing = true;
+  options.sync().then(
+    () => {
+      state.syncing = false;
+      state.stats.commits += 1;
+      state.stats.transactions += batch.length;
+      for (const record of batch) record.resolve();
+      options.onCommitted?.(mutations);
+      schedule(state, options);
+      wakeIdle(state);
+    },
+    (error: unknown) => {
+      state.syncing = false;
+      // Committed but maybe not on disk: nobody is told it is; memory keeps what SQLite holds.
+      failBatch(state, options, batch, error);
+    },
+  );
 }
 
 /** Rejects a batch whose commit failed and repairs memory from disk, round after round (see above). */

@@ -31,6 +31,10 @@ export async function assembleStore(
     isReferenced: mediaReferences(db, sqlite),
     budgetBytes: options.mediaBudgetBytes ?? null,
   });
+  // Open: from now on every write goes through the commit loop, which fsyncs the WAL itself off
+  // the event loop before it acknowledges (durability/wal-sync.ts); SQLite's own fsync at each
+  // COMMIT would block the loop. Until here (creation, upgrades) SQLite synced every commit.
+  sqlite.exec('PRAGMA synchronous = NORMAL');
   const allTables = [...plan.tables.keys()];
   const lists = createListQueries(sqlite);
   // Durable now: counts remembered from SQLite may have changed.
@@ -147,6 +151,7 @@ export async function assembleStore(
         }
         await loop.idle();
         db.close();
+        durability.wal.close();
         sqlite.close();
       })();
       return closing;

@@ -4,6 +4,7 @@ import { type CommitLoop, createCommitLoop } from '../durability/commit-loop.ts'
 import type { Mutation, TransactionRecord } from '../durability/mutations.ts';
 import { recordingMiddleware } from '../durability/recording-middleware.ts';
 import { createSqliteWriter } from '../durability/sqlite-writer.ts';
+import { createWalSync, type WalSync } from '../durability/wal-sync.ts';
 import type { ChangeLogEntry } from '../records.ts';
 import { markUpgraded, type SchemaPlan } from './create.ts';
 
@@ -18,22 +19,28 @@ export interface Durability {
   listeners: Set<(entries: ChangeLogEntry[]) => void>;
   /** Called with the tables a commit changed once it is durable, or a repair touched (caches forget them). */
   onTablesChanged: Set<(tables: ReadonlySet<string>) => void>;
+  /** The WAL's fsync: close it before the SQLite connection. */
+  wal: WalSync;
 }
 
 export interface DurabilityOptions {
   beforeCommit?: () => void;
+  beforeSync?: () => Promise<void>;
 }
 
-/** Starts the commit loop over `sqlite` and the middleware that feeds it. */
-export function startDurability(sqlite: DatabaseSync, plan: SchemaPlan, options: DurabilityOptions): Durability {
+/** Starts the commit loop over `sqlite` (the connection to `file`) and the middleware that feeds it. */
+export function startDurability(sqlite: DatabaseSync, file: string, plan: SchemaPlan, options: DurabilityOptions): Durability {
   const listeners = new Set<(entries: ChangeLogEntry[]) => void>();
   const onTablesChanged = new Set<(tables: ReadonlySet<string>) => void>();
   const records = new WeakMap<object, TransactionRecord>();
   const tablesChanged = (tables: ReadonlySet<string>): void => {
     for (const listener of onTablesChanged) listener(tables);
   };
+  const wal = createWalSync(file);
+  const { beforeSync } = options;
   const loop = createCommitLoop({
     writer: createSqliteWriter(sqlite, plan.autoIncrement),
+    sync: beforeSync ? () => beforeSync().then(() => wal.sync()) : () => wal.sync(),
     ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),
     onUpgradeCommit: () => markUpgraded(sqlite, plan),
     onCommitted: (mutations) => {
@@ -42,7 +49,7 @@ export function startDurability(sqlite: DatabaseSync, plan: SchemaPlan, options:
     },
     onRepaired: (tables) => tablesChanged(tables),
   });
-  return { loop, middleware: recordingMiddleware(loop, records), records, listeners, onTablesChanged };
+  return { loop, middleware: recordingMiddleware(loop, records), records, listeners, onTablesChanged, wal };
 }
 
 function notify(listeners: Set<(entries: ChangeLogEntry[]) => void>, mutations: readonly Mutation[]): void {

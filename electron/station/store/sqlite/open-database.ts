@@ -17,7 +17,9 @@ export interface OpenedDatabase {
  *
  * Exclusive locking mode keeps the write lock from the first write until close, so a second
  * process (or a second store in this one) gets SQLITE_BUSY at once; in WAL mode it also keeps the
- * WAL index in heap memory (no -shm file). `synchronous=FULL` fsyncs the WAL on every commit.
+ * WAL index in heap memory (no -shm file). `synchronous=FULL` fsyncs the WAL on every commit while
+ * the store opens; once open, the commit loop syncs the WAL itself, off the event loop
+ * (docs/decisions/wal-sync-off-loop.md).
  */
 export function openStationDatabase(file: string, knownVersion: number): OpenedDatabase {
   const isNew = !existsSync(file) || statSync(file).size === 0;
