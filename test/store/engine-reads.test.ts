@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { engineReadsOf } from '../../electron/station/store/engine-reads.ts';
-import { boundTables, openStore, type PackageLineItem, type StationStore } from '../../electron/station/store/index.ts';
-import { samplePackage, sampleReturn, tempDataDir, timestamp } from './fixtures.ts';
+import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
+import { sampleLineItem, samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
 
 /*
  * Reads straight from the engine's memory (store/engine-reads.ts) answer exactly what Dexie would,
@@ -26,28 +26,10 @@ async function storeWithPackage(hotDays?: number): Promise<{ store: StationStore
     const t = boundTables(tx);
     const returnId = await t.returns.add({ ...sampleReturn(1, 1), status: 'received' } as never);
     const packageId = await t.return_packages.add({ ...samplePackage(1, returnId, 1, { status: 'received' }) } as never);
-    for (const n of [1, 2]) await t.package_line_items.add(lineItem(packageId, n) as never);
+    for (const n of [1, 2]) await t.package_line_items.add(sampleLineItem(packageId, n) as never);
     return { packageId, returnId };
   });
   return { store, dir, packageId, returnId };
-}
-
-function lineItem(packageId: number, n: number): Omit<PackageLineItem, 'id'> {
-  return {
-    account_id: 1,
-    return_package_id: packageId,
-    return_line_item_id: null,
-    quantity: n,
-    merchant_sku: `SKU-${n}`,
-    name: `Item ${n}`,
-    condition: 'like_new',
-    defective: false,
-    notes: null,
-    barcode: null,
-    tags: ['restock'],
-    created_at: timestamp(n),
-    updated_at: timestamp(n),
-  };
 }
 
 describe('reads from the engine memory', () => {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PackageStatus, ReturnPackage, ReturnRecord } from '../../electron/station/store/index.ts';
+import type { PackageLineItem, PackageStatus, ReturnPackage, ReturnRecord } from '../../electron/station/store/index.ts';
 import { trackingKey } from '../../electron/station/store/index.ts';
 
 /** A fresh data directory under the OS temp folder, and its cleanup. */
@@ -88,4 +88,23 @@ export async function dumpEngine(store: { db: { tables: Array<{ name: string; to
   const dump: Record<string, unknown[]> = {};
   for (const table of store.db.tables) dump[table.name] = await table.toArray();
   return dump;
+}
+
+/** Inspected item `n` of package `packageId` (quantity n, like new, tagged restock). */
+export function sampleLineItem(packageId: number, n: number): Omit<PackageLineItem, 'id'> {
+  return {
+    account_id: 1,
+    return_package_id: packageId,
+    return_line_item_id: null,
+    quantity: n,
+    merchant_sku: `SKU-${n}`,
+    name: `Item ${n}`,
+    condition: 'like_new',
+    defective: false,
+    notes: null,
+    barcode: null,
+    tags: ['restock'],
+    created_at: timestamp(n),
+    updated_at: timestamp(n),
+  };
 }

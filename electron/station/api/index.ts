@@ -14,6 +14,7 @@ import { returnRoutes } from './routes/returns.ts';
 import { stationRoutes } from './routes/station.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { syncRoutes } from './routes/sync.ts';
+import { createViewCache } from './view-cache.ts';
 
 /** Every API answer: never cached by a browser or proxy, never sniffed as anything but its type. */
 const API_HEADERS = Object.freeze({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
@@ -43,8 +44,11 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await useRateLimits(api, options.rateLimits);
     shareFairly(api);
     useJsonBodiesOnly(api);
-    await api.register(async (scope) => returnRoutes(scope, ctx));
-    await api.register(async (scope) => returnPackageRoutes(scope, ctx));
+    // Single-record views kept as JSON between requests, forgotten when their records change.
+    const views = createViewCache(ctx.store);
+    api.addHook('onClose', async () => views.close());
+    await api.register(async (scope) => returnRoutes(scope, ctx, views));
+    await api.register(async (scope) => returnPackageRoutes(scope, ctx, views));
     await api.register(async (scope) => lineItemRoutes(scope, ctx));
     await api.register(async (scope) => mediaFileRoutes(scope, ctx));
     await api.register(async (scope) => configurationRoutes(scope, ctx));

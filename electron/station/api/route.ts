@@ -8,6 +8,7 @@ import type { Principal } from '../domain/tokens.ts';
 import { authorize } from './auth.ts';
 import { parseBody, parsePathId, parseQuery } from './http/validate.ts';
 import { idempotencyClaim, idempotencyKeyOf, rememberReply, replayFor, type StoredReply } from './idempotency.ts';
+import type { JsonOf } from './view-cache.ts';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -36,10 +37,12 @@ export interface RouteInput<R extends RouteDefinition, P = undefined> {
   origin: string;
 }
 
-export interface RouteReply<T> {
-  status?: number;
-  body: T;
-  headers?: Record<string, string>;
+/** A handler's answer: its body, or (a GET's remembered view) the body's JSON text already made. */
+export type RouteReply<T> = { status?: number; headers?: Record<string, string> } & ({ body: T } | { json: JsonOf<T> });
+
+/** The body of a reply as a value, for the idempotency record (mutations answer bodies, not text). */
+function bodyOf<T>(reply: RouteReply<T>): unknown {
+  return 'json' in reply ? JSON.parse(reply.json) : reply.body;
 }
 
 /** What a handler answers: the response schema's output, the text of a CSV file, or nothing. */
@@ -55,6 +58,8 @@ export interface RouteExtras<R extends RouteDefinition, P> {
   /** Runs once the write is durable or has failed: lets go of what `prepare` holds (upload bytes). */
   release?: (prepared: P) => Promise<void>;
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** `/a/{id}` (OpenAPI, shared/api/routes.ts) → `/a/:id` (Fastify). */
 export function fastifyPath(template: string): string {
@@ -136,7 +141,7 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
       const base = { request, principal, params, query, body, origin: originOf(request) };
       const prepared = (extras.prepare ? await extras.prepare(base) : undefined) as P;
 
-      let result: StoredReply & { replayed?: boolean };
+      let result: StoredReply & { replayed?: boolean; json?: string };
       const afterCommitWork: Array<() => Promise<void>> = [];
       const afterCommit = (work: () => Promise<void>) => void afterCommitWork.push(work);
       try {
@@ -144,7 +149,8 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
           // A GET route's `t` is typed as the engine's tables (R['method'] is 'GET'; TypeScript cannot narrow R).
           const t = ctx.store.db satisfies EngineTables as unknown as RouteInput<R, P>['t'];
           const fresh = await handler({ ...base, prepared, afterCommit, t, now: ctx.clock.now() });
-          result = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
+          const answer = 'json' in fresh ? { body: undefined, json: fresh.json } : { body: fresh.body };
+          result = { status: fresh.status ?? route.status, headers: fresh.headers ?? {}, ...answer };
         } else {
           const fingerprint = extras.fingerprint ? extras.fingerprint(prepared) : request.body;
           const claim = idempotencyKey === null ? null : idempotencyClaim(request, route.operationId, params, idempotencyKey, fingerprint);
@@ -152,7 +158,7 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
             const earlier = claim ? await replayFor(t, claim, now) : null;
             if (earlier) return { ...earlier, replayed: true };
             const fresh = await handler({ ...base, prepared, afterCommit, t, now });
-            const stored: StoredReply = { status: fresh.status ?? route.status, body: fresh.body, headers: fresh.headers ?? {} };
+            const stored: StoredReply = { status: fresh.status ?? route.status, body: bodyOf(fresh), headers: fresh.headers ?? {} };
             if (claim) await rememberReply(t, claim, stored, now);
             return stored;
           });
@@ -163,7 +169,10 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
       for (const work of afterCommitWork) await work().catch((error: unknown) => request.log.error({ err: error }, 'after-commit work failed'));
       reply.code(result.status).headers(result.headers);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
-      return result.status === 204 ? reply.send() : reply.send(result.body);
+      if (result.status === 204) return reply.send();
+      // Text already JSON is sent as it is (Fastify serialises only non-strings).
+      if (result.json !== undefined) return reply.type(JSON_TYPE).send(result.json);
+      return reply.send(result.body);
     },
   });
 }

@@ -2,6 +2,7 @@ import type { Transaction } from 'dexie';
 import type { MediaFiles } from '../media/index.ts';
 import type { CountFilters, ListableTable, ListQueries, ListResult } from './list-queries.ts';
 import type { EngineReads } from './engine-reads.ts';
+import type { Mutation } from './durability/mutations.ts';
 import type { ChangeLogEntry } from './records.ts';
 import type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
 
@@ -45,6 +46,8 @@ export interface OpenStoreOptions {
  * - `subscribe(listener)`: change-log entries, called after the commit that made them durable.
  * - `onTablesChanged(listener)`: the tables whose stored state changed, after each commit and
  *   after each repair of a failed one, before any writer hears back: caches of records forget them.
+ *   After a commit it also gets the commit's mutations (a put with the record's JSON, a delete with
+ *   its key), so a cache can forget single records; after a repair none (any record may differ).
  * - `shedCold()`: the hot-set sweep now (it also runs every `hotSet.sweepMs`); resolves to the
  *   number of returns whose records left the engine (they stay in SQLite).
  * - `media`: content-addressed media files under `<dataDir>/media/`.
@@ -60,7 +63,7 @@ export interface StationStore {
   listIds<K extends ListableTable>(table: K, query: ListQueries[K]): ListResult;
   count<K extends ListableTable>(table: K, filters: CountFilters[K]): number;
   subscribe(listener: (entries: ChangeLogEntry[]) => void): () => void;
-  onTablesChanged(listener: (tables: ReadonlySet<string>) => void): () => void;
+  onTablesChanged(listener: (tables: ReadonlySet<string>, mutations?: readonly Mutation[]) => void): () => void;
   shedCold(): Promise<number>;
   flush(): Promise<void>;
   close(): Promise<void>;

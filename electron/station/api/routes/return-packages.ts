@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { listMeta } from '#shared/api/common.ts';
-import type { StationPackageListQuery } from '#shared/api/return-packages.ts';
+import type { ReturnPackage, StationPackageListQuery } from '#shared/api/return-packages.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { packageDetailOf, packageListViews } from '../../domain/package-view-loader.ts';
 import { createPackage, listPackages, updatePackage } from '../../domain/packages.ts';
 import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
+import { jsonOf, type ViewCache, type ViewSource } from '../view-cache.ts';
 
 /** One page of packages (an account's, or every account's without `account_id`) with their list views (L). */
 async function packagePage(ctx: DomainContext, { page, per_page, sort, account_id, ...filters }: StationPackageListQuery) {
@@ -14,8 +15,11 @@ async function packagePage(ctx: DomainContext, { page, per_page, sort, account_i
   return { records, views: await packageListViews(ctx.store.db, ctx.config, records), meta: listMeta(page, per_page, total) };
 }
 
-/** Return packages: list (L; an account's, or every account's for a station token), create (C, 201 + Location), get (G), update (U). */
-export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext): void {
+/**
+ * Return packages: list (L; an account's, or every account's for a station token), create (C, 201 + Location),
+ * get (G; its JSON remembered in `views` until a record it shows changes), update (U).
+ */
+export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext, views: ViewCache): void {
   addRoute(server, ctx, API_ROUTES.listReturnPackages, async ({ params, query }) => {
     const { views, meta } = await packagePage(ctx, { ...query, account_id: params.account_id });
     return { body: { data: views, meta } };
@@ -32,9 +36,17 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext)
     return { body: packageCreatedView(pkg), headers: { location: `${request.url.split('?')[0]}/${pkg.id}` } };
   });
 
-  addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params, origin }) => ({
-    body: await packageDetailOf(ctx.store, ctx.config, params.account_id, params.id, origin),
-  }));
+  addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params, origin }) => {
+    const { account_id: accountId, id } = params;
+    const cached = views.get<ReturnPackage>('return_package', id);
+    if (cached?.accountId === accountId && cached.origin === origin) return { json: cached.json };
+    const mark = views.mark();
+    const view = await packageDetailOf(ctx.store, ctx.config, accountId, id, origin);
+    const json = jsonOf(view);
+    const sources: ViewSource[] = [['return_packages', id], ...view.line_items.map((l): ViewSource => ['package_line_items', l.id]), ...view.media_files.map((m): ViewSource => ['media_files', m.id])];
+    views.remember('return_package', id, { accountId, origin, json }, sources, mark);
+    return { json };
+  });
 
   addRoute(server, ctx, API_ROUTES.updateReturnPackage, async ({ params, body, t, now }) => ({
     body: packageUpdatedView(await updatePackage(t, now, params.account_id, params.id, body)),

@@ -8,9 +8,11 @@ import { createReturn, listReturns } from '../../domain/returns.ts';
 import { returnView } from '../../domain/record-views.ts';
 import { accountForReturns } from '../auth.ts';
 import { addRoute } from '../route.ts';
+import { jsonOf, type ViewCache } from '../view-cache.ts';
+import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
 
-/** Manual returns: `POST/GET /returns` (the token's account) and `GET .../accounts/{id}/returns`. */
-export function returnRoutes(server: FastifyInstance, ctx: DomainContext): void {
+/** Manual returns: `POST/GET /returns` (the token's account), `GET .../accounts/{id}/returns` and one return (its JSON remembered in `views`). */
+export function returnRoutes(server: FastifyInstance, ctx: DomainContext, views: ViewCache): void {
   addRoute(server, ctx, API_ROUTES.createReturn, async ({ principal, body, t, now }) => {
     const { account_id: requested, ...fields } = body;
     const accountId = accountForReturns(principal, requested);
@@ -27,9 +29,16 @@ export function returnRoutes(server: FastifyInstance, ctx: DomainContext): void 
   });
 
   addRoute(server, ctx, API_ROUTES.getAccountReturn, async ({ params, t }) => {
-    const record = await t.returns.get(params.id);
-    if (!record || record.account_id !== params.account_id) throw fail('NOT_FOUND', `No return ${params.id} in account ${params.account_id}.`);
-    return { body: returnView(record) };
+    const { account_id: accountId, id } = params;
+    const cached = views.get<ReturnView>('return', id);
+    if (cached?.accountId === accountId) return { json: cached.json };
+    const mark = views.mark();
+    // From the engine's memory in this turn when it can answer (store/engine-reads.ts), else through Dexie.
+    const record = ctx.store.inMemory.get('returns', id) ?? (await t.returns.get(id));
+    if (!record || record.account_id !== accountId) throw fail('NOT_FOUND', `No return ${id} in account ${accountId}.`);
+    const json = jsonOf(returnView(record));
+    views.remember('return', id, { accountId, origin: null, json }, [['returns', id]], mark);
+    return { json };
   });
 
   addRoute(server, ctx, API_ROUTES.listAccountReturns, async ({ params, query }) => {

@@ -17,8 +17,8 @@ export interface Durability {
   records: WeakMap<object, TransactionRecord>;
   /** Called with each commit's change-log entries once they are durable. */
   listeners: Set<(entries: ChangeLogEntry[]) => void>;
-  /** Called with the tables a commit changed once it is durable, or a repair touched (caches forget them). */
-  onTablesChanged: Set<(tables: ReadonlySet<string>) => void>;
+  /** Called with the tables a commit changed once it is durable (and its mutations), or a repair touched (caches forget them). */
+  onTablesChanged: Set<(tables: ReadonlySet<string>, mutations?: readonly Mutation[]) => void>;
   /** The WAL's fsync: close it before the SQLite connection. */
   wal: WalSync;
 }
@@ -31,10 +31,10 @@ export interface DurabilityOptions {
 /** Starts the commit loop over `sqlite` (the connection to `file`) and the middleware that feeds it. */
 export function startDurability(sqlite: DatabaseSync, file: string, plan: SchemaPlan, options: DurabilityOptions): Durability {
   const listeners = new Set<(entries: ChangeLogEntry[]) => void>();
-  const onTablesChanged = new Set<(tables: ReadonlySet<string>) => void>();
+  const onTablesChanged = new Set<(tables: ReadonlySet<string>, mutations?: readonly Mutation[]) => void>();
   const records = new WeakMap<object, TransactionRecord>();
-  const tablesChanged = (tables: ReadonlySet<string>): void => {
-    for (const listener of onTablesChanged) listener(tables);
+  const tablesChanged = (tables: ReadonlySet<string>, mutations?: readonly Mutation[]): void => {
+    for (const listener of onTablesChanged) listener(tables, mutations);
   };
   const wal = createWalSync(file);
   const { beforeSync } = options;
@@ -44,7 +44,7 @@ export function startDurability(sqlite: DatabaseSync, file: string, plan: Schema
     ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),
     onUpgradeCommit: () => markUpgraded(sqlite, plan),
     onCommitted: (mutations) => {
-      tablesChanged(new Set(mutations.map((m) => m.table)));
+      tablesChanged(new Set(mutations.map((m) => m.table)), mutations);
       notify(listeners, mutations);
     },
     onRepaired: (tables) => tablesChanged(tables),

@@ -1,0 +1,131 @@
+import type { Mutation, StationStore, StationTableName } from '../store/index.ts';
+
+/*
+ * The JSON text of single-record views (a package's G view, a return), kept between requests until
+ * a commit changes a record they show (docs/decisions/view-cache.md). A hot get-one then costs a map
+ * lookup instead of engine reads (each a structured clone), the view mapping and JSON.stringify.
+ *
+ * Each view names the records it was made from; a committed put or delete of one of them, a put of
+ * a record that joins it (a new line item of the package), any change to a table every view reads
+ * (carriers, locations), a range delete or a repair after a failed commit forgets it. The store
+ * reports commits before any writer hears back, so nobody can have seen a change a view lacks. A
+ * view read across a change is not kept (mark/remember), and nothing outlives the process.
+ */
+
+/** JSON text of a view of type T (JSON.stringify of it). */
+export type JsonOf<T> = string & { readonly __viewOf?: T };
+
+export function jsonOf<T>(view: T): JsonOf<T> {
+  return JSON.stringify(view) as JsonOf<T>;
+}
+
+export type ViewKind = 'return_package' | 'return';
+
+export interface CachedView<T> {
+  accountId: number;
+  /** The origin its URLs were made for (media capability URLs), null when it has none. */
+  origin: string | null;
+  json: JsonOf<T>;
+}
+
+/** A record a view was made from: a change to it forgets the view. */
+export type ViewSource = readonly [table: StationTableName, key: number];
+
+export interface ViewCache {
+  get<T>(kind: ViewKind, id: number): CachedView<T> | undefined;
+  /** Taken before reading the records of a view: `remember` keeps the view only if nothing changed since. */
+  mark(): number;
+  remember<T>(kind: ViewKind, id: number, view: CachedView<T>, sources: readonly ViewSource[], mark: number): void;
+  /** Stops following the store's commits and forgets every view. */
+  close(): void;
+  readonly size: number;
+}
+
+/** Records that join the view of another record when put: a line item or media file of a package. */
+const JOINS: Partial<Record<string, { field: string; table: StationTableName }>> = {
+  package_line_items: { field: 'return_package_id', table: 'return_packages' },
+  media_files: { field: 'return_package_id', table: 'return_packages' },
+};
+
+/** Tables every package view reads a row of by a shared key: any change forgets every view. */
+const SHARED: ReadonlySet<string> = new Set(['carriers', 'locations']);
+
+/** Tables whose records views are made from. */
+const SOURCES: ReadonlySet<string> = new Set(['return_packages', 'package_line_items', 'media_files', 'returns', ...SHARED]);
+
+interface Entry {
+  view: CachedView<unknown>;
+  sources: string[];
+}
+
+export const DEFAULT_MAX_CACHED_VIEWS = 5_000;
+
+const sourceKey = (table: string, key: unknown): string => `${table}:${String(key)}`;
+
+function joinedOwner(mutation: Mutation): string | undefined {
+  const join = mutation.kind === 'put' ? JOINS[mutation.table] : undefined;
+  if (!join || mutation.kind !== 'put') return undefined;
+  const owner = (JSON.parse(mutation.json) as Record<string, unknown>)[join.field];
+  return typeof owner === 'number' ? sourceKey(join.table, owner) : undefined;
+}
+
+/** A view cache following `store`'s commits, holding at most `maxEntries` views (the oldest go first). */
+export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CACHED_VIEWS): ViewCache {
+  const entries = new Map<string, Entry>();
+  /** Source record → the entry made from it (a record shows in one view at most). */
+  const usedBy = new Map<string, string>();
+  let generation = 0;
+
+  const forget = (entryKey: string | undefined): void => {
+    const entry = entryKey === undefined ? undefined : entries.get(entryKey);
+    if (!entry || entryKey === undefined) return;
+    entries.delete(entryKey);
+    for (const source of entry.sources) if (usedBy.get(source) === entryKey) usedBy.delete(source);
+  };
+  const forgetAll = (): void => {
+    entries.clear();
+    usedBy.clear();
+  };
+
+  const stop = store.onTablesChanged((tables, mutations) => {
+    if (![...tables].some((table) => SOURCES.has(table))) return;
+    generation += 1;
+    if (entries.size === 0) return;
+    if (!mutations || [...tables].some((table) => SHARED.has(table))) return forgetAll();
+    for (const mutation of mutations) {
+      if (!SOURCES.has(mutation.table)) continue;
+      if (mutation.kind === 'deleteRange') return forgetAll();
+      forget(usedBy.get(sourceKey(mutation.table, mutation.key)));
+      const owner = joinedOwner(mutation);
+      if (owner) forget(usedBy.get(owner));
+    }
+  });
+
+  return {
+    get<T>(kind: ViewKind, id: number) {
+      return entries.get(sourceKey(kind, id))?.view as CachedView<T> | undefined;
+    },
+    mark: () => generation,
+    remember(kind, id, view, sources, mark) {
+      if (mark !== generation) return;
+      const entryKey = sourceKey(kind, id);
+      forget(entryKey);
+      if (entries.size >= maxEntries) forget(entries.keys().next().value);
+      const keys = sources.map(([table, key]) => sourceKey(table, key));
+      entries.set(entryKey, { view, sources: keys });
+      for (const key of keys) {
+        // A record moved to another view (a line item to another package): the old view is stale.
+        const previous = usedBy.get(key);
+        if (previous !== undefined && previous !== entryKey) forget(previous);
+        usedBy.set(key, entryKey);
+      }
+    },
+    close() {
+      stop();
+      forgetAll();
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
