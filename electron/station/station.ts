@@ -81,7 +81,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
       isClosing: () => socket.closing,
     });
     const loaded = storeStatsOf(store).load;
-    if (loaded?.hotReturns !== undefined) server.log.info({ returns_in_memory: loaded.hotReturns }, 'store open: the hot set is in memory, older records are read from disk');
+    if (loaded?.hotReturns !== undefined) server.log.info({ returns_in_memory: loaded.hotReturns, outbox_slots_in_memory: loaded.outboxSlots ?? 0 }, 'store open: the hot set is in memory, older records are read from disk');
     onShed = (returns) => server.log.info({ returns }, 'hot set: records of returns that left it were shed from memory (they stay on disk)');
     const background = await startBackground(options, store, sync, ctx.clock, server);
     return stationOf({ dataDir: options.dataDir, store, ctx, server, lock, socket, background });

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { call, returnBody } from '../api/support.ts';
 import { returnLine } from '../support/manual-return.ts';
 import { type RunningStation, startStation } from '../support/station-process.ts';
+import { startUpstream, waitFor } from '../sync/support.ts';
 import { cli } from './station-state.ts';
 
 /*
@@ -31,6 +32,10 @@ async function until(what: string, predicate: () => boolean, ms = 20_000): Promi
 
 const inMemoryAtOpen = (station: RunningStation): number | undefined => {
   const match = /"returns_in_memory":(\d+)/.exec(station.output().stderr);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+};
+const slotsAtOpen = (station: RunningStation): number | undefined => {
+  const match = /"outbox_slots_in_memory":(\d+)/.exec(station.output().stderr);
   return match?.[1] === undefined ? undefined : Number(match[1]);
 };
 const sheds = (station: RunningStation): number => (station.output().stderr.match(/were shed from memory/g) ?? []).length;
@@ -96,4 +101,54 @@ describe('a station with a hot-set window of zero', () => {
       expect(await station.stop()).toBe(0);
     }
   });
+
+  it('keeps the unsent changes of received parcels on disk while no upstream is set, and sends them all once one is, across a restart', async () => {
+    // Without an upstream every local change leaves an outbox slot (two per parcel): held in memory
+    // they grew with the history (docs/decisions/store-hot-set.md).
+    const dir = mkdtempSync(join(tmpdir(), 'station-hot-outbox-'));
+    dirs.push(dir);
+    const token = cli(dir, 'token', 'create', '--account', '1', '--name', 'hot-set outbox test').trim();
+    let station = await startStation({ dataDir: dir, ...COLD });
+    const tracking = ['COLD-SLOT-1', 'COLD-SLOT-2'];
+    for (const number of tracking) {
+      const ret = await call(station.origin, 'POST', '/returns', { token, body: returnBody({ return_line_items: [returnLine(`${number}-SKU`, 1)] }) });
+      expect(ret.status, ret.text).toBe(200);
+      const { id: returnId, return_line_items: lines } = ret.json as { id: number; return_line_items: Array<{ id: number }> };
+      const pkg = await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: returnId, tracking_number: number } });
+      expect(pkg.status, pkg.text).toBe(201);
+      const packageId = (pkg.json as { id: number }).id;
+      expect((await call(station.origin, 'POST', `${A}/return_packages/${packageId}/line_items`, { token, body: { return_line_item_id: lines[0]?.id, quantity: 1 } })).status).toBe(201);
+      expect((await call(station.origin, 'PATCH', `${A}/return_packages/${packageId}`, { token, body: { status: 'received' } })).status).toBe(200);
+    }
+    const open = await call(station.origin, 'POST', '/returns', { token, body: returnBody() });
+    const openId = (open.json as { id: number }).id;
+    expect((await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: openId, tracking_number: 'HOT-SLOT-1' } })).status).toBe(201);
+    await until('the sweep', () => sheds(station) > 0);
+    expect(await station.stop()).toBe(0);
+
+    station = await startStation({ dataDir: dir, ...COLD });
+    const upstream = await startUpstream({ accounts: [1] });
+    try {
+      await until('the open report', () => slotsAtOpen(station) !== undefined);
+      expect(inMemoryAtOpen(station)).toBe(1);
+      expect(slotsAtOpen(station)).toBe(2); // the open return's and its package's, not the received ones'
+      const set = await call(station.origin, 'POST', '/api/v1/station/upstream', {
+        token: station.stationToken,
+        body: { url: upstream.origin, token: upstream.syncToken, accounts: [1] },
+      });
+      expect(set.status, set.text).toBe(200);
+      // The backlog made before there was an upstream, shed and restarted since, goes up whole.
+      for (const number of [...tracking, 'HOT-SLOT-1']) {
+        const sent = await waitFor(`${number} upstream`, async () => (await upstream.api.listPackages(1, { tracking_number: number })).data[0], 30_000);
+        expect(sent.status).toBe(number === 'HOT-SLOT-1' ? 'in_transit' : 'received');
+      }
+      await waitFor('nothing left to send', async () => {
+        const sync = await call(station.origin, 'GET', '/api/v1/station/sync', { token: station.stationToken });
+        return (sync.json as { status: { pending_changes: number } }).status.pending_changes === 0;
+      }, 30_000);
+    } finally {
+      expect(await station.stop()).toBe(0);
+      await upstream.stop();
+    }
+  }, 90_000);
 });

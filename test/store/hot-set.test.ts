@@ -26,6 +26,8 @@ async function open(dataDir: string): Promise<{ station: Station; origin: string
 
 /** Packages the engine itself holds (a count over the whole table never asks SQLite). */
 const packagesInMemory = (station: Station): Promise<number> => station.store.db.return_packages.count();
+/** Outbox slots (unsent changes) the engine itself holds. */
+const slotsInMemory = async (station: Station): Promise<string[]> => (await station.store.db.outbox.toArray()).map((slot) => slot.key).sort();
 
 describe('the hot set with a window of zero', () => {
   it('sheds a received package, then reads, lists, guards and edits it as if it were hot, across a restart', async () => {
@@ -85,6 +87,65 @@ describe('the hot set with a window of zero', () => {
       expect(notes.status, notes.text).toBe(200);
       const ret = await call(origin, 'GET', `${A}/returns/${done.id}`, { token });
       expect(ret.status, ret.text).toBe(200);
+    } finally {
+      await station.close();
+    }
+  });
+
+  it('without an upstream, the outbox slots of shed records leave memory; setting an upstream brings the backlog back, across a restart', async () => {
+    // Without an upstream every local change leaves a slot for a later upstream: two per parcel,
+    // a year of them held in memory was the growth the year bench found.
+    const dataDir = mkdtempSync(join(tmpdir(), 'hot-set-outbox-'));
+    dirs.push(dataDir);
+    const first = await open(dataDir);
+    let { station, origin } = first;
+    const { token } = first;
+    const A = '/api/v1/accounts/1';
+    const done = await createReturn(origin, token, { return_line_items: [returnLine('SLOT-1', 1)] });
+    const received = await createPackage(origin, token, 1, done.id);
+    const item = await call(origin, 'POST', `${A}/return_packages/${received.id}/line_items`, { token, body: { return_line_item_id: done.return_line_items[0]?.id, quantity: 1 } });
+    expect(item.status, item.text).toBe(201);
+    expect((await call(origin, 'PATCH', `${A}/return_packages/${received.id}`, { token, body: { status: 'received' } })).status).toBe(200);
+    const open_ = await createReturn(origin, token);
+    const inTransit = await createPackage(origin, token, 1, open_.id);
+    const backlog = [`return:${done.id}`, `return:${open_.id}`, `return_package:${inTransit.id}`, `return_package:${received.id}`].sort();
+    expect(await slotsInMemory(station)).toEqual(backlog);
+    const slotBefore = await station.store.db.outbox.get(`return_package:${received.id}`);
+
+    expect(await station.store.shedCold()).toBe(1);
+    expect(await slotsInMemory(station)).toEqual([`return:${open_.id}`, `return_package:${inTransit.id}`].sort());
+    // The slot is still there for whoever asks (from disk), unchanged.
+    expect(await station.store.db.outbox.get(`return_package:${received.id}`)).toEqual(slotBefore);
+    // A new change to the shed package keeps its slot's history (when it was first queued).
+    const later = new Date(Date.parse(slotBefore?.changed_at ?? '') + 1).toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await call(origin, 'PATCH', `${A}/return_packages/${received.id}`, { token, body: { notes: 'checked again' } })).status).toBe(200);
+    const slotAfter = await station.store.db.outbox.get(`return_package:${received.id}`);
+    expect(slotAfter).toMatchObject({ queued_at: slotBefore?.queued_at });
+    expect((slotAfter?.changed_at ?? '') >= later).toBe(true);
+    expect(await station.store.shedCold()).toBe(1);
+    expect(await slotsInMemory(station)).toHaveLength(2);
+
+    await station.close();
+    ({ station, origin } = await open(dataDir));
+    try {
+      expect(await slotsInMemory(station)).toEqual([`return:${open_.id}`, `return_package:${inTransit.id}`].sort());
+      // An upstream set: the whole backlog is work at hand and in memory, as sync reads it.
+      const stationToken = (await createToken(station.store, station.ctx.clock, { scope: 'station', accountId: null, name: 'settings' })).secret;
+      const set = await call(origin, 'POST', '/api/v1/station/upstream', { token: stationToken, body: { url: 'http://127.0.0.1:9', token: 'upstream-token', accounts: [1] } });
+      expect(set.status, set.text).toBe(200);
+      expect(await slotsInMemory(station)).toEqual(backlog);
+      expect((await station.store.db.outbox.where('account_id').equals(1).toArray()).map((slot) => slot.key).sort()).toEqual(backlog);
+      // Unsent changes stay in memory while the upstream is set.
+      expect(await station.store.shedCold()).toBe(0);
+      expect(await slotsInMemory(station)).toEqual(backlog);
+    } finally {
+      await station.close();
+    }
+    // And after a restart with the upstream set, the open loads them all.
+    ({ station } = await open(dataDir));
+    try {
+      expect(await slotsInMemory(station)).toEqual(backlog);
     } finally {
       await station.close();
     }

@@ -70,6 +70,8 @@ export interface LoadReport {
   fillMs: number;
   /** Returns whose records (the cluster) the engine holds after the load: the hot set. */
   hotReturns?: number;
+  /** Outbox slots (unsent changes) the engine holds after the load: those of the hot set's clusters. */
+  outboxSlots?: number;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { statementCache } from '../sqlite/statement-cache.ts';
-import type { ClusterTable } from './rule.ts';
+import { type ClusterTable, UNSENT_RETURNS_SQL } from './rule.ts';
 
 /** Packages whose return is remembered at most (≈ 5 MB); see PackageReturns. */
 const MAX_REMEMBERED_PACKAGE_RETURNS = 50_000;
@@ -49,6 +49,8 @@ export interface ColdReads {
   clusterOf(table: ClusterTable, value: Record<string, unknown>): number | undefined;
   /** Every stored record of a return's cluster, by table. */
   cluster(returnId: number): Map<ClusterTable, StoredRow[]>;
+  /** The returns whose clusters hold an unsent change (an outbox slot) on disk. */
+  unsentClusters(): number[];
 }
 
 /** Runs a statement of stored records (`SELECT k, v …`): their keys and parsed values. */
@@ -70,6 +72,7 @@ export function createColdReads(sqlite: DatabaseSync): ColdReads {
     },
     clusterOf: (table, value) => clusterOf(returns, table, value),
     cluster: (returnId) => cluster(read, returnId),
+    unsentClusters: () => (prepared(UNSENT_RETURNS_SQL).all() as Array<{ k: unknown }>).map((row) => row.k).filter((k): k is number => typeof k === 'number'),
   };
 }
 
@@ -94,11 +97,12 @@ function clusterOf(returns: PackageReturns, table: ClusterTable, value: Record<s
     case 'media_files':
       return returns.of(value.return_package_id);
     case 'upstream_links':
+    case 'outbox':
       return value.kind === 'return' ? (value.local_id as number) : returns.of(value.local_id);
   }
 }
 
-/** Every stored record of a return's cluster: the return, its packages, their items, media and upstream links. */
+/** Every stored record of a return's cluster: the return, its packages, their items, media, upstream links and outbox slots. */
 function cluster(read: RowReader, returnId: number): Map<ClusterTable, StoredRow[]> {
   const found = new Map<ClusterTable, StoredRow[]>();
   found.set('returns', read(`SELECT k, v FROM returns WHERE k = ?`, returnId));
@@ -107,14 +111,17 @@ function cluster(read: RowReader, returnId: number): Map<ClusterTable, StoredRow
   const items: StoredRow[] = [];
   const media: StoredRow[] = [];
   const links = read(`SELECT k, v FROM upstream_links WHERE k = ?`, `return:${returnId}`);
+  const slots = read(`SELECT k, v FROM outbox WHERE k = ?`, `return:${returnId}`);
   for (const pkg of packages) {
     items.push(...read(`SELECT k, v FROM package_line_items WHERE json_extract(v, '$.return_package_id') = ? ORDER BY k`, pkg.key));
     media.push(...read(`SELECT k, v FROM media_files WHERE json_extract(v, '$.return_package_id') = ? ORDER BY k`, pkg.key));
     links.push(...read(`SELECT k, v FROM upstream_links WHERE k = ?`, `return_package:${pkg.key}`));
+    slots.push(...read(`SELECT k, v FROM outbox WHERE k = ?`, `return_package:${pkg.key}`));
   }
   found.set('package_line_items', items);
   found.set('media_files', media);
   found.set('upstream_links', links);
+  found.set('outbox', slots);
   return found;
 }
 

@@ -2,6 +2,7 @@ import type { DBCore, DBCoreQueryRequest, DBCoreTable, DBCoreTransaction, Middle
 import type { ColdReads, StoredRow } from './cold-reads.ts';
 import { type ColdSide, coldTable } from './cold-table.ts';
 import { type ClusterTable, isClusterTable } from './rule.ts';
+import { upstreamSettingsTable } from './upstream-backlog.ts';
 
 /** Dexie's DBCoreRangeType.Equal (a const enum, not importable as a value). */
 const EQUAL = 1;
@@ -84,14 +85,21 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
   /** Brings the clusters of these cold records into the engine, inside `trans`. */
   async function faultIn(trans: DBCoreTransaction, table: ClusterTable, rows: readonly StoredRow[]): Promise<void> {
     if (!down) return;
-    const scope = (trans as unknown as EngineTransaction).objectStoreNames;
     const clusters = new Set<number>();
     for (const row of rows) {
       const cluster = cold.clusterOf(table, row.value);
       if (cluster === undefined) await addMissing(trans, table, [row]);
       else if (!engine.present.has(cluster)) clusters.add(cluster);
     }
+    await faultInClusters(trans, clusters);
+  }
+
+  /** Brings these clusters, whole, into the engine inside `trans` (only the keys it lacks). */
+  async function faultInClusters(trans: DBCoreTransaction, clusters: Iterable<number>): Promise<void> {
+    if (!down) return;
+    const scope = (trans as unknown as EngineTransaction).objectStoreNames;
     for (const cluster of clusters) {
+      if (engine.present.has(cluster)) continue;
       let whole = true;
       for (const [name, clusterRows] of cold.cluster(cluster)) {
         if (!scope.contains(name)) {
@@ -147,6 +155,7 @@ export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
         ...core,
         table(name: string): DBCoreTable {
           const table = core.table(name);
+          if (name === 'station_meta') return upstreamSettingsTable(table, () => engine.enabled, (trans) => faultInClusters(trans, cold.unsentClusters()));
           return isClusterTable(name) ? coldTable(side, table, name) : table;
         },
       };

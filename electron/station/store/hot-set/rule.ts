@@ -3,7 +3,8 @@ import type { DatabaseSync } from 'node:sqlite';
 /*
  * The hot set (docs/decisions/store-hot-set.md): the engine holds the records a working day needs;
  * the rest lives only in SQLite. The unit is a return's cluster — the return, its packages, their
- * line items and media records, and the upstream links of the return and its packages — because
+ * line items and media records, and the upstream links and outbox slots of the return and its
+ * packages — because
  * the domain code reads them together (a receipt recounts the return from its packages). A
  * cluster is hot when its return is not fully received, any of its packages is open (not
  * received or cancelled), the return or a package changed inside the window, or the return or a
@@ -26,8 +27,13 @@ export const DEFAULT_HOT_DAYS = 14;
  */
 export const UPSTREAM_SETTINGS_KEY = 'sync.upstream';
 
-/** The tables whose records may be cold (only in SQLite). */
-export const CLUSTER_TABLES = ['returns', 'return_packages', 'package_line_items', 'media_files', 'upstream_links'] as const;
+/**
+ * The tables whose records may be cold (only in SQLite). The outbox is one of them: without an
+ * upstream every local change leaves a slot (a backlog for a later upstream), so it grows with the
+ * history, two slots per parcel; with an upstream set every slot's cluster is hot anyway.
+ */
+export const CLUSTER_TABLES = ['returns', 'return_packages', 'package_line_items', 'media_files', 'upstream_links', 'outbox'] as const;
+
 export type ClusterTable = (typeof CLUSTER_TABLES)[number];
 
 export function isClusterTable(name: string): name is ClusterTable {
@@ -69,10 +75,15 @@ export function ensureHotSetIndexes(sqlite: DatabaseSync): void {
   for (const [table, sql] of HOT_SET_INDEXES) if (exists.get(table)) sqlite.exec(sql);
 }
 
-/** The tables the hot set needs: the clusters' and the outbox (unsent changes). */
+/** The tables the hot set needs: the clusters' (the outbox with them: unsent changes) and the settings. */
 export function hasHotSetTables(tables: ReadonlySet<string> | ReadonlyMap<string, unknown>): boolean {
-  return [...CLUSTER_TABLES, 'outbox', 'station_meta'].every((table) => tables.has(table));
+  return [...CLUSTER_TABLES, 'station_meta'].every((table) => tables.has(table));
 }
+
+/** The returns whose clusters hold an unsent change (an outbox slot): hot while an upstream is set. */
+export const UNSENT_RETURNS_SQL = `SELECT json_extract(v, '$.local_id') AS k FROM outbox WHERE json_extract(v, '$.kind') = 'return'
+  UNION SELECT p.return_id AS k FROM outbox o JOIN return_packages p ON p.k = json_extract(o.v, '$.local_id')
+  WHERE json_extract(o.v, '$.kind') = 'return_package'`;
 
 const quoted = (values: readonly string[]): string => values.map((value) => `'${value}'`).join(', ');
 
@@ -86,12 +97,13 @@ export function selectHotKeys(sqlite: DatabaseSync, options: HotSetOptions): voi
   sqlite.exec(`
     DROP TABLE IF EXISTS temp.hot_returns; DROP TABLE IF EXISTS temp.hot_return_packages;
     DROP TABLE IF EXISTS temp.hot_package_line_items; DROP TABLE IF EXISTS temp.hot_media_files;
-    DROP TABLE IF EXISTS temp.hot_upstream_links;
+    DROP TABLE IF EXISTS temp.hot_upstream_links; DROP TABLE IF EXISTS temp.hot_outbox;
     CREATE TEMP TABLE hot_returns (k INTEGER PRIMARY KEY);
     CREATE TEMP TABLE hot_return_packages (k INTEGER PRIMARY KEY);
     CREATE TEMP TABLE hot_package_line_items (k INTEGER PRIMARY KEY);
     CREATE TEMP TABLE hot_media_files (k INTEGER PRIMARY KEY);
     CREATE TEMP TABLE hot_upstream_links (k TEXT PRIMARY KEY);
+    CREATE TEMP TABLE hot_outbox (k TEXT PRIMARY KEY);
   `);
   const hotReturns = `INSERT OR IGNORE INTO temp.hot_returns (k)`;
   sqlite.prepare(`${hotReturns} SELECT k FROM returns WHERE status IN ('awaiting', 'partially_received')`).run();
@@ -99,13 +111,7 @@ export function selectHotKeys(sqlite: DatabaseSync, options: HotSetOptions): voi
   sqlite.prepare(`${hotReturns} SELECT return_id FROM return_packages WHERE status IN (${quoted(OPEN_PACKAGE_STATUSES)})`).run();
   sqlite.prepare(`${hotReturns} SELECT return_id FROM return_packages WHERE status IN (${quoted(CLOSED_PACKAGE_STATUSES)}) AND updated_at >= ?`).run(since);
   if (sqlite.prepare('SELECT 1 AS found FROM station_meta WHERE k = ?').get(UPSTREAM_SETTINGS_KEY)) {
-    sqlite.prepare(`${hotReturns} SELECT json_extract(v, '$.local_id') FROM outbox WHERE json_extract(v, '$.kind') = 'return'`).run();
-    sqlite
-      .prepare(
-        `${hotReturns} SELECT p.return_id FROM outbox o JOIN return_packages p ON p.k = json_extract(o.v, '$.local_id')
-          WHERE json_extract(o.v, '$.kind') = 'return_package'`,
-      )
-      .run();
+    sqlite.prepare(`${hotReturns} ${UNSENT_RETURNS_SQL}`).run();
   }
   // Every listed key exists (the load reads the lists in chunks and stops at a short one). CROSS
   // JOIN keeps SQLite driving from the short key list into the index, never scanning the history;
@@ -125,6 +131,10 @@ export function selectHotKeys(sqlite: DatabaseSync, options: HotSetOptions): voi
       SELECT l.k FROM temp.hot_returns h CROSS JOIN upstream_links l ON l.k = 'return:' || h.k;
     INSERT OR IGNORE INTO temp.hot_upstream_links (k)
       SELECT l.k FROM temp.hot_return_packages h CROSS JOIN upstream_links l ON l.k = 'return_package:' || h.k;
+    INSERT OR IGNORE INTO temp.hot_outbox (k)
+      SELECT o.k FROM temp.hot_returns h CROSS JOIN outbox o ON o.k = 'return:' || h.k;
+    INSERT OR IGNORE INTO temp.hot_outbox (k)
+      SELECT o.k FROM temp.hot_return_packages h CROSS JOIN outbox o ON o.k = 'return_package:' || h.k;
   `);
 }
 

@@ -27,7 +27,7 @@ async function all<T>(core: DBCore, trans: DBCoreTransaction, table: string): Pr
 export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settled: () => boolean): Promise<number> {
   const core = hot.core;
   if (!core || !hot.enabled) return 0;
-  const tables = [...CLUSTER_TABLES, 'outbox', 'station_meta'];
+  const tables = [...CLUSTER_TABLES, 'station_meta'];
   const trans = core.transaction(tables, 'readwrite');
   const done = engineTransactionDone(trans, 'The hot-set sweep');
   done.catch(() => {});
@@ -66,6 +66,8 @@ export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settle
     ['package_line_items', items.filter((item) => shedPackages.has(item.return_package_id)).map((item) => item.id)],
     ['media_files', media.filter((file) => shedPackages.has(file.return_package_id)).map((file) => file.id)],
     ['upstream_links', links],
+    // Slots of a shed cluster (a backlog while no upstream is set) stay on disk, keyed like its links.
+    ['outbox', links],
   ];
   for (const id of shed) hot.present.delete(id);
   await Promise.all(deletes.filter(([, keys]) => keys.length > 0).map(([table, keys]) => core.table(table).mutate({ type: 'delete', trans, keys })));

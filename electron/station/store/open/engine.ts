@@ -48,6 +48,7 @@ export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk:
     const present = sqlite.prepare(listed.size > 0 ? 'SELECT k FROM temp.hot_returns' : 'SELECT k FROM returns').all() as Array<{ k: number }>;
     for (const { k } of present) hot.present.add(k);
   }
+  if (onDiskTables.has('outbox')) load.outboxSlots = (sqlite.prepare(`SELECT count(*) AS n FROM ${listed.size > 0 ? 'temp.hot_outbox' : 'outbox'}`).get() as { n: number }).n;
   dropHotKeys(sqlite);
   load.hotReturns = hot.present.size;
   hot.enabled = hasHotSetTables(plan.tables);
