@@ -105,3 +105,40 @@ it('syncs the same WAL file across checkpoints (SQLite resets it rather than rep
     await store.close();
   }
 });
+
+it('lets the next batch commit and sync while an fsync is slow, and answers batches in commit order', async () => {
+  let calls = 0;
+  let releaseFirst = (): void => {};
+  const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+  let holdFirst = false;
+  const store = await openStore({
+    dataDir: dir,
+    beforeSync: async () => {
+      calls += 1;
+      if (holdFirst && calls === 1) await firstHeld;
+    },
+  });
+  try {
+    const answered: string[] = [];
+    const heard: string[] = [];
+    store.subscribe((entries) => heard.push(...entries.map((entry) => String(entry.resource_id))));
+    holdFirst = true;
+    calls = 0;
+    const first = store.write(() => store.db.change_log.add({ account_id: 1, resource: 'return', resource_id: 1, action: 'created', data: null, created_at: 'x' })).then(() => answered.push('first'));
+    await turns(20);
+    expect(calls).toBe(1);
+    const second = store.write(() => store.db.change_log.add({ account_id: 1, resource: 'return', resource_id: 2, action: 'created', data: null, created_at: 'x' })).then(() => answered.push('second'));
+    await turns(40);
+    // The second batch was committed and its fsync started (and finished) while the first's is held …
+    expect(calls).toBe(2);
+    // … yet nobody hears of it before the first.
+    expect(answered).toEqual([]);
+    releaseFirst();
+    await Promise.all([first, second]);
+    expect(answered).toEqual(['first', 'second']);
+    expect(heard).toEqual(['1', '2']);
+  } finally {
+    releaseFirst();
+    await store.close();
+  }
+});

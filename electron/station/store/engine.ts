@@ -22,6 +22,11 @@ export function newEngine(factory: EngineFactory, versions: readonly SchemaVersi
   // AbortController per read-write transaction and aborts it at the end (a DOMException with a
   // stack each time): about a tenth of a small write's cost. Nothing of it is needed here.
   db.unuse({ stack: 'dbcore', name: 'Cache' });
+  // Dexie's liveQuery bookkeeping: for every mutation it works out the index ranges it touched, and
+  // after every read-write transaction posts them on a BroadcastChannel (a structured clone to
+  // other threads) for live queries, which the station does not use (its live events come from
+  // the change log). About 8 % of a create's CPU in the store (measured in-process, 32 writers).
+  db.unuse({ stack: 'dbcore', name: 'Observability' });
   for (const middleware of middlewares) db.use(middleware);
   db.use(tableCacheMiddleware);
   return db;

@@ -34,6 +34,11 @@ export interface CommitStats {
 const MAX_GROUP_WAIT_MS = 8;
 /** A batch this large commits without waiting for more. */
 const MAX_GROUP_TRANSACTIONS = 256;
+/**
+ * Batches whose fsync may run at once. One at a time made the fsync's latency a cap on commits per
+ * second (a busy disk took 15–20 ms per fsync while the process idled); libuv's pool has 4 threads.
+ */
+const MAX_SYNCS_IN_FLIGHT = 3;
 
 export interface CommitLoop extends RecordingSink {
   /** Resolves when everything completed so far is durable (or failed and was repaired). */
@@ -77,7 +82,8 @@ export function createCommitLoop(options: CommitLoopOptions): CommitLoop {
     core: undefined,
     pending: [],
     scheduled: false,
-    syncing: false,
+    syncing: 0,
+    settling: Promise.resolve(),
     repairing: undefined,
     tainted: [],
     active: 0,
@@ -144,8 +150,10 @@ interface LoopState {
   pending: TransactionRecord[];
   /** A commit of `pending` is scheduled. */
   scheduled: boolean;
-  /** A committed batch waits for its fsync: the next batch forms meanwhile. */
-  syncing: boolean;
+  /** Committed batches waiting for their fsync (at most MAX_SYNCS_IN_FLIGHT). */
+  syncing: number;
+  /** Settles after the latest committed batch was settled: batches settle in commit order. */
+  settling: Promise<void>;
   /** A repair after a failed commit is under way. */
   repairing: Promise<void> | undefined;
   /** Completed during a repair: created before it, so they may have read the failed state. */
@@ -160,16 +168,16 @@ interface LoopState {
 }
 
 const isIdle = (state: LoopState): boolean =>
-  state.active === 0 && state.pending.length === 0 && !state.scheduled && !state.syncing && !state.repairing;
+  state.active === 0 && state.pending.length === 0 && !state.scheduled && state.syncing === 0 && !state.repairing;
 
 function wakeIdle(state: LoopState): void {
   if (!isIdle(state)) return;
   for (const wake of state.idleWaiters.splice(0)) wake();
 }
 
-/** Schedules a commit of what is pending, unless one is scheduled or syncing, or a repair runs. */
+/** Schedules a commit of what is pending, unless one is scheduled, enough are syncing, or a repair runs. */
 function schedule(state: LoopState, options: CommitLoopOptions): void {
-  if (state.scheduled || state.syncing || state.repairing || state.pending.length === 0) return;
+  if (state.scheduled || state.syncing >= MAX_SYNCS_IN_FLIGHT || state.repairing || state.pending.length === 0) return;
   state.scheduled = true;
   state.batchStartedAt = performance.now();
   const commitWhenGrouped = (): void => {
@@ -199,23 +207,29 @@ function commitBatch(state: LoopState, options: CommitLoopOptions): void {
     failBatch(state, options, batch, error);
     return;
   }
-  state.syncing = true;
-  options.sync().then(
-    () => {
-      state.syncing = false;
-      state.stats.commits += 1;
-      state.stats.transactions += batch.length;
-      for (const record of batch) record.resolve();
-      options.onCommitted?.(mutations);
-      schedule(state, options);
-      wakeIdle(state);
-    },
-    (error: unknown) => {
-      state.syncing = false;
-      // Committed but maybe not on disk: nobody is told it is; memory keeps what SQLite holds.
-      failBatch(state, options, batch, error);
-    },
+  // Its fsync runs while the next batch forms and commits (and fsyncs: the file system groups
+  // concurrent fsyncs). Each fsync covers everything written before it started; batches still
+  // settle in commit order, so listeners hear of changes in the order they were made.
+  state.syncing += 1;
+  const synced = options.sync().then(
+    () => undefined,
+    (error: unknown) => ({ error }),
   );
+  state.settling = Promise.all([state.settling, synced]).then(([, failed]) => {
+    state.syncing -= 1;
+    if (failed) {
+      // Committed but maybe not on disk: nobody is told it is; memory keeps what SQLite holds.
+      failBatch(state, options, batch, failed.error);
+      return;
+    }
+    state.stats.commits += 1;
+    state.stats.transactions += batch.length;
+    for (const record of batch) record.resolve();
+    options.onCommitted?.(mutations);
+    schedule(state, options);
+    wakeIdle(state);
+  });
+  schedule(state, options);
 }
 
 /** Rejects a batch whose commit failed and repairs memory from disk, round after round (see above). */
