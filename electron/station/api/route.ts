@@ -99,10 +99,11 @@ export function createRouteOpening<R extends RouteDefinition>(ctx: DomainContext
   }
   // Accounts are never deleted: once seen, an account needs no more lookups.
   const knownAccounts = new Set<number>();
+  const resources = names.map(resourceNameOf);
   return async (request) => {
     const raw = (request.params ?? {}) as Record<string, string | undefined>;
     const ids: Record<string, number> = {};
-    for (const name of names) ids[name] = parsePathId(raw[name], resourceNameOf(name));
+    names.forEach((name, i) => (ids[name] = parsePathId(raw[name], resources[i] ?? name)));
     const accountId = ids.account_id;
     const principal = authorize(request, route.auth, accountId ?? null);
     if (accountId !== undefined && !knownAccounts.has(accountId)) {

@@ -54,6 +54,8 @@ const SHARED: ReadonlySet<string> = new Set(['carriers', 'locations']);
 const SOURCES: ReadonlySet<string> = new Set(['return_packages', 'package_line_items', 'media_files', 'returns', ...SHARED]);
 
 interface Entry {
+  kind: ViewKind;
+  id: number;
   view: CachedView<unknown>;
   sources: string[];
 }
@@ -71,7 +73,10 @@ function joinedOwner(mutation: Mutation): string | undefined {
 
 /** A view cache following `store`'s commits, holding at most `maxEntries` views (the oldest go first). */
 export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CACHED_VIEWS): ViewCache {
+  /** Every entry by `kind:id`, oldest first. */
   const entries = new Map<string, Entry>();
+  /** The same entries by id, one map per kind: a get builds no key. */
+  const byId: Record<ViewKind, Map<number, Entry>> = { return_package: new Map(), return: new Map() };
   /** Source record → the entry made from it (a record shows in one view at most). */
   const usedBy = new Map<string, string>();
   let generation = 0;
@@ -80,10 +85,13 @@ export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CA
     const entry = entryKey === undefined ? undefined : entries.get(entryKey);
     if (!entry || entryKey === undefined) return;
     entries.delete(entryKey);
+    byId[entry.kind].delete(entry.id);
     for (const source of entry.sources) if (usedBy.get(source) === entryKey) usedBy.delete(source);
   };
   const forgetAll = (): void => {
     entries.clear();
+    byId.return_package.clear();
+    byId.return.clear();
     usedBy.clear();
   };
 
@@ -103,7 +111,7 @@ export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CA
 
   return {
     get<T>(kind: ViewKind, id: number) {
-      return entries.get(sourceKey(kind, id))?.view as CachedView<T> | undefined;
+      return byId[kind].get(id)?.view as CachedView<T> | undefined;
     },
     mark: () => generation,
     remember(kind, id, view, sources, mark) {
@@ -112,7 +120,9 @@ export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CA
       forget(entryKey);
       if (entries.size >= maxEntries) forget(entries.keys().next().value);
       const keys = sources.map(([table, key]) => sourceKey(table, key));
-      entries.set(entryKey, { view, sources: keys });
+      const entry: Entry = { kind, id, view, sources: keys };
+      entries.set(entryKey, entry);
+      byId[kind].set(id, entry);
       for (const key of keys) {
         // A record moved to another view (a line item to another package): the old view is stale.
         const previous = usedBy.get(key);

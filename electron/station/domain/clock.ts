@@ -3,7 +3,19 @@ export interface Clock {
   now(): string;
 }
 
-export const systemClock: Clock = { now: () => new Date().toISOString() };
+/** The last millisecond's text is kept: every request reads the clock (token expiry, writes). */
+let lastMs = Number.NaN;
+let lastText = '';
+export const systemClock: Clock = {
+  now: () => {
+    const ms = Date.now();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastText = new Date(ms).toISOString();
+    }
+    return lastText;
+  },
+};
 
 /**
  * `updated_at` must move forward on every change, even when two changes land in the same

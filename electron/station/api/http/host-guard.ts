@@ -18,9 +18,14 @@ export function isLoopbackHost(host: string): boolean {
  * name, so a web page whose domain was re-pointed at 127.0.0.1 cannot read it.
  */
 export function guardLoopbackHost(server: FastifyInstance, isBoundToLoopback: () => boolean): void {
-  // Synchronous (a done callback): every request passes it.
+  // Synchronous (a done callback): every request passes it. The last Host allowed is remembered
+  // (a station is addressed by one or two names).
+  let allowed: string | undefined;
   server.addHook('onRequest', (request, _reply, done) => {
-    if (isBoundToLoopback() && !isLoopbackHost(hostName(request.headers.host ?? ''))) return done(fail('MISDIRECTED_REQUEST'));
+    const host = request.headers.host ?? '';
+    if (host === allowed || !isBoundToLoopback()) return done();
+    if (!isLoopbackHost(hostName(host))) return done(fail('MISDIRECTED_REQUEST'));
+    allowed = host;
     done();
   });
 }
