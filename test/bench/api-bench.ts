@@ -60,7 +60,8 @@ function operations(prefix: string): Op[] {
 
 function row(section: string, name: string, result: LoadResult, extra: Partial<BenchRow> = {}): BenchRow {
   const errors = result.errors + result.non2xx;
-  return { section, name, rate: result.rate, p50_ms: result.p50_ms, p99_ms: result.p99_ms, ...(errors ? { value: `${errors} failed` } : {}), ...extra };
+  const parts = [...(result.cpu_us_per_request === undefined ? [] : [`server CPU ${result.cpu_us_per_request} µs/request`]), ...(errors ? [`${errors} failed`] : [])];
+  return { section, name, rate: result.rate, p50_ms: result.p50_ms, p99_ms: result.p99_ms, ...(parts.length ? { value: parts.join('; ') } : {}), ...extra };
 }
 
 async function jsonServerRows(dir: string): Promise<BenchRow[]> {
@@ -95,7 +96,7 @@ async function stationRows(packages: number): Promise<BenchRow[]> {
     const headers = { authorization: `Bearer ${dataset.accountToken}`, 'content-type': 'application/json' };
     const label = packages >= 100_000 ? '@100k' : '@10k';
     for (const op of operations('/api/v1/accounts/1/return_packages')) {
-      const result = await load({ url: station.origin, connections: op.connections, durationSeconds: seconds, headers, requests: op.requests(packages) });
+      const result = await load({ url: station.origin, connections: op.connections, durationSeconds: seconds, headers, requests: op.requests(packages), serverPid: station.process.pid });
       const extra: Partial<BenchRow> = {};
       if (op.name === 'get-one') Object.assign(extra, { baseline: HELLO, target: '≥ 40% of hello-world' });
       if (op.name.startsWith('list') && packages >= 100_000) Object.assign(extra, { target: 'p99 < 20 ms', ok: result.p99_ms < 20 });

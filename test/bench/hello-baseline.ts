@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 export interface BaselineServer {
   origin: string;
+  /** Its process (for its CPU time per request). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -20,6 +22,7 @@ export async function startHelloBaseline(): Promise<BaselineServer> {
   });
   return {
     origin,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());

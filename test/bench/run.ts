@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { startStation } from '../support/station-process.ts';
 import { runApiBench } from './api-bench.ts';
 import { startHelloBaseline } from './hello-baseline.ts';
-import { load } from './load.ts';
+import { load, type LoadResult } from './load.ts';
+import { buildDataset } from './dataset.ts';
 import { type BenchRow, recordRun, toMarkdown } from './report.ts';
 import { runStoreBench } from './store-bench.ts';
 import { runHotSetBench } from './hot-set-bench.ts';
@@ -20,23 +21,51 @@ const durationSeconds = Number(process.env.BENCH_SECONDS ?? 5);
 const HELLO = 'fastify hello-world (baseline)';
 const wanted = new Set((process.env.BENCH_SECTIONS ?? 'http,store,hotset,api,ui,sync,year').split(','));
 
+/** A row of a load result, its server CPU per request beside it (less dependent on the machine's other work than the rate). */
+function loadRow(name: string, result: LoadResult, extra: Partial<BenchRow> = {}): BenchRow {
+  const failed = result.errors + result.non2xx;
+  const cpu = result.cpu_us_per_request === undefined ? [] : [`server CPU ${result.cpu_us_per_request} µs/request`];
+  const value = [...cpu, ...(failed ? [`${failed} failed`] : [])].join('; ');
+  return { section: 'http', name, rate: result.rate, p50_ms: result.p50_ms, p99_ms: result.p99_ms, ...(value ? { value } : {}), ...extra };
+}
+
+/**
+ * The per-request cost: a bare Fastify hello-world, then on one station (2,000 packages, account 1's
+ * token) `/healthz` and a hot get-one of a package and of a return (records in the engine, their
+ * views remembered after their first request), each beside the hello-world of this run.
+ */
 async function httpSection(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const hello = await startHelloBaseline();
   try {
-    rows.push({ section: 'http', name: HELLO, ...(await load({ url: `${hello.origin}/`, durationSeconds })) });
+    rows.push(loadRow(HELLO, await load({ url: `${hello.origin}/`, durationSeconds, serverPid: hello.pid })));
   } finally {
     await hello.stop();
   }
-  const station = await startStation();
+  const helloRate = rows[0]?.rate ?? 0;
+  const dataset = await buildDataset(2_000);
+  const station = await startStation({ dataDir: dataset.dataDir, env: { RETURNS_STATION_ACCOUNT_RATE_LIMIT: '2000000000', RETURNS_STATION_LOG_LEVEL: 'warn' } });
   try {
-    rows.push({ section: 'http', name: 'station GET /healthz', ...(await load({ url: `${station.origin}/healthz`, durationSeconds })), baseline: HELLO });
+    const serverPid = station.process.pid;
+    rows.push(loadRow('station GET /healthz', await load({ url: `${station.origin}/healthz`, durationSeconds, serverPid }), { baseline: HELLO }));
+    const headers = { authorization: `Bearer ${dataset.accountToken}` };
+    // Account 1 holds every fourth record (ids 1, 5, 9, …): 500 packages and 500 returns.
+    const accountOneId = () => 1 + 4 * Math.floor(Math.random() * 500);
+    for (const [what, path] of [
+      ['a package', '/api/v1/accounts/1/return_packages/'],
+      ['a return', '/api/v1/accounts/1/returns/'],
+    ] as const) {
+      const requests = [{ method: 'GET' as const, setupRequest: (req: object) => ({ ...req, path: `${path}${accountOneId()}` }) }];
+      const result = await load({ url: station.origin, durationSeconds, headers, requests, serverPid });
+      const ok = result.errors + result.non2xx === 0 && result.rate >= 0.4 * helloRate;
+      rows.push(loadRow(`station get-one (hot) of ${what}, 500 of 2,000`, result, { baseline: HELLO, target: '≥ 40% of hello-world', ok }));
+    }
   } finally {
     await station.stop();
+    await rm(dataset.dataDir, { recursive: true, force: true });
   }
   return rows;
 }
-
 
 async function uiSection(): Promise<BenchRow[]> {
   // Loaded only when wanted: it drives Chromium.
