@@ -27,10 +27,10 @@ function sourceFiles(folder: string): string[] {
 
 /** What a reader calls a function: its own name, else the name it is assigned to or passed as. */
 function nameOf(node: ts.FunctionLikeDeclaration): string {
-  if (node.name && ts.isIdentifier(node.name)) return node.name.text;
+  if (node.name && (ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name))) return node.name.text;
   const parent = node.parent;
   if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
-  if (ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && ts.isIdentifier(parent.name)) return parent.name.text;
   if (ts.isCallExpression(parent)) return `(argument of ${parent.expression.getText().slice(0, 40)})`;
   return '(anonymous)';
 }
