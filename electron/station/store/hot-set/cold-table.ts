@@ -28,7 +28,7 @@ export interface ColdSide {
   readonly enabled: boolean;
   readonly cold: ColdReads;
   /** Whether the engine holds this return's whole cluster. */
-  present(cluster: number): boolean;
+  isPresent(cluster: number): boolean;
   /** The stored record of a key whose cluster the engine does not hold. */
   coldRow(table: ClusterTable, key: unknown): StoredRow | undefined;
   /** The cold records an equality query on an answerable index would also match. */
@@ -158,7 +158,7 @@ function coldRowsOf({ side, name, keyOf }: ColdTable, trans: DBCoreTransaction, 
     const key = keyOf(value);
     if (key === undefined) continue;
     const cluster = side.cold.clusterOf(name, value as Record<string, unknown>);
-    if (cluster === undefined || side.present(cluster)) continue;
+    if (cluster === undefined || side.isPresent(cluster)) continue;
     const stored = side.cold.row(name, key as number | string);
     if (stored) rows.push(stored);
     else if (name === 'returns') side.markPresent(trans, cluster); // a new return: nothing of it is cold

@@ -44,122 +44,117 @@ export interface HotSetEngine {
  * durable): SQLite is not asked, so a pending delete is never undone.
  */
 export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
-  const engine: HotSetEngine = {
-    middleware: undefined as unknown as Middleware<DBCore>,
-    present: new Set(),
-    core: undefined,
-    enabled: false,
-    holdsAllMatches(table, index, value) {
-      if (!engine.enabled || !isClusterTable(table)) return true;
-      if (!cold.answers(table, index)) return true; // SQLite is not asked for it anyway: the engine's answer is the answer
-      const cluster = cold.clusterOfMatches(table, index, value);
-      return cluster !== undefined && engine.present.has(cluster);
-    },
-  };
-  let down: DBCore | undefined;
+  return new HotSet(cold);
+}
 
-  /** The stored record of a key whose cluster the engine does not hold. */
-  const coldRow = (table: ClusterTable, key: unknown): StoredRow | undefined => {
-    if (typeof key !== 'number' && typeof key !== 'string') return undefined;
-    const row = cold.row(table, key);
-    if (!row) return undefined;
-    const cluster = cold.clusterOf(table, row.value);
-    return cluster !== undefined && engine.present.has(cluster) ? undefined : row;
+/** The hot set's state (which clusters the engine holds, the core below) and its steps over it. */
+class HotSet implements HotSetEngine, ColdSide {
+  readonly present = new Set<number>();
+  enabled = false;
+  core: DBCore | undefined;
+  readonly cold: ColdReads;
+  readonly middleware: Middleware<DBCore>;
+  /** The clusters each write transaction brought in (or created): an abort takes them out again. */
+  readonly #addedBy = new WeakMap<DBCoreTransaction, Set<number>>();
+
+  constructor(cold: ColdReads) {
+    this.cold = cold;
+    this.middleware = { stack: 'dbcore', name: 'station-hot-set', level: -200, create: (core) => this.#over(core) };
+  }
+
+  /** The core the layers above see: cluster tables as cold tables, station settings watched for an upstream. */
+  #over(core: DBCore): DBCore {
+    this.core = core;
+    return {
+      ...core,
+      table: (name: string): DBCoreTable => {
+        const table = core.table(name);
+        if (name === 'station_meta') return upstreamSettingsTable(table, () => this.enabled, (trans) => this.#faultInClusters(trans, this.cold.unsentClusters()));
+        return isClusterTable(name) ? coldTable(this, table, name) : table;
+      },
+    };
+  }
+
+  // An arrow: the store hands it on unbound (engine-reads.ts).
+  readonly holdsAllMatches = (table: string, index: string, value: unknown): boolean => {
+    if (!this.enabled || !isClusterTable(table)) return true;
+    if (!this.cold.answers(table, index)) return true; // SQLite is not asked for it anyway: the engine's answer is the answer
+    const cluster = this.cold.clusterOfMatches(table, index, value);
+    return cluster !== undefined && this.present.has(cluster);
   };
+
+  isPresent(cluster: number): boolean {
+    return this.present.has(cluster);
+  }
+
+  coldRow(table: ClusterTable, key: unknown): StoredRow | undefined {
+    if (typeof key !== 'number' && typeof key !== 'string') return undefined;
+    const row = this.cold.row(table, key);
+    if (!row) return undefined;
+    const cluster = this.cold.clusterOf(table, row.value);
+    return cluster !== undefined && this.present.has(cluster) ? undefined : row;
+  }
+
+  coldMatches(table: ClusterTable, request: { query: DBCoreQueryRequest['query'] }): StoredRow[] {
+    const { index, range } = request.query;
+    if (!this.enabled || range.type !== EQUAL || index.isPrimaryKey || !index.name || !this.cold.answers(table, index.name)) return [];
+    // The common case, a hot package's items or media: its cluster is in memory, SQLite is not asked.
+    if (this.holdsAllMatches(table, index.name, range.lower)) return [];
+    return this.cold.matching(table, index.name, range.lower).filter((row) => {
+      const cluster = this.cold.clusterOf(table, row.value);
+      return cluster === undefined || !this.present.has(cluster);
+    });
+  }
 
   // A transaction that aborts takes its fault-ins (and new returns) with it: they are not present then.
-  const addedBy = new WeakMap<DBCoreTransaction, Set<number>>();
-  const markPresent = (trans: DBCoreTransaction, cluster: number): void => {
-    let added = addedBy.get(trans);
+  markPresent(trans: DBCoreTransaction, cluster: number): void {
+    let added = this.#addedBy.get(trans);
     if (!added) {
       const clusters = new Set<number>();
-      addedBy.set(trans, (added = clusters));
+      this.#addedBy.set(trans, (added = clusters));
       (trans as unknown as EngineTransaction).addEventListener('abort', () => {
-        for (const id of clusters) engine.present.delete(id);
+        for (const id of clusters) this.present.delete(id);
       });
     }
     added.add(cluster);
-    engine.present.add(cluster);
-  };
+    this.present.add(cluster);
+  }
 
-  /** Brings the clusters of these cold records into the engine, inside `trans`. */
-  async function faultIn(trans: DBCoreTransaction, table: ClusterTable, rows: readonly StoredRow[]): Promise<void> {
-    if (!down) return;
+  async faultIn(trans: DBCoreTransaction, table: ClusterTable, rows: readonly StoredRow[]): Promise<void> {
+    if (!this.core) return;
     const clusters = new Set<number>();
     for (const row of rows) {
-      const cluster = cold.clusterOf(table, row.value);
-      if (cluster === undefined) await addMissing(trans, table, [row]);
-      else if (!engine.present.has(cluster)) clusters.add(cluster);
+      const cluster = this.cold.clusterOf(table, row.value);
+      if (cluster === undefined) await this.#addMissing(trans, table, [row]);
+      else if (!this.present.has(cluster)) clusters.add(cluster);
     }
-    await faultInClusters(trans, clusters);
+    await this.#faultInClusters(trans, clusters);
   }
 
   /** Brings these clusters, whole, into the engine inside `trans` (only the keys it lacks). */
-  async function faultInClusters(trans: DBCoreTransaction, clusters: Iterable<number>): Promise<void> {
-    if (!down) return;
+  async #faultInClusters(trans: DBCoreTransaction, clusters: Iterable<number>): Promise<void> {
+    if (!this.core) return;
     const scope = (trans as unknown as EngineTransaction).objectStoreNames;
     for (const cluster of clusters) {
-      if (engine.present.has(cluster)) continue;
+      if (this.present.has(cluster)) continue;
       let whole = true;
-      for (const [name, clusterRows] of cold.cluster(cluster)) {
+      for (const [name, clusterRows] of this.cold.cluster(cluster)) {
         if (!scope.contains(name)) {
           whole = false;
           continue;
         }
-        await addMissing(trans, name, clusterRows);
+        await this.#addMissing(trans, name, clusterRows);
       }
-      if (whole) markPresent(trans, cluster);
+      if (whole) this.markPresent(trans, cluster);
     }
   }
 
-  async function addMissing(trans: DBCoreTransaction, table: string, rows: readonly StoredRow[]): Promise<void> {
-    if (!down || rows.length === 0) return;
-    const target = down.table(table);
+  /** Adds the rows whose keys the engine lacks, below the recording middleware (so they are not written back). */
+  async #addMissing(trans: DBCoreTransaction, table: string, rows: readonly StoredRow[]): Promise<void> {
+    if (!this.core || rows.length === 0) return;
+    const target = this.core.table(table);
     const existing = await target.getMany({ trans, keys: rows.map((row) => row.key) });
     const missing = rows.filter((_row, index) => existing[index] === undefined).map((row) => row.value);
     if (missing.length > 0) await target.mutate({ type: 'add', trans, values: missing });
   }
-
-  /** The cold records an equality query on an answerable index would also match. */
-  function coldMatches(table: ClusterTable, request: { query: DBCoreQueryRequest['query'] }): StoredRow[] {
-    const { index, range } = request.query;
-    if (!engine.enabled || range.type !== EQUAL || index.isPrimaryKey || !index.name || !cold.answers(table, index.name)) return [];
-    // The common case, a hot package's items or media: its cluster is in memory, SQLite is not asked.
-    if (engine.holdsAllMatches(table, index.name, range.lower)) return [];
-    return cold.matching(table, index.name, range.lower).filter((row) => {
-      const cluster = cold.clusterOf(table, row.value);
-      return cluster === undefined || !engine.present.has(cluster);
-    });
-  }
-
-  const side: ColdSide = {
-    get enabled() {
-      return engine.enabled;
-    },
-    cold,
-    present: (cluster) => engine.present.has(cluster),
-    coldRow,
-    coldMatches,
-    faultIn,
-    markPresent,
-  };
-
-  engine.middleware = {
-    stack: 'dbcore',
-    name: 'station-hot-set',
-    level: -200,
-    create(core) {
-      down = core;
-      (engine as { core: DBCore | undefined }).core = core;
-      return {
-        ...core,
-        table(name: string): DBCoreTable {
-          const table = core.table(name);
-          if (name === 'station_meta') return upstreamSettingsTable(table, () => engine.enabled, (trans) => faultInClusters(trans, cold.unsentClusters()));
-          return isClusterTable(name) ? coldTable(side, table, name) : table;
-        },
-      };
-    },
-  };
-  return engine;
 }
