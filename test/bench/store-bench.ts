@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { killRounds } from '../store/kill-harness.ts';
+import { cpuPerOperation, ownCpuMs } from './process-cpu.ts';
 import { type BenchRow, toMarkdown } from './report.ts';
 import {
   openStore,
@@ -170,13 +171,14 @@ async function baselineInsertRate(durationMs: number): Promise<{ rate: number; p
  * Durable single-record write transactions through the store: `writers` concurrent logical writers,
  * each doing one single-record write transaction after the other (awaiting each).
  */
-async function storeWriteRate(writers: number, durationMs: number): Promise<{ rate: number; p50: number; p99: number; perCommit: number }> {
+async function storeWriteRate(writers: number, durationMs: number): Promise<{ rate: number; p50: number; p99: number; perCommit: number; cpu: string }> {
   const dir = await tempDir();
   const store = await openStore({ dataDir: dir });
   try {
     const before = { ...storeStatsOf(store).commits };
     const latencies: number[] = [];
     let n = 0;
+    const cpuBefore = ownCpuMs();
     const started = performance.now();
     const loop = async (): Promise<void> => {
       while (performance.now() - started < durationMs) {
@@ -188,9 +190,11 @@ async function storeWriteRate(writers: number, durationMs: number): Promise<{ ra
     };
     await Promise.all(Array.from({ length: writers }, loop));
     const elapsed = performance.now() - started;
+    const cpu = cpuPerOperation(ownCpuMs() - cpuBefore, latencies.length, 'write');
     const after = storeStatsOf(store).commits;
     latencies.sort((a, b) => a - b);
     return {
+      cpu,
       rate: latencies.length / (elapsed / 1000),
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
@@ -249,7 +253,7 @@ export async function runStoreBench(): Promise<BenchRow[]> {
     rate: round(one.rate, 0),
     p50_ms: round(one.p50),
     p99_ms: round(one.p99),
-    value: `${round(one.perCommit, 1)} txn/commit`,
+    value: `${round(one.perCommit, 1)} txn/commit; ${one.cpu}`,
     baseline: SQLITE,
   });
   const many = await storeWriteRate(32, 3_000);
@@ -259,7 +263,7 @@ export async function runStoreBench(): Promise<BenchRow[]> {
     rate: round(many.rate, 0),
     p50_ms: round(many.p50),
     p99_ms: round(many.p99),
-    value: `${round(many.perCommit, 1)} txn/commit`,
+    value: `${round(many.perCommit, 1)} txn/commit; ${many.cpu}`,
     baseline: ONE_WRITER,
     target: '≥ 3× 1 writer',
     ok: many.rate >= 3 * one.rate,
