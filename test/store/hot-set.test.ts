@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStation, type Station } from '../../electron/station/station.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
+import { searchTreesOf } from '../../electron/station/store/hot-set/compact-trees.ts';
 import { call, createPackage, createReturn, expectError, packageBody } from '../api/support.ts';
 import { returnLine } from '../support/manual-return.ts';
 
@@ -146,6 +147,54 @@ describe('the hot set with a window of zero', () => {
     ({ station } = await open(dataDir));
     try {
       expect(await slotsInMemory(station)).toEqual(backlog);
+    } finally {
+      await station.close();
+    }
+  });
+
+  it('the sweep leaves no dead copies of what it shed in memory, and the shed parcels still read and take writes, across a restart', async () => {
+    // fake-indexeddb deletes by tombstone (the record stays in its tree until two thirds of the
+    // nodes are dead): shedding a third of the hot set every day kept all of it in memory.
+    const dataDir = mkdtempSync(join(tmpdir(), 'hot-set-tombstones-'));
+    dirs.push(dataDir);
+    let { station, origin, token } = await open(dataDir);
+    const A = '/api/v1/accounts/1';
+    const parcels: Array<{ id: number; received: boolean }> = [];
+    for (let n = 0; n < 6; n++) {
+      const ret = await createReturn(origin, token, { return_line_items: [returnLine(`TOMB-${n}`, 1)] });
+      const pkg = await createPackage(origin, token, 1, ret.id);
+      const received = n < 2;
+      if (received) {
+        const item = await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: ret.return_line_items[0]?.id, quantity: 1 } });
+        expect(item.status, item.text).toBe(201);
+        expect((await call(origin, 'PATCH', `${A}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
+      }
+      parcels.push({ id: pkg.id, received });
+    }
+    const tables = ['returns', 'return_packages', 'package_line_items', 'outbox'];
+    const trees = () => {
+      const found = searchTreesOf(station.store.db.backendDB(), tables);
+      if ('mismatch' in found) throw new Error(found.mismatch);
+      return found;
+    };
+    expect(await station.store.shedCold()).toBe(2);
+    expect(trees().map((tree) => tree._numTombstones)).toEqual(trees().map(() => 0));
+    expect(trees()[1]?._numNodes).toBe(4); // return_packages' own tree: the four open packages, nothing dead
+
+    for (const parcel of parcels) {
+      const got = await call(origin, 'GET', `${A}/return_packages/${parcel.id}`, { token });
+      expect(got.json).toMatchObject({ id: parcel.id, status: parcel.received ? 'received' : 'in_transit' });
+    }
+    const shedId = parcels[0]?.id ?? 0;
+    const patched = await call(origin, 'PATCH', `${A}/return_packages/${shedId}`, { token, body: { shipping_method: 'freight' } });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await call(origin, 'GET', `${A}/return_packages/${shedId}`, { token })).json).toMatchObject({ shipping_method: 'freight', status: 'received' });
+    expect(await packagesInMemory(station)).toBe(5);
+    await station.close();
+    ({ station, origin, token } = await open(dataDir));
+    try {
+      expect((await call(origin, 'GET', `${A}/return_packages/${shedId}`, { token })).json).toMatchObject({ shipping_method: 'freight', status: 'received' });
+      expect(await packagesInMemory(station)).toBe(4);
     } finally {
       await station.close();
     }

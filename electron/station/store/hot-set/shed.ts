@@ -18,16 +18,25 @@ async function all<T>(core: DBCore, trans: DBCoreTransaction, table: string): Pr
 }
 
 /**
+ * What the sweep also does in its transaction, once its deletes are done: compact the engine's
+ * trees of these tables (compact-trees.ts; synchronous, so nothing runs in between).
+ */
+export interface SweepCompaction {
+  tables: readonly string[];
+  run(): void;
+}
+
+/**
  * The sweep: in ONE engine transaction (so no write runs in between), the clusters that left the
  * hot set are deleted from the engine — not from SQLite: the delete goes to the core below the
  * recording middleware, so nothing is written back. It only sheds when every write so far is
  * durable (`settled`), so SQLite holds each shed record's newest version; otherwise it waits for
  * the next sweep. Returns how many returns' clusters were shed.
  */
-export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settled: () => boolean): Promise<number> {
+export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settled: () => boolean, compact?: SweepCompaction): Promise<number> {
   const core = hot.core;
   if (!core || !hot.enabled) return 0;
-  const tables = [...CLUSTER_TABLES, 'station_meta'];
+  const tables = [...new Set([...CLUSTER_TABLES, 'station_meta', ...(compact?.tables ?? [])])];
   const trans = core.transaction(tables, 'readwrite');
   const done = engineTransactionDone(trans, 'The hot-set sweep');
   done.catch(() => {});
@@ -55,6 +64,7 @@ export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settle
     if (!clusterIsHot(byId.get(id), own, unsent, since)) shed.add(id);
   }
   if (shed.size === 0 || !settled()) {
+    compact?.run();
     await done;
     return 0;
   }
@@ -71,6 +81,7 @@ export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settle
   ];
   for (const id of shed) hot.present.delete(id);
   await Promise.all(deletes.filter(([, keys]) => keys.length > 0).map(([table, keys]) => core.table(table).mutate({ type: 'delete', trans, keys })));
+  compact?.run();
   await done;
   return shed.size;
 }

@@ -1,5 +1,6 @@
 import type { CommitLoop } from '../durability/commit-loop.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
+import { sweepCompaction } from '../hot-set/compact-trees.ts';
 import { shedCold } from '../hot-set/shed.ts';
 import type { OpenStoreOptions } from '../station-store.ts';
 import type { OpenedEngine } from './engine.ts';
@@ -20,11 +21,13 @@ export interface HotSetSweeper {
  */
 export function hotSetSweeper(engine: OpenedEngine, loop: CommitLoop, hotSet: HotSetOptions, options: OpenStoreOptions['hotSet'], lifecycle: StoreLifecycle): HotSetSweeper {
   let sweeping: Promise<number> | undefined;
+  // Each sweep also compacts the engine's trees its deletes and housekeeping's filled with tombstones.
+  const compaction = sweepCompaction(() => engine.db.backendDB());
   const sweep = (): Promise<number> => {
     if (lifecycle.closed) return Promise.resolve(0);
     sweeping ??= loop
       .idle()
-      .then(() => (lifecycle.closed ? 0 : shedCold(engine.hot, hotSet, () => loop.settled)))
+      .then(() => (lifecycle.closed ? 0 : shedCold(engine.hot, hotSet, () => loop.settled, compaction)))
       .then((shed) => {
         if (shed > 0) options?.onShed?.(shed);
         return shed;
