@@ -100,7 +100,7 @@ describe('a station with a hot-set window of zero', () => {
     } finally {
       expect(await station.stop()).toBe(0);
     }
-  });
+  }, 60_000);
 
   it('keeps the unsent changes of received parcels on disk while no upstream is set, and sends them all once one is, across a restart', async () => {
     // Without an upstream every local change leaves an outbox slot (two per parcel): held in memory
