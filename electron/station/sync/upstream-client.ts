@@ -83,53 +83,68 @@ export function createUpstreamClient(settings: UpstreamSettings, budget: RateBud
     packagesUrl: (accountId, id) => `${origin}/api/v1/accounts/${accountId}/return_packages${id === undefined ? '' : `/${id}`}`,
     async send(request) {
       if (!(await budget.acquire(request.priority))) return null;
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) params.set(key, String(value));
-      const url = params.size > 0 ? `${request.url}?${params}` : request.url;
-      const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${settings.token}` };
-      if (request.json !== undefined) headers['Content-Type'] = 'application/json';
-      if (request.file) headers['Content-Type'] = request.file.contentType;
-      if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
       requests += 1;
       let response: Response;
       let text: string;
       try {
         const timeout = TIMEOUT_MS + (request.file ? Math.ceil(request.file.size / 1024 / 1024) * UPLOAD_MS_PER_MIB : 0);
-        response = await fetchImpl(url, { method: request.method, headers, ...bodyOf(request), signal: AbortSignal.timeout(timeout) });
+        response = await fetchImpl(urlOf(request), { method: request.method, headers: headersOf(request, settings.token), ...bodyOf(request), signal: AbortSignal.timeout(timeout) });
         text = await response.text();
       } catch (cause) {
         throw new UpstreamUnreachableError(`The upstream at ${origin} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
       }
       budget.observe(response.status, response.headers);
-      let body: unknown = null;
-      if (text !== '') {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = null;
-        }
-      }
-      return { status: response.status, headers: response.headers, body };
+      return { status: response.status, headers: response.headers, body: jsonOrNull(text) };
     },
-    async mediaHash(url, maxBytes) {
-      if (!/^https?:\/\//i.test(url)) return null;
+    mediaHash(url, maxBytes) {
+      if (!/^https?:\/\//i.test(url)) return Promise.resolve(null);
       requests += 1;
-      try {
-        const response = await fetchImpl(url, { method: 'GET', signal: AbortSignal.timeout(TIMEOUT_MS + Math.ceil(maxBytes / 1024 / 1024) * UPLOAD_MS_PER_MIB) });
-        if (!response.ok || !response.body) return null;
-        const hash = createHash('sha256');
-        let size = 0;
-        for await (const chunk of response.body) {
-          size += chunk.byteLength;
-          if (size > maxBytes) return null; // leaving the loop cancels the stream
-          hash.update(chunk);
-        }
-        return hash.digest('hex');
-      } catch (cause) {
-        throw new UpstreamUnreachableError(`The upstream's media at ${new URL(url).origin} cannot be read (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
-      }
+      return hashOfMedia(fetchImpl, url, maxBytes);
     },
   };
+}
+
+/** The request's address with its query (values left undefined are left out). */
+function urlOf(request: UpstreamRequest): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) params.set(key, String(value));
+  return params.size > 0 ? `${request.url}?${params}` : request.url;
+}
+
+function headersOf(request: UpstreamRequest, token: string): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+  if (request.json !== undefined) headers['Content-Type'] = 'application/json';
+  if (request.file) headers['Content-Type'] = request.file.contentType;
+  if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
+  return headers;
+}
+
+/** An answer's body read leniently: its JSON, else null (empty or not JSON). */
+function jsonOrNull(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** The sha256 of the bytes at a media capability URL, streamed (no token: the URL is the permission); null when unreadable or over `maxBytes`. */
+async function hashOfMedia(fetchImpl: FetchLike, url: string, maxBytes: number): Promise<string | null> {
+  try {
+    const response = await fetchImpl(url, { method: 'GET', signal: AbortSignal.timeout(TIMEOUT_MS + Math.ceil(maxBytes / 1024 / 1024) * UPLOAD_MS_PER_MIB) });
+    if (!response.ok || !response.body) return null;
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += chunk.byteLength;
+      if (size > maxBytes) return null; // leaving the loop cancels the stream
+      hash.update(chunk);
+    }
+    return hash.digest('hex');
+  } catch (cause) {
+    throw new UpstreamUnreachableError(`The upstream's media at ${new URL(url).origin} cannot be read (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+  }
 }
 
 /** The upstream's own words for an error answer: the contract's error shape, else the status. */
