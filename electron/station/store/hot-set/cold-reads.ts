@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { statementCache } from '../sqlite/statement-cache.ts';
-import { type ClusterTable, UNSENT_RETURNS_SQL } from './rule.ts';
+import { type ClusterTable, UNSENT_RETURNS_SQL, UPSTREAM_SETTINGS_KEY } from './rule.ts';
 
 /** Packages whose return is remembered at most (≈ 5 MB); see PackageReturns. */
 const MAX_REMEMBERED_PACKAGE_RETURNS = 50_000;
@@ -51,6 +51,10 @@ export interface ColdReads {
   cluster(returnId: number): Map<ClusterTable, StoredRow[]>;
   /** The returns whose clusters hold an unsent change (an outbox slot) on disk. */
   unsentClusters(): number[];
+  /** Every outbox slot on disk (key order). */
+  outboxSlots(): StoredRow[];
+  /** Whether upstream settings are stored on disk (then every cluster with a slot is hot). */
+  upstreamSet(): boolean;
 }
 
 /** Runs a statement of stored records (`SELECT k, v …`): their keys and parsed values. */
@@ -72,6 +76,8 @@ export function createColdReads(sqlite: DatabaseSync): ColdReads {
     },
     clusterOf: (table, value) => clusterOf(returns, table, value),
     cluster: (returnId) => cluster(read, returnId),
+    outboxSlots: () => read(`SELECT k, v FROM outbox ORDER BY k`),
+    upstreamSet: () => prepared(`SELECT 1 AS found FROM station_meta WHERE k = ?`).get(UPSTREAM_SETTINGS_KEY) !== undefined,
     unsentClusters: () => (prepared(UNSENT_RETURNS_SQL).all() as Array<{ k: unknown }>).map((row) => row.k).filter((k): k is number => typeof k === 'number'),
   };
 }

@@ -2,7 +2,7 @@ import type { DBCore, DBCoreQueryRequest, DBCoreTable, DBCoreTransaction, Middle
 import type { ColdReads, StoredRow } from './cold-reads.ts';
 import { type ColdSide, coldTable } from './cold-table.ts';
 import { type ClusterTable, isClusterTable } from './rule.ts';
-import { upstreamSettingsTable } from './upstream-backlog.ts';
+import { type BacklogReads, outboxBacklogTable, upstreamSettingsTable } from './upstream-backlog.ts';
 
 /** Dexie's DBCoreRangeType.Equal (a const enum, not importable as a value). */
 const EQUAL = 1;
@@ -70,10 +70,22 @@ class HotSet implements HotSetEngine, ColdSide {
       table: (name: string): DBCoreTable => {
         const table = core.table(name);
         if (name === 'station_meta') return upstreamSettingsTable(table, () => this.enabled, (trans) => this.#faultInClusters(trans, this.cold.unsentClusters()));
+        if (name === 'outbox') return outboxBacklogTable(coldTable(this, table, name), this.#backlogReads);
         return isClusterTable(name) ? coldTable(this, table, name) : table;
       },
     };
   }
+
+  /** What a read of the whole outbox merges from disk: the slots of clusters the engine does not hold. */
+  readonly #backlogReads: BacklogReads = {
+    // With an upstream set every slot's cluster is hot: nothing to merge, the disk is not read.
+    enabled: () => this.enabled && !this.cold.upstreamSet(),
+    slots: () => this.cold.outboxSlots(),
+    presentFor: (slot) => {
+      const cluster = this.cold.clusterOf('outbox', slot.value);
+      return cluster !== undefined && this.present.has(cluster);
+    },
+  };
 
   // An arrow: the store hands it on unbound (engine-reads.ts).
   readonly holdsAllMatches = (table: string, index: string, value: unknown): boolean => {
