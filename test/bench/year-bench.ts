@@ -81,8 +81,12 @@ async function diagnose(station: Station, made: number, snapshot: boolean): Prom
   );
   const tables: Record<string, number> = {};
   for (const table of station.ctx.store.db.tables) tables[table.name] = await table.count();
-  const { external, arrayBuffers } = process.memoryUsage();
-  process.stderr.write(`year bench diag at ${made}: heap spaces MiB used/committed ${JSON.stringify(spaces)}; external ${(external / MiB).toFixed(0)} MiB (array buffers ${(arrayBuffers / MiB).toFixed(0)}); engine rows ${JSON.stringify(tables)}\n`);
+  const { external, arrayBuffers, rss, heapTotal } = process.memoryUsage();
+  // What RSS holds besides V8's heap: the node binary, SQLite, buffers, and what malloc keeps.
+  const outsideHeap = `RSS outside V8's heap ${((rss - heapTotal) / MiB).toFixed(0)} MiB`;
+  process.stderr.write(
+    `year bench diag at ${made}: heap spaces MiB used/committed ${JSON.stringify(spaces)}; ${outsideHeap}; external ${(external / MiB).toFixed(0)} MiB (array buffers ${(arrayBuffers / MiB).toFixed(0)}); engine rows ${JSON.stringify(tables)}\n`,
+  );
   if (DIAG === 'snapshots' && snapshot) process.stderr.write(`year bench: heap snapshot ${writeHeapSnapshot(join(tmpdir(), `year-${made}.heapsnapshot`))}\n`);
 }
 
