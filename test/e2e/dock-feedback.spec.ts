@@ -63,6 +63,8 @@ test('a missing camera is said in plain words, not the browser’s “Requested 
   await expect(page.getByTestId('notice')).not.toContainText('Requested device');
   await scan(page, s.tracking);
   await scan(page, s.skus[0]);
+  // The item's own notice first: otherwise it can land after F4's and replace it (a loaded machine).
+  await expect(page.getByTestId('notice')).toContainText(': 1');
   await page.keyboard.press('F4');
   await expect(page.getByTestId('notice')).toContainText('No camera found. Connect a camera');
   await expect(page.getByTestId('notice')).toContainText('dropping, pasting or picking files');
