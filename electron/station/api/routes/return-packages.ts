@@ -7,12 +7,12 @@ import { packageDetailOf, packageListViews } from '../../domain/package-view-loa
 import { createPackage, listPackages, updatePackage } from '../../domain/packages.ts';
 import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
-import { jsonOf, type ViewCache, type ViewSource } from '../view-cache.ts';
+import { rememberedView, type ViewCache, type ViewSource } from '../view-cache.ts';
 
 /** One page of packages (an account's, or every account's without `account_id`) with their list views (L). */
 async function packagePage(ctx: DomainContext, { page, per_page, sort, account_id, ...filters }: StationPackageListQuery) {
   const { records, total } = await listPackages(ctx, { ...filters, ...(account_id === undefined ? {} : { account_id }) }, sort, page, per_page);
-  return { records, views: await packageListViews(ctx.store.db, ctx.config, records), meta: listMeta(page, per_page, total) };
+  return { records, rows: await packageListViews(ctx.store.db, ctx.config, records), meta: listMeta(page, per_page, total) };
 }
 
 /**
@@ -21,14 +21,14 @@ async function packagePage(ctx: DomainContext, { page, per_page, sort, account_i
  */
 export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext, views: ViewCache): void {
   addRoute(server, ctx, API_ROUTES.listReturnPackages, async ({ params, query }) => {
-    const { views, meta } = await packagePage(ctx, { ...query, account_id: params.account_id });
-    return { body: { data: views, meta } };
+    const { rows, meta } = await packagePage(ctx, { ...query, account_id: params.account_id });
+    return { body: { data: rows, meta } };
   });
 
   addRoute(server, ctx, API_ROUTES.listStationPackages, async ({ query }) => {
-    const { records, views, meta } = await packagePage(ctx, query);
+    const { records, rows, meta } = await packagePage(ctx, query);
     // The account's own list names the account in its path; this one names it in each row.
-    return { body: { data: views.map((view, i) => ({ ...view, account_id: records[i]?.account_id ?? 0 })), meta } };
+    return { body: { data: rows.map((row, i) => ({ ...row, account_id: records[i]?.account_id ?? 0 })), meta } };
   });
 
   addRoute(server, ctx, API_ROUTES.createReturnPackage, async ({ params, body, request, t, now }) => {
@@ -36,17 +36,14 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
     return { body: packageCreatedView(pkg), headers: { location: `${request.url.split('?')[0]}/${pkg.id}` } };
   });
 
-  addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params, origin }) => {
-    const { account_id: accountId, id } = params;
-    const cached = views.get<ReturnPackage>('return_package', id);
-    if (cached?.accountId === accountId && cached.origin === origin) return { json: cached.json };
-    const mark = views.mark();
-    const view = await packageDetailOf(ctx.store, ctx.config, accountId, id, origin);
-    const json = jsonOf(view);
-    const sources: ViewSource[] = [['return_packages', id], ...view.line_items.map((l): ViewSource => ['package_line_items', l.id]), ...view.media_files.map((m): ViewSource => ['media_files', m.id])];
-    views.remember('return_package', id, { accountId, origin, json }, sources, mark);
-    return { json };
-  });
+  addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params: { account_id: accountId, id }, origin }) =>
+    rememberedView<ReturnPackage>(views, 'return_package', id, { accountId, origin }, async () => {
+      const view = await packageDetailOf(ctx.store, ctx.config, accountId, id, origin);
+      const lineItems = view.line_items.map((l): ViewSource => ['package_line_items', l.id]);
+      const mediaFiles = view.media_files.map((m): ViewSource => ['media_files', m.id]);
+      return { view, sources: [['return_packages', id], ...lineItems, ...mediaFiles] };
+    }),
+  );
 
   addRoute(server, ctx, API_ROUTES.updateReturnPackage, async ({ params, body, t, now }) => ({
     body: packageUpdatedView(await updatePackage(t, now, params.account_id, params.id, body)),

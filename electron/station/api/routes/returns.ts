@@ -8,7 +8,7 @@ import { createReturn, listReturns } from '../../domain/returns.ts';
 import { returnView } from '../../domain/record-views.ts';
 import { accountForReturns } from '../auth.ts';
 import { addRoute } from '../route.ts';
-import { jsonOf, type ViewCache } from '../view-cache.ts';
+import { rememberedView, type ViewCache } from '../view-cache.ts';
 import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
 
 /** Manual returns: `POST/GET /returns` (the token's account), `GET .../accounts/{id}/returns` and one return (its JSON remembered in `views`). */
@@ -28,18 +28,14 @@ export function returnRoutes(server: FastifyInstance, ctx: DomainContext, views:
     return { body: { data: records.map(returnView), meta: listMeta(page, per_page, total) } };
   });
 
-  addRoute(server, ctx, API_ROUTES.getAccountReturn, async ({ params, t }) => {
-    const { account_id: accountId, id } = params;
-    const cached = views.get<ReturnView>('return', id);
-    if (cached?.accountId === accountId) return { json: cached.json };
-    const mark = views.mark();
-    // From the engine's memory in this turn when it can answer (store/engine-reads.ts), else through Dexie.
-    const record = ctx.store.inMemory.get('returns', id) ?? (await t.returns.get(id));
-    if (!record || record.account_id !== accountId) throw fail('NOT_FOUND', `No return ${id} in account ${accountId}.`);
-    const json = jsonOf(returnView(record));
-    views.remember('return', id, { accountId, origin: null, json }, [['returns', id]], mark);
-    return { json };
-  });
+  addRoute(server, ctx, API_ROUTES.getAccountReturn, async ({ params: { account_id: accountId, id }, t }) =>
+    rememberedView<ReturnView>(views, 'return', id, { accountId, origin: null }, async () => {
+      // From the engine's memory in this turn when it can answer (store/engine-reads.ts), else through Dexie.
+      const record = ctx.store.inMemory.get('returns', id) ?? (await t.returns.get(id));
+      if (!record || record.account_id !== accountId) throw fail('NOT_FOUND', `No return ${id} in account ${accountId}.`);
+      return { view: returnView(record), sources: [['returns', id]] };
+    }),
+  );
 
   addRoute(server, ctx, API_ROUTES.listAccountReturns, async ({ params, query }) => {
     const { page, per_page, ...filters } = query;
