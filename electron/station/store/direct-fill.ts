@@ -16,18 +16,7 @@
  * engine's public API (load.ts). docs/decisions/store-dexie-internals.md says why this is worth it.
  */
 
-/** A record of a fake-indexeddb tree: an object store's {key, value} or an index's {key, primaryKey}. */
-interface TreeRecord {
-  key: unknown;
-  value: unknown;
-}
-
-interface SearchTree {
-  _root: unknown;
-  _numNodes: number;
-  _numTombstones: number;
-  _rebuild(records: TreeRecord[], parent: undefined, red: boolean): unknown;
-}
+import { engineObjectStores, NO_OBJECT_STORES, rebuildTree, type SearchTree, type TreeRecord } from './engine-trees.ts';
 
 interface RawIndex {
   name: string;
@@ -58,9 +47,8 @@ export type DirectFillCheck = { targets: Map<string, DirectFillTarget> } | { mis
  * otherwise what differs (the caller then uses the portable path for every table).
  */
 export function directFillTargets(backend: unknown, tables: readonly string[]): DirectFillCheck {
-  const rawDatabase = (backend as { _rawDatabase?: { rawObjectStores?: unknown } } | null)?._rawDatabase;
-  const stores = rawDatabase?.rawObjectStores;
-  if (!(stores instanceof Map)) return { mismatch: 'the engine has no _rawDatabase.rawObjectStores map' };
+  const stores = engineObjectStores(backend);
+  if (!stores) return { mismatch: NO_OBJECT_STORES };
   const targets = new Map<string, DirectFillTarget>();
   for (const table of tables) {
     const store: unknown = stores.get(table);
@@ -92,8 +80,8 @@ export function fillObjectStore(store: DirectFillTarget, values: readonly unknow
   for (const index of store.rawIndexes.values()) indexes.push([index, indexEntries(index, records)]);
 
   // Everything is checked: only now change the engine.
-  buildTree(store.records.records, records);
-  for (const [index, entries] of indexes) buildTree(index.records.records, entries);
+  rebuildTree(store.records.records, records);
+  for (const [index, entries] of indexes) rebuildTree(index.records.records, entries);
   if (highestNumber > 0) store.keyGenerator?.setIfLarger(highestNumber);
   if (lastIssuedId > 0) store.keyGenerator?.setIfLarger(lastIssuedId);
 }
@@ -161,12 +149,6 @@ function uniqueParts(parts: ReadonlyArray<number | string>): Array<number | stri
   const unique: Array<number | string> = [];
   for (const part of parts) if (!unique.includes(part)) unique.push(part);
   return unique;
-}
-
-function buildTree(tree: SearchTree, sorted: TreeRecord[]): void {
-  tree._root = tree._rebuild(sorted, undefined, false);
-  tree._numNodes = sorted.length;
-  tree._numTombstones = 0;
 }
 
 /** Sorts by key (usually a no-op: SQLite returns rows in key order) and refuses equal keys. */

@@ -12,6 +12,7 @@
  * still bounds the tombstones) and the caller logs it once.
  */
 
+import { engineObjectStores, NO_OBJECT_STORES, rebuildTree, type SearchTree as EngineTree, type TreeRecord } from '../engine-trees.ts';
 import { CLUSTER_TABLES } from './rule.ts';
 import type { SweepCompaction } from './shed.ts';
 
@@ -35,18 +36,15 @@ export function sweepCompaction(backend: () => unknown): SweepCompaction {
   };
 }
 
-interface SearchTree {
-  _root: unknown;
-  _numNodes: number;
-  _numTombstones: number;
-  getAllRecords(): Iterable<unknown>;
-  _rebuild(records: unknown[], parent: undefined, red: boolean): unknown;
+/** A tree with its records still in it: the live ones are read back to rebuild it. */
+interface SearchTree extends EngineTree {
+  getAllRecords(): Iterable<TreeRecord>;
 }
 
 /** The search trees of these tables (records and indexes), or what differs from the expected shape. */
 export function searchTreesOf(backend: unknown, tables: readonly string[]): SearchTree[] | { mismatch: string } {
-  const stores = (backend as { _rawDatabase?: { rawObjectStores?: unknown } } | null)?._rawDatabase?.rawObjectStores;
-  if (!(stores instanceof Map)) return { mismatch: 'the engine has no _rawDatabase.rawObjectStores map' };
+  const stores = engineObjectStores(backend);
+  if (!stores) return { mismatch: NO_OBJECT_STORES };
   const trees: SearchTree[] = [];
   for (const table of tables) {
     const store = stores.get(table) as { records?: { records?: unknown }; rawIndexes?: unknown } | undefined;
@@ -66,10 +64,7 @@ export function compactSearchTrees(trees: readonly SearchTree[]): number {
   let rebuilt = 0;
   for (const tree of trees) {
     if (tree._numTombstones === 0 || tree._numTombstones <= tree._numNodes * MAX_TOMBSTONE_SHARE) continue;
-    const live = [...tree.getAllRecords()];
-    tree._root = tree._rebuild(live, undefined, false);
-    tree._numNodes = live.length;
-    tree._numTombstones = 0;
+    rebuildTree(tree, [...tree.getAllRecords()]);
     rebuilt += 1;
   }
   return rebuilt;
