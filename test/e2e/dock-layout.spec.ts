@@ -55,6 +55,7 @@ for (const size of SIZES) {
       await expect(lineRow(page, `${SKUS[5]}-${tag}`).getByTestId('line-here')).toHaveText('1');
 
       await expectPageDoesNotScroll(page);
+      await expectColumnHeadsFit(page);
       for (const id of ['scan-field', 'condition-panel', 'receive', 'key-legend']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
       // Every line is visible, or at least the selected one (scrolled into view within the list).
       // (0.98, not 1: a row's box may end a fraction of a pixel past its scroll box.)
@@ -79,6 +80,15 @@ for (const size of SIZES) {
       });
     });
   });
+}
+
+/** Every head of the line table shows its whole word ("Expected", "Before", …), none cut off. */
+async function expectColumnHeadsFit(page: Page): Promise<void> {
+  const heads = page.getByTestId('lines').locator('thead th');
+  for (const head of await heads.all()) {
+    const { text, overflow } = await head.evaluate((el) => ({ text: el.textContent ?? '', overflow: el.scrollWidth - el.clientWidth }));
+    expect(overflow, `the column head "${text}" is cut off`).toBeLessThanOrEqual(0);
+  }
 }
 
 async function expectPageDoesNotScroll(page: Page): Promise<void> {
