@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateBuckets } from '../../electron/station/api/rate-limit.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import { call, expectError, startStation, type TestStation } from './support.ts';
 
@@ -78,5 +79,45 @@ describe('per-token rate limits', () => {
     const response = await call(s.origin, 'GET', '/api/v1/accounts/1/return_packages');
     expect(response.status).toBe(401);
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(response.headers.get(name), name).not.toBeNull();
+  });
+});
+
+describe('rate buckets', () => {
+  it('a window lasts an hour from its first request, then counts afresh', () => {
+    const buckets = new RateBuckets(3_600_000);
+    expect(buckets.take('token:1', 1_000)).toEqual({ used: 1, resetMs: 3_600_000 });
+    expect(buckets.take('token:1', 61_000)).toEqual({ used: 2, resetMs: 3_540_000 });
+    expect(buckets.take('token:2', 61_000)).toEqual({ used: 1, resetMs: 3_600_000 });
+    expect(buckets.take('token:1', 3_600_999)).toMatchObject({ used: 3, resetMs: 1 });
+    expect(buckets.take('token:1', 3_601_000)).toEqual({ used: 1, resetMs: 3_600_000 });
+  });
+
+  it('holds a bounded number of callers: ended windows go first, then the oldest', () => {
+    const buckets = new RateBuckets(1_000, 3);
+    buckets.take('a', 0);
+    buckets.take('b', 500);
+    buckets.take('c', 900);
+    buckets.take('c', 900);
+    // 'a' has ended its window by 1,200: it makes room, the others keep their counts.
+    buckets.take('d', 1_200);
+    expect(buckets.size).toBe(3);
+    expect(buckets.take('c', 1_200).used).toBe(3);
+    // Nothing has ended: the oldest ('b') goes.
+    buckets.take('e', 1_300);
+    expect(buckets.size).toBe(3);
+    expect(buckets.take('b', 1_300).used).toBe(1);
+  });
+});
+
+describe('requests without a valid token', () => {
+  it('share a budget per address, answered 429 past it', async () => {
+    const limited = await startStation({ rateLimits: { anonymousPerHour: 2 } });
+    try {
+      const seen = [];
+      for (let i = 0; i < 3; i++) seen.push((await call(limited.origin, 'GET', '/returns', { token: 'rst_not-a-token' })).status);
+      expect(seen).toEqual([401, 401, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });

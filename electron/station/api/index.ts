@@ -41,7 +41,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
       done();
     });
     resolvePrincipals(api, ctx, options.trustConnection);
-    await useRateLimits(api, options.rateLimits);
+    useRateLimits(api, options.rateLimits);
     shareFairly(api);
     useJsonBodiesOnly(api);
     // Single-record views kept as JSON between requests, forgotten when their records change.
@@ -55,7 +55,6 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await api.register(async (scope) => stationRoutes(scope, ctx));
     await api.register(async (scope) => tokenRoutes(scope, ctx));
     await api.register(async (scope) => syncRoutes(scope, ctx));
-    const { eventStreamOpensPerHour: opensPerHour, anonymousPerHour } = options.rateLimits;
-    await api.register(async (scope) => eventRoutes(scope, ctx, { heartbeatMs: options.heartbeatMs, opensPerHour, anonymousPerHour }));
+    await api.register(async (scope) => eventRoutes(scope, ctx, { heartbeatMs: options.heartbeatMs }));
   });
 }

@@ -69,7 +69,7 @@ async function eventOf(ctx: DomainContext, entry: ChangeLogEntry, origin: string
  * replays the change log after `Last-Event-ID` (the log is bounded), then follows commits; an event
  * is sent only once it is durable. Package events carry the package as it is when sent.
  */
-export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options: { heartbeatMs: number; opensPerHour: number; anonymousPerHour: number }): void {
+export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options: { heartbeatMs: number }): void {
   const openStreams = new Set<ServerResponse>();
   const claimStream = createStreamQuota(MAX_STREAMS_PER_TOKEN);
   // Streams never finish on their own: end them so that shutdown does not wait for them.
@@ -77,15 +77,11 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
     for (const stream of openStreams) stream.end();
   });
 
-  // Stream openings have their own hourly budget: a client that reconnects after every dropped
-  // connection must not spend the requests its token is allowed.
-  const rateLimit = {
-    groupId: ':events',
-    max: async (request: FastifyRequest) => (request.principal ? options.opensPerHour : options.anonymousPerHour),
-  };
   const route = API_ROUTES.streamEvents;
   const openRequest = createRouteOpening(ctx, route);
-  server.get(fastifyPath(route.path), { config: { rateLimit } }, async (request, reply) => {
+  // Stream openings have their own hourly budget (api/rate-limit.ts): a client that reconnects after
+  // every dropped connection must not spend the requests its token is allowed.
+  server.get(fastifyPath(route.path), { config: { rateBudget: 'eventStreams' } }, async (request, reply) => {
     const { params, principal } = await openRequest(request);
     const accountId = params.account_id;
     const resumeAfter = resumePointOf(request);
