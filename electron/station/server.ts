@@ -8,6 +8,7 @@ import { registerApi } from './api/index.ts';
 import { installErrorHandling } from './api/http/error-handler.ts';
 import { writeClientError } from './api/http/client-errors.ts';
 import { logSafeRequest } from './api/http/redact.ts';
+import { lazyRequestLogger } from './api/http/request-logger.ts';
 import { guardLoopbackHost } from './api/http/host-guard.ts';
 import { pageSecurityHeaders } from './api/http/page-headers.ts';
 import type { RateLimits } from './api/rate-limit.ts';
@@ -79,6 +80,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
     // A line per request drowns the log at scanner speed; it is there when asked for.
     logController: new LogController({ disableRequestLogging: level !== 'debug' }),
+    // A request's child logger is made when it first logs (most never do).
+    childLoggerFactory: lazyRequestLogger,
     // Bounded bodies and slow clients cannot pin the station down.
     bodyLimit: 1024 * 1024,
     requestTimeout: timeouts.requestMs,

@@ -18,5 +18,7 @@ it('redacts ?token=, /media/<capability> and Authorization from debug logs', asy
   const log = station.output().stderr;
   expect(log).toMatch(/"url":"\/media\/\[redacted\]"/);
   expect(log).toMatch(/token=\[redacted\]/);
+  // Each request's lines name it (its logger is made on first use: api/http/request-logger.ts).
+  expect(log).toMatch(/"reqId":"[^"]+".*"url":"\/api\/v1\/station"/);
   for (const secret of [querySecret, capability, 'plain-secret-value', station.stationToken]) expect(log).not.toContain(secret);
 }, 30_000);
