@@ -47,6 +47,17 @@ async function allPages<T>(fetchPage: (page: number) => Promise<{ data: T[]; met
 
 /** The change log as `GET …/events` with `Last-Event-ID: 1` replays it (all but entry 1; read until quiet). */
 export async function replayEvents(origin: string, token: string, accountId: number): Promise<string[]> {
+  const events: string[] = [];
+  for (const block of await replayEventBlocks(origin, token, accountId)) {
+    const id = /^id: ?(.*)$/m.exec(block)?.[1];
+    const event = /^event: ?(.*)$/m.exec(block)?.[1];
+    if (id !== undefined && event !== undefined) events.push(`${id} ${event}`);
+  }
+  return events;
+}
+
+/** The replayed events as the stream sends them: one text block (`id:`, `event:`, `data:` lines) each. */
+export async function replayEventBlocks(origin: string, token: string, accountId: number): Promise<string[]> {
   const controller = new AbortController();
   const response = await fetch(`${origin}/api/v1/accounts/${accountId}/events`, {
     headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', 'last-event-id': '1' },
@@ -63,13 +74,7 @@ export async function replayEvents(origin: string, token: string, accountId: num
   }
   controller.abort();
   await reader.cancel().catch(() => undefined);
-  const events: string[] = [];
-  for (const block of text.split('\n\n')) {
-    const id = /^id: ?(.*)$/m.exec(block)?.[1];
-    const event = /^event: ?(.*)$/m.exec(block)?.[1];
-    if (id !== undefined && event !== undefined) events.push(`${id} ${event}`);
-  }
-  return events;
+  return text.split('\n\n');
 }
 
 /** Reads the whole observable state of a running station. `dataDir` is read by the CLI only when stopped. */

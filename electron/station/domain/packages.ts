@@ -16,10 +16,11 @@ export async function packageOfAccount(tables: EngineTables, accountId: number, 
 }
 
 async function assertTrackingNumberFree(t: BoundTables, accountId: number, trackingNumber: string, exceptId?: number): Promise<void> {
-  const existing = await t.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(trackingNumber)]).first();
-  if (existing && existing.id !== exceptId) {
-    throw fail('DUPLICATE_TRACKING_NUMBER', `Tracking number ${trackingNumber} is already used by return package ${existing.id}.`, {
-      existing_id: existing.id,
+  // Keys only: the package itself is not needed, and the engine would clone it.
+  const [existingId] = await t.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(trackingNumber)]).limit(1).primaryKeys();
+  if (existingId !== undefined && existingId !== exceptId) {
+    throw fail('DUPLICATE_TRACKING_NUMBER', `Tracking number ${trackingNumber} is already used by return package ${existingId}.`, {
+      existing_id: existingId,
     });
   }
 }

@@ -9,10 +9,14 @@ export function outboxKey(kind: SyncKind, localId: number): string {
   return `${kind}:${localId}`;
 }
 
-/** Marks a record changed, inside the caller's write (the mark commits with the change). */
-export async function markChanged(t: BoundTables, kind: SyncKind, localId: number, accountId: number, now: string): Promise<void> {
+/**
+ * Marks a record changed, inside the caller's write (the mark commits with the change). A record
+ * created in this write (`created`) has no slot yet: its id was never used before (ids are not
+ * reused), so the slot is written without first reading it.
+ */
+export async function markChanged(t: BoundTables, kind: SyncKind, localId: number, accountId: number, now: string, created = false): Promise<void> {
   const key = outboxKey(kind, localId);
-  const existing = await t.outbox.get(key);
+  const existing = created ? undefined : await t.outbox.get(key);
   if (existing) {
     // A new local change to a held record is a new attempt: a person's fix (or the next edit) may cure it.
     const next: OutboxEntry = { ...existing, changed_at: now };

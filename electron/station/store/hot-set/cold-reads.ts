@@ -47,6 +47,8 @@ export interface ColdReads {
   clusterOfMatches(table: ClusterTable, index: string, value: unknown): number | undefined;
   /** The return whose cluster holds this record (undefined for an orphan). */
   clusterOf(table: ClusterTable, value: Record<string, unknown>): number | undefined;
+  /** A package was written with this return (a new one is not on disk yet): its records' cluster is known without a read. */
+  packageWritten(packageId: number, returnId: number): void;
   /** Every stored record of a return's cluster, by table. */
   cluster(returnId: number): Map<ClusterTable, StoredRow[]>;
   /** The returns whose clusters hold an unsent change (an outbox slot) on disk. */
@@ -75,6 +77,7 @@ export function createColdReads(sqlite: DatabaseSync): ColdReads {
       return undefined;
     },
     clusterOf: (table, value) => clusterOf(returns, table, value),
+    packageWritten: (packageId, returnId) => returns.remember(packageId, returnId),
     cluster: (returnId) => cluster(read, returnId),
     outboxSlots: () => read(`SELECT k, v FROM outbox ORDER BY k`),
     upstreamSet: () => prepared(`SELECT 1 AS found FROM station_meta WHERE k = ?`).get(UPSTREAM_SETTINGS_KEY) !== undefined,
@@ -150,8 +153,17 @@ class PackageReturns {
     if (known !== undefined) return known;
     const found = (this.#prepared(`SELECT return_id FROM return_packages WHERE k = ?`).get(packageId) as { return_id: number } | undefined)?.return_id;
     if (found === undefined) return undefined;
-    if (this.#known.size >= MAX_REMEMBERED_PACKAGE_RETURNS) this.#known.clear();
-    this.#known.set(packageId, found);
+    this.remember(packageId, found);
     return found;
+  }
+
+  /**
+   * Remembers a package's return as it is written, before it is on disk: a package's outbox slot,
+   * written in the same write as the new package, would otherwise ask SQLite (and miss). Kept even
+   * if that write aborts: the id is then never used again (ids are not reused).
+   */
+  remember(packageId: number, returnId: number): void {
+    if (this.#known.size >= MAX_REMEMBERED_PACKAGE_RETURNS) this.#known.clear();
+    this.#known.set(packageId, returnId);
   }
 }

@@ -145,10 +145,20 @@ function mutate(t: ColdTable, request: DBCoreMutateRequest): Promise<DBCoreMutat
       if (side.enabled && name === 'returns' && request.type === 'add') {
         for (const key of response.results ?? []) if (typeof key === 'number') side.markPresent(request.trans, key);
       }
+      if (name === 'return_packages' && request.type === 'add') packagesAdded(side, request.values, response);
       return response;
     });
   if (coldRows.length === 0) return run();
   return Dexie.Promise.resolve().then(() => side.faultIn(request.trans, name, coldRows).then(run));
+}
+
+/** New packages' returns, remembered: their outbox slots, written next in the same write, find their cluster without asking SQLite. */
+function packagesAdded(side: ColdSide, values: readonly unknown[], response: DBCoreMutateResponse): void {
+  values.forEach((value, index) => {
+    const key = response.results?.[index];
+    const returnId = (value as Record<string, unknown>).return_id;
+    if (typeof key === 'number' && typeof returnId === 'number' && response.failures[index] === undefined) side.cold.packageWritten(key, returnId);
+  });
 }
 
 /** The stored records of the written values whose cluster is cold (a new return's cluster is marked present). */
