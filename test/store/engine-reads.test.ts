@@ -63,10 +63,12 @@ describe('reads from the engine memory', () => {
   });
 
   it('defer to Dexie for a package shed from memory, and answer again once a write brought it back', async () => {
-    const { store, packageId } = await storeWithPackage(0);
+    const { store, packageId, returnId } = await storeWithPackage(0);
     expect(await store.shedCold()).toBe(1);
     expect(store.inMemory.get('return_packages', packageId)).toBeUndefined();
     expect(store.inMemory.where('package_line_items', 'return_package_id', packageId)).toBeUndefined();
+    // Named by the caller or looked up on disk, the package's cluster is not in memory.
+    expect(store.inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId)).toBeUndefined();
     // Dexie's path still reads it (from SQLite).
     expect((await store.db.package_line_items.where('return_package_id').equals(packageId).toArray()).length).toBe(2);
     await store.write(async (tx) => {
@@ -76,6 +78,7 @@ describe('reads from the engine memory', () => {
     });
     expect(store.inMemory.get('return_packages', packageId)?.notes).toBe('corrected');
     expect(store.inMemory.where('package_line_items', 'return_package_id', packageId)?.length).toBe(2);
+    expect(store.inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId)?.length).toBe(2);
   });
 
   it('answer nothing once the store is closed', async () => {
@@ -83,6 +86,54 @@ describe('reads from the engine memory', () => {
     expect(store.inMemory.get('return_packages', packageId)).toBeDefined();
     await store.close();
     expect(store.inMemory.get('return_packages', packageId)).toBeUndefined();
+  });
+
+  it('peek answers the engine records themselves, walked straight from its trees: the same as Dexie, deletions and many matches included', async () => {
+    const { store, packageId, returnId } = await storeWithPackage();
+    // A second package whose items interleave with the first's, many of them, some then deleted:
+    // equal index keys spread over both sides of the tree, and tombstones among them.
+    const otherId = await store.write(async (tx) => {
+      const t = boundTables(tx);
+      const other = await t.return_packages.add({ ...samplePackage(1, returnId, 2, { status: 'received' }) } as never);
+      for (let n = 3; n < 60; n++) await t.package_line_items.add(sampleLineItem(n % 2 ? packageId : other, n) as never);
+      await t.station_meta.put({ key: 'engine-reads.test', value: 'a string key' });
+      return other;
+    });
+    await store.write(async (tx) => {
+      const t = boundTables(tx);
+      const items = await t.package_line_items.where('return_package_id').equals(packageId).toArray();
+      await t.package_line_items.bulkDelete(items.filter((_, i) => i % 3 === 0).map((item) => item.id));
+    });
+    for (const id of [packageId, otherId]) {
+      const viaDexie = await store.db.package_line_items.where('return_package_id').equals(id).toArray();
+      expect(viaDexie.length).toBeGreaterThan(15);
+      expect(store.inMemory.peekWhere('package_line_items', 'return_package_id', id)).toEqual(viaDexie);
+      expect(store.inMemory.where('package_line_items', 'return_package_id', id)).toEqual(viaDexie);
+      expect(store.inMemory.peek('return_packages', id)).toEqual(await store.db.return_packages.get(id));
+    }
+    // No such package: its cluster is not known to be in memory, so Dexie's path answers.
+    expect(store.inMemory.peekWhere('package_line_items', 'return_package_id', 9_999)).toBeUndefined();
+    expect(store.inMemory.peek('return_packages', 9_999)).toBeUndefined();
+    expect(store.inMemory.peek('return_packages', '1')).toBeUndefined();
+    expect(store.inMemory.peek('station_meta', 'engine-reads.test')).toEqual({ key: 'engine-reads.test', value: 'a string key' });
+    // The engine's own object (no copy) for peek; a copy for get.
+    expect(store.inMemory.peek('return_packages', packageId)).toBe(store.inMemory.peek('return_packages', packageId));
+    expect(store.inMemory.get('return_packages', packageId)).not.toBe(store.inMemory.peek('return_packages', packageId));
+  });
+
+  it("read through the engine's own lookups when its trees are not shaped as expected", () => {
+    const records = new Map<number, { id: number; return_package_id: number }>([[1, { id: 1, return_package_id: 7 }], [2, { id: 2, return_package_id: 7 }]]);
+    // The methods are there, the trees behind them are not (a release that renamed `_root`).
+    const store = {
+      getValue: (key: number) => structuredClone(records.get(key)),
+      records: { records: { root: {} } },
+      rawIndexes: new Map([['return_package_id', { getAllValues: () => [...records.values()].map((r) => structuredClone(r)), records: {} }]]),
+    };
+    const backend = { _rawDatabase: { rawObjectStores: new Map([['package_line_items', store]]), transactions: [] } };
+    const reads = engineReadsOf(backend, { holdsAllMatches: () => true, isClosed: () => false });
+    expect(reads.get('package_line_items', 2)).toEqual({ id: 2, return_package_id: 7 });
+    expect(reads.peek('package_line_items', 1)).toEqual({ id: 1, return_package_id: 7 });
+    expect(reads.peekWhere('package_line_items', 'return_package_id', 7)).toEqual([...records.values()]);
   });
 
   it('always defer, and say so, with an engine whose internals are nearly but not quite the expected shape', () => {
@@ -93,6 +144,8 @@ describe('reads from the engine memory', () => {
     const reads = engineReadsOf(backend, { holdsAllMatches: () => true, isClosed: () => false });
     expect(reads.get('return_packages', 1)).toBeUndefined();
     expect(reads.where('return_packages', 'return_id', 1)).toBeUndefined();
+    expect(reads.peek('return_packages', 1)).toBeUndefined();
+    expect(reads.peekWhere('return_packages', 'return_id', 1)).toBeUndefined();
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('index return_packages.return_id has no getAllValues'));
   });
 });

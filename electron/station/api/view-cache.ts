@@ -142,20 +142,21 @@ export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CA
 
 /**
  * A get-one's answer through `views`: the remembered JSON when it was made for this account and
- * origin, else `read()` made into JSON and remembered (unless a commit came in between: `mark`).
+ * origin, else what `read()` made (the view's JSON and the records it was made from), remembered
+ * unless a commit came in between (`mark`). `read` makes the JSON itself, so a view made from the
+ * engine's own records (store/engine-reads.ts, `peek`) is text before anything else runs.
  */
 export async function rememberedView<T>(
   views: ViewCache,
   kind: ViewKind,
   id: number,
   key: { accountId: number; origin: string | null },
-  read: () => Promise<{ view: T; sources: readonly ViewSource[] }>,
+  read: () => Promise<{ json: JsonOf<T>; sources: readonly ViewSource[] }>,
 ): Promise<{ json: JsonOf<T> }> {
   const cached = views.get<T>(kind, id);
   if (cached?.accountId === key.accountId && cached.origin === key.origin) return { json: cached.json };
   const mark = views.mark();
-  const { view, sources } = await read();
-  const json = jsonOf(view);
+  const { json, sources } = await read();
   views.remember(kind, id, { ...key, json }, sources, mark);
   return { json };
 }

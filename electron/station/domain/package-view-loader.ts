@@ -36,19 +36,26 @@ export async function packageDetailView(tables: EngineTables, config: ConfigCach
 }
 
 /**
- * The G view of package `id` of an account (NOT_FOUND otherwise). Read in one turn from the
- * engine's memory when it can answer at once (store/engine-reads.ts: no write running on these
- * tables, the package hot), else through Dexie: the same records either way.
+ * The G view of package `id` of an account made from the engine's own records (store/engine-reads.ts,
+ * `peek`: no copies) when memory can answer at once — no write running on these tables, the package
+ * hot and the account's — else undefined. Its line items' tags are the engine's own arrays: make it
+ * into JSON in the same turn, never keep or change it.
+ */
+export function packageDetailInMemory(store: StationStore, config: ConfigCache, accountId: number, id: number, origin: string): PackageGetView | undefined {
+  const memory = store.inMemory;
+  const pkg = memory.peek('return_packages', id);
+  if (pkg?.account_id !== accountId) return undefined;
+  // Its line items and media files are of its return's cluster (hot-set/rule.ts).
+  const lineItems = memory.peekWhere('package_line_items', 'return_package_id', id, pkg.return_id);
+  const mediaFiles = lineItems && memory.peekWhere('media_files', 'return_package_id', id, pkg.return_id);
+  if (!lineItems || !mediaFiles) return undefined;
+  return packageGetView(pkg, { carrier: config.carrier(pkg.carrier_id), location: config.location(pkg.location_id), lineItems, mediaFiles, origin });
+}
+
+/**
+ * The G view of package `id` of an account (NOT_FOUND otherwise), read through Dexie: from the
+ * engine or, for a cold package, from SQLite.
  */
 export async function packageDetailOf(store: StationStore, config: ConfigCache, accountId: number, id: number, origin: string): Promise<PackageGetView> {
-  const memory = store.inMemory;
-  const pkg = memory.get('return_packages', id);
-  if (pkg?.account_id === accountId) {
-    const lineItems = memory.where('package_line_items', 'return_package_id', id);
-    const mediaFiles = lineItems && memory.where('media_files', 'return_package_id', id);
-    if (lineItems && mediaFiles) {
-      return packageGetView(pkg, { carrier: config.carrier(pkg.carrier_id), location: config.location(pkg.location_id), lineItems, mediaFiles, origin });
-    }
-  }
   return packageDetailView(store.db, config, await packageOfAccount(store.db, accountId, id), origin);
 }

@@ -22,12 +22,12 @@ import type { Carrier, Location, MediaFile, PackageLineItem, ReturnPackage, Retu
 
 export const MEDIA_PATH_PREFIX = '/media/';
 
-function dimensionsOf(p: ReturnPackage): Dimensions {
+function dimensionsOf(p: Readonly<ReturnPackage>): Dimensions {
   return { length: p.length, width: p.width, height: p.height, dimension_unit: p.dimension_unit };
 }
 
 /** The package's own fields a view may show, by their spec names. */
-function fieldsOf(p: ReturnPackage) {
+function fieldsOf(p: Readonly<ReturnPackage>) {
   return {
     id: p.id,
     return_id: p.return_id,
@@ -75,8 +75,8 @@ export function packageCreatedView(p: ReturnPackage): PackageCreatedView {
 }
 
 export function packageGetView(
-  p: ReturnPackage,
-  related: { carrier: Carrier | undefined; location: Location | undefined; lineItems: PackageLineItem[]; mediaFiles: MediaFile[]; origin: string },
+  p: Readonly<ReturnPackage>,
+  related: { carrier: Carrier | undefined; location: Location | undefined; lineItems: ReadonlyArray<Readonly<PackageLineItem>>; mediaFiles: ReadonlyArray<Readonly<MediaFile>>; origin: string },
 ): PackageGetView {
   return presentIn(ReturnPackageSchema, {
     ...fieldsOf(p),
@@ -91,7 +91,7 @@ export function packageUpdatedView(p: ReturnPackage): PackageUpdatedView {
   return presentIn(ReturnPackageUpdatedSchema, fieldsOf(p));
 }
 
-export function lineItemView(l: PackageLineItem): LineItemView {
+export function lineItemView(l: Readonly<PackageLineItem>): LineItemView {
   return {
     id: l.id,
     return_line_item_id: l.return_line_item_id,
@@ -107,11 +107,11 @@ export function lineItemView(l: PackageLineItem): LineItemView {
 }
 
 /** A capability URL: the random token is the permission, so an `<img src>` works without a header. */
-export function mediaFileView(m: MediaFile, origin: string): MediaFileView {
+export function mediaFileView(m: Readonly<MediaFile>, origin: string): MediaFileView {
   return { id: m.id, url: `${origin}${MEDIA_PATH_PREFIX}${m.url_token}`, type: m.type, created_at: m.created_at };
 }
 
-export function returnView(r: ReturnRecord): ReturnView {
+export function returnView(r: Readonly<ReturnRecord>): ReturnView {
   return {
     id: r.id,
     account_id: r.account_id,

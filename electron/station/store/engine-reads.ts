@@ -1,6 +1,7 @@
 import type { Table } from 'dexie';
 import { IDBKeyRange } from 'fake-indexeddb';
 import type { StationDexie, StationTableName } from './schema.ts';
+import { searchTreeOf, treeGet, treeMatches } from './engine-trees.ts';
 
 /** The record type of a station table. */
 // Table has three type parameters; only the record type is wanted.
@@ -25,12 +26,25 @@ export interface EngineReads {
   get<K extends StationTableName>(table: K, key: number | string): RowOf<K> | undefined;
   /** Copies of every record whose `index` equals `value`, in primary-key order; undefined: read through Dexie. */
   where<K extends StationTableName>(table: K, index: string, value: PlainKey): Array<RowOf<K>> | undefined;
+  /**
+   * The engine's own record, not a copy (a structured clone is most of a read's cost): for a caller
+   * that turns it into something else (JSON) in the same turn. Never change it or keep it.
+   */
+  peek<K extends StationTableName>(table: K, key: number | string): Readonly<RowOf<K>> | undefined;
+  /**
+   * `where` without the copies, under `peek`'s rules. `cluster`: the return whose cluster every match
+   * belongs to, when the caller knows it (a package's line items: the package's `return_id`, which
+   * never changes), so whether memory holds them all is known without a read from disk.
+   */
+  peekWhere<K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number): ReadonlyArray<Readonly<RowOf<K>>> | undefined;
 }
 
 /** fake-indexeddb 6.x internals these reads use (checked at open: engineReadsOf). */
 interface RawObjectStore {
   getValue(key: unknown): unknown;
-  rawIndexes: Map<string, { getAllValues(range: unknown): unknown[] }>;
+  rawIndexes: Map<string, { getAllValues(range: unknown): unknown[]; records?: unknown }>;
+  /** Its RecordStore: `records._root` is the search tree walked directly (engine-trees.ts). */
+  records?: unknown;
 }
 
 interface RawTransaction {
@@ -47,13 +61,16 @@ interface RawDatabase {
 
 export interface EngineReadsOptions {
   /** Whether the engine holds every match of an equality query (hot-set/middleware.ts). */
-  holdsAllMatches(table: string, index: string, value: unknown): boolean;
+  holdsAllMatches(table: string, index: string, value: unknown, cluster?: number): boolean;
   /** The store is closed: nothing is answered from memory. */
   isClosed(): boolean;
 }
 
 /** Reads that never answer: the engine is not of the expected shape (every read goes through Dexie). */
-const NEVER: EngineReads = { get: () => undefined, where: () => undefined };
+const NEVER: EngineReads = { get: () => undefined, where: () => undefined, peek: () => undefined, peekWhere: () => undefined };
+
+/** A single key the trees can be walked by directly; other keys (compound, dates) take the engine's own lookup. */
+const isSimpleKey = (key: unknown): key is number | string => (typeof key === 'number' && !Number.isNaN(key)) || typeof key === 'string';
 
 /**
  * The engine reads of an opened engine (`db.backendDB()`), or, when fake-indexeddb's internals are
@@ -72,23 +89,50 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
     );
   const storeOf = (table: string): RawObjectStore | undefined => (options.isClosed() || changing(table) ? undefined : raw.rawObjectStores.get(table));
 
+  /** The live record values under `key`, or through the engine's public lookup (a copy) when its tree cannot be walked. */
+  const peek = (table: string, key: number | string): unknown => {
+    const store = storeOf(table);
+    if (!store) return undefined;
+    const tree = isSimpleKey(key) ? searchTreeOf(store.records) : undefined;
+    // A miss is not an answer: the record may be cold (only in SQLite), which Dexie's path reads.
+    return tree ? treeGet(tree, key)?.value : store.getValue(key);
+  };
+  const peekWhere = (table: string, index: string, value: PlainKey, cluster?: number): unknown[] | undefined => {
+    const store = storeOf(table);
+    const rawIndex = store?.rawIndexes.get(index);
+    if (!store || !rawIndex || !options.holdsAllMatches(table, index, value, cluster)) return undefined;
+    const records = searchTreeOf(store.records);
+    const entries = isSimpleKey(value) && records ? searchTreeOf(rawIndex.records) : undefined;
+    if (records && entries) {
+      const values: unknown[] = [];
+      for (const entry of treeMatches(entries, value as number | string)) {
+        const found = isSimpleKey(entry.value) ? treeGet(records, entry.value)?.value : undefined;
+        if (found === undefined) return rawIndex.getAllValues(IDBKeyRange.only(value)); // not what this walk expects: the engine's own lookup
+        values.push(found);
+      }
+      return values;
+    }
+    let range: unknown;
+    try {
+      range = IDBKeyRange.only(value);
+    } catch {
+      return undefined; // not a valid key: Dexie's path gives its own error
+    }
+    return rawIndex.getAllValues(range);
+  };
+
   return {
     get<K extends StationTableName>(table: K, key: number | string): RowOf<K> | undefined {
-      // A miss is not an answer: the record may be cold (only in SQLite), which Dexie's path reads.
-      return storeOf(table)?.getValue(key) as RowOf<K> | undefined;
+      const found = peek(table, key);
+      return found === undefined ? undefined : (structuredClone(found) as RowOf<K>);
     },
     where<K extends StationTableName>(table: K, index: string, value: PlainKey): Array<RowOf<K>> | undefined {
-      const store = storeOf(table);
-      const rawIndex = store?.rawIndexes.get(index);
-      if (!rawIndex || !options.holdsAllMatches(table, index, value)) return undefined;
-      let range: unknown;
-      try {
-        range = IDBKeyRange.only(value);
-      } catch {
-        return undefined; // not a valid key: Dexie's path gives its own error
-      }
-      return rawIndex.getAllValues(range) as Array<RowOf<K>>;
+      const found = peekWhere(table, index, value);
+      return found && (structuredClone(found) as Array<RowOf<K>>);
     },
+    peek: <K extends StationTableName>(table: K, key: number | string) => peek(table, key) as Readonly<RowOf<K>> | undefined,
+    peekWhere: <K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number) =>
+      peekWhere(table, index, value, cluster) as ReadonlyArray<Readonly<RowOf<K>>> | undefined,
   };
 }
 

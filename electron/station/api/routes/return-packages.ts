@@ -3,11 +3,11 @@ import { listMeta } from '#shared/api/common.ts';
 import type { ReturnPackage, StationPackageListQuery } from '#shared/api/return-packages.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { packageDetailOf, packageListViews } from '../../domain/package-view-loader.ts';
+import { packageDetailInMemory, packageDetailOf, packageListViews } from '../../domain/package-view-loader.ts';
 import { createPackage, listPackages, updatePackage } from '../../domain/packages.ts';
 import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
-import { rememberedView, type ViewCache, type ViewSource } from '../view-cache.ts';
+import { jsonOf, rememberedView, type ViewCache, type ViewSource } from '../view-cache.ts';
 
 /** One page of packages (an account's, or every account's without `account_id`) with their list views (L). */
 async function packagePage(ctx: DomainContext, { page, per_page, sort, account_id, ...filters }: StationPackageListQuery) {
@@ -38,10 +38,12 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
 
   addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params: { account_id: accountId, id }, origin }) =>
     rememberedView<ReturnPackage>(views, 'return_package', id, { accountId, origin }, async () => {
-      const view = await packageDetailOf(ctx.store, ctx.config, accountId, id, origin);
+      // From the engine's own records when memory can answer (no await then: the view, which holds
+      // some of them, is JSON within this turn), else read through Dexie.
+      const view = packageDetailInMemory(ctx.store, ctx.config, accountId, id, origin) ?? (await packageDetailOf(ctx.store, ctx.config, accountId, id, origin));
       const lineItems = view.line_items.map((l): ViewSource => ['package_line_items', l.id]);
       const mediaFiles = view.media_files.map((m): ViewSource => ['media_files', m.id]);
-      return { view, sources: [['return_packages', id], ...lineItems, ...mediaFiles] };
+      return { json: jsonOf(view), sources: [['return_packages', id], ...lineItems, ...mediaFiles] };
     }),
   );
 

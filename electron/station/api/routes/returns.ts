@@ -8,7 +8,7 @@ import { createReturn, listReturns } from '../../domain/returns.ts';
 import { returnView } from '../../domain/record-views.ts';
 import { accountForReturns } from '../auth.ts';
 import { addRoute } from '../route.ts';
-import { rememberedView, type ViewCache } from '../view-cache.ts';
+import { jsonOf, rememberedView, type ViewCache } from '../view-cache.ts';
 import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
 
 /** Manual returns: `POST/GET /returns` (the token's account), `GET .../accounts/{id}/returns` and one return (its JSON remembered in `views`). */
@@ -30,10 +30,11 @@ export function returnRoutes(server: FastifyInstance, ctx: DomainContext, views:
 
   addRoute(server, ctx, API_ROUTES.getAccountReturn, async ({ params: { account_id: accountId, id }, t }) =>
     rememberedView<ReturnView>(views, 'return', id, { accountId, origin: null }, async () => {
-      // From the engine's memory in this turn when it can answer (store/engine-reads.ts), else through Dexie.
-      const record = ctx.store.inMemory.get('returns', id) ?? (await t.returns.get(id));
+      // The engine's own record when memory can answer (store/engine-reads.ts, peek: no await then,
+      // so it is JSON within this turn), else read through Dexie.
+      const record = ctx.store.inMemory.peek('returns', id) ?? (await t.returns.get(id));
       if (!record || record.account_id !== accountId) throw fail('NOT_FOUND', `No return ${id} in account ${accountId}.`);
-      return { view: returnView(record), sources: [['returns', id]] };
+      return { json: jsonOf(returnView(record)), sources: [['returns', id]] };
     }),
   );
 

@@ -24,9 +24,11 @@ export interface HotSetEngine {
   /**
    * Whether the engine alone holds every record an equality query on `index` of `table` matches
    * (not a cluster table, the hot set off, or the matches' cluster present); false when SQLite
-   * may hold more of them (or cannot say which cluster they belong to).
+   * may hold more of them (or cannot say which cluster they belong to). `cluster`: the return whose
+   * cluster the matches belong to, when the caller knows it (a package's items: its `return_id`),
+   * so it need not be looked up on disk.
    */
-  holdsAllMatches(table: string, index: string, value: unknown): boolean;
+  holdsAllMatches(table: string, index: string, value: unknown, cluster?: number): boolean;
 }
 
 /**
@@ -88,10 +90,10 @@ class HotSet implements HotSetEngine, ColdSide {
   };
 
   // An arrow: the store hands it on unbound (engine-reads.ts).
-  readonly holdsAllMatches = (table: string, index: string, value: unknown): boolean => {
+  readonly holdsAllMatches = (table: string, index: string, value: unknown, knownCluster?: number): boolean => {
     if (!this.enabled || !isClusterTable(table)) return true;
     if (!this.cold.answers(table, index)) return true; // SQLite is not asked for it anyway: the engine's answer is the answer
-    const cluster = this.cold.clusterOfMatches(table, index, value);
+    const cluster = knownCluster ?? this.cold.clusterOfMatches(table, index, value);
     return cluster !== undefined && this.present.has(cluster);
   };
 
