@@ -22,9 +22,28 @@ export type BoundTables = EngineTables & { readonly [transactionBound]: true };
  * The tables bound to one transaction. Dexie otherwise finds the running transaction through its
  * async "zone", which a plain native `await` (of a helper that did no IndexedDB work) can lose —
  * the next operation then silently runs in a transaction of its own. Bound tables cannot stray.
+ *
+ * Each table is made when first used (Dexie keeps it for the transaction): a write uses a few of
+ * the station's tables, and making all of them for every write was a measurable part of a small
+ * write's cost.
  */
 export function boundTables(tx: Transaction): BoundTables {
-  const tables = {} as Record<StationTableName, unknown>;
-  for (const name of STATION_TABLES) tables[name] = tx.table(name);
-  return tables as BoundTables;
+  return new TransactionTables(tx) as unknown as BoundTables;
+}
+
+/** One getter per station table on the prototype (defined once), each asking the transaction for its table. */
+class TransactionTables {
+  readonly #tx: Transaction;
+  constructor(tx: Transaction) {
+    this.#tx = tx;
+  }
+  static {
+    for (const name of STATION_TABLES) {
+      Object.defineProperty(this.prototype, name, {
+        get(this: TransactionTables) {
+          return this.#tx.table(name);
+        },
+      });
+    }
+  }
 }
