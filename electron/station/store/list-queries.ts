@@ -1,6 +1,7 @@
 import { SKU_PREFIX_CONDITION } from './sqlite/sku-index.ts';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { statementCache } from './sqlite/statement-cache.ts';
+import { isCountedTable, statusCountQuery } from './sqlite/status-counts.ts';
 import type { PackageStatus, ReturnStatus } from './records.ts';
 
 export type PackageSort = 'created_at' | '-created_at' | 'updated_at' | '-updated_at' | 'id' | '-id';
@@ -205,6 +206,16 @@ class QueryMemory {
   }
 }
 
+/** Keys of a list query that are not filters. */
+const NOT_FILTERS: ReadonlySet<string> = new Set(['page', 'per_page', 'sort']);
+
+/** Whether a list's filters are at most an account and statuses: its count is kept (sqlite/status-counts.ts). */
+function byStatusOnly(table: ListableTable, filters: PackageFilters | ReturnFilters): boolean {
+  if (!isCountedTable(table)) return false;
+  for (const [name, value] of Object.entries(filters)) if (value !== undefined && name !== 'account_id' && name !== 'status' && !NOT_FILTERS.has(name)) return false;
+  return true;
+}
+
 /** What a count or a query's landmarks are remembered by: its table and filters. */
 const queryKey = (table: ListableTable, where: string, params: SQLInputValue[]): string => `${table}${where}\u0000${JSON.stringify(params)}`;
 
@@ -277,8 +288,12 @@ export function createListQueries(db: DatabaseSync) {
   const prepared = statementCache(db);
   const memory = new QueryMemory();
   const read: PageReader = (sql, ...params) => prepared(sql).all(...params) as unknown as PageRow[];
-  const countWith = (table: ListableTable, where: string, params: SQLInputValue[]): number =>
-    memory.count(queryKey(table, where, params), () => (prepared(`SELECT count(*) AS n FROM ${table}${where}`).get(...params) as { n: number }).n);
+  // By account and status only (or neither): a sum of the counts the triggers keep; else count(*) of the index.
+  const countWith = (table: ListableTable, filters: PackageFilters | ReturnFilters, where: string, params: SQLInputValue[]): number =>
+    memory.count(queryKey(table, where, params), () => {
+      const { sql, params: values } = byStatusOnly(table, filters) ? statusCountQuery(table, filters.account_id, filters.status) : { sql: `SELECT count(*) AS n FROM ${table}${where}`, params };
+      return (prepared(sql).get(...values) as { n: number }).n;
+    });
 
   return {
     listIds<K extends ListableTable>(table: K, query: ListQueries[K]): ListResult {
@@ -287,7 +302,7 @@ export function createListQueries(db: DatabaseSync) {
       const { where, params } = whereOf(table, query);
       const order =
         table === 'return_packages' ? ORDER_BY[(query as ListQueries['return_packages']).sort ?? '-created_at'] : ORDER_BY['-created_at'];
-      const total = countWith(table, where, params);
+      const total = countWith(table, query, where, params);
       const offset = (page - 1) * perPage;
       if (offset >= total) return { ids: [], total };
       const end = Math.min(total, offset + perPage);
@@ -298,7 +313,7 @@ export function createListQueries(db: DatabaseSync) {
     },
     count<K extends ListableTable>(table: K, filters: CountFilters[K]): number {
       const { where, params } = whereOf(table, filters);
-      return countWith(table, where, params);
+      return countWith(table, filters, where, params);
     },
     /** Called after every commit that touched `table`: its counts and positions may have changed. */
     forgetCounts(table: string): void {
