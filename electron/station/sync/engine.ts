@@ -9,6 +9,7 @@ import { pullPackages, pullReturns, SWEEP_EVERY_MS, sweepOpenPackages } from './
 import { pushAccount } from './push.ts';
 import { createRateBudget, type RateBudget } from './rate-budget.ts';
 import { readUpstreamSettings } from './settings.ts';
+import { oneAtATime } from './one-at-a-time.ts';
 import { SYNC_DISABLED, syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
 
@@ -50,23 +51,33 @@ async function instanceIdOf(store: StationStore): Promise<string> {
   return id;
 }
 
-/** Keeps the last status and tells listeners when a fresh one differs. */
+/**
+ * Keeps the last status and tells listeners when a fresh one differs. At most one refresh reads the
+ * store at a time (oneAtATime): a refresh reads the whole outbox, and the scheduler asks for one
+ * after every commit that changes a return or a package; under a stream of creates those reads had
+ * piled up, one per commit, each over a growing backlog (docs/decisions/create-path.md).
+ */
 function createStatusFeed(store: StationStore) {
   const listeners = new Set<(status: SyncStatus) => void>();
   let current: SyncStatus = SYNC_DISABLED;
+  let latestRound: LastRound = { offline: false, error: null };
+  const read = oneAtATime(async (): Promise<SyncStatus> => {
+    const fresh = await syncStatusOf(store, await readUpstreamSettings(store), latestRound);
+    if (JSON.stringify(fresh) !== JSON.stringify(current)) {
+      current = fresh;
+      for (const listener of listeners) listener(fresh);
+    }
+    return current;
+  });
   return {
     current: () => current,
     listen(listener: (status: SyncStatus) => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    async refresh(lastRound: LastRound): Promise<SyncStatus> {
-      const next = await syncStatusOf(store, await readUpstreamSettings(store), lastRound);
-      if (JSON.stringify(next) !== JSON.stringify(current)) {
-        current = next;
-        for (const listener of listeners) listener(next);
-      }
-      return current;
+    refresh(lastRound: LastRound): Promise<SyncStatus> {
+      latestRound = lastRound;
+      return read();
     },
   };
 }

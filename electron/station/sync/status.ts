@@ -7,7 +7,12 @@ export const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0
 /** The station's sync state as the API and UI show it, from the store and the last round's outcome. */
 export async function syncStatusOf(store: StationStore, settings: UpstreamSettings | null, lastRound: { offline: boolean; error: string | null }): Promise<SyncStatus> {
   if (!settings) return SYNC_DISABLED;
-  const entries = await store.db.outbox.where('account_id').anyOf(settings.accounts).toArray();
+  // One equality read per account, not `anyOf`: Dexie walks `anyOf` with a cursor, and
+  // fake-indexeddb's cursor over an index value many slots share seeks from the first of them at
+  // every step, so reading an account's backlog that way took time quadratic in its size (this runs
+  // after every commit that changes a return or package: docs/decisions/create-path.md).
+  const perAccount = await Promise.all(settings.accounts.map((account) => store.db.outbox.where('account_id').equals(account).toArray()));
+  const entries = perAccount.flat();
   const states = await store.db.sync_state.bulkGet(settings.accounts);
   const lastSuccess = states.reduce<string | null>((m, s) => (s?.last_success_at && (m === null || s.last_success_at > m) ? s.last_success_at : m), null);
   const paused = states.find((s) => s?.paused)?.paused ?? null;
