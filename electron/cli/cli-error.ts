@@ -85,6 +85,14 @@ export function hotSetFromEnv(flag: string | undefined, env: NodeJS.ProcessEnv):
   return result;
 }
 
+/** RETURNS_STATION_HEAP_GROWTH_PERCENT: how far V8's heap may grow past the live heap (1–1000; 0: V8's own rule). */
+export function heapGrowthFromEnv(env: NodeJS.ProcessEnv): { heapGrowthPercent?: number | null } {
+  const value = env.RETURNS_STATION_HEAP_GROWTH_PERCENT;
+  if (value === undefined || value === '') return {};
+  if (!/^\d{1,4}$/.test(value) || Number(value) > 1000) throw new UsageError(`RETURNS_STATION_HEAP_GROWTH_PERCENT must be a whole number from 0 (V8's own rule) to 1000, got "${value}".`);
+  return { heapGrowthPercent: Number(value) === 0 ? null : Number(value) };
+}
+
 /** RETURNS_STATION_SHUTDOWN_DEADLINE_MS: how long SIGTERM waits for in-flight requests (default 5000). */
 export function shutdownDeadlineMs(env: NodeJS.ProcessEnv): number | undefined {
   const value = env.RETURNS_STATION_SHUTDOWN_DEADLINE_MS;

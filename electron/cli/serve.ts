@@ -4,7 +4,7 @@ import { openStation, type Station } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken, revokeToken } from '../station/domain/tokens.ts';
 import { removeControl, writeControl } from '../station/control-file.ts';
-import { clockOffsetFromEnv, hotSetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
+import { clockOffsetFromEnv, heapGrowthFromEnv, hotSetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
 
@@ -57,6 +57,7 @@ export async function serve(args: string[]): Promise<void> {
     mediaBudgetBytes: mediaBudgetBytes(values['media-budget-mb'], process.env),
     newStore: values['new-store'],
     ...hotSetFromEnv(values['hot-days'], process.env),
+    ...heapGrowthFromEnv(process.env),
     ...syncIntervalFromEnv(process.env),
   });
   let origin: string;

@@ -7,6 +7,8 @@ import { systemClock, type Clock } from './domain/clock.ts';
 import type { DomainContext } from './domain/context.ts';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { newStoreRefusal } from './data-dir-check.ts';
+import { freedPages } from './heap/freed-pages.ts';
+import { boundHeapGrowth } from './heap/growth.ts';
 import { type Housekeeping, startHousekeeping } from './housekeeping.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
@@ -30,6 +32,13 @@ export interface StationOptions extends ServerOptions {
   /** The hot set's window in days (default 14) and sweep interval (docs/decisions/store-hot-set.md). */
   hotDays?: number;
   hotSweepMs?: number;
+  /**
+   * How far V8's old generation may grow past the live heap before a full GC, in percent (default
+   * 50); after each sweep that shed records the heap pages GCs freed are given back (heap/). Null:
+   * V8's own rules (growth up to 4×, freed pages kept until the process idles). Process-wide: the
+   * station owns its process (docs/decisions/memory-over-a-year.md).
+   */
+  heapGrowthPercent?: number | null;
 }
 
 /** The station core: the data directory it owns, its store, and the HTTP server over them. */
@@ -62,6 +71,7 @@ export const DEFAULT_CLOSE_DEADLINE_MS = 5000;
  * housekeeping and the sync scheduler.
  */
 export async function openStation(options: StationOptions): Promise<Station> {
+  const heapGrowth = boundHeapGrowth(options.heapGrowthPercent);
   const lock = lockDataDir(options.dataDir, options.command ?? 'returns-station');
   let store: StationStore | undefined;
   // The server's logger exists only after the store is open; sweeps start later still.
@@ -80,9 +90,13 @@ export async function openStation(options: StationOptions): Promise<Station> {
       isBoundToLoopback: () => socket.loopback,
       isClosing: () => socket.closing,
     });
+    server.log.debug({ heap_growth: heapGrowth }, 'V8 heap growth');
     const loaded = storeStatsOf(store).load;
     if (loaded?.hotReturns !== undefined) server.log.info({ returns_in_memory: loaded.hotReturns, outbox_slots_in_memory: loaded.outboxSlots ?? 0 }, 'store open: the hot set is in memory, older records are read from disk');
-    onShed = (returns) => server.log.info({ returns }, 'hot set: records of returns that left it were shed from memory (they stay on disk)');
+    onShed = (returns) => {
+      server.log.info({ returns }, 'hot set: records of returns that left it were shed from memory (they stay on disk)');
+      if (heapGrowth.source !== 'v8') void freedPages.release();
+    };
     const background = await startBackground(options, store, sync, ctx.clock, server);
     return stationOf({ dataDir: options.dataDir, store, ctx, server, lock, socket, background });
   } catch (error) {
@@ -160,6 +174,7 @@ function stationOf({ dataDir, store, ctx, server, lock, socket, background }: Op
       closed ??= (async () => {
         socket.closing = true;
         background.housekeeping.stop();
+        freedPages.stop();
         // Past the deadline every connection is cut; handlers still running finish their store
         // writes (store.close waits for them), only their answers are lost.
         const cut = setTimeout(() => {
