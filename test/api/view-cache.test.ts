@@ -92,3 +92,28 @@ it('does not keep a view read across a change, and holds at most its bound', asy
   await store.write((tx) => boundTables(tx).return_packages.update(first, { notes: 'again' }));
   expect(views.size).toBe(3);
 });
+
+it('holds at most its bytes whatever the size of its views, and keeps no view larger than them alone', () => {
+  // No commits come: only the bound is at work.
+  const store = { onTablesChanged: () => () => undefined } as unknown as StationStore;
+  // Room for about two views of 2,000 characters with one source (each ≈ 2,500 bytes counted).
+  const views = createViewCache(store, 100, 6_000);
+  const remember = (id: number, length: number) =>
+    views.remember('return_package', id, { accountId: 1, origin: null, json: jsonOf({ id, text: 'x'.repeat(length) }) }, [['return_packages', id]], views.mark());
+  remember(1, 2_000);
+  remember(2, 2_000);
+  expect(views.size).toBe(2);
+  remember(3, 2_000);
+  // The oldest went to make room.
+  expect([1, 2, 3].map((id) => views.get('return_package', id) !== undefined)).toEqual([false, true, true]);
+  expect(views.bytes).toBeLessThanOrEqual(6_000);
+  // Small views fill what is left; a view larger than the whole budget is answered but not kept.
+  remember(4, 10);
+  expect(views.size).toBe(3);
+  remember(5, 7_000);
+  expect(views.get('return_package', 5)).toBeUndefined();
+  expect(views.size).toBe(3);
+  // Forgetting gives its bytes back.
+  views.close();
+  expect(views.bytes).toBe(0);
+});

@@ -39,6 +39,8 @@ export interface ViewCache {
   /** Stops following the store's commits and forgets every view. */
   close(): void;
   readonly size: number;
+  /** Estimated heap bytes of the remembered views. */
+  readonly bytes: number;
 }
 
 /** Records that join the view of another record when put: a line item or media file of a package. */
@@ -58,9 +60,21 @@ interface Entry {
   id: number;
   view: CachedView<unknown>;
   sources: string[];
+  /** Its estimated heap bytes. */
+  bytes: number;
 }
 
-export const DEFAULT_MAX_CACHED_VIEWS = 5_000;
+/** Views remembered at most. */
+export const DEFAULT_MAX_CACHED_VIEWS = 50_000;
+/**
+ * Memory the remembered views may take at most (their JSON and bookkeeping, estimated): the bound
+ * that holds whatever a view's size. ≈ 13,000 views of a package with a few records.
+ */
+export const DEFAULT_MAX_CACHED_VIEW_BYTES = 16 * 1024 * 1024;
+
+/** Estimated heap bytes of an entry besides its JSON text, and of each source it names (measured: ≈ 1.3 KB for a 600-character view of 3 records). */
+const ENTRY_OVERHEAD_BYTES = 400;
+const SOURCE_OVERHEAD_BYTES = 100;
 
 const sourceKey = (table: string, key: unknown): string => `${table}:${String(key)}`;
 
@@ -71,8 +85,11 @@ function joinedOwner(mutation: Mutation): string | undefined {
   return typeof owner === 'number' ? sourceKey(join.table, owner) : undefined;
 }
 
-/** A view cache following `store`'s commits, holding at most `maxEntries` views (the oldest go first). */
-export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CACHED_VIEWS): ViewCache {
+/**
+ * A view cache following `store`'s commits, holding at most `maxEntries` views and `maxBytes` of
+ * them (the oldest go first; a view larger than `maxBytes` alone is not kept).
+ */
+export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CACHED_VIEWS, maxBytes = DEFAULT_MAX_CACHED_VIEW_BYTES): ViewCache {
   /** Every entry by `kind:id`, oldest first. */
   const entries = new Map<string, Entry>();
   /** The same entries by id, one map per kind: a get builds no key. */
@@ -80,16 +97,19 @@ export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CA
   /** Source record → the entry made from it (a record shows in one view at most). */
   const usedBy = new Map<string, string>();
   let generation = 0;
+  let bytes = 0;
 
   const forget = (entryKey: string | undefined): void => {
     const entry = entryKey === undefined ? undefined : entries.get(entryKey);
     if (!entry || entryKey === undefined) return;
     entries.delete(entryKey);
+    bytes -= entry.bytes;
     byId[entry.kind].delete(entry.id);
     for (const source of entry.sources) if (usedBy.get(source) === entryKey) usedBy.delete(source);
   };
   const forgetAll = (): void => {
     entries.clear();
+    bytes = 0;
     byId.return_package.clear();
     byId.return.clear();
     usedBy.clear();
@@ -118,9 +138,12 @@ export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CA
       if (mark !== generation) return;
       const entryKey = sourceKey(kind, id);
       forget(entryKey);
-      if (entries.size >= maxEntries) forget(entries.keys().next().value);
+      const size = view.json.length + ENTRY_OVERHEAD_BYTES + SOURCE_OVERHEAD_BYTES * sources.length;
+      if (size > maxBytes) return;
+      while (entries.size > 0 && (entries.size >= maxEntries || bytes + size > maxBytes)) forget(entries.keys().next().value);
       const keys = sources.map(([table, key]) => sourceKey(table, key));
-      const entry: Entry = { kind, id, view, sources: keys };
+      const entry: Entry = { kind, id, view, sources: keys, bytes: size };
+      bytes += size;
       entries.set(entryKey, entry);
       byId[kind].set(id, entry);
       for (const key of keys) {
@@ -136,6 +159,9 @@ export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CA
     },
     get size() {
       return entries.size;
+    },
+    get bytes() {
+      return bytes;
     },
   };
 }
