@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { ApiClient } from '#shared/api/client.ts';
+import { parseStationEvent } from '#shared/api/events.ts';
+import { createSseParser } from '#shared/api/sse.ts';
 import { returnBody, uniqueTracking } from '../api/support.ts';
 import { cli } from '../restart/station-state.ts';
 import { startStation } from '../support/station-process.ts';
@@ -18,6 +20,32 @@ const dir = tempDir('sync-offline-backlog-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ACCOUNT = 1002;
+
+/** The `pending_changes` of every `sync.status` event on the account's stream, as they arrive. */
+async function followSyncStatus(origin: string, token: string): Promise<{ seen: number[]; close: () => void }> {
+  const controller = new AbortController();
+  const response = await fetch(`${origin}/api/v1/accounts/${ACCOUNT}/events`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+  expect(response.status).toBe(200);
+  const seen: number[] = [];
+  const parser = createSseParser({
+    onMessage(message) {
+      const event = parseStationEvent(message);
+      if (event?.event === 'sync.status') seen.push(event.data.sync.pending_changes);
+    },
+  });
+  const body = response.body;
+  if (body) {
+    void (async () => {
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of body) parser.push(decoder.decode(chunk as Uint8Array, { stream: true }));
+      } catch {
+        // closed
+      }
+    })();
+  }
+  return { seen, close: () => controller.abort() };
+}
 const CLIENTS = 32;
 const CREATES_PER_CLIENT = 8;
 
@@ -34,6 +62,7 @@ it('counts every change made while the upstream is unreachable at once, and keep
     const api = new ApiClient({ baseUrl: station.origin, token: station.stationToken });
     const before = (await api.listSyncChanges({ per_page: 1 })).meta.total_count;
     const statusBefore = (await api.syncOverview()).status.pending_changes;
+    const stream = await followSyncStatus(station.origin, station.stationToken);
     const ret = await new ApiClient({ baseUrl: station.origin, token: accountToken }).createReturn(returnBody({ email: 'offline.backlog@example.com' }));
     const created = await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
@@ -45,6 +74,13 @@ it('counts every change made while the upstream is unreachable at once, and keep
       }),
     );
     const changed = created.flat().length + 1; // the packages and their return
+    // The UI hears of the burst too: commits refresh the status at most every 250 ms, the last of
+    // them included, so a `sync.status` event counts every change without anyone asking (no
+    // `GET …/sync` is made before it arrives).
+    const until = Date.now() + 5_000;
+    while (!stream.seen.some((count) => count >= statusBefore + changed) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    stream.close();
+    expect(Math.max(...stream.seen)).toBeGreaterThanOrEqual(statusBefore + changed);
     // The answer to a read made after the last create counts it (no waiting for a later refresh).
     // The status may leave out slots of clusters the engine does not hold yet (the demo's, here:
     // a limitation noted in docs/decisions/create-path.md), never one of these new, hot changes.

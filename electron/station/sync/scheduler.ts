@@ -5,6 +5,12 @@ import type { SyncEngine } from './engine.ts';
 export const DEFAULT_PULL_INTERVAL_MS = 150_000;
 /** A local change is pushed this soon after it is durable (changes of a burst go together). */
 const PUSH_DELAY_MS = 300;
+/**
+ * Commits refresh the sync status (what the UI shows, sent as `sync.status` events) at most this
+ * often: a refresh reads every waiting change, and under a stream of creates there is a commit every
+ * few milliseconds (docs/decisions/create-path.md). A `GET …/sync` still refreshes at once.
+ */
+const STATUS_REFRESH_MS = 250;
 
 export interface SyncScheduler {
   /** Stops the timers and waits for a running round. */
@@ -23,6 +29,22 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
   let timer: NodeJS.Timeout | undefined;
   /** A local change arrived while a round ran: push again right after it. */
   let dirty = false;
+  let statusTimer: NodeJS.Timeout | undefined;
+  let statusRefreshedAt = 0;
+
+  /** Refreshes the status now, or once STATUS_REFRESH_MS after the last refresh (one timer for all the commits in between). */
+  const refreshStatusSoon = () => {
+    if (statusTimer || stopped) return;
+    statusTimer = setTimeout(
+      () => {
+        statusTimer = undefined;
+        statusRefreshedAt = Date.now();
+        void engine.refreshStatus();
+      },
+      Math.max(0, statusRefreshedAt + STATUS_REFRESH_MS - Date.now()),
+    );
+    statusTimer.unref();
+  };
 
   const schedule = (delay: number) => {
     if (stopped) return;
@@ -55,7 +77,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
   const unsubscribe = store.subscribe((entries) => {
     // Only local changes have outbox marks; the pull's own writes also land here but push nothing.
     if (entries.some((e) => e.resource === 'return' || e.resource === 'return_package')) {
-      void engine.refreshStatus();
+      refreshStatusSoon();
       dirty = true;
       if (timer) schedule(PUSH_DELAY_MS);
     }
@@ -73,6 +95,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
       unsubscribe();
       unsubscribeNudge();
       if (timer) clearTimeout(timer);
+      if (statusTimer) clearTimeout(statusTimer);
       await running.catch(() => undefined);
     },
   };
