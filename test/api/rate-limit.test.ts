@@ -107,6 +107,16 @@ describe('rate buckets', () => {
     expect(buckets.size).toBe(3);
     expect(buckets.take('b', 1_300).used).toBe(1);
   });
+
+  it('counts a window from its own start when making room: a caller whose window began again is not the oldest', () => {
+    const buckets = new RateBuckets(1_000, 2);
+    buckets.take('a', 0);
+    buckets.take('b', 500);
+    buckets.take('a', 1_100); // a new window for 'a'
+    buckets.take('c', 1_200); // full: 'b' (window from 500) goes, not 'a' (from 1,100)
+    expect(buckets.take('a', 1_200).used).toBe(2);
+    expect(buckets.size).toBe(2);
+  });
 });
 
 describe('requests without a valid token', () => {

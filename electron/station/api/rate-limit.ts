@@ -52,7 +52,9 @@ export class RateBuckets {
   take(key: string, now: number): { used: number; resetMs: number } {
     let bucket = this.#buckets.get(key);
     if (bucket === undefined || now - bucket.startedAt >= this.#windowMs) {
-      if (bucket === undefined && this.#buckets.size >= this.#maxBuckets) this.#makeRoom(now);
+      // A window starts: the bucket goes to the end, so the map stays in order of window start.
+      this.#buckets.delete(key);
+      this.#makeRoom(now);
       bucket = { used: 0, startedAt: now };
       this.#buckets.set(key, bucket);
     }
@@ -64,10 +66,12 @@ export class RateBuckets {
     return this.#buckets.size;
   }
 
+  /** Ended windows go, from the oldest; while still full, the oldest window goes too. Each step is the map's first entry. */
   #makeRoom(now: number): void {
-    for (const [key, bucket] of this.#buckets) if (now - bucket.startedAt >= this.#windowMs) this.#buckets.delete(key);
-    // Still full: the bucket made longest ago goes (Map keeps insertion order).
-    if (this.#buckets.size >= this.#maxBuckets) this.#buckets.delete(this.#buckets.keys().next().value ?? '');
+    for (const [key, bucket] of this.#buckets) {
+      if (now - bucket.startedAt < this.#windowMs && this.#buckets.size < this.#maxBuckets) return;
+      this.#buckets.delete(key);
+    }
   }
 }
 
