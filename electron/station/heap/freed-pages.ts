@@ -15,11 +15,15 @@ import { givenToNode } from './growth.ts';
  * compacts the old generation and empties the pool — then turns it off again. Those GCs come on
  * their own, with the station's next allocations: nothing is forced and the event loop does not
  * wait. The station asks for one after each hot-set sweep that shed records, when a day's records
- * have just become garbage. One release at a time and at most one a minute, process-wide (V8's flags are the process's);
- * none when node was started with `--memory-saver-mode` or `--no-memory-saver-mode` (the operator's).
+ * have just become garbage. One release at a time and at most one a minute, process-wide (V8's
+ * flags are the process's); none when node was started with `--memory-saver-mode` or
+ * `--no-memory-saver-mode` (the operator's).
  */
 export interface FreedPages {
-  /** Resolves when the pool was emptied (or `stop()` was called); joins a release under way; does nothing within a minute of the last one. */
+  /**
+   * Resolves when the pool was emptied (or `stop()` was called); joins a release under way; does
+   * nothing within a minute of the last one.
+   */
   release(): Promise<void>;
   /** Turns memory-saver mode off again if a release is under way; its promise resolves. */
   stop(): void;
