@@ -15,26 +15,18 @@ import { givenToNode } from './growth.ts';
  * compacts the old generation and empties the pool — then turns it off again. Those GCs come on
  * their own, with the station's next allocations: nothing is forced and the event loop does not
  * wait. The station asks for one after each hot-set sweep that shed records, when a day's records
- * have just become garbage. One release at a time and at most one a minute, process-wide (V8's
+ * have just become garbage. One release at a time, process-wide (V8's
  * flags are the process's); none when node was started with `--memory-saver-mode` or
  * `--no-memory-saver-mode` (the operator's).
  */
 export interface FreedPages {
   /**
-   * Resolves when the pool was emptied (or `stop()` was called); joins a release under way; does
-   * nothing within a minute of the last one.
+   * Resolves when the pool was emptied (or `stop()` was called); joins a release under way.
    */
   release(): Promise<void>;
   /** Turns memory-saver mode off again if a release is under way; its promise resolves. */
   stop(): void;
 }
-
-/**
- * At most one release a minute. A station sweeps every 10 minutes; a shorter sweep interval (the
- * year bench's simulated days pass in seconds) would otherwise keep memory-saver mode on nearly all
- * the time, which costs a third of the station's throughput (docs/decisions/memory-over-a-year.md).
- */
-const MIN_RELEASE_INTERVAL_MS = 60_000;
 
 /** Full GCs to wait for: the one already marking when the mode was switched on, then a reducing one. */
 const FULL_GCS = 2;
@@ -48,14 +40,11 @@ function isOwnFullGc(entry: { detail?: unknown }): boolean {
   return detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR && ((detail.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) === 0;
 }
 
-let lastRelease = 0;
 let current: { done: Promise<void>; finish: () => void } | undefined;
 
 export const freedPages: FreedPages = {
   release() {
     if (current) return current.done;
-    if (Date.now() - lastRelease < MIN_RELEASE_INTERVAL_MS) return Promise.resolve();
-    lastRelease = Date.now();
     // Memory-saver mode set on node's command line is the operator's: leave it as it is.
     if (givenToNode('memory-saver-mode')) return Promise.resolve();
     let majors = 0;
