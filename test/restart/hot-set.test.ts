@@ -71,6 +71,22 @@ describe('a station with a hot-set window of zero', () => {
       expect(got.status, got.text).toBe(200);
       expect(got.json).toMatchObject({ id: packageId, status: 'received', tracking_number: 'COLD-TRK-1', line_items: [{ id: itemId, condition: null }] });
       expect((await call(station.origin, 'GET', `${A}/returns/${returnId}`, { token })).json).toMatchObject({ status: 'received' });
+      // Pages that hold a cold record beside a hot one are read through Dexie (a page wholly in
+      // memory is made from the engine's own records): the same rows either way.
+      const page = await call(station.origin, 'GET', `${A}/return_packages?per_page=10`, { token });
+      expect(page.status, page.text).toBe(200);
+      const rows = (page.json as { data: Array<{ tracking_number: string; status: string; line_items_count: number }> }).data;
+      expect(rows.map((row) => [row.tracking_number, row.status, row.line_items_count]).sort()).toEqual([
+        ['COLD-TRK-1', 'received', 1],
+        ['HOT-TRK-1', 'in_transit', 0],
+      ]);
+      const stationPage = await call(station.origin, 'GET', '/api/v1/station/return_packages?account_id=1', { token: station.stationToken });
+      expect((stationPage.json as { data: Array<{ account_id: number }> }).data.map((row) => row.account_id)).toEqual([1, 1]);
+      const returnsPage = await call(station.origin, 'GET', `${A}/returns`, { token });
+      const returnRows = (returnsPage.json as { data: Array<{ id: number; status: string }> }).data;
+      expect(returnRows.map((row) => row.id).sort()).toEqual([returnId, openId].sort());
+      expect(returnRows.find((row) => row.id === returnId)?.status).toBe('received');
+      expect(returnRows.find((row) => row.id === openId)?.status).not.toBe('received');
 
       // Correct the receipt: the write brings the package into memory; the sweep sheds it again.
       const shedBefore = sheds(station);

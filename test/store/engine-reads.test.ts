@@ -81,6 +81,27 @@ describe('reads from the engine memory', () => {
     expect(store.inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId)?.length).toBe(2);
   });
 
+  it("peekEach answers a list page's records in the page's order, or nothing when one of them must be read through Dexie", async () => {
+    const { store, packageId, returnId } = await storeWithPackage(0);
+    const otherId = await store.write(async (tx) => boundTables(tx).return_packages.add({ ...samplePackage(1, returnId, 2, { status: 'received' }) } as never));
+    const page = store.inMemory.peekEach('return_packages', [otherId, packageId]);
+    expect(page).toEqual(await store.db.return_packages.bulkGet([otherId, packageId]));
+    expect(page?.[0]).toBe(store.inMemory.peek('return_packages', otherId)); // the engine's own records
+    expect(store.inMemory.peekEach('return_packages', [])).toEqual([]);
+    // One id gone (deleted since SQLite listed it), or a write running on the table: Dexie's path.
+    expect(store.inMemory.peekEach('return_packages', [packageId, 9_999])).toBeUndefined();
+    let during: unknown = 'not read';
+    await store.write(async (tx) => {
+      await boundTables(tx).return_packages.update(otherId, { notes: 'uncommitted' });
+      during = store.inMemory.peekEach('return_packages', [packageId]);
+    });
+    expect(during).toBeUndefined();
+    // Shed from memory (the package is received, the window zero): cold, so Dexie's path.
+    expect(await store.shedCold()).toBeGreaterThan(0);
+    expect(store.inMemory.peekEach('return_packages', [packageId, otherId])).toBeUndefined();
+    expect((await store.db.return_packages.bulkGet([packageId, otherId])).map((p) => p?.id)).toEqual([packageId, otherId]);
+  });
+
   it('answer nothing once the store is closed', async () => {
     const { store, packageId } = await storeWithPackage();
     expect(store.inMemory.get('return_packages', packageId)).toBeDefined();

@@ -11,17 +11,32 @@ import { packageGetView, packageListView } from './record-views.ts';
  * media files, carrier, location) and hands them to the pure mappings of `record-views.ts`.
  */
 
-async function lineItemsCount(tables: EngineTables, pkg: ReturnPackage): Promise<number> {
+async function lineItemsCount(tables: EngineTables, pkg: Readonly<ReturnPackage>): Promise<number> {
   return pkg.line_items_count ?? tables.package_line_items.where('return_package_id').equals(pkg.id).count();
 }
 
 /** L views of a page of packages: carriers and locations from memory, counts from the records. */
-export async function packageListViews(tables: EngineTables, config: ConfigCache, packages: ReturnPackage[]): Promise<PackageListView[]> {
+export async function packageListViews(tables: EngineTables, config: ConfigCache, packages: ReadonlyArray<Readonly<ReturnPackage>>): Promise<PackageListView[]> {
+  const views: PackageListView[] = [];
+  for (const pkg of packages) views.push(listViewOf(config, pkg, await lineItemsCount(tables, pkg)));
+  return views;
+}
+
+/**
+ * `packageListViews` without a read (for the engine's own records, which must become JSON within
+ * this turn): undefined when a package does not carry its line-item count (written before it did).
+ */
+export function packageListViewsNow(config: ConfigCache, packages: ReadonlyArray<Readonly<ReturnPackage>>): PackageListView[] | undefined {
   const views: PackageListView[] = [];
   for (const pkg of packages) {
-    views.push(packageListView(pkg, { carrier: config.carrier(pkg.carrier_id), location: config.location(pkg.location_id), lineItemsCount: await lineItemsCount(tables, pkg) }));
+    if (pkg.line_items_count === undefined) return undefined;
+    views.push(listViewOf(config, pkg, pkg.line_items_count));
   }
   return views;
+}
+
+function listViewOf(config: ConfigCache, pkg: Readonly<ReturnPackage>, lineItemsCount: number): PackageListView {
+  return packageListView(pkg, { carrier: config.carrier(pkg.carrier_id), location: config.location(pkg.location_id), lineItemsCount });
 }
 
 /** The G view of one package: with line items, media files (absolute capability URLs) and carrier. */

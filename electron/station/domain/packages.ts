@@ -1,7 +1,7 @@
 import { allowedMoves, canMove, type PackageStatus } from '#shared/package-status.ts';
 import type { ReturnPackageCreate, ReturnPackageUpdate } from '#shared/api/return-packages.ts';
 import { fail } from '../errors.ts';
-import { type PackageFilters, type PackageSort, type ReturnPackage, type BoundTables, type EngineTables, trackingKey } from '../store/index.ts';
+import { type ListResult, type PackageFilters, type PackageSort, type ReturnPackage, type BoundTables, type EngineTables, trackingKey } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import type { DomainContext } from './context.ts';
@@ -121,14 +121,7 @@ export async function touchPackage(t: BoundTables, pkg: ReturnPackage, now: stri
   if (recount && pkg.status === 'received') await recountReturn(t, pkg.return_id, now);
 }
 
-export async function listPackages(
-  ctx: DomainContext,
-  filters: PackageFilters,
-  sort: PackageSort,
-  page: number,
-  perPage: number,
-): Promise<{ records: ReturnPackage[]; total: number }> {
-  const { ids, total } = ctx.store.listIds('return_packages', { ...filters, sort, page, per_page: perPage });
-  const records = await ctx.store.db.return_packages.bulkGet(ids);
-  return { records: records.filter((r): r is ReturnPackage => r !== undefined), total };
+/** One page of packages: their ids, in order, and the count of every match, from SQLite's indexes (store/list-queries.ts). */
+export function findPackages(ctx: DomainContext, filters: PackageFilters, sort: PackageSort, page: number, perPage: number): ListResult {
+  return ctx.store.listIds('return_packages', { ...filters, sort, page, per_page: perPage });
 }

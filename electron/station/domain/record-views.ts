@@ -61,7 +61,7 @@ function presentIn<S extends z.ZodObject>(schema: S, fields: Record<string, unkn
   return view as z.output<S>;
 }
 
-export function packageListView(p: ReturnPackage, related: { carrier: Carrier | undefined; location: Location | undefined; lineItemsCount: number }): PackageListView {
+export function packageListView(p: Readonly<ReturnPackage>, related: { carrier: Carrier | undefined; location: Location | undefined; lineItemsCount: number }): PackageListView {
   return presentIn(ReturnPackageListItemSchema, {
     ...fieldsOf(p),
     carrier: related.carrier ? { id: related.carrier.id, name: related.carrier.name, service: related.carrier.service } : null,

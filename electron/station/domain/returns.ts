@@ -1,6 +1,6 @@
 import type { ManualReturnCreate } from '#shared/api/returns.ts';
 import { deriveReturnStatus } from '#shared/api/returns.ts';
-import { allocateIds, type ReturnFilters, type ReturnRecord, type BoundTables } from '../store/index.ts';
+import { allocateIds, type ListResult, type ReturnFilters, type ReturnRecord, type BoundTables } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import type { DomainContext } from './context.ts';
 
@@ -47,9 +47,7 @@ export async function createReturn(t: BoundTables, now: string, accountId: numbe
   return record;
 }
 
-/** A page of returns, newest first; ids and total from SQLite, records from the engine. */
-export async function listReturns(ctx: DomainContext, filters: ReturnFilters, page: number, perPage: number): Promise<{ records: ReturnRecord[]; total: number }> {
-  const { ids, total } = ctx.store.listIds('returns', { ...filters, page, per_page: perPage });
-  const records = await ctx.store.db.returns.bulkGet(ids);
-  return { records: records.filter((r): r is ReturnRecord => r !== undefined), total };
+/** One page of returns, newest first: their ids, in order, and the count of every match, from SQLite's indexes. */
+export function findReturns(ctx: DomainContext, filters: ReturnFilters, page: number, perPage: number): ListResult {
+  return ctx.store.listIds('returns', { ...filters, page, per_page: perPage });
 }

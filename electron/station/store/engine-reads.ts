@@ -37,6 +37,8 @@ export interface EngineReads {
    * never changes), so whether memory holds them all is known without a read from disk.
    */
   peekWhere<K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number): ReadonlyArray<Readonly<RowOf<K>>> | undefined;
+  /** `peek` of each key, in their order (a list page's records), when memory holds every one of them now; undefined: read through Dexie. */
+  peekEach<K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>): ReadonlyArray<Readonly<RowOf<K>>> | undefined;
 }
 
 /** fake-indexeddb 6.x internals these reads use (checked at open: engineReadsOf). */
@@ -67,7 +69,7 @@ export interface EngineReadsOptions {
 }
 
 /** Reads that never answer: the engine is not of the expected shape (every read goes through Dexie). */
-const NEVER: EngineReads = { get: () => undefined, where: () => undefined, peek: () => undefined, peekWhere: () => undefined };
+const NEVER: EngineReads = { get: () => undefined, where: () => undefined, peek: () => undefined, peekWhere: () => undefined, peekEach: () => undefined };
 
 /** A single key the trees can be walked by directly; other keys (compound, dates) take the engine's own lookup. */
 const isSimpleKey = (key: unknown): key is number | string => (typeof key === 'number' && !Number.isNaN(key)) || typeof key === 'string';
@@ -96,6 +98,18 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
     const tree = isSimpleKey(key) ? searchTreeOf(store.records) : undefined;
     // A miss is not an answer: the record may be cold (only in SQLite), which Dexie's path reads.
     return tree ? treeGet(tree, key)?.value : store.getValue(key);
+  };
+  const peekEach = (table: string, keys: ReadonlyArray<number | string>): unknown[] | undefined => {
+    const store = storeOf(table);
+    if (!store) return undefined;
+    const tree = searchTreeOf(store.records);
+    const found: unknown[] = [];
+    for (const key of keys) {
+      const value = tree && isSimpleKey(key) ? treeGet(tree, key)?.value : store.getValue(key);
+      if (value === undefined) return undefined; // cold, or gone since SQLite listed it: Dexie's path knows which
+      found.push(value);
+    }
+    return found;
   };
   const peekWhere = (table: string, index: string, value: PlainKey, cluster?: number): unknown[] | undefined => {
     const store = storeOf(table);
@@ -133,6 +147,7 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
     peek: <K extends StationTableName>(table: K, key: number | string) => peek(table, key) as Readonly<RowOf<K>> | undefined,
     peekWhere: <K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number) =>
       peekWhere(table, index, value, cluster) as ReadonlyArray<Readonly<RowOf<K>>> | undefined,
+    peekEach: <K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>) => peekEach(table, keys) as ReadonlyArray<Readonly<RowOf<K>>> | undefined,
   };
 }
 

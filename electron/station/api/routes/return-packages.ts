@@ -1,18 +1,36 @@
 import type { FastifyInstance } from 'fastify';
-import { listMeta } from '#shared/api/common.ts';
-import type { ReturnPackage, StationPackageListQuery } from '#shared/api/return-packages.ts';
+import { type ListMeta, listMeta } from '#shared/api/common.ts';
+import type { ReturnPackage, ReturnPackageListItem, StationPackageListQuery } from '#shared/api/return-packages.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { packageDetailInMemory, packageDetailOf, packageListViews } from '../../domain/package-view-loader.ts';
-import { createPackage, listPackages, updatePackage } from '../../domain/packages.ts';
+import { packageDetailInMemory, packageDetailOf, packageListViews, packageListViewsNow } from '../../domain/package-view-loader.ts';
+import { createPackage, findPackages, updatePackage } from '../../domain/packages.ts';
+import type { ReturnPackage as StoredPackage } from '../../store/index.ts';
 import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
-import { jsonOf, rememberedView, type ViewCache, type ViewSource } from '../view-cache.ts';
+import { type JsonOf, jsonOf, rememberedView, type ViewCache, type ViewSource } from '../view-cache.ts';
 
-/** One page of packages (an account's, or every account's without `account_id`) with their list views (L). */
-async function packagePage(ctx: DomainContext, { page, per_page, sort, account_id, ...filters }: StationPackageListQuery) {
-  const { records, total } = await listPackages(ctx, { ...filters, ...(account_id === undefined ? {} : { account_id }) }, sort, page, per_page);
-  return { records, rows: await packageListViews(ctx.store.db, ctx.config, records), meta: listMeta(page, per_page, total) };
+/**
+ * One page of packages (an account's, or every account's without `account_id`) as the JSON of its
+ * body, a row per package made by `toRow` from its list view (L): ids and count from SQLite, the
+ * records from the engine's own memory when it holds them all now (no copies, no await: JSON within
+ * this turn), else copies read through Dexie (cold ones from SQLite).
+ */
+async function packagePage<Row>(
+  ctx: DomainContext,
+  { page, per_page, sort, account_id, ...filters }: StationPackageListQuery,
+  toRow: (view: ReturnPackageListItem, pkg: Readonly<StoredPackage>) => Row,
+): Promise<JsonOf<{ data: Row[]; meta: ListMeta }>> {
+  const { ids, total } = findPackages(ctx, { ...filters, ...(account_id === undefined ? {} : { account_id }) }, sort, page, per_page);
+  const body = (packages: ReadonlyArray<Readonly<StoredPackage>>, views: ReturnPackageListItem[]) => ({
+    data: views.map((view, i) => toRow(view, packages[i] as Readonly<StoredPackage>)),
+    meta: listMeta(page, per_page, total),
+  });
+  const inMemory = ctx.store.inMemory.peekEach('return_packages', ids);
+  const views = inMemory && packageListViewsNow(ctx.config, inMemory);
+  if (inMemory && views) return jsonOf(body(inMemory, views));
+  const packages = (await ctx.store.db.return_packages.bulkGet(ids)).filter((p): p is StoredPackage => p !== undefined);
+  return jsonOf(body(packages, await packageListViews(ctx.store.db, ctx.config, packages)));
 }
 
 /**
@@ -21,14 +39,12 @@ async function packagePage(ctx: DomainContext, { page, per_page, sort, account_i
  */
 export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext, views: ViewCache): void {
   addRoute(server, ctx, API_ROUTES.listReturnPackages, async ({ params, query }) => {
-    const { rows, meta } = await packagePage(ctx, { ...query, account_id: params.account_id });
-    return { body: { data: rows, meta } };
+    return { json: await packagePage(ctx, { ...query, account_id: params.account_id }, (view) => view) };
   });
 
   addRoute(server, ctx, API_ROUTES.listStationPackages, async ({ query }) => {
-    const { records, rows, meta } = await packagePage(ctx, query);
     // The account's own list names the account in its path; this one names it in each row.
-    return { body: { data: rows.map((row, i) => ({ ...row, account_id: records[i]?.account_id ?? 0 })), meta } };
+    return { json: await packagePage(ctx, query, (view, pkg) => ({ ...view, account_id: pkg.account_id })) };
   });
 
   addRoute(server, ctx, API_ROUTES.createReturnPackage, async ({ params, body, request, t, now }) => {

@@ -4,12 +4,24 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { fail } from '../../errors.ts';
 import { invalidReference } from '../../domain/references.ts';
-import { createReturn, listReturns } from '../../domain/returns.ts';
+import { createReturn, findReturns } from '../../domain/returns.ts';
+import type { ReturnFilters, ReturnRecord } from '../../store/index.ts';
 import { returnView } from '../../domain/record-views.ts';
 import { accountForReturns } from '../auth.ts';
 import { addRoute } from '../route.ts';
 import { jsonOf, rememberedView, type ViewCache } from '../view-cache.ts';
 import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
+
+/**
+ * One page of returns as the JSON of its body: ids and count from SQLite, the records from the
+ * engine's own memory when it holds them all now (no copies, no await: JSON within this turn), else
+ * copies read through Dexie (cold ones from SQLite).
+ */
+async function returnPage(ctx: DomainContext, filters: ReturnFilters, page: number, perPage: number) {
+  const { ids, total } = findReturns(ctx, filters, page, perPage);
+  const records = ctx.store.inMemory.peekEach('returns', ids) ?? (await ctx.store.db.returns.bulkGet(ids)).filter((r): r is ReturnRecord => r !== undefined);
+  return jsonOf({ data: records.map(returnView), meta: listMeta(page, perPage, total) });
+}
 
 /** Manual returns: `POST/GET /returns` (the token's account), `GET .../accounts/{id}/returns` and one return (its JSON remembered in `views`). */
 export function returnRoutes(server: FastifyInstance, ctx: DomainContext, views: ViewCache): void {
@@ -24,8 +36,7 @@ export function returnRoutes(server: FastifyInstance, ctx: DomainContext, views:
   addRoute(server, ctx, API_ROUTES.listReturns, async ({ principal, query }) => {
     const { page, per_page, account_id, ...filters } = query;
     const accountId = accountForReturns(principal, account_id);
-    const { records, total } = await listReturns(ctx, { ...filters, ...(accountId === undefined ? {} : { account_id: accountId }) }, page, per_page);
-    return { body: { data: records.map(returnView), meta: listMeta(page, per_page, total) } };
+    return { json: await returnPage(ctx, { ...filters, ...(accountId === undefined ? {} : { account_id: accountId }) }, page, per_page) };
   });
 
   addRoute(server, ctx, API_ROUTES.getAccountReturn, async ({ params: { account_id: accountId, id }, t }) =>
@@ -40,7 +51,6 @@ export function returnRoutes(server: FastifyInstance, ctx: DomainContext, views:
 
   addRoute(server, ctx, API_ROUTES.listAccountReturns, async ({ params, query }) => {
     const { page, per_page, ...filters } = query;
-    const { records, total } = await listReturns(ctx, { ...filters, account_id: params.account_id }, page, per_page);
-    return { body: { data: records.map(returnView), meta: listMeta(page, per_page, total) } };
+    return { json: await returnPage(ctx, { ...filters, account_id: params.account_id }, page, per_page) };
   });
 }
