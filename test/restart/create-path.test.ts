@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ApiClient, ApiError } from '#shared/api/client.ts';
-import type { SyncChange } from '#shared/api/sync.ts';
 import { returnBody, uniqueTracking } from '../api/support.ts';
 import { startStation } from '../support/station-process.ts';
-import { cli, replayEventBlocks } from './station-state.ts';
+import { cli, createdPackageEvents, waitingPackageChanges } from './station-state.ts';
 
 /*
  * A create is one durable write that reads the return, checks the tracking number, adds the package
@@ -48,26 +47,6 @@ async function client(api: ApiClient, returnId: number, pair: string): Promise<O
   return outcomes;
 }
 
-/** The package ids of the account's `package.created` events, as the stream replays the change log. */
-async function createdEvents(origin: string, token: string): Promise<Set<number>> {
-  const ids = new Set<number>();
-  for (const block of await replayEventBlocks(origin, token, ACCOUNT)) {
-    if (!/^event: ?package\.created$/m.test(block)) continue;
-    const data = /^data: ?(.*)$/m.exec(block)?.[1];
-    if (data) ids.add((JSON.parse(data) as { package: { id: number } }).package.id);
-  }
-  return ids;
-}
-
-async function allSyncChanges(api: ApiClient): Promise<SyncChange[]> {
-  const all: SyncChange[] = [];
-  for (let page = 1; ; page += 1) {
-    const { data, meta } = await api.listSyncChanges({ page, per_page: 250 });
-    all.push(...data);
-    if (data.length === 0 || all.length >= meta.total_count) return all;
-  }
-}
-
 it('keeps every create of 32 concurrent clients, with its event and sync change, and a raced tracking number once, across a stop and a start', async () => {
   const accountToken = cli(dir, 'token', 'create', '--account', String(ACCOUNT)).trim();
   const first = await startStation({ dataDir: dir, args: ['--demo'] });
@@ -98,8 +77,8 @@ it('keeps every create of 32 concurrent clients, with its event and sync change,
   try {
     const api = new ApiClient({ baseUrl: second.origin, token: second.stationToken });
     for (const o of created) expect((await api.getPackage(ACCOUNT, o.id)).tracking_number, `package ${o.id}`).toBe(o.tracking);
-    const events = await createdEvents(second.origin, second.stationToken);
-    const waiting = new Set((await allSyncChanges(api)).filter((c) => c.kind === 'return_package' && c.state === 'waiting').map((c) => c.id));
+    const events = await createdPackageEvents(second.origin, second.stationToken, ACCOUNT);
+    const waiting = await waitingPackageChanges(api);
     for (const o of created) {
       expect(events.has(o.id), `package.created of ${o.id}`).toBe(true);
       expect(waiting.has(o.id), `sync change of ${o.id}`).toBe(true);

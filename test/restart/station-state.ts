@@ -3,6 +3,7 @@ import { ApiClient } from '#shared/api/client.ts';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
 import type { StationStatus } from '#shared/api/station.ts';
+import type { SyncChange } from '#shared/api/sync.ts';
 import { type CreateStatus, isCreateStatus, PACKAGE_STATUSES, type PackageStatus } from '#shared/package-status.ts';
 import { returnBody, sampleMedia, uniqueTracking } from '../api/support.ts';
 import { STATION_BIN } from '../support/station-process.ts';
@@ -75,6 +76,28 @@ export async function replayEventBlocks(origin: string, token: string, accountId
   controller.abort();
   await reader.cancel().catch(() => undefined);
   return text.split('\n\n');
+}
+
+/** The package ids of an account's `package.created` events, as the stream replays the change log. */
+export async function createdPackageEvents(origin: string, token: string, accountId: number): Promise<Set<number>> {
+  const ids = new Set<number>();
+  for (const block of await replayEventBlocks(origin, token, accountId)) {
+    if (!/^event: ?package\.created$/m.test(block)) continue;
+    const data = /^data: ?(.*)$/m.exec(block)?.[1];
+    if (data) ids.add((JSON.parse(data) as { package: { id: number } }).package.id);
+  }
+  return ids;
+}
+
+/** The ids of the packages whose change waits for the upstream (their outbox slots), every page. */
+export async function waitingPackageChanges(api: ApiClient): Promise<Set<number>> {
+  const all: SyncChange[] = [];
+  for (let page = 1; ; page += 1) {
+    const { data, meta } = await api.listSyncChanges({ page, per_page: 250 });
+    all.push(...data);
+    if (data.length === 0 || all.length >= meta.total_count) break;
+  }
+  return new Set(all.filter((c) => c.kind === 'return_package' && c.state === 'waiting').map((c) => c.id));
 }
 
 /** Reads the whole observable state of a running station. `dataDir` is read by the CLI only when stopped. */

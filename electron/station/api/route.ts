@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { RouteDefinition } from '#shared/api/routes.ts';
 import { fail } from '../errors.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
+import { runCoalescedScript } from '../domain/script-batches.ts';
 import type { BoundTables, EngineTables } from '../store/index.ts';
 import type { Principal } from '../domain/tokens.ts';
 import { authorize } from './auth.ts';
@@ -57,6 +58,11 @@ export interface RouteExtras<R extends RouteDefinition, P> {
   fingerprint?: (prepared: P) => unknown;
   /** Runs once the write is durable or has failed: lets go of what `prepare` holds (upload bytes). */
   release?: (prepared: P) => Promise<void>;
+  /**
+   * The write may be shared with other requests' writes (domain/script-batches.ts): the handler may
+   * run again after an aborted batch, so it must read and write through `t` alone.
+   */
+  coalesce?: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -155,7 +161,9 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
         } else {
           const fingerprint = extras.fingerprint ? extras.fingerprint(prepared) : request.body;
           const claim = idempotencyKey === null ? null : idempotencyClaim(request, route.operationId, params, idempotencyKey, fingerprint);
-          result = await runScript(ctx, async (t, now) => {
+          const run = extras.coalesce ? runCoalescedScript : runScript;
+          result = await run(ctx, async (t, now) => {
+            afterCommitWork.length = 0; // a script run again (after an aborted batch) queues its work again
             const earlier = claim ? await replayFor(t, claim, now) : null;
             if (earlier) return { ...earlier, replayed: true };
             const fresh = await handler({ ...base, prepared, afterCommit, t, now });

@@ -50,7 +50,7 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
   addRoute(server, ctx, API_ROUTES.createReturnPackage, async ({ params, body, request, t, now }) => {
     const pkg = await createPackage(t, now, params.account_id, body);
     return { body: packageCreatedView(pkg), headers: { location: `${request.url.split('?')[0]}/${pkg.id}` } };
-  });
+  }, { coalesce: true });
 
   addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params: { account_id: accountId, id }, origin }) =>
     rememberedView<ReturnPackage>(views, 'return_package', id, { accountId, origin }, async () => {
