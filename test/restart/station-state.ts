@@ -78,15 +78,21 @@ export async function replayEventBlocks(origin: string, token: string, accountId
   return text.split('\n\n');
 }
 
-/** The package ids of an account's `package.created` events, as the stream replays the change log. */
-export async function createdPackageEvents(origin: string, token: string, accountId: number): Promise<Set<number>> {
-  const ids = new Set<number>();
+/** The packages of an account's `package.<verb>` events, in change-log order, as the stream replays it. */
+export async function packageEvents(origin: string, token: string, accountId: number, verb: 'created' | 'updated'): Promise<ReturnPackage[]> {
+  const found: ReturnPackage[] = [];
+  const name = new RegExp(`^event: ?package\\.${verb}$`, 'm');
   for (const block of await replayEventBlocks(origin, token, accountId)) {
-    if (!/^event: ?package\.created$/m.test(block)) continue;
+    if (!name.test(block)) continue;
     const data = /^data: ?(.*)$/m.exec(block)?.[1];
-    if (data) ids.add((JSON.parse(data) as { package: { id: number } }).package.id);
+    if (data) found.push((JSON.parse(data) as { package: ReturnPackage }).package);
   }
-  return ids;
+  return found;
+}
+
+/** The package ids of an account's `package.created` events. */
+export async function createdPackageEvents(origin: string, token: string, accountId: number): Promise<Set<number>> {
+  return new Set((await packageEvents(origin, token, accountId, 'created')).map((p) => p.id));
 }
 
 /** The ids of the packages whose change waits for the upstream (their outbox slots), every page. */

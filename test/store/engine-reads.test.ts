@@ -102,6 +102,36 @@ describe('reads from the engine memory', () => {
     expect((await store.db.return_packages.bulkGet([packageId, otherId])).map((p) => p?.id)).toEqual([packageId, otherId]);
   });
 
+  it('inside a write, t.peek answers what the write sees once the engine runs it, and nothing before it runs, after it ended or for a cold record', async () => {
+    const { store, packageId, returnId } = await storeWithPackage(0);
+    const seen: Record<string, unknown> = {};
+    let bound: ReturnType<typeof boundTables> | undefined;
+    await store.write(async (tx) => {
+      const t = (bound = boundTables(tx));
+      // Queued behind nothing, but not started yet: the engine starts a write on a later turn.
+      seen.beforeRun = t.peek('return_packages', packageId);
+      await t.returns.get(returnId);
+      seen.running = t.peek('return_packages', packageId);
+      await t.return_packages.update(packageId, { notes: 'this write' });
+      seen.ownChange = t.peek('return_packages', packageId)?.notes;
+      seen.missing = t.peek('return_packages', 9_999);
+    });
+    expect(seen.beforeRun).toBeUndefined();
+    expect(seen.running).toEqual(await store.db.return_packages.get(packageId).then((p) => ({ ...p, notes: null })));
+    expect(seen.ownChange).toBe('this write');
+    expect(seen.missing).toBeUndefined();
+    expect(bound?.peek('return_packages', packageId)).toBeUndefined(); // the write has ended
+    // Shed from memory: the write reads it through its table (which brings its cluster back).
+    expect(await store.shedCold()).toBeGreaterThan(0);
+    const cold = await store.write(async (tx) => {
+      const t = boundTables(tx);
+      await t.station_meta.get('nothing');
+      return { peeked: t.peek('return_packages', packageId), read: await t.return_packages.get(packageId) };
+    });
+    expect(cold.peeked).toBeUndefined();
+    expect(cold.read?.notes).toBe('this write');
+  });
+
   it('answer nothing once the store is closed', async () => {
     const { store, packageId } = await storeWithPackage();
     expect(store.inMemory.get('return_packages', packageId)).toBeDefined();

@@ -26,7 +26,7 @@ async function assertTrackingNumberFree(t: BoundTables, accountId: number, track
 }
 
 /** The fields a move to `received` or `delivered` also sets (docs/api-reference.md, Return packages). */
-function arrivalEffects(pkg: ReturnPackage, to: PackageStatus, now: string, given: { actual_arrival?: string | null; processor_id?: number | null }): Partial<ReturnPackage> {
+function arrivalEffects(pkg: Readonly<ReturnPackage>, to: PackageStatus, now: string, given: { actual_arrival?: string | null; processor_id?: number | null }): Partial<ReturnPackage> {
   if (to === 'received') {
     return {
       actual_arrival: given.actual_arrival ?? pkg.actual_arrival ?? now,
@@ -40,7 +40,9 @@ function arrivalEffects(pkg: ReturnPackage, to: PackageStatus, now: string, give
 }
 
 export async function createPackage(t: BoundTables, now: string, accountId: number, input: ReturnPackageCreate): Promise<ReturnPackage> {
-  const ret = await t.returns.get(input.return_id);
+  // Once the engine runs this write (most creates of a shared write), the return is read from its
+  // memory without a request; else (a write's first request, a cold return) through the table.
+  const ret = t.peek('returns', input.return_id) ?? (await t.returns.get(input.return_id));
   if (!ret || ret.account_id !== accountId) throw invalidReference('return_id', `No return ${input.return_id} in account ${accountId}.`);
   await checkReferences(t, input);
   await assertTrackingNumberFree(t, accountId, input.tracking_number);
@@ -82,8 +84,14 @@ export async function createPackage(t: BoundTables, now: string, accountId: numb
   return pkg;
 }
 
-export async function updatePackage(t: BoundTables, now: string, accountId: number, id: number, patch: ReturnPackageUpdate): Promise<ReturnPackage> {
-  const pkg = await packageOfAccount(t, accountId, id);
+/** `packageOfAccount` inside a write: from the engine's memory without a request once the engine runs it (`t.peek`). */
+async function packageInWrite(t: BoundTables, accountId: number, id: number): Promise<Readonly<ReturnPackage>> {
+  const peeked = t.peek('return_packages', id);
+  return peeked?.account_id === accountId ? peeked : packageOfAccount(t, accountId, id);
+}
+
+export async function updatePackage(t: BoundTables, now: string, accountId: number, id: number, patch: ReturnPackageUpdate): Promise<Readonly<ReturnPackage>> {
+  const pkg = await packageInWrite(t, accountId, id);
   const to = patch.status ?? pkg.status;
   if (to !== pkg.status && !canMove(pkg.status, to)) {
     throw fail('INVALID_STATUS_TRANSITION', `A ${pkg.status} return package cannot become ${to}.`, {

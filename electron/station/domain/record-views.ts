@@ -87,7 +87,7 @@ export function packageGetView(
   });
 }
 
-export function packageUpdatedView(p: ReturnPackage): PackageUpdatedView {
+export function packageUpdatedView(p: Readonly<ReturnPackage>): PackageUpdatedView {
   return presentIn(ReturnPackageUpdatedSchema, fieldsOf(p));
 }
 

@@ -1,4 +1,5 @@
 import type { Transaction } from 'dexie';
+import { engineReadsFor, type RowOf } from './engine-reads.ts';
 import { STATION_TABLES, type StationDexie, type StationTableName } from './schema.ts';
 
 /**
@@ -16,7 +17,14 @@ declare const transactionBound: unique symbol;
  * tables (`store.db`), whose operations would silently leave the transaction, does not compile.
  * See docs/decisions/store-bound-tables.md.
  */
-export type BoundTables = EngineTables & { readonly [transactionBound]: true };
+export type BoundTables = EngineTables & {
+  readonly [transactionBound]: true;
+  /**
+   * The engine's own record under `key` as this write sees it, without a request, while the engine
+   * runs the write (engine-reads.ts, `peekInWrite`); undefined: read through the table. Never change it or keep it.
+   */
+  peek<K extends StationTableName>(table: K, key: number | string): Readonly<RowOf<K>> | undefined;
+};
 
 /**
  * The tables bound to one transaction. Dexie otherwise finds the running transaction through its
@@ -36,6 +44,9 @@ class TransactionTables {
   readonly #tx: Transaction;
   constructor(tx: Transaction) {
     this.#tx = tx;
+  }
+  peek<K extends StationTableName>(table: K, key: number | string): Readonly<RowOf<K>> | undefined {
+    return engineReadsFor(this.#tx.db.backendDB())?.peekInWrite(this.#tx, table, key);
   }
   static {
     for (const name of STATION_TABLES) {

@@ -1,4 +1,4 @@
-import type { Table } from 'dexie';
+import type { Table, Transaction } from 'dexie';
 import { IDBKeyRange } from 'fake-indexeddb';
 import type { StationDexie, StationTableName } from './schema.ts';
 import { searchTreeOf, treeGet, treeMatches } from './engine-trees.ts';
@@ -39,6 +39,15 @@ export interface EngineReads {
   peekWhere<K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number): ReadonlyArray<Readonly<RowOf<K>>> | undefined;
   /** `peek` of each key, in their order (a list page's records), when memory holds every one of them now; undefined: read through Dexie. */
   peekEach<K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>): ReadonlyArray<Readonly<RowOf<K>>> | undefined;
+  /**
+   * Inside a write: the engine's own record under `key` as the write `tx` sees it (its own changes
+   * included), without a request — only while the engine runs `tx` (no other write can change the
+   * table then). Undefined when the engine has not started `tx` yet (its first request waits for
+   * the writes before it), it has finished, or the record is not in memory (cold or missing): read
+   * through the bound tables then. `peek`'s rules: never change it or keep it. Domain code asks
+   * through its bound tables (`t.peek`).
+   */
+  peekInWrite<K extends StationTableName>(tx: Transaction, table: K, key: number | string): Readonly<RowOf<K>> | undefined;
 }
 
 /** fake-indexeddb 6.x internals these reads use (checked at open: engineReadsOf). */
@@ -69,7 +78,22 @@ export interface EngineReadsOptions {
 }
 
 /** Reads that never answer: the engine is not of the expected shape (every read goes through Dexie). */
-const NEVER: EngineReads = { get: () => undefined, where: () => undefined, peek: () => undefined, peekWhere: () => undefined, peekEach: () => undefined };
+const NEVER: EngineReads = {
+  get: () => undefined,
+  where: () => undefined,
+  peek: () => undefined,
+  peekWhere: () => undefined,
+  peekEach: () => undefined,
+  peekInWrite: () => undefined,
+};
+
+/** The reads of each open engine, by its database (`db.backendDB()`): bound tables find theirs through their transaction. */
+const readsByEngine = new WeakMap<object, EngineReads>();
+
+/** The engine reads of an open engine's database (`db.backendDB()`), if it has them. */
+export function engineReadsFor(backend: unknown): EngineReads | undefined {
+  return typeof backend === 'object' && backend !== null ? readsByEngine.get(backend) : undefined;
+}
 
 /** A single key the trees can be walked by directly; other keys (compound, dates) take the engine's own lookup. */
 const isSimpleKey = (key: unknown): key is number | string => (typeof key === 'number' && !Number.isNaN(key)) || typeof key === 'string';
@@ -135,7 +159,26 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
     return rawIndex.getAllValues(range);
   };
 
-  return {
+  /** Whether the engine runs `tx` now as a write over `table`: started (so every write before it has finished) and not finished. */
+  const runsNow = (tx: Transaction, table: string): boolean => {
+    const engine = (tx as unknown as { idbtrans?: RawTransaction }).idbtrans;
+    return (
+      engine !== undefined &&
+      engine._started === true &&
+      engine._state !== 'finished' &&
+      engine.mode === 'readwrite' &&
+      engine._scope instanceof Set &&
+      engine._scope.has(table) &&
+      raw.transactions.includes(engine)
+    );
+  };
+  const peekInWrite = (tx: Transaction, table: string, key: number | string): unknown => {
+    if (options.isClosed() || !isSimpleKey(key) || !runsNow(tx, table)) return undefined;
+    const tree = searchTreeOf(raw.rawObjectStores.get(table)?.records);
+    return tree ? treeGet(tree, key)?.value : undefined;
+  };
+
+  const reads: EngineReads = {
     get<K extends StationTableName>(table: K, key: number | string): RowOf<K> | undefined {
       const found = peek(table, key);
       return found === undefined ? undefined : (structuredClone(found) as RowOf<K>);
@@ -148,7 +191,10 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
     peekWhere: <K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number) =>
       peekWhere(table, index, value, cluster) as ReadonlyArray<Readonly<RowOf<K>>> | undefined,
     peekEach: <K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>) => peekEach(table, keys) as ReadonlyArray<Readonly<RowOf<K>>> | undefined,
+    peekInWrite: <K extends StationTableName>(tx: Transaction, table: K, key: number | string) => peekInWrite(tx, table, key) as Readonly<RowOf<K>> | undefined,
   };
+  readsByEngine.set(backend as object, reads);
+  return reads;
 }
 
 /** The engine's raw database, or what differs from the expected shape. */

@@ -16,7 +16,8 @@ export function outboxKey(kind: SyncKind, localId: number): string {
  */
 export async function markChanged(t: BoundTables, kind: SyncKind, localId: number, accountId: number, now: string, created = false): Promise<void> {
   const key = outboxKey(kind, localId);
-  const existing = created ? undefined : await t.outbox.get(key);
+  // Once the engine runs this write, a slot in memory is read without a request (`t.peek`).
+  const existing = created ? undefined : (t.peek('outbox', key) ?? (await t.outbox.get(key)));
   if (existing) {
     // A new local change to a held record is a new attempt: a person's fix (or the next edit) may cure it.
     const next: OutboxEntry = { ...existing, changed_at: now };

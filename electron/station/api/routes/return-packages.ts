@@ -63,7 +63,11 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
     }),
   );
 
-  addRoute(server, ctx, API_ROUTES.updateReturnPackage, async ({ params, body, t, now }) => ({
-    body: packageUpdatedView(await updatePackage(t, now, params.account_id, params.id, body)),
-  }));
+  addRoute(
+    server,
+    ctx,
+    API_ROUTES.updateReturnPackage,
+    async ({ params, body, t, now }) => ({ body: packageUpdatedView(await updatePackage(t, now, params.account_id, params.id, body)) }),
+    { coalesce: true },
+  );
 }

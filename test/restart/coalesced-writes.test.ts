@@ -5,21 +5,28 @@ import { afterAll, expect, it } from 'vitest';
 import { ApiClient, ApiError } from '#shared/api/client.ts';
 import { returnBody, uniqueTracking } from '../api/support.ts';
 import { startStation } from '../support/station-process.ts';
-import { cli, createdPackageEvents, waitingPackageChanges } from './station-state.ts';
+import { cli, createdPackageEvents, packageEvents, waitingPackageChanges } from './station-state.ts';
 
 /*
- * Creates that arrive while a write runs in the engine share the next write
- * (electron/station/domain/script-batches.ts, docs/decisions/create-path.md). A create that fails
+ * Package creates and updates that arrive while a write runs in the engine share the next write
+ * (electron/station/domain/script-batches.ts, docs/decisions/create-path.md). A script that fails
  * aborts its shared write, and its batch runs again one write each: on the real `serve`, under 32
- * concurrent clients, every create meant to fail (a tracking number already taken, one taken by the
- * client's own earlier create, a return that does not exist) fails alone with its own error, every
- * other one is acknowledged; after a stop and a start (the second with every old record cold) each
- * acknowledged package is there with its `package.created` event and its waiting sync change, and
- * no failed create left anything behind.
+ * concurrent clients, every create or update meant to fail (a tracking number already taken, one
+ * taken by the client's own earlier create, a return that does not exist, a status move the package
+ * cannot make) fails alone with its own error, every other one is acknowledged; after a stop and a
+ * start (the second with every old record cold) each acknowledged change is there with its event
+ * and its waiting sync change, and no failed one left anything behind.
  */
 
-const dir = mkdtempSync(join(tmpdir(), 'station-coalesced-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'station-coalesced-'));
+  dirs.push(dir);
+  return dir;
+}
 
 const ACCOUNT = 1002;
 const CLIENTS = 32;
@@ -64,6 +71,7 @@ async function client(api: ApiClient, c: number, returnId: number, taken: string
 }
 
 it('fails a failing create alone among 32 concurrent clients, and keeps every acknowledged one across a stop and a start', async () => {
+  const dir = dataDir();
   cli(dir, 'token', 'create', '--account', String(ACCOUNT));
   const first = await startStation({ dataDir: dir, args: ['--demo'] });
   const outcomes: Outcome[] = [];
@@ -103,6 +111,85 @@ it('fails a failing create alone among 32 concurrent clients, and keeps every ac
     for (const o of outcomes.filter((x) => x.expected !== 'created')) {
       const { data } = await api.listPackages(ACCOUNT, { tracking_number: o.tracking });
       expect(data.map((p) => p.id), o.tracking).toEqual(o.expected === 'no-return' ? [] : [o.existingId]);
+    }
+  } finally {
+    expect(await second.stop()).toBe(0);
+  }
+}, 120_000);
+
+const PACKAGES = 16;
+const UPDATES_PER_CLIENT = 6;
+
+interface UpdateOutcome {
+  packageId: number;
+  /** Each update sets a weight of its own. */
+  weight: number;
+  ok: boolean;
+  meantToFail: boolean;
+  errorCode?: string;
+}
+
+it('fails a failing update alone among 32 concurrent clients, two of them on each package, and keeps every acknowledged one across a stop and a start', async () => {
+  const dir = dataDir();
+  cli(dir, 'token', 'create', '--account', String(ACCOUNT));
+  const first = await startStation({ dataDir: dir, args: ['--demo'] });
+  const outcomes: UpdateOutcome[] = [];
+  const packages: Array<{ id: number; tracking: string }> = [];
+  try {
+    const api = new ApiClient({ baseUrl: first.origin, token: first.stationToken });
+    const ret = await api.createReturn({ ...returnBody({ email: 'coalesced.updates@example.com' }), account_id: ACCOUNT });
+    for (let p = 0; p < PACKAGES; p += 1) {
+      const tracking = uniqueTracking('UPD');
+      packages.push({ id: (await api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking, status: 'in_transit' })).id, tracking });
+    }
+    // Clients c and c + 16 update the same package; one in four clients makes one update meant to fail.
+    const results = await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, c) => {
+        const own: UpdateOutcome[] = [];
+        const pkg = packages[c % PACKAGES];
+        if (!pkg) throw new Error('no package');
+        for (let i = 0; i < UPDATES_PER_CLIENT; i += 1) {
+          const weight = 1000 + 10 * c + i;
+          const fails = (c % 4 === 0 && i === 2) || (c % 4 === 1 && i === 4);
+          // A move back to pending (not allowed from in transit), or the tracking number of another package.
+          const body = !fails ? { weight } : c % 4 === 0 ? { weight, status: 'pending' as const } : { weight, tracking_number: packages[(c + 1) % PACKAGES]?.tracking ?? '' };
+          try {
+            await api.updatePackage(ACCOUNT, pkg.id, body);
+            own.push({ packageId: pkg.id, weight, ok: true, meantToFail: fails });
+          } catch (error) {
+            if (!(error instanceof ApiError)) throw error;
+            own.push({ packageId: pkg.id, weight, ok: false, meantToFail: fails, errorCode: error.errorCode });
+          }
+        }
+        return own;
+      }),
+    );
+    outcomes.push(...results.flat());
+  } finally {
+    expect(await first.stop()).toBe(0);
+  }
+
+  for (const o of outcomes) expect(o.ok, `weight ${o.weight}: ${o.errorCode ?? 'ok'}`).toBe(!o.meantToFail);
+  expect(outcomes.filter((o) => !o.ok).map((o) => o.errorCode).sort()).toEqual([
+    ...Array<string>(CLIENTS / 4).fill('DUPLICATE_TRACKING_NUMBER'),
+    ...Array<string>(CLIENTS / 4).fill('INVALID_STATUS_TRANSITION'),
+  ]);
+
+  const second = await startStation({ dataDir: dir, args: ['--hot-days', '0'] });
+  try {
+    const api = new ApiClient({ baseUrl: second.origin, token: second.stationToken });
+    const ours = new Set(packages.map((p) => p.id));
+    const updated = (await packageEvents(second.origin, second.stationToken, ACCOUNT, 'updated')).filter((e) => ours.has(e.id));
+    const acknowledged = outcomes.filter((o) => o.ok);
+    // One `package.updated` event per acknowledged update, none for a failed one.
+    expect(updated.map((e) => e.weight).sort()).toEqual(acknowledged.map((o) => o.weight).sort());
+    const waiting = await waitingPackageChanges(api);
+    for (const { id, tracking } of packages) {
+      const stored = await api.getPackage(ACCOUNT, id);
+      // The last acknowledged update of the package wins, and nothing of a failed one is there.
+      expect(stored.weight, `package ${id}`).toBe(updated.filter((e) => e.id === id).at(-1)?.weight);
+      expect([stored.status, stored.tracking_number]).toEqual(['in_transit', tracking]);
+      expect(waiting.has(id), `sync change of ${id}`).toBe(true);
     }
   } finally {
     expect(await second.stop()).toBe(0);
