@@ -1,3 +1,5 @@
+import { semiSpaceMbFromEnv } from '../station/heap/young-generation.ts';
+
 /** A mistake in how the command was called: printed with the usage, exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -91,6 +93,18 @@ export function heapGrowthFromEnv(env: NodeJS.ProcessEnv): { heapGrowthPercent?:
   if (value === undefined || value === '') return {};
   if (!/^\d{1,4}$/.test(value) || Number(value) > 1000) throw new UsageError(`RETURNS_STATION_HEAP_GROWTH_PERCENT must be a whole number from 0 (V8's own rule) to 1000, got "${value}".`);
   return { heapGrowthPercent: Number(value) === 0 ? null : Number(value) };
+}
+
+/**
+ * RETURNS_STATION_SEMI_SPACE_MB, checked for `serve`: bin/returns-station.js already restarted node
+ * with it (heap/young-generation.ts), or skipped a bad value, which is reported here.
+ */
+export function semiSpaceFromEnv(env: NodeJS.ProcessEnv): number | null {
+  try {
+    return semiSpaceMbFromEnv(env);
+  } catch (error) {
+    throw new UsageError((error as RangeError).message);
+  }
 }
 
 /** RETURNS_STATION_SHUTDOWN_DEADLINE_MS: how long SIGTERM waits for in-flight requests (default 5000). */

@@ -4,7 +4,7 @@ import { openStation, type Station } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken, revokeToken } from '../station/domain/tokens.ts';
 import { removeControl, writeControl } from '../station/control-file.ts';
-import { clockOffsetFromEnv, heapGrowthFromEnv, hotSetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, UsageError } from './cli-error.ts';
+import { clockOffsetFromEnv, heapGrowthFromEnv, hotSetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, semiSpaceFromEnv, UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
 
@@ -47,6 +47,7 @@ export async function serve(args: string[]): Promise<void> {
   const dataDir = values['data-dir'] ?? defaultDataDir();
 
   const deadlineMs = shutdownDeadlineMs(process.env);
+  semiSpaceFromEnv(process.env);
   const station = await openStation({
     dataDir,
     rendererDir: RENDERER_DIR,

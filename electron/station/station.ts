@@ -9,6 +9,7 @@ import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { newStoreRefusal } from './data-dir-check.ts';
 import { freedPages } from './heap/freed-pages.ts';
 import { boundHeapGrowth } from './heap/growth.ts';
+import { semiSpaceGivenToNode } from './heap/young-generation.ts';
 import { type Housekeeping, startHousekeeping } from './housekeeping.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
@@ -90,7 +91,8 @@ export async function openStation(options: StationOptions): Promise<Station> {
       isBoundToLoopback: () => socket.loopback,
       isClosing: () => socket.closing,
     });
-    server.log.debug({ heap_growth: heapGrowth }, 'V8 heap growth');
+    // The young generation is sized when node starts (bin/returns-station.js, heap/young-generation.ts).
+    server.log.debug({ heap_growth: heapGrowth, young_generation: { semi_space_mb: semiSpaceGivenToNode() } }, 'V8 heap growth and young generation');
     const loaded = storeStatsOf(store).load;
     if (loaded?.hotReturns !== undefined) server.log.info({ returns_in_memory: loaded.hotReturns, outbox_slots_in_memory: loaded.outboxSlots ?? 0 }, 'store open: the hot set is in memory, older records are read from disk');
     onShed = (returns) => {

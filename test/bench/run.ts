@@ -1,10 +1,14 @@
 // `npm run bench`: measures the real station beside baselines measured in the same run, prints a
 // markdown table and prepends it to test/bench/RESULTS.md. Never part of `npm test`.
 // BENCH_SECTIONS=http,store,hotset,api,ui,sync,year picks sections; BENCH_SECONDS sets each load's length.
+// The bench process runs with the station's young generation, as `returns-station serve` does (the
+// year section's station is in this process): RETURNS_STATION_SEMI_SPACE_MB=0 or a NODE_OPTIONS
+// --max-semi-space-size compares (it reaches the stations the other sections start, too).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { restartWithSemiSpace } from '../../electron/station/heap/young-generation.ts';
 import { startStation } from '../support/station-process.ts';
 import { runApiBench } from './api-bench.ts';
 import { startHelloBaseline } from './hello-baseline.ts';
@@ -15,6 +19,8 @@ import { runStoreBench } from './store-bench.ts';
 import { runHotSetBench } from './hot-set-bench.ts';
 import { runSyncBench } from './sync-bench.ts';
 import { runYearBench } from './year-bench.ts';
+
+restartWithSemiSpace();
 
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 5);

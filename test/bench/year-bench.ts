@@ -14,7 +14,8 @@
 // and housekeeping each moved in resident memory (native-memory.ts);
 // BENCH_YEAR_DIAG=snapshots also writes a heap snapshot at the second and the last sample (into the
 // OS temp folder), to compare by constructor in Chrome DevTools.
-// Run alone: `node --expose-gc test/bench/year-bench.ts`.
+// Run alone: `node --expose-gc --max-semi-space-size=8 test/bench/year-bench.ts` (the station's young
+// generation, which `returns-station serve` and `npm run bench` give it; heap/young-generation.ts).
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { pruneExpired } from '../../electron/station/domain/retention.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
+import { semiSpaceGivenToNode } from '../../electron/station/heap/young-generation.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
 import { type ResidentByMapping, residentByMapping } from './native-memory.ts';
 import type { BenchRow } from './report.ts';
@@ -175,7 +177,7 @@ export async function runYearBench(): Promise<BenchRow[]> {
       {
         section: 'year',
         name: `RSS after a simulated year: ${PACKAGES.toLocaleString('en')} packages created, inspected and received through the API`,
-        value: `RSS MiB at ${path}; largest drift ${(worst * 100).toFixed(1)} % from the first sample; JS heap used (after a full GC) ${heaps} MiB; highest RSS at a day's end within each tenth ${peaks} MiB; ${(PACKAGES / seconds).toFixed(0)} parcels/s (6 requests each), station CPU ${cpuPerParcel.toFixed(1)} ms a parcel${HEAP_GROWTH.heapGrowthPercent === undefined ? '' : `; heap growth ${HEAP_GROWTH.heapGrowthPercent ?? "V8's own"}`}`,
+        value: `RSS MiB at ${path}; largest drift ${(worst * 100).toFixed(1)} % from the first sample; JS heap used (after a full GC) ${heaps} MiB; highest RSS at a day's end within each tenth ${peaks} MiB; ${(PACKAGES / seconds).toFixed(0)} parcels/s (6 requests each), station CPU ${cpuPerParcel.toFixed(1)} ms a parcel${HEAP_GROWTH.heapGrowthPercent === undefined ? '' : `; heap growth ${HEAP_GROWTH.heapGrowthPercent ?? "V8's own"}`}; semi-space ${semiSpaceGivenToNode() === null ? "V8's own (64 MiB)" : `${semiSpaceGivenToNode()} MiB`}`,
         baseline: 'RSS of the station process, open and empty (baseline)',
         target: `flat within ± 15 % after the first window${PACKAGES < 1_000_000 ? ` (issue: 1,000,000 packages; this run ${PACKAGES.toLocaleString('en')})` : ''}`,
         ok: worst <= 0.15,

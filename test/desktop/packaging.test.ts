@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { builtinModules } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SEMI_SPACE_MB } from '../../electron/station/heap/young-generation.ts';
 import { MAIN_BUNDLE } from './shell-process.ts';
 
 /*
@@ -50,6 +51,11 @@ describe('electron-builder configuration', () => {
     const files = config.files.flatMap((set) => set.filter);
     expect(files).toContain('!out/**/*.map');
     expect(files.filter((f) => !f.startsWith('!')).sort()).toEqual(['out/**', 'package.json']);
+  });
+
+  it('starts the Linux desktop entry with the station’s young generation (Electron takes V8 flags for its main process only at launch)', async () => {
+    const config = (await getConfig(projectDir, null, null)) as { linux: { executableArgs?: string[] } };
+    expect(config.linux.executableArgs).toEqual([`--js-flags=--max-semi-space-size=${DEFAULT_SEMI_SPACE_MB}`]);
   });
 });
 
