@@ -132,6 +132,37 @@ describe('reads from the engine memory', () => {
     expect(cold.read?.notes).toBe('this write');
   });
 
+  it('inside a write, t.peekKeys finds a unique index value in memory and, for cold packages, in SQLite, as the query through the table does', async () => {
+    const { store, packageId } = await storeWithPackage(0);
+    const pkg = await store.db.return_packages.get(packageId);
+    const key: [number, string] = [1, pkg?.tracking_key ?? ''];
+    const index = '[account_id+tracking_key]';
+    const inWrite = async () =>
+      store.write(async (tx) => {
+        const t = boundTables(tx);
+        const beforeRun = t.peekKeys('return_packages', index, key);
+        await t.station_meta.get('nothing');
+        const peeked = t.peekKeys('return_packages', index, key);
+        const none = t.peekKeys('return_packages', index, [1, 'no such number']);
+        const queried = await t.return_packages.where(index).equals(key).primaryKeys();
+        return { beforeRun, peeked, none, queried };
+      });
+    const hot = await inWrite();
+    expect(hot).toEqual({ beforeRun: undefined, peeked: [packageId], none: [], queried: [packageId] });
+    // Shed (received, a window of zero): only SQLite holds it, and the peek still finds it.
+    expect(await store.shedCold()).toBeGreaterThan(0);
+    expect(store.inMemory.peek('return_packages', packageId)).toBeUndefined();
+    const cold = await inWrite();
+    expect(cold).toEqual({ beforeRun: undefined, peeked: [packageId], none: [], queried: [packageId] });
+    // Not a unique index: the table's query answers.
+    const notUnique = await store.write(async (tx) => {
+      const t = boundTables(tx);
+      await t.station_meta.get('nothing');
+      return t.peekKeys('return_packages', 'return_id', 1);
+    });
+    expect(notUnique).toBeUndefined();
+  });
+
   it('answer nothing once the store is closed', async () => {
     const { store, packageId } = await storeWithPackage();
     expect(store.inMemory.get('return_packages', packageId)).toBeDefined();
@@ -181,7 +212,7 @@ describe('reads from the engine memory', () => {
       rawIndexes: new Map([['return_package_id', { getAllValues: () => [...records.values()].map((r) => structuredClone(r)), records: {} }]]),
     };
     const backend = { _rawDatabase: { rawObjectStores: new Map([['package_line_items', store]]), transactions: [] } };
-    const reads = engineReadsOf(backend, { holdsAllMatches: () => true, isClosed: () => false });
+    const reads = engineReadsOf(backend, { holdsAllMatches: () => true, coldKeys: () => [], isClosed: () => false });
     expect(reads.get('package_line_items', 2)).toEqual({ id: 2, return_package_id: 7 });
     expect(reads.peek('package_line_items', 1)).toEqual({ id: 1, return_package_id: 7 });
     expect(reads.peekWhere('package_line_items', 'return_package_id', 7)).toEqual([...records.values()]);
@@ -192,7 +223,7 @@ describe('reads from the engine memory', () => {
     // One index lost its method, as a minor fake-indexeddb release might do.
     const store = { getValue: () => ({ id: 1 }), rawIndexes: new Map([['return_id', { getAll: () => [] }]]) };
     const backend = { _rawDatabase: { rawObjectStores: new Map([['return_packages', store]]), transactions: [] } };
-    const reads = engineReadsOf(backend, { holdsAllMatches: () => true, isClosed: () => false });
+    const reads = engineReadsOf(backend, { holdsAllMatches: () => true, coldKeys: () => [], isClosed: () => false });
     expect(reads.get('return_packages', 1)).toBeUndefined();
     expect(reads.where('return_packages', 'return_id', 1)).toBeUndefined();
     expect(reads.peek('return_packages', 1)).toBeUndefined();

@@ -16,8 +16,11 @@ export async function packageOfAccount(tables: EngineTables, accountId: number, 
 }
 
 async function assertTrackingNumberFree(t: BoundTables, accountId: number, trackingNumber: string, exceptId?: number): Promise<void> {
-  // Keys only: the package itself is not needed, and the engine would clone it.
-  const [existingId] = await t.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(trackingNumber)]).limit(1).primaryKeys();
+  // Keys only: the package itself is not needed, and the engine would clone it. From memory (and
+  // SQLite for cold packages) without a request once the engine runs this write.
+  const key: [number, string] = [accountId, trackingKey(trackingNumber)];
+  const inMemory = t.peekKeys('return_packages', '[account_id+tracking_key]', key);
+  const [existingId] = inMemory ? inMemory.filter((id) => typeof id === 'number') : await t.return_packages.where('[account_id+tracking_key]').equals(key).limit(1).primaryKeys();
   if (existingId !== undefined && existingId !== exceptId) {
     throw fail('DUPLICATE_TRACKING_NUMBER', `Tracking number ${trackingNumber} is already used by return package ${existingId}.`, {
       existing_id: existingId,

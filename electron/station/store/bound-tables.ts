@@ -1,5 +1,5 @@
 import type { Transaction } from 'dexie';
-import { engineReadsFor, type RowOf } from './engine-reads.ts';
+import { engineReadsFor, type PlainKey, type RowOf } from './engine-reads.ts';
 import { STATION_TABLES, type StationDexie, type StationTableName } from './schema.ts';
 
 /**
@@ -24,6 +24,8 @@ export type BoundTables = EngineTables & {
    * runs the write (engine-reads.ts, `peekInWrite`); undefined: read through the table. Never change it or keep it.
    */
   peek<K extends StationTableName>(table: K, key: number | string): Readonly<RowOf<K>> | undefined;
+  /** The primary keys matching `value` on a unique index, in key order, under `peek`'s rules (`peekKeysInWrite`); undefined: query through the table. */
+  peekKeys(table: StationTableName, uniqueIndex: string, value: PlainKey): Array<number | string> | undefined;
 };
 
 /**
@@ -47,6 +49,9 @@ class TransactionTables {
   }
   peek<K extends StationTableName>(table: K, key: number | string): Readonly<RowOf<K>> | undefined {
     return engineReadsFor(this.#tx.db.backendDB())?.peekInWrite(this.#tx, table, key);
+  }
+  peekKeys(table: StationTableName, uniqueIndex: string, value: PlainKey): Array<number | string> | undefined {
+    return engineReadsFor(this.#tx.db.backendDB())?.peekKeysInWrite(this.#tx, table, uniqueIndex, value);
   }
   static {
     for (const name of STATION_TABLES) {

@@ -48,12 +48,19 @@ export interface EngineReads {
    * through its bound tables (`t.peek`).
    */
   peekInWrite<K extends StationTableName>(tx: Transaction, table: K, key: number | string): Readonly<RowOf<K>> | undefined;
+  /**
+   * Inside a write, under `peekInWrite`'s rules: the primary keys of the records whose value on a
+   * unique index equals `value`, in key order, from the engine's memory and (for records whose
+   * cluster is cold) SQLite, as an equality query through the write's table would find them
+   * (without bringing cold clusters in). Undefined: query through the table.
+   */
+  peekKeysInWrite(tx: Transaction, table: StationTableName, uniqueIndex: string, value: PlainKey): Array<number | string> | undefined;
 }
 
 /** fake-indexeddb 6.x internals these reads use (checked at open: engineReadsOf). */
 interface RawObjectStore {
   getValue(key: unknown): unknown;
-  rawIndexes: Map<string, { getAllValues(range: unknown): unknown[]; records?: unknown }>;
+  rawIndexes: Map<string, { getAllValues(range: unknown): unknown[]; records?: unknown; unique?: unknown; getKey?: unknown }>;
   /** Its RecordStore: `records._root` is the search tree walked directly (engine-trees.ts). */
   records?: unknown;
 }
@@ -73,6 +80,8 @@ interface RawDatabase {
 export interface EngineReadsOptions {
   /** Whether the engine holds every match of an equality query (hot-set/middleware.ts). */
   holdsAllMatches(table: string, index: string, value: unknown, cluster?: number): boolean;
+  /** The keys of the cold records an equality query on an index matches (hot-set/middleware.ts). */
+  coldKeys(table: string, index: string, value: unknown): Array<number | string>;
   /** The store is closed: nothing is answered from memory. */
   isClosed(): boolean;
 }
@@ -85,6 +94,7 @@ const NEVER: EngineReads = {
   peekWhere: () => undefined,
   peekEach: () => undefined,
   peekInWrite: () => undefined,
+  peekKeysInWrite: () => undefined,
 };
 
 /** The reads of each open engine, by its database (`db.backendDB()`): bound tables find theirs through their transaction. */
@@ -178,6 +188,25 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
     return tree ? treeGet(tree, key)?.value : undefined;
   };
 
+  const peekKeysInWrite = (tx: Transaction, table: string, index: string, value: PlainKey): Array<number | string> | undefined => {
+    if (options.isClosed() || !runsNow(tx, table)) return undefined;
+    const store = raw.rawObjectStores.get(table);
+    const rawIndex = store?.rawIndexes.get(index);
+    const records = searchTreeOf(store?.records);
+    if (!records || rawIndex?.unique !== true || typeof rawIndex.getKey !== 'function') return undefined;
+    let hot: unknown;
+    try {
+      hot = (rawIndex.getKey as (key: unknown) => unknown).call(rawIndex, value);
+    } catch {
+      return undefined; // not a valid key: the table's query gives its own error
+    }
+    if (hot !== undefined && !isSimpleKey(hot)) return undefined;
+    const keys = hot === undefined ? [] : [hot];
+    // A cold match the engine also holds (a partly present cluster after a repair) is answered by the engine.
+    for (const key of options.coldKeys(table, index, value)) if (isSimpleKey(key) && treeGet(records, key) === undefined) keys.push(key);
+    return keys.sort((a, b) => (typeof a === typeof b ? (a < b ? -1 : a > b ? 1 : 0) : typeof a === 'number' ? -1 : 1));
+  };
+
   const reads: EngineReads = {
     get<K extends StationTableName>(table: K, key: number | string): RowOf<K> | undefined {
       const found = peek(table, key);
@@ -192,6 +221,7 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
       peekWhere(table, index, value, cluster) as ReadonlyArray<Readonly<RowOf<K>>> | undefined,
     peekEach: <K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>) => peekEach(table, keys) as ReadonlyArray<Readonly<RowOf<K>>> | undefined,
     peekInWrite: <K extends StationTableName>(tx: Transaction, table: K, key: number | string) => peekInWrite(tx, table, key) as Readonly<RowOf<K>> | undefined,
+    peekKeysInWrite,
   };
   readsByEngine.set(backend as object, reads);
   return reads;

@@ -29,6 +29,8 @@ export interface HotSetEngine {
    * so it need not be looked up on disk.
    */
   holdsAllMatches(table: string, index: string, value: unknown, cluster?: number): boolean;
+  /** The keys of the stored records an equality query on `index` matches whose cluster the engine does not hold (SQLite asked only when it may hold some). */
+  coldKeys(table: string, index: string, value: unknown): Array<number | string>;
 }
 
 /**
@@ -111,10 +113,20 @@ class HotSet implements HotSetEngine, ColdSide {
 
   coldMatches(table: ClusterTable, request: { query: DBCoreQueryRequest['query'] }): StoredRow[] {
     const { index, range } = request.query;
-    if (!this.enabled || range.type !== EQUAL || index.isPrimaryKey || !index.name || !this.cold.answers(table, index.name)) return [];
+    if (range.type !== EQUAL || index.isPrimaryKey || !index.name) return [];
+    return this.#coldMatching(table, index.name, range.lower);
+  }
+
+  // An arrow: the store hands it on unbound (engine-reads.ts).
+  readonly coldKeys = (table: string, index: string, value: unknown): Array<number | string> =>
+    isClusterTable(table) ? this.#coldMatching(table, index, value).map((row) => row.key) : [];
+
+  /** The stored records an equality query on `index` matches whose cluster the engine does not hold. */
+  #coldMatching(table: ClusterTable, index: string, value: unknown): StoredRow[] {
+    if (!this.enabled || !this.cold.answers(table, index)) return [];
     // The common case, a hot package's items or media: its cluster is in memory, SQLite is not asked.
-    if (this.holdsAllMatches(table, index.name, range.lower)) return [];
-    return this.cold.matching(table, index.name, range.lower).filter((row) => {
+    if (this.holdsAllMatches(table, index, value)) return [];
+    return this.cold.matching(table, index, value).filter((row) => {
       const cluster = this.cold.clusterOf(table, row.value);
       return cluster === undefined || !this.present.has(cluster);
     });

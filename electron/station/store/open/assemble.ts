@@ -44,7 +44,7 @@ export async function assembleStore(
   return {
     dataDir: options.dataDir,
     db,
-    inMemory: engineReadsOf(db.backendDB(), { holdsAllMatches: engine.hot.holdsAllMatches, isClosed: () => lifecycle.closed }),
+    inMemory: engineReadsOf(db.backendDB(), { holdsAllMatches: engine.hot.holdsAllMatches, coldKeys: engine.hot.coldKeys, isClosed: () => lifecycle.closed }),
     media,
     write: writes.write,
     listIds(table, query) {
