@@ -51,7 +51,9 @@ export interface OpenStoreOptions {
  * - `shedCold()`: the hot-set sweep now (it also runs every `hotSet.sweepMs`); resolves to the
  *   number of returns whose records left the engine (they stay in SQLite).
  * - `media`: content-addressed media files under `<dataDir>/media/`.
- * - `flush()`: waits until every completed transaction is durable; `close()`: flush, then close.
+ * - `flush()`: waits until every write in flight is durable and none is left; `committedSoFar()`:
+ *   until every write completed so far is durable and reported to `onTablesChanged` (later ones are
+ *   not waited for); `close()`: flush, then close.
  */
 export interface StationStore {
   readonly dataDir: string;
@@ -66,5 +68,6 @@ export interface StationStore {
   onTablesChanged(listener: (tables: ReadonlySet<string>, mutations?: readonly Mutation[]) => void): () => void;
   shedCold(): Promise<number>;
   flush(): Promise<void>;
+  committedSoFar(): Promise<void>;
   close(): Promise<void>;
 }

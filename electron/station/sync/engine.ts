@@ -10,6 +10,7 @@ import { pushAccount } from './push.ts';
 import { createRateBudget, type RateBudget } from './rate-budget.ts';
 import { readUpstreamSettings } from './settings.ts';
 import { oneAtATime } from './one-at-a-time.ts';
+import { createOutboxLedger, type OutboxLedger } from './outbox-ledger.ts';
 import { SYNC_DISABLED, syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
 
@@ -28,6 +29,8 @@ export interface SyncEngine {
   onStatus(listener: (status: SyncStatus) => void): () => void;
   /** Fresh status from the store (after settings or outbox changes). */
   refreshStatus(): Promise<SyncStatus>;
+  /** The earliest instant (ms) a backed-off change that is not held is due; undefined: none is. */
+  nextRetryAt(): Promise<number | undefined>;
   /** Asks the scheduler for a round now (settings changed, a person asked to retry). */
   nudge(): void;
   onNudge(listener: () => void): () => void;
@@ -53,16 +56,16 @@ async function instanceIdOf(store: StationStore): Promise<string> {
 
 /**
  * Keeps the last status and tells listeners when a fresh one differs. At most one refresh reads the
- * store at a time (oneAtATime): a refresh reads the whole outbox, and the scheduler asks for one
- * after every commit that changes a return or a package; under a stream of creates those reads had
- * piled up, one per commit, each over a growing backlog (docs/decisions/create-path.md).
+ * store at a time (oneAtATime): the scheduler asks for one after commits that change a return or a
+ * package, and under a stream of creates those reads had piled up, one per commit; the waiting
+ * changes are counted by the outbox's ledger (outbox-ledger.ts, docs/decisions/create-path.md).
  */
-function createStatusFeed(store: StationStore) {
+function createStatusFeed(store: StationStore, outbox: OutboxLedger) {
   const listeners = new Set<(status: SyncStatus) => void>();
   let current: SyncStatus = SYNC_DISABLED;
   let latestRound: LastRound = { offline: false, error: null };
   const read = oneAtATime(async (): Promise<SyncStatus> => {
-    const fresh = await syncStatusOf(store, await readUpstreamSettings(store), latestRound);
+    const fresh = await syncStatusOf(store, outbox, await readUpstreamSettings(store), latestRound);
     if (JSON.stringify(fresh) !== JSON.stringify(current)) {
       current = fresh;
       for (const listener of listeners) listener(fresh);
@@ -137,7 +140,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { store, clock } = options;
   // One request budget per upstream address, kept across rounds.
   const budgets = new Map<string, RateBudget>();
-  const feed = createStatusFeed(store);
+  const outbox = createOutboxLedger(store);
+  const feed = createStatusFeed(store, outbox);
   const nudgeListeners = new Set<() => void>();
   let lastRound: LastRound = { offline: false, error: null };
   let queue: Promise<unknown> = Promise.resolve();
@@ -178,6 +182,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     status: feed.current,
     onStatus: feed.listen,
     refreshStatus,
+    nextRetryAt: outbox.nextRetryAt,
     nudge() {
       for (const listener of nudgeListeners) listener();
     },

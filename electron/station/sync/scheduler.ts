@@ -7,8 +7,8 @@ export const DEFAULT_PULL_INTERVAL_MS = 150_000;
 const PUSH_DELAY_MS = 300;
 /**
  * Commits refresh the sync status (what the UI shows, sent as `sync.status` events) at most this
- * often: a refresh reads every waiting change, and under a stream of creates there is a commit every
- * few milliseconds (docs/decisions/create-path.md). A `GET …/sync` still refreshes at once.
+ * often: under a stream of creates there is a commit every few milliseconds
+ * (docs/decisions/create-path.md). A `GET …/sync` still refreshes at once.
  */
 const STATUS_REFRESH_MS = 250;
 
@@ -63,9 +63,8 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
       .then(async (report) => {
         if (report.offline) options.log?.('sync: the upstream cannot be reached; retrying later');
         // Wake for the earliest backed-off change, else for the next pull.
-        const entries = await store.db.outbox.toArray();
-        const due = entries.filter((e) => e.hold === null && e.next_attempt_at !== null).map((e) => Date.parse(e.next_attempt_at ?? ''));
-        const nextRetry = due.length > 0 ? Math.min(...due) - Date.now() : Infinity;
+        const retryAt = await engine.nextRetryAt();
+        const nextRetry = retryAt === undefined ? Infinity : retryAt - Date.now();
         schedule(dirty ? PUSH_DELAY_MS : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline ? 5_000 : 0)));
       })
       .catch((error: unknown) => {

@@ -45,6 +45,12 @@ export interface CommitLoop extends RecordingSink {
   idle(): Promise<void>;
   /** Resolves once a repair after a failed commit has finished (immediately when none runs). */
   ready(): Promise<void>;
+  /**
+   * Resolves once every transaction completed so far is durable (or failed and was repaired), and
+   * its commit reported. Unlike idle(), later transactions are not waited for: it returns under a
+   * steady stream of writes.
+   */
+  committedSoFar(): Promise<void>;
   /** Read-write transactions that have mutated but not finished yet. */
   readonly active: number;
   /** Nothing is in flight: every mutation made in memory so far is durable. */
@@ -99,6 +105,7 @@ export function createCommitLoop(options: CommitLoopOptions): CommitLoop {
     },
     completed(record) {
       state.active = Math.max(0, state.active - 1);
+      if (record.slots.length > 0) state.lastCompleted = record;
       if (record.slots.length === 0) {
         record.resolve();
       } else if (state.repairing) {
@@ -140,6 +147,11 @@ export function createCommitLoop(options: CommitLoopOptions): CommitLoop {
     ready() {
       return state.repairing ?? Promise.resolve();
     },
+    async committedSoFar() {
+      // Batches settle in commit order, so the last completed transaction settles after every other.
+      await state.lastCompleted?.durable.catch(() => undefined);
+      await state.repairing;
+    },
   };
 }
 
@@ -165,6 +177,8 @@ interface LoopState {
   batchStartedAt: number;
   stats: CommitStats;
   idleWaiters: Array<() => void>;
+  /** The transaction with mutations that completed last (committedSoFar waits for it). */
+  lastCompleted?: TransactionRecord;
 }
 
 const isIdle = (state: LoopState): boolean =>

@@ -67,6 +67,9 @@ export async function assembleStore(
     flush() {
       return loop.idle();
     },
+    committedSoFar() {
+      return loop.committedSoFar();
+    },
     close() {
       closing ??= closeStore({ lifecycle, writes, sweeper, durability, engine, sqlite });
       return closing;

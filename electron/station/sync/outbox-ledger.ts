@@ -1,0 +1,116 @@
+import type { Mutation, OutboxEntry, StationStore } from '../store/index.ts';
+
+/*
+ * What the sync status and the scheduler need to know of the outbox — how many changes wait per
+ * account, how many need a person, when the next backed-off one is due — kept in memory as the
+ * slots change, instead of reading (and cloning) every waiting slot for each answer. Offline for a
+ * peak day a station holds tens of thousands of slots, and the status is asked for every 250 ms
+ * while parcels are received: reading them all took ≈ 340 ms at 40,000 (docs/decisions/create-path.md).
+ *
+ * The ledger reads the outbox whole once, at its first use, then follows the store's commit reports
+ * (each a put with the slot's JSON, or a delete). A report without mutations (a repair after a
+ * failed commit: any record may differ) or a range delete of the outbox makes it read whole again.
+ */
+
+/** A slot as the ledger keeps it. */
+interface Slot {
+  account: number;
+  held: boolean;
+  /** Not before this instant (ms since the epoch); null: due now. */
+  nextAttemptAt: number | null;
+}
+
+export interface OutboxLedger {
+  /** The changes waiting for these accounts, and how many of them are held for a person. */
+  count(accounts: readonly number[]): Promise<{ pending: number; held: number }>;
+  /** The earliest instant (ms) a backed-off change that is not held is due; undefined: none is. */
+  nextRetryAt(): Promise<number | undefined>;
+  /** Stops following the store. */
+  stop(): void;
+}
+
+const slotOf = (entry: OutboxEntry): Slot => ({
+  account: entry.account_id,
+  held: entry.hold !== null,
+  nextAttemptAt: entry.next_attempt_at === null ? null : Date.parse(entry.next_attempt_at),
+});
+
+export function createOutboxLedger(store: StationStore): OutboxLedger {
+  let slots: Map<string, Slot> | undefined;
+  let loading: Promise<Map<string, Slot>> | undefined;
+  /** Commit reports that arrived while the whole outbox was being read: applied after it. */
+  let arrivedWhileLoading: Mutation[] = [];
+  /** Moves on when memory may differ from every report so far: a load that spans it reads again. */
+  let generation = 0;
+
+  const apply = (into: Map<string, Slot>, mutations: readonly Mutation[]) => {
+    for (const mutation of mutations) {
+      if (mutation.kind === 'put') into.set(String(mutation.key), slotOf(JSON.parse(mutation.json) as OutboxEntry));
+      else if (mutation.kind === 'delete') into.delete(String(mutation.key));
+    }
+  };
+
+  const stop = store.onTablesChanged((tables, mutations) => {
+    if (!tables.has('outbox')) return;
+    const mine = mutations?.filter((m) => m.table === 'outbox');
+    if (!mine || mine.some((m) => m.kind === 'deleteRange')) {
+      generation += 1;
+      slots = undefined;
+      return;
+    }
+    if (slots) apply(slots, mine);
+    else if (loading) arrivedWhileLoading.push(...mine);
+  });
+
+  /**
+   * The slots, read whole at first use. First the writes already done in memory are waited for
+   * until durable: the ledger follows commit reports, which come after the fsync, and the sync
+   * screen's list (read from memory) must not show a change gone that the status still counts.
+   * A report that arrives during the read is applied after it (a put or delete sets its slot whole,
+   * so one the read already saw is harmless).
+   */
+  const current = async (): Promise<Map<string, Slot>> => {
+    await store.committedSoFar();
+    if (slots) return slots;
+    loading ??= (async () => {
+      try {
+        for (;;) {
+          const started = generation;
+          arrivedWhileLoading = [];
+          const entries = await store.db.outbox.toArray();
+          if (generation !== started) continue;
+          const fresh = new Map(entries.map((entry) => [entry.key, slotOf(entry)]));
+          apply(fresh, arrivedWhileLoading);
+          slots = fresh;
+          return fresh;
+        }
+      } finally {
+        loading = undefined;
+        arrivedWhileLoading = [];
+      }
+    })();
+    return loading;
+  };
+
+  return {
+    async count(accounts) {
+      const wanted = new Set(accounts);
+      let pending = 0;
+      let held = 0;
+      for (const slot of (await current()).values()) {
+        if (!wanted.has(slot.account)) continue;
+        pending += 1;
+        if (slot.held) held += 1;
+      }
+      return { pending, held };
+    },
+    async nextRetryAt() {
+      let earliest: number | undefined;
+      for (const slot of (await current()).values()) {
+        if (!slot.held && slot.nextAttemptAt !== null && (earliest === undefined || slot.nextAttemptAt < earliest)) earliest = slot.nextAttemptAt;
+      }
+      return earliest;
+    },
+    stop,
+  };
+}
