@@ -114,6 +114,20 @@ it('fails a failing script alone: the others of its batch are written, and its e
   expect(all.find((p) => p.tracking_number === 'DUP')?.id).toBe(holder);
 });
 
+it('runs a failed batch again before the scripts that arrived while it ran', async () => {
+  const first = create('ORDER-FIRST');
+  let late: Promise<Awaited<ReturnType<typeof create>>> | undefined;
+  const a = create('ORDER-A');
+  const failing = runCoalescedScript(ctx, () => {
+    late ??= create('ORDER-LATE'); // arrives while this batch runs in the engine
+    return Promise.reject(new Error('meant to fail'));
+  });
+  const b = create('ORDER-B');
+  await expect(failing).rejects.toThrow('meant to fail');
+  const ids = [(await first).id, (await a).id, (await b).id, (await (late ?? Promise.reject(new Error('no late create')))).id];
+  expect(ids).toEqual([...ids].sort((x, y) => x - y));
+});
+
 it('fails every script of a batch whose commit fails, and takes the next scripts afterwards', async () => {
   await create('BEFORE');
   failCommit = true;

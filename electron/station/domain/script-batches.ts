@@ -12,9 +12,9 @@ import { type DomainContext, runScript, type Script } from './context.ts';
  * each, in the same order, made durable by the same commit before any of them is answered.
  *
  * A script that throws aborts its batch, so nothing of the batch is written; every script of it is
- * then run again in a write of its own (in arrival order), and each gets its own answer: the one
- * that failed fails alone, the others are acknowledged once durable. A batch of one is already its
- * own write. A failed commit fails every script it carried, as the group commit does.
+ * then run again in a write of its own (in arrival order, before the scripts that arrived later),
+ * and each gets its own answer: the one that failed fails alone, the others are acknowledged once
+ * durable. A batch of one is already its own write. A failed commit fails every script it carried, as the group commit does.
  *
  * Only for scripts that may run again after an abort without harm: they read and write through
  * their tables only (what they hand out of the transaction is taken from their last run).
@@ -72,7 +72,11 @@ class ScriptBatches {
         }
         return results;
       };
-      return runAll().finally(handOver);
+      // A failed batch hands over only once its scripts are queued again (below): they keep their place before later arrivals.
+      return runAll().then((results) => {
+        handOver();
+        return results;
+      });
     });
     written
       .then(
@@ -80,7 +84,7 @@ class ScriptBatches {
         (error: unknown) => {
           // Nothing of the batch was written: each script again on its own, in arrival order (the
           // engine runs writes in the order they are made), so the one that failed fails alone.
-          if (scriptFailed) for (const job of batch) runScript(this.#ctx, job.script).then(job.resolve, job.reject);
+          if (scriptFailed) Dexie.ignoreTransaction(() => batch.forEach((job) => runScript(this.#ctx, job.script).then(job.resolve, job.reject)));
           else for (const job of batch) job.reject(error); // the write or its commit failed: as for every script it carried
         },
       )
