@@ -32,6 +32,12 @@ describe('the young generation the station asks node for (docs/decisions/memory-
     expect(semiSpaceGivenToNode({ NODE_OPTIONS: '--max-semi-space-size=32' }, ['--max-semi-space-size=8'])).toBe(8);
   });
 
+  it('reads Electron’s --js-flags in the desktop app (its main process takes V8 flags there), and only there', () => {
+    const desktop = ['/opt/Returns Station/returns-station', '--js-flags=--expose-gc --max-semi-space-size=8', '--kiosk'];
+    expect(semiSpaceGivenToNode({}, [], desktop, true)).toBe(8);
+    expect(semiSpaceGivenToNode({}, [], desktop, false)).toBeNull();
+  });
+
   it('refuses a RETURNS_STATION_SEMI_SPACE_MB that is not a whole number of MiB up to 1024', () => {
     for (const bad of ['16MB', '-1', '1.5', '2048', ' 16']) {
       expect(() => semiSpaceMbFromEnv({ RETURNS_STATION_SEMI_SPACE_MB: bad }), bad).toThrow(/RETURNS_STATION_SEMI_SPACE_MB must be a whole number of MiB from 0/);

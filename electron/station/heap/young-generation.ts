@@ -34,10 +34,24 @@ function nodeArgumentsInOrder(env: NodeJS.ProcessEnv, execArgv: readonly string[
   return [...(env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean), ...execArgv];
 }
 
-/** The semi-space size node was started with (the last `--max-semi-space-size` it got), or null. */
-export function semiSpaceGivenToNode(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): number | null {
+/**
+ * V8 flags Electron got on its command line (`--js-flags=…`, how its main process takes them); none
+ * under node, whose own flags are in execArgv.
+ */
+function electronJsFlags(argv: readonly string[], electron: boolean): string[] {
+  if (!electron) return [];
+  return argv.flatMap((argument) => (argument.startsWith('--js-flags=') ? argument.slice('--js-flags='.length).split(/\s+/).filter(Boolean) : []));
+}
+
+/** The semi-space size node (or Electron) was started with (the last `--max-semi-space-size` it got), or null. */
+export function semiSpaceGivenToNode(
+  env: NodeJS.ProcessEnv = process.env,
+  execArgv: readonly string[] = process.execArgv,
+  argv: readonly string[] = process.argv,
+  electron = Boolean(process.versions.electron),
+): number | null {
   let given: number | null = null;
-  for (const argument of nodeArgumentsInOrder(env, execArgv)) {
+  for (const argument of [...nodeArgumentsInOrder(env, execArgv), ...electronJsFlags(argv, electron)]) {
     const match = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/.exec(argument);
     if (match?.[1] !== undefined) given = Number(match[1]);
   }
