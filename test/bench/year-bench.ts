@@ -88,13 +88,15 @@ async function diagnose(station: Station, made: number, snapshot: boolean): Prom
   const spaces = Object.fromEntries(
     getHeapSpaceStatistics().map((space) => [space.space_name.replace(/_space$/, ''), `${(space.space_used_size / MiB).toFixed(0)}/${(space.space_size / MiB).toFixed(0)}`]),
   );
+  // Memory is read before anything awaits, so it is the sample's own: a GC finishing in between (a
+  // release under way) would otherwise change it.
+  const { external, arrayBuffers, rss, heapTotal } = process.memoryUsage();
+  const resident = residentByMapping();
   const tables: Record<string, number> = {};
   for (const table of station.ctx.store.db.tables) tables[table.name] = await table.count();
-  const { external, arrayBuffers, rss, heapTotal } = process.memoryUsage();
   // What RSS holds besides V8's heap: the node binary, SQLite, buffers, and what malloc keeps; and
   // V8's pages resident beyond its spaces' committed size: the page pool (freed pages it keeps).
   const outsideHeap = `RSS outside V8's heap ${((rss - heapTotal) / MiB).toFixed(0)} MiB`;
-  const resident = residentByMapping();
   const pooled = `V8 pages resident ${resident.v8Pages.toFixed(0)} MiB (beyond the committed spaces ${(resident.v8Pages - heapTotal / MiB).toFixed(0)}), malloc heap ${resident.brk.toFixed(0)}, other anonymous ${resident.otherAnon.toFixed(0)}, files ${resident.file.toFixed(0)} MiB`;
   process.stderr.write(
     `year bench diag at ${made}: heap spaces MiB used/committed ${JSON.stringify(spaces)}; ${outsideHeap}; ${pooled}; external ${(external / MiB).toFixed(0)} MiB (array buffers ${(arrayBuffers / MiB).toFixed(0)}); engine rows ${JSON.stringify(tables)}\n`,
