@@ -5,8 +5,9 @@
  * 32). Under the station's steady allocation the young generation sits at its full 128 MiB between
  * the sweeps' memory-reducing GCs, which shrink it to a few MiB: the RSS of a station after a full
  * GC swung by that much with where it stood in the cycle (docs/decisions/memory-over-a-year.md).
- * A semi-space of 8 MiB holds it at 16 MiB: the year's RSS stayed within ± 15 % where V8's own
- * sizing swung 44 %, for the same CPU a parcel (≈ 8 % more a create under 32 concurrent clients).
+ * A semi-space of 8 MiB holds it at 16 MiB: over 20,000 parcels at a busy dock's daily volume the
+ * RSS stayed within ± 15 % where V8's own sizing swung 44 %, for the same CPU a parcel (creates
+ * under 32 clients: 0–8 % more, within the noise of the shared machine).
  *
  * The flag cannot be set at runtime (`v8.setFlagsFromString` is read only when the heap is made),
  * so `returns-station serve` restarts itself in place with it, before anything else runs.
