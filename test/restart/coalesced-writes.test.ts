@@ -5,7 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { ApiClient, ApiError } from '#shared/api/client.ts';
 import { returnBody, uniqueTracking } from '../api/support.ts';
 import { startStation } from '../support/station-process.ts';
-import { cli, createdPackageEvents, packageEvents, waitingPackageChanges } from './station-state.ts';
+import { cli, expectCreatesKept, packageEvents, waitingPackageChanges } from './station-state.ts';
 
 /*
  * Package creates and updates that arrive while a write runs in the engine share the next write
@@ -100,13 +100,7 @@ it('fails a failing create alone among 32 concurrent clients, and keeps every ac
   const second = await startStation({ dataDir: dir, args: ['--hot-days', '0'] });
   try {
     const api = new ApiClient({ baseUrl: second.origin, token: second.stationToken });
-    for (const o of created) expect((await api.getPackage(ACCOUNT, o.id)).tracking_number, `package ${o.id}`).toBe(o.tracking);
-    const events = await createdPackageEvents(second.origin, second.stationToken, ACCOUNT);
-    const waiting = await waitingPackageChanges(api);
-    for (const o of created) {
-      expect(events.has(o.id), `package.created of ${o.id}`).toBe(true);
-      expect(waiting.has(o.id), `sync change of ${o.id}`).toBe(true);
-    }
+    await expectCreatesKept(second.origin, second.stationToken, ACCOUNT, created);
     // Nothing of a failed create: each failing tracking number is held by one package only (the first holder).
     for (const o of outcomes.filter((x) => x.expected !== 'created')) {
       const { data } = await api.listPackages(ACCOUNT, { tracking_number: o.tracking });

@@ -5,7 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { ApiClient, ApiError } from '#shared/api/client.ts';
 import { returnBody, uniqueTracking } from '../api/support.ts';
 import { startStation } from '../support/station-process.ts';
-import { cli, createdPackageEvents, waitingPackageChanges } from './station-state.ts';
+import { cli, expectCreatesKept } from './station-state.ts';
 
 /*
  * A create is one durable write that reads the return, checks the tracking number, adds the package
@@ -76,13 +76,7 @@ it('keeps every create of 32 concurrent clients, with its event and sync change,
   const second = await startStation({ dataDir: dir, args: ['--hot-days', '0'] });
   try {
     const api = new ApiClient({ baseUrl: second.origin, token: second.stationToken });
-    for (const o of created) expect((await api.getPackage(ACCOUNT, o.id)).tracking_number, `package ${o.id}`).toBe(o.tracking);
-    const events = await createdPackageEvents(second.origin, second.stationToken, ACCOUNT);
-    const waiting = await waitingPackageChanges(api);
-    for (const o of created) {
-      expect(events.has(o.id), `package.created of ${o.id}`).toBe(true);
-      expect(waiting.has(o.id), `sync change of ${o.id}`).toBe(true);
-    }
+    await expectCreatesKept(second.origin, second.stationToken, ACCOUNT, created);
     // Still taken after the start.
     const [raced] = refused;
     if (!raced || returnId === undefined) throw new Error('no raced tracking number');

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { expect } from 'vitest';
 import { ApiClient } from '#shared/api/client.ts';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
@@ -104,6 +105,21 @@ export async function waitingPackageChanges(api: ApiClient): Promise<Set<number>
     if (data.length === 0 || all.length >= meta.total_count) break;
   }
   return new Set(all.filter((c) => c.kind === 'return_package' && c.state === 'waiting').map((c) => c.id));
+}
+
+/**
+ * After a stop and a start: every acknowledged create of `accountId` is there with its tracking
+ * number, its `package.created` event and its waiting sync change.
+ */
+export async function expectCreatesKept(origin: string, stationToken: string, accountId: number, created: ReadonlyArray<{ id: number; tracking: string }>): Promise<void> {
+  const api = new ApiClient({ baseUrl: origin, token: stationToken });
+  for (const o of created) expect((await api.getPackage(accountId, o.id)).tracking_number, `package ${o.id}`).toBe(o.tracking);
+  const events = await createdPackageEvents(origin, stationToken, accountId);
+  const waiting = await waitingPackageChanges(api);
+  for (const o of created) {
+    expect(events.has(o.id), `package.created of ${o.id}`).toBe(true);
+    expect(waiting.has(o.id), `sync change of ${o.id}`).toBe(true);
+  }
 }
 
 /** Reads the whole observable state of a running station. `dataDir` is read by the CLI only when stopped. */
