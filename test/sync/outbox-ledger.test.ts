@@ -70,6 +70,34 @@ describe("the outbox's ledger", () => {
     ledger.stop();
   });
 
+  it("gives a push round an account's due slots in the order they are sent: returns first, oldest change first, none held or backed off", async () => {
+    const store = await open();
+    const at = (minute: number) => `2026-11-23T10:${String(minute).padStart(2, '0')}:00.000Z`;
+    const ret = (id: number, extra: Partial<OutboxEntry> = {}) => slot(id, 1, { key: `return:${id}`, kind: 'return', ...extra });
+    await put(
+      store,
+      slot(1, 1, { queued_at: at(1) }),
+      ret(2, { queued_at: at(9) }),
+      slot(3, 1, { queued_at: at(0) }),
+      slot(4, 2, { queued_at: at(0) }), // another account's
+      slot(5, 1, { queued_at: at(1) }), // same instant as 1: the older record first
+      ret(6, { queued_at: at(3) }),
+      slot(7, 1, { queued_at: at(0), hold: 'parked' }),
+      slot(8, 1, { queued_at: at(0), attempts: 1, next_attempt_at: at(30) }), // backed off past now
+      slot(9, 1, { queued_at: at(2), attempts: 1, next_attempt_at: at(20) }), // due again at now
+    );
+    const ledger = createOutboxLedger(store);
+    const now = Date.parse(at(20));
+    expect(await ledger.due(1, now)).toEqual(['return:6', 'return:2', 'return_package:3', 'return_package:1', 'return_package:5', 'return_package:9']);
+    expect(await ledger.due(2, now)).toEqual(['return_package:4']);
+
+    // It follows the slots: a sent one is gone, a parked one leaves, a change to an old one keeps its place.
+    await store.write((tx) => boundTables(tx).outbox.delete('return:6'));
+    await put(store, slot(3, 1, { queued_at: at(0), hold: 'gone' }), slot(1, 1, { queued_at: at(1), changed_at: at(15) }), slot(10, 1, { queued_at: at(12) }));
+    expect(await ledger.due(1, now)).toEqual(['return:2', 'return_package:1', 'return_package:5', 'return_package:9', 'return_package:10']);
+    ledger.stop();
+  });
+
   it('agrees with the outbox when writes commit while it reads the outbox the first time', async () => {
     const store = await open();
     await put(store, ...Array.from({ length: 2_000 }, (_, i) => slot(i + 1, 1 + (i % 2))));

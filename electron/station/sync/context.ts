@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/clock.ts';
 import type { StationStore } from '../store/index.ts';
+import type { OutboxLedger } from './outbox-ledger.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 
 /** What a sync round works with. */
@@ -7,6 +8,8 @@ export interface SyncContext {
   store: StationStore;
   clock: Clock;
   client: UpstreamClient;
+  /** The outbox as counted in memory: which slots a push sends, in order (outbox-ledger.ts). */
+  outbox: OutboxLedger;
   /** Random per data directory: part of every Idempotency-Key, so two stations' keys never collide. */
   instanceId: string;
   random?: () => number;

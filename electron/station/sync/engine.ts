@@ -152,7 +152,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     let budget = budgets.get(settings.url);
     if (!budget) budgets.set(settings.url, (budget = createRateBudget()));
     const client = createUpstreamClient(settings, budget, options.fetch);
-    return { store, clock, client, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}) };
+    return { store, clock, client, outbox, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}) };
   }
 
   async function round(roundOptions: RoundOptions): Promise<RoundReport> {

@@ -1,11 +1,12 @@
-import type { Mutation, OutboxEntry, StationStore } from '../store/index.ts';
+import type { Mutation, OutboxEntry, StationStore, SyncKind } from '../store/index.ts';
 
 /*
- * What the sync status and the scheduler need to know of the outbox — how many changes wait per
- * account, how many need a person, when the next backed-off one is due — kept in memory as the
- * slots change, instead of reading (and cloning) every waiting slot for each answer. Offline for a
- * peak day a station holds tens of thousands of slots, and the status is asked for every 250 ms
- * while parcels are received: reading them all took ≈ 340 ms at 40,000 (docs/decisions/create-path.md).
+ * What the sync status, the scheduler and a push round need to know of the outbox — how many changes
+ * wait per account, how many need a person, when the next backed-off one is due, which are due now
+ * and in which order — kept in memory as the slots change, instead of reading (and cloning) every
+ * waiting slot for each answer. Offline for a peak day a station holds tens of thousands of slots,
+ * the status is asked for every 250 ms while parcels are received and a push round starts every 5 s:
+ * reading them all took ≈ 340 ms at 40,000 (docs/decisions/create-path.md).
  *
  * The ledger reads the outbox whole once, at its first use, then follows the store's commit reports
  * (each a put with the slot's JSON, or a delete). A report without mutations (a repair after a
@@ -15,6 +16,9 @@ import type { Mutation, OutboxEntry, StationStore } from '../store/index.ts';
 /** A slot as the ledger keeps it. */
 interface Slot {
   account: number;
+  kind: SyncKind;
+  localId: number;
+  queuedAt: string;
   held: boolean;
   /** Not before this instant (ms since the epoch); null: due now. */
   nextAttemptAt: number | null;
@@ -25,15 +29,30 @@ export interface OutboxLedger {
   count(accounts: readonly number[]): Promise<{ pending: number; held: number }>;
   /** The earliest instant (ms) a backed-off change that is not held is due; undefined: none is. */
   nextRetryAt(): Promise<number | undefined>;
+  /**
+   * The keys of an account's slots a push may send at `now` (ms): not held, not backed off past it;
+   * in the order they are sent — returns before packages (a package's return must exist upstream
+   * first), each oldest change first.
+   */
+  due(accountId: number, now: number): Promise<string[]>;
   /** Stops following the store. */
   stop(): void;
 }
 
 const slotOf = (entry: OutboxEntry): Slot => ({
   account: entry.account_id,
+  kind: entry.kind,
+  localId: entry.local_id,
+  queuedAt: entry.queued_at,
   held: entry.hold !== null,
   nextAttemptAt: entry.next_attempt_at === null ? null : Date.parse(entry.next_attempt_at),
 });
+
+/** Returns before packages, then the oldest change first (queued_at is an ISO instant: it sorts as text). */
+function sendOrder(a: Slot, b: Slot): number {
+  if (a.kind !== b.kind) return a.kind === 'return' ? -1 : 1;
+  return a.queuedAt < b.queuedAt ? -1 : a.queuedAt > b.queuedAt ? 1 : a.localId - b.localId;
+}
 
 export function createOutboxLedger(store: StationStore): OutboxLedger {
   let slots: Map<string, Slot> | undefined;
@@ -110,6 +129,13 @@ export function createOutboxLedger(store: StationStore): OutboxLedger {
         if (!slot.held && slot.nextAttemptAt !== null && (earliest === undefined || slot.nextAttemptAt < earliest)) earliest = slot.nextAttemptAt;
       }
       return earliest;
+    },
+    async due(accountId, now) {
+      const due: Array<[string, Slot]> = [];
+      for (const [key, slot] of await current()) {
+        if (slot.account === accountId && !slot.held && (slot.nextAttemptAt === null || slot.nextAttemptAt <= now)) due.push([key, slot]);
+      }
+      return due.sort(([, a], [, b]) => sendOrder(a, b)).map(([key]) => key);
     },
     stop,
   };

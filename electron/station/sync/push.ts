@@ -20,25 +20,36 @@ type Outcome = 'done' | 'waiting' | 'held' | 'retry';
 
 export async function pushAccount(sc: SyncContext, accountId: number, report: RoundReport): Promise<void> {
   const now = sc.clock.now();
-  const due = (await sc.store.db.outbox.where('account_id').equals(accountId).toArray())
-    .filter((entry) => entry.hold === null && (entry.next_attempt_at === null || entry.next_attempt_at <= now))
-    .sort((a, b) => (a.kind === b.kind ? a.queued_at.localeCompare(b.queued_at) || a.local_id - b.local_id : a.kind === 'return' ? -1 : 1));
+  const isDue = (entry: OutboxEntry | undefined): entry is OutboxEntry => entry !== undefined && entry.hold === null && (entry.next_attempt_at === null || entry.next_attempt_at <= now);
+  // The ledger orders the due slots; they are read a few at a time as the round reaches them, so a
+  // round that ends early (offline after three lost answers) reads a few, not the whole backlog.
+  const keys = await sc.outbox.due(accountId, Date.parse(now));
   let unanswered = 0;
-  for (const entry of due) {
-    try {
-      const outcome = entry.kind === 'return' ? await pushReturn(sc, entry, report) : await pushPackage(sc, entry, report);
-      if (outcome === 'waiting') report.waiting += 1;
-      unanswered = 0;
-    } catch (error) {
-      if (!(error instanceof UpstreamUnreachableError)) throw error;
-      // One lost answer is that change's problem (it backs off); several in a row: the upstream is away.
-      await backOff(sc, entry, null, error.message);
-      report.retrying += 1;
-      unanswered += 1;
-      if (unanswered >= OFFLINE_AFTER) throw error;
-    }
+  for (let at = 0; at < keys.length; at += READ_AHEAD) {
+    // A slot settled or changed since the ledger was asked is skipped (a later round has it).
+    const entries = (await sc.store.db.outbox.bulkGet(keys.slice(at, at + READ_AHEAD))).filter(isDue);
+    for (const entry of entries) unanswered = await pushOne(sc, entry, report, unanswered);
   }
 }
+
+/** Sends one slot; returns how many sends in a row have now gone unanswered (throws at OFFLINE_AFTER). */
+async function pushOne(sc: SyncContext, entry: OutboxEntry, report: RoundReport, unanswered: number): Promise<number> {
+  try {
+    const outcome = entry.kind === 'return' ? await pushReturn(sc, entry, report) : await pushPackage(sc, entry, report);
+    if (outcome === 'waiting') report.waiting += 1;
+    return 0;
+  } catch (error) {
+    if (!(error instanceof UpstreamUnreachableError)) throw error;
+    // One lost answer is that change's problem (it backs off); several in a row: the upstream is away.
+    await backOff(sc, entry, null, error.message);
+    report.retrying += 1;
+    if (unanswered + 1 >= OFFLINE_AFTER) throw error;
+    return unanswered + 1;
+  }
+}
+
+/** Slots read from the store at a time. */
+const READ_AHEAD = 64;
 
 /** Sends in a row that got no answer before the round takes the upstream for offline. */
 const OFFLINE_AFTER = 3;
