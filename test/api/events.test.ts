@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseStationEvent, type StationEvent } from '#shared/api/events.ts';
-import { createSseParser } from '#shared/api/sse.ts';
 import { MAX_STREAMS_PER_TOKEN } from '../../electron/station/api/routes/events.ts';
+import { followEvents, type EventStream } from '../support/event-stream.ts';
 import { call, createPackage, createReturn, sleep, startStation, type TestStation } from './support.ts';
 
 /*
@@ -11,55 +10,8 @@ import { call, createPackage, createReturn, sleep, startStation, type TestStatio
 
 let s: TestStation;
 
-interface Stream {
-  events: StationEvent[];
-  raw: Array<{ id: string; event: string; data: string }>;
-  status: number;
-  contentType: string | null;
-  waitFor(predicate: (events: StationEvent[]) => boolean, ms?: number): Promise<void>;
-  close(): void;
-}
-
-async function openStream(accountId: number, token: string, lastEventId?: string): Promise<Stream> {
-  const controller = new AbortController();
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
-  if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-  const response = await fetch(`${s.origin}/api/v1/accounts/${accountId}/events`, { headers, signal: controller.signal });
-  const events: StationEvent[] = [];
-  const raw: Stream['raw'] = [];
-  const parser = createSseParser({
-    onMessage(message) {
-      raw.push(message);
-      const parsed = parseStationEvent(message);
-      if (parsed) events.push(parsed);
-    },
-  });
-  const body = response.body;
-  if (body) {
-    void (async () => {
-      const decoder = new TextDecoder();
-      try {
-        for await (const chunk of body) parser.push(decoder.decode(chunk as Uint8Array, { stream: true }));
-      } catch {
-        // aborted
-      }
-    })();
-  }
-  return {
-    events,
-    raw,
-    status: response.status,
-    contentType: response.headers.get('content-type'),
-    async waitFor(predicate, ms = 5000) {
-      const until = Date.now() + ms;
-      while (!predicate(events)) {
-        if (Date.now() > until) throw new Error(`Timed out; got ${JSON.stringify(events.map((e) => [e.id, e.event]))}`);
-        await sleep(10);
-      }
-    },
-    close: () => controller.abort(),
-  };
-}
+/** The account's live changes on the suite's station. */
+const openStream = (accountId: number, token: string, lastEventId?: string): Promise<EventStream> => followEvents(s.origin, token, accountId, lastEventId);
 
 beforeAll(async () => {
   s = await startStation();
@@ -173,7 +125,7 @@ describe('GET /api/v1/accounts/{id}/events', () => {
   });
 
   it('bounds the open streams of one token on one account, and frees a place when one closes', async () => {
-    const streams: Stream[] = [];
+    const streams: EventStream[] = [];
     try {
       for (let i = 0; i < MAX_STREAMS_PER_TOKEN; i++) streams.push(await openStream(2, s.account2));
       expect(streams.every((stream) => stream.status === 200)).toBe(true);

@@ -1,10 +1,9 @@
 import { rmSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { ApiClient } from '#shared/api/client.ts';
-import { parseStationEvent } from '#shared/api/events.ts';
-import { createSseParser } from '#shared/api/sse.ts';
 import { returnBody, uniqueTracking } from '../api/support.ts';
 import { cli } from '../restart/station-state.ts';
+import { followEvents } from '../support/event-stream.ts';
 import { startStation } from '../support/station-process.ts';
 import { setUpstream, tempDir } from './support.ts';
 
@@ -21,31 +20,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ACCOUNT = 1002;
 
-/** The `pending_changes` of every `sync.status` event on the account's stream, as they arrive. */
-async function followSyncStatus(origin: string, token: string): Promise<{ seen: number[]; close: () => void }> {
-  const controller = new AbortController();
-  const response = await fetch(`${origin}/api/v1/accounts/${ACCOUNT}/events`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
-  expect(response.status).toBe(200);
-  const seen: number[] = [];
-  const parser = createSseParser({
-    onMessage(message) {
-      const event = parseStationEvent(message);
-      if (event?.event === 'sync.status') seen.push(event.data.sync.pending_changes);
-    },
-  });
-  const body = response.body;
-  if (body) {
-    void (async () => {
-      const decoder = new TextDecoder();
-      try {
-        for await (const chunk of body) parser.push(decoder.decode(chunk as Uint8Array, { stream: true }));
-      } catch {
-        // closed
-      }
-    })();
-  }
-  return { seen, close: () => controller.abort() };
-}
 /** How many changes of `account` the station's list of waiting changes holds, every page read. */
 async function waitingOf(api: ApiClient, account: number): Promise<number> {
   let count = 0;
@@ -75,7 +49,10 @@ it('counts every change made while the upstream is unreachable at once, and keep
     const statusBefore = (await api.syncOverview()).status.pending_changes;
     expect(statusBefore).toBe(await waitingOf(api, ACCOUNT));
     expect(statusBefore).toBeLessThan(before);
-    const stream = await followSyncStatus(station.origin, station.stationToken);
+    const stream = await followEvents(station.origin, station.stationToken, ACCOUNT);
+    expect(stream.status).toBe(200);
+    /** The `pending_changes` of every `sync.status` event so far. */
+    const counted = () => stream.events.flatMap((e) => (e.event === 'sync.status' ? [e.data.sync.pending_changes] : []));
     const ret = await new ApiClient({ baseUrl: station.origin, token: accountToken }).createReturn(returnBody({ email: 'offline.backlog@example.com' }));
     const created = await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
@@ -90,10 +67,8 @@ it('counts every change made while the upstream is unreachable at once, and keep
     // The UI hears of the burst too: commits refresh the status at most every 250 ms, the last of
     // them included, so a `sync.status` event counts every change without anyone asking (no
     // `GET …/sync` is made before it arrives).
-    const until = Date.now() + 5_000;
-    while (!stream.seen.some((count) => count >= statusBefore + changed) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
-    stream.close();
-    expect(Math.max(...stream.seen)).toBeGreaterThanOrEqual(statusBefore + changed);
+    await stream.waitFor(() => counted().some((count) => count >= statusBefore + changed)).finally(() => stream.close());
+    expect(Math.max(...counted())).toBeGreaterThanOrEqual(statusBefore + changed);
     // The answer to a read made after the last create counts it (no waiting for a later refresh).
     const status = (await api.syncOverview()).status.pending_changes;
     expect(status).toBe(statusBefore + changed);
