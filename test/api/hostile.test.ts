@@ -31,11 +31,11 @@ afterAll(async () => {
 /** Everything a rejected request must leave as it was. */
 async function snapshot() {
   const { store } = s.station;
-  const [items, media, operators, changes, idem, pkg, item] = await Promise.all([
+  const changes = store.changeLog.after(0, 1_000_000).length;
+  const [items, media, operators, idem, pkg, item] = await Promise.all([
     store.db.package_line_items.count(),
     store.db.media_files.count(),
     store.db.operators.count(),
-    store.db.change_log.count(),
     store.db.idempotency_keys.count(),
     call(s.origin, 'GET', `${A1}/return_packages/${packageId}`, { token: s.stationToken }),
     store.db.package_line_items.get(lineItemId),

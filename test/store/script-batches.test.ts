@@ -79,7 +79,7 @@ it('runs scripts that arrive while a batch is in the engine in one write, each a
   await open();
   const stored = await store.db.return_packages.bulkGet(created.map((p) => p.id));
   expect(stored.map((p) => p?.tracking_number)).toEqual(created.map((p) => p.tracking_number));
-  const logged = await store.db.change_log.toArray();
+  const logged = store.changeLog.after(0, 1_000_000);
   for (const p of created) expect(logged.some((e) => e.resource === 'return_package' && e.resource_id === p.id && e.action === 'created'), `change of ${p.id}`).toBe(true);
   for (const p of created) expect(await store.db.outbox.get(`return_package:${p.id}`), `outbox slot of ${p.id}`).toBeDefined();
 });

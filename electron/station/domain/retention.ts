@@ -26,11 +26,11 @@ export async function pruneExpired(store: StationStore, now: string): Promise<Pr
   return store.write(['idempotency_keys', 'change_log'], async (tx) => {
     const t = boundTables(tx);
     const idempotencyKeys = await t.idempotency_keys.where('created_at').below(keyCutoff).delete();
-    // The log is appended in time order: everything before the first entry young enough to keep
-    // goes, as one key range. `filter` reads values; `first` stops the walk at that entry.
-    const firstKept = await t.change_log.orderBy('seq').filter((entry) => entry.created_at >= logCutoff).first();
-    const expired = firstKept === undefined ? t.change_log.toCollection() : t.change_log.where('seq').below(firstKept.seq);
-    const changeLogEntries = await expired.delete();
-    return { idempotencyKeys, changeLogEntries };
+    // The log is appended in time order and read from SQLite (the engine sheds it): everything up to
+    // the last entry made before the cutoff goes, as one key range written through to SQLite. An
+    // entry of a write not yet committed is newer, so it is past the range and stays.
+    const expired = store.changeLog.madeBefore(logCutoff);
+    if (expired.count > 0) await t.change_log.where('seq').belowOrEqual(expired.lastSeq).delete();
+    return { idempotencyKeys, changeLogEntries: expired.count };
   });
 }

@@ -1,4 +1,5 @@
 import type { Transaction } from 'dexie';
+import type { ChangeLogReads } from './change-log-reads.ts';
 import type { MediaFiles } from '../media/index.ts';
 import type { CountFilters, ListableTable, ListQueries, ListResult } from './list-queries.ts';
 import type { EngineReads } from './engine-reads.ts';
@@ -44,6 +45,7 @@ export interface OpenStoreOptions {
  *   GETs; each answers `undefined` when the caller must read through `db` instead (engine-reads.ts).
  * - `listIds(table, query)` / `count(table, filters)`: list pages and counts from SQLite indexes.
  * - `subscribe(listener)`: change-log entries, called after the commit that made them durable.
+ * - `changeLog`: the committed change log, read from SQLite (the engine sheds it: change-log-reads.ts).
  * - `onTablesChanged(listener)`: the tables whose stored state changed, after each commit and
  *   after each repair of a failed one, before any writer hears back: caches of records forget them.
  *   After a commit it also gets the commit's mutations (a put with the record's JSON, a delete with
@@ -64,6 +66,7 @@ export interface StationStore {
   write<T>(tables: readonly StationTableName[], fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
   listIds<K extends ListableTable>(table: K, query: ListQueries[K]): ListResult;
   count<K extends ListableTable>(table: K, filters: CountFilters[K]): number;
+  readonly changeLog: ChangeLogReads;
   subscribe(listener: (entries: ChangeLogEntry[]) => void): () => void;
   onTablesChanged(listener: (tables: ReadonlySet<string>, mutations?: readonly Mutation[]) => void): () => void;
   shedCold(): Promise<number>;

@@ -98,9 +98,12 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
       openStreams.delete(raw);
       releaseStream();
     });
-    if (resumeAfter > 0) stream.send(await ctx.store.db.change_log.where('seq').above(resumeAfter).toArray());
+    if (resumeAfter > 0) stream.replay((after) => ctx.store.changeLog.after(after, REPLAY_PAGE));
   });
 }
+
+/** Change-log entries read from SQLite at a time when a client resumes: a week of them may wait. */
+const REPLAY_PAGE = 500;
 
 /** Takes the connection over from Fastify and writes the stream's head. */
 function startEventStream(request: FastifyRequest, reply: FastifyReply): ServerResponse {
@@ -121,43 +124,57 @@ function startEventStream(request: FastifyRequest, reply: FastifyReply): ServerR
 
 /**
  * Writes one account's changes to the stream, each once and in order: the sync state first, then
- * every committed change after `resumeAfter` (from `send`, fed by the store and by the replay), and
- * sync state changes as they happen (no id: a state, not a change to resume from).
+ * every committed change after `resumeAfter` (from `replay`, page by page from the stored log, and
+ * from `send`, fed by the store as changes become durable), and sync state changes as they happen
+ * (no id: a state, not a change to resume from). Everything goes through one queue, so changes
+ * that arrive while the replay runs wait behind it and are then written only when it had not.
  */
 function followAccount(
   ctx: DomainContext,
   raw: ServerResponse,
   { accountId, resumeAfter, origin, log }: { accountId: number; resumeAfter: number; origin: string; log: FastifyBaseLogger },
-): { send(entries: ChangeLogEntry[]): void; stop(): void } {
+): { replay(read: (after: number) => ChangeLogEntry[]): void; stop(): void } {
   const syncEvent = (sync: SyncStatus) => `event: sync.status\ndata: ${JSON.stringify({ account_id: accountId, occurred_at: ctx.clock.now(), sync })}\n\n`;
   raw.write(syncEvent(ctx.sync?.status() ?? SYNC_DISABLED));
   let lastSent = resumeAfter;
   let queue = Promise.resolve();
-  const send = (entries: ChangeLogEntry[]) => {
-    queue = queue
-      .then(async () => {
-        for (const entry of entries) {
-          if (entry.seq <= lastSent || entry.account_id !== accountId || raw.writableEnded) continue;
-          // Jobs run one after another on `queue`, so nothing else moves `lastSent` during the await.
-          const event = await eventOf(ctx, entry, origin);
-          if (!event) continue;
-          lastSent = entry.seq;
-          raw.write(formatSseEvent(String(entry.seq), event.name, event.data));
-        }
-      })
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'event stream failed');
-        raw.end();
-      });
+  const write = async (entries: readonly ChangeLogEntry[]) => {
+    for (const entry of entries) {
+      if (entry.seq <= lastSent || entry.account_id !== accountId || raw.writableEnded) continue;
+      // Jobs run one after another on `queue`, so nothing else moves `lastSent` during the await.
+      const event = await eventOf(ctx, entry, origin);
+      if (!event) continue;
+      lastSent = entry.seq;
+      raw.write(formatSseEvent(String(entry.seq), event.name, event.data));
+    }
   };
-  const unsubscribeChanges = ctx.store.subscribe(send);
-  const unsubscribeSync = ctx.sync?.onStatus((sync) => {
-    queue = queue.then(() => {
-      if (!raw.writableEnded) raw.write(syncEvent(sync));
+  const enqueue = (job: () => Promise<void>) => {
+    queue = queue.then(job).catch((error: unknown) => {
+      log.error({ err: error }, 'event stream failed');
+      raw.end();
     });
-  });
+  };
+  const send = (entries: ChangeLogEntry[]) => enqueue(() => write(entries));
+  const replay = (read: (after: number) => ChangeLogEntry[]) =>
+    enqueue(async () => {
+      for (let after = resumeAfter; !raw.writableEnded; ) {
+        const page = read(after);
+        const last = page.at(-1);
+        if (!last) return;
+        await write(page);
+        after = last.seq;
+        // The dock's requests go between pages.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+  const unsubscribeChanges = ctx.store.subscribe(send);
+  const unsubscribeSync = ctx.sync?.onStatus((sync) =>
+    enqueue(async () => {
+      if (!raw.writableEnded) raw.write(syncEvent(sync));
+    }),
+  );
   return {
-    send,
+    replay,
     stop() {
       unsubscribeChanges();
       unsubscribeSync?.();

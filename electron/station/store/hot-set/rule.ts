@@ -8,7 +8,9 @@ import type { DatabaseSync } from 'node:sqlite';
  * the domain code reads them together (a receipt recounts the return from its packages). A
  * cluster is hot when its return is not fully received, any of its packages is open (not
  * received or cancelled), the return or a package changed inside the window, or the return or a
- * package has an unsent sync change (an outbox slot). Every other table is small and always hot.
+ * package has an unsent sync change (an outbox slot). The change log is never loaded and each
+ * sweep sheds what of it is durable (it is read from SQLite: ../change-log-reads.ts). Every other
+ * table is small and always hot.
  */
 
 export interface HotSetOptions {
@@ -33,6 +35,9 @@ export const UPSTREAM_SETTINGS_KEY = 'sync.upstream';
  * history, two slots per parcel; with an upstream set every slot's cluster is hot anyway.
  */
 export const CLUSTER_TABLES = ['returns', 'return_packages', 'package_line_items', 'media_files', 'upstream_links', 'outbox'] as const;
+
+/** The change log: appended to in the engine (its seq is handed out there), read from SQLite. */
+export const CHANGE_LOG_TABLE = 'change_log';
 
 export type ClusterTable = (typeof CLUSTER_TABLES)[number];
 

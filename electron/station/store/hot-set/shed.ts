@@ -1,7 +1,7 @@
 import type { DBCore, DBCoreTransaction } from 'dexie';
 import { engineTransactionDone } from '../durability/mutations.ts';
 import type { HotSetEngine } from './middleware.ts';
-import { CLUSTER_TABLES, clusterIsHot, type HotSetOptions, UPSTREAM_SETTINGS_KEY, windowStart } from './rule.ts';
+import { CHANGE_LOG_TABLE, CLUSTER_TABLES, clusterIsHot, type HotSetOptions, UPSTREAM_SETTINGS_KEY, windowStart } from './rule.ts';
 
 interface ClusterRecord {
   id: number;
@@ -31,12 +31,14 @@ export interface SweepCompaction {
  * hot set are deleted from the engine — not from SQLite: the delete goes to the core below the
  * recording middleware, so nothing is written back. It only sheds when every write so far is
  * durable (`settled`), so SQLite holds each shed record's newest version; otherwise it waits for
- * the next sweep. Returns how many returns' clusters were shed.
+ * the next sweep. Then the change log's entries go too: they are all in SQLite, where it is read
+ * (../change-log-reads.ts). Returns how many returns' clusters were shed.
  */
 export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settled: () => boolean, compact?: SweepCompaction): Promise<number> {
   const core = hot.core;
   if (!core || !hot.enabled) return 0;
-  const tables = [...new Set([...CLUSTER_TABLES, 'station_meta', ...(compact?.tables ?? [])])];
+  const hasLog = core.schema.tables.some((table) => table.name === CHANGE_LOG_TABLE);
+  const tables = [...new Set([...CLUSTER_TABLES, 'station_meta', ...(hasLog ? [CHANGE_LOG_TABLE] : []), ...(compact?.tables ?? [])])];
   const trans = core.transaction(tables, 'readwrite');
   const done = engineTransactionDone(trans, 'The hot-set sweep');
   done.catch(() => {});
@@ -63,7 +65,13 @@ export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settle
     const unsent = unsentReturns.has(id) || own.some((pkg) => unsentPackages.has(pkg.id));
     if (!clusterIsHot(byId.get(id), own, unsent, since)) shed.add(id);
   }
-  if (shed.size === 0 || !settled()) {
+  if (!settled()) {
+    compact?.run();
+    await done;
+    return 0;
+  }
+  if (hasLog) await core.table(CHANGE_LOG_TABLE).mutate({ type: 'deleteRange', trans, range: ALL });
+  if (shed.size === 0) {
     compact?.run();
     await done;
     return 0;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { openMediaFiles } from '../../media/index.ts';
+import { type ChangeLogReads, createChangeLogReads } from '../change-log-reads.ts';
 import { engineReadsOf } from '../engine-reads.ts';
 import { StoreClosedError } from '../errors.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
@@ -33,6 +34,7 @@ export async function assembleStore(
   // COMMIT would block the loop. Until here (creation, upgrades) SQLite synced every commit.
   sqlite.exec('PRAGMA synchronous = NORMAL');
   const lists = listQueries(sqlite, durability);
+  const changeLog = createChangeLogReads(sqlite);
   const lifecycle: StoreLifecycle = { closed: false };
   const writes = new StoreWrites(db, durability, [...plan.tables.keys()], lifecycle);
   const sweeper = hotSetSweeper(engine, loop, hotSet, options.hotSet, lifecycle);
@@ -55,6 +57,16 @@ export async function assembleStore(
       open();
       return lists.count(table, filters);
     },
+    changeLog: {
+      after(seq, limit) {
+        open();
+        return changeLog.after(seq, limit);
+      },
+      madeBefore(cutoff) {
+        open();
+        return changeLog.madeBefore(cutoff);
+      },
+    } satisfies ChangeLogReads,
     subscribe(listener) {
       durability.listeners.add(listener);
       return () => durability.listeners.delete(listener);

@@ -3,7 +3,7 @@ import { newEngine, newEngineFactory } from '../engine.ts';
 import { type LoadReport, loadIntoEngine, storedTables } from '../load.ts';
 import { createColdReads } from '../hot-set/cold-reads.ts';
 import { type HotSetEngine, hotSetMiddleware } from '../hot-set/middleware.ts';
-import { CLUSTER_TABLES, dropHotKeys, ensureHotSetIndexes, hasHotSetTables, type HotSetOptions, selectHotKeys } from '../hot-set/rule.ts';
+import { CLUSTER_TABLES, CHANGE_LOG_TABLE, dropHotKeys, ensureHotSetIndexes, hasHotSetTables, type HotSetOptions, selectHotKeys } from '../hot-set/rule.ts';
 import { type StationDexie, tablesOf } from '../schema.ts';
 import { ensureTables, markUpgraded, type SchemaPlan, versionOnDisk } from './create.ts';
 import type { Durability } from './durability.ts';
@@ -43,7 +43,9 @@ export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk:
   const tables = [...onDiskTables.keys()];
   const listed = new Set<string>(upgrades || !hasHotSetTables(onDiskTables) ? [] : CLUSTER_TABLES);
   if (listed.size > 0) selectHotKeys(sqlite, hotSet);
-  const load = await loadIntoEngine(durability.loop.core, loaded.backendDB(), storedTables(sqlite, tables, listed));
+  // With the hot set on, the change log stays on disk too (it is read from SQLite: change-log-reads.ts).
+  const leftOnDisk = new Set<string>(listed.size > 0 && onDiskTables.has(CHANGE_LOG_TABLE) ? [CHANGE_LOG_TABLE] : []);
+  const load = await loadIntoEngine(durability.loop.core, loaded.backendDB(), storedTables(sqlite, tables, listed, leftOnDisk));
   if (onDiskTables.has('returns')) {
     const present = sqlite.prepare(listed.size > 0 ? 'SELECT k FROM temp.hot_returns' : 'SELECT k FROM returns').all() as Array<{ k: number }>;
     for (const { k } of present) hot.present.add(k);
