@@ -138,9 +138,11 @@ function followAccount(
   raw.write(syncEvent(ctx.sync?.status() ?? SYNC_DISABLED));
   let lastSent = resumeAfter;
   let queue = Promise.resolve();
+  // Ended by the station, or closed by the client (then the replay stops reading pages too).
+  const gone = () => raw.writableEnded || raw.destroyed;
   const write = async (entries: readonly ChangeLogEntry[]) => {
     for (const entry of entries) {
-      if (entry.seq <= lastSent || entry.account_id !== accountId || raw.writableEnded) continue;
+      if (entry.seq <= lastSent || entry.account_id !== accountId || gone()) continue;
       // Jobs run one after another on `queue`, so nothing else moves `lastSent` during the await.
       const event = await eventOf(ctx, entry, origin);
       if (!event) continue;
@@ -157,7 +159,7 @@ function followAccount(
   const send = (entries: ChangeLogEntry[]) => enqueue(() => write(entries));
   const replay = (read: (after: number) => ChangeLogEntry[]) =>
     enqueue(async () => {
-      for (let after = resumeAfter; !raw.writableEnded; ) {
+      for (let after = resumeAfter; !gone(); ) {
         const page = read(after);
         const last = page.at(-1);
         if (!last) return;
@@ -170,7 +172,7 @@ function followAccount(
   const unsubscribeChanges = ctx.store.subscribe(send);
   const unsubscribeSync = ctx.sync?.onStatus((sync) =>
     enqueue(async () => {
-      if (!raw.writableEnded) raw.write(syncEvent(sync));
+      if (!gone()) raw.write(syncEvent(sync));
     }),
   );
   return {
