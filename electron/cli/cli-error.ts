@@ -69,16 +69,28 @@ export function mediaBudgetBytes(flag: string | undefined, env: NodeJS.ProcessEn
 
 /**
  * The hot set's window in days from `--hot-days` or RETURNS_STATION_HOT_DAYS (0: only open and
- * unsent records stay in memory; default 14), and RETURNS_STATION_HOT_SWEEP_MS, how often records
- * that left it are shed (default 10 minutes; tests shorten it). docs/decisions/store-hot-set.md.
+ * unsent records stay in memory; default 14), the most returns kept for a recent change alone from
+ * `--hot-recent-max` or RETURNS_STATION_HOT_RECENT_MAX (default 100,000), and
+ * RETURNS_STATION_HOT_SWEEP_MS, how often records that left it are shed (default 10 minutes; tests
+ * shorten it). docs/decisions/store-hot-set.md.
  */
-export function hotSetFromEnv(flag: string | undefined, env: NodeJS.ProcessEnv): { hotDays?: number; hotSweepMs?: number } {
-  const days = flag ?? env.RETURNS_STATION_HOT_DAYS;
+export function hotSetFromEnv(
+  flags: { days?: string | undefined; recentMax?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): { hotDays?: number; hotRecentLimit?: number; hotSweepMs?: number } {
+  const days = flags.days ?? env.RETURNS_STATION_HOT_DAYS;
+  const recentMax = flags.recentMax ?? env.RETURNS_STATION_HOT_RECENT_MAX;
   const sweep = env.RETURNS_STATION_HOT_SWEEP_MS;
-  const result: { hotDays?: number; hotSweepMs?: number } = {};
+  const result: { hotDays?: number; hotRecentLimit?: number; hotSweepMs?: number } = {};
   if (days !== undefined && days !== '') {
     if (!/^\d{1,5}$/.test(days)) throw new UsageError(`The hot-set window (--hot-days or RETURNS_STATION_HOT_DAYS) must be a whole number of days (0 or more), got "${days}".`);
     result.hotDays = Number(days);
+  }
+  if (recentMax !== undefined && recentMax !== '') {
+    if (!/^\d{1,9}$/.test(recentMax)) {
+      throw new UsageError(`The hot set's limit (--hot-recent-max or RETURNS_STATION_HOT_RECENT_MAX) must be a whole number of returns (0 or more), got "${recentMax}".`);
+    }
+    result.hotRecentLimit = Number(recentMax);
   }
   if (sweep !== undefined && sweep !== '') {
     if (!/^[1-9]\d{0,8}$/.test(sweep)) throw new UsageError(`RETURNS_STATION_HOT_SWEEP_MS must be a positive whole number of milliseconds, got "${sweep}".`);

@@ -40,6 +40,7 @@ export async function serve(args: string[]): Promise<void> {
       'media-budget-mb': { type: 'string' },
       'new-store': { type: 'boolean', default: false },
       'hot-days': { type: 'string' },
+      'hot-recent-max': { type: 'string' },
     },
   });
   const host = values.host;
@@ -57,7 +58,7 @@ export async function serve(args: string[]): Promise<void> {
     clock: offsetClock(clockOffsetFromEnv(process.env)),
     mediaBudgetBytes: mediaBudgetBytes(values['media-budget-mb'], process.env),
     newStore: values['new-store'],
-    ...hotSetFromEnv(values['hot-days'], process.env),
+    ...hotSetFromEnv({ days: values['hot-days'], recentMax: values['hot-recent-max'] }, process.env),
     ...heapGrowthFromEnv(process.env),
     ...syncIntervalFromEnv(process.env),
   });

@@ -2,6 +2,7 @@ export const USAGE = `Usage: returns-station <command> [options]
 
 Commands:
   serve [--host H] [--port P] [--data-dir D] [--demo] [--media-budget-mb N] [--new-store] [--hot-days N]
+        [--hot-recent-max N]
       Start the headless station (API and UI). When ready, prints on stdout
       "Returns station listening on http://H:P", then a UI link carrying a station token.
       Logs go to stderr. --demo seeds demo data into an empty store. --media-budget-mb caps
@@ -9,6 +10,8 @@ Commands:
       station where a station.db is missing although a station ran there before.
       --hot-days N keeps records changed in the last N days in memory (default 14; 0: only
       open and unsent ones; also RETURNS_STATION_HOT_DAYS); older ones are read from disk.
+      --hot-recent-max N keeps at most N received returns' records in memory for a recent
+      change, the most recently changed (default 100000; also RETURNS_STATION_HOT_RECENT_MAX).
   token create (--account A | --station) [--name N] [--expires-in-days N] [--data-dir D]
       Print a new token, alone, on stdout. It is shown once; only its hash is stored.
   token list [--data-dir D]

@@ -30,8 +30,12 @@ export interface StationOptions extends ServerOptions {
   syncPullIntervalMs?: number;
   /** How far behind its cursor a pull re-reads; tests shorten it. */
   syncOverlapMs?: number;
-  /** The hot set's window in days (default 14) and sweep interval (docs/decisions/store-hot-set.md). */
+  /**
+   * The hot set's window in days (default 14), the most returns kept in memory for a recent change
+   * alone (default 100,000; null: no limit), and the sweep interval (docs/decisions/store-hot-set.md).
+   */
   hotDays?: number;
+  hotRecentLimit?: number | null;
   hotSweepMs?: number;
   /**
    * How far V8's old generation may grow past the live heap before a full GC, in percent (default
@@ -123,6 +127,7 @@ function storeOptionsOf(options: StationOptions, lock: DataDirLock, clock: Clock
       now: () => clock.now(),
       onShed,
       ...(options.hotDays !== undefined ? { days: options.hotDays } : {}),
+      ...(options.hotRecentLimit !== undefined ? { recentLimit: options.hotRecentLimit } : {}),
       ...(options.hotSweepMs !== undefined ? { sweepMs: options.hotSweepMs } : {}),
     },
   };

@@ -43,7 +43,7 @@ export async function startStation(options: { rateLimits?: Partial<RateLimits>; 
     rateLimits: options.rateLimits ?? GENEROUS,
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     // `npm run test:cold` runs suites with RETURNS_STATION_HOT_DAYS=0: every path meets cold records.
-    ...hotSetFromEnv(undefined, process.env),
+    ...hotSetFromEnv({}, process.env),
   });
   const origin = await station.listen('127.0.0.1', 0);
   const { store, clock } = station.ctx;

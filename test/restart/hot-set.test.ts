@@ -168,3 +168,68 @@ describe('a station with a hot-set window of zero', () => {
     }
   }, 90_000);
 });
+
+describe('a station with a limit on the records kept for a recent change', () => {
+  /** How many returns each sweep shed, in order (from its log line). */
+  const shedCounts = (station: RunningStation): number[] => [...station.output().stderr.matchAll(/"returns":(\d+)[^\n]*were shed from memory/g)].map((m) => Number(m[1]));
+
+  it('keeps the most recently received returns within --hot-recent-max, the open ones beyond it, and reads the rest from disk, across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'station-hot-recent-'));
+    dirs.push(dir);
+    const token = cli(dir, 'token', 'create', '--account', '1', '--name', 'hot-recent test').trim();
+    // A 14-day window (given: test:cold sets 0 for every station) would keep every one of them: the limit is what sheds.
+    const LIMITED = { args: ['--hot-recent-max', '2', '--hot-days', '14'], env: { RETURNS_STATION_LOG_LEVEL: 'info', RETURNS_STATION_HOT_SWEEP_MS: '300' } };
+
+    let station = await startStation({ dataDir: dir, ...LIMITED });
+    const received: number[] = [];
+    for (let n = 1; n <= 4; n++) {
+      const ret = await call(station.origin, 'POST', '/returns', { token, body: returnBody({ return_line_items: [returnLine(`RECENT-${n}`, 1)] }) });
+      const { id, return_line_items: lines } = ret.json as { id: number; return_line_items: Array<{ id: number }> };
+      const pkg = await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: id, tracking_number: `RECENT-TRK-${n}` } });
+      const packageId = (pkg.json as { id: number }).id;
+      expect((await call(station.origin, 'POST', `${A}/return_packages/${packageId}/line_items`, { token, body: { return_line_item_id: lines[0]?.id, quantity: 1 } })).status).toBe(201);
+      expect((await call(station.origin, 'PATCH', `${A}/return_packages/${packageId}`, { token, body: { status: 'received' } })).status).toBe(200);
+      received.push(packageId);
+      await new Promise((resolve) => setTimeout(resolve, 5)); // each received at its own instant
+    }
+    // Three open returns: more than the limit, all kept (the limit is on recent changes alone).
+    for (let n = 1; n <= 3; n++) {
+      const open = await call(station.origin, 'POST', '/returns', { token, body: returnBody() });
+      expect((await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: (open.json as { id: number }).id, tracking_number: `OPEN-TRK-${n}` } })).status).toBe(201);
+    }
+    try {
+      await until('a sweep that sheds', () => shedCounts(station).length > 0);
+      expect(shedCounts(station)[0]).toBe(2); // the two received first
+    } finally {
+      expect(await station.stop()).toBe(0);
+    }
+
+    station = await startStation({ dataDir: dir, ...LIMITED });
+    try {
+      await until('the open report', () => inMemoryAtOpen(station) !== undefined);
+      expect(inMemoryAtOpen(station)).toBe(3 + 2);
+      // The oldest receipt reads from disk, and a correction brings it back; the next sweep sheds the
+      // then least recently changed one (the second oldest receipt), not the one just corrected.
+      const oldest = await call(station.origin, 'GET', `${A}/return_packages/${received[0]}`, { token });
+      expect(oldest.json).toMatchObject({ id: received[0], status: 'received', tracking_number: 'RECENT-TRK-1', line_items: [{ quantity: 1 }] });
+      const itemId = (oldest.json as { line_items: Array<{ id: number }> }).line_items[0]?.id;
+      const corrected = await call(station.origin, 'PATCH', `${A}/return_packages/${received[0]}/line_items/${itemId}`, { token, body: { condition: 'damaged' } });
+      expect(corrected.status, corrected.text).toBe(200);
+      await until('a sweep that sheds', () => shedCounts(station).length > 0);
+      expect(shedCounts(station)[0]).toBe(1);
+    } finally {
+      expect(await station.stop()).toBe(0);
+    }
+
+    station = await startStation({ dataDir: dir, ...LIMITED });
+    try {
+      await until('the open report', () => inMemoryAtOpen(station) !== undefined);
+      expect(inMemoryAtOpen(station)).toBe(3 + 2);
+      const page = await call(station.origin, 'GET', `${A}/return_packages?status=received&sort=id`, { token });
+      expect((page.json as { data: Array<{ id: number }> }).data.map((row) => row.id)).toEqual(received);
+      expect((await call(station.origin, 'GET', `${A}/return_packages/${received[0]}`, { token })).json).toMatchObject({ line_items: [{ condition: 'damaged' }] });
+    } finally {
+      expect(await station.stop()).toBe(0);
+    }
+  }, 60_000);
+});

@@ -42,6 +42,9 @@ describe('returns-station serve', () => {
     const badPort = run('serve', '--port', '70000', '--data-dir', dataDir);
     expect(badPort.status).toBe(2);
     expect(badPort.stderr).toContain('--port must be an integer from 0 to 65535');
+    const badLimit = run('serve', '--hot-recent-max', 'lots', '--data-dir', dataDir);
+    expect(badLimit.status).toBe(2);
+    expect(badLimit.stderr).toContain('--hot-recent-max or RETURNS_STATION_HOT_RECENT_MAX) must be a whole number of returns (0 or more), got "lots"');
     const unknown = run('serve', '--frobnicate');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--frobnicate'");

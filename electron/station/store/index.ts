@@ -11,7 +11,7 @@ import { type Durability, startDurability } from './open/durability.ts';
 import { openEngine } from './open/engine.ts';
 import { DamagedDatabaseError, DamagedRowError, isCorruption, MissingDatabaseError } from './errors.ts';
 import { STATION_SCHEMA } from './schema.ts';
-import { DEFAULT_HOT_DAYS } from './hot-set/rule.ts';
+import { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT } from './hot-set/rule.ts';
 import { openStationDatabase } from './sqlite/open-database.ts';
 import type { OpenStoreOptions, StationStore } from './station-store.ts';
 
@@ -31,7 +31,7 @@ export type { MediaFiles, StoredMedia } from '../media/index.ts';
 export type { CommitStats } from './durability/commit-loop.ts';
 export type { LoadReport } from './load.ts';
 
-export { DEFAULT_HOT_DAYS } from './hot-set/rule.ts';
+export { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT } from './hot-set/rule.ts';
 
 export const STORE_FILE = 'station.db';
 
@@ -83,7 +83,11 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
       ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),
       ...(options.beforeSync ? { beforeSync: options.beforeSync } : {}),
     });
-    const hotSet = { days: options.hotSet?.days ?? DEFAULT_HOT_DAYS, now: options.hotSet?.now ?? (() => new Date().toISOString()) };
+    const hotSet = {
+      days: options.hotSet?.days ?? DEFAULT_HOT_DAYS,
+      recentLimit: options.hotSet?.recentLimit === undefined ? DEFAULT_HOT_RECENT_LIMIT : options.hotSet.recentLimit,
+      now: options.hotSet?.now ?? (() => new Date().toISOString()),
+    };
     const engine = await openEngine(sqlite, plan, onDisk, durability, hotSet);
     const store = await assembleStore(options, plan, sqlite, durability, engine, hotSet);
     storeStats.set(store, { commits: durability.loop.stats, load: engine.load });

@@ -25,10 +25,11 @@ export interface OpenStoreOptions {
   beforeSync?: () => Promise<void>;
   /**
    * The hot set (docs/decisions/store-hot-set.md): `days` a changed record stays in the engine
-   * (default 14; 0: only open and unsent records), the clock that ends the window (default: the
+   * (default 14; 0: only open and unsent records), at most `recentLimit` returns' records kept for a
+   * recent change alone (default 100,000, the most recently changed; null: no limit), the clock that ends the window (default: the
    * system clock), and how often the sweep sheds what left it (default 10 minutes; 0: never, for tests); `onShed` hears how many returns' records a sweep shed.
    */
-  hotSet?: { days?: number; now?: () => string; sweepMs?: number; onShed?: (returns: number) => void };
+  hotSet?: { days?: number; recentLimit?: number | null; now?: () => string; sweepMs?: number; onShed?: (returns: number) => void };
 }
 
 /**

@@ -4,11 +4,12 @@ import type { DatabaseSync } from 'node:sqlite';
  * The hot set (docs/decisions/store-hot-set.md): the engine holds the records a working day needs;
  * the rest lives only in SQLite. The unit is a return's cluster — the return, its packages, their
  * line items and media records, and the upstream links and outbox slots of the return and its
- * packages — because
- * the domain code reads them together (a receipt recounts the return from its packages). A
- * cluster is hot when its return is not fully received, any of its packages is open (not
- * received or cancelled), the return or a package changed inside the window, or the return or a
- * package has an unsent sync change (an outbox slot). The change log is never loaded and each
+ * packages — because the domain code reads them together (a receipt recounts the return from its
+ * packages). A cluster is hot when it is work at hand — its return is not fully received, any of
+ * its packages is open (not received or cancelled), or the return or a package has an unsent sync
+ * change (an outbox slot) — or when the return or a package changed inside the window; of the
+ * clusters hot for a recent change alone, at most `recentLimit`, the most recently changed (a
+ * peak-season day's volume times the window must not outgrow the dock PC). The change log is never loaded and each
  * sweep sheds what of it is durable (it is read from SQLite: ../change-log-reads.ts). Every other
  * table is small and always hot.
  */
@@ -16,11 +17,19 @@ import type { DatabaseSync } from 'node:sqlite';
 export interface HotSetOptions {
   /** Days a changed record stays hot; 0 keeps only open and unsent records hot. */
   days: number;
+  /** Most returns' clusters kept hot for a recent change alone, the most recently changed first; null: no limit. */
+  recentLimit: number | null;
   /** The station's clock: where the window ends. */
   now: () => string;
 }
 
 export const DEFAULT_HOT_DAYS = 14;
+
+/**
+ * 100,000 returns' clusters ≈ 300 MiB of JS heap (≈ 2.9 KB each in the year bench's work): 36 days
+ * at the 1,000,000-a-year rate, so the window rules there; 5 days at a peak 20,000 parcels a day.
+ */
+export const DEFAULT_HOT_RECENT_LIMIT = 100_000;
 
 /**
  * The `station_meta` key of the upstream settings (sync/settings.ts). Unsent changes are hot only
@@ -111,13 +120,23 @@ export function selectHotKeys(sqlite: DatabaseSync, options: HotSetOptions): voi
     CREATE TEMP TABLE hot_outbox (k TEXT PRIMARY KEY);
   `);
   const hotReturns = `INSERT OR IGNORE INTO temp.hot_returns (k)`;
+  // The work at hand first: open returns and packages, and unsent changes while an upstream is set.
   sqlite.prepare(`${hotReturns} SELECT k FROM returns WHERE status IN ('awaiting', 'partially_received')`).run();
-  sqlite.prepare(`${hotReturns} SELECT k FROM returns WHERE status = 'received' AND updated_at >= ?`).run(since);
   sqlite.prepare(`${hotReturns} SELECT return_id FROM return_packages WHERE status IN (${quoted(OPEN_PACKAGE_STATUSES)})`).run();
-  sqlite.prepare(`${hotReturns} SELECT return_id FROM return_packages WHERE status IN (${quoted(CLOSED_PACKAGE_STATUSES)}) AND updated_at >= ?`).run(since);
   if (sqlite.prepare('SELECT 1 AS found FROM station_meta WHERE k = ?').get(UPSTREAM_SETTINGS_KEY)) {
     sqlite.prepare(`${hotReturns} ${UNSENT_RETURNS_SQL}`).run();
   }
+  // Then the clusters hot for a recent change alone, the most recently changed first, up to the limit
+  // (a cluster's last change: its return's or a package's, whichever is later; -1: no limit).
+  sqlite
+    .prepare(
+      `${hotReturns} SELECT id FROM (
+         SELECT k AS id, updated_at AS at FROM returns WHERE status = 'received' AND updated_at >= ?1
+         UNION ALL
+         SELECT return_id AS id, updated_at AS at FROM return_packages WHERE status IN (${quoted(CLOSED_PACKAGE_STATUSES)}) AND updated_at >= ?1
+       ) WHERE id NOT IN (SELECT k FROM temp.hot_returns) GROUP BY id ORDER BY max(at) DESC LIMIT ?2`,
+    )
+    .run(since, options.recentLimit ?? -1);
   // Every listed key exists (the load reads the lists in chunks and stops at a short one). CROSS
   // JOIN keeps SQLite driving from the short key list into the index, never scanning the history;
   // `+h.k` drops the key's INTEGER affinity, which would otherwise keep SQLite off the index of an
@@ -127,7 +146,8 @@ export function selectHotKeys(sqlite: DatabaseSync, options: HotSetOptions): voi
     INSERT INTO temp.hot_return_packages (k) SELECT p.k FROM temp.hot_returns h CROSS JOIN return_packages p ON p.return_id = +h.k;
     -- A package whose return is missing (no path of the API makes one) is judged by itself.
     INSERT OR IGNORE INTO temp.hot_return_packages (k) SELECT k FROM return_packages WHERE status IN (${quoted(OPEN_PACKAGE_STATUSES)});
-    INSERT OR IGNORE INTO temp.hot_return_packages (k) SELECT k FROM return_packages WHERE status IN (${quoted(CLOSED_PACKAGE_STATUSES)}) AND updated_at >= '${since}';
+    INSERT OR IGNORE INTO temp.hot_return_packages (k) SELECT p.k FROM return_packages p
+      WHERE p.status IN (${quoted(CLOSED_PACKAGE_STATUSES)}) AND p.updated_at >= '${since}' AND NOT EXISTS (SELECT 1 FROM returns r WHERE r.k = p.return_id);
     INSERT INTO temp.hot_package_line_items (k)
       SELECT i.k FROM temp.hot_return_packages h CROSS JOIN package_line_items i ON json_extract(i.v, '$.return_package_id') = +h.k;
     INSERT INTO temp.hot_media_files (k)
@@ -148,14 +168,25 @@ export function dropHotKeys(sqlite: DatabaseSync): void {
   for (const table of CLUSTER_TABLES) sqlite.exec(`DROP TABLE IF EXISTS temp.hot_${table}`);
 }
 
-/** Whether a cluster is hot, from its records as the engine holds them (the sweep's rule, same as the open's). */
-export function clusterIsHot(
+/** Why a cluster is hot, or that it is not: work at hand, or a recent change alone (when it last changed). */
+export type ClusterHeat = { kind: 'work' } | { kind: 'recent'; changedAt: string } | { kind: 'cold' };
+
+/** A cluster's heat, from its records as the engine holds them (the sweep's rule, same as the open's). */
+export function clusterHeat(
   ret: { status: string; updated_at: string } | undefined,
   packages: ReadonlyArray<{ status: string; updated_at: string }>,
   unsent: boolean,
   since: string,
-): boolean {
-  if (unsent) return true;
-  if (ret && (ret.status !== 'received' || ret.updated_at >= since)) return true;
-  return packages.some((pkg) => !(CLOSED_PACKAGE_STATUSES as readonly string[]).includes(pkg.status) || pkg.updated_at >= since);
+): ClusterHeat {
+  if (unsent || (ret && ret.status !== 'received')) return { kind: 'work' };
+  if (packages.some((pkg) => !(CLOSED_PACKAGE_STATUSES as readonly string[]).includes(pkg.status))) return { kind: 'work' };
+  let changedAt = ret?.updated_at ?? '';
+  for (const pkg of packages) if (pkg.updated_at > changedAt) changedAt = pkg.updated_at;
+  return changedAt !== '' && changedAt >= since ? { kind: 'recent', changedAt } : { kind: 'cold' };
+}
+
+/** Of the clusters hot for a recent change alone, those past the limit: the least recently changed. */
+export function pastRecentLimit(recent: ReadonlyArray<{ id: number; changedAt: string }>, limit: number | null): number[] {
+  if (limit === null || recent.length <= limit) return [];
+  return [...recent].sort((a, b) => (a.changedAt < b.changedAt ? 1 : a.changedAt > b.changedAt ? -1 : 0)).slice(limit).map((cluster) => cluster.id);
 }

@@ -1,7 +1,7 @@
 import type { DBCore, DBCoreTransaction } from 'dexie';
 import { engineTransactionDone } from '../durability/mutations.ts';
 import type { HotSetEngine } from './middleware.ts';
-import { CHANGE_LOG_TABLE, CLUSTER_TABLES, clusterIsHot, type HotSetOptions, UPSTREAM_SETTINGS_KEY, windowStart } from './rule.ts';
+import { CHANGE_LOG_TABLE, CLUSTER_TABLES, clusterHeat, pastRecentLimit, type HotSetOptions, UPSTREAM_SETTINGS_KEY, windowStart } from './rule.ts';
 
 interface ClusterRecord {
   id: number;
@@ -60,11 +60,15 @@ export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settle
   const returnIds = new Set([...returns.map((ret) => ret.id), ...packagesOf.keys()]);
   const byId = new Map(returns.map((ret) => [ret.id, ret]));
   const shed = new Set<number>();
+  const recent: Array<{ id: number; changedAt: string }> = [];
   for (const id of returnIds) {
     const own = packagesOf.get(id) ?? [];
     const unsent = unsentReturns.has(id) || own.some((pkg) => unsentPackages.has(pkg.id));
-    if (!clusterIsHot(byId.get(id), own, unsent, since)) shed.add(id);
+    const heat = clusterHeat(byId.get(id), own, unsent, since);
+    if (heat.kind === 'cold') shed.add(id);
+    else if (heat.kind === 'recent') recent.push({ id, changedAt: heat.changedAt });
   }
+  for (const id of pastRecentLimit(recent, options.recentLimit)) shed.add(id);
   if (!settled()) {
     compact?.run();
     await done;
