@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { boundTables, openStore, type OutboxEntry, type StationStore } from '../../electron/station/store/index.ts';
+import { createSyncEngine } from '../../electron/station/sync/engine.ts';
 import { createOutboxLedger } from '../../electron/station/sync/outbox-ledger.ts';
+import { removeUpstreamSettings, writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import { tempDataDir } from '../store/fixtures.ts';
 
 /*
@@ -155,5 +157,33 @@ describe("the outbox's ledger", () => {
     await put(store, slot(4, 1));
     expect((await ledger.count([1])).pending).toBe(3);
     ledger.stop();
+  });
+
+  it('holds nothing while no upstream is set, however many changes wait for a later one; counts them once one is, and lets go when it is removed', async () => {
+    const store = await open();
+    const clock = { now: () => '2026-11-23T12:00:00.000Z' };
+    // Nothing answers: a round with an upstream set finds it offline.
+    const engine = createSyncEngine({ store, clock, fetch: () => Promise.reject(new Error('unreachable')) });
+    await put(store, ...Array.from({ length: 300 }, (_, i) => slot(i + 1, 1)));
+
+    // Without an upstream: rounds, the next retry and the status ask nothing of the outbox.
+    await engine.runRound({ pull: true });
+    expect(await engine.nextRetryAt()).toBeUndefined();
+    expect((await engine.refreshStatus()).pending_changes).toBe(0);
+    await put(store, ...Array.from({ length: 100 }, (_, i) => slot(1_000 + i, 1)));
+    expect(engine.outboxSlotsInMemory()).toBe(0);
+
+    await writeUpstreamSettings(store, { url: 'http://127.0.0.1:9', token: 'unused', accounts: [1] }, clock.now());
+    expect((await engine.refreshStatus()).pending_changes).toBe(400);
+    expect(engine.outboxSlotsInMemory()).toBe(400);
+
+    await removeUpstreamSettings(store);
+    await engine.runRound({ pull: false });
+    expect(engine.outboxSlotsInMemory()).toBe(0);
+    await put(store, slot(2_000, 1));
+    expect(await engine.nextRetryAt()).toBeUndefined();
+    expect(engine.outboxSlotsInMemory()).toBe(0);
+    // The backlog is all still there for the next upstream.
+    expect(await store.db.outbox.count()).toBe(401);
   });
 });

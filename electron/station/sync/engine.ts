@@ -29,8 +29,10 @@ export interface SyncEngine {
   onStatus(listener: (status: SyncStatus) => void): () => void;
   /** Fresh status from the store (after settings or outbox changes). */
   refreshStatus(): Promise<SyncStatus>;
-  /** The earliest instant (ms) a backed-off change that is not held is due; undefined: none is. */
+  /** The earliest instant (ms) a backed-off change that is not held is due; undefined: none is (or no upstream is set). */
   nextRetryAt(): Promise<number | undefined>;
+  /** Outbox slots the engine keeps count of in memory: none while no upstream is set (for the bench and the tests). */
+  outboxSlotsInMemory(): number;
   /** Asks the scheduler for a round now (settings changed, a person asked to retry). */
   nudge(): void;
   onNudge(listener: () => void): () => void;
@@ -159,6 +161,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const report = emptyReport();
     const settings = await readUpstreamSettings(store);
     if (!settings) {
+      // Nothing is sent: the outbox is a backlog for a later upstream, not counted in memory.
+      outbox.forget();
       lastRound = { offline: false, error: null };
       await refreshStatus();
       return report;
@@ -182,7 +186,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     status: feed.current,
     onStatus: feed.listen,
     refreshStatus,
-    nextRetryAt: outbox.nextRetryAt,
+    async nextRetryAt() {
+      return (await readUpstreamSettings(store)) ? outbox.nextRetryAt() : undefined;
+    },
+    outboxSlotsInMemory: () => outbox.size(),
     nudge() {
       for (const listener of nudgeListeners) listener();
     },

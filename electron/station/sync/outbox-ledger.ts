@@ -11,6 +11,12 @@ import type { Mutation, OutboxEntry, StationStore, SyncKind } from '../store/ind
  * The ledger reads the outbox whole once, at its first use, then follows the store's commit reports
  * (each a put with the slot's JSON, or a delete). A report without mutations (a repair after a
  * failed commit: any record may differ) or a range delete of the outbox makes it read whole again.
+ *
+ * Only while an upstream is set (the sync engine asks nothing of it otherwise, and `forget` drops
+ * what it holds): without one every local change still leaves a slot for a later upstream, two a
+ * parcel that are never sent, so a ledger kept then would grow with the history — ≈ 150–200 bytes a
+ * slot, the one thing the year bench's heap still gained per parcel (docs/decisions/memory-over-a-year.md).
+ * With an upstream set the slots are unsent changes, work at hand, whose clusters are hot anyway.
  */
 
 /** A slot as the ledger keeps it. */
@@ -35,6 +41,10 @@ export interface OutboxLedger {
    * first), each oldest change first.
    */
   due(accountId: number, now: number): Promise<string[]>;
+  /** Drops what it holds (no upstream is set); the next question reads the outbox whole again. */
+  forget(): void;
+  /** Slots it holds in memory (for the bench's diagnosis and the tests). */
+  size(): number;
   /** Stops following the store. */
   stop(): void;
 }
@@ -137,6 +147,12 @@ export function createOutboxLedger(store: StationStore): OutboxLedger {
       }
       return due.sort(([, a], [, b]) => sendOrder(a, b)).map(([key]) => key);
     },
+    forget() {
+      // A read under way is read again by its caller's question (the generation moved), not kept.
+      generation += 1;
+      slots = undefined;
+    },
+    size: () => slots?.size ?? 0,
     stop,
   };
 }
