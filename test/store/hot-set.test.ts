@@ -18,8 +18,8 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(dataDir: string): Promise<{ station: Station; origin: string; token: string }> {
-  const station = await openStation({ dataDir, rendererDir: join(dataDir, 'no-renderer'), logLevel: 'silent', hotDays: 0, sync: false });
+async function open(dataDir: string, hot: { hotDays?: number; hotRecentLimit?: number } = { hotDays: 0 }): Promise<{ station: Station; origin: string; token: string }> {
+  const station = await openStation({ dataDir, rendererDir: join(dataDir, 'no-renderer'), logLevel: 'silent', sync: false, hotSweepMs: 0, ...hot });
   const origin = await station.listen('127.0.0.1', 0);
   const token = (await createToken(station.store, station.ctx.clock, { scope: 'account', accountId: 1, name: 'hot-set test' })).secret;
   return { station, origin, token };
@@ -233,5 +233,52 @@ describe('the hot set with a window of zero', () => {
     expect(await count).toBe(2);
     expect(await written).toBe(2);
     await station.close();
+  });
+});
+
+describe('the hot set with a limit on the records kept for a recent change', () => {
+  it('keeps the most recently changed received returns, sheds the least recently changed first, and a correction makes a shed one the newest, at a sweep and at a start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hot-set-recent-'));
+    dirs.push(dataDir);
+    const hot = { hotDays: 14, hotRecentLimit: 2 };
+    const opened = await open(dataDir, hot);
+    const { origin, token } = opened;
+    let { station } = opened;
+    const A = '/api/v1/accounts/1';
+    const received: number[] = [];
+    for (let n = 1; n <= 4; n++) {
+      const ret = await createReturn(origin, token, { return_line_items: [returnLine(`RECENT-${n}`, 1)] });
+      const pkg = await createPackage(origin, token, 1, ret.id);
+      expect((await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: ret.return_line_items[0]?.id, quantity: 1 } })).status).toBe(201);
+      expect((await call(origin, 'PATCH', `${A}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
+      received.push(pkg.id);
+      await new Promise((resolve) => setTimeout(resolve, 5)); // each received at its own instant
+    }
+    const open1 = await createPackage(origin, token, 1, (await createReturn(origin, token)).id);
+    const inMemory = async () => (await station.store.db.return_packages.toCollection().primaryKeys()).sort((a, b) => a - b);
+    const [first, second, third, fourth] = received;
+
+    expect(await station.store.shedCold()).toBe(2);
+    expect(await inMemory()).toEqual([third, fourth, open1.id]);
+    // A correction of the oldest brings it back as the most recently changed: the next sweep sheds the third.
+    const got = await call(origin, 'GET', `${A}/return_packages/${first}`, { token });
+    expect((await call(origin, 'PATCH', `${A}/return_packages/${first}`, { token, body: { shipping_method: 'freight' } })).status).toBe(200);
+    expect(got.status).toBe(200);
+    expect(await station.store.shedCold()).toBe(1);
+    expect(await inMemory()).toEqual([first, fourth, open1.id]);
+
+    // The open selects the same: the two most recently changed, and the open one.
+    await station.close();
+    ({ station } = await open(dataDir, hot));
+    try {
+      expect(await inMemory()).toEqual([first, fourth, open1.id]);
+      expect(await station.store.shedCold()).toBe(0);
+      // Without the limit the window keeps them all.
+      await station.close();
+      ({ station } = await open(dataDir, { hotDays: 14 }));
+      expect(await inMemory()).toEqual([first, second, third, fourth, open1.id]);
+    } finally {
+      await station.close();
+    }
   });
 });
