@@ -187,6 +187,12 @@ describe('a station with a limit on the records kept for a recent change', () =>
     // A 14-day window (given: test:cold sets 0 for every station) would keep every one of them: the limit is what sheds.
     const LIMITED = { args: ['--hot-recent-max', '2', '--hot-days', '14'], env: { RETURNS_STATION_LOG_LEVEL: 'info', RETURNS_STATION_HOT_SWEEP_MS: '300' } };
 
+    /** Starts the station again on the same directory and waits for its open report. */
+    const restartLimited = async () => {
+      const started = await startStation({ dataDir: dir, ...LIMITED });
+      await until('the open report', () => inMemoryAtOpen(started) !== undefined);
+      return started;
+    };
     let station = await startStation({ dataDir: dir, ...LIMITED });
     const received: number[] = [];
     for (let n = 1; n <= 4; n++) {
@@ -211,9 +217,8 @@ describe('a station with a limit on the records kept for a recent change', () =>
       expect(await station.stop()).toBe(0);
     }
 
-    station = await startStation({ dataDir: dir, ...LIMITED });
+    station = await restartLimited();
     try {
-      await until('the open report', () => inMemoryAtOpen(station) !== undefined);
       expect(inMemoryAtOpen(station)).toBe(3 + 2);
       // The oldest receipt reads from disk, and a correction brings it back; the next sweep sheds the
       // then least recently changed one (the second oldest receipt), not the one just corrected.
@@ -227,9 +232,8 @@ describe('a station with a limit on the records kept for a recent change', () =>
       expect(await station.stop()).toBe(0);
     }
 
-    station = await startStation({ dataDir: dir, ...LIMITED });
+    station = await restartLimited();
     try {
-      await until('the open report', () => inMemoryAtOpen(station) !== undefined);
       expect(inMemoryAtOpen(station)).toBe(3 + 2);
       const page = await call(station.origin, 'GET', `${A}/return_packages?status=received&sort=id`, { token });
       expect((page.json as { data: Array<{ id: number }> }).data.map((row) => row.id)).toEqual(received);
