@@ -4,7 +4,9 @@ import { openStation, type Station } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken, revokeToken } from '../station/domain/tokens.ts';
 import { removeControl, writeControl } from '../station/control-file.ts';
-import { clockOffsetFromEnv, heapGrowthFromEnv, hotSetFromEnv, mediaBudgetBytes, shutdownDeadlineMs, parseLogLevel, parsePort, rateLimitsFromEnv, semiSpaceFromEnv, UsageError } from './cli-error.ts';
+import { SETTING_FLAGS, SettingError, settingsGivenByFlags, stationOptionsFromSettings } from '../station/station-settings.ts';
+import { semiSpaceMbFromEnv } from '../station/heap/young-generation.ts';
+import { UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
 
@@ -14,17 +16,36 @@ const UI_LINK_DAYS = 7;
 /** The command line's token is revoked when serve stops; this bounds it after a crash. */
 const CONTROL_TOKEN_DAYS = 30;
 
-/** RETURNS_STATION_SYNC_INTERVAL_MS (pull interval) and RETURNS_STATION_SYNC_OVERLAP_MS (re-read window, for tests). */
-function syncIntervalFromEnv(env: NodeJS.ProcessEnv): { syncPullIntervalMs?: number; syncOverlapMs?: number } {
-  const read = (name: string, min: number): number | undefined => {
-    const value = env[name];
-    if (value === undefined || value === '') return undefined;
-    if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`${name} must be an integer of at least ${min}, got "${value}".`);
-    return Number(value);
-  };
-  const interval = read('RETURNS_STATION_SYNC_INTERVAL_MS', 100);
-  const overlap = read('RETURNS_STATION_SYNC_OVERLAP_MS', 0);
-  return { ...(interval !== undefined ? { syncPullIntervalMs: interval } : {}), ...(overlap !== undefined ? { syncOverlapMs: overlap } : {}) };
+function parsePort(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}".`);
+  return port;
+}
+
+/** RETURNS_STATION_SHUTDOWN_DEADLINE_MS: how long SIGTERM waits for in-flight requests (default 5000). */
+function shutdownDeadlineMs(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env.RETURNS_STATION_SHUTDOWN_DEADLINE_MS;
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,7}$/.test(value)) throw new UsageError(`RETURNS_STATION_SHUTDOWN_DEADLINE_MS must be a whole number of milliseconds, got "${value}".`);
+  return Number(value);
+}
+
+/**
+ * The station's settings (station-settings.ts: flags over the environment), and the two only `serve`
+ * has: the shutdown deadline, and RETURNS_STATION_SEMI_SPACE_MB, which bin/returns-station.js already
+ * applied by restarting node (heap/young-generation.ts) or skipped when bad: reported here. A bad
+ * value is a usage error (exit code 2).
+ */
+function serveSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+  try {
+    semiSpaceMbFromEnv(env);
+    const { clockOffsetMs, ...options } = stationOptionsFromSettings({ flags: settingsGivenByFlags(values), env });
+    return { deadlineMs: shutdownDeadlineMs(env), clock: offsetClock(clockOffsetMs), options };
+  } catch (error) {
+    if (error instanceof SettingError || error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** `returns-station serve`: runs until SIGTERM or SIGINT, then shuts down gracefully and exits 0. */
@@ -37,30 +58,22 @@ export async function serve(args: string[]): Promise<void> {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       demo: { type: 'boolean', default: false },
-      'media-budget-mb': { type: 'string' },
       'new-store': { type: 'boolean', default: false },
-      'hot-days': { type: 'string' },
-      'hot-recent-max': { type: 'string' },
+      ...SETTING_FLAGS,
     },
   });
   const host = values.host;
   const port = parsePort(values.port, DEFAULT_PORT);
   const dataDir = values['data-dir'] ?? defaultDataDir();
 
-  const deadlineMs = shutdownDeadlineMs(process.env);
-  semiSpaceFromEnv(process.env);
+  const { deadlineMs, clock, options } = serveSettings(values, process.env);
   const station = await openStation({
+    ...options,
     dataDir,
     rendererDir: RENDERER_DIR,
     command: `returns-station serve (port ${port})`,
-    logLevel: parseLogLevel(process.env.RETURNS_STATION_LOG_LEVEL),
-    rateLimits: rateLimitsFromEnv(process.env),
-    clock: offsetClock(clockOffsetFromEnv(process.env)),
-    mediaBudgetBytes: mediaBudgetBytes(values['media-budget-mb'], process.env),
+    clock,
     newStore: values['new-store'],
-    ...hotSetFromEnv({ days: values['hot-days'], recentMax: values['hot-recent-max'] }, process.env),
-    ...heapGrowthFromEnv(process.env),
-    ...syncIntervalFromEnv(process.env),
   });
   let origin: string;
   try {

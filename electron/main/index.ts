@@ -9,7 +9,7 @@ import { openStation, type Station } from '../station/station.ts';
 import { STATION_VERSION } from '../station/version.ts';
 import { mayReceiveConnection } from './guards.ts';
 import { menuTemplate } from './menu.ts';
-import { clockFromEnv, readDesktopSettings } from './settings.ts';
+import { readDesktopSettings, stationOptionsOf } from './settings.ts';
 import { createStationWindow, guardSession, SESSION_PARTITION } from './window.ts';
 
 /*
@@ -27,10 +27,10 @@ let quitting = false;
 async function start(): Promise<void> {
   const settings = readDesktopSettings(dataDir, process.env, process.argv);
   station = await openStation({
+    ...stationOptionsOf(settings, process.env),
     dataDir,
     rendererDir: join(app.getAppPath(), 'out/renderer'),
     command: 'Returns Station desktop app',
-    clock: clockFromEnv(process.env),
   });
   const origin = await station.listen('127.0.0.1', 0);
   if (settings.demo) await seedDemo(station.ctx);

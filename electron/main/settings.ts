@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { clockOffsetFromEnv } from '../cli/cli-error.ts';
 import { type Clock, fixedClock, offsetClock } from '../station/domain/clock.ts';
+import type { StationOptions } from '../station/station.ts';
+import { stationOptionsFromSettings } from '../station/station-settings.ts';
 
 /**
  * The desktop app's own settings, from `<data dir>/desktop.json` (an operator edits it, e.g. for
@@ -17,21 +18,38 @@ export const DesktopSettingsSchema = z.strictObject({
   demo: z.boolean().default(false),
   /** How long closing waits for work in flight (uploads, unsent changes) before it cuts. */
   closeDeadlineSeconds: z.int().min(1).max(600).default(20),
+  /**
+   * The station's settings an operator of a dock terminal tunes (docs/operator-guide.md): the hot
+   * set's window in days and its limit of returns kept for a recent change alone, and the media
+   * budget in MiB. The environment's RETURNS_STATION_HOT_DAYS (…_HOT_RECENT_MAX, …_MEDIA_BUDGET_MB)
+   * wins over them, like `serve`'s flags.
+   */
+  hotDays: z.int().min(0).max(99_999).optional(),
+  hotRecentMax: z.int().min(0).max(999_999_999).optional(),
+  mediaBudgetMb: z.int().min(1).max(999_999_999).optional(),
 });
 export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
 
 export const SETTINGS_FILE = 'desktop.json';
 
 /**
- * The station's clock for testers: RETURNS_STATION_CLOCK_FIXED (an ISO 8601 time) stops it there;
- * RETURNS_STATION_CLOCK_OFFSET (as for `serve`) shifts it; else the system clock.
+ * The station's options: the settings `serve` takes from the environment apply here too
+ * (station-settings.ts), over what desktop.json says. The clock for testers:
+ * RETURNS_STATION_CLOCK_FIXED (an ISO 8601 time) stops it there; RETURNS_STATION_CLOCK_OFFSET (as for
+ * `serve`) shifts it; else the system clock.
  */
-export function clockFromEnv(env: NodeJS.ProcessEnv): Clock {
+export function stationOptionsOf(settings: DesktopSettings, env: NodeJS.ProcessEnv): Partial<StationOptions> & { clock: Clock } {
+  const file = {
+    hotDays: settings.hotDays?.toString(),
+    hotRecentMax: settings.hotRecentMax?.toString(),
+    mediaBudgetMb: settings.mediaBudgetMb?.toString(),
+  };
+  const { clockOffsetMs, ...options } = stationOptionsFromSettings({ env, file });
   const fixed = env.RETURNS_STATION_CLOCK_FIXED;
-  if (fixed === undefined || fixed === '') return offsetClock(clockOffsetFromEnv(env));
+  if (fixed === undefined || fixed === '') return { ...options, clock: offsetClock(clockOffsetMs) };
   const parsed = z.iso.datetime({ offset: true }).safeParse(fixed);
   if (!parsed.success) throw new Error(`RETURNS_STATION_CLOCK_FIXED must be an ISO 8601 time such as 2027-01-04T08:00:00Z, got "${fixed}".`);
-  return fixedClock(new Date(parsed.data).toISOString());
+  return { ...options, clock: fixedClock(new Date(parsed.data).toISOString()) };
 }
 
 export function readDesktopSettings(dataDir: string, env: NodeJS.ProcessEnv, argv: readonly string[]): DesktopSettings {

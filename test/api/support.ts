@@ -11,7 +11,7 @@ import type { HttpTimeouts } from '../../electron/station/api/http/timeouts.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import { manualReturnBody } from '../support/manual-return.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
-import { hotSetFromEnv } from '../../electron/cli/cli-error.ts';
+import { readSetting } from '../../electron/station/station-settings.ts';
 
 /*
  * Shared helpers of the API suite: one real station per test file (real store in a temporary data
@@ -34,6 +34,18 @@ export interface TestStation {
 /** Limits high enough that a test file never meets them (the rate-limit file sets its own). */
 const GENEROUS: Partial<RateLimits> = { accountTokenPerHour: 10_000_000, anonymousPerHour: 10_000_000 };
 
+/** The hot-set settings from the environment, as `serve` reads them. */
+function hotSetFromEnv(env: NodeJS.ProcessEnv): { hotDays?: number; hotRecentLimit?: number; hotSweepMs?: number } {
+  const hotDays = readSetting('hotDays', { env });
+  const hotRecentLimit = readSetting('hotRecentMax', { env });
+  const hotSweepMs = readSetting('hotSweepMs', { env });
+  return {
+    ...(hotDays !== undefined ? { hotDays } : {}),
+    ...(hotRecentLimit !== undefined ? { hotRecentLimit } : {}),
+    ...(hotSweepMs !== undefined ? { hotSweepMs } : {}),
+  };
+}
+
 export async function startStation(options: { rateLimits?: Partial<RateLimits>; timeouts?: Partial<HttpTimeouts> } = {}): Promise<TestStation> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   const station = await openStation({
@@ -43,7 +55,7 @@ export async function startStation(options: { rateLimits?: Partial<RateLimits>; 
     rateLimits: options.rateLimits ?? GENEROUS,
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     // `npm run test:cold` runs suites with RETURNS_STATION_HOT_DAYS=0: every path meets cold records.
-    ...hotSetFromEnv({}, process.env),
+    ...hotSetFromEnv(process.env),
   });
   const origin = await station.listen('127.0.0.1', 0);
   const { store, clock } = station.ctx;

@@ -28,6 +28,8 @@ export interface RunningShell {
   exited: Promise<{ code: number | null; record: ShellRecord | undefined; stderr: string }>;
   ask<T = unknown>(command: Record<string, unknown>): Promise<T>;
   record(): Promise<ShellRecord>;
+  /** What the process wrote on stderr so far: the station's log (JSON lines; RETURNS_STATION_LOG_LEVEL is `error` unless given). */
+  stderr(): string;
   kill(): void;
 }
 
@@ -59,5 +61,5 @@ export function startShell(dataDir: string, env: Record<string, string> = {}): R
       pending.set(id, (value) => resolve(value as T));
       child.send({ ...command, id });
     });
-  return { child, loaded, exited, ask, record: () => ask<ShellRecord>({ type: 'record' }), kill: () => child.kill('SIGKILL') };
+  return { child, loaded, exited, ask, record: () => ask<ShellRecord>({ type: 'record' }), stderr: () => stderr, kill: () => child.kill('SIGKILL') };
 }

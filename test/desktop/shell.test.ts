@@ -187,6 +187,51 @@ describe('the built desktop shell', () => {
     expect(record?.errorBoxes[0]?.content).toMatch(/RETURNS_STATION_CLOCK_FIXED must be an ISO 8601 time/);
   }, 30_000);
 
+  it("takes the station's settings from desktop.json and the environment over it, keeps them across a quit and a start, and refuses a bad one", async () => {
+    const dir = dataDir();
+    writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ hotDays: 3, hotRecentMax: 500, mediaBudgetMb: 1 }));
+    const storeOpen = (app: RunningShell) => {
+      const line = app.stderr().split('\n').find((entry) => entry.includes('store open: the hot set is in memory'));
+      return line ? (JSON.parse(line) as { hot_days: number; hot_recent_max: number }) : undefined;
+    };
+    const budgetOf = async (app: RunningShell) => {
+      const url = new URL(await app.loaded);
+      const connection = await app.ask<{ token: string }>({ type: 'connection', frameUrl: url.href, isMainFrame: true, ownWebContents: true });
+      const status = await fetch(`${url.origin}/api/v1/station`, { headers: { authorization: `Bearer ${connection.token}` } });
+      return ((await status.json()) as { storage: { media_budget_bytes: number | null } }).storage.media_budget_bytes;
+    };
+
+    const first = shell(dir, { RETURNS_STATION_LOG_LEVEL: 'info' });
+    expect(await budgetOf(first)).toBe(1024 * 1024);
+    expect(storeOpen(first)).toMatchObject({ hot_days: 3, hot_recent_max: 500 });
+    await first.ask({ type: 'quit' });
+    expect((await first.exited).code).toBe(0);
+
+    // Started again on the same directory: the file still rules; a variable wins over it for this start.
+    const second = shell(dir, { RETURNS_STATION_LOG_LEVEL: 'info', RETURNS_STATION_HOT_DAYS: '0', RETURNS_STATION_MEDIA_BUDGET_MB: '2' });
+    expect(await budgetOf(second)).toBe(2 * 1024 * 1024);
+    expect(storeOpen(second)).toMatchObject({ hot_days: 0, hot_recent_max: 500 });
+    await second.ask({ type: 'quit' });
+    expect((await second.exited).code).toBe(0);
+
+    // The log level is a station setting too: at the test's default (`error`) the open is not logged.
+    const quiet = shell(dir);
+    await quiet.loaded;
+    expect(storeOpen(quiet)).toBeUndefined();
+    await quiet.ask({ type: 'quit' });
+    expect((await quiet.exited).code).toBe(0);
+
+    // A bad variable or file value stops the start with a message naming it; the data stays.
+    const badEnv = await shell(dir, { RETURNS_STATION_HOT_RECENT_MAX: 'lots' }).exited;
+    expect(badEnv.code).toBe(1);
+    expect(badEnv.record?.errorBoxes[0]?.content).toContain('RETURNS_STATION_HOT_RECENT_MAX) must be a whole number of returns (0 or more), got "lots"');
+    writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ hotDays: -1 }));
+    const badFile = await shell(dir).exited;
+    expect(badFile.code).toBe(1);
+    expect(badFile.record?.errorBoxes[0]?.content).toMatch(/desktop\.json: hotDays: /);
+    expect(existsSync(join(dir, 'station.db'))).toBe(true);
+  }, 60_000);
+
   it('a second launch hands over to the running app, which focuses its window', async () => {
     const first = shell(dataDir());
     await first.loaded;

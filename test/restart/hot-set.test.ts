@@ -220,6 +220,8 @@ describe('a station with a limit on the records kept for a recent change', () =>
     station = await restartLimited();
     try {
       expect(inMemoryAtOpen(station)).toBe(3 + 2);
+      // The open report names the window and the limit it keeps, as given.
+      expect(station.output().stderr).toContain('"hot_days":14,"hot_recent_max":2');
       // The oldest receipt reads from disk, and a correction brings it back; the next sweep sheds the
       // then least recently changed one (the second oldest receipt), not the one just corrected.
       const oldest = await call(station.origin, 'GET', `${A}/return_packages/${received[0]}`, { token });
