@@ -4,7 +4,7 @@ import { openStation, type Station } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken, revokeToken } from '../station/domain/tokens.ts';
 import { removeControl, writeControl } from '../station/control-file.ts';
-import { SETTING_FLAGS, SettingError, settingsGivenByFlags, stationOptionsFromSettings } from '../station/station-settings.ts';
+import { STARTUP_SETTING_FLAGS, StartupSettingError, settingsGivenByFlags, stationOptionsFromStartupSettings } from '../station/startup-settings.ts';
 import { semiSpaceMbFromEnv } from '../station/heap/young-generation.ts';
 import { UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
@@ -32,7 +32,7 @@ function shutdownDeadlineMs(env: NodeJS.ProcessEnv): number | undefined {
 }
 
 /**
- * The station's settings (station-settings.ts: flags over the environment), and the two only `serve`
+ * The station's settings (startup-settings.ts: flags over the environment), and the two only `serve`
  * has: the shutdown deadline, and RETURNS_STATION_SEMI_SPACE_MB, which bin/returns-station.js already
  * applied by restarting node (heap/young-generation.ts) or skipped when bad: reported here. A bad
  * value is a usage error (exit code 2).
@@ -40,10 +40,10 @@ function shutdownDeadlineMs(env: NodeJS.ProcessEnv): number | undefined {
 function serveSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
   try {
     semiSpaceMbFromEnv(env);
-    const { clockOffsetMs, ...options } = stationOptionsFromSettings({ flags: settingsGivenByFlags(values), env });
+    const { clockOffsetMs, ...options } = stationOptionsFromStartupSettings({ flags: settingsGivenByFlags(values), env });
     return { deadlineMs: shutdownDeadlineMs(env), clock: offsetClock(clockOffsetMs), options };
   } catch (error) {
-    if (error instanceof SettingError || error instanceof RangeError) throw new UsageError(error.message);
+    if (error instanceof StartupSettingError || error instanceof RangeError) throw new UsageError(error.message);
     throw error;
   }
 }
@@ -59,7 +59,7 @@ export async function serve(args: string[]): Promise<void> {
       'data-dir': { type: 'string' },
       demo: { type: 'boolean', default: false },
       'new-store': { type: 'boolean', default: false },
-      ...SETTING_FLAGS,
+      ...STARTUP_SETTING_FLAGS,
     },
   });
   const host = values.host;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { type Clock, fixedClock, offsetClock } from '../station/domain/clock.ts';
 import type { StationOptions } from '../station/station.ts';
-import { stationOptionsFromSettings } from '../station/station-settings.ts';
+import { stationOptionsFromStartupSettings } from '../station/startup-settings.ts';
 
 /**
  * The desktop app's own settings, from `<data dir>/desktop.json` (an operator edits it, e.g. for
@@ -34,7 +34,7 @@ export const SETTINGS_FILE = 'desktop.json';
 
 /**
  * The station's options: the settings `serve` takes from the environment apply here too
- * (station-settings.ts), over what desktop.json says. The clock for testers:
+ * (startup-settings.ts), over what desktop.json says. The clock for testers:
  * RETURNS_STATION_CLOCK_FIXED (an ISO 8601 time) stops it there; RETURNS_STATION_CLOCK_OFFSET (as for
  * `serve`) shifts it; else the system clock.
  */
@@ -44,7 +44,7 @@ export function stationOptionsOf(settings: DesktopSettings, env: NodeJS.ProcessE
     hotRecentMax: settings.hotRecentMax?.toString(),
     mediaBudgetMb: settings.mediaBudgetMb?.toString(),
   };
-  const { clockOffsetMs, ...options } = stationOptionsFromSettings({ env, file });
+  const { clockOffsetMs, ...options } = stationOptionsFromStartupSettings({ env, file });
   const fixed = env.RETURNS_STATION_CLOCK_FIXED;
   if (fixed === undefined || fixed === '') return { ...options, clock: offsetClock(clockOffsetMs) };
   const parsed = z.iso.datetime({ offset: true }).safeParse(fixed);

@@ -11,7 +11,7 @@ import type { HttpTimeouts } from '../../electron/station/api/http/timeouts.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import { manualReturnBody } from '../support/manual-return.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
-import { readSetting } from '../../electron/station/station-settings.ts';
+import { readStartupSetting } from '../../electron/station/startup-settings.ts';
 
 /*
  * Shared helpers of the API suite: one real station per test file (real store in a temporary data
@@ -36,9 +36,9 @@ const GENEROUS: Partial<RateLimits> = { accountTokenPerHour: 10_000_000, anonymo
 
 /** The hot-set settings from the environment, as `serve` reads them. */
 function hotSetFromEnv(env: NodeJS.ProcessEnv): { hotDays?: number; hotRecentLimit?: number; hotSweepMs?: number } {
-  const hotDays = readSetting('hotDays', { env });
-  const hotRecentLimit = readSetting('hotRecentMax', { env });
-  const hotSweepMs = readSetting('hotSweepMs', { env });
+  const hotDays = readStartupSetting('hotDays', { env });
+  const hotRecentLimit = readStartupSetting('hotRecentMax', { env });
+  const hotSweepMs = readStartupSetting('hotSweepMs', { env });
   return {
     ...(hotDays !== undefined ? { hotDays } : {}),
     ...(hotRecentLimit !== undefined ? { hotRecentLimit } : {}),

@@ -3,15 +3,16 @@ import type { LogLevel } from './server.ts';
 import type { StationOptions } from './station.ts';
 
 /*
- * The station's settings an operator gives from outside, one list for both ways to run it: `serve`
- * (its flags over the environment) and the desktop app (the environment over desktop.json). Each
- * setting is declared once here: its variable, its flag, what a good value is. docs/operator-guide.md
- * lists them.
+ * The settings a station is started with, one list for both ways to run it: `serve` (its flags over
+ * the environment) and the desktop app (the environment over desktop.json). Each is declared once
+ * here: its variable, its flag, what a good value is. Not the station settings the API stores
+ * (domain/station-settings.ts): these belong to the process, not to the data directory.
+ * docs/operator-guide.md lists them.
  */
 
 /** A setting with a value it cannot take: the message names the setting, what it takes and what it got. */
-export class SettingError extends Error {
-  override name = 'SettingError';
+export class StartupSettingError extends Error {
+  override name = 'StartupSettingError';
 }
 
 interface Setting<T> {
@@ -37,7 +38,7 @@ const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const satisfi
 const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** Every setting, by the name the code uses. */
-export const SETTINGS = {
+export const STARTUP_SETTINGS = {
   logLevel: {
     env: 'RETURNS_STATION_LOG_LEVEL',
     expect: `one of ${LOG_LEVELS.join(', ')}`,
@@ -107,8 +108,8 @@ export const SETTINGS = {
   },
 } satisfies Record<string, Setting<unknown>>;
 
-type SettingName = keyof typeof SETTINGS;
-type ValueOf<N extends SettingName> = z.output<(typeof SETTINGS)[N]['schema']>;
+type SettingName = keyof typeof STARTUP_SETTINGS;
+type ValueOf<N extends SettingName> = z.output<(typeof STARTUP_SETTINGS)[N]['schema']>;
 /** Settings' texts by name, as a flag or a settings file gave them. */
 export type GivenSettings = Partial<Record<SettingName, string | undefined>>;
 
@@ -120,14 +121,14 @@ export interface SettingSources {
 }
 
 /** `serve`'s flags for the settings that have one, as node's `parseArgs` takes them. */
-export const SETTING_FLAGS: Record<string, { type: 'string' }> = Object.fromEntries(
-  Object.values(SETTINGS).flatMap((setting: Setting<unknown>) => (setting.flag ? [[setting.flag, { type: 'string' as const }]] : [])),
+export const STARTUP_SETTING_FLAGS: Record<string, { type: 'string' }> = Object.fromEntries(
+  Object.values(STARTUP_SETTINGS).flatMap((setting: Setting<unknown>) => (setting.flag ? [[setting.flag, { type: 'string' as const }]] : [])),
 );
 
 /** The settings given by flags, from `parseArgs`' values. */
 export function settingsGivenByFlags(values: Record<string, unknown>): GivenSettings {
   const given: GivenSettings = {};
-  for (const [name, setting] of Object.entries(SETTINGS) as Array<[SettingName, Setting<unknown>]>) {
+  for (const [name, setting] of Object.entries(STARTUP_SETTINGS) as Array<[SettingName, Setting<unknown>]>) {
     const value = setting.flag ? values[setting.flag] : undefined;
     if (typeof value === 'string') given[name] = value;
   }
@@ -135,19 +136,19 @@ export function settingsGivenByFlags(values: Record<string, unknown>): GivenSett
 }
 
 /** One setting's value from the first source that sets it (an empty text sets nothing); undefined when none does. */
-export function readSetting<N extends SettingName>(name: N, sources: SettingSources): ValueOf<N> | undefined {
-  const setting: Setting<unknown> = SETTINGS[name];
+export function readStartupSetting<N extends SettingName>(name: N, sources: SettingSources): ValueOf<N> | undefined {
+  const setting: Setting<unknown> = STARTUP_SETTINGS[name];
   const text = [sources.flags?.[name], sources.env[setting.env], sources.file?.[name]].find((candidate) => candidate !== undefined && candidate !== '');
   if (text === undefined) return undefined;
   const parsed = setting.schema.safeParse(text);
   if (parsed.success) return parsed.data as ValueOf<N>;
   const label = setting.flag ? `The ${setting.title ?? name} (--${setting.flag} or ${setting.env})` : setting.env;
-  throw new SettingError(`${label} must be ${setting.expect}, got "${text}".`);
+  throw new StartupSettingError(`${label} must be ${setting.expect}, got "${text}".`);
 }
 
 /** The station's options from its settings: only those set, so the station's own defaults hold for the rest. */
-export function stationOptionsFromSettings(sources: SettingSources): Partial<StationOptions> & { clockOffsetMs: number } {
-  const read = <N extends SettingName>(name: N) => readSetting(name, sources);
+export function stationOptionsFromStartupSettings(sources: SettingSources): Partial<StationOptions> & { clockOffsetMs: number } {
+  const read = <N extends SettingName>(name: N) => readStartupSetting(name, sources);
   const options: Partial<StationOptions> = {};
   const set = <K extends keyof StationOptions>(key: K, value: StationOptions[K] | undefined) => {
     if (value !== undefined) options[key] = value;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSetting, SETTING_FLAGS, SETTINGS, SettingError, settingsGivenByFlags, stationOptionsFromSettings } from '../../electron/station/station-settings.ts';
+import { readStartupSetting, STARTUP_SETTING_FLAGS, STARTUP_SETTINGS, StartupSettingError, settingsGivenByFlags, stationOptionsFromStartupSettings } from '../../electron/station/startup-settings.ts';
 
 /*
  * The station's settings from outside (flags, environment, desktop.json), read the same way by
@@ -8,8 +8,8 @@ import { readSetting, SETTING_FLAGS, SETTINGS, SettingError, settingsGivenByFlag
 
 describe('station settings', () => {
   it('sets only what is given, so the station keeps its own defaults for the rest', () => {
-    expect(stationOptionsFromSettings({ env: {} })).toEqual({ clockOffsetMs: 0 });
-    expect(stationOptionsFromSettings({ env: { RETURNS_STATION_HOT_DAYS: '', RETURNS_STATION_LOG_LEVEL: '' } })).toEqual({ clockOffsetMs: 0 });
+    expect(stationOptionsFromStartupSettings({ env: {} })).toEqual({ clockOffsetMs: 0 });
+    expect(stationOptionsFromStartupSettings({ env: { RETURNS_STATION_HOT_DAYS: '', RETURNS_STATION_LOG_LEVEL: '' } })).toEqual({ clockOffsetMs: 0 });
   });
 
   it('turns every setting into the option the station takes', () => {
@@ -26,7 +26,7 @@ describe('station settings', () => {
       RETURNS_STATION_SYNC_INTERVAL_MS: '100',
       RETURNS_STATION_SYNC_OVERLAP_MS: '0',
     };
-    expect(stationOptionsFromSettings({ env })).toEqual({
+    expect(stationOptionsFromStartupSettings({ env })).toEqual({
       clockOffsetMs: -2 * 86_400_000,
       logLevel: 'warn',
       rateLimits: { accountTokenPerHour: 500, stationTokenPerHour: 90_000 },
@@ -39,25 +39,25 @@ describe('station settings', () => {
       syncPullIntervalMs: 100,
       syncOverlapMs: 0,
     });
-    expect(stationOptionsFromSettings({ env: { RETURNS_STATION_HEAP_GROWTH_PERCENT: '75' } }).heapGrowthPercent).toBe(75);
+    expect(stationOptionsFromStartupSettings({ env: { RETURNS_STATION_HEAP_GROWTH_PERCENT: '75' } }).heapGrowthPercent).toBe(75);
   });
 
   it('reads a clock offset in any of its units', () => {
-    const offset = (text: string) => readSetting('clockOffset', { env: { RETURNS_STATION_CLOCK_OFFSET: text } });
+    const offset = (text: string) => readStartupSetting('clockOffset', { env: { RETURNS_STATION_CLOCK_OFFSET: text } });
     expect([offset('1500'), offset('30s'), offset('90m'), offset('-1h'), offset('8d'), offset('250ms')]).toEqual([1500, 30_000, 5_400_000, -3_600_000, 691_200_000, 250]);
   });
 
   it('takes a flag over the environment, and the environment over a settings file', () => {
     const env = { RETURNS_STATION_HOT_DAYS: '7' };
-    expect(readSetting('hotDays', { flags: { hotDays: '3' }, env, file: { hotDays: '30' } })).toBe(3);
-    expect(readSetting('hotDays', { env, file: { hotDays: '30' } })).toBe(7);
-    expect(readSetting('hotDays', { env: {}, file: { hotDays: '30' } })).toBe(30);
+    expect(readStartupSetting('hotDays', { flags: { hotDays: '3' }, env, file: { hotDays: '30' } })).toBe(3);
+    expect(readStartupSetting('hotDays', { env, file: { hotDays: '30' } })).toBe(7);
+    expect(readStartupSetting('hotDays', { env: {}, file: { hotDays: '30' } })).toBe(30);
     // An empty variable is as good as none.
-    expect(readSetting('hotDays', { env: { RETURNS_STATION_HOT_DAYS: '' }, file: { hotDays: '30' } })).toBe(30);
+    expect(readStartupSetting('hotDays', { env: { RETURNS_STATION_HOT_DAYS: '' }, file: { hotDays: '30' } })).toBe(30);
   });
 
   it("refuses a bad value of any setting, naming the setting, what it takes and what it got", () => {
-    const bad: Record<keyof typeof SETTINGS, string[]> = {
+    const bad: Record<keyof typeof STARTUP_SETTINGS, string[]> = {
       logLevel: ['verbose', 'INFO'],
       accountRateLimit: ['0', '-5', '1e3', 'many'],
       stationRateLimit: ['0', '12345678901'],
@@ -70,22 +70,22 @@ describe('station settings', () => {
       syncIntervalMs: ['99', 'soon'],
       syncOverlapMs: ['-1', '2m'],
     };
-    for (const [name, values] of Object.entries(bad) as Array<[keyof typeof SETTINGS, string[]]>) {
-      const setting = SETTINGS[name];
+    for (const [name, values] of Object.entries(bad) as Array<[keyof typeof STARTUP_SETTINGS, string[]]>) {
+      const setting = STARTUP_SETTINGS[name];
       for (const value of values) {
-        const read = () => readSetting(name, { env: { [setting.env]: value } });
-        expect(read, `${name}=${value}`).toThrow(SettingError);
+        const read = () => readStartupSetting(name, { env: { [setting.env]: value } });
+        expect(read, `${name}=${value}`).toThrow(StartupSettingError);
         expect(read, `${name}=${value}`).toThrow(`must be ${setting.expect}, got "${value}".`);
         expect(read, `${name}=${value}`).toThrow(setting.env);
       }
     }
-    expect(() => readSetting('hotRecentMax', { flags: { hotRecentMax: 'lots' }, env: {} })).toThrow(
+    expect(() => readStartupSetting('hotRecentMax', { flags: { hotRecentMax: 'lots' }, env: {} })).toThrow(
       `The hot set's limit (--hot-recent-max or RETURNS_STATION_HOT_RECENT_MAX) must be a whole number of returns (0 or more), got "lots".`,
     );
   });
 
   it("gives serve a flag for each setting that has one, and reads them back from parseArgs' values", () => {
-    expect(Object.keys(SETTING_FLAGS).sort()).toEqual(['hot-days', 'hot-recent-max', 'media-budget-mb']);
+    expect(Object.keys(STARTUP_SETTING_FLAGS).sort()).toEqual(['hot-days', 'hot-recent-max', 'media-budget-mb']);
     expect(settingsGivenByFlags({ 'hot-days': '2', 'media-budget-mb': '10', demo: true, host: '0.0.0.0' })).toEqual({ hotDays: '2', mediaBudgetMb: '10' });
   });
 });
