@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { statementCache } from '../sqlite/statement-cache.ts';
-import { type ClusterTable, UNSENT_RETURNS_SQL, UPSTREAM_SETTINGS_KEY } from './rule.ts';
+import { type ClusterTable, type HotSetOptions, selectHotReturns, UNSENT_RETURNS_SQL, UPSTREAM_SETTINGS_KEY } from './rule.ts';
 
 /** Packages whose return is remembered at most (≈ 5 MB); see PackageReturns. */
 const MAX_REMEMBERED_PACKAGE_RETURNS = 50_000;
@@ -57,6 +57,10 @@ export interface ColdReads {
   outboxSlots(): StoredRow[];
   /** Whether upstream settings are stored on disk (then every cluster with a slot is hot). */
   upstreamSet(): boolean;
+  /** The returns whose clusters are hot now, by the hot set's rule over what is on disk (rule.ts). */
+  hotReturns(options: HotSetOptions): Set<number>;
+  /** The keys of the packages, line items and media records of these returns' clusters on disk. */
+  clusterKeys(returnIds: readonly number[]): { packages: number[]; items: number[]; media: number[] };
 }
 
 /** Runs a statement of stored records (`SELECT k, v …`): their keys and parsed values. */
@@ -82,7 +86,29 @@ export function createColdReads(sqlite: DatabaseSync): ColdReads {
     outboxSlots: () => read(`SELECT k, v FROM outbox ORDER BY k`),
     upstreamSet: () => prepared(`SELECT 1 AS found FROM station_meta WHERE k = ?`).get(UPSTREAM_SETTINGS_KEY) !== undefined,
     unsentClusters: () => (prepared(UNSENT_RETURNS_SQL).all() as Array<{ k: unknown }>).map((row) => row.k).filter((k): k is number => typeof k === 'number'),
+    hotReturns(options) {
+      selectHotReturns(sqlite, options);
+      try {
+        return new Set((sqlite.prepare('SELECT k FROM temp.hot_returns').all() as Array<{ k: number }>).map((row) => row.k));
+      } finally {
+        sqlite.exec('DROP TABLE IF EXISTS temp.hot_returns');
+      }
+    },
+    clusterKeys: (returnIds) => clusterKeys(prepared, returnIds),
   };
+}
+
+/** Keys of a statement's rows (`SELECT k …`). */
+const keysOf = (rows: unknown[]): number[] => (rows as Array<{ k: number }>).map((row) => row.k);
+
+/** The keys of the packages, items and media of these returns' clusters, by the indexes the open joins on (rule.ts). */
+function clusterKeys(prepared: ReturnType<typeof statementCache>, returnIds: readonly number[]): { packages: number[]; items: number[]; media: number[] } {
+  if (returnIds.length === 0) return { packages: [], items: [], media: [] };
+  const packages = keysOf(prepared(`SELECT p.k FROM json_each(?) j CROSS JOIN return_packages p ON p.return_id = +j.value`).all(JSON.stringify(returnIds)));
+  const ofPackages = JSON.stringify(packages);
+  const items = keysOf(prepared(`SELECT i.k FROM json_each(?) j CROSS JOIN package_line_items i ON json_extract(i.v, '$.return_package_id') = +j.value`).all(ofPackages));
+  const media = keysOf(prepared(`SELECT m.k FROM json_each(?) j CROSS JOIN media_files m ON json_extract(m.v, '$.return_package_id') = +j.value`).all(ofPackages));
+  return { packages, items, media };
 }
 
 /** The stored records whose value on an index of COLD_INDEXES equals `value`, in key order. */

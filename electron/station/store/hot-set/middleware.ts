@@ -19,6 +19,8 @@ export interface HotSetEngine {
   present: Set<number>;
   /** The core below this middleware (for the sweep: nothing it does is recorded or faulted in). */
   readonly core: DBCore | undefined;
+  /** The SQLite reads behind it (the sweep asks them which clusters are hot). */
+  readonly cold: ColdReads;
   /** Off while the store loads (the load puts rows in itself); on once it is open. */
   enabled: boolean;
   /**
