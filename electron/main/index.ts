@@ -9,7 +9,7 @@ import { openStation, type Station } from '../station/station.ts';
 import { STATION_VERSION } from '../station/version.ts';
 import { mayReceiveConnection } from './guards.ts';
 import { menuTemplate } from './menu.ts';
-import { readDesktopSettings, stationOptionsOf } from './settings.ts';
+import { DesktopSettingsSchema, readDesktopSettings, stationOptionsOf } from './settings.ts';
 import { createStationWindow, guardSession, SESSION_PARTITION } from './window.ts';
 
 /*
@@ -23,9 +23,12 @@ app.setPath('userData', join(dataDir, 'electron'));
 let station: Station | undefined;
 let window: BrowserWindow | undefined;
 let quitting = false;
+/** Read once at start: desktop.json edited (or broken) while the app runs must not keep it from quitting. */
+let closeDeadlineSeconds = DesktopSettingsSchema.shape.closeDeadlineSeconds.parse(undefined);
 
 async function start(): Promise<void> {
   const settings = readDesktopSettings(dataDir, process.env, process.argv);
+  closeDeadlineSeconds = settings.closeDeadlineSeconds;
   station = await openStation({
     ...stationOptionsOf(settings, process.env),
     dataDir,
@@ -112,7 +115,6 @@ if (!app.requestSingleInstanceLock()) {
     quitting = true;
     if (!station) return;
     event.preventDefault();
-    const deadline = readDesktopSettings(dataDir, process.env, process.argv).closeDeadlineSeconds;
-    void shutDown(deadline).finally(() => app.exit(0));
+    void shutDown(closeDeadlineSeconds).finally(() => app.exit(0));
   });
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -204,8 +204,13 @@ describe('the built desktop shell', () => {
     const first = shell(dir, { RETURNS_STATION_LOG_LEVEL: 'info' });
     expect(await budgetOf(first)).toBe(1024 * 1024);
     expect(storeOpen(first)).toMatchObject({ hot_days: 3, hot_recent_max: 500 });
+    // The file half-edited while the app runs does not keep it from quitting (it was read at start).
+    const settingsFile = join(dir, 'desktop.json');
+    const kept = readFileSync(settingsFile, 'utf8');
+    writeFileSync(settingsFile, '{ "hotDays": ');
     await first.ask({ type: 'quit' });
     expect((await first.exited).code).toBe(0);
+    writeFileSync(settingsFile, kept);
 
     // Started again on the same directory: the file still rules; a variable wins over it for this start.
     const second = shell(dir, { RETURNS_STATION_LOG_LEVEL: 'info', RETURNS_STATION_HOT_DAYS: '0', RETURNS_STATION_MEDIA_BUDGET_MB: '2' });
