@@ -234,6 +234,52 @@ describe('the hot set with a window of zero', () => {
     expect(await written).toBe(2);
     await station.close();
   });
+
+  it("a sweep queued behind a write not yet on disk sheds nothing: a write queued behind the sweep keeps the first one's change", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hot-set-behind-'));
+    dirs.push(dataDir);
+    const { station, origin, token } = await open(dataDir);
+    const A = '/api/v1/accounts/1';
+    // Received parcels: cold with a window of zero, once what made them so is on disk.
+    const received: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      const ret = await createReturn(origin, token, { return_line_items: [returnLine(`BEHIND-${n}`, 1)] });
+      const pkg = await createPackage(origin, token, 1, ret.id);
+      expect((await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: ret.return_line_items[0]?.id, quantity: 1 } })).status).toBe(201);
+      expect((await call(origin, 'PATCH', `${A}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
+      received.push(pkg.id);
+    }
+    expect(await station.store.shedCold()).toBe(3);
+    // For each shed parcel: write A runs in the engine while a sweep queues behind it, and write B
+    // queues behind the sweep. When A is done in the engine it may not be on disk yet: a sweep that
+    // judged by the disk then would shed A's record, and B would bring back the older copy from
+    // disk and write over A's change.
+    for (const id of received) {
+      let entered = false;
+      let release = false;
+      const a = station.store.write(async (tx) => {
+        const pkg = await tx.table('return_packages').get(id);
+        entered = true;
+        while (!release) await tx.table('station_meta').get('hot-set-test.none');
+        await tx.table('return_packages').put({ ...pkg, notes: 'A' });
+      });
+      while (!entered) await new Promise((resolve) => setTimeout(resolve, 1));
+      const sweep = station.store.shedCold();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      release = true;
+      const b = station.store.write(async (tx) => {
+        const pkg = await tx.table('return_packages').get(id);
+        await tx.table('return_packages').put({ ...pkg, notes: `${String(pkg.notes)} then B` });
+      });
+      await Promise.all([a, sweep, b]);
+      expect((await station.store.db.return_packages.get(id))?.notes).toBe('A then B');
+    }
+    // Once on disk they leave memory (a sweep waits for the disk first), and read the same from there.
+    await station.store.shedCold();
+    expect(await packagesInMemory(station)).toBe(0);
+    for (const id of received) expect((await station.store.db.return_packages.get(id))?.notes).toBe('A then B');
+    await station.close();
+  });
 });
 
 describe('the hot set with a limit on the records kept for a recent change', () => {

@@ -39,10 +39,12 @@ export async function shedCold(hot: HotSetEngine, options: HotSetOptions, settle
     await done;
     return shed;
   };
-  if (!settled()) return finish(0);
-  if (hasLog) await core.table(CHANGE_LOG_TABLE).mutate({ type: 'deleteRange', trans, range: ALL });
+  // Read first, then ask whether all is durable: once this transaction runs, every write queued
+  // before it has run in the engine, and one not yet committed to SQLite shows as not settled.
   const returnsTable = core.table('returns');
   const held = (await returnsTable.query({ trans, values: false, query: { index: returnsTable.schema.primaryKey, range: ALL } })).result as number[];
+  if (!settled()) return finish(0);
+  if (hasLog) await core.table(CHANGE_LOG_TABLE).mutate({ type: 'deleteRange', trans, range: ALL });
   const hotNow = hot.cold.hotReturns(options);
   const shed = [...new Set([...held, ...hot.present])].filter((id) => !hotNow.has(id));
   if (shed.length === 0) return finish(0);
