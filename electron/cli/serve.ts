@@ -4,7 +4,7 @@ import { openStation, type Station } from '../station/station.ts';
 import { seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken, revokeToken } from '../station/domain/tokens.ts';
 import { removeControl, writeControl } from '../station/control-file.ts';
-import { STARTUP_SETTING_FLAGS, StartupSettingError, settingsGivenByFlags, stationOptionsFromStartupSettings } from '../station/startup-settings.ts';
+import { readStartupSetting, STARTUP_SETTING_FLAGS, StartupSettingError, settingsGivenByFlags, stationOptionsFromStartupSettings } from '../station/startup-settings.ts';
 import { semiSpaceMbFromEnv } from '../station/heap/young-generation.ts';
 import { UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
@@ -23,14 +23,6 @@ function parsePort(value: string | undefined, fallback: number): number {
   return port;
 }
 
-/** RETURNS_STATION_SHUTDOWN_DEADLINE_MS: how long SIGTERM waits for in-flight requests (default 5000). */
-function shutdownDeadlineMs(env: NodeJS.ProcessEnv): number | undefined {
-  const value = env.RETURNS_STATION_SHUTDOWN_DEADLINE_MS;
-  if (value === undefined || value === '') return undefined;
-  if (!/^\d{1,7}$/.test(value)) throw new UsageError(`RETURNS_STATION_SHUTDOWN_DEADLINE_MS must be a whole number of milliseconds, got "${value}".`);
-  return Number(value);
-}
-
 /**
  * The station's settings (startup-settings.ts: flags over the environment), and the two only `serve`
  * has: the shutdown deadline, and RETURNS_STATION_SEMI_SPACE_MB, which bin/returns-station.js already
@@ -41,7 +33,8 @@ function serveSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv) 
   try {
     semiSpaceMbFromEnv(env);
     const { clockOffsetMs, ...options } = stationOptionsFromStartupSettings({ flags: settingsGivenByFlags(values), env });
-    return { deadlineMs: shutdownDeadlineMs(env), clock: offsetClock(clockOffsetMs), options };
+    // How long SIGTERM lets in-flight requests finish (only `serve` has it: the desktop app has desktop.json's).
+    return { deadlineMs: readStartupSetting('shutdownDeadlineMs', { env }), clock: offsetClock(clockOffsetMs), options };
   } catch (error) {
     if (error instanceof StartupSettingError || error instanceof RangeError) throw new UsageError(error.message);
     throw error;

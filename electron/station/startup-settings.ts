@@ -101,6 +101,11 @@ export const STARTUP_SETTINGS = {
     expect: 'an integer of at least 100',
     schema: wholeNumber(12, 100),
   },
+  shutdownDeadlineMs: {
+    env: 'RETURNS_STATION_SHUTDOWN_DEADLINE_MS',
+    expect: 'a whole number of milliseconds',
+    schema: wholeNumber(7),
+  },
   syncOverlapMs: {
     env: 'RETURNS_STATION_SYNC_OVERLAP_MS',
     expect: 'an integer of at least 0',

@@ -12,7 +12,7 @@ import { boundHeapGrowth } from './heap/growth.ts';
 import { semiSpaceGivenToNode } from './heap/young-generation.ts';
 import { type Housekeeping, startHousekeeping } from './housekeeping.ts';
 import { buildServer, type ServerOptions } from './server.ts';
-import { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT, openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
+import { openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
 import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
 import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
 
@@ -97,14 +97,14 @@ export async function openStation(options: StationOptions): Promise<Station> {
     });
     // The young generation is sized when node starts (bin/returns-station.js, heap/young-generation.ts).
     server.log.debug({ heap_growth: heapGrowth, young_generation: { semi_space_mb: semiSpaceGivenToNode() } }, 'V8 heap growth and young generation');
-    const loaded = storeStatsOf(store).load;
+    const { load: loaded, hotSet } = storeStatsOf(store);
     // Every start says what its hot set holds and the window it keeps (a new store holds nothing yet).
     server.log.info(
       {
         returns_in_memory: loaded?.hotReturns ?? 0,
         outbox_slots_in_memory: loaded?.outboxSlots ?? 0,
-        hot_days: options.hotDays ?? DEFAULT_HOT_DAYS,
-        hot_recent_max: options.hotRecentLimit === undefined ? DEFAULT_HOT_RECENT_LIMIT : options.hotRecentLimit,
+        hot_days: hotSet?.days,
+        hot_recent_max: hotSet?.recentLimit,
       },
       'store open: the hot set is in memory, older records are read from disk',
     );

@@ -69,6 +69,7 @@ describe('station settings', () => {
       heapGrowthPercent: ['1001', '-1', '50%'],
       syncIntervalMs: ['99', 'soon'],
       syncOverlapMs: ['-1', '2m'],
+      shutdownDeadlineMs: ['-1', '5s', '12345678'],
     };
     for (const [name, values] of Object.entries(bad) as Array<[keyof typeof STARTUP_SETTINGS, string[]]>) {
       const setting = STARTUP_SETTINGS[name];

@@ -41,6 +41,8 @@ export interface StoreStats {
   commits: Readonly<CommitStats>;
   /** How the SQLite copy was loaded into the engine; undefined for a new database. */
   load: LoadReport | undefined;
+  /** The hot set's window and limit the store keeps, its defaults applied; undefined before it opened. */
+  hotSet?: { days: number; recentLimit: number | null };
 }
 
 const storeStats = new WeakMap<StationStore, StoreStats>();
@@ -90,7 +92,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
     };
     const engine = await openEngine(sqlite, plan, onDisk, durability, hotSet);
     const store = await assembleStore(options, plan, sqlite, durability, engine, hotSet);
-    storeStats.set(store, { commits: durability.loop.stats, load: engine.load });
+    storeStats.set(store, { commits: durability.loop.stats, load: engine.load, hotSet: { days: hotSet.days, recentLimit: hotSet.recentLimit } });
     return store;
   } catch (error) {
     durability?.wal.close();
