@@ -85,7 +85,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
     const clock = options.clock ?? systemClock;
     store = await openStore(storeOptionsOf(options, lock, clock, (returns) => onShed(returns)));
     await seedCatalog(store);
-    const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}) });
+    const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}), ...(options.syncPullIntervalMs !== undefined ? { idleEveryMs: options.syncPullIntervalMs } : {}) });
     const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync };
     const socket: SocketState = { loopback: false, closing: false };
     const server = await buildServer({

@@ -289,10 +289,75 @@ export interface PullCursor {
   settled?: boolean;
 }
 
+/**
+ * How one upstream list answers, as the station has seen it (docs/decisions/sync.md, "Pull with page
+ * numbers"): nothing here is assumed, each value comes from answers and is dropped when one contradicts it.
+ */
+export interface UpstreamListState {
+  /** The page size the upstream answers when asked for more; null until a page was seen. */
+  page_size: number | null;
+  /** The plain list's order: by id up or down, neither, or null until a full pass saw it. */
+  order: 'id_asc' | 'id_desc' | 'unknown' | null;
+  /** The upstream's `total_count` at the last read of the newest end or the end of a pass. */
+  total: number | null;
+  /** The highest upstream id stored: records above it are new. */
+  max_id: number | null;
+  /** A full pass under way (first pull, or the count says something was missed): resumable by page. */
+  pass: ListPass | null;
+  /** When the last full pass ended. */
+  passed_at: Timestamp | null;
+  /** Station clock of the last read that saw every record newer than `max_id` (a pass, a read of the newest end, a verified change feed). */
+  settled_at: Timestamp | null;
+  /** The highest upstream `updated_at` a full pass saw (where a verified change feed starts). */
+  max_updated_at?: Timestamp | null;
+  /** The rolling refresh's next page and when it last read one; the pages that held open packages when last read. */
+  rolling_page: number;
+  refreshed_at?: Timestamp | null;
+  open_pages: number[];
+  /** Open pages still to re-read in this hour's refresh, and when that refresh began. */
+  open_queue?: number[];
+  open_queued_at?: Timestamp | null;
+  /** `updated_since` (with `sort=updated_at` for packages) as the upstream was seen to treat it. */
+  changes: 'unknown' | 'honoured' | 'ignored';
+  changes_checked_at: Timestamp | null;
+  /** The answer that last contradicted an extension, for a person. */
+  contradiction: string | null;
+}
+
+/** A full pass over a plain list, page by page: where it is and what it has seen so far. */
+export interface ListPass {
+  next_page: number;
+  /** The page size it reads at: a different one restarts it (pages would shift). */
+  page_size: number | null;
+  seen: number;
+  total: number | null;
+  started_at: Timestamp;
+  /** The order its pages showed so far, and the last id read (to compare across pages). */
+  order: 'id_asc' | 'id_desc' | 'unknown' | null;
+  last_id: number | null;
+  open_pages: number[];
+  max_id: number | null;
+  max_updated_at: Timestamp | null;
+}
+
+/** An upstream record the station could not store, or a value it could not take: shown once on the sync screen. */
+export interface SyncIssue {
+  kind: SyncKind;
+  upstream_id: number | null;
+  /** False when the record itself is not on the station (unreadable, a duplicate upstream, its return unknown). */
+  stored: boolean;
+  message: string;
+  at: Timestamp;
+}
+
 export interface SyncAccountState {
   account_id: number;
   packages: PullCursor;
   returns: PullCursor;
+  /** What the station found out about the upstream's lists (absent before the first pull of this code). */
+  lists?: { packages: UpstreamListState; returns: UpstreamListState };
+  /** Upstream records not stored, values not taken, duplicates upstream: each once, newest last. */
+  issues?: SyncIssue[];
   /** Set on 401/403: sync of this account waits until the upstream settings change. */
   paused: { status: number; message: string; at: Timestamp } | null;
   last_success_at: Timestamp | null;

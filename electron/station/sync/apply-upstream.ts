@@ -50,40 +50,61 @@ async function linesOfUpstream(db: BoundTables, u: UpstreamReturn, knownLineIds:
       localId = newIds.shift() ?? 0;
       lineIds[String(localId)] = line.id;
     }
+    // The upstream's count when first seen (all of it when it gives none); later the station counts its own receipts against it.
+    const unreceived = line.unreceived_quantity ?? line.quantity;
     return {
       id: localId,
       quantity: line.quantity,
-      // The upstream's count when first seen; later the station counts its own receipts against it.
-      unreceived_quantity_at_create: before?.unreceived_quantity_at_create ?? line.unreceived_quantity,
-      unreceived_quantity: before?.unreceived_quantity ?? line.unreceived_quantity,
-      name: line.name,
-      price: line.price,
-      currency: line.currency,
-      merchant_sku: line.merchant_sku,
+      unreceived_quantity_at_create: before?.unreceived_quantity_at_create ?? unreceived,
+      unreceived_quantity: before?.unreceived_quantity ?? unreceived,
+      name: line.name ?? before?.name ?? '',
+      price: line.price ?? before?.price ?? 0,
+      currency: line.currency ?? before?.currency ?? '',
+      merchant_sku: line.merchant_sku ?? before?.merchant_sku ?? '',
     };
   });
   return { lines, lineIds };
 }
 
-export async function applyUpstreamReturn(db: BoundTables, accountId: number, u: UpstreamReturn, now: string): Promise<ReturnRecord> {
-  const link = await linkOfUpstream(db, accountId, 'return', u.id);
-  const existing = link ? await db.returns.get(link.local_id) : undefined;
+/** An upstream `updated_at` no newer than the one applied last: nothing to do (absent: always apply, it is idempotent). */
+function alreadyApplied(updatedAt: string | null | undefined, link: UpstreamLink | undefined): boolean {
+  return updatedAt !== null && updatedAt !== undefined && link?.upstream_updated_at !== undefined && updatedAt <= link.upstream_updated_at;
+}
+
+/** A return's fields as the upstream gives them; a field it leaves out keeps the station's value (or an empty one on a new return). */
+function returnFields(u: UpstreamReturn, existing: ReturnRecord | undefined): Omit<ReturnRecord, 'id' | 'account_id' | 'status' | 'return_line_items' | 'sku_keys' | 'created_at' | 'updated_at'> {
+  const pick = <K extends keyof ReturnRecord>(field: K, value: ReturnRecord[K] | null | undefined, empty: ReturnRecord[K]): ReturnRecord[K] => (value === undefined || value === null ? (existing?.[field] ?? empty) : value);
+  return {
+    email: pick('email', u.email, ''),
+    receive_by: pick('receive_by', u.receive_by, ''),
+    total_price: pick('total_price', u.total_price, 0),
+    currency: pick('currency', u.currency, ''),
+    weight: pick('weight', u.weight, 0),
+    weight_unit: pick('weight_unit', u.weight_unit as WeightUnit | null | undefined, 'g'),
+    reason_of_return: pick('reason_of_return', u.reason_of_return, ''),
+    length: pick('length', u.length, 0),
+    width: pick('width', u.width, 0),
+    height: pick('height', u.height, 0),
+    dimension_unit: pick('dimension_unit', u.dimension_unit as DimensionUnit | null | undefined, 'cm'),
+  };
+}
+
+export async function applyUpstreamReturn(db: BoundTables, accountId: number, u: UpstreamReturn, now: string, claim?: (t: BoundTables) => Promise<ReturnRecord | undefined>): Promise<ReturnRecord> {
+  let link = await linkOfUpstream(db, accountId, 'return', u.id);
+  let existing = link ? await db.returns.get(link.local_id) : undefined;
   // A version already applied (the overlap re-reads it) or an older one arriving late changes nothing.
-  if (link?.upstream_updated_at && u.updated_at <= link.upstream_updated_at && existing) return existing;
-  const { lines, lineIds } = await linesOfUpstream(db, u, link?.line_ids ?? {}, existing);
+  if (alreadyApplied(u.updated_at, link) && existing) return existing;
+  if (!existing && claim) {
+    // A local return whose create's answer was lost, and this is what it made: linked, not copied.
+    existing = await claim(db);
+    if (existing) link = undefined;
+  }
+  // A claimed return's lines map by position (the upstream keeps the order it was given).
+  const claimedLines = existing && !link ? Object.fromEntries(existing.return_line_items.flatMap((line, i) => (u.return_line_items[i] ? [[String(line.id), u.return_line_items[i].id]] : []))) : {};
+  const { lines, lineIds } = await linesOfUpstream(db, u, link?.line_ids ?? claimedLines, existing);
   const fields = {
     account_id: accountId,
-    email: u.email,
-    receive_by: u.receive_by,
-    total_price: u.total_price,
-    currency: u.currency,
-    weight: u.weight,
-    weight_unit: u.weight_unit as WeightUnit,
-    reason_of_return: u.reason_of_return,
-    length: u.length,
-    width: u.width,
-    height: u.height,
-    dimension_unit: u.dimension_unit as DimensionUnit,
+    ...returnFields(u, existing),
     return_line_items: lines,
     sku_keys: [...new Set(lines.map((line) => skuKey(line.merchant_sku)))],
   };
@@ -91,7 +112,7 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
   if (existing) {
     const next: ReturnRecord = { ...existing, ...fields };
     if (link && JSON.stringify(next) === JSON.stringify(existing)) {
-      await putLink(db, { ...link, upstream_updated_at: u.updated_at }, now);
+      await putLink(db, { ...link, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, now);
       return existing;
     }
     record = { ...next, status: deriveReturnStatus(lines), updated_at: advance(existing.updated_at, now) };
@@ -103,7 +124,7 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
     record = { ...draft, id };
     await logChange(db, { account_id: accountId, resource: 'return', resource_id: id, action: 'created', data: record, at: now }, 'upstream');
   }
-  await putLink(db, { kind: 'return', local_id: record.id, account_id: accountId, upstream_id: u.id, synced: {}, line_ids: lineIds, upstream_updated_at: u.updated_at }, now);
+  await putLink(db, { kind: 'return', local_id: record.id, account_id: accountId, upstream_id: u.id, synced: {}, line_ids: lineIds, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, now);
   return (await recountReturn(db, record.id, now)) ?? record;
 }
 
@@ -112,49 +133,58 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
  * package not yet linked), takes the back office's fields, keeps the dock's, moves status only
  * forward, logs every value it replaced or kept against the upstream, and refreshes the synced snapshot.
  */
-export async function applyUpstreamPackage(db: BoundTables, accountId: number, u: UpstreamPackage, now: string): Promise<ReturnPackage | null> {
+export async function applyUpstreamPackage(db: BoundTables, accountId: number, u: UpstreamPackage, now: string): Promise<ReturnPackage | NotStored> {
   const returnLink = await linkOfUpstream(db, accountId, 'return', u.return_id);
-  const match = await matchLocalPackage(db, accountId, u, now);
-  if (match === 'twin') return null;
+  const match = await matchLocalPackage(db, accountId, u);
+  if ('twinOf' in match) return { notStored: `a duplicate upstream: tracking number ${u.tracking_number} is also upstream package ${match.twinOf}, which the station keeps` };
   const { local, link } = match;
-  if (link?.upstream_updated_at && u.updated_at <= link.upstream_updated_at && local) return local;
+  if (alreadyApplied(u.updated_at, link) && local) return local;
   const incoming = upstreamValuesFromAnswer(u);
   if (!local) {
     if (!returnLink) throw new MissingReturnError(u.return_id);
-    return createFromUpstream(db, accountId, u, returnLink.local_id, incoming, now);
+    if (!u.status) return { notStored: 'its status is unknown to this station: the package is not stored' };
+    return createFromUpstream(db, accountId, { ...u, status: u.status }, returnLink.local_id, incoming, now);
   }
   const synced: Record<string, unknown> = { ...(link?.synced ?? {}) };
   const next = await mergeFields(db, { accountId, local, linked: link !== undefined, incoming, synced, now });
+  // A received package's processing time, from the upstream when the station has none (received elsewhere).
+  if (u.processed_at && local.processed_at === null) next.processed_at = u.processed_at;
   const pkg = await saveMerged(db, accountId, local, next, returnLink?.local_id, now);
   // Spread the link: its line items' and media's upload state must survive a pull.
-  await putLink(db, { ...link, kind: 'return_package', local_id: pkg.id, account_id: accountId, upstream_id: u.id, synced, upstream_updated_at: u.updated_at }, now);
+  await putLink(db, { ...link, kind: 'return_package', local_id: pkg.id, account_id: accountId, upstream_id: u.id, synced, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, now);
   return pkg;
 }
 
-type PackageMatch = { local: ReturnPackage | undefined; link: UpstreamLink | undefined } | 'twin';
+/** Why an upstream package is not on the station (shown to a person with its upstream id). */
+export interface NotStored {
+  notStored: string;
+}
+
+export function isStored(applied: ReturnPackage | NotStored): applied is ReturnPackage {
+  return !('notStored' in applied);
+}
+
+type PackageMatch = { local: ReturnPackage | undefined; link: UpstreamLink | undefined } | { twinOf: number };
 
 /**
  * The station's package for an upstream one: by its link, else an unlinked local package with the
  * same tracking number (a pending local create of the same parcel: merged, not duplicated). A local
- * package with that number linked to another upstream package is a twin: logged, and nothing applied.
+ * package with that number linked to another upstream package is a twin: nothing is applied, and the
+ * caller lists it once for a person.
  */
-async function matchLocalPackage(db: BoundTables, accountId: number, u: UpstreamPackage, now: string): Promise<PackageMatch> {
+async function matchLocalPackage(db: BoundTables, accountId: number, u: UpstreamPackage): Promise<PackageMatch> {
   const link = await linkOfUpstream(db, accountId, 'return_package', u.id);
   const local = link ? await db.return_packages.get(link.local_id) : undefined;
   if (local) return { local, link };
   const sameTracking = await db.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(u.tracking_number)]).first();
   if (!sameTracking) return { local, link };
   const other = await linkOf(db, 'return_package', sameTracking.id);
-  if (other && other.upstream_id !== u.id) {
-    // Two upstream packages with one tracking number: the station keeps its own twin and says so.
-    await logConflict(db, { account_id: accountId, kind: 'return_package', local_id: sameTracking.id, field: 'tracking_number', local_value: sameTracking.tracking_number, upstream_value: `${u.tracking_number} (upstream package ${u.id})`, kept: 'station', at: now });
-    return 'twin';
-  }
+  if (other && other.upstream_id !== u.id) return { twinOf: other.upstream_id };
   return { local: sameTracking, link: undefined };
 }
 
 /** A package the station has not seen: created with the upstream's values, linked, its snapshot those values. */
-async function createFromUpstream(db: BoundTables, accountId: number, u: UpstreamPackage, returnId: number, incoming: FieldValues, now: string): Promise<ReturnPackage> {
+async function createFromUpstream(db: BoundTables, accountId: number, u: UpstreamPackage & { status: ReturnPackage['status'] }, returnId: number, incoming: FieldValues, now: string): Promise<ReturnPackage> {
   const values = { ...Object.fromEntries(PUSHED_FIELDS.map((f) => [f, null])), ...incoming } as Record<string, unknown>;
   const draft: Omit<ReturnPackage, 'id'> = {
     account_id: accountId,
@@ -175,7 +205,7 @@ async function createFromUpstream(db: BoundTables, accountId: number, u: Upstrea
     shipping_label_cost_currency: values.shipping_label_cost_currency as string | null,
     carrier_id: values.carrier_id as number | null,
     location_id: values.location_id as number | null,
-    processed_at: null,
+    processed_at: u.processed_at ?? null,
     processor_id: null,
     notes: values.notes as string | null,
     line_items_count: 0,
@@ -185,7 +215,7 @@ async function createFromUpstream(db: BoundTables, accountId: number, u: Upstrea
   const id = await db.return_packages.add(draft as ReturnPackage);
   const pkg = { ...draft, id };
   await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'created', data: pkg, at: now }, 'upstream');
-  await putLink(db, { kind: 'return_package', local_id: id, account_id: accountId, upstream_id: u.id, synced: { ...values }, upstream_updated_at: u.updated_at }, now);
+  await putLink(db, { kind: 'return_package', local_id: id, account_id: accountId, upstream_id: u.id, synced: { ...values }, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, now);
   return pkg;
 }
 
@@ -244,4 +274,22 @@ async function saveMerged(db: BoundTables, accountId: number, local: ReturnPacka
   await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: pkg, at: now }, 'upstream');
   if (pkg.status === 'received' && local.status !== 'received') await recountReturn(db, pkg.return_id, now);
   return pkg;
+}
+
+/**
+ * Whether an upstream return is the same manual return as a local one: there is no natural key, so by
+ * content (customer, date, price, reason, and the lines by SKU and quantity in order). A field the
+ * upstream left out does not count against it.
+ */
+export function sameReturn(local: ReturnRecord, u: UpstreamReturn): boolean {
+  const same = <V>(mine: V, theirs: V | null | undefined) => theirs === undefined || theirs === null || theirs === mine;
+  return (
+    (u.email === undefined || u.email === null || u.email.toLowerCase() === local.email.toLowerCase()) &&
+    same(local.receive_by, u.receive_by) &&
+    same(local.total_price, u.total_price) &&
+    same(local.currency, u.currency) &&
+    same(local.reason_of_return, u.reason_of_return) &&
+    u.return_line_items.length === local.return_line_items.length &&
+    u.return_line_items.every((line, i) => same(local.return_line_items[i]?.merchant_sku, line.merchant_sku) && line.quantity === local.return_line_items[i]?.quantity)
+  );
 }

@@ -15,6 +15,10 @@ export interface SyncContext {
   random?: () => number;
   /** How far behind its cursor a pull re-reads (default PULL_OVERLAP_MS). */
   overlapMs?: number;
+  /** The idle cadence the pull's reads are timed by (default DEFAULT_IDLE_EVERY_MS in pull.ts). */
+  idleEveryMs?: number;
+  /** How many stations share the upstream's budget, as the budget estimates it: idle reads stretch by it. */
+  pace?: () => number;
 }
 
 /** What a round did, for `sync --once`, the log and the bench. */
@@ -33,8 +37,14 @@ export interface RoundReport {
   offline: boolean;
   paused: string[];
   requests: number;
+  /** A pull left work for a next round soon (a full pass under way): the scheduler comes back early. */
+  more: boolean;
+  /** What pulls left for later, per account and list, for a person (`sync --once`, the sync screen). */
+  pull_left: string[];
+  /** Pull rounds that failed (an answer the station could not read, an error status), with why. */
+  pull_failed: string[];
 }
 
 export function emptyReport(): RoundReport {
-  return { created: 0, updated: 0, adopted: 0, media_uploaded: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, paused: [], requests: 0 };
+  return { created: 0, updated: 0, adopted: 0, media_uploaded: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, paused: [], requests: 0, more: false, pull_left: [], pull_failed: [] };
 }

@@ -5,7 +5,8 @@ import { boundTables, type StationStore } from '../store/index.ts';
 import { emptyReport, type RoundReport, type SyncContext } from './context.ts';
 import { SyncPausedError } from './errors.ts';
 import { accountState, updateAccountState } from './account-state.ts';
-import { pullPackages, pullReturns, SWEEP_EVERY_MS, sweepOpenPackages } from './pull.ts';
+import { PullError } from './list-scan.ts';
+import { pullAccount, type PullMode } from './pull.ts';
 import { pushAccount } from './push.ts';
 import { createRateBudget, type RateBudget } from './rate-budget.ts';
 import { readUpstreamSettings } from './settings.ts';
@@ -17,6 +18,8 @@ import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUn
 export interface RoundOptions {
   /** Pull too (the scheduler pulls on its interval; a round after a local change only pushes). */
   pull: boolean;
+  /** `complete` (`sync --once`): read each list to the end and every open page; `idle` (default): only what is due. */
+  pullMode?: PullMode;
   /** Send backed-off changes now (`sync --once`). */
   ignoreBackoff?: boolean;
 }
@@ -44,6 +47,8 @@ export interface SyncEngineOptions {
   fetch?: FetchLike;
   random?: () => number;
   overlapMs?: number;
+  /** The idle cadence of the scheduler's pull rounds: the pull times its reads by it. */
+  idleEveryMs?: number;
 }
 
 const INSTANCE_KEY = 'sync.instance';
@@ -97,13 +102,18 @@ async function clearBackoff(store: StationStore): Promise<void> {
   });
 }
 
-/** One account's turn in a round: push, then (on the scheduler's rounds) pull and, when due, sweep. */
-async function syncAccount(sc: SyncContext, accountId: number, pull: boolean, report: RoundReport): Promise<void> {
+/** One account's turn in a round: push, then (on the scheduler's rounds) pull. */
+async function syncAccount(sc: SyncContext, accountId: number, options: RoundOptions, report: RoundReport): Promise<void> {
   await pushAccount(sc, accountId, report);
-  if (pull) {
-    const pulled = (await pullReturns(sc, accountId, report)) && (await pullPackages(sc, accountId, report));
-    const sweptAt = (await accountState(sc.store.db, accountId)).last_sweep_at;
-    if (pulled && (sweptAt === null || Date.parse(sc.clock.now()) - Date.parse(sweptAt) >= SWEEP_EVERY_MS)) await sweepOpenPackages(sc, accountId, report);
+  if (options.pull) {
+    try {
+      const pulled = await pullAccount(sc, accountId, report, options.pullMode ?? 'idle');
+      report.pull_left.push(...pulled.left.map((left) => `account ${accountId}: ${left}`));
+    } catch (error) {
+      // An answer the station cannot read stops this account's pull, not the round.
+      if (!(error instanceof PullError)) throw error;
+      report.pull_failed.push(`account ${accountId}: ${error.message}`);
+    }
   }
   await updateAccountState(sc.store, accountId, { last_success_at: sc.clock.now() });
 }
@@ -112,7 +122,7 @@ async function syncAccount(sc: SyncContext, accountId: number, pull: boolean, re
  * Runs each account in turn. An unreachable upstream ends the round (offline); a refusal that pauses
  * sync pauses that account only; any other error is the round's error and the next account runs.
  */
-async function syncAccounts(sc: SyncContext, accounts: number[], pull: boolean, report: RoundReport): Promise<LastRound> {
+async function syncAccounts(sc: SyncContext, accounts: number[], options: RoundOptions, report: RoundReport): Promise<LastRound> {
   let error: string | null = null;
   for (const accountId of accounts) {
     const state = await accountState(sc.store.db, accountId);
@@ -121,7 +131,7 @@ async function syncAccounts(sc: SyncContext, accounts: number[], pull: boolean, 
       continue;
     }
     try {
-      await syncAccount(sc, accountId, pull, report);
+      await syncAccount(sc, accountId, options, report);
     } catch (caught) {
       if (caught instanceof UpstreamUnreachableError) {
         report.offline = true;
@@ -154,7 +164,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     let budget = budgets.get(settings.url);
     if (!budget) budgets.set(settings.url, (budget = createRateBudget()));
     const client = createUpstreamClient(settings, budget, options.fetch);
-    return { store, clock, client, outbox, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}) };
+    return { store, clock, client, outbox, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
   }
 
   async function round(roundOptions: RoundOptions): Promise<RoundReport> {
@@ -169,7 +179,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
     const sc = await contextFor(settings);
     if (roundOptions.ignoreBackoff) await clearBackoff(store);
-    const outcome = await syncAccounts(sc, settings.accounts, roundOptions.pull, report);
+    const outcome = await syncAccounts(sc, settings.accounts, roundOptions, report);
     report.requests = sc.client.requests;
     report.conflicts = await store.db.sync_conflicts.count();
     lastRound = outcome;

@@ -27,7 +27,9 @@ export function localValues(pkg: ReturnPackage): Record<PushedField, unknown> {
 
 /** The pushed fields an upstream answer carries (a list item lacks some: those stay absent). */
 export function upstreamValues(u: UpstreamPackage): FieldValues {
-  const values: FieldValues = { status: u.status, tracking_number: u.tracking_number };
+  const values: FieldValues = { tracking_number: u.tracking_number };
+  // An unknown status was left out by the reader: the station keeps its own.
+  if (u.status !== undefined) values.status = u.status;
   const set = (field: PushedField, value: unknown) => {
     if (value !== undefined) values[field] = value;
   };

@@ -1,173 +1,208 @@
-import { boundTables, type BoundTables, type PullCursor } from '../store/index.ts';
-import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from './apply-upstream.ts';
+import type { BoundTables, ReturnRecord, SyncIssue } from '../store/index.ts';
 import type { RoundReport, SyncContext } from './context.ts';
-import { answerKind, pauseFrom } from './errors.ts';
-import { accountState } from './account-state.ts';
-import type { UpstreamAnswer } from './upstream-client.ts';
-import { UpstreamPackagePageSchema, UpstreamReturnPageSchema, UpstreamReturnSchema, type UpstreamPackage } from './upstream-records.ts';
+import { applyUpstreamPackage, applyUpstreamReturn, isStored, MissingReturnError, sameReturn } from './apply-upstream.ts';
+import { probeChanges, readChanges } from './change-feed.ts';
+import { continuePass, type ListKind, readNewest, refreshPage, requestPass } from './list-scan.ts';
+import { clearIssues, listState, updateListState } from './list-state.ts';
+import { linkOf, linkOfUpstream } from './links.ts';
+import type { RequestPriority } from './rate-budget.ts';
+import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
+import { boundTables } from '../store/index.ts';
 
 /*
- * Pull: what the upstream changed since the cursor, on the upstream's own `updated_at` (never the
- * station clock), with an overlap window. Each page's upserts and the cursor move commit in one
- * store write, so a kill resumes at the page it stopped at.
+ * Pull: what the upstream holds, onto the station, within the request budget (docs/decisions/sync.md,
+ * "Pull with page numbers"). Returns first (a package needs its return), then packages. Against an
+ * upstream that honours only `page` and `per_page`: a full pass first, then each round the newest
+ * end of each list (new records) and a page of the rolling refresh (edits; the pages holding open
+ * packages at least once an hour). Where the upstream was seen to honour `updated_since`, its change
+ * feed replaces both. A round spends at most a few requests a list; `sync --once` reads to the end.
  */
 
-export const PULL_PAGE_SIZE = 250;
-/** Re-read this far behind the cursor: records committed upstream out of `updated_at` order. */
-export const PULL_OVERLAP_MS = 2 * 60_000;
-export const SWEEP_EVERY_MS = 60 * 60_000;
-const EPOCH = '1970-01-01T00:00:00.000Z';
-
-function behind(at: string | null, overlapMs = PULL_OVERLAP_MS): string {
-  if (at === null) return EPOCH;
-  return new Date(Math.max(0, Date.parse(at) - overlapMs)).toISOString();
-}
+/** An idle round reads at most this many pages of a full pass, so pushes never wait long behind one. */
+const PASS_PAGES_PER_ROUND = 20;
+/** The pages that held open packages are all re-read at least this often. */
+const OPEN_REFRESH_MS = 60 * 60_000;
+/** Changes verified absent are asked about again after this long. */
+const PROBE_AGAIN_MS = 60 * 60_000;
+/** The idle cadence when none is set: see `idleCost` in docs/decisions/sync.md. */
+export const DEFAULT_IDLE_EVERY_MS = 180_000;
 
 /**
- * Where a round starts: `overlap` behind the cursor, to catch records the upstream committed out of
- * `updated_at` order, until a round re-read that window after it closed; then the cursor itself, so
- * an idle round reads one short page rather than the last burst again and again.
+ * How often each idle read is due, in idle rounds (`SyncContext.idleEveryMs`, stretched by the share
+ * of a fleet): new packages every round, new returns every second; a refresh page of packages every
+ * round, of returns every fourth. At 3 minutes: ≤ 20 + 10 + 20 + 5 = 55 requests an hour an account.
  */
-function roundStart(cursor: PullCursor, overlapMs: number): string {
-  return cursor.settled && cursor.updated_at !== null ? cursor.updated_at : behind(cursor.updated_at, overlapMs);
+const ROUNDS = { packages: { newest: 1, refresh: 1 }, returns: { newest: 2, refresh: 4 } } as const;
+/** However many stations share the budget, new records are looked for at least this often. */
+const NEWEST_AT_LEAST_EVERY_MS = 8 * 60_000;
+
+export type PullMode = 'idle' | 'complete';
+
+/** What a pull left for later (the budget ran out, or a pass is under way), per list, for a person. */
+export interface PullResult {
+  complete: boolean;
+  left: string[];
 }
 
-/**
- * The cursor's overlap state once a round is done. A new `updated_at` opens a new window (timed from
- * now, when the station first saw it). A round that began `overlap` after that, read the whole
- * window and found nothing newer closes it: every record that could land in it late has landed.
- * The station's clock times a duration here; it is never compared with the upstream's timestamps.
- */
-function overlapAfter(before: PullCursor, updatedAt: string | null, round: { startedAt: string; fromStart: boolean; now: string }, overlapMs: number): Pick<PullCursor, 'advanced_at' | 'settled'> {
-  if (updatedAt !== before.updated_at || !before.advanced_at) return { advanced_at: round.now, settled: false };
-  const closed = round.fromStart && Date.parse(round.startedAt) >= Date.parse(before.advanced_at) + overlapMs;
-  return { advanced_at: before.advanced_at, settled: (before.settled ?? false) || closed };
-}
+// -- the two lists --------------------------------------------------------------------------------
 
-/** The answer's body when it is a success; pauses on 401/403; null when the pull should stop for now. */
-function okBody(answer: UpstreamAnswer | null): unknown {
-  if (!answer) return null;
-  const kind = answerKind(answer.status);
-  if (kind === 'auth') throw pauseFrom(answer);
-  if (kind !== 'ok') throw new Error(`The upstream answered ${answer.status} to a pull.`);
-  return answer.body;
-}
-
-/** Pulls changed returns: `updated_since` and pages (the returns list has no sort); resumable by page. */
-export async function pullReturns(sc: SyncContext, accountId: number, report: RoundReport): Promise<boolean> {
-  const overlapMs = sc.overlapMs ?? PULL_OVERLAP_MS;
-  const startedAt = sc.clock.now();
-  // A round resumed after a kill began before this process: it does not close the window.
-  const fromStart = (await accountState(sc.store.db, accountId)).returns.round_since === null;
-  for (;;) {
-    const state = await accountState(sc.store.db, accountId);
-    const cursor = state.returns;
-    const since = cursor.round_since ?? roundStart(cursor, overlapMs);
-    const page = cursor.round_since === null ? 1 : cursor.page;
-    const body = okBody(await sc.client.send({ method: 'GET', url: sc.client.accountReturnsUrl(accountId), query: { updated_since: since, page, per_page: PULL_PAGE_SIZE }, priority: 'pull' }));
-    if (body === null) return false;
-    const parsed = UpstreamReturnPageSchema.safeParse(body);
-    if (!parsed.success) throw new Error('The upstream answered the returns list with an unexpected shape.');
-    const { data, meta } = parsed.data;
-    const done = page >= meta.total_pages || data.length === 0;
-    await sc.store.write(async (tx) => {
-      const t = boundTables(tx);
-      const now = sc.clock.now();
-      for (const u of data) await applyUpstreamReturn(t, accountId, u, now);
-      const max = data.reduce<string | null>((m, u) => (m === null || u.updated_at > m ? u.updated_at : m), cursor.round_max);
-      const updatedAt = max !== null && (cursor.updated_at === null || max > cursor.updated_at) ? max : cursor.updated_at;
-      const next: PullCursor = done
-        ? { updated_at: updatedAt, page: 1, round_since: null, round_max: null, seen: 0, total: null, ...overlapAfter(cursor, updatedAt, { startedAt, fromStart, now }, overlapMs) }
-        : { ...cursor, round_since: since, page: page + 1, round_max: max, seen: (cursor.round_since === null ? 0 : cursor.seen) + data.length, total: meta.total_count };
-      const fresh = await accountState(t, accountId);
-      await t.sync_state.put({ ...fresh, returns: next });
-    });
-    report.pulled += data.length;
-    if (done) return true;
+/** Local returns whose create's answer was lost: an upstream return of the same content is theirs. */
+async function lostReturnCreates(t: BoundTables, accountId: number): Promise<ReturnRecord[]> {
+  const slots = await t.outbox.where('account_id').equals(accountId).filter((slot) => slot.kind === 'return' && slot.create_attempted_at !== null).toArray();
+  const records: ReturnRecord[] = [];
+  for (const slot of slots) {
+    const record = await t.returns.get(slot.local_id);
+    if (record && !(await linkOf(t, 'return', record.id))) records.push(record);
   }
+  return records;
 }
 
-/** Applies a page of packages; a package whose return the station lacks brings that return first. */
-async function applyPackages(sc: SyncContext, accountId: number, packages: UpstreamPackage[], after: (t: BoundTables) => Promise<void>): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await sc.store.write(async (tx) => {
-        const t = boundTables(tx);
-        const now = sc.clock.now();
-        for (const u of packages) await applyUpstreamPackage(t, accountId, u, now);
-        await after(t);
+export const RETURNS: ListKind<UpstreamReturn> = {
+  list: 'returns',
+  syncKind: 'return',
+  url: (sc, accountId) => sc.client.accountReturnsUrl(accountId),
+  read: readUpstreamReturn,
+  async store(t, accountId, records, now) {
+    const issues: Array<Omit<SyncIssue, 'at'>> = [];
+    let claimants: ReturnRecord[] | null = null;
+    for (const u of records) {
+      if (!(await linkOfUpstream(t, accountId, 'return', u.id))) claimants ??= await lostReturnCreates(t, accountId);
+      const pending = claimants ?? [];
+      await applyUpstreamReturn(t, accountId, u, now, async () => {
+        const index = pending.findIndex((local) => sameReturn(local, u));
+        return index < 0 ? undefined : pending.splice(index, 1)[0];
       });
-      return;
-    } catch (error) {
-      if (!(error instanceof MissingReturnError) || attempt > packages.length) throw error;
-      const answer = await sc.client.send({ method: 'GET', url: sc.client.accountReturnsUrl(accountId, error.upstreamReturnId), priority: 'pull' });
-      const body = okBody(answer);
-      if (body === null) throw error;
-      const parsed = UpstreamReturnSchema.safeParse(body);
-      if (!parsed.success) throw new Error(`The upstream return ${error.upstreamReturnId} could not be read.`, { cause: error });
-      await sc.store.write((tx) => applyUpstreamReturn(boundTables(tx), accountId, parsed.data, sc.clock.now()));
+      await clearIssues(t, accountId, 'return', u.id);
+      for (const note of u.notes_for_person ?? []) issues.push({ kind: 'return', upstream_id: u.id, stored: true, message: `upstream return ${u.id}: ${note}` });
     }
+    return issues;
+  },
+  isOpen: () => false,
+  updatedAt: (u) => u.updated_at,
+};
+
+/** Before a page of packages is stored: the returns it names that the station lacks, from the newest end of the returns list. */
+async function ensureReturns(sc: SyncContext, accountId: number, records: UpstreamPackage[], report: RoundReport, priority: RequestPriority): Promise<void> {
+  let missing = false;
+  for (const u of records) {
+    if (missing) break;
+    missing = !(await linkOfUpstream(sc.store.db, accountId, 'return', u.return_id)) && !(await linkOfUpstream(sc.store.db, accountId, 'return_package', u.id));
   }
+  if (!missing) return;
+  const outcome = await readNewest(sc, RETURNS, accountId, report, priority);
+  if (outcome === 'unknown-order') await continuePass(sc, RETURNS, accountId, report, { maxPages: Number.POSITIVE_INFINITY, priority });
+}
+
+export const PACKAGES: ListKind<UpstreamPackage> = {
+  list: 'packages',
+  syncKind: 'return_package',
+  url: (sc, accountId) => sc.client.packagesUrl(accountId),
+  read: readUpstreamPackage,
+  prepare: ensureReturns,
+  async store(t, accountId, records, now) {
+    const issues: Array<Omit<SyncIssue, 'at'>> = [];
+    for (const u of records) {
+      const issue = (stored: boolean, message: string) => issues.push({ kind: 'return_package', upstream_id: u.id, stored, message: `upstream package ${u.id}: ${message}` });
+      try {
+        const applied = await applyUpstreamPackage(t, accountId, u, now);
+        if (isStored(applied)) await clearIssues(t, accountId, 'return_package', u.id);
+        else issue(false, applied.notStored);
+      } catch (error) {
+        if (!(error instanceof MissingReturnError)) throw error;
+        issue(false, `its return ${u.return_id} was not found upstream: the package is not stored`);
+      }
+      for (const note of u.notes_for_person ?? []) issue(true, note);
+    }
+    return issues;
+  },
+  isOpen: (u) => u.status !== 'received' && u.status !== 'cancelled',
+  updatedAt: (u) => u.updated_at,
+};
+
+// -- one round ------------------------------------------------------------------------------------
+
+const since = (at: string | null | undefined, now: string): number => (at ? Date.parse(now) - Date.parse(at) : Number.POSITIVE_INFINITY);
+
+/** The idle wait before a read that is due every `rounds` idle rounds, stretched by the fleet's share. */
+function every(sc: SyncContext, rounds: number, cap = Number.POSITIVE_INFINITY): number {
+  const base = (sc.idleEveryMs ?? DEFAULT_IDLE_EVERY_MS) * rounds;
+  // A little under the cadence, so a round that comes a moment early still reads.
+  return Math.min(base * (sc.pace?.() ?? 1), Math.max(base, cap)) * 0.9;
+}
+
+/** Pulls an account: returns, then packages. */
+export async function pullAccount(sc: SyncContext, accountId: number, report: RoundReport, mode: PullMode): Promise<PullResult> {
+  const left: string[] = [];
+  for (const kind of [RETURNS, PACKAGES] as const) {
+    const outcome = await pullList(sc, kind as ListKind<{ id: number }>, accountId, report, mode);
+    if (outcome !== null) left.push(outcome);
+  }
+  return { complete: left.length === 0, left };
+}
+
+/** One list's share of a round; returns what it left for later, or null. */
+async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, mode: PullMode): Promise<string | null> {
+  const complete = mode === 'complete';
+  const rounds = ROUNDS[kind.list];
+  let state = await listState(sc.store.db, accountId, kind.list);
+  if (state.changes === 'honoured' && state.pass === null && state.passed_at !== null) {
+    if (!complete && since(state.settled_at, sc.clock.now()) < every(sc, rounds.newest, NEWEST_AT_LEAST_EVERY_MS)) return null;
+    const feed = await readChanges(sc, kind, accountId, report, 'pull');
+    if (feed === 'budget') return `${kind.list}: changes left for the next round (rate budget)`;
+    if (feed === 'done') return null;
+    // Contradicted: the feed may have hidden records, so read the whole list once more.
+    await requestPass(sc, accountId, kind.list, null);
+  }
+  state = await listState(sc.store.db, accountId, kind.list);
+  if (state.pass !== null || state.passed_at === null) return fullPass(sc, kind, accountId, report, complete);
+  if (complete || since(state.settled_at, sc.clock.now()) >= every(sc, rounds.newest, NEWEST_AT_LEAST_EVERY_MS)) {
+    const newest = await readNewest(sc, kind, accountId, report, 'pull');
+    if (newest === 'budget') return `${kind.list}: new records left for the next round (rate budget)`;
+    if (newest === 'unknown-order') return fullPass(sc, kind, accountId, report, complete);
+  }
+  const refreshed = await refresh(sc, kind, accountId, report, complete);
+  if (refreshed !== null) return refreshed;
+  await probe(sc, kind, accountId, report);
+  return null;
+}
+
+async function fullPass<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, complete: boolean): Promise<string | null> {
+  const outcome = await continuePass(sc, kind, accountId, report, { maxPages: complete ? Number.POSITIVE_INFINITY : PASS_PAGES_PER_ROUND, priority: 'pull' });
+  if (outcome === 'budget') {
+    const pass = (await listState(sc.store.db, accountId, kind.list)).pass;
+    report.more = true;
+    return `${kind.list}: full read at ${pass?.seen ?? 0} of ${pass?.total ?? '?'} records, the rest in the next rounds`;
+  }
+  await probe(sc, kind, accountId, report);
+  return null;
 }
 
 /**
- * Pulls changed packages: keyset on `updated_at` (`sort=updated_at`, `updated_since` = the last
- * stored `updated_at`); a page that is all one `updated_at` moves to the next page instead.
+ * Edits: the pages that held open packages, each at least once an hour, then the rolling refresh.
+ * An idle round reads one page when one is due; `sync --once` reads every open page.
  */
-export async function pullPackages(sc: SyncContext, accountId: number, report: RoundReport): Promise<boolean> {
-  const overlapMs = sc.overlapMs ?? PULL_OVERLAP_MS;
-  const startedAt = sc.clock.now();
-  const before = (await accountState(sc.store.db, accountId)).packages;
-  // A round resumed after a kill (on a later page of one `updated_at`) does not close the window.
-  const fromStart = before.page === 1;
-  let since: string | null = null;
+async function refresh<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, complete: boolean): Promise<string | null> {
+  let state = await listState(sc.store.db, accountId, kind.list);
+  const now = sc.clock.now();
+  if (complete || since(state.open_queued_at, now) >= OPEN_REFRESH_MS) {
+    const queue = [...state.open_pages];
+    state = await sc.store.write((tx) => updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, open_queue: queue, open_queued_at: now })));
+  }
+  if (!complete && since(state.refreshed_at, now) < every(sc, ROUNDS[kind.list].refresh)) return null;
   for (;;) {
-    const state = await accountState(sc.store.db, accountId);
-    const cursor = state.packages;
-    since ??= roundStart(cursor, overlapMs);
-    const page = cursor.page;
-    const body = okBody(await sc.client.send({ method: 'GET', url: sc.client.packagesUrl(accountId), query: { updated_since: since, sort: 'updated_at', page, per_page: PULL_PAGE_SIZE }, priority: 'pull' }));
-    if (body === null) return false;
-    const parsed = UpstreamPackagePageSchema.safeParse(body);
-    if (!parsed.success) throw new Error('The upstream answered the packages list with an unexpected shape.');
-    const { data, meta } = parsed.data;
-    const last = data.at(-1)?.updated_at ?? null;
-    const done = data.length < PULL_PAGE_SIZE;
-    const samePage = !done && last === since;
-    const updatedAt = last !== null && (cursor.updated_at === null || last > cursor.updated_at) ? last : cursor.updated_at;
-    const next: PullCursor = {
-      updated_at: updatedAt,
-      page: samePage ? page + 1 : 1,
-      round_since: null,
-      round_max: null,
-      seen: cursor.seen + data.length,
-      total: cursor.total ?? meta.total_count,
-    };
-    if (done) Object.assign(next, { seen: 0, total: null }, overlapAfter(before, updatedAt, { startedAt, fromStart, now: sc.clock.now() }, overlapMs));
-    await applyPackages(sc, accountId, data, async (t) => {
-      const fresh = await accountState(t, accountId);
-      await t.sync_state.put({ ...fresh, packages: next });
-    });
-    report.pulled += data.length;
-    if (done) return true;
-    if (!samePage) since = last;
+    const queue = (await listState(sc.store.db, accountId, kind.list)).open_queue ?? [];
+    const { outcome, page } = await refreshPage(sc, kind, accountId, report, 'pull', queue);
+    if (outcome === 'budget') return `${kind.list}: refresh of open records left for the next round (rate budget)`;
+    await sc.store.write((tx) =>
+      updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, refreshed_at: sc.clock.now(), open_queue: (s.open_queue ?? []).filter((p) => p !== page) })),
+    );
+    if (!complete || queue.length <= 1) return null;
   }
 }
 
-/** Re-reads the account's open packages (a cursor can miss a record the upstream backdated). */
-export async function sweepOpenPackages(sc: SyncContext, accountId: number, report: RoundReport): Promise<boolean> {
-  for (let page = 1; ; page += 1) {
-    const body = okBody(await sc.client.send({ method: 'GET', url: sc.client.packagesUrl(accountId), query: { status: 'pending,in_transit,delivered,exception', sort: 'id', page, per_page: PULL_PAGE_SIZE }, priority: 'pull' }));
-    if (body === null) return false;
-    const parsed = UpstreamPackagePageSchema.safeParse(body);
-    if (!parsed.success) throw new Error('The upstream answered the packages list with an unexpected shape.');
-    const last = page >= parsed.data.meta.total_pages || parsed.data.data.length === 0;
-    await applyPackages(sc, accountId, parsed.data.data, async (t) => {
-      if (!last) return;
-      const fresh = await accountState(t, accountId);
-      await t.sync_state.put({ ...fresh, last_sweep_at: sc.clock.now() });
-    });
-    report.pulled += parsed.data.data.length;
-    if (last) return true;
-  }
+/** Asks once (again after an hour when it could not tell) whether the upstream honours `updated_since`. */
+async function probe<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport): Promise<void> {
+  const state = await listState(sc.store.db, accountId, kind.list);
+  if (state.changes !== 'unknown' || since(state.changes_checked_at, sc.clock.now()) < PROBE_AGAIN_MS) return;
+  await probeChanges(sc, kind, accountId, report, 'pull');
 }

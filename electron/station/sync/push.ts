@@ -8,7 +8,11 @@ import { linkOf, putLink } from './links.ts';
 import { mediaUnsent, pushMedia } from './media-push.ts';
 import { type FieldValues, localValues, unsentFields, upstreamValues } from './package-fields.ts';
 import { UpstreamUnreachableError, type UpstreamAnswer } from './upstream-client.ts';
-import { UpstreamPackagePageSchema, UpstreamPackageSchema, UpstreamReturnPageSchema, UpstreamReturnSchema, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
+import { readChanges } from './change-feed.ts';
+import { continuePass, type ListKind, readNewest } from './list-scan.ts';
+import { listState } from './list-state.ts';
+import { PACKAGES, RETURNS } from './pull.ts';
+import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
 
 /*
  * Push: sends the outbox of one account, returns before packages, oldest first. Every slot is
@@ -144,20 +148,6 @@ function returnBody(record: ReturnRecord) {
   };
 }
 
-/** Whether an upstream return is the same manual return as a local one (no natural key: by content). */
-function sameReturn(local: ReturnRecord, u: UpstreamReturn): boolean {
-  const body = returnBody(local);
-  return (
-    u.email.toLowerCase() === body.email.toLowerCase() &&
-    u.receive_by === body.receive_by &&
-    u.total_price === body.total_price &&
-    u.currency === body.currency &&
-    u.reason_of_return === body.reason_of_return &&
-    u.return_line_items.length === body.return_line_items.length &&
-    u.return_line_items.every((line, i) => line.merchant_sku === body.return_line_items[i]?.merchant_sku && line.quantity === body.return_line_items[i]?.quantity)
-  );
-}
-
 async function linkReturn(sc: SyncContext, entry: OutboxEntry, local: ReturnRecord, u: UpstreamReturn): Promise<void> {
   await write(sc, async (t) => {
     // Lines map by position: the upstream keeps the order it was given.
@@ -166,52 +156,79 @@ async function linkReturn(sc: SyncContext, entry: OutboxEntry, local: ReturnReco
       const upstreamLine = u.return_line_items[i];
       if (upstreamLine) lineIds[String(line.id)] = upstreamLine.id;
     });
-    await putLink(t, { kind: 'return', local_id: local.id, account_id: local.account_id, upstream_id: u.id, synced: {}, line_ids: lineIds, upstream_updated_at: u.updated_at }, sc.clock.now());
+    await putLink(t, { kind: 'return', local_id: local.id, account_id: local.account_id, upstream_id: u.id, synced: {}, line_ids: lineIds, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, sc.clock.now());
     await t.outbox.delete(entry.key);
   });
 }
 
-/** After a lost answer: the upstream return this create may already have made, not linked to another record. */
-async function findReturn(sc: SyncContext, local: ReturnRecord): Promise<UpstreamReturn | null> {
-  const answer = await send(sc, { method: 'GET', url: sc.client.accountReturnsUrl(local.account_id), query: { email: local.email, per_page: 250 }, priority: 'push' });
-  if (answerKind(answer.status) !== 'ok') return null;
-  const page = UpstreamReturnPageSchema.safeParse(answer.body);
-  if (!page.success) return null;
-  for (const candidate of page.data.data.filter((u) => sameReturn(local, u)).reverse()) {
-    const taken = await sc.store.db.upstream_links.where('[account_id+kind+upstream_id]').equals([local.account_id, 'return', candidate.id]).first();
-    if (!taken) return candidate;
+/**
+ * A create whose answer was lost (or said nothing of what it made) is looked for before anything is
+ * sent again, without trusting a filter: what it made is at the newest end of the list (or in the
+ * verified change feed), and reading there stores it, linked to the local record (packages by
+ * tracking number, returns by content). 'settled' once such a read began after the create was sent;
+ * 'waiting' when the budget or an unknown list order leaves it open: it is never sent blind.
+ */
+async function settleLostCreate<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, attemptedAt: string, report: RoundReport): Promise<'settled' | 'waiting'> {
+  const state = await listState(sc.store.db, accountId, kind.list);
+  if (state.settled_at !== null && state.settled_at > attemptedAt) return 'settled';
+  if (state.changes === 'honoured' && state.pass === null && state.passed_at !== null) {
+    if ((await readChanges(sc, kind, accountId, report, 'push')) === 'done') return 'settled';
   }
-  return null;
+  const newest = await readNewest(sc, kind, accountId, report, 'push');
+  if (newest === 'done') return 'settled';
+  if (newest === 'unknown-order' && (await continuePass(sc, kind, accountId, report, { maxPages: LOOKUP_PAGES, priority: 'push' })) === 'done') {
+    const after = await listState(sc.store.db, accountId, kind.list);
+    if (after.settled_at !== null && after.settled_at > attemptedAt) return 'settled';
+  }
+  return 'waiting';
+}
+
+/** Pages a round may read to settle lost creates when the list's order is not known (a full pass). */
+const LOOKUP_PAGES = 50;
+
+/** Marks a slot as waiting for a lost create to be settled (shown on the sync screen). */
+async function waitForLookup(sc: SyncContext, entry: OutboxEntry, what: string): Promise<Outcome> {
+  await updateSlot(sc, entry, {
+    error: { status: null, code: 'LOOKING_UPSTREAM', message: `The answer to this ${what}'s create was lost; it is looked for upstream before it is sent again (the rate budget left it for a later round).` },
+  });
+  return 'waiting';
 }
 
 async function pushReturn(sc: SyncContext, entry: OutboxEntry, report: RoundReport): Promise<Outcome> {
   const local = await sc.store.db.returns.get(entry.local_id);
-  const link = await linkOf(sc.store.db, 'return', entry.local_id);
+  const linked = async () => (await linkOf(sc.store.db, 'return', entry.local_id)) !== undefined;
   // A return goes up once; later changes are the station's own counts (the upstream keeps its own).
-  if (!local || link) {
+  if (!local || (await linked())) {
     await settle(sc, entry, async () => false);
     return 'done';
   }
   if (entry.create_attempted_at !== null) {
-    const found = await findReturn(sc, local);
-    if (found) {
-      await linkReturn(sc, entry, local, found);
+    const settled = await settleLostCreate(sc, RETURNS, local.account_id, entry.create_attempted_at, report);
+    if (await linked()) {
+      await settle(sc, entry, async () => false);
       report.adopted += 1;
       return 'done';
     }
+    if (settled === 'waiting') return waitForLookup(sc, entry, 'return');
   }
-  await updateSlot(sc, entry, { create_attempted_at: sc.clock.now() });
+  const attemptedAt = sc.clock.now();
+  await updateSlot(sc, entry, { create_attempted_at: attemptedAt });
   const answer = await send(sc, { method: 'POST', url: sc.client.returnsUrl(), json: returnBody(local), idempotencyKey: idempotencyKey(sc, entry), priority: 'push' });
   if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);
-  const created = UpstreamReturnSchema.safeParse(answer.body);
-  const upstream = created.success ? created.data : await findReturn(sc, local);
-  if (!upstream) {
-    await backOff(sc, entry, answer, 'The upstream accepted the return but its answer does not say which record it made.');
-    return 'retry';
+  const created = readUpstreamReturn(answer.body);
+  if (created.ok) {
+    await linkReturn(sc, entry, local, created.record);
+    report.created += 1;
+    return 'done';
   }
-  await linkReturn(sc, entry, local, upstream);
-  report.created += 1;
-  return 'done';
+  // Accepted, but the answer does not say what it made (the spec shows no body): find it at the newest end.
+  await settleLostCreate(sc, RETURNS, local.account_id, attemptedAt, report);
+  if (await linked()) {
+    await settle(sc, entry, async () => false);
+    report.created += 1;
+    return 'done';
+  }
+  return waitForLookup(sc, entry, 'return');
 }
 
 // -- return packages -------------------------------------------------------------------------------
@@ -234,15 +251,6 @@ async function getPackage(sc: SyncContext, accountId: number, upstreamId: number
   return send(sc, { method: 'GET', url: sc.client.packagesUrl(accountId, upstreamId), priority: 'push' });
 }
 
-async function findPackage(sc: SyncContext, pkg: ReturnPackage): Promise<UpstreamPackage | null> {
-  const answer = await send(sc, { method: 'GET', url: sc.client.packagesUrl(pkg.account_id), query: { tracking_number: pkg.tracking_number, per_page: 25 }, priority: 'push' });
-  if (answerKind(answer.status) !== 'ok') return null;
-  const page = UpstreamPackagePageSchema.safeParse(answer.body);
-  if (!page.success) return null;
-  const key = pkg.tracking_number.trim().toLowerCase();
-  return page.data.data.find((u) => u.tracking_number.trim().toLowerCase() === key && u.status !== 'cancelled') ?? null;
-}
-
 async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundReport): Promise<Outcome> {
   const db = sc.store.db;
   const pkg = await db.return_packages.get(entry.local_id);
@@ -255,40 +263,41 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
     const returnLink = await linkOf(db, 'return', pkg.return_id);
     if (!returnLink) return 'waiting'; // its return goes first
     if (entry.create_attempted_at !== null) {
-      const found = await findPackage(sc, pkg);
-      if (found) {
-        await adoptPackage(sc, pkg.account_id, found);
-        report.adopted += 1;
-      }
+      const settled = await settleLostCreate(sc, PACKAGES, pkg.account_id, entry.create_attempted_at, report);
+      link = await linkOf(db, 'return_package', pkg.id);
+      if (link) report.adopted += 1;
+      else if (settled === 'waiting') return waitForLookup(sc, entry, 'package');
     }
-    link = await linkOf(db, 'return_package', pkg.id);
     if (!link) {
-      await updateSlot(sc, entry, { create_attempted_at: sc.clock.now() });
+      const attemptedAt = sc.clock.now();
+      await updateSlot(sc, entry, { create_attempted_at: attemptedAt });
       const body = createBody(pkg, returnLink.upstream_id);
       const answer = await send(sc, { method: 'POST', url: sc.client.packagesUrl(pkg.account_id), json: body, idempotencyKey: idempotencyKey(sc, entry), priority: 'push' });
       const existingId = (answer.body as { details?: { existing_id?: unknown } } | null)?.details?.existing_id;
       if (answer.status === 409 && typeof existingId === 'number') {
         // The parcel is already upstream (made by another station, or by a lost answer): adopt it.
         const existing = await getPackage(sc, pkg.account_id, existingId);
-        const parsed = UpstreamPackageSchema.safeParse(existing.body);
-        if (answerKind(existing.status) !== 'ok' || !parsed.success) return failed(sc, entry, existing, report);
-        await adoptPackage(sc, pkg.account_id, parsed.data);
+        const parsed = readUpstreamPackage(existing.body);
+        if (answerKind(existing.status) !== 'ok' || !parsed.ok) return failed(sc, entry, existing, report);
+        await adoptPackage(sc, pkg.account_id, parsed.record);
         report.adopted += 1;
       } else if (answerKind(answer.status) !== 'ok') {
         return failed(sc, entry, answer, report);
       } else {
-        const created = UpstreamPackageSchema.safeParse(answer.body);
-        const upstream = created.success ? created.data : await findPackage(sc, pkg);
-        if (!upstream) {
-          await backOff(sc, entry, answer, 'The upstream accepted the package but its answer does not say which record it made.');
-          return 'retry';
+        const created = readUpstreamPackage(answer.body);
+        if (!created.ok) {
+          // Accepted, but the answer does not say what it made: find it at the newest end.
+          await settleLostCreate(sc, PACKAGES, pkg.account_id, attemptedAt, report);
+          if (!(await linkOf(db, 'return_package', pkg.id))) return waitForLookup(sc, entry, 'package');
+        } else {
+          const upstream = created.record;
+          await write(sc, async (t) => {
+            const sent: FieldValues = { ...body, status: body.status } as FieldValues;
+            // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
+            const synced = { actual_arrival: null, notes: null, ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')), ...upstreamValues(upstream) };
+            await putLink(t, { kind: 'return_package', local_id: pkg.id, account_id: pkg.account_id, upstream_id: upstream.id, synced, ...(upstream.updated_at ? { upstream_updated_at: upstream.updated_at } : {}) }, sc.clock.now());
+          });
         }
-        await write(sc, async (t) => {
-          const sent: FieldValues = { ...body, status: body.status } as FieldValues;
-          // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
-          const synced = { actual_arrival: null, notes: null, ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')), ...upstreamValues(upstream) };
-          await putLink(t, { kind: 'return_package', local_id: pkg.id, account_id: pkg.account_id, upstream_id: upstream.id, synced, upstream_updated_at: upstream.updated_at }, sc.clock.now());
-        });
         report.created += 1;
       }
       link = await linkOf(db, 'return_package', pkg.id);
@@ -316,9 +325,9 @@ async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamL
   if (answer.status === 409 && mayRetry) {
     // Re-read, merge by the ownership rules, and try once more.
     const current = await getPackage(sc, pkg.account_id, link.upstream_id);
-    const parsed = UpstreamPackageSchema.safeParse(current.body);
-    if (answerKind(current.status) !== 'ok' || !parsed.success) return failed(sc, entry, current, report);
-    await adoptPackage(sc, pkg.account_id, parsed.data);
+    const parsed = readUpstreamPackage(current.body);
+    if (answerKind(current.status) !== 'ok' || !parsed.ok) return failed(sc, entry, current, report);
+    await adoptPackage(sc, pkg.account_id, parsed.record);
     const merged = await linkOf(sc.store.db, 'return_package', pkg.id);
     return merged ? patchPackage(sc, entry, merged, report, false) : 'retry';
   }

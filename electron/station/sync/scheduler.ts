@@ -1,8 +1,11 @@
 import type { StationStore } from '../store/index.ts';
 import type { SyncEngine } from './engine.ts';
+import { DEFAULT_IDLE_EVERY_MS } from './pull.ts';
 
-/** Pull interval when idle: 2 requests per account per round, 24 rounds an hour (≤ 60 requests/hour/account). */
-export const DEFAULT_PULL_INTERVAL_MS = 150_000;
+/** Pull interval when idle: what each round reads is timed in pull.ts (≤ 60 requests an hour an account). */
+export const DEFAULT_PULL_INTERVAL_MS = DEFAULT_IDLE_EVERY_MS;
+/** A round that left a full pass under way comes back this soon (the budget still paces it). */
+const MORE_DELAY_MS = 1_000;
 /** A local change is pushed this soon after it is durable (changes of a burst go together). */
 const PUSH_DELAY_MS = 300;
 /**
@@ -65,6 +68,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
         // Wake for the earliest backed-off change, else for the next pull.
         const retryAt = await engine.nextRetryAt();
         const nextRetry = retryAt === undefined ? Infinity : retryAt - Date.now();
+        if (report.more && !report.offline) nextPullAt = Math.min(nextPullAt, Date.now() + MORE_DELAY_MS);
         schedule(dirty ? PUSH_DELAY_MS : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline ? 5_000 : 0)));
       })
       .catch((error: unknown) => {
