@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseStrictId } from '#shared/api/common.ts';
 import { defaultDataDir } from '../station/data-dir.ts';
+import type { SyncAccountState } from '../station/store/index.ts';
 import { createSyncEngine } from '../station/sync/engine.ts';
+import { listsOf } from '../station/sync/list-state.ts';
 import { displayUrl, parseUpstreamSettings, readUpstreamSettings, removeUpstreamSettings, writeUpstreamSettings } from '../station/sync/settings.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { withStationStore } from './with-station-store.ts';
@@ -68,13 +70,19 @@ export async function upstreamCommand(args: string[]): Promise<void> {
       return;
     }
     case 'show': {
-      const settings = await withStationStore(dataDir, 'returns-station upstream show', (ctx) => readUpstreamSettings(ctx.store));
-      if (!settings) {
+      const shown = await withStationStore(dataDir, 'returns-station upstream show', async (ctx) => {
+        const settings = await readUpstreamSettings(ctx.store);
+        return settings ? { settings, states: await ctx.store.db.sync_state.bulkGet(settings.accounts) } : null;
+      });
+      if (!shown) {
         process.stdout.write('No upstream is set: sync is off.\n');
         return;
       }
+      const { settings, states } = shown;
       // Never the secret: only whether one is set.
-      process.stdout.write(`url: ${displayUrl(settings.url)}\naccounts: ${settings.accounts.join(', ')}\ntoken: set (hidden)\n`);
+      const lines = [`url: ${displayUrl(settings.url)}`, `accounts: ${settings.accounts.join(', ')}`, 'token: set (hidden)'];
+      for (const state of states) if (state) lines.push(...discoveryLines(state));
+      process.stdout.write(`${lines.join('\n')}\n`);
       return;
     }
     case 'remove': {
@@ -89,10 +97,14 @@ export async function upstreamCommand(args: string[]): Promise<void> {
 
 const MAX_ROUNDS = 50;
 
+/** `sync --once` exit codes (docs/operator-guide.md): the most serious outcome wins. */
+export const SYNC_EXIT = { ok: 0, refused: 1, changesLeft: 3, pullIncomplete: 4, unreachable: 5, paused: 6 } as const;
+
 /**
- * `returns-station sync --once`: rounds until nothing more can go (at most 50), then a summary.
- * Exit 0: everything sent and pulled; 3: changes remain that need a person or a later try;
- * 1: no upstream set, the upstream unreachable, or sync paused.
+ * `returns-station sync --once`: one complete round — every list read to its end (every record the
+ * upstream had when it began is then on the station, or listed as not stored) and every waiting
+ * change tried — then push-only rounds while they get somewhere (at most 50), and a summary.
+ * Exit codes: SYNC_EXIT (0 only when every pull and push succeeded).
  */
 export async function syncCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, strict: true, options: { once: { type: 'boolean', default: false }, 'data-dir': { type: 'string' } } });
@@ -102,31 +114,54 @@ export async function syncCommand(args: string[]): Promise<void> {
     if (!(await readUpstreamSettings(ctx.store))) throw new CommandRefused('No upstream is set: use `returns-station upstream set` first.');
     const engine = createSyncEngine({ store: ctx.store, clock: ctx.clock });
     const totals = { created: 0, updated: 0, adopted: 0, media_uploaded: 0, pulled: 0, requests: 0 };
-    let last = await engine.runRound({ pull: true, ignoreBackoff: true });
+    const first = await engine.runRound({ pull: true, pullMode: 'complete', ignoreBackoff: true });
+    let last = first;
     let idleRounds = 0;
     for (let round = 1; ; round += 1) {
       for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += last[key];
       // A lost answer backs its change off: go again at once while rounds get somewhere (a lookup
       // adopts what the upstream made); two rounds in a row without progress end it.
       idleRounds = last.created + last.updated + last.adopted + last.media_uploaded > 0 ? 0 : idleRounds + 1;
-      if (last.paused.length > 0 || round >= MAX_ROUNDS || engine.status().pending_changes === 0) break;
+      if (last.offline || last.paused.length > 0 || round >= MAX_ROUNDS || engine.status().pending_changes === 0) break;
       if (idleRounds >= 2 || (idleRounds === 1 && last.retrying === 0)) break;
       last = await engine.runRound({ pull: false, ignoreBackoff: true });
     }
-    return { totals, last, status: engine.status() };
+    const notStored = (await ctx.store.db.sync_state.toArray()).flatMap((state) => state.issues ?? []).filter((issue) => !issue.stored).length;
+    return { totals, first, last, status: engine.status(), notStored };
   });
-  const { totals, last, status } = summary;
+  const { totals, first, last, status, notStored } = summary;
+  const pullState = first.offline ? 'not done (upstream unreachable)' : first.pull_failed.length > 0 ? 'failed' : first.pull_left.length > 0 ? 'incomplete' : 'complete';
   const lines = [
     `sync: ${status.state}`,
     `sent: ${totals.created} created, ${totals.updated} updated, ${totals.adopted} adopted after a lost answer`,
     `media: ${totals.media_uploaded} files uploaded`,
-    `pulled: ${totals.pulled} records`,
+    `pulled: ${totals.pulled} records; pull ${pullState}`,
+    ...first.pull_failed.map((why) => `pull failed: ${why}`),
+    ...first.pull_left.map((why) => `pull left for later: ${why}`),
+    ...(notStored > 0 ? [`upstream records not stored: ${notStored} (listed on the sync screen)`] : []),
     `waiting: ${status.pending_changes} changes${last.parked + last.gone > 0 ? ` (${last.parked} parked, ${last.gone} gone upstream)` : ''}`,
     `upstream requests: ${totals.requests}`,
   ];
   if (status.last_error) lines.push(`last error: ${status.last_error}`);
   if (status.media_kept_local) lines.push(status.media_kept_local);
   process.stdout.write(`${lines.join('\n')}\n`);
-  if (last.offline || last.paused.length > 0) process.exitCode = 1;
-  else if (status.pending_changes > 0) process.exitCode = 3;
+  if (first.offline || last.offline) process.exitCode = SYNC_EXIT.unreachable;
+  else if (first.paused.length > 0 || last.paused.length > 0) process.exitCode = SYNC_EXIT.paused;
+  else if (first.pull_failed.length > 0 || first.pull_left.length > 0) process.exitCode = SYNC_EXIT.pullIncomplete;
+  else if (status.pending_changes > 0) process.exitCode = SYNC_EXIT.changesLeft;
+}
+
+const ORDER_WORDS = { id_asc: 'by id, oldest first', id_desc: 'by id, newest first', unknown: 'in no id order' } as const;
+
+/** What the station found out about an account's upstream lists, a line a list (`upstream show`). */
+function discoveryLines(state: SyncAccountState): string[] {
+  const lines: string[] = [];
+  for (const [name, list] of Object.entries(listsOf(state))) {
+    if (list.page_size === null && list.passed_at === null) continue;
+    const order = list.order ? ORDER_WORDS[list.order] : 'order not seen yet';
+    lines.push(`account ${state.account_id} ${name}: ${list.total ?? '?'} records, ${list.page_size ?? '?'} a page, ${order}, updated_since ${list.changes}${list.contradiction ? ` (last contradiction: ${list.contradiction})` : ''}`);
+  }
+  const notStored = (state.issues ?? []).filter((issue) => !issue.stored).length;
+  if (notStored > 0) lines.push(`account ${state.account_id}: ${notStored} upstream records not stored (see the sync screen)`);
+  return lines;
 }

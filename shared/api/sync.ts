@@ -83,6 +83,36 @@ export const UpstreamSettingsInputSchema = z.strictObject({
   accounts: z.array(IdSchema).min(1).max(100),
 });
 
+/** An upstream record the station did not store, or a value it did not take. */
+export const SyncIssueSchema = z.object({
+  account_id: z.int(),
+  kind: SyncKindSchema,
+  /** The upstream's id of the record; null when the record had none the station could read. */
+  upstream_id: z.int().nullable(),
+  /** False: the record is not on the station. */
+  stored: z.boolean(),
+  message: z.string(),
+  at: TimestampSchema,
+});
+
+/** How one upstream list answers, as the station found out from its answers (nothing assumed). */
+export const UpstreamListViewSchema = z.object({
+  account_id: z.int(),
+  resource: z.enum(['returns', 'return_packages']),
+  /** The page size the upstream answers; null until a page was read. */
+  page_size: z.int().nullable(),
+  /** The plain list's order by id; null until a full read saw it. */
+  order: z.enum(['id_asc', 'id_desc', 'unknown']).nullable(),
+  /** `updated_since` (with `sort=updated_at` for packages): used only once `honoured` was seen. */
+  changes: z.enum(['unknown', 'honoured', 'ignored']),
+  /** The upstream's count at the last read. */
+  total: z.int().nullable(),
+  /** When the last full read ended. */
+  passed_at: TimestampSchema.nullable(),
+  /** The answer that last made the station drop something it had found. */
+  contradiction: z.string().nullable(),
+});
+
 /** `GET /api/v1/station/sync`: the state, the settings and the last values sync replaced or kept. */
 export const SyncOverviewSchema = z.object({
   status: SyncStatusSchema,
@@ -91,6 +121,10 @@ export const SyncOverviewSchema = z.object({
   conflicts: z.array(SyncConflictSchema),
   /** Pulls under way (a first pull of a large account takes a while): records stored so far of the upstream's total. */
   pulls: z.array(z.object({ account_id: z.int(), resource: z.enum(['returns', 'return_packages']), stored: z.int().min(0), total: z.int().min(0).nullable() })),
+  /** Upstream records not stored (unreadable, a duplicate upstream, return unknown) and values not taken, each once, newest first (at most 100). */
+  issues: z.array(SyncIssueSchema),
+  /** What the station found out about each account's upstream lists (docs/decisions/sync.md, "Discovery"). */
+  lists: z.array(UpstreamListViewSchema),
 });
 export type SyncOverview = z.infer<typeof SyncOverviewSchema>;
 

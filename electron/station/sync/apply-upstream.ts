@@ -112,7 +112,8 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
   if (existing) {
     const next: ReturnRecord = { ...existing, ...fields };
     if (link && JSON.stringify(next) === JSON.stringify(existing)) {
-      await putLink(db, { ...link, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, now);
+      // Nothing changed: only a newer upstream version is worth a write (re-reads of an unchanged page write nothing).
+      if (u.updated_at && u.updated_at !== link.upstream_updated_at) await putLink(db, { ...link, upstream_updated_at: u.updated_at }, now);
       return existing;
     }
     record = { ...next, status: deriveReturnStatus(lines), updated_at: advance(existing.updated_at, now) };

@@ -100,7 +100,9 @@ export function SyncScreen() {
         </p>
       )}
       <WaitingChanges />
+      <SyncIssues />
       <SyncConflicts />
+      <UpstreamLists />
       <UpstreamSettings />
     </section>
   );
@@ -179,3 +181,48 @@ function SyncConflicts() {
 }
 
 const NO_CONFLICTS: SyncOverview['conflicts'] = [];
+
+/** Upstream records the station did not store, and values it did not take, each with the upstream's id. */
+function SyncIssues() {
+  const issues = useSyncScreen((s) => s.overview?.issues ?? NO_ISSUES);
+  if (issues.length === 0) return null;
+  return (
+    <details className="sync-conflicts" open data-testid="sync-issues">
+      <summary>Upstream records to look at ({issues.length})</summary>
+      <ul>
+        {issues.map((issue) => (
+          <li key={`${issue.account_id}:${issue.kind}:${issue.upstream_id ?? ''}:${issue.message}`} data-testid="sync-issue">
+            Account {issue.account_id}: {issue.message}
+            {issue.stored ? '' : ' (not on this station)'}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+const NO_ISSUES: SyncOverview['issues'] = [];
+
+const ORDER_LABEL = { id_asc: 'by id, oldest first', id_desc: 'by id, newest first', unknown: 'in no id order' } as const;
+
+/** What the station found out about the upstream's lists: page size, order, and whether it uses `updated_since`. */
+function UpstreamLists() {
+  const lists = useSyncScreen((s) => s.overview?.lists ?? NO_LISTS);
+  if (lists.length === 0) return null;
+  return (
+    <details className="sync-conflicts" data-testid="sync-lists">
+      <summary>What the upstream was found to do</summary>
+      <ul>
+        {lists.map((list) => (
+          <li key={`${list.account_id}:${list.resource}`}>
+            Account {list.account_id} {list.resource === 'returns' ? 'returns' : 'packages'}: {list.total ?? '?'} records, {list.page_size ?? '?'} a page,{' '}
+            {list.order ? ORDER_LABEL[list.order] : 'order not seen yet'}; changes since: {list.changes}
+            {list.contradiction && ` (last contradiction: ${list.contradiction})`}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+const NO_LISTS: SyncOverview['lists'] = [];

@@ -5,7 +5,8 @@ import type { SyncOverview } from '#shared/api/sync.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { packageOfAccount } from '../../domain/packages.ts';
 import { fail } from '../../errors.ts';
-import type { EngineTables } from '../../store/index.ts';
+import type { EngineTables, UpstreamListState } from '../../store/index.ts';
+import { listsOf } from '../../sync/list-state.ts';
 import { keepLocal, listChanges, recordSync, retryChange } from '../../sync/changes.ts';
 import { deleteUpstreamSettings, displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../../sync/settings.ts';
 import { SYNC_DISABLED } from '../../sync/status.ts';
@@ -22,18 +23,26 @@ async function syncOverview(ctx: DomainContext, t: EngineTables): Promise<SyncOv
     status: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
     upstream: settings ? view(settings) : null,
     conflicts: conflicts.map(({ local_id, ...rest }) => ({ ...rest, record_id: local_id })),
-    pulls: await pullProgress(t, settings?.accounts ?? []),
+    ...(await pullProgress(t, settings?.accounts ?? [])),
   };
 }
 
-async function pullProgress(t: EngineTables, accounts: number[]): Promise<SyncOverview['pulls']> {
+async function pullProgress(t: EngineTables, accounts: number[]): Promise<Pick<SyncOverview, 'pulls' | 'issues' | 'lists'>> {
   const pulls: SyncOverview['pulls'] = [];
+  const issues: SyncOverview['issues'] = [];
+  const lists: SyncOverview['lists'] = [];
   for (const state of await t.sync_state.bulkGet(accounts)) {
     if (!state) continue;
-    if (state.returns.total !== null) pulls.push({ account_id: state.account_id, resource: 'returns', stored: state.returns.seen, total: state.returns.total });
-    if (state.packages.total !== null) pulls.push({ account_id: state.account_id, resource: 'return_packages', stored: state.packages.seen, total: state.packages.total });
+    const accountId = state.account_id;
+    for (const [name, list] of Object.entries(listsOf(state)) as Array<['packages' | 'returns', UpstreamListState]>) {
+      const resource = name === 'packages' ? 'return_packages' : 'returns';
+      if (list.pass) pulls.push({ account_id: accountId, resource, stored: list.pass.seen, total: list.pass.total });
+      lists.push({ account_id: accountId, resource, page_size: list.page_size, order: list.order, changes: list.changes, total: list.total, passed_at: list.passed_at, contradiction: list.contradiction });
+    }
+    issues.push(...(state.issues ?? []).map((issue) => ({ account_id: accountId, ...issue })));
   }
-  return pulls;
+  issues.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return { pulls, issues: issues.slice(0, 100), lists };
 }
 
 /** Sync as the API shows it (docs/api-decisions.md, "Sync"): state, waiting changes, settings, where a record stands. */
