@@ -87,9 +87,15 @@ function UpstreamForm({ saved, initialAccounts, tokenSet }: { saved: Addresses |
   return (
     <form className="sync-settings" onSubmit={submit} aria-label="Upstream settings">
       <h3>Upstream returns service</h3>
-      <label className="sync-check">
-        <input type="checkbox" checked={oneStation} onChange={(e) => switchTo(e.target.checked)} /> The upstream is a Returns Station (one address for both)
-      </label>
+      {/* A toggle button, as elsewhere on the station: Enter switches it (printable keys belong to the scan field). */}
+      <div className="sync-field">
+        <button type="button" className={`btn btn-small btn-toggle ${oneStation ? 'btn-active' : ''}`} aria-pressed={oneStation} aria-describedby="sync-one-station-hint" onClick={() => switchTo(!oneStation)}>
+          One Returns Station address
+        </button>
+        <small id="sync-one-station-hint" className="sync-hint">
+          {oneStation ? 'One address gives both: returns_url is it, base_url is it plus /api. Switch off to enter the two.' : "The returns service's two addresses, returns_url and base_url, as its spec names them."}
+        </small>
+      </div>
       {oneStation ? (
         <div className="sync-field">
           <label>
