@@ -33,6 +33,24 @@ async function tokenFrom(values: { token?: string | undefined; 'token-file'?: st
   return token;
 }
 
+/**
+ * The addresses given to `upstream set`, in the API's shape: `--returns-url` and `--base-url` (the
+ * spec's two addresses), or `--url` alone for a Returns Station (returns_url = URL, base_url = URL/api).
+ */
+function addressesFrom(values: { url?: string | undefined; 'returns-url'?: string | undefined; 'base-url'?: string | undefined }): { url: string } | { returns_url: string; base_url: string } {
+  const { url, 'returns-url': returnsUrl, 'base-url': baseUrl } = values;
+  if (url !== undefined) {
+    if (returnsUrl !== undefined || baseUrl !== undefined) {
+      throw new UsageError('Give either --url URL (a Returns Station) or both --returns-url URL and --base-url URL, not both.');
+    }
+    return { url };
+  }
+  if (returnsUrl !== undefined && baseUrl !== undefined) return { returns_url: returnsUrl, base_url: baseUrl };
+  if (returnsUrl !== undefined) throw new UsageError('--returns-url needs --base-url too (return packages are at {base_url}/v1/accounts/{id}/return_packages).');
+  if (baseUrl !== undefined) throw new UsageError('--base-url needs --returns-url too (manual returns are at {returns_url}/returns).');
+  throw new UsageError('upstream set needs the upstream\'s addresses: --returns-url URL and --base-url URL, or --url URL for a Returns Station.');
+}
+
 /** `returns-station upstream set|show|remove`. */
 export async function upstreamCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
@@ -41,6 +59,8 @@ export async function upstreamCommand(args: string[]): Promise<void> {
     strict: true,
     options: {
       url: { type: 'string' },
+      'returns-url': { type: 'string' },
+      'base-url': { type: 'string' },
       token: { type: 'string' },
       'token-file': { type: 'string' },
       'token-stdin': { type: 'boolean' },
@@ -51,7 +71,7 @@ export async function upstreamCommand(args: string[]): Promise<void> {
   const dataDir = values['data-dir'] ?? defaultDataDir();
   switch (action) {
     case 'set': {
-      if (values.url === undefined) throw new UsageError('upstream set needs --url URL (the upstream returns service).');
+      const addresses = addressesFrom(values);
       const accounts = (values.account ?? []).map((value) => {
         const id = parseStrictId(value);
         if (id === null) throw new UsageError(`--account must be a positive integer, got "${value}".`);
@@ -60,13 +80,13 @@ export async function upstreamCommand(args: string[]): Promise<void> {
       if (accounts.length === 0) throw new UsageError('upstream set needs at least one --account A.');
       let settings;
       try {
-        settings = parseUpstreamSettings({ url: values.url, token: await tokenFrom(values), accounts });
+        settings = parseUpstreamSettings({ ...addresses, token: await tokenFrom(values), accounts });
       } catch (error) {
         if (error instanceof UsageError) throw error;
         throw new UsageError(error instanceof Error ? error.message : String(error));
       }
       await withStationStore(dataDir, 'returns-station upstream set', (ctx) => writeUpstreamSettings(ctx.store, settings, ctx.clock.now()));
-      process.stderr.write(`Upstream set: ${displayUrl(settings.url)}, accounts ${settings.accounts.join(', ')}.\n`);
+      process.stderr.write(`Upstream set: returns_url ${displayUrl(settings.returns_url)}, base_url ${displayUrl(settings.base_url)}, accounts ${settings.accounts.join(', ')}.\n`);
       return;
     }
     case 'show': {
@@ -80,7 +100,7 @@ export async function upstreamCommand(args: string[]): Promise<void> {
       }
       const { settings, states } = shown;
       // Never the secret: only whether one is set.
-      const lines = [`url: ${displayUrl(settings.url)}`, `accounts: ${settings.accounts.join(', ')}`, 'token: set (hidden)'];
+      const lines = [`returns_url: ${displayUrl(settings.returns_url)}`, `base_url: ${displayUrl(settings.base_url)}`, `accounts: ${settings.accounts.join(', ')}`, 'token: set (hidden)'];
       for (const state of states) if (state) lines.push(...discoveryLines(state));
       process.stdout.write(`${lines.join('\n')}\n`);
       return;

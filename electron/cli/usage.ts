@@ -19,9 +19,12 @@ Commands:
   operator add --name N [--badge B] [--data-dir D]
       Add a dock worker; prints the operator id (the processor_id of what they receive).
   operator list [--data-dir D]
-  upstream set --url URL (--token T | --token-file F | --token-stdin) --account A [--account B ...] [--data-dir D]
-      Sync with an upstream returns service (a running serve syncs on its own).
-  upstream show [--data-dir D]      (never prints the token)
+  upstream set (--returns-url URL --base-url URL | --url URL) (--token T | --token-file F | --token-stdin)
+        --account A [--account B ...] [--data-dir D]
+      Sync with an upstream returns service (a running serve syncs on its own): manual returns at
+      {returns_url}/returns, packages at {base_url}/v1/accounts/{id}/return_packages. --url URL is
+      a Returns Station: returns_url URL, base_url URL/api.
+  upstream show [--data-dir D]      (both addresses; never the token)
   upstream remove [--data-dir D]
   sync --once [--data-dir D]
       One full sync round, then a summary. Exit 0 all sent, 3 changes waiting, 1 offline/paused.

@@ -4,6 +4,7 @@ import { systemClock } from '../station/domain/clock.ts';
 import { loadConfigCache } from '../station/domain/config-cache.ts';
 import type { DomainContext } from '../station/domain/context.ts';
 import { openStore } from '../station/store/index.ts';
+import { upgradeUpstreamSettings } from '../station/sync/settings.ts';
 
 /**
  * Runs a CLI command against a data directory's store, holding the directory's lock like `serve`
@@ -14,6 +15,8 @@ export async function withStationStore<T>(dataDir: string, command: string, fn: 
   try {
     const store = await openStore({ dataDir, refuseNewBecause: newStoreRefusal(dataDir, lock.previousHolder) });
     try {
+      // As at serve's start: upstream settings stored with one URL take the two addresses' shape.
+      await upgradeUpstreamSettings(store);
       return await fn({ store, clock: systemClock, config: await loadConfigCache(store) });
     } finally {
       await store.close();

@@ -14,6 +14,7 @@ import { type Housekeeping, startHousekeeping } from './housekeeping.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
 import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
+import { displayUrl, upgradeUpstreamSettings } from './sync/settings.ts';
 import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
 
 export interface StationOptions extends ServerOptions {
@@ -85,6 +86,8 @@ export async function openStation(options: StationOptions): Promise<Station> {
     const clock = options.clock ?? systemClock;
     store = await openStore(storeOptionsOf(options, lock, clock, (returns) => onShed(returns)));
     await seedCatalog(store);
+    // Settings stored with one URL (before the spec's two addresses) are rewritten before sync reads them.
+    const upgradedUpstream = await upgradeUpstreamSettings(store);
     const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}), ...(options.syncPullIntervalMs !== undefined ? { idleEveryMs: options.syncPullIntervalMs } : {}) });
     const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync };
     const socket: SocketState = { loopback: false, closing: false };
@@ -108,6 +111,12 @@ export async function openStation(options: StationOptions): Promise<Station> {
       },
       'store open: the hot set is in memory, older records are read from disk',
     );
+    if (upgradedUpstream) {
+      server.log.info(
+        { returns_url: displayUrl(upgradedUpstream.returns_url), base_url: displayUrl(upgradedUpstream.base_url) },
+        'upstream settings stored with one URL rewritten as the two addresses of a Returns Station',
+      );
+    }
     onShed = (returns) => {
       server.log.info({ returns }, 'hot set: records of returns that left it were shed from memory (they stay on disk)');
       if (heapGrowth.source !== 'v8') void freedPages.release();

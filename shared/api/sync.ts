@@ -73,15 +73,88 @@ export const SyncConflictSchema = z.object({
   at: TimestampSchema,
 });
 
-/** The upstream settings as shown: never the token. None set: `url` null, no accounts, `token_set` false. */
-export const UpstreamViewSchema = z.object({ url: z.string().nullable(), accounts: z.array(z.int()), token_set: z.boolean() });
+/*
+ * The upstream's two addresses, as the returns service's spec names them: manual returns at
+ * `{returns_url}/returns`; return packages at `{base_url}/v1/accounts/{id}/return_packages` and an
+ * account's returns listing at `{base_url}/v1/accounts/{id}/returns`. A Returns Station serves them
+ * at one address: `returns_url` is the station's address and `base_url` that address plus `/api`.
+ */
 
-/** `POST /api/v1/station/upstream`: replaces the settings (station token only). */
-export const UpstreamSettingsInputSchema = z.strictObject({
-  url: z.url({ protocol: /^https?$/ }).max(2048),
-  token: z.string().min(1).max(4096),
-  accounts: z.array(IdSchema).min(1).max(100),
+/** What makes a Returns Station's address a `base_url`. */
+export const STATION_API_PATH = '/api';
+
+/** An address with its trailing slashes taken off (the paths are added after a `/`). */
+export function trimAddress(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** The two addresses of a Returns Station at `url` (the one-address shorthand). */
+export function stationAddresses(url: string): { returns_url: string; base_url: string } {
+  const returnsUrl = trimAddress(url);
+  return { returns_url: returnsUrl, base_url: `${returnsUrl}${STATION_API_PATH}` };
+}
+
+/** The station URL whose shorthand gives these addresses; null when they are not a station's layout. */
+export function stationUrlOf(addresses: { returns_url: string; base_url: string }): string | null {
+  return addresses.base_url === `${addresses.returns_url}${STATION_API_PATH}` ? addresses.returns_url : null;
+}
+
+const hasNoQueryOrFragment = (url: string): boolean => {
+  try {
+    const parsed = new URL(url);
+    return parsed.search === '' && parsed.hash === '' && !url.includes('?') && !url.includes('#');
+  } catch {
+    return true; // the URL check reports it
+  }
+};
+
+/** One upstream address: http or https, user-info allowed (never shown), no query or fragment. */
+const UpstreamAddressSchema = z
+  .url({ protocol: /^https?$/, error: 'Must be an http:// or https:// URL.' })
+  .max(2048)
+  .refine(hasNoQueryOrFragment, 'Must have no query (?…) or fragment (#…): paths are added to it.');
+
+/** The upstream settings as shown: never the token, never user-info. None set: addresses null, no accounts, `token_set` false. */
+export const UpstreamViewSchema = z.object({
+  returns_url: z.string().nullable().describe('Manual returns are created and listed at `{returns_url}/returns`.'),
+  base_url: z.string().nullable().describe('Return packages and account listings are at `{base_url}/v1/accounts/{account_id}/…`.'),
+  accounts: z.array(z.int()),
+  token_set: z.boolean(),
 });
+
+/**
+ * `POST /api/v1/station/upstream`: replaces the settings (station token only). Either `url` (a
+ * Returns Station: `returns_url = url`, `base_url = url + '/api'`) or both `returns_url` and
+ * `base_url`; the JSON Schema says so with `oneOf` and `dependentRequired`, the check names the field.
+ */
+export const UpstreamSettingsInputSchema = z
+  .strictObject({
+    url: UpstreamAddressSchema.optional().describe("Shorthand for a Returns Station's address: `returns_url` is it, `base_url` is it plus `/api`. Not with `returns_url` or `base_url`."),
+    returns_url: UpstreamAddressSchema.optional().describe('Where manual returns are: `{returns_url}/returns`. With `base_url`.'),
+    base_url: UpstreamAddressSchema.optional().describe('Where return packages and account listings are: `{base_url}/v1/accounts/{account_id}/…`. With `returns_url`.'),
+    token: z.string().min(1).max(4096),
+    accounts: z.array(IdSchema).min(1).max(100),
+  })
+  .superRefine(
+    (input, ctx) => {
+      const given = (key: 'url' | 'returns_url' | 'base_url') => input[key] !== undefined;
+      if (given('url')) {
+        if (given('returns_url') || given('base_url')) {
+          ctx.addIssue({ code: 'custom', path: ['url'], message: 'Give either url (a Returns Station) or returns_url and base_url, not both.' });
+        }
+        return;
+      }
+      if (!given('returns_url')) ctx.addIssue({ code: 'custom', path: ['returns_url'], message: given('base_url') ? 'Required with base_url.' : 'Required (with base_url), or give url for a Returns Station.' });
+      if (!given('base_url')) ctx.addIssue({ code: 'custom', path: ['base_url'], message: given('returns_url') ? 'Required with returns_url.' : 'Required (with returns_url), or give url for a Returns Station.' });
+    },
+    // Which addresses were given is told even when another field is wrong too (a body that is an object).
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+  )
+  .meta({
+    oneOf: [{ required: ['url'] }, { required: ['returns_url', 'base_url'] }],
+    dependentRequired: { returns_url: ['base_url'], base_url: ['returns_url'] },
+  });
+export type UpstreamSettingsInput = z.input<typeof UpstreamSettingsInputSchema>;
 
 /** An upstream record the station did not store, or a value it did not take. */
 export const SyncIssueSchema = z.object({

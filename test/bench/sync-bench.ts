@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../../shared/api/client.ts';
 import type { ManualReturnCreateInput } from '../../shared/api/returns.ts';
+import { stationAddresses } from '../../shared/api/sync.ts';
 import { type Clock, systemClock } from '../../electron/station/domain/clock.ts';
 import { seedCatalog } from '../../electron/station/domain/catalog.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
@@ -43,7 +44,7 @@ async function localStation(upstream: RunningStation, accounts: number[], clock:
   const dir = await mkdtemp(join(tmpdir(), 'bench-sync-local-'));
   const store = await openStore({ dataDir: dir });
   await seedCatalog(store);
-  await writeUpstreamSettings(store, { url: upstream.origin, token: upstream.stationToken, accounts }, clock.now());
+  await writeUpstreamSettings(store, { ...stationAddresses(upstream.origin), token: upstream.stationToken, accounts }, clock.now());
   return { store, engine: createSyncEngine({ store, clock }), dir };
 }
 

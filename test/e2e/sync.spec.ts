@@ -79,3 +79,62 @@ test('sets the upstream, shows a refused change with its message, retries it, an
     rmSync(upDir, { recursive: true, force: true });
   }
 });
+
+test('enters the upstream as two addresses from the keyboard, or as one station address', async ({ page }) => {
+  // Nothing listens on 127.0.0.1:9: the settings are what is tested, sync just finds the upstream offline.
+  const local = await startStation({ env: { RETURNS_STATION_LOG_LEVEL: 'warn' } });
+  try {
+    const localApi = new ApiClient({ baseUrl: local.origin, token: local.stationToken });
+    const tag = uid();
+    const operator = await localApi.createOperator({ name: `Sync clerk ${tag}`, badge_code: `BADGE-A${tag}` });
+    await openAndSignIn(page, { ...local, uiUrl: `${local.origin}/#token=${local.stationToken}`, token: local.stationToken, api: localApi }, operator);
+    await page.getByTestId('sync-indicator').click();
+
+    // One station's address first; then the toggle, from the keyboard, splits it into the two it gives.
+    const oneStation = page.getByRole('button', { name: 'One Returns Station address' });
+    await expect(oneStation).toHaveAttribute('aria-pressed', 'true');
+    await page.getByLabel('URL').fill('http://127.0.0.1:9/station/');
+    await expect(page.getByText('Manual returns at http://127.0.0.1:9/station/returns; packages at http://127.0.0.1:9/station/api/v1/…')).toBeVisible();
+    await oneStation.focus();
+    await page.keyboard.press('Enter');
+    await expect(oneStation).toHaveAttribute('aria-pressed', 'false');
+    const returnsUrl = page.getByLabel('Returns address (returns_url)');
+    const baseUrl = page.getByLabel('API base address (base_url)');
+    await expect(returnsUrl).toHaveValue('http://127.0.0.1:9/station');
+    await expect(baseUrl).toHaveValue('http://127.0.0.1:9/station/api');
+
+    await page.keyboard.press('Tab');
+    await expect(returnsUrl).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('http://127.0.0.1:9/desk', { delay: 90 });
+    await page.keyboard.press('Tab');
+    await expect(baseUrl).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('http://127.0.0.1:9/gateway/v2', { delay: 90 });
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('upstream-token', { delay: 90 });
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('1001', { delay: 90 });
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Upstream saved: syncing now.')).toBeVisible();
+    expect(await localApi.getUpstream()).toEqual({ returns_url: 'http://127.0.0.1:9/desk', base_url: 'http://127.0.0.1:9/gateway/v2', accounts: [1001], token_set: true });
+    // Saved addresses that are not one station's come back as the two fields.
+    await expect(oneStation).toHaveAttribute('aria-pressed', 'false');
+    await expect(returnsUrl).toHaveValue('http://127.0.0.1:9/desk');
+    await expect(baseUrl).toHaveValue('http://127.0.0.1:9/gateway/v2');
+
+    // Back to one station's address: saved as returns_url and returns_url/api.
+    await oneStation.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByLabel('URL')).toHaveValue('http://127.0.0.1:9/desk');
+    await page.getByLabel('URL').fill('http://127.0.0.1:9/other-station');
+    await page.getByLabel('Token').fill('upstream-token');
+    await page.getByRole('button', { name: 'Save and sync' }).click();
+    await expect.poll(async () => (await localApi.getUpstream()).base_url).toBe('http://127.0.0.1:9/other-station/api');
+    await expect(oneStation).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByLabel('URL')).toHaveValue('http://127.0.0.1:9/other-station');
+  } finally {
+    await local.stop();
+  }
+});

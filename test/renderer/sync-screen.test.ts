@@ -28,13 +28,16 @@ describe('the sync screen', () => {
     expect(screen.getState().message).toBe('Upstream saved: syncing now.');
     const saved = screen.getState().overview?.upstream;
     expect(saved).toMatchObject({ accounts: [1], token_set: true });
-    expect(saved?.url).toContain('127.0.0.1:9');
+    expect(saved).toMatchObject({ returns_url: 'http://127.0.0.1:9/returns', base_url: 'http://127.0.0.1:9/returns/api' });
     expect(JSON.stringify(screen.getState().overview)).not.toContain('secret-upstream-token');
 
     expect(await screen.getState().saveUpstream({ url: 'not an address', token: 'x', accounts: [1] })).toBe(false);
     expect(screen.getState().message).toMatch(/url/i);
     await screen.getState().reload();
     expect(screen.getState().overview?.upstream).toEqual(saved);
+    // The spec's two addresses, each on its own path.
+    expect(await screen.getState().saveUpstream({ returns_url: 'http://127.0.0.1:9/r/', base_url: 'http://127.0.0.1:9/b', token: 'x', accounts: [1] })).toBe(true);
+    expect(screen.getState().overview?.upstream).toMatchObject({ returns_url: 'http://127.0.0.1:9/r', base_url: 'http://127.0.0.1:9/b' });
 
     await screen.getState().removeUpstream();
     expect(screen.getState().message).toBe('Sync switched off. Waiting changes stay queued.');

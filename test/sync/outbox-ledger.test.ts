@@ -173,7 +173,7 @@ describe("the outbox's ledger", () => {
     await put(store, ...Array.from({ length: 100 }, (_, i) => slot(1_000 + i, 1)));
     expect(engine.outboxSlotsInMemory()).toBe(0);
 
-    await writeUpstreamSettings(store, { url: 'http://127.0.0.1:9', token: 'unused', accounts: [1] }, clock.now());
+    await writeUpstreamSettings(store, { returns_url: 'http://127.0.0.1:9', base_url: 'http://127.0.0.1:9/api', token: 'unused', accounts: [1] }, clock.now());
     expect((await engine.refreshStatus()).pending_changes).toBe(400);
     expect(engine.outboxSlotsInMemory()).toBe(400);
 

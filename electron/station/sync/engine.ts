@@ -150,7 +150,7 @@ async function syncAccounts(sc: SyncContext, accounts: number[], options: RoundO
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { store, clock } = options;
-  // One request budget per upstream address, kept across rounds.
+  // One request budget per upstream, kept across rounds: keyed by its base_url (where nearly all its requests go).
   const budgets = new Map<string, RateBudget>();
   const outbox = createOutboxLedger(store);
   const feed = createStatusFeed(store, outbox);
@@ -161,8 +161,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const refreshStatus = () => feed.refresh(lastRound);
 
   async function contextFor(settings: UpstreamSettings): Promise<SyncContext> {
-    let budget = budgets.get(settings.url);
-    if (!budget) budgets.set(settings.url, (budget = createRateBudget()));
+    let budget = budgets.get(settings.base_url);
+    if (!budget) budgets.set(settings.base_url, (budget = createRateBudget()));
     const client = createUpstreamClient(settings, budget, options.fetch);
     return { store, clock, client, outbox, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
   }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { fieldErrorsFromIssues, parseRequest } from '#shared/api/errors.ts';
+import { stationAddresses, trimAddress, UpstreamSettingsInputSchema } from '#shared/api/sync.ts';
 import { boundTables, type BoundTables, type EngineTables, type StationStore } from '../store/index.ts';
 import { retryKeptMedia } from './media-push.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
@@ -6,17 +8,41 @@ import type { UpstreamSettings } from './upstream-client.ts';
 /** Where the upstream settings live: one `station_meta` row (the data directory is the station's own). */
 const SETTINGS_KEY = 'sync.upstream';
 
-const SettingsSchema = z.object({
-  url: z.url({ protocol: /^https?$/ }),
-  token: z.string().min(1).max(4096),
-  accounts: z.array(z.int().positive()).min(1).max(100),
-});
+const AddressSchema = z.url({ protocol: /^https?$/ });
+const TokenSchema = z.string().min(1).max(4096);
+const AccountsSchema = z.array(z.int().positive()).min(1).max(100);
 
-/** Checks settings given by a person (CLI or settings screen); throws with a clear message. */
+/** The row as this version stores it: the spec's two addresses. */
+const StoredSettingsSchema = z.object({ returns_url: AddressSchema, base_url: AddressSchema, token: TokenSchema, accounts: AccountsSchema });
+
+/** The row as stations before the two addresses stored it: one Returns Station's address. */
+const OneUrlSettingsSchema = z.object({ url: AddressSchema, token: TokenSchema, accounts: AccountsSchema });
+
+/**
+ * Reads a stored row in either shape: an old `{url, token, accounts}` means a Returns Station at
+ * `url` (`returns_url = url`, `base_url = url/api`, what the station then derived). Null when the
+ * row is neither (left as it is: sync stays off until the settings are given again).
+ */
+function storedSettingsOf(value: unknown): { settings: UpstreamSettings; oneUrl: boolean } | null {
+  const current = StoredSettingsSchema.safeParse(value);
+  if (current.success) return { settings: current.data, oneUrl: false };
+  const old = OneUrlSettingsSchema.safeParse(value);
+  if (!old.success) return null;
+  const { url, token, accounts } = old.data;
+  return { settings: { ...stationAddresses(url), token, accounts }, oneUrl: true };
+}
+
+/**
+ * Checks settings given by a person (CLI or settings screen), in the API's shape: `url` (a Returns
+ * Station) or `returns_url` and `base_url`; throws with a clear message naming the fields.
+ */
 export function parseUpstreamSettings(input: unknown): UpstreamSettings {
-  const parsed = SettingsSchema.safeParse(input);
-  if (!parsed.success) throw new Error(`Upstream settings: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ')}`);
-  return { ...parsed.data, url: parsed.data.url.replace(/\/+$/, ''), accounts: [...new Set(parsed.data.accounts)] };
+  const parsed = parseRequest(UpstreamSettingsInputSchema, input);
+  if (!parsed.success) throw new Error(`Upstream settings: ${fieldErrorsFromIssues(parsed.error.issues).map((f) => `${f.path || 'value'}: ${f.message}`).join('; ')}`);
+  const { url, returns_url: returnsUrl, base_url: baseUrl, token, accounts } = parsed.data;
+  // The schema guarantees one of the two shapes.
+  const addresses = url !== undefined ? stationAddresses(url) : { returns_url: trimAddress(returnsUrl ?? ''), base_url: trimAddress(baseUrl ?? '') };
+  return { ...addresses, token, accounts: [...new Set(accounts)] };
 }
 
 export function readUpstreamSettings(store: StationStore): Promise<UpstreamSettings | null> {
@@ -48,12 +74,29 @@ export async function deleteUpstreamSettings(t: BoundTables): Promise<boolean> {
   return had;
 }
 
-/** The settings as the station's tables hold them (any read or write transaction). */
+/** The settings as the station's tables hold them (any read or write transaction); a row of the one-URL shape is read as its two addresses. */
 export async function upstreamSettingsIn(t: Pick<EngineTables, 'station_meta'>): Promise<UpstreamSettings | null> {
   const row = await t.station_meta.get(SETTINGS_KEY);
-  if (!row) return null;
-  const parsed = SettingsSchema.safeParse(row.value);
-  return parsed.success ? parsed.data : null;
+  return row ? (storedSettingsOf(row.value)?.settings ?? null) : null;
+}
+
+/**
+ * Rewrites a settings row stored before the two addresses (`{url, token, accounts}`) in this
+ * version's shape, at the data directory's open (serve, the desktop app and the CLI commands), so
+ * the file holds the new shape from the first start on. Only the row changes: no pause is lifted,
+ * no account made. Resolves to the settings it wrote, or null when there was nothing to rewrite.
+ */
+export async function upgradeUpstreamSettings(store: StationStore): Promise<UpstreamSettings | null> {
+  const row = await store.db.station_meta.get(SETTINGS_KEY);
+  if (!row || !storedSettingsOf(row.value)?.oneUrl) return null;
+  return store.write(async (tx) => {
+    const t = boundTables(tx);
+    const current = await t.station_meta.get(SETTINGS_KEY);
+    const stored = current ? storedSettingsOf(current.value) : null;
+    if (!stored?.oneUrl) return null;
+    await t.station_meta.put({ key: SETTINGS_KEY, value: stored.settings });
+    return stored.settings;
+  });
 }
 
 export async function removeUpstreamSettings(store: StationStore): Promise<boolean> {

@@ -9,9 +9,12 @@ import type { RateBudget, RequestPriority } from './rate-budget.ts';
  * returns service interface, not only a station) — see upstream-records.ts.
  */
 
+/** The upstream's addresses as its spec names them (trailing slashes taken off), the token and the accounts synced. */
 export interface UpstreamSettings {
-  /** `{returns_url}`; `{base_url}` is this plus `/api` (a station's layout). */
-  url: string;
+  /** Manual returns: `{returns_url}/returns`. */
+  returns_url: string;
+  /** Return packages and an account's returns: `{base_url}/v1/accounts/{account_id}/…`. */
+  base_url: string;
   token: string;
   accounts: number[];
 }
@@ -71,16 +74,18 @@ function bodyOf(request: UpstreamRequest): Pick<RequestInit, 'body'> & { duplex?
 }
 
 export function createUpstreamClient(settings: UpstreamSettings, budget: RateBudget, fetchImpl: FetchLike = (input, init) => fetch(input, init)): UpstreamClient {
-  const origin = settings.url.replace(/\/+$/, '');
+  const returnsUrl = settings.returns_url.replace(/\/+$/, '');
+  const baseUrl = settings.base_url.replace(/\/+$/, '');
+  const accountUrl = (accountId: number, resource: string, id: number | undefined) => `${baseUrl}/v1/accounts/${accountId}/${resource}${id === undefined ? '' : `/${id}`}`;
   let requests = 0;
   return {
     settings,
     get requests() {
       return requests;
     },
-    returnsUrl: () => `${origin}/returns`,
-    accountReturnsUrl: (accountId, id) => `${origin}/api/v1/accounts/${accountId}/returns${id === undefined ? '' : `/${id}`}`,
-    packagesUrl: (accountId, id) => `${origin}/api/v1/accounts/${accountId}/return_packages${id === undefined ? '' : `/${id}`}`,
+    returnsUrl: () => `${returnsUrl}/returns`,
+    accountReturnsUrl: (accountId, id) => accountUrl(accountId, 'returns', id),
+    packagesUrl: (accountId, id) => accountUrl(accountId, 'return_packages', id),
     async send(request) {
       if (!(await budget.acquire(request.priority))) return null;
       requests += 1;
@@ -91,7 +96,7 @@ export function createUpstreamClient(settings: UpstreamSettings, budget: RateBud
         response = await fetchImpl(urlOf(request), { method: request.method, headers: headersOf(request, settings.token), ...bodyOf(request), signal: AbortSignal.timeout(timeout) });
         text = await response.text();
       } catch (cause) {
-        throw new UpstreamUnreachableError(`The upstream at ${origin} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+        throw new UpstreamUnreachableError(`The upstream at ${addressOf(request.url)} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
       }
       budget.observe(response.status, response.headers);
       return { status: response.status, headers: response.headers, body: jsonOrNull(text) };
@@ -102,6 +107,15 @@ export function createUpstreamClient(settings: UpstreamSettings, budget: RateBud
       return hashOfMedia(fetchImpl, url, maxBytes);
     },
   };
+}
+
+/** The origin a request went to, as it may be shown (never user-info). */
+function addressOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'its address';
+  }
 }
 
 /** The request's address with its query (values left undefined are left out). */

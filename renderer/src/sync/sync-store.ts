@@ -1,7 +1,7 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { ApiClient } from '#shared/api/client.ts';
 import type { SyncStatus } from '#shared/api/station.ts';
-import type { SyncChange, SyncOverview } from '#shared/api/sync.ts';
+import type { SyncChange, SyncOverview, UpstreamSettingsInput } from '#shared/api/sync.ts';
 import { pageClient } from '../api/station-api.ts';
 import { describeError } from '../api/describe-error.ts';
 import { useStationLink } from '../state/station-link.ts';
@@ -16,7 +16,7 @@ export interface SyncScreenState {
   reload(): Promise<void>;
   retry(change: SyncChange): Promise<void>;
   keepLocal(change: SyncChange): Promise<void>;
-  saveUpstream(input: { url: string; token: string; accounts: number[] }): Promise<boolean>;
+  saveUpstream(input: UpstreamSettingsInput): Promise<boolean>;
   removeUpstream(): Promise<void>;
 }
 

@@ -13,7 +13,8 @@ import { SYNC_DISABLED } from '../../sync/status.ts';
 import type { UpstreamSettings } from '../../sync/upstream-client.ts';
 import { addRoute } from '../route.ts';
 
-const view = (settings: UpstreamSettings) => ({ url: displayUrl(settings.url), accounts: settings.accounts, token_set: true });
+/** The settings as shown: both addresses without user-info, never the token. */
+const view = (settings: UpstreamSettings) => ({ returns_url: displayUrl(settings.returns_url), base_url: displayUrl(settings.base_url), accounts: settings.accounts, token_set: true });
 
 /** The sync screen's one read: state, upstream, the latest conflicts, how far each first pull got. */
 async function syncOverview(ctx: DomainContext, t: EngineTables): Promise<SyncOverview> {
@@ -68,7 +69,7 @@ export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
   });
   addRoute(server, ctx, API_ROUTES.getUpstream, async ({ t }) => {
     const settings = await upstreamSettingsIn(t);
-    return { body: settings ? view(settings) : { url: null, accounts: [], token_set: false } };
+    return { body: settings ? view(settings) : { returns_url: null, base_url: null, accounts: [], token_set: false } };
   });
   addRoute(server, ctx, API_ROUTES.setUpstream, async ({ t, body, now, afterCommit }) => {
     const settings = parseUpstreamSettings(body);
