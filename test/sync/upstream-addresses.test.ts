@@ -95,6 +95,16 @@ describe('upstream set and show', () => {
     }
     expect((await show(dataDir)).stdout).toBe(before);
   });
+
+  it('reads settings stored with one URL as a station\'s two addresses, and a command on the directory rewrites them', async () => {
+    const dataDir = dir('addr-cli-old-');
+    const old = await openStore({ dataDir });
+    await old.write((tx) => boundTables(tx).station_meta.put({ key: 'sync.upstream', value: { url: 'http://127.0.0.1:9/old-station', token: 'old-secret', accounts: [ACCOUNT] } }));
+    await old.close();
+    const shown = await show(dataDir);
+    expect(shown.stdout).toBe(`returns_url: http://127.0.0.1:9/old-station\nbase_url: http://127.0.0.1:9/old-station/api\naccounts: ${ACCOUNT}\ntoken: set (hidden)\n`);
+    expect(rowOnDisk(dataDir)).toEqual({ returns_url: 'http://127.0.0.1:9/old-station', base_url: 'http://127.0.0.1:9/old-station/api', token: 'old-secret', accounts: [ACCOUNT] });
+  });
 });
 
 /** A proxy that serves the upstream station under other paths: each prefix to its own target path; anything else is 404 and counted. */
