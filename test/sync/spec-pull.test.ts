@@ -74,7 +74,7 @@ describe('an upstream of page numbers alone (100 a page, filters ignored)', () =
     fake.modes.extraFields = true;
     const returnId = fake.returns(ACCOUNT)[1]?.id ?? 0;
     const odd = fake.seedPackage(ACCOUNT, { return_id: returnId, tracking_number: 'SPEC-ODD', status: 'returned_to_sender' });
-    fake.seedPackage(ACCOUNT, { return_id: returnId, tracking_number: 'SPEC-PLAIN', status: 'in_transit', shipping_method: 'drone', weight_unit: 'stone' });
+    fake.seedPackage(ACCOUNT, { return_id: returnId, tracking_number: 'SPEC-PLAIN', status: 'in_transit', weight_unit: 'stone' });
     const known = fake.packages(ACCOUNT)[10];
     fake.updatePackage(ACCOUNT, known?.id ?? 0, { status: 'lost_in_space' });
     const result = await syncOnce(dataDir);
@@ -87,7 +87,7 @@ describe('an upstream of page numbers alone (100 a page, filters ignored)', () =
     expect(seen.tracking.get(known?.tracking_number ?? '')?.status).toBe('in_transit');
     const messages = seen.sync.issues.map((i) => `${i.upstream_id}: ${i.message}`);
     expect(messages).toContainEqual(`${odd.id}: upstream package ${odd.id}: its status is unknown to this station: the package is not stored`);
-    expect(messages.some((m) => m.includes('shipping_method `drone` is unknown to this station'))).toBe(true);
+    expect(messages.some((m) => m.includes('weight_unit `stone` is unknown to this station'))).toBe(true);
     expect(messages.some((m) => m.includes('status `lost_in_space` is unknown to this station'))).toBe(true);
     // Said once, not once a round.
     await syncOnce(dataDir);

@@ -220,7 +220,9 @@ export async function readNewest<T extends { id: number }>(sc: SyncContext, kind
   let page = up ? Math.max(1, Math.ceil((state.total ?? 0) / state.page_size)) : 1;
   let jumped = false;
   let totalCount = state.total ?? 0;
+  const visited = new Set<number>();
   for (;;) {
+    visited.add(page);
     const read = await readPage(sc, kind, accountId, page, priority);
     if (!read) return 'budget';
     totalCount = read.totalCount;
@@ -241,7 +243,8 @@ export async function readNewest<T extends { id: number }>(sc: SyncContext, kind
     }
     const reachedOld = ids.length === 0 || Math.min(...ids) <= floor;
     const atEdge = up ? page <= 1 : page >= read.totalPages;
-    if (reachedOld || atEdge) break;
+    // Walking back from the end after a jump stops at the page read first.
+    if (reachedOld || atEdge || visited.has(page + (up ? -1 : 1))) break;
     page += up ? -1 : 1;
   }
   // Every new record has an id above the floor; more of them than the count grew by is fine (some
