@@ -180,8 +180,8 @@ export async function continuePass<T extends { id: number }>(sc: SyncContext, ki
         ? {
             ...s,
             page_size: size,
-            // A list of one page shows no order across pages; one that showed none stays as it was.
-            order: next.order ?? s.order ?? (read.totalPages <= 1 ? 'id_asc' : 'unknown'),
+            // A list too short to show an order keeps the one seen before, else none: it is read whole until it shows one.
+            order: next.order ?? s.order,
             total: read.totalCount,
             max_id: maxOf(s.max_id === null ? [] : [s.max_id], next.max_id),
             pass: null,
