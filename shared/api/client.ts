@@ -374,6 +374,10 @@ export class ApiClient {
   getPackageSync(accountId: number, id: number, o: RequestOptions = {}): Promise<RecordSync> {
     return this.#call(API_ROUTES.getReturnPackageSync, { params: { account_id: accountId, id }, signal: o.signal });
   }
+  /** Asks the station to read a package the dock shows from the upstream (answers at once; the values come as events). */
+  async refreshPackage(accountId: number, id: number, o: RequestOptions = {}): Promise<void> {
+    await this.#send(API_ROUTES.refreshReturnPackage, { params: { account_id: accountId, id }, signal: o.signal });
+  }
   getReturnSync(accountId: number, id: number, o: RequestOptions = {}): Promise<RecordSync> {
     return this.#call(API_ROUTES.getReturnSync, { params: { account_id: accountId, id }, signal: o.signal });
   }

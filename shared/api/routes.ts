@@ -517,6 +517,18 @@ export const API_ROUTES = {
     response: RecordSyncSchema,
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
+  refreshReturnPackage: {
+    operationId: 'refreshReturnPackage',
+    method: 'POST',
+    path: `${PACKAGE}/sync/refresh`,
+    summary: 'The dock shows this package: read it from the upstream now, within the request budget. Answers at once; the fresh values arrive as a `package.updated` event.',
+    tag: 'sync',
+    auth: 'account',
+    params: PackagePathSchema,
+    status: 204,
+    response: null,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
   getSync: {
     operationId: 'getSync',
     method: 'GET',

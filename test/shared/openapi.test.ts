@@ -43,6 +43,7 @@ const CONTRACT_OPERATIONS = [
   // Sync with the upstream (docs/api-decisions.md, "Sync").
   'GET /api/v1/accounts/{account_id}/returns/{id}/sync',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}/sync',
+  'POST /api/v1/accounts/{account_id}/return_packages/{id}/sync/refresh',
   'GET /api/v1/station/sync',
   'GET /api/v1/station/sync/changes',
   'POST /api/v1/station/sync/retry',

@@ -265,6 +265,12 @@ export interface UpstreamLink {
    * sent: a later try looks the file up upstream first.
    */
   media?: Record<string, { upstream_id: number | null; attempted_at: Timestamp | null }>;
+  /**
+   * Packages: when the upstream's get-one (G) of it was last read and applied: the fields only G
+   * shows (shipping method, label cost, actual arrival, processed_at) are known from then on
+   * (sync/fresh.ts). Absent: never read one by one.
+   */
+  detail_at?: Timestamp;
   linked_at: Timestamp;
 }
 
@@ -364,6 +370,14 @@ export interface SyncAccountState {
   last_sweep_at: Timestamp | null;
   /** Set when the upstream answered that it has no media files (404/405/501): they stay on the station. */
   media_unsupported?: { status: number; message: string; at: Timestamp } | null;
+  /**
+   * Whether the upstream answers a return by id (`{base_url}/v1/accounts/{id}/returns/{id}`, not in
+   * the returns service's spec): found out the first time the dock opens a package (sync/fresh.ts),
+   * forgotten when the upstream settings change. Absent or null: not known yet.
+   */
+  return_get_one?: { answers: boolean; status: number; at: Timestamp } | null;
+  /** The background fill of get-only fields (sync/fresh.ts): requests spent in the hour that began at `window_start`. */
+  detail_fill?: { window_start: Timestamp; spent: number };
 }
 
 /** A value sync replaced, or an upstream value the station kept (ownership rules). */

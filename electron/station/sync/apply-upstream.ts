@@ -66,9 +66,14 @@ async function linesOfUpstream(db: BoundTables, u: UpstreamReturn, knownLineIds:
   return { lines, lineIds };
 }
 
-/** An upstream `updated_at` no newer than the one applied last: nothing to do (absent: always apply, it is idempotent). */
-function alreadyApplied(updatedAt: string | null | undefined, link: UpstreamLink | undefined): boolean {
-  return updatedAt !== null && updatedAt !== undefined && link?.upstream_updated_at !== undefined && updatedAt <= link.upstream_updated_at;
+/**
+ * An upstream `updated_at` no newer than the one applied last: nothing to do (absent: always apply, it
+ * is idempotent). `sameVersion`: a get-one (G) of the version a list item (L) already brought is
+ * applied all the same, since it carries fields the list leaves out; only an older one is ignored.
+ */
+function alreadyApplied(updatedAt: string | null | undefined, link: UpstreamLink | undefined, sameVersion = false): boolean {
+  if (updatedAt === null || updatedAt === undefined || link?.upstream_updated_at === undefined) return false;
+  return sameVersion ? updatedAt < link.upstream_updated_at : updatedAt <= link.upstream_updated_at;
 }
 
 /** A return's fields as the upstream gives them; a field it leaves out keeps the station's value (or an empty one on a new return). */
@@ -134,12 +139,12 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
  * package not yet linked), takes the back office's fields, keeps the dock's, moves status only
  * forward, logs every value it replaced or kept against the upstream, and refreshes the synced snapshot.
  */
-export async function applyUpstreamPackage(db: BoundTables, accountId: number, u: UpstreamPackage, now: string): Promise<ReturnPackage | NotStored> {
+export async function applyUpstreamPackage(db: BoundTables, accountId: number, u: UpstreamPackage, now: string, options: { sameVersion?: boolean } = {}): Promise<ReturnPackage | NotStored> {
   const returnLink = await linkOfUpstream(db, accountId, 'return', u.return_id);
   const match = await matchLocalPackage(db, accountId, u);
   if ('twinOf' in match) return { notStored: `a duplicate upstream: tracking number ${u.tracking_number} is also upstream package ${match.twinOf}, which the station keeps` };
   const { local, link } = match;
-  if (alreadyApplied(u.updated_at, link) && local) return local;
+  if (alreadyApplied(u.updated_at, link, options.sameVersion) && local) return local;
   const incoming = upstreamValuesFromAnswer(u);
   if (!local) {
     if (!returnLink) throw new MissingReturnError(u.return_id);

@@ -4,6 +4,7 @@ import type { Clock } from '../domain/clock.ts';
 import { boundTables, type StationStore } from '../store/index.ts';
 import { emptyReport, type RoundReport, type SyncContext } from './context.ts';
 import { SyncPausedError } from './errors.ts';
+import { createFreshReads, type FreshResult, fillDetails } from './fresh.ts';
 import { accountState, updateAccountState } from './account-state.ts';
 import { PullError } from './list-scan.ts';
 import { pullAccount, type PullMode } from './pull.ts';
@@ -36,6 +37,8 @@ export interface SyncEngine {
   nextRetryAt(): Promise<number | undefined>;
   /** Outbox slots the engine keeps count of in memory: none while no upstream is set (for the bench and the tests). */
   outboxSlotsInMemory(): number;
+  /** Reads a package the dock opened from the upstream (get-one), within the budget, capped in time (fresh.ts); never rejects. */
+  refreshPackage(accountId: number, localId: number): Promise<FreshResult>;
   /** Asks the scheduler for a round now (settings changed, a person asked to retry). */
   nudge(): void;
   onNudge(listener: () => void): () => void;
@@ -115,6 +118,8 @@ async function syncAccount(sc: SyncContext, accountId: number, options: RoundOpt
       report.pull_failed.push(`account ${accountId}: ${error.message}`);
     }
   }
+  // Idle rounds fill the get-only fields of open packages, a few an hour (fresh.ts).
+  if (options.pull && (options.pullMode ?? 'idle') === 'idle') await fillDetails(sc, accountId);
   await updateAccountState(sc.store, accountId, { last_success_at: sc.clock.now() });
 }
 
@@ -159,6 +164,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let queue: Promise<unknown> = Promise.resolve();
 
   const refreshStatus = () => feed.refresh(lastRound);
+  // Dock reads run beside the rounds, not in their queue: an open never waits for a round.
+  const fresh = createFreshReads({
+    store,
+    context: async () => {
+      const settings = await readUpstreamSettings(store);
+      return settings ? contextFor(settings) : null;
+    },
+    offline: () => lastRound.offline,
+  });
 
   async function contextFor(settings: UpstreamSettings): Promise<SyncContext> {
     let budget = budgets.get(settings.base_url);
@@ -200,6 +214,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       return (await readUpstreamSettings(store)) ? outbox.nextRetryAt() : undefined;
     },
     outboxSlotsInMemory: () => outbox.size(),
+    refreshPackage: fresh.refreshPackage,
     nudge() {
       for (const listener of nudgeListeners) listener();
     },

@@ -52,14 +52,15 @@ export function readUpstreamSettings(store: StationStore): Promise<UpstreamSetti
 /**
  * Stores the settings inside the caller's write; the accounts come into being on the station.
  * Changing them lifts every account's pause (a new token deserves a new try) and asks again
- * whether the upstream has media (media kept local go up if it has).
+ * whether the upstream has media (media kept local go up if it has) and answers a return by id.
  */
 export async function saveUpstreamSettings(t: BoundTables, settings: UpstreamSettings, now: string): Promise<void> {
   await t.station_meta.put({ key: SETTINGS_KEY, value: settings });
   for (const accountId of settings.accounts) {
     if (!(await t.accounts.get(accountId))) await t.accounts.put({ id: accountId, name: `Account ${accountId}`, created_at: now });
     const state = await t.sync_state.get(accountId);
-    if (state?.paused) await t.sync_state.put({ ...state, paused: null });
+    // A new upstream (or token) is asked again whether it answers a return by id (sync/fresh.ts).
+    if (state?.paused || state?.return_get_one) await t.sync_state.put({ ...state, paused: null, return_get_one: null });
     await retryKeptMedia(t, accountId, now);
   }
 }

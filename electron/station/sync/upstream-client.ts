@@ -44,6 +44,8 @@ export interface UpstreamRequest {
   file?: { path: string; contentType: string; size: number };
   idempotencyKey?: string;
   priority: RequestPriority;
+  /** A shorter time cap than the default 20 s (a dock read: fresh.ts). */
+  timeoutMs?: number;
 }
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -62,6 +64,8 @@ export interface UpstreamClient {
   mediaHash(url: string, maxBytes: number): Promise<string | null>;
   /** Requests sent since the client was made (for the summary and the bench). */
   readonly requests: number;
+  /** The upstream's request budget this client spends (the background fill reads how much is left). */
+  readonly budget: RateBudget;
 }
 
 const TIMEOUT_MS = 20_000;
@@ -80,6 +84,7 @@ export function createUpstreamClient(settings: UpstreamSettings, budget: RateBud
   let requests = 0;
   return {
     settings,
+    budget,
     get requests() {
       return requests;
     },
@@ -92,7 +97,7 @@ export function createUpstreamClient(settings: UpstreamSettings, budget: RateBud
       let response: Response;
       let text: string;
       try {
-        const timeout = TIMEOUT_MS + (request.file ? Math.ceil(request.file.size / 1024 / 1024) * UPLOAD_MS_PER_MIB : 0);
+        const timeout = request.timeoutMs ?? TIMEOUT_MS + (request.file ? Math.ceil(request.file.size / 1024 / 1024) * UPLOAD_MS_PER_MIB : 0);
         response = await fetchImpl(urlOf(request), { method: request.method, headers: headersOf(request, settings.token), ...bodyOf(request), signal: AbortSignal.timeout(timeout) });
         text = await response.text();
       } catch (cause) {

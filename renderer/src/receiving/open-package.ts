@@ -21,7 +21,7 @@ export interface PackageOpener {
   openPackage(accountId: number, packageId: number, status: PackageStatus, returnId: number): Promise<void>;
 }
 
-export type OpenerClient = Pick<ApiClient, 'getReturn' | 'getPackage' | 'updatePackage'>;
+export type OpenerClient = Pick<ApiClient, 'getReturn' | 'getPackage' | 'updatePackage' | 'refreshPackage'>;
 
 /** Opens packages on this page's bench, reading them through `client`. */
 export function createPackageOpener(client: OpenerClient): PackageOpener {
@@ -35,6 +35,9 @@ export function createPackageOpener(client: OpenerClient): PackageOpener {
   }
 
   async function openPackage(accountId: number, packageId: number, status: PackageStatus, returnId: number): Promise<void> {
+    // Fresh where it matters: the station reads this package from its upstream, if it has one. Not
+    // awaited: the fresh values arrive as a `package.updated` event (live-events.ts → applyRemote).
+    if (useStationLink.getState().status?.sync.state !== 'disabled') void client.refreshPackage(accountId, packageId).catch(() => undefined);
     const arriving = ARRIVING.includes(status);
     const [moved, pkg, ret] = await Promise.all([
       arriving ? client.updatePackage(accountId, packageId, { status: 'delivered' }) : Promise.resolve(null),

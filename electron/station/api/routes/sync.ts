@@ -82,6 +82,17 @@ export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
     afterCommit(nudge);
     return { body: undefined };
   });
+  // The dock shows a package: its upstream read starts once the answer is on its way and is never
+  // awaited (sync/fresh.ts caps it at 3 s); the fresh values reach the screen as `package.updated`.
+  addRoute(server, ctx, API_ROUTES.refreshReturnPackage, async ({ t, params, request, afterCommit }) => {
+    const pkg = await packageOfAccount(t, params.account_id, params.id);
+    afterCommit(async () => {
+      void ctx.sync?.refreshPackage(pkg.account_id, pkg.id).then(({ outcome, message }) => {
+        if (outcome === 'failed') request.log.warn({ package_id: pkg.id, reason: message }, 'sync: the dock read of a package failed');
+      });
+    });
+    return { body: undefined };
+  });
   addRoute(server, ctx, API_ROUTES.getReturnSync, async ({ t, params }) => {
     const accountId = params.account_id;
     const record = await t.returns.get(params.id);
