@@ -3,6 +3,19 @@ import type { SyncEngine } from './engine.ts';
 
 /** Pull interval when idle: 2 requests per account per round, 24 rounds an hour (≤ 60 requests/hour/account). */
 export const DEFAULT_PULL_INTERVAL_MS = 150_000;
+/**
+ * The idle pull's interval when `share` consumers share the upstream's rate budget (the budget's
+ * estimate, ≥ 1): `baseMs` stretched by the share, never beyond `maxMs` (a new upstream package must
+ * still reach every station soon: IDLE_PULL_MAX_MS), nor below `baseMs`. Pure.
+ */
+export function idleIntervalMs(baseMs: number, share: number, { maxMs }: { maxMs: number }): number {
+  const factor = Number.isFinite(share) && share > 1 ? share : 1;
+  return Math.max(baseMs, Math.min(maxMs, Math.round(baseMs * factor)));
+}
+
+/** The longest idle pull interval a shared budget stretches to: a new upstream package reaches every station within 10 minutes (a round's time to spare). */
+export const IDLE_PULL_MAX_MS = 9 * 60_000;
+
 /** A local change is pushed this soon after it is durable (changes of a burst go together). */
 const PUSH_DELAY_MS = 300;
 /**
