@@ -30,15 +30,17 @@ describe('gate backoff', () => {
     expect(gateBackoffMs(30, null, () => 0.999)).toBe(Math.floor(0.999 * GATE_CAP_MS));
   });
 
-  it('never reopens before Retry-After, adds a random extra, and still grows with failures', () => {
+  it('never reopens before Retry-After, adds a random extra, a little longer with each failure in a row', () => {
     for (const r of [0, 0.3, 0.999]) {
       const ms = gateBackoffMs(1, 5_000, () => r);
       expect(ms).toBeGreaterThanOrEqual(5_000);
       expect(ms).toBeLessThanOrEqual(6_000);
     }
     expect(gateBackoffMs(1, 60_000, () => 0.999)).toBe(60_000 + Math.floor(0.999 * 12_000));
-    // The sixth failure in a row draws from up to 64 s: more than a Retry-After of 2 s.
-    expect(gateBackoffMs(6, 2_000, () => 0.9)).toBe(Math.floor(0.9 * 64_000));
+    expect(gateBackoffMs(3, 5_000, () => 0.5)).toBe(5_000 + 1_500);
+    // At most twice the Retry-After (the upstream said when: recovery is seen soon).
+    expect(gateBackoffMs(30, 2_000, () => 0.999)).toBe(2_000 + Math.floor(0.999 * 2_000));
+    expect(gateBackoffMs(30, 0, () => 0.5)).toBe(500);
   });
 });
 

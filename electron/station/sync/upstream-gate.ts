@@ -3,7 +3,7 @@ import type { UpstreamAnswer } from './upstream-client.ts';
 /*
  * The gate in front of one upstream (docs/decisions/sync.md, "Errors by kind"): a 5xx answer or a
  * request without an answer closes it for every request of every account and priority through the
- * upstream's rate budget, for Retry-After plus a random extra when the answer says, else for an
+ * upstream's rate budget, for Retry-After plus a random extra when the answer says one, else for an
  * exponential backoff with full jitter. Once that time is over the first request is a probe, alone:
  * the others wait for its answer. A success (any answer below 500) opens the gate and forgets the
  * failures; a failure closes it again, longer. During a 30-second outage eight stations had sent
@@ -77,17 +77,18 @@ export interface UpstreamGateOptions {
 
 /**
  * How long the gate stays closed after the `failures`-th failure in a row. With a Retry-After: never
- * earlier than it, plus a random extra (up to 20 %, at least up to a second), and at least the draw
- * of the exponential backoff (so a probe that fails again waits longer). Without: full jitter,
- * uniform in [0, min(cap, base × 2^(failures − 1))], at least GATE_FLOOR_MS.
+ * earlier than it, plus a random extra of up to 20 % of it (at least up to a second) for each
+ * failure in a row, at most as much again as the Retry-After (or a second): the upstream said when
+ * to come back, a probe that fails again comes a little later, and recovery is seen within about
+ * twice the Retry-After. Without: full jitter, uniform in [0, min(cap, base × 2^(failures − 1))], at
+ * least GATE_FLOOR_MS.
  */
 export function gateBackoffMs(failures: number, retryAfterMs: number | null, random: () => number = Math.random): number {
-  const ceiling = Math.min(GATE_CAP_MS, GATE_BASE_MS * 2 ** Math.min(Math.max(failures - 1, 0), 20));
-  const drawn = Math.max(GATE_FLOOR_MS, Math.floor(random() * ceiling));
-  if (retryAfterMs === null) return drawn;
+  const inARow = Math.min(Math.max(failures, 1), 30);
+  if (retryAfterMs === null) return Math.max(GATE_FLOOR_MS, Math.floor(random() * Math.min(GATE_CAP_MS, GATE_BASE_MS * 2 ** (inARow - 1))));
   const after = Math.min(Math.max(0, retryAfterMs), RETRY_AFTER_MAX_MS);
-  const extra = Math.floor(random() * Math.max(RETRY_AFTER_JITTER_MIN_MS, after * RETRY_AFTER_JITTER));
-  return Math.max(after + extra, drawn);
+  const spread = Math.min(Math.max(RETRY_AFTER_JITTER_MIN_MS, after * RETRY_AFTER_JITTER) * inARow, Math.max(RETRY_AFTER_JITTER_MIN_MS, after));
+  return after + Math.floor(random() * spread);
 }
 
 export function createUpstreamGate(options: UpstreamGateOptions = {}): UpstreamGate {
