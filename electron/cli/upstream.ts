@@ -88,11 +88,14 @@ export async function upstreamCommand(args: string[]): Promise<void> {
 }
 
 const MAX_ROUNDS = 50;
+/** `sync --once` waits for the upstream's gate this long at most; a longer backoff ends it (exit 1). */
+const ONCE_GATE_WAIT_MAX_MS = 60_000;
 
 /**
  * `returns-station sync --once`: rounds until nothing more can go (at most 50), then a summary.
  * Exit 0: everything sent and pulled; 3: changes remain that need a person or a later try;
- * 1: no upstream set, the upstream unreachable, or sync paused.
+ * 1: no upstream set, the upstream unreachable or failing, or sync paused. While the upstream backs
+ * off (a 5xx or a lost answer) it waits for the gate to open, up to a minute, and sends nothing meanwhile.
  */
 export async function syncCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, strict: true, options: { once: { type: 'boolean', default: false }, 'data-dir': { type: 'string' } } });
@@ -104,14 +107,22 @@ export async function syncCommand(args: string[]): Promise<void> {
     const totals = { created: 0, updated: 0, adopted: 0, media_uploaded: 0, pulled: 0, requests: 0 };
     let last = await engine.runRound({ pull: true, ignoreBackoff: true });
     let idleRounds = 0;
+    // A round the upstream cut short (offline, or failing and backing off) did not pull: a later one does.
+    let pullPending = last.offline;
     for (let round = 1; ; round += 1) {
       for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += last[key];
       // A lost answer backs its change off: go again at once while rounds get somewhere (a lookup
       // adopts what the upstream made); two rounds in a row without progress end it.
       idleRounds = last.created + last.updated + last.adopted + last.media_uploaded > 0 ? 0 : idleRounds + 1;
       if (last.paused.length > 0 || round >= MAX_ROUNDS || engine.status().pending_changes === 0) break;
-      if (idleRounds >= 2 || (idleRounds === 1 && last.retrying === 0)) break;
-      last = await engine.runRound({ pull: false, ignoreBackoff: true });
+      if (idleRounds >= 2 || (idleRounds === 1 && last.retrying === 0 && last.backoff_until === null)) break;
+      const opensAt = engine.upstreamHealth().backoffUntil;
+      if (opensAt !== null) {
+        if (opensAt - Date.now() > ONCE_GATE_WAIT_MAX_MS) break;
+        await new Promise((resolve) => setTimeout(resolve, opensAt - Date.now()));
+      }
+      last = await engine.runRound({ pull: pullPending, ignoreBackoff: true });
+      pullPending &&= last.offline;
     }
     return { totals, last, status: engine.status() };
   });
@@ -125,6 +136,7 @@ export async function syncCommand(args: string[]): Promise<void> {
     `upstream requests: ${totals.requests}`,
   ];
   if (status.last_error) lines.push(`last error: ${status.last_error}`);
+  if (status.backoff_until) lines.push(`upstream backing off until ${status.backoff_until}`);
   if (status.media_kept_local) lines.push(status.media_kept_local);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (last.offline || last.paused.length > 0) process.exitCode = 1;

@@ -31,10 +31,12 @@ export interface RoundReport {
   pulled: number;
   conflicts: number;
   offline: boolean;
+  /** The upstream failed or went away and every request waits until this instant (ISO); null: the gate is open. */
+  backoff_until: string | null;
   paused: string[];
   requests: number;
 }
 
 export function emptyReport(): RoundReport {
-  return { created: 0, updated: 0, adopted: 0, media_uploaded: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, paused: [], requests: 0 };
+  return { created: 0, updated: 0, adopted: 0, media_uploaded: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, backoff_until: null, paused: [], requests: 0 };
 }
