@@ -116,6 +116,8 @@ export async function upstreamCommand(args: string[]): Promise<void> {
 }
 
 const MAX_ROUNDS = 50;
+/** `sync --once` waits for the upstream's gate this long at most; a longer backoff ends it (exit 1). */
+const ONCE_GATE_WAIT_MAX_MS = 60_000;
 
 /** `sync --once` exit codes (docs/operator-guide.md): the most serious outcome wins. */
 export const SYNC_EXIT = { ok: 0, refused: 1, changesLeft: 3, pullIncomplete: 4, unreachable: 5, paused: 6 } as const;
@@ -123,7 +125,9 @@ export const SYNC_EXIT = { ok: 0, refused: 1, changesLeft: 3, pullIncomplete: 4,
 /**
  * `returns-station sync --once`: one complete round — every list read to its end (every record the
  * upstream had when it began is then on the station, or listed as not stored) and every waiting
- * change tried — then push-only rounds while they get somewhere (at most 50), and a summary.
+ * change tried — then push-only rounds while they get somewhere (at most 50), and a summary. While
+ * the upstream backs off (a 5xx or a lost answer) it waits for its gate to open, a minute in all at
+ * most, and sends nothing meanwhile; a pull the upstream cut short is done again then.
  * Exit codes: SYNC_EXIT (0 only when every pull and push succeeded).
  */
 export async function syncCommand(args: string[]): Promise<void> {
@@ -134,20 +138,33 @@ export async function syncCommand(args: string[]): Promise<void> {
     if (!(await readUpstreamSettings(ctx.store))) throw new CommandRefused('No upstream is set: use `returns-station upstream set` first.');
     const engine = createSyncEngine({ store: ctx.store, clock: ctx.clock });
     const totals = { created: 0, updated: 0, adopted: 0, media_uploaded: 0, pulled: 0, requests: 0 };
-    const first = await engine.runRound({ pull: true, pullMode: 'complete', ignoreBackoff: true });
-    let last = first;
+    // Waits for the upstream's gate end this long after the start at the latest.
+    const gateDeadline = Date.now() + ONCE_GATE_WAIT_MAX_MS;
+    let pulled = await engine.runRound({ pull: true, pullMode: 'complete', ignoreBackoff: true });
+    let last = pulled;
     let idleRounds = 0;
+    // A round the upstream cut short (offline, or failing and backing off) did not pull: a later one does.
+    let pullPending = pulled.offline;
     for (let round = 1; ; round += 1) {
       for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += last[key];
       // A lost answer backs its change off: go again at once while rounds get somewhere (a lookup
       // adopts what the upstream made); two rounds in a row without progress end it.
       idleRounds = last.created + last.updated + last.adopted + last.media_uploaded > 0 ? 0 : idleRounds + 1;
-      if (last.offline || last.paused.length > 0 || round >= MAX_ROUNDS || engine.status().pending_changes === 0) break;
-      if (idleRounds >= 2 || (idleRounds === 1 && last.retrying === 0)) break;
-      last = await engine.runRound({ pull: false, ignoreBackoff: true });
+      if (last.paused.length > 0 || round >= MAX_ROUNDS || (!pullPending && engine.status().pending_changes === 0)) break;
+      if (!pullPending && (idleRounds >= 2 || (idleRounds === 1 && last.retrying === 0 && last.backoff_until === null))) break;
+      const opensAt = engine.upstreamHealth().backoffUntil;
+      if (opensAt !== null) {
+        if (opensAt > gateDeadline) break;
+        await new Promise((resolve) => setTimeout(resolve, opensAt - Date.now()));
+      } else if (last.offline) break;
+      last = await engine.runRound({ pull: pullPending, pullMode: 'complete', ignoreBackoff: true });
+      if (pullPending) {
+        pulled = last;
+        pullPending = last.offline;
+      }
     }
     const notStored = (await ctx.store.db.sync_state.toArray()).flatMap((state) => state.issues ?? []).filter((issue) => !issue.stored).length;
-    return { totals, first, last, status: engine.status(), notStored };
+    return { totals, first: pulled, last, status: engine.status(), notStored };
   });
   const { totals, first, last, status, notStored } = summary;
   const pullState = first.offline ? 'not done (upstream unreachable)' : first.pull_failed.length > 0 ? 'failed' : first.pull_left.length > 0 ? 'incomplete' : 'complete';
@@ -163,6 +180,7 @@ export async function syncCommand(args: string[]): Promise<void> {
     `upstream requests: ${totals.requests}`,
   ];
   if (status.last_error) lines.push(`last error: ${status.last_error}`);
+  if (status.backoff_until) lines.push(`upstream backing off until ${status.backoff_until}`);
   if (status.media_kept_local) lines.push(status.media_kept_local);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (first.offline || last.offline) process.exitCode = SYNC_EXIT.unreachable;

@@ -35,6 +35,11 @@ export const SyncStatusSchema = z.object({
    * station and everything else keeps syncing. Starts with `media kept local: upstream has no media support`.
    */
   media_kept_local: z.string().nullable(),
+  /**
+   * While the upstream fails (5xx) or cannot be reached, sync sends nothing until this instant (it
+   * honours the upstream's Retry-After); then one request probes it. Null when sync is not backing off.
+   */
+  backoff_until: TimestampSchema.nullable(),
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 

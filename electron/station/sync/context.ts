@@ -35,6 +35,8 @@ export interface RoundReport {
   pulled: number;
   conflicts: number;
   offline: boolean;
+  /** The upstream failed or went away and every request waits until this instant (ISO); null: the gate is open. */
+  backoff_until: string | null;
   paused: string[];
   requests: number;
   /** A pull left work for a next round soon (a full pass under way): the scheduler comes back early. */
@@ -46,5 +48,5 @@ export interface RoundReport {
 }
 
 export function emptyReport(): RoundReport {
-  return { created: 0, updated: 0, adopted: 0, media_uploaded: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, paused: [], requests: 0, more: false, pull_left: [], pull_failed: [] };
+  return { created: 0, updated: 0, adopted: 0, media_uploaded: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, backoff_until: null, paused: [], requests: 0, more: false, pull_left: [], pull_failed: [] };
 }

@@ -15,6 +15,7 @@ import { oneAtATime } from './one-at-a-time.ts';
 import { createOutboxLedger, type OutboxLedger } from './outbox-ledger.ts';
 import { SYNC_DISABLED, syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
+import { UpstreamBackingOffError } from './upstream-gate.ts';
 
 export interface RoundOptions {
   /** Pull too (the scheduler pulls on its interval; a round after a local change only pushes). */
@@ -39,9 +40,20 @@ export interface SyncEngine {
   outboxSlotsInMemory(): number;
   /** Reads a package the dock opened from the upstream (get-one), within the budget, capped in time (fresh.ts); never rejects. */
   refreshPackage(accountId: number, localId: number): Promise<FreshResult>;
+  /**
+   * The upstream as its rate budget sees it (the budget of the upstream the last round used): until
+   * when (ms) every request waits after a 5xx or a lost answer (null: open), and how many consumers
+   * share its rate budget (≥ 1; for stretching the idle pull: scheduler.ts idleIntervalMs).
+   */
+  upstreamHealth(): UpstreamHealth;
   /** Asks the scheduler for a round now (settings changed, a person asked to retry). */
   nudge(): void;
   onNudge(listener: () => void): () => void;
+}
+
+export interface UpstreamHealth {
+  backoffUntil: number | null;
+  share: number;
 }
 
 export interface SyncEngineOptions {
@@ -73,7 +85,7 @@ async function instanceIdOf(store: StationStore): Promise<string> {
 function createStatusFeed(store: StationStore, outbox: OutboxLedger) {
   const listeners = new Set<(status: SyncStatus) => void>();
   let current: SyncStatus = SYNC_DISABLED;
-  let latestRound: LastRound = { offline: false, error: null };
+  let latestRound: LastRound = { offline: false, error: null, backoffUntil: null };
   const read = oneAtATime(async (): Promise<SyncStatus> => {
     const fresh = await syncStatusOf(store, outbox, await readUpstreamSettings(store), latestRound);
     if (JSON.stringify(fresh) !== JSON.stringify(current)) {
@@ -95,7 +107,13 @@ function createStatusFeed(store: StationStore, outbox: OutboxLedger) {
   };
 }
 
-type LastRound = { offline: boolean; error: string | null };
+type LastRound = { offline: boolean; error: string | null; backoffUntil: number | null };
+
+/** Until when the budget's gate holds every request; null when a request may go now (open, or the probe's turn). */
+function closedUntil(budget: RateBudget): number | null {
+  const { opensAt } = budget.gate();
+  return opensAt !== null && opensAt > Date.now() ? opensAt : null;
+}
 
 /** `sync --once`: every backed-off change is due now. */
 async function clearBackoff(store: StationStore): Promise<void> {
@@ -124,11 +142,16 @@ async function syncAccount(sc: SyncContext, accountId: number, options: RoundOpt
 }
 
 /**
- * Runs each account in turn. An unreachable upstream ends the round (offline); a refusal that pauses
- * sync pauses that account only; any other error is the round's error and the next account runs.
+ * Runs each account in turn. An unreachable or failing upstream ends the round (offline; the rate
+ * budget's gate then holds every request until its backoff is over); a refusal that pauses sync
+ * pauses that account only; any other error is the round's error and the next account runs.
  */
-async function syncAccounts(sc: SyncContext, accounts: number[], options: RoundOptions, report: RoundReport): Promise<LastRound> {
+async function syncAccounts(sc: SyncContext, budget: RateBudget, accounts: number[], options: RoundOptions, report: RoundReport): Promise<LastRound> {
   let error: string | null = null;
+  const backingOff = (message: string): LastRound => {
+    report.offline = true;
+    return { offline: true, error: message, backoffUntil: budget.gate().opensAt };
+  };
   for (const accountId of accounts) {
     const state = await accountState(sc.store.db, accountId);
     if (state.paused) {
@@ -138,19 +161,18 @@ async function syncAccounts(sc: SyncContext, accounts: number[], options: RoundO
     try {
       await syncAccount(sc, accountId, options, report);
     } catch (caught) {
-      if (caught instanceof UpstreamUnreachableError) {
-        report.offline = true;
-        return { offline: true, error: caught.message };
-      }
+      if (caught instanceof UpstreamUnreachableError || caught instanceof UpstreamBackingOffError) return backingOff(caught.message);
       if (caught instanceof SyncPausedError) {
         await updateAccountState(sc.store, accountId, { paused: { status: caught.status, message: caught.message, at: sc.clock.now() } });
         report.paused.push(`${accountId}: ${caught.message}`);
         continue;
       }
       error = caught instanceof Error ? caught.message : String(caught);
+      // A pull that got a 5xx: the gate is closed, the round stops (pulls too, for every account).
+      if (closedUntil(budget) !== null) return backingOff(error);
     }
   }
-  return { offline: false, error };
+  return { offline: false, error, backoffUntil: null };
 }
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
@@ -160,7 +182,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const outbox = createOutboxLedger(store);
   const feed = createStatusFeed(store, outbox);
   const nudgeListeners = new Set<() => void>();
-  let lastRound: LastRound = { offline: false, error: null };
+  let lastRound: LastRound = { offline: false, error: null, backoffUntil: null };
+  /** The budget of the upstream the last round used. */
+  let lastBudget: RateBudget | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
   const refreshStatus = () => feed.refresh(lastRound);
@@ -174,11 +198,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     offline: () => lastRound.offline,
   });
 
-  async function contextFor(settings: UpstreamSettings): Promise<SyncContext> {
+  /** One request budget per upstream, kept across rounds (rate-budget.ts). */
+  function budgetFor(settings: UpstreamSettings): RateBudget {
     let budget = budgets.get(settings.base_url);
-    if (!budget) budgets.set(settings.base_url, (budget = createRateBudget()));
+    if (!budget) budgets.set(settings.base_url, (budget = createRateBudget(options.random ? { random: options.random } : {})));
+    return budget;
+  }
+
+  async function contextFor(settings: UpstreamSettings, budget: RateBudget = budgetFor(settings)): Promise<SyncContext> {
     const client = createUpstreamClient(settings, budget, options.fetch);
-    return { store, clock, client, outbox, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
+    return { store, clock, client, outbox, instanceId: await instanceIdOf(store), pace: () => budget.share(), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
   }
 
   async function round(roundOptions: RoundOptions): Promise<RoundReport> {
@@ -187,13 +216,28 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!settings) {
       // Nothing is sent: the outbox is a backlog for a later upstream, not counted in memory.
       outbox.forget();
-      lastRound = { offline: false, error: null };
+      lastRound = { offline: false, error: null, backoffUntil: null };
+      lastBudget = undefined;
       await refreshStatus();
       return report;
     }
-    const sc = await contextFor(settings);
+    const budget = budgetFor(settings);
+    lastBudget = budget;
+    const waitUntil = closedUntil(budget);
+    if (waitUntil !== null) {
+      // The upstream backs off: nothing is sent, not even by `sync --once` (it waits for the gate).
+      report.offline = true;
+      report.backoff_until = new Date(waitUntil).toISOString();
+      lastRound = { offline: true, error: lastRound.error ?? budget.gate().reason, backoffUntil: waitUntil };
+      await refreshStatus();
+      return report;
+    }
+    const sc = await contextFor(settings, budget);
     if (roundOptions.ignoreBackoff) await clearBackoff(store);
-    const outcome = await syncAccounts(sc, settings.accounts, roundOptions, report);
+    const outcome = await syncAccounts(sc, budget, settings.accounts, roundOptions, report);
+    // Whenever the gate is not open (its backoff may just be over: then the probe goes next).
+    const { opensAt } = budget.gate();
+    report.backoff_until = opensAt === null ? null : new Date(opensAt).toISOString();
     report.requests = sc.client.requests;
     report.conflicts = await store.db.sync_conflicts.count();
     lastRound = outcome;
@@ -215,6 +259,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     outboxSlotsInMemory: () => outbox.size(),
     refreshPackage: fresh.refreshPackage,
+    upstreamHealth: () => ({ backoffUntil: lastBudget ? closedUntil(lastBudget) : null, share: lastBudget?.share() ?? 1 }),
     nudge() {
       for (const listener of nudgeListeners) listener();
     },

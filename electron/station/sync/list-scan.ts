@@ -5,7 +5,7 @@ import { accountState } from './account-state.ts';
 import { type ListName, listState, noteIssues, unstoredIds, updateListState } from './list-state.ts';
 import { linkOfUpstream } from './links.ts';
 import type { RequestPriority } from './rate-budget.ts';
-import type { UpstreamAnswer } from './upstream-client.ts';
+import { type UpstreamAnswer, UpstreamUnreachableError } from './upstream-client.ts';
 import { type PageMeta, type Read, readEach, readListAnswer, type UnreadableRecord } from './upstream-records.ts';
 
 /*
@@ -62,6 +62,8 @@ export function okBody(answer: UpstreamAnswer | null, what: string): unknown {
   if (!answer) return null;
   const kind = answerKind(answer.status);
   if (kind === 'auth') throw pauseFrom(answer);
+  // A failing upstream ends the round (its gate holds every request: rate-budget.ts); anything else is this pull's failure.
+  if (answer.status >= 500) throw new UpstreamUnreachableError(`The upstream answered ${answer.status} to ${what}.`);
   if (kind !== 'ok') throw new PullError(`The upstream answered ${answer.status} to ${what}.`);
   return answer.body;
 }

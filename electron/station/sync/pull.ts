@@ -33,8 +33,6 @@ export const DEFAULT_IDLE_EVERY_MS = 180_000;
  * round, of returns every fourth. At 3 minutes: ≤ 20 + 10 + 20 + 5 = 55 requests an hour an account.
  */
 const ROUNDS = { packages: { newest: 1, refresh: 1 }, returns: { newest: 2, refresh: 4 } } as const;
-/** However many stations share the budget, new records are looked for at least this often. */
-const NEWEST_AT_LEAST_EVERY_MS = 8 * 60_000;
 
 export type PullMode = 'idle' | 'complete';
 
@@ -123,11 +121,23 @@ export const PACKAGES: ListKind<UpstreamPackage> = {
 
 const since = (at: string | null | undefined, now: string): number => (at ? Date.parse(now) - Date.parse(at) : Number.POSITIVE_INFINITY);
 
+/**
+ * An idle read's interval when `share` consumers share the upstream's rate budget (the budget's
+ * estimate, ≥ 1): `baseMs` stretched by the share, never beyond `maxMs` (new records must still reach
+ * every station soon), nor below `baseMs`.
+ */
+export function idleIntervalMs(baseMs: number, share: number, { maxMs }: { maxMs: number }): number {
+  const factor = Number.isFinite(share) && share > 1 ? share : 1;
+  return Math.max(baseMs, Math.min(maxMs, Math.round(baseMs * factor)));
+}
+
+/** The longest a shared budget stretches the reads of new packages: one reaches every station of a fleet within 10 minutes. */
+export const IDLE_PULL_MAX_MS = 9 * 60_000;
+
 /** The idle wait before a read that is due every `rounds` idle rounds, stretched by the fleet's share. */
-function every(sc: SyncContext, rounds: number, cap = Number.POSITIVE_INFINITY): number {
-  const base = (sc.idleEveryMs ?? DEFAULT_IDLE_EVERY_MS) * rounds;
+function every(sc: SyncContext, rounds: number, maxMs = Number.POSITIVE_INFINITY): number {
   // A little under the cadence, so a round that comes a moment early still reads.
-  return Math.min(base * (sc.pace?.() ?? 1), Math.max(base, cap)) * 0.9;
+  return idleIntervalMs((sc.idleEveryMs ?? DEFAULT_IDLE_EVERY_MS) * rounds, sc.pace?.() ?? 1, { maxMs }) * 0.9;
 }
 
 /** Pulls an account: returns, then packages. */
@@ -146,7 +156,7 @@ async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKin
   const rounds = ROUNDS[kind.list];
   let state = await listState(sc.store.db, accountId, kind.list);
   if (state.changes === 'honoured' && state.pass === null && state.passed_at !== null) {
-    if (!complete && since(state.settled_at, sc.clock.now()) < every(sc, rounds.newest, NEWEST_AT_LEAST_EVERY_MS)) return null;
+    if (!complete && since(state.settled_at, sc.clock.now()) < every(sc, rounds.newest, IDLE_PULL_MAX_MS * rounds.newest)) return null;
     const feed = await readChanges(sc, kind, accountId, report, 'pull');
     if (feed === 'budget') return `${kind.list}: changes left for the next round (rate budget)`;
     if (feed === 'done') return null;
@@ -155,7 +165,7 @@ async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKin
   }
   state = await listState(sc.store.db, accountId, kind.list);
   if (state.pass !== null || state.passed_at === null) return fullPass(sc, kind, accountId, report, complete);
-  if (complete || since(state.settled_at, sc.clock.now()) >= every(sc, rounds.newest, NEWEST_AT_LEAST_EVERY_MS)) {
+  if (complete || since(state.settled_at, sc.clock.now()) >= every(sc, rounds.newest, IDLE_PULL_MAX_MS * rounds.newest)) {
     const newest = await readNewest(sc, kind, accountId, report, 'pull');
     if (newest === 'budget') return `${kind.list}: new records left for the next round (rate budget)`;
     if (newest === 'unknown-order') return fullPass(sc, kind, accountId, report, complete);

@@ -6,8 +6,10 @@ import { answerKind, backoffMs, errorOf, pauseFrom } from './errors.ts';
 import { lineItemsUnsent, pushLineItems } from './line-items-push.ts';
 import { linkOf, putLink } from './links.ts';
 import { mediaUnsent, pushMedia } from './media-push.ts';
+import { slotsToSend } from './push-order.ts';
 import { type FieldValues, localValues, unsentFields, upstreamValues } from './package-fields.ts';
-import { UpstreamUnreachableError, type UpstreamAnswer } from './upstream-client.ts';
+import { UpstreamUnreachableError, type UpstreamAnswer, upstreamMessage } from './upstream-client.ts';
+import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
 import { readChanges } from './change-feed.ts';
 import { continuePass, type ListKind, readNewest } from './list-scan.ts';
 import { listState } from './list-state.ts';
@@ -17,7 +19,8 @@ import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type Ups
 /*
  * Push: sends the outbox of one account, returns before packages, oldest first. Every slot is
  * settled on its own (sent, parked, gone or backed off), so a change that cannot go through never
- * blocks the others. A lost answer (network error, timeout) stops the round: the upstream is away.
+ * blocks the others. A lost answer (network error, timeout) or a 5xx stops the round: the upstream
+ * is away or failing, and the rate budget backs it off as a whole.
  */
 
 type Outcome = 'done' | 'waiting' | 'held' | 'retry';
@@ -25,38 +28,26 @@ type Outcome = 'done' | 'waiting' | 'held' | 'retry';
 export async function pushAccount(sc: SyncContext, accountId: number, report: RoundReport): Promise<void> {
   const now = sc.clock.now();
   const isDue = (entry: OutboxEntry | undefined): entry is OutboxEntry => entry !== undefined && entry.hold === null && (entry.next_attempt_at === null || entry.next_attempt_at <= now);
-  // The ledger orders the due slots; they are read a few at a time as the round reaches them, so a
-  // round that ends early (offline after three lost answers) reads a few, not the whole backlog.
+  // The ledger orders the due slots; a slot that failed before goes after the fresh ones (push-order.ts).
   const keys = await sc.outbox.due(accountId, Date.parse(now));
-  let unanswered = 0;
-  for (let at = 0; at < keys.length; at += READ_AHEAD) {
-    // A slot settled or changed since the ledger was asked is skipped (a later round has it).
-    const entries = (await sc.store.db.outbox.bulkGet(keys.slice(at, at + READ_AHEAD))).filter(isDue);
-    for (const entry of entries) unanswered = await pushOne(sc, entry, report, unanswered);
-  }
+  for await (const entry of slotsToSend(sc.store, keys, isDue)) await pushOne(sc, entry, report);
 }
 
-/** Sends one slot; returns how many sends in a row have now gone unanswered (throws at OFFLINE_AFTER). */
-async function pushOne(sc: SyncContext, entry: OutboxEntry, report: RoundReport, unanswered: number): Promise<number> {
+/**
+ * Sends one slot. No answer, or a failing one (5xx), backs the slot off and stops the round: the
+ * rate budget's gate holds every request to the upstream now (upstream-gate.ts).
+ */
+async function pushOne(sc: SyncContext, entry: OutboxEntry, report: RoundReport): Promise<void> {
   try {
     const outcome = entry.kind === 'return' ? await pushReturn(sc, entry, report) : await pushPackage(sc, entry, report);
     if (outcome === 'waiting') report.waiting += 1;
-    return 0;
   } catch (error) {
-    if (!(error instanceof UpstreamUnreachableError)) throw error;
-    // One lost answer is that change's problem (it backs off); several in a row: the upstream is away.
-    await backOff(sc, entry, null, error.message);
+    if (!(error instanceof UpstreamUnreachableError || error instanceof UpstreamBackingOffError)) throw error;
+    await backOff(sc, entry, error instanceof UpstreamBackingOffError ? error.answer : null, error.message);
     report.retrying += 1;
-    if (unanswered + 1 >= OFFLINE_AFTER) throw error;
-    return unanswered + 1;
+    throw error;
   }
 }
-
-/** Slots read from the store at a time. */
-const READ_AHEAD = 64;
-
-/** Sends in a row that got no answer before the round takes the upstream for offline. */
-const OFFLINE_AFTER = 3;
 
 function write<T>(sc: SyncContext, fn: (t: BoundTables) => Promise<T>): Promise<T> {
   return sc.store.write((tx) => fn(boundTables(tx)));
@@ -108,6 +99,8 @@ async function failed(sc: SyncContext, entry: OutboxEntry, answer: UpstreamAnswe
       await hold(sc, entry, 'gone', answer, report);
       return 'held';
     default:
+      // The upstream itself fails: the slot backs off in pushOne and the round stops there.
+      if (upstreamFailing(answer.status)) throw new UpstreamBackingOffError(`The upstream is failing (${answer.status}: ${upstreamMessage(answer).message}).`, answer);
       await backOff(sc, entry, answer, `HTTP ${answer.status}`);
       report.retrying += 1;
       return 'retry';

@@ -49,10 +49,12 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
     statusTimer.unref();
   };
 
-  const schedule = (delay: number) => {
+  /** Not before the upstream's gate opens (a 5xx or a lost answer backs it off: upstream-gate.ts); a nudge goes at once (its round then sees the gate). */
+  const schedule = (delay: number, { gate = true } = {}) => {
     if (stopped) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(tick, Math.max(0, delay));
+    const opensAt = gate ? engine.upstreamHealth().backoffUntil : null;
+    timer = setTimeout(tick, Math.max(0, delay, opensAt === null ? 0 : opensAt - Date.now()));
     timer.unref();
   };
 
@@ -64,12 +66,15 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
     running = engine
       .runRound({ pull })
       .then(async (report) => {
-        if (report.offline) options.log?.('sync: the upstream cannot be reached; retrying later');
+        if (report.offline) options.log?.(`sync: the upstream cannot be reached or is failing; ${report.backoff_until ? `backing off until ${report.backoff_until}` : 'retrying later'}`);
+        // A round the gate cut short did not pull: the pull stays due for when it opens.
+        if (pull && report.backoff_until !== null) nextPullAt = 0;
         // Wake for the earliest backed-off change, else for the next pull.
         const retryAt = await engine.nextRetryAt();
         const nextRetry = retryAt === undefined ? Infinity : retryAt - Date.now();
         if (report.more && !report.offline) nextPullAt = Math.min(nextPullAt, Date.now() + MORE_DELAY_MS);
-        schedule(dirty ? PUSH_DELAY_MS : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline ? 5_000 : 0)));
+        // While the upstream backs off, schedule() waits for its gate (the probe goes as it opens).
+        schedule(dirty ? PUSH_DELAY_MS : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline && report.backoff_until === null ? 5_000 : 0)));
       })
       .catch((error: unknown) => {
         options.log?.(`sync round failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -89,7 +94,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
   const unsubscribeNudge = engine.onNudge(() => {
     nextPullAt = 0;
     dirty = true;
-    if (timer) schedule(0);
+    if (timer) schedule(0, { gate: false });
   });
   schedule(0);
   return {

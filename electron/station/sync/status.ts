@@ -3,14 +3,14 @@ import type { StationStore } from '../store/index.ts';
 import type { OutboxLedger } from './outbox-ledger.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
-export const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null, media_kept_local: null };
+export const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null, media_kept_local: null, backoff_until: null };
 
 /** The station's sync state as the API and UI show it, from the store and the last round's outcome. */
 export async function syncStatusOf(
   store: StationStore,
   outbox: OutboxLedger,
   settings: UpstreamSettings | null,
-  lastRound: { offline: boolean; error: string | null },
+  lastRound: { offline: boolean; error: string | null; backoffUntil: number | null },
 ): Promise<SyncStatus> {
   if (!settings) return SYNC_DISABLED;
   // Counted by the ledger, not read: this runs every 250 ms while parcels are received.
@@ -33,5 +33,7 @@ export async function syncStatusOf(
     error = lastRound.error;
   }
   const mediaKeptLocal = states.find((s) => s?.media_unsupported)?.media_unsupported?.message ?? null;
-  return { state, pending_changes: waiting.pending, last_success_at: lastSuccess, last_error: error, media_kept_local: mediaKeptLocal };
+  // Shown while it lasts (the scheduler's round at that instant refreshes the status).
+  const backoffUntil = lastRound.backoffUntil !== null && lastRound.backoffUntil > Date.now() ? new Date(lastRound.backoffUntil).toISOString() : null;
+  return { state, pending_changes: waiting.pending, last_success_at: lastSuccess, last_error: error, media_kept_local: mediaKeptLocal, backoff_until: backoffUntil };
 }

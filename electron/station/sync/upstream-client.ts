@@ -101,7 +101,10 @@ export function createUpstreamClient(settings: UpstreamSettings, budget: RateBud
         response = await fetchImpl(urlOf(request), { method: request.method, headers: headersOf(request, settings.token), ...bodyOf(request), signal: AbortSignal.timeout(timeout) });
         text = await response.text();
       } catch (cause) {
-        throw new UpstreamUnreachableError(`The upstream at ${addressOf(request.url)} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+        const error = new UpstreamUnreachableError(`The upstream at ${addressOf(request.url)} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+        // No answer backs the whole upstream off (rate-budget.ts, upstream-gate.ts).
+        budget.unreachable(error.message);
+        throw error;
       }
       budget.observe(response.status, response.headers);
       return { status: response.status, headers: response.headers, body: jsonOrNull(text) };

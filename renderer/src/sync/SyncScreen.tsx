@@ -171,7 +171,7 @@ export function SyncScreen() {
   );
 }
 
-/** Where sync stands: changes waiting, the last success and error, media kept here, first pulls under way. */
+/** Where sync stands: changes waiting, the last success and error, a backoff of the upstream, media kept here, first pulls under way. */
 function SyncSummary() {
   const sync = useStationLink((s) => s.status?.sync ?? null);
   const pulls = useSyncScreen((s) => s.overview?.pulls ?? NO_PULLS);
@@ -182,6 +182,9 @@ function SyncSummary() {
           {sync.state === 'disabled' ? 'Sync is off.' : `${sync.pending_changes} change${sync.pending_changes === 1 ? '' : 's'} waiting.`}
           {sync.last_success_at && ` Last success ${new Date(sync.last_success_at).toLocaleString()}.`}
           {sync.last_error && <span className="sync-error"> {sync.last_error}</span>}
+          {sync.backoff_until && (
+            <span data-testid="sync-backoff"> The upstream is backing off: nothing is sent before {new Date(sync.backoff_until).toLocaleTimeString()}.</span>
+          )}
         </p>
       )}
       {sync?.media_kept_local && (
