@@ -173,5 +173,5 @@ describe('sync --once exit codes', () => {
     const result = await syncOnce(dataDir);
     expect(result.status).toBe(5);
     expect(result.stdout).toContain('pull not done (upstream unreachable)');
-  }, 60_000);
+  }, 120_000);
 });
