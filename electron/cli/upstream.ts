@@ -151,7 +151,8 @@ export async function syncCommand(args: string[]): Promise<void> {
       // adopts what the upstream made); two rounds in a row without progress end it.
       idleRounds = last.created + last.updated + last.adopted + last.media_uploaded > 0 ? 0 : idleRounds + 1;
       if (last.paused.length > 0 || round >= MAX_ROUNDS || (!pullPending && engine.status().pending_changes === 0)) break;
-      if (!pullPending && (idleRounds >= 2 || (idleRounds === 1 && last.retrying === 0 && last.backoff_until === null))) break;
+      // Two rounds in a row without progress end it (an outage: the first request, then one probe).
+      if (idleRounds >= 2 || (!pullPending && idleRounds === 1 && last.retrying === 0 && last.backoff_until === null)) break;
       const opensAt = engine.upstreamHealth().backoffUntil;
       if (opensAt !== null) {
         if (opensAt > gateDeadline) break;

@@ -15,12 +15,13 @@ it('pauses on a refused token with a clear message, and resumes once the token i
   const { upstream, proxy, dataDir } = rig;
   await setUpstream(dataDir, proxy.url, 'rst_not-a-valid-token', [ACCOUNT]);
   const refused = await syncOnce(dataDir);
-  expect(refused.status).toBe(1);
+  // Its own exit code: the token was refused (SYNC_EXIT.paused).
+  expect(refused.status).toBe(6);
   expect(refused.stdout).toContain('sync: error');
   expect(refused.stdout).toMatch(/refused the station token \(401: The access token is invalid or expired\.\)/);
   // Paused: a second round sends nothing at all.
   const before = proxy.requests.length;
-  expect((await syncOnce(dataDir)).status).toBe(1);
+  expect((await syncOnce(dataDir)).status).toBe(6);
   expect(proxy.requests.length).toBe(before);
 
   await setUpstream(dataDir, proxy.url, upstream.syncToken, [ACCOUNT]);
@@ -43,7 +44,8 @@ it('streams sync.status events as the upstream goes away and comes back', async 
     },
   });
   try {
-    await waitFor('an online state', async () => seen.some((s) => s.state === 'online'));
+    // The first round pulls the whole account first (a full read, then the question whether updated_since is honoured).
+    await waitFor('an online state', async () => seen.some((s) => s.state === 'online'), 30_000);
     proxy.offline = true;
     const ret = await local.api.createReturn({ email: 'events@example.com', receive_by: '2026-12-01', total_price: 1, currency: 'EUR', weight: 1, weight_unit: 'kg', reason_of_return: 'x', length: 1, width: 1, height: 1, dimension_unit: 'cm', return_line_items: [{ quantity: 1, unreceived_quantity: 1, name: 'A', price: 1, currency: 'EUR', merchant_sku: 'A-1' }], account_id: ACCOUNT });
     const offline = await waitFor('an offline state', async () => seen.find((s) => s.state === 'offline'));

@@ -122,7 +122,8 @@ it('sync --once waits for the gate, sends a probe or two, and says until when it
   const result = await syncOnce(dataDir);
   proxy.fault = null;
   const sent = proxy.requests.slice(start);
-  expect(result.status, result.stdout + result.stderr).toBe(1);
+  // The upstream's own exit code: unreachable or failing (SYNC_EXIT.unreachable).
+  expect(result.status, result.stdout + result.stderr).toBe(5);
   expect(result.stdout).toMatch(/^sync: offline$/m);
   expect(result.stdout).toMatch(/upstream backing off until \d{4}-\d\d-\d\dT/);
   // Two rounds without progress end it: the first request, then one probe after Retry-After.
