@@ -38,6 +38,22 @@ export class CommitFailedError extends Error {
   }
 }
 
+/**
+ * A write changed records, yet the durability layer holds no record of its transaction: it cannot
+ * be waited for on disk, so it is refused rather than acknowledged (a bug, never a user's error:
+ * the API answers 500). The recording middleware files each transaction's mutations under the
+ * engine transaction in its DBCore requests, and `store.write` looks them up under Dexie's
+ * `tx.idbtrans`; this says the two no longer meet (docs/decisions/store-dexie-internals.md).
+ */
+export class UnrecordedWriteError extends Error {
+  constructor() {
+    super(
+      'Store invariant broken: a write changed records but its transaction has no durability record, so it cannot be made durable before it is acknowledged (the recording middleware no longer files mutations under the transaction store.write looks up: tx.idbtrans). Nothing was acknowledged; the change may be in memory but not on disk.',
+    );
+    this.name = 'UnrecordedWriteError';
+  }
+}
+
 export class StoreClosedError extends Error {
   constructor() {
     super('The station store is closed.');

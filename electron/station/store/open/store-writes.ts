@@ -1,5 +1,5 @@
 import { Dexie, type Transaction } from 'dexie';
-import { StoreClosedError } from '../errors.ts';
+import { StoreClosedError, UnrecordedWriteError } from '../errors.ts';
 import type { StationDexie, StationTableName } from '../schema.ts';
 import type { StationStore } from '../station-store.ts';
 import type { Durability } from './durability.ts';
@@ -44,10 +44,11 @@ export class StoreWrites {
 
   async #writeOutermost<T>(tables: string[], fn: WriteFn<T>): Promise<T> {
     if (this.#lifecycle.closed) throw new StoreClosedError();
-    const { loop, records } = this.#durability;
+    const { loop, records, mutated } = this.#durability;
     this.inFlight += 1;
     try {
       await loop.ready();
+      let transaction: Transaction | undefined;
       let idbTransaction: object | undefined;
       // While this write is queued or running in the engine, the commit loop lets it join the next commit.
       loop.writeEntered();
@@ -56,6 +57,7 @@ export class StoreWrites {
         result = await this.#db.transaction('rw', tables, (tx) => {
           // Dexie's handle on the engine transaction: the key under which the recording middleware
           // files this write's mutations (docs/decisions/store-dexie-internals.md).
+          transaction = tx;
           idbTransaction = tx.idbtrans;
           return fn(tx);
         });
@@ -64,6 +66,9 @@ export class StoreWrites {
       }
       const record = idbTransaction ? records.get(idbTransaction) : undefined;
       if (record) await record.durable;
+      // No record: right for a write that changed nothing (it reads, or its script did nothing).
+      // One that did change records would otherwise be acknowledged before it is on disk.
+      else if (transaction && mutated.has(transaction)) throw new UnrecordedWriteError();
       return result;
     } finally {
       this.inFlight -= 1;
