@@ -26,7 +26,10 @@ export function recordingMiddleware(sink: RecordingSink, records: WeakMap<object
     const created = newTransactionRecord(idbTransaction.mode === 'versionchange');
     records.set(trans, created);
     sink.started();
-    idbTransaction.addEventListener('complete', () => sink.completed(created));
+    idbTransaction.addEventListener('complete', () => {
+      created.committed = true;
+      sink.completed(created);
+    });
     idbTransaction.addEventListener('abort', () => sink.aborted(created));
     record = created;
     return record;

@@ -1,7 +1,8 @@
 import { Dexie, type Transaction } from 'dexie';
-import { StoreClosedError, UnrecordedWriteError } from '../errors.ts';
+import { ForeignAwaitInWriteError, StoreClosedError, UnrecordedWriteError } from '../errors.ts';
 import type { StationDexie, StationTableName } from '../schema.ts';
 import type { StationStore } from '../station-store.ts';
+import { mutationsOf, type TransactionRecord } from '../durability/mutations.ts';
 import type { Durability } from './durability.ts';
 
 /** Whether the store was closed: `close()` sets it first, and writes and sweeps refuse or stop then. */
@@ -61,6 +62,8 @@ export class StoreWrites {
           idbTransaction = tx.idbtrans;
           return fn(tx);
         });
+      } catch (error) {
+        throw outlivedTransaction(error, idbTransaction ? records.get(idbTransaction) : undefined) ?? error;
       } finally {
         loop.writeLeft();
       }
@@ -74,4 +77,19 @@ export class StoreWrites {
       this.inFlight -= 1;
     }
   }
+}
+
+/**
+ * The named error for a write whose script outlived its transaction (a foreign `await`), or
+ * undefined when `error` is something else. Looked at only once the write has failed: a write
+ * refused although the engine committed its transaction can only be one whose transaction ended
+ * while its script ran on (a script that fails in time aborts it); without changes, Dexie's own
+ * errors for a transaction that ended early say it.
+ */
+function outlivedTransaction(error: unknown, record: TransactionRecord | undefined): ForeignAwaitInWriteError | undefined {
+  if (error instanceof ForeignAwaitInWriteError) return undefined;
+  if (record?.committed) return new ForeignAwaitInWriteError(error, mutationsOf(record).length);
+  const name = error instanceof Error ? error.name : undefined;
+  if (name === 'PrematureCommitError' || name === 'TransactionInactiveError') return new ForeignAwaitInWriteError(error, 0);
+  return undefined;
 }
