@@ -70,8 +70,9 @@ it('runs scripts that arrive while a batch is in the engine in one write, each a
   }) as StationStore['write'];
   const created = await Promise.all(Array.from({ length: 20 }, (_, i) => create(`BATCH-${i}`)));
   (store as { write: StationStore['write'] }).write = writes;
-  // The first runs alone; the 19 that arrived meanwhile share the next write.
-  expect(count).toBe(2);
+  // The first runs alone; the 19 that arrived meanwhile share the next write (in the test runs each
+  // batch is rehearsed first, in a write of its own: script-batches.ts).
+  expect(count).toBe(process.env.RETURNS_STATION_CHECK_WRITE_RULES === '1' ? 4 : 2);
   expect(created.map((p) => p.tracking_number)).toEqual(Array.from({ length: 20 }, (_, i) => `BATCH-${i}`));
   expect(new Set(created.map((p) => p.id)).size).toBe(20);
 

@@ -38,6 +38,47 @@ export class CommitFailedError extends Error {
   }
 }
 
+/**
+ * A write changed records, yet the durability layer holds no record of its transaction: it cannot
+ * be waited for on disk, so it is refused rather than acknowledged (a bug, never a user's error:
+ * the API answers 500). The recording middleware files each transaction's mutations under the
+ * engine transaction in its DBCore requests, and `store.write` looks them up under Dexie's
+ * `tx.idbtrans`; this says the two no longer meet (docs/decisions/store-dexie-internals.md).
+ */
+export class UnrecordedWriteError extends Error {
+  constructor() {
+    super(
+      'Store invariant broken: a write changed records but its transaction has no durability record, so it cannot be made durable before it is acknowledged (the recording middleware no longer files mutations under the transaction store.write looks up: tx.idbtrans). Nothing was acknowledged; the change may be in memory but not on disk.',
+    );
+    this.name = 'UnrecordedWriteError';
+  }
+}
+
+/**
+ * A write script broke the rule of docs/decisions/dexie-transactions.md: its transaction ended
+ * while the script was still running. An `await` inside a write on anything that is not the store's
+ * own promise (a timer, a file, `fetch`, another write) lets the engine commit the transaction at
+ * that point; what the script did after it fails or leaves the transaction. Named so the bug shows
+ * in tests instead of Dexie's PrematureCommitError or TransactionInactiveError (a bug: the API
+ * answers 500). `committedChanges`: mutations the engine had already committed, which go to disk
+ * like any write's although the write is refused.
+ */
+export class ForeignAwaitInWriteError extends Error {
+  readonly committedChanges: number;
+  constructor(cause: unknown, committedChanges: number) {
+    super(
+      `Write rule broken: the transaction ended while its script was still running. The script awaited something that is not the store's own (a timer, a file, fetch, another write), and the engine committed the transaction at that await, or it used the tables of a write that had ended. Wait for such things before or after store.write, never inside (docs/decisions/dexie-transactions.md). ${
+        committedChanges > 0
+          ? `The ${committedChanges} change(s) made before that await were committed and go to disk; the rest of the script's work was not done.`
+          : 'Nothing of it was written.'
+      }`,
+      { cause },
+    );
+    this.name = 'ForeignAwaitInWriteError';
+    this.committedChanges = committedChanges;
+  }
+}
+
 export class StoreClosedError extends Error {
   constructor() {
     super('The station store is closed.');

@@ -14,6 +14,8 @@ export interface TransactionRecord {
   slots: Array<Mutation[] | null>;
   /** An upgrade (versionchange) transaction: its commit also moves the schema version on disk. */
   upgrade: boolean;
+  /** The engine committed the transaction in memory (its mutations now go to SQLite). */
+  committed: boolean;
   /** Settles when the mutations are committed to SQLite, or rejects with CommitFailedError. */
   durable: Promise<void>;
   resolve(): void;
@@ -29,7 +31,7 @@ export function newTransactionRecord(upgrade: boolean): TransactionRecord {
   });
   // Writes made outside store.write() have nobody awaiting them; the repair still runs.
   durable.catch(() => {});
-  return { slots: [], upgrade, durable, resolve, reject };
+  return { slots: [], upgrade, committed: false, durable, resolve, reject };
 }
 
 export function mutationsOf(record: TransactionRecord): Mutation[] {

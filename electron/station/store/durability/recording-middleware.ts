@@ -1,4 +1,4 @@
-import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
+import { Dexie, type DBCore, type DBCoreMutateRequest, type DBCoreMutateResponse, type DBCoreTable, type DBCoreTransaction, type Middleware } from 'dexie';
 import { type EngineTransaction, type Mutation, type StoreKey, newTransactionRecord, type TransactionRecord } from './mutations.ts';
 
 /** What the middleware reports to: the commit loop. */
@@ -26,7 +26,10 @@ export function recordingMiddleware(sink: RecordingSink, records: WeakMap<object
     const created = newTransactionRecord(idbTransaction.mode === 'versionchange');
     records.set(trans, created);
     sink.started();
-    idbTransaction.addEventListener('complete', () => sink.completed(created));
+    idbTransaction.addEventListener('complete', () => {
+      created.committed = true;
+      sink.completed(created);
+    });
     idbTransaction.addEventListener('abort', () => sink.aborted(created));
     record = created;
     return record;
@@ -56,6 +59,50 @@ export function recordingMiddleware(sink: RecordingSink, records: WeakMap<object
                 record.slots[slot] = recorded(name, keyPath, request, response, snapshots);
                 return response;
               });
+            },
+          };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The other half of the check that no write is acknowledged before it is on disk
+ * (`store/open/store-writes.ts`): near the top of Dexie's stack, each mutation notes the Dexie
+ * transaction it belongs to — the outermost one, the `tx` that `store.write` hands its script —
+ * found through Dexie's own current transaction, not through the engine transaction the recording
+ * middleware files records under. A write noted here whose engine transaction has no record is
+ * refused (UnrecordedWriteError) instead of being acknowledged without waiting for the disk.
+ * Writes below it (the hot set's fault-in, loading, repairs) are not noted: they are not written back.
+ */
+export function mutationWitness(mutated: WeakSet<object>): Middleware<DBCore> {
+  const note = (request: DBCoreMutateRequest): void => {
+    let tx = Dexie.currentTransaction as { parent?: object } | null;
+    if (!tx) {
+      // Dexie runs every table request in its transaction's zone (its own hooks middleware relies
+      // on it); should that ever change, the engine transaction is what store.write can still look up.
+      mutated.add(request.trans);
+      return;
+    }
+    while (tx.parent) tx = tx.parent;
+    mutated.add(tx);
+  };
+  return {
+    stack: 'dbcore',
+    name: 'station-mutation-witness',
+    // Below the table cache (engine.ts, 1,000), so its table objects are made once per name too.
+    level: 900,
+    create(down) {
+      return {
+        ...down,
+        table(name: string): DBCoreTable {
+          const table = down.table(name);
+          return {
+            ...table,
+            mutate(request: DBCoreMutateRequest): Promise<DBCoreMutateResponse> {
+              note(request);
+              return table.mutate(request);
             },
           };
         },

@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { DBCore, Middleware } from 'dexie';
 import { type CommitLoop, createCommitLoop } from '../durability/commit-loop.ts';
 import type { Mutation, TransactionRecord } from '../durability/mutations.ts';
-import { recordingMiddleware } from '../durability/recording-middleware.ts';
+import { mutationWitness, recordingMiddleware } from '../durability/recording-middleware.ts';
 import { createSqliteWriter } from '../durability/sqlite-writer.ts';
 import { createWalSync, type WalSync } from '../durability/wal-sync.ts';
 import type { ChangeLogEntry } from '../records.ts';
@@ -11,10 +11,12 @@ import { markUpgraded, type SchemaPlan } from './create.ts';
 /** The write-through machinery, ready before the engine opens (an upgrade's writes go through it too). */
 export interface Durability {
   loop: CommitLoop;
-  /** The recording middleware every engine of this store is opened with. */
-  middleware: Middleware<DBCore>;
+  /** The recording middleware and the mutation witness, which every engine of this store is opened with. */
+  middlewares: ReadonlyArray<Middleware<DBCore>>;
   /** Engine transaction → its record: `write()` waits on the record's `durable`. */
   records: WeakMap<object, TransactionRecord>;
+  /** Outermost Dexie transactions that sent a mutation down the stack (`mutationWitness`): each must have a record. */
+  mutated: WeakSet<object>;
   /** Called with each commit's change-log entries once they are durable. */
   listeners: Set<(entries: ChangeLogEntry[]) => void>;
   /** Called with the tables a commit changed once it is durable (and its mutations), or a repair touched (caches forget them). */
@@ -33,6 +35,7 @@ export function startDurability(sqlite: DatabaseSync, file: string, plan: Schema
   const listeners = new Set<(entries: ChangeLogEntry[]) => void>();
   const onTablesChanged = new Set<(tables: ReadonlySet<string>, mutations?: readonly Mutation[]) => void>();
   const records = new WeakMap<object, TransactionRecord>();
+  const mutated = new WeakSet<object>();
   const tablesChanged = (tables: ReadonlySet<string>, mutations?: readonly Mutation[]): void => {
     for (const listener of onTablesChanged) listener(tables, mutations);
   };
@@ -49,7 +52,8 @@ export function startDurability(sqlite: DatabaseSync, file: string, plan: Schema
     },
     onRepaired: (tables) => tablesChanged(tables),
   });
-  return { loop, middleware: recordingMiddleware(loop, records), records, listeners, onTablesChanged, wal };
+  const middlewares = [recordingMiddleware(loop, records), mutationWitness(mutated)];
+  return { loop, middlewares, records, mutated, listeners, onTablesChanged, wal };
 }
 
 function notify(listeners: Set<(entries: ChangeLogEntry[]) => void>, mutations: readonly Mutation[]): void {

@@ -26,7 +26,7 @@ export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk:
   const factory = newEngineFactory();
   ensureHotSetIndexes(sqlite);
   const hot = hotSetMiddleware(createColdReads(sqlite));
-  const middlewares = [durability.middleware, hot.middleware];
+  const middlewares = [...durability.middlewares, hot.middleware];
   if (onDisk === 0) {
     const db = newEngine(factory, plan.versions, middlewares);
     await db.open();

@@ -1,7 +1,8 @@
 import { Dexie, type Transaction } from 'dexie';
-import { StoreClosedError } from '../errors.ts';
+import { ForeignAwaitInWriteError, StoreClosedError, UnrecordedWriteError } from '../errors.ts';
 import type { StationDexie, StationTableName } from '../schema.ts';
 import type { StationStore } from '../station-store.ts';
+import { mutationsOf, type TransactionRecord } from '../durability/mutations.ts';
 import type { Durability } from './durability.ts';
 
 /** Whether the store was closed: `close()` sets it first, and writes and sweeps refuse or stop then. */
@@ -44,10 +45,11 @@ export class StoreWrites {
 
   async #writeOutermost<T>(tables: string[], fn: WriteFn<T>): Promise<T> {
     if (this.#lifecycle.closed) throw new StoreClosedError();
-    const { loop, records } = this.#durability;
+    const { loop, records, mutated } = this.#durability;
     this.inFlight += 1;
     try {
       await loop.ready();
+      let transaction: Transaction | undefined;
       let idbTransaction: object | undefined;
       // While this write is queued or running in the engine, the commit loop lets it join the next commit.
       loop.writeEntered();
@@ -56,17 +58,38 @@ export class StoreWrites {
         result = await this.#db.transaction('rw', tables, (tx) => {
           // Dexie's handle on the engine transaction: the key under which the recording middleware
           // files this write's mutations (docs/decisions/store-dexie-internals.md).
+          transaction = tx;
           idbTransaction = tx.idbtrans;
           return fn(tx);
         });
+      } catch (error) {
+        throw outlivedTransaction(error, idbTransaction ? records.get(idbTransaction) : undefined) ?? error;
       } finally {
         loop.writeLeft();
       }
       const record = idbTransaction ? records.get(idbTransaction) : undefined;
       if (record) await record.durable;
+      // No record: right for a write that changed nothing (it reads, or its script did nothing).
+      // One that did change records would otherwise be acknowledged before it is on disk.
+      else if (transaction && mutated.has(transaction)) throw new UnrecordedWriteError();
       return result;
     } finally {
       this.inFlight -= 1;
     }
   }
+}
+
+/**
+ * The named error for a write whose script outlived its transaction (a foreign `await`), or
+ * undefined when `error` is something else. Looked at only once the write has failed: a write
+ * refused although the engine committed its transaction can only be one whose transaction ended
+ * while its script ran on (a script that fails in time aborts it); without changes, Dexie's own
+ * errors for a transaction that ended early say it.
+ */
+function outlivedTransaction(error: unknown, record: TransactionRecord | undefined): ForeignAwaitInWriteError | undefined {
+  if (error instanceof ForeignAwaitInWriteError) return undefined;
+  if (record?.committed) return new ForeignAwaitInWriteError(error, mutationsOf(record).length);
+  const name = error instanceof Error ? error.name : undefined;
+  if (name === 'PrematureCommitError' || name === 'TransactionInactiveError') return new ForeignAwaitInWriteError(error, 0);
+  return undefined;
 }
