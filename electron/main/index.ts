@@ -33,7 +33,7 @@ let launchCore: (port: number) => Promise<CoreReady> = () => Promise.reject(new 
 
 /** Starts a core process on the settings read at start; the current one is `core`. */
 function coreLauncher(settings: DesktopSettings): (port: number) => Promise<CoreReady> {
-  // Bad RETURNS_STATION_SEMI_SPACE_MB: a RangeError here stops the start with its message.
+  // A bad RETURNS_STATION_SEMI_SPACE_MB or …_HEAP_GROWTH_PERCENT stops the start here, with its message.
   const v8Flags = stationV8Flags(process.env);
   return (port) => {
     const started = startCore({
