@@ -8,7 +8,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve('electron/main/index.ts') } },
+      // The main process (window, menu, quit) and the station core it runs in a utilityProcess
+      // (docs/decisions/core-process.md): two entries, whatever they share in out/main/chunks/.
+      rollupOptions: { input: { index: resolve('electron/main/index.ts'), core: resolve('electron/core/index.ts') } },
     },
   },
   preload: {

@@ -26,7 +26,7 @@ const problem = (message) => {
 };
 for (const asar of asars) {
   const files = listPackage(asar, { isPack: false });
-  for (const required of ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) {
+  for (const required of ['/out/main/index.js', '/out/main/core.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) {
     if (!files.includes(required)) problem(`${asar} lacks ${required}`);
   }
   for (const file of files.filter((f) => FORBIDDEN.some((re) => re.test(f)))) problem(`${asar} should not hold ${file}`);

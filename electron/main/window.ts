@@ -6,17 +6,20 @@ import type { DesktopSettings } from './settings.ts';
 /** The window's own session (not `defaultSession`): its storage and permissions are the station's only. */
 export const SESSION_PARTITION = 'persist:returns-station';
 
-/** Installs the permission guards on the station's session (see guards.ts for the rules). */
-export function guardSession(session: Session, origin: string): void {
+/**
+ * Installs the permission guards on the station's session (see guards.ts for the rules). `origin`
+ * gives the station's origin when asked: a restarted core may listen on another port.
+ */
+export function guardSession(session: Session, origin: () => string): void {
   session.setPermissionRequestHandler((_webContents, permission, callback, details) => {
     const mediaTypes = 'mediaTypes' in details ? (details.mediaTypes ?? []) : [];
-    callback(allowsPermission({ permission, requestingUrl: details.requestingUrl, mediaTypes }, origin));
+    callback(allowsPermission({ permission, requestingUrl: details.requestingUrl, mediaTypes }, origin()));
   });
-  session.setPermissionCheckHandler((_webContents, permission, requestingOrigin) => allowsPermissionCheck(permission, requestingOrigin, origin));
+  session.setPermissionCheckHandler((_webContents, permission, requestingOrigin) => allowsPermissionCheck(permission, requestingOrigin, origin()));
 }
 
-/** A sandboxed window on the station's UI that cannot be navigated or opened elsewhere. */
-export function createStationWindow(session: Session, origin: string, settings: DesktopSettings, packaged: boolean): BrowserWindow {
+/** A sandboxed window on the station's UI (at `origin()`, the current one) that cannot be navigated or opened elsewhere. */
+export function createStationWindow(session: Session, origin: () => string, settings: DesktopSettings, packaged: boolean): BrowserWindow {
   const window = new BrowserWindow({
     width: 1366,
     height: 768,
@@ -45,10 +48,10 @@ export function createStationWindow(session: Session, origin: string, settings: 
   window.once('ready-to-show', () => window.show());
   window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   window.webContents.on('will-navigate', (event, url) => {
-    if (!mayNavigate(url, origin)) event.preventDefault();
+    if (!mayNavigate(url, origin())) event.preventDefault();
   });
   window.webContents.on('will-redirect', (event, url) => {
-    if (!mayNavigate(url, origin)) event.preventDefault();
+    if (!mayNavigate(url, origin())) event.preventDefault();
   });
   // No <webview> can be attached to the station window.
   window.webContents.on('will-attach-webview', (event) => event.preventDefault());

@@ -1,15 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { builtinModules } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SEMI_SPACE_MB } from '../../electron/station/heap/young-generation.ts';
 import { MAIN_BUNDLE } from './shell-process.ts';
 
 /*
  * What can be checked of the packaging without the Electron binary: electron-builder's own schema
  * check of electron-builder.yml, the fuses, the targets, and that the package's production
- * dependencies are exactly what the built main process imports (so nothing is missing at run time
- * and nothing the UI bundle already contains is shipped twice).
+ * dependencies are exactly what the built main process and its core process import (out/main/:
+ * index.js, core.js and the chunks they share), so nothing is missing at run time and nothing the
+ * UI bundle already contains is shipped twice.
  */
 
 const require = createRequire(import.meta.url);
@@ -53,23 +54,26 @@ describe('electron-builder configuration', () => {
     expect(files.filter((f) => !f.startsWith('!')).sort()).toEqual(['out/**', 'package.json']);
   });
 
-  it('starts the Linux desktop entry with the station’s young generation (Electron takes V8 flags for its main process only at launch)', async () => {
+  it('gives the Linux desktop entry no V8 flags: the main process runs no station, its core process gets its own at start', async () => {
     const config = (await getConfig(projectDir, null, null)) as { linux: { executableArgs?: string[] } };
-    expect(config.linux.executableArgs).toEqual([`--js-flags=--max-semi-space-size=${DEFAULT_SEMI_SPACE_MB}`]);
+    expect(config.linux.executableArgs).toBeUndefined();
   });
 });
 
 describe('the production dependencies', () => {
-  const bareImports = [...readFileSync(MAIN_BUNDLE, 'utf8').matchAll(/^import .*? from "([^".][^"]*)";$/gm)]
+  const bundles = readdirSync(dirname(MAIN_BUNDLE), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+  const bareImports = bundles
+    .flatMap((file) => [...readFileSync(join(dirname(MAIN_BUNDLE), file), 'utf8').matchAll(/^import .*? from "([^".][^"]*)";$/gm)])
     .map((m) => m[1] ?? '')
     .filter((spec) => !spec.startsWith('node:') && !builtinModules.includes(spec) && spec !== 'electron')
     .map((spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec)));
 
-  it('cover every package the built main process imports (a missing one would fail on the warehouse PC)', () => {
+  it('cover every package the built main and core processes import (a missing one would fail on the warehouse PC)', () => {
+    expect(bundles).toContain('core.js');
     for (const name of new Set(bareImports)) expect(Object.keys(pkg.dependencies), name).toContain(name);
   });
 
-  it('hold nothing the main process does not import (the UI bundle carries its own)', () => {
+  it('hold nothing the main and core processes do not import (the UI bundle carries its own)', () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual([...new Set(bareImports)].sort());
   });
 });

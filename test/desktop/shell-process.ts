@@ -10,7 +10,7 @@ export const MAIN_BUNDLE = fileURLToPath(new URL('../../out/main/index.js', impo
 const REGISTER = fileURLToPath(new URL('./electron-stand-in/register.ts', import.meta.url));
 
 export interface ShellRecord {
-  windows: Array<{ options: Record<string, unknown> & { webPreferences: Record<string, unknown> }; loadedUrl: string | null; title: string | null; shown: boolean }>;
+  windows: Array<{ options: Record<string, unknown> & { webPreferences: Record<string, unknown> }; loadedUrl: string | null; loads?: number; title: string | null; shown: boolean }>;
   menu: unknown;
   menuSet: boolean;
   partitions: string[];
@@ -18,12 +18,16 @@ export interface ShellRecord {
   ipcChannels: string[];
   errorBoxes: Array<{ title: string; content: string }>;
   calls: string[];
+  /** The processes `utilityProcess.fork` started (the station core), in order. */
+  utilityProcesses: Array<{ modulePath: string; args: string[]; execArgv: string[]; nodeExecArgv: string[]; serviceName?: string; pid?: number; exitCode: number | null }>;
 }
 
 export interface RunningShell {
   child: ChildProcess;
   /** The URL the window loaded (the station's UI), once loaded. */
   loaded: Promise<string>;
+  /** The URL of the window's `count`-th load (1: the first; a restarted core's reload is the next). */
+  load(count: number): Promise<string>;
   /** Resolves with the exit code and the last record when the shell process ends. */
   exited: Promise<{ code: number | null; record: ShellRecord | undefined; stderr: string }>;
   ask<T = unknown>(command: Record<string, unknown>): Promise<T>;
@@ -44,11 +48,25 @@ export function startShell(dataDir: string, env: Record<string, string> = {}): R
   const pending = new Map<number, (value: unknown) => void>();
   let lastRecord: ShellRecord | undefined;
   let next = 1;
-  let resolveLoaded: (url: string) => void = () => undefined;
-  const loaded = new Promise<string>((resolve) => (resolveLoaded = resolve));
+  const loads: string[] = [];
+  const loadWaiters: Array<() => void> = [];
+  const load = (count: number) =>
+    new Promise<string>((resolve) => {
+      const check = () => {
+        const url = loads[count - 1];
+        if (url === undefined) return false;
+        resolve(url);
+        return true;
+      };
+      if (!check()) loadWaiters.push(() => void check());
+    });
+  const loaded = load(1);
   child.on('message', (raw) => {
     const message = raw as { type: string; id?: number; value?: unknown; url?: string; record?: ShellRecord };
-    if (message.type === 'loaded' && message.url) resolveLoaded(message.url);
+    if (message.type === 'loaded' && message.url) {
+      loads.push(message.url);
+      for (const waiter of loadWaiters) waiter();
+    }
     if (message.type === 'exiting') lastRecord = message.record;
     if (message.type === 'reply' && message.id !== undefined) pending.get(message.id)?.(message.value);
   });
@@ -61,5 +79,5 @@ export function startShell(dataDir: string, env: Record<string, string> = {}): R
       pending.set(id, (value) => resolve(value as T));
       child.send({ ...command, id });
     });
-  return { child, loaded, exited, ask, record: () => ask<ShellRecord>({ type: 'record' }), stderr: () => stderr, kill: () => child.kill('SIGKILL') };
+  return { child, loaded, load, exited, ask, record: () => ask<ShellRecord>({ type: 'record' }), stderr: () => stderr, kill: () => child.kill('SIGKILL') };
 }

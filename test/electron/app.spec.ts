@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { ApiClient } from '../../shared/api/client.ts';
 import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { expect, launchDesktop, test } from './fixture.ts';
 
@@ -74,6 +75,21 @@ test('quitting while a request is in flight finishes it and releases the data di
   const again = await launchDesktop(desktop.dataDir);
   await expect(again.window.getByTestId('station-version')).toHaveText(/\d+\.\d+\.\d+/);
   await again.app.close();
+});
+
+test('the station runs in its own core process, which is started again after a crash, the window reconnecting', async ({ desktop }) => {
+  await desktop.api.createOperator({ name: 'Before the crash' });
+  // docs/decisions/core-process.md: the core is a utility process named in Electron's process list.
+  const pid = await desktop.app.evaluate(({ app }) => app.getAppMetrics().find((metric) => metric.name === 'Returns Station core')?.pid);
+  expect(pid).toBeDefined();
+  expect(pid).not.toBe(desktop.app.process().pid);
+  process.kill(pid ?? 0, 'SIGKILL');
+  const token = () => desktop.window.evaluate(() => (globalThis as { station?: { token: string } }).station?.token).catch(() => undefined);
+  await expect.poll(token, { timeout: 30_000 }).not.toBe(desktop.token);
+  const connection = await desktop.window.evaluate(() => (globalThis as unknown as { station: { baseUrl: string; token: string } }).station);
+  const api = new ApiClient(connection);
+  expect((await api.listOperators({ per_page: 250 })).data.map((operator) => operator.name)).toContain('Before the crash');
+  await expect(desktop.window.getByTestId('station-version')).toHaveText(/\d+\.\d+\.\d+/);
 });
 
 test('the camera is granted to the station itself, the microphone never', async ({ desktop }) => {

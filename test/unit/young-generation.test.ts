@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stationV8Flags } from '../../electron/station/heap/start-flags.ts';
 import { DEFAULT_SEMI_SPACE_MB, missingSemiSpaceFlag, semiSpaceGivenToNode, semiSpaceMbFromEnv } from '../../electron/station/heap/young-generation.ts';
 import { STATION_BIN, startStation } from '../support/station-process.ts';
 
@@ -36,6 +37,21 @@ describe('the young generation the station asks node for (docs/decisions/memory-
     const desktop = ['/opt/Returns Station/returns-station', '--js-flags=--expose-gc --max-semi-space-size=8', '--kiosk'];
     expect(semiSpaceGivenToNode({}, [], desktop, true)).toBe(8);
     expect(semiSpaceGivenToNode({}, [], desktop, false)).toBeNull();
+  });
+
+  it('gives the desktop’s core process its flags at start, and reads them back from its --js-flags there', () => {
+    expect(stationV8Flags({})).toEqual(['--heap-growing-percent=50', '--max-semi-space-size=8']);
+    expect(stationV8Flags({ RETURNS_STATION_SEMI_SPACE_MB: '16' })).toEqual(['--heap-growing-percent=50', '--max-semi-space-size=16']);
+    expect(stationV8Flags({ RETURNS_STATION_SEMI_SPACE_MB: '0' })).toEqual(['--heap-growing-percent=50']);
+    expect(() => stationV8Flags({ RETURNS_STATION_SEMI_SPACE_MB: 'lots' })).toThrow(RangeError);
+    // The heap growth setting as `serve` reads it: a percentage, 0 for V8's own rule.
+    expect(stationV8Flags({ RETURNS_STATION_HEAP_GROWTH_PERCENT: '100' })).toEqual(['--heap-growing-percent=100', '--max-semi-space-size=8']);
+    expect(stationV8Flags({ RETURNS_STATION_HEAP_GROWTH_PERCENT: '0', RETURNS_STATION_SEMI_SPACE_MB: '0' })).toEqual([]);
+    expect(() => stationV8Flags({ RETURNS_STATION_HEAP_GROWTH_PERCENT: 'half' })).toThrow(/RETURNS_STATION_HEAP_GROWTH_PERCENT must be a whole number from 0/);
+    // utilityProcess.fork's execArgv, as the core process has it (docs/decisions/core-process.md).
+    const core = ['--js-flags=--heap-growing-percent=50 --max-semi-space-size=8'];
+    expect(semiSpaceGivenToNode({}, core, ['/opt/Returns Station/returns-station'], true)).toBe(8);
+    expect(missingSemiSpaceFlag({}, core)).toBeNull();
   });
 
   it('refuses a RETURNS_STATION_SEMI_SPACE_MB that is not a whole number of MiB up to 1024', () => {

@@ -29,9 +29,18 @@ export function boundHeapGrowth(percent: number | null = DEFAULT_HEAP_GROWTH_PER
   return { percent, source: 'station' };
 }
 
-/** Node's own arguments: those before the script, and NODE_OPTIONS. */
+/** Node's own arguments: those before the script (V8's from an Electron `--js-flags=…` one by one), and NODE_OPTIONS. */
 export function nodeArguments(): string[] {
-  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean)];
+  return [...v8FlagsOf(process.execArgv), ...(process.env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean)];
+}
+
+/**
+ * Arguments with an Electron `--js-flags=…` opened up into the V8 flags it holds, which node takes
+ * one by one. The desktop app starts its core process with one (`utilityProcess.fork`'s execArgv,
+ * docs/decisions/core-process.md); node never gets one, so under node nothing changes.
+ */
+export function v8FlagsOf(args: readonly string[]): string[] {
+  return args.flatMap((argument) => (argument.startsWith('--js-flags=') ? argument.slice('--js-flags='.length).split(/\s+/).filter(Boolean) : [argument]));
 }
 
 /** Whether node was started with this V8 flag (`--name`, `--name=…`, `--no-name`, underscores or dashes). */

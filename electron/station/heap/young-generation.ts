@@ -1,3 +1,5 @@
+import { v8FlagsOf } from './growth.ts';
+
 /**
  * The size of V8's young generation (its two semi-spaces), which V8 fixes when the process starts.
  *
@@ -29,10 +31,11 @@ export function semiSpaceMbFromEnv(env: NodeJS.ProcessEnv): number | null {
 
 /**
  * Node's arguments in the order node applies them: NODE_OPTIONS first, then those on its command
- * line (which win over NODE_OPTIONS).
+ * line (which win over NODE_OPTIONS; the desktop's core process gets its V8 flags in one
+ * `--js-flags=…` there).
  */
 function nodeArgumentsInOrder(env: NodeJS.ProcessEnv, execArgv: readonly string[]): string[] {
-  return [...(env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean), ...execArgv];
+  return [...(env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean), ...v8FlagsOf(execArgv)];
 }
 
 /**

@@ -2,12 +2,18 @@
  * A stand-in for the `electron` module, for loading the BUILT main bundle (`out/main/index.js`) under
  * Node where no Electron binary can run. It records what the shell asks of Electron and lets the
  * test (the parent process, over Node IPC) call the handlers the shell installed.
+ * `utilityProcess.fork` starts a real child with `child_process.fork` (utility-child.ts gives it
+ * Electron's `process.parentPort`), so the core runs in its own process as it does in Electron.
  * Behaviour is set by environment: STAND_IN_PACKAGED=1, STAND_IN_SECOND_INSTANCE=1.
  */
+import { type ChildProcess, fork } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { constants } from 'node:os';
+
 type Listener = (...args: unknown[]) => unknown;
 
 interface Recorded {
-  windows: Array<{ options: Record<string, unknown>; loadedUrl: string | null; title: string | null; shown: boolean }>;
+  windows: Array<{ options: Record<string, unknown>; loadedUrl: string | null; loads?: number; title: string | null; shown: boolean }>;
   menu: unknown;
   menuSet: boolean;
   partitions: string[];
@@ -15,9 +21,22 @@ interface Recorded {
   ipcChannels: string[];
   errorBoxes: Array<{ title: string; content: string }>;
   calls: string[];
+  utilityProcesses: RecordedUtilityProcess[];
 }
 
-const record: Recorded = { windows: [], menu: undefined, menuSet: false, partitions: [], defaultSessionTouched: false, ipcChannels: [], errorBoxes: [], calls: [] };
+interface RecordedUtilityProcess {
+  modulePath: string;
+  args: string[];
+  /** As the shell gave them (Electron's form: `--js-flags=…`). */
+  execArgv: string[];
+  /** What node got instead: the V8 flags of `--js-flags` one by one, as Electron hands them to V8. */
+  nodeExecArgv: string[];
+  serviceName: string | undefined;
+  pid: number | undefined;
+  exitCode: number | null;
+}
+
+const record: Recorded = { windows: [], menu: undefined, menuSet: false, partitions: [], defaultSessionTouched: false, ipcChannels: [], errorBoxes: [], calls: [], utilityProcesses: [] };
 const appListeners = new Map<string, Listener[]>();
 const ipcListeners = new Map<string, Listener>();
 let requestHandler: Listener | undefined;
@@ -97,6 +116,7 @@ export class BrowserWindow {
   }
   async loadURL(url: string) {
     this.entry.loadedUrl = url;
+    this.entry.loads = (this.entry.loads ?? 0) + 1;
     this.listeners.get('ready-to-show')?.();
     send({ type: 'loaded', url });
   }
@@ -170,7 +190,61 @@ export const shell = {
   },
 };
 
-export default { app, BrowserWindow, session, ipcMain, Menu, dialog, shell };
+const UTILITY_CHILD = new URL('./utility-child.ts', import.meta.url).pathname;
+
+/** Electron's `--js-flags=…` become node's own V8 flags (node takes them on its command line). */
+function nodeExecArgvOf(execArgv: readonly string[]): string[] {
+  return execArgv.flatMap((argument) => (argument.startsWith('--js-flags=') ? argument.slice('--js-flags='.length).split(/\s+/).filter(Boolean) : [argument]));
+}
+
+/** Electron's UtilityProcess over a node child: `message`, `spawn`, `exit` (with a code, a signal's number for a killed one), postMessage, kill, pid. */
+class StandInUtilityProcess extends EventEmitter {
+  readonly child: ChildProcess;
+  readonly entry: RecordedUtilityProcess;
+  private killed = false;
+  constructor(modulePath: string, args: string[], options: { execArgv?: string[]; env?: NodeJS.ProcessEnv; stdio?: unknown; serviceName?: string; cwd?: string }) {
+    super();
+    const nodeExecArgv = nodeExecArgvOf(options.execArgv ?? []);
+    this.child = fork(modulePath, args, {
+      execArgv: [...nodeExecArgv, '--import', UTILITY_CHILD],
+      env: options.env ?? process.env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      // Electron's default and the shell's choice: the child writes where this process does.
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    });
+    this.entry = { modulePath, args, execArgv: options.execArgv ?? [], nodeExecArgv, serviceName: options.serviceName, pid: this.child.pid, exitCode: null };
+    record.utilityProcesses.push(this.entry);
+    this.child.on('spawn', () => this.emit('spawn'));
+    this.child.on('message', (message: unknown) => this.emit('message', message));
+    this.child.on('exit', (code, signal) => {
+      // As Electron: a process ended by kill() exited 0; one killed from outside, the signal's number.
+      const exitCode = this.killed ? 0 : (code ?? (signal ? constants.signals[signal] : 1));
+      this.entry.exitCode = exitCode;
+      this.emit('exit', exitCode);
+    });
+  }
+  get pid(): number | undefined {
+    return this.entry.exitCode === null ? this.child.pid : undefined;
+  }
+  postMessage(message: unknown): void {
+    if (this.child.connected) this.child.send(message as never);
+  }
+  kill(): boolean {
+    if (this.entry.exitCode !== null) return false;
+    this.killed = true;
+    return this.child.kill('SIGTERM');
+  }
+}
+
+export const utilityProcess = {
+  fork(modulePath: string, args: string[] = [], options: ConstructorParameters<typeof StandInUtilityProcess>[2] = {}) {
+    record.calls.push(`utilityProcess.fork ${modulePath}`);
+    return new StandInUtilityProcess(modulePath, args, options);
+  },
+};
+
+export default { app, BrowserWindow, session, ipcMain, Menu, dialog, shell, utilityProcess };
 
 // -- the test's side: commands over Node IPC -------------------------------------------------
 
