@@ -18,7 +18,13 @@ const ACCOUNT = 1;
 
 function seedPackages(fake: FakeReturnsService, count: number, prefix: string): void {
   const returns = Array.from({ length: 10 }, (_, i) => seedSpecReturn(fake, ACCOUNT, `${prefix.toLowerCase()}-${i}@example.com`));
-  for (let i = 0; i < count; i += 1) fake.seedPackage(ACCOUNT, { return_id: returns[i % returns.length]?.id ?? 0, tracking_number: `${prefix}-${String(i + 1).padStart(4, '0')}`, status: 'in_transit', weight: 1, weight_unit: 'kg' });
+  // Made over the last `count` seconds, as a back office would (not all in one millisecond: a list
+  // whose records all share one updated_at cannot show whether updated_since is honoured).
+  const start = Date.now() - count * 1000;
+  for (let i = 0; i < count; i += 1) {
+    const at = new Date(start + i * 1000).toISOString();
+    fake.seedPackage(ACCOUNT, { return_id: returns[i % returns.length]?.id ?? 0, tracking_number: `${prefix}-${String(i + 1).padStart(4, '0')}`, status: 'in_transit', weight: 1, weight_unit: 'kg', created_at: at, updated_at: at });
+  }
 }
 
 /** What the station holds and shows, read in-process with its sync off (so reading counts no upstream request). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import type { UpstreamAnswer } from './upstream-answer.ts';
 import type { RateBudget, RequestPriority } from './rate-budget.ts';
 
 /*
@@ -19,12 +20,7 @@ export interface UpstreamSettings {
   accounts: number[];
 }
 
-export interface UpstreamAnswer {
-  status: number;
-  headers: Headers;
-  /** Parsed JSON, or null when the body was empty or not JSON. */
-  body: unknown;
-}
+export type { UpstreamAnswer } from './upstream-answer.ts';
 
 /** The upstream could not be reached, or the answer was lost (timeout, reset): the request may or may not have taken effect. */
 export class UpstreamUnreachableError extends Error {
