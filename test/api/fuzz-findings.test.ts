@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockDaySchema } from '#shared/api/dock-day.ts';
-import { call, startStation, type TestStation } from './support.ts';
+import { call, rawCall, startStation, type TestStation } from './support.ts';
 
 /*
  * The three defects a fuzzer driven by /openapi.json found (issue 25, item 7): dates before the year
@@ -25,5 +25,19 @@ describe('a dock day before the year 1000 keeps its four digits', () => {
     const csv = await call(s.origin, 'GET', `/api/v1/station/dock-day/receipts.csv?date=${date}`, { token: s.stationToken });
     expect(csv.status, csv.text).toBe(200);
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="receipts-${date}.csv"`);
+  });
+});
+
+describe('a method the station does not know is a 404, body or none', () => {
+  it.each(['QUERY', 'PROPFIND', 'SEARCH', 'OPTIONS', 'PUT'])('%s /api/v1/station', async (method) => {
+    const bare = await rawCall(s.origin, { method, path: '/api/v1/station', headers: { authorization: `Bearer ${s.stationToken}` } });
+    expect({ status: bare.status, code: (JSON.parse(bare.text) as { error_code: string }).error_code }, bare.text).toEqual({ status: 404, code: 'NOT_FOUND' });
+    const withJson = await rawCall(s.origin, {
+      method,
+      path: '/api/v1/station',
+      headers: { authorization: `Bearer ${s.stationToken}`, 'content-type': 'application/json', 'content-length': '7' },
+      body: '{"a":1}',
+    });
+    expect({ status: withJson.status, code: (JSON.parse(withJson.text) as { error_code: string }).error_code }, withJson.text).toEqual({ status: 404, code: 'NOT_FOUND' });
   });
 });
