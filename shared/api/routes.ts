@@ -299,7 +299,8 @@ export const API_ROUTES = {
     body: 'media',
     status: 201,
     response: MediaFileSchema,
-    errors: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    // MALFORMED_JSON: a multipart body that is not well-formed multipart.
+    errors: ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   deleteMediaFile: {
     operationId: 'deleteMediaFile',
