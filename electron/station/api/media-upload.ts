@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
-import { bytesMatchMediaType, MEDIA_TYPE_NAMES, MEDIA_TYPES, type MediaType, parseMediaContentType } from '#shared/api/media.ts';
+import { bytesMatchMediaType, MEDIA_TYPE_NAMES, MEDIA_TYPES, type MediaType, MULTIPART_FIELDS_MAX, parseMediaContentType } from '#shared/api/media.ts';
 import { ContractError, fail } from '../errors.ts';
 import { MediaBudgetError, MediaTooLargeError } from '../media/index.ts';
 import { storageFailure } from './http/storage-errors.ts';
@@ -51,12 +51,6 @@ export interface ReceivedUpload {
 /** Multipart framing around the file (boundaries, part headers) that a Content-Length may add. */
 const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
 
-/**
- * Other multipart fields an upload may carry besides `file` (a form's extra inputs), in any order;
- * they are read past, never used. Each is cut at MULTIPART_FIELD_BYTES.
- */
-export const MULTIPART_FIELDS_MAX = 16;
-export const MULTIPART_FIELD_BYTES = 1024;
 
 /** @fastify/multipart's limit errors: more parts, fields or files than an upload may have. */
 const PARTS_OVER_LIMIT: ReadonlySet<unknown> = new Set(['FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT', 'FST_FILES_LIMIT']);

@@ -1,12 +1,12 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
-import { MEDIA_TYPE_NAMES, MEDIA_TYPES } from '#shared/api/media.ts';
+import { MEDIA_TYPE_NAMES, MEDIA_TYPES, MULTIPART_FIELD_BYTES, MULTIPART_FIELDS_MAX } from '#shared/api/media.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { assertPackageExists, attachMedia, detachMedia, mediaByUrlToken } from '../../domain/media-files.ts';
 import { mediaFileView } from '../../domain/record-views.ts';
-import { MULTIPART_FIELD_BYTES, MULTIPART_FIELDS_MAX, type ReceivedUpload, receiveUpload } from '../media-upload.ts';
+import { type ReceivedUpload, receiveUpload } from '../media-upload.ts';
 import { addRoute } from '../route.ts';
 
 /** Media of a package: upload (multipart or raw), delete. */
