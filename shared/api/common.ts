@@ -142,13 +142,17 @@ export const MAX_LENGTH = {
   lookupCode: 128,
 } as const;
 
+/** JSON Schema `pattern` (unanchored) of a text with at least one character that is not white space. */
+export const NOT_BLANK_PATTERN = '\\S';
+
 /** Free text of 1 … max characters that is not only white space. */
 export function boundedText(max: number) {
   return z
     .string()
     .min(1)
     .max(max)
-    .refine((value) => value.trim().length > 0, 'Must not be blank.');
+    .refine((value) => value.trim().length > 0, 'Must not be blank.')
+    .meta({ pattern: NOT_BLANK_PATTERN });
 }
 
 export const NameSchema = boundedText(MAX_LENGTH.name);
@@ -175,6 +179,57 @@ export const TrackingNumberSchema = z
 // Path and query parameters (always strings on the wire)
 
 /**
+ * The source of a regular expression (anchored) matching exactly the decimal spellings — digits,
+ * no sign, no leading zero — of the integers `min` … `max` (0 ≤ min ≤ max): what the OpenAPI
+ * document shows for an integer the URL carries as text (`1` … `2147483647`, `1` … `250`).
+ */
+export function decimalRangePattern(min: number, max: number): string {
+  const alternatives: string[] = [];
+  const lo = String(min);
+  const hi = String(max);
+  // Lengths whose every number is in range (10…0 to 99…9) are one alternative: [1-9][0-9]{a,b}.
+  let fullFrom = 0;
+  const flushFull = (upTo: number) => {
+    if (fullFrom === 0) return;
+    const [a, b] = [fullFrom - 1, upTo - 1];
+    alternatives.push(b === 0 ? '[1-9]' : `[1-9][0-9]${a === b ? (a === 1 ? '' : `{${a}}`) : `{${a},${b}}`}`);
+    fullFrom = 0;
+  };
+  for (let digits = lo.length; digits <= hi.length; digits++) {
+    const from = digits === lo.length ? lo : `1${'0'.repeat(digits - 1)}`;
+    const to = digits === hi.length ? hi : '9'.repeat(digits);
+    if (from === `1${'0'.repeat(digits - 1)}` && to === '9'.repeat(digits)) {
+      fullFrom ||= digits;
+      continue;
+    }
+    flushFull(digits - 1);
+    alternatives.push(...sameLengthRange(from, to));
+  }
+  flushFull(hi.length);
+  return `^(?:${alternatives.join('|')})$`;
+}
+
+/** Regular expressions (alternatives) for the digit strings from `lo` to `hi`, both of one length. */
+function sameLengthRange(lo: string, hi: string): string[] {
+  const n = lo.length;
+  if (n === 0) return [''];
+  const first = Number(lo[0]);
+  const last = Number(hi[0]);
+  if (first === last) return sameLengthRange(lo.slice(1), hi.slice(1)).map((rest) => `${first}${rest}`);
+  const tail = n - 1;
+  const any = tail === 0 ? '' : tail === 1 ? '[0-9]' : `[0-9]{${tail}}`;
+  // A first digit whose tails are all in range joins the digits between.
+  const lowWhole = /^0*$/.test(lo.slice(1));
+  const highWhole = /^9*$/.test(hi.slice(1));
+  const [from, to] = [lowWhole ? first : first + 1, highWhole ? last : last - 1];
+  const out: string[] = [];
+  if (!lowWhole) out.push(...sameLengthRange(lo.slice(1), '9'.repeat(tail)).map((rest) => `${first}${rest}`));
+  if (from <= to) out.push(`${from === to ? from : `[${from}-${to}]`}${any}`);
+  if (!highWhole) out.push(...sameLengthRange('0'.repeat(tail), hi.slice(1)).map((rest) => `${last}${rest}`));
+  return out;
+}
+
+/**
  * Strict decimal form of a positive id: digits only, no sign, no leading zero, no exponent, no
  * white space, no fraction. `7` is accepted; `07`, `+7`, ` 7`, `7.0`, `1e1`, `0x7` are not (one
  * id has exactly one spelling, so caches and logs never see two names for one resource).
@@ -198,7 +253,7 @@ export const IdParamSchema = z
     }
     return id;
   })
-  .meta({ type: 'string', pattern: STRICT_ID_RE.source });
+  .meta({ type: 'string', pattern: decimalRangePattern(1, INT32_MAX) });
 
 /** An integer query parameter within [min, max], strict decimal digits (no sign unless min < 0). */
 export function queryIntSchema(min: number, max: number) {
@@ -206,8 +261,12 @@ export function queryIntSchema(min: number, max: number) {
     .string()
     .regex(/^(0|[1-9][0-9]{0,9})$/, 'Expected an integer written in decimal digits.')
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min).max(max))
+    .meta({ pattern: decimalRangePattern(min, max) });
 }
+
+/** An `Idempotency-Key` header: 1–255 visible ASCII characters (the document's pattern and the server's check). */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{1,255}$';
 
 export const PER_PAGE_DEFAULT = 25;
 export const PER_PAGE_MAX = 250;
@@ -245,7 +304,21 @@ export function commaListSchema<const T extends readonly [string, ...string[]]>(
       }
       return out;
     })
-    .meta({ description: `Comma-separated list of: ${values.join(', ')}.` });
+    .meta(commaListMeta(values));
+}
+
+/**
+ * How the document shows a comma-separated list parameter: an array of the allowed values, at least
+ * one, sent as `style: form, explode: false` (`status=pending,in_transit`; shared/api/openapi.ts
+ * sets those two on every array parameter).
+ */
+export function commaListMeta(values: readonly string[]) {
+  return {
+    type: 'array',
+    items: { type: 'string', enum: [...values] },
+    minItems: 1,
+    description: `Comma-separated list of: ${values.join(', ')}.`,
+  } as const;
 }
 
 // ---------------------------------------------------------------------------------------------

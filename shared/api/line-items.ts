@@ -31,7 +31,8 @@ export const TagSchema = z
 export const TagsSchema = z
   .array(TagSchema)
   .max(MAX_TAGS)
-  .refine((tags) => new Set(tags).size === tags.length, 'Tags must be unique.');
+  .refine((tags) => new Set(tags).size === tags.length, 'Tags must be unique.')
+  .meta({ uniqueItems: true });
 
 const lineItemFields = {
   /** A line of the package's return, or null for an unexpected item. */
@@ -79,7 +80,8 @@ export const PackageLineItemUpdateSchema = z
     barcode: lineItemFields.barcode.optional(),
     tags: lineItemFields.tags.optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.');
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
+  .meta({ minProperties: 1 });
 export type PackageLineItemUpdate = z.infer<typeof PackageLineItemUpdateSchema>;
 
 /** A package line item as answered (element of a package's `line_items`). */

@@ -11,6 +11,13 @@ export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 const MIB = 1024 * 1024;
 
+/**
+ * Other multipart fields an upload may carry besides `file` (a form's extra inputs), in any order;
+ * they are read past, never used. Each is cut at MULTIPART_FIELD_BYTES.
+ */
+export const MULTIPART_FIELDS_MAX = 16;
+export const MULTIPART_FIELD_BYTES = 1024;
+
 export const MEDIA_TYPES = {
   'image/jpeg': { kind: 'image', maxBytes: 25 * MIB, extension: 'jpg' },
   'image/png': { kind: 'image', maxBytes: 25 * MIB, extension: 'png' },

@@ -2,14 +2,14 @@ import { TokenCreatedSchema, TokenListResponseSchema, TokenSchema } from './toke
 import { z } from 'zod';
 import { DockDaySchema } from './dock-day.ts';
 import { HealthSchema } from '../health.ts';
-import { CurrencySchema, ListMetaSchema } from './common.ts';
+import { CurrencySchema, IDEMPOTENCY_KEY_PATTERN, ListMetaSchema } from './common.ts';
 import { ERROR_CODES, ErrorBodySchema, errorBody, type ErrorCode } from './errors.ts';
 import {
   PackageLineItemCreateSchema,
   PackageLineItemSchema,
   PackageLineItemUpdateSchema,
 } from './line-items.ts';
-import { MEDIA_TYPE_NAMES, MEDIA_TYPES, MediaFileSchema } from './media.ts';
+import { MEDIA_TYPE_NAMES, MEDIA_TYPES, MediaFileSchema, MULTIPART_FIELD_BYTES, MULTIPART_FIELDS_MAX } from './media.ts';
 import {
   DimensionsSchema,
   GetCarrierSchema,
@@ -153,6 +153,8 @@ function parametersOf(route: RouteDefinition): JsonObject[] {
         in: location,
         required: location === 'path' || required.has(name),
         ...(typeof description === 'string' ? { description } : {}),
+        // A list parameter is comma-separated: `status=pending,in_transit` (common.ts, commaListMeta).
+        ...(propertySchema.type === 'array' ? { style: 'form', explode: false } : {}),
         schema: propertySchema,
       });
     }
@@ -212,8 +214,8 @@ function headerParameters(route: RouteDefinition): JsonObject[] {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Same key and body within 24 h: the first response again; another body: 409.',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description: 'Same key and body within 24 h: the first response again; another body: 409. 1–255 visible ASCII characters (422 otherwise).',
+      schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
     });
   }
   if (route.response === 'sse') {
@@ -241,8 +243,11 @@ function requestBodyOf(route: RouteDefinition, requestNames: Map<z.ZodType, stri
     'multipart/form-data': {
       schema: {
         type: 'object',
+        description: `The part \`file\` is the file (its part's Content-Type one of the allowed media types; a file name is optional and never used). Up to ${MULTIPART_FIELDS_MAX} other fields are ignored.`,
         properties: { file: { contentMediaType: 'application/octet-stream' } },
         required: ['file'],
+        additionalProperties: { type: 'string', maxLength: MULTIPART_FIELD_BYTES },
+        maxProperties: MULTIPART_FIELDS_MAX + 1,
       },
     },
   };
@@ -301,6 +306,7 @@ function operationOf(
   return {
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.description === undefined ? {} : { description: route.description }),
     tags: [route.tag],
     ...(authenticated ? {} : { security: [] }),
     ...(parameters.length > 0 ? { parameters } : {}),

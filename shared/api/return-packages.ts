@@ -8,6 +8,7 @@ import {
   IdSchema,
   MAX_LENGTH,
   MeasureSchema,
+  NOT_BLANK_PATTERN,
   NotesSchema,
   PaginationQueryShape,
   TimestampInputSchema,
@@ -70,6 +71,19 @@ type UnitPairs = {
   shipping_label_cost_currency?: string | null;
 };
 
+/** JSON Schema: the named fields are given and not null. */
+const given = (...names: string[]) => ({ required: names, properties: Object.fromEntries(names.map((name) => [name, { not: { type: 'null' } }])) });
+
+/**
+ * `requireUnits` as JSON Schema: a weight that is a number needs a `weight_unit` that is not null; so
+ * does any of the three dimensions with `dimension_unit`, and `shipping_label_cost` with its currency.
+ */
+const UNIT_PAIRS_JSON_SCHEMA = [
+  { if: given('weight'), then: given('weight_unit') },
+  { if: { anyOf: [given('width'), given('height'), given('length')] }, then: given('dimension_unit') },
+  { if: given('shipping_label_cost'), then: given('shipping_label_cost_currency') },
+];
+
 /** A measure without its unit means nothing: require the unit whenever a value is given. */
 function requireUnits(body: UnitPairs, ctx: z.RefinementCtx): void {
   const need = (has: boolean, unit: string | null | undefined, path: string, what: string) => {
@@ -111,7 +125,8 @@ export const ReturnPackageCreateSchema = z
     location_id: optionalPackageFields.location_id.default(null),
     status: CreateStatusSchema.default(DEFAULT_CREATE_STATUS),
   })
-  .superRefine(requireUnits);
+  .superRefine(requireUnits)
+  .meta({ allOf: UNIT_PAIRS_JSON_SCHEMA });
 export type ReturnPackageCreate = z.infer<typeof ReturnPackageCreateSchema>;
 export type ReturnPackageCreateInput = z.input<typeof ReturnPackageCreateSchema>;
 
@@ -138,8 +153,8 @@ export const PACKAGE_UPDATE_FIELDS = [
 
 /**
  * `PATCH .../return_packages/{id}`: strict, at least one field. `null` clears an optional value;
- * `status` and `tracking_number` cannot be null. Units are checked against the stored package by
- * the server (a weight given alone keeps the stored unit).
+ * `status` and `tracking_number` cannot be null. A measure or cost may change without its unit or
+ * currency (it keeps the stored one): the pairing is a rule of create only.
  */
 export const ReturnPackageUpdateSchema = z
   .strictObject({
@@ -161,7 +176,8 @@ export const ReturnPackageUpdateSchema = z
     location_id: optionalPackageFields.location_id.optional(),
     processor_id: IdSchema.nullable().optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.');
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
+  .meta({ minProperties: 1 });
 export type ReturnPackageUpdate = z.infer<typeof ReturnPackageUpdateSchema>;
 export type ReturnPackageUpdateInput = z.input<typeof ReturnPackageUpdateSchema>;
 
@@ -274,7 +290,7 @@ export const ReturnPackageListQuerySchema = z.strictObject({
   return_id: IdParamSchema.optional(),
   tracking_number: z.string().min(1).max(MAX_LENGTH.trackingNumber).optional(),
   /** Station extension: tracking numbers that start with this, case-insensitive (docs/api-decisions.md, List search). */
-  tracking_number_prefix: z.string().trim().min(1).max(MAX_LENGTH.trackingNumber).optional(),
+  tracking_number_prefix: z.string().trim().min(1).max(MAX_LENGTH.trackingNumber).meta({ pattern: NOT_BLANK_PATTERN }).optional(),
   carrier_id: IdParamSchema.optional(),
   location_id: IdParamSchema.optional(),
   updated_since: TimestampInputSchema.optional(),

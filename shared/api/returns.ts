@@ -10,6 +10,7 @@ import {
   IdParamSchema,
   NameSchema,
   NonNegativeInt32Schema,
+  NOT_BLANK_PATTERN,
   PaginationQueryShape,
   QuantitySchema,
   ReasonSchema,
@@ -125,9 +126,9 @@ export const ReturnListQueryShape = {
   status: commaListSchema(RETURN_STATUSES).optional(),
   email: z.string().min(1).max(254).optional(),
   /** Station extension: emails that start with this, case-insensitive (docs/api-decisions.md, List search). */
-  email_prefix: z.string().trim().min(1).max(254).optional(),
+  email_prefix: z.string().trim().min(1).max(254).meta({ pattern: NOT_BLANK_PATTERN }).optional(),
   /** Station extension: returns with a line whose SKU starts with this, case-insensitive (docs/api-decisions.md, List search). */
-  sku_prefix: z.string().trim().min(1).max(MAX_LENGTH.sku).optional(),
+  sku_prefix: z.string().trim().min(1).max(MAX_LENGTH.sku).meta({ pattern: NOT_BLANK_PATTERN }).optional(),
   updated_since: TimestampInputSchema.optional(),
 };
 export const AccountReturnListQuerySchema = z.strictObject(ReturnListQueryShape);

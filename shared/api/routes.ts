@@ -83,6 +83,11 @@ export interface RouteDefinition {
   response: z.ZodType | null | 'sse' | 'csv';
   /** Error codes the route may answer besides the ones every route may answer. */
   errors: readonly ErrorCode[];
+  /**
+   * What the schemas cannot say (the operation's OpenAPI description): rules across fields that JSON
+   * Schema cannot express, and rules that depend on other records or on the token.
+   */
+  description?: string;
 }
 
 export const AccountPathSchema = z.strictObject({ account_id: IdParamSchema });
@@ -110,6 +115,7 @@ const WRITE: readonly ErrorCode[] = [
   'UNSUPPORTED_MEDIA_TYPE',
   'VALIDATION_FAILED',
 ];
+/** Every POST: an `Idempotency-Key` that is not 1–255 visible ASCII characters is a 422, a key reused with another body a 409. */
 const CREATE: readonly ErrorCode[] = [...WRITE, 'IDEMPOTENCY_KEY_REUSED'];
 
 /** Error codes any authenticated route may answer. */
@@ -143,6 +149,9 @@ export const API_ROUTES = {
     method: 'POST',
     path: '/returns',
     summary: "Create a manual return for the token's account (station tokens give `account_id`).",
+    description:
+      'A station token must give `account_id`, an account the station has (422 on `account_id` otherwise); an account token may leave it out or give its own (403 for another). ' +
+      "A line's `unreceived_quantity` is at most its `quantity` (422 on that field).",
     tag: 'returns',
     auth: 'any',
     body: ManualReturnCreateSchema,
@@ -217,6 +226,9 @@ export const API_ROUTES = {
     method: 'POST',
     path: `${ACCOUNT}/return_packages`,
     summary: 'Create a return package (C fields; Location header).',
+    description:
+      "`return_id` must be a return of this account, `carrier_id` and `location_id` a carrier and a location of the station (422 on the field otherwise). " +
+      'A tracking number used by another non-cancelled package of the account is a 409 `DUPLICATE_TRACKING_NUMBER`.',
     tag: 'return packages',
     auth: 'account',
     params: AccountPathSchema,
@@ -242,6 +254,10 @@ export const API_ROUTES = {
     method: 'PATCH',
     path: PACKAGE,
     summary: 'Update a return package; status moves follow the status machine (U fields).',
+    description:
+      'A status move the status machine does not allow is a 409 `INVALID_STATUS_TRANSITION` (a PATCH to the current status is allowed). ' +
+      "`carrier_id`, `location_id` and `processor_id` must name a carrier, a location and an operator of the station (422 on the field). " +
+      'A tracking number used by another non-cancelled package of the account is a 409. A measure or cost may change without its unit or currency (the pairing is checked on create only).',
     tag: 'return packages',
     auth: 'account',
     params: PackagePathSchema,
@@ -255,6 +271,7 @@ export const API_ROUTES = {
     method: 'POST',
     path: `${PACKAGE}/line_items`,
     summary: 'Record an inspected item on a package.',
+    description: "`return_line_item_id` must be a line of the package's return (422 on the field); `name` and `merchant_sku` default to that line's.",
     tag: 'line items',
     auth: 'account',
     params: PackagePathSchema,
@@ -268,6 +285,7 @@ export const API_ROUTES = {
     method: 'PATCH',
     path: `${PACKAGE}/line_items/{line_item_id}`,
     summary: 'Change an inspected item.',
+    description: "`return_line_item_id` must be a line of the package's return (422 on the field).",
     tag: 'line items',
     auth: 'account',
     params: LineItemPathSchema,
@@ -299,7 +317,8 @@ export const API_ROUTES = {
     body: 'media',
     status: 201,
     response: MediaFileSchema,
-    errors: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    // MALFORMED_JSON: a multipart body that is not well-formed multipart.
+    errors: ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   deleteMediaFile: {
     operationId: 'deleteMediaFile',
@@ -402,6 +421,7 @@ export const API_ROUTES = {
     method: 'PATCH',
     path: '/api/v1/station/settings',
     summary: "Change the station's settings (the fields given; null clears the scanner framing or the currency).",
+    description: "The scanner's `prefix` and `suffix` must be different keys (422 on `scanner.suffix`).",
     tag: 'station',
     auth: 'station',
     body: StationSettingsUpdateSchema,
@@ -438,6 +458,7 @@ export const API_ROUTES = {
     method: 'POST',
     path: '/api/v1/station/operators',
     summary: 'Add a dock worker (badge codes are unique).',
+    description: "A `badge_code` another operator has is a 422 on `badge_code`.",
     tag: 'station',
     auth: 'station',
     body: OperatorCreateSchema,
@@ -450,6 +471,7 @@ export const API_ROUTES = {
     method: 'PATCH',
     path: '/api/v1/station/operators/{id}',
     summary: 'Rename, re-badge, activate or deactivate a dock worker.',
+    description: "A `badge_code` another operator has is a 422 on `badge_code`.",
     tag: 'station',
     auth: 'station',
     params: OperatorPathSchema,
@@ -479,7 +501,7 @@ export const API_ROUTES = {
     body: TokenCreateSchema,
     status: 201,
     response: TokenCreatedSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN'],
   },
   revokeToken: {
     operationId: 'revokeToken',
@@ -527,7 +549,8 @@ export const API_ROUTES = {
     params: PackagePathSchema,
     status: 204,
     response: null,
-    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    // No body; the Idempotency-Key of every POST (422 malformed, 409 reused with a body).
+    errors: ['VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   getSync: {
     operationId: 'getSync',
@@ -562,7 +585,7 @@ export const API_ROUTES = {
     body: SyncChangeRefSchema,
     status: 200,
     response: SyncChangeSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   keepLocalSyncChange: {
     operationId: 'keepLocalSyncChange',
@@ -574,7 +597,7 @@ export const API_ROUTES = {
     body: SyncChangeRefSchema,
     status: 204,
     response: null,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   getUpstream: {
     operationId: 'getUpstream',
@@ -597,7 +620,7 @@ export const API_ROUTES = {
     body: UpstreamSettingsInputSchema,
     status: 200,
     response: UpstreamViewSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN'],
   },
   removeUpstream: {
     operationId: 'removeUpstream',

@@ -22,6 +22,13 @@ export function keyNameProblem(name: string): string | null {
   return null;
 }
 
+/**
+ * `keyNameProblem` with the trim and the 20 characters as one JSON Schema pattern: surrounding white
+ * space, an optional `Ctrl+` (any case), then one character that is not white space (one UTF-16 code
+ * unit: `§`, `~`) or a name of a capital and letters or digits (`F12`, `Enter`).
+ */
+const KEY_NAME_PATTERN = String.raw`^\s*(?:[Cc][Tt][Rr][Ll]\+(?:[^\s\uD800-\uDFFF]|[A-Z][A-Za-z0-9]{1,14})|[^\s\uD800-\uDFFF]|[A-Z][A-Za-z0-9]{1,19})\s*$`;
+
 const KeyNameSchema = z
   .string()
   .trim()
@@ -30,12 +37,14 @@ const KeyNameSchema = z
   .superRefine((name, ctx) => {
     const problem = keyNameProblem(name);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  })
+  .meta({ pattern: KEY_NAME_PATTERN, description: 'A key as the browser names it (KeyboardEvent.key), optionally with Ctrl+: F12, §, ~, Ctrl+B, Enter, Tab.' });
 
 /** A scanner's prefix and suffix keys: what lies between them is a scan. */
 export const ScannerFramingSchema = z
   .strictObject({ prefix: KeyNameSchema, suffix: KeyNameSchema.default(DEFAULT_SUFFIX) })
-  .refine((f) => f.prefix !== f.suffix, { message: 'The prefix and the suffix must be different keys.', path: ['suffix'] });
+  .refine((f) => f.prefix !== f.suffix, { message: 'The prefix and the suffix must be different keys.', path: ['suffix'] })
+  .meta({ description: 'The prefix and the suffix (default Enter) must be different keys, compared without surrounding white space.' });
 export type ScannerFraming = z.infer<typeof ScannerFramingSchema>;
 
 /** Receiving with items whose condition is not set: `confirm` asks for a second F2 (or Receive scan); `allow` receives at once. */
@@ -62,7 +71,8 @@ export const StationSettingsUpdateSchema = z
     currency: CurrencySchema.nullable().optional(),
     unset_conditions: z.enum(UNSET_CONDITION_POLICIES).optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, 'Give at least one setting to change.');
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one setting to change.')
+  .meta({ minProperties: 1 });
 export type StationSettingsUpdate = z.infer<typeof StationSettingsUpdateSchema>;
 /** What a caller sends (the suffix may be left out: Enter). */
 export type StationSettingsUpdateInput = z.input<typeof StationSettingsUpdateSchema>;

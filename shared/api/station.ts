@@ -140,7 +140,8 @@ export const OperatorUpdateSchema = z
     badge_code: BadgeCodeSchema.nullable().optional(),
     active: z.boolean().optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.');
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
+  .meta({ minProperties: 1 });
 export type OperatorUpdate = z.infer<typeof OperatorUpdateSchema>;
 
 export const OperatorSchema = z.object({

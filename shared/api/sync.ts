@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, PaginationQueryShape, TimestampSchema, listResponse } from './common.ts';
+import { IdSchema, PaginationQueryShape, TimestampSchema, commaListMeta, listResponse } from './common.ts';
 import { SyncStatusSchema } from './station.ts';
 
 /*
@@ -42,6 +42,7 @@ export const SyncChangeListQuerySchema = z.strictObject({
   state: z
     .string()
     .optional()
+    .meta(commaListMeta(SYNC_CHANGE_STATES))
     .transform((value, ctx) => {
       if (value === undefined || value === '') return undefined;
       const states = value.split(',');
@@ -112,7 +113,8 @@ const hasNoQueryOrFragment = (url: string): boolean => {
 const UpstreamAddressSchema = z
   .url({ protocol: /^https?$/, error: 'Must be an http:// or https:// URL.' })
   .max(2048)
-  .refine(hasNoQueryOrFragment, 'Must have no query (?…) or fragment (#…): paths are added to it.');
+  .refine(hasNoQueryOrFragment, 'Must have no query (?…) or fragment (#…): paths are added to it.')
+  .meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+(?:/[^\\s?#]*)?$' });
 
 /** The upstream settings as shown: never the token, never user-info. None set: addresses null, no accounts, `token_set` false. */
 export const UpstreamViewSchema = z.object({

@@ -34,6 +34,12 @@ export const TokenCreateSchema = z
   .refine((body) => (body.scope === 'account') === (body.account_id !== undefined), {
     message: 'An account token needs account_id; a station token has none.',
     path: ['account_id'],
+  })
+  .meta({
+    oneOf: [
+      { properties: { scope: { const: 'account' } }, required: ['account_id'] },
+      { properties: { scope: { const: 'station' } }, not: { required: ['account_id'] } },
+    ],
   });
 export type TokenCreate = z.infer<typeof TokenCreateSchema>;
 export type TokenCreateInput = z.input<typeof TokenCreateSchema>;

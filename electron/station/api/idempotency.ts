@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '#shared/api/common.ts';
 import { ContractError, fail } from '../errors.ts';
 import { IDEMPOTENCY_TTL_MS } from '../domain/retention.ts';
 import type { BoundTables } from '../store/index.ts';
@@ -12,7 +13,8 @@ export interface StoredReply {
   headers: Record<string, string>;
 }
 
-const KEY_SHAPE = /^[\x21-\x7E]{1,255}$/;
+/** The document's pattern of the header, so the two cannot drift. */
+const KEY_SHAPE = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** Canonical JSON (sorted keys): the same body sent with its keys in another order is the same request. */
 function canonical(value: unknown): string {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
-import { bytesMatchMediaType, MEDIA_TYPE_NAMES, MEDIA_TYPES, type MediaType, parseMediaContentType } from '#shared/api/media.ts';
+import { bytesMatchMediaType, MEDIA_TYPE_NAMES, MEDIA_TYPES, type MediaType, MULTIPART_FIELDS_MAX, parseMediaContentType } from '#shared/api/media.ts';
 import { ContractError, fail } from '../errors.ts';
 import { MediaBudgetError, MediaTooLargeError } from '../media/index.ts';
 import { storageFailure } from './http/storage-errors.ts';
@@ -51,6 +51,24 @@ export interface ReceivedUpload {
 /** Multipart framing around the file (boundaries, part headers) that a Content-Length may add. */
 const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
 
+
+/** @fastify/multipart's limit errors: more parts, fields or files than an upload may have. */
+const PARTS_OVER_LIMIT: ReadonlySet<unknown> = new Set(['FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT', 'FST_FILES_LIMIT']);
+
+/** The multipart parser's own refusals of a body that is not well-formed multipart (busboy's messages, @fastify/multipart's codes). */
+const UNREADABLE_MULTIPART_CODES: ReadonlySet<unknown> = new Set(['FST_PROTO_VIOLATION', 'FST_INVALID_JSON_FIELD_ERROR', 'FST_MP_PREMATURE_CLOSE']);
+const UNREADABLE_MULTIPART_MESSAGE = /^Multipart: Boundary not found$|^Unexpected end of multipart data$|terminated early due to unexpected end of multipart data$/;
+
+function isUnreadableMultipart(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return UNREADABLE_MULTIPART_CODES.has((error as { code?: unknown }).code) || UNREADABLE_MULTIPART_MESSAGE.test(error.message);
+}
+
+function tooManyParts(): ContractError {
+  const message = `Send one file in the multipart field "file", with at most ${MULTIPART_FIELDS_MAX} other fields.`;
+  return new ContractError(422, errorBody('VALIDATION_FAILED', message, { fields: [{ path: 'file', message }] }), { connection: 'close' });
+}
+
 function tooLarge(declared: MediaType, limit: number): ContractError {
   return new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', `A ${declared} file may be at most ${limit} bytes.`, { limit_bytes: limit }), { connection: 'close' });
 }
@@ -87,26 +105,46 @@ function checkDeclaredLength(request: FastifyRequest, store: StationStore, decla
 }
 
 export async function receiveUpload(request: FastifyRequest, store: StationStore): Promise<ReceivedUpload> {
-  let declared: MediaType | null;
-  let source: AsyncIterable<Uint8Array>;
-  let truncated = () => false;
   if (request.isMultipart()) {
     checkDeclaredLength(request, store, null, MULTIPART_OVERHEAD_BYTES);
-    const part = await request.file({ limits: { files: 1, fileSize: Math.max(...MEDIA_TYPE_NAMES.map((t) => MEDIA_TYPES[t].maxBytes)) } });
-    if (!part || part.fieldname !== 'file') throw new ContractError(422, errorBody('VALIDATION_FAILED', 'Send the media in the multipart field "file".', { fields: [{ path: 'file', message: 'Required.' }] }));
-    declared = parseMediaContentType(part.mimetype);
-    if (!declared) {
-      part.file.resume();
-      throw unsupported(part.mimetype);
-    }
-    source = part.file;
-    truncated = () => part.file.truncated;
-  } else {
-    declared = parseMediaContentType(request.headers['content-type']);
-    if (!declared) throw unsupported(request.headers['content-type']);
-    checkDeclaredLength(request, store, declared, 0);
-    source = request.body as Readable;
+    return receiveMultipart(request, store);
   }
+  const declared = parseMediaContentType(request.headers['content-type']);
+  if (!declared) throw unsupported(request.headers['content-type']);
+  checkDeclaredLength(request, store, declared, 0);
+  return storeChecked(store, declared, request.body as Readable, () => false);
+}
+
+/**
+ * A multipart upload: the part named `file` (a file to the parser with or without a file name: see
+ * routes/media.ts) is stored; other fields are read past, in any order. The whole body is read before
+ * the answer, so the parts' order never changes it: too many parts, or a second file, is a 422 on
+ * `file` whether it comes before the file or after it.
+ */
+async function receiveMultipart(request: FastifyRequest, store: StationStore): Promise<ReceivedUpload> {
+  let upload: ReceivedUpload | undefined;
+  try {
+    for await (const part of request.parts({ limits: { files: 1, fileSize: Math.max(...MEDIA_TYPE_NAMES.map((t) => MEDIA_TYPES[t].maxBytes)) } })) {
+      if (part.type !== 'file') continue;
+      const declared = parseMediaContentType(part.mimetype);
+      if (!declared) {
+        part.file.resume();
+        throw unsupported(part.mimetype);
+      }
+      upload = await storeChecked(store, declared, part.file, () => part.file.truncated);
+    }
+  } catch (error) {
+    if (upload) await store.media.release(upload.stored.sha256);
+    if (PARTS_OVER_LIMIT.has((error as { code?: unknown }).code)) throw tooManyParts();
+    if (isUnreadableMultipart(error)) throw new ContractError(400, errorBody('MALFORMED_JSON', 'The multipart body could not be read (boundary, part headers or framing).'), { connection: 'close' });
+    throw error;
+  }
+  if (!upload) throw new ContractError(422, errorBody('VALIDATION_FAILED', 'Send the media in the multipart field "file".', { fields: [{ path: 'file', message: 'Required.' }] }));
+  return upload;
+}
+
+/** Streams the bytes to the media folder, checked against their declared type and its size limit. */
+async function storeChecked(store: StationStore, declared: MediaType, source: AsyncIterable<Uint8Array>, truncated: () => boolean): Promise<ReceivedUpload> {
   const limit = MEDIA_TYPES[declared].maxBytes;
   try {
     const stored = await store.media.put(checkedAgainst(declared, source), { maxBytes: limit });

@@ -12,13 +12,25 @@ import { SYNC_DISABLED } from './station-status.ts';
  * (status, processed_at) index — so the cost follows the day, not the station's history.
  */
 
-/** The station's local calendar day `date` (today when absent) as the UTC instants it spans. */
+/** A local midnight: `new Date(y, m, d)` would read years 0–99 as 1900–1999, so the year is set on its own. */
+function localMidnight(year: number, monthIndex: number, day: number): Date {
+  const date = new Date(2000, 0, 1);
+  date.setFullYear(year, monthIndex, day);
+  date.setHours(0, 0, 0, 0);
+  return date;
+}
+
+/**
+ * The station's local calendar day `date` (today when absent) as the UTC instants it spans. Every
+ * date of the API's `YYYY-MM-DD` is a day, years 0000–0999 too (`0195-06-06` is year 195, written
+ * with its four digits, as the CSV file's name).
+ */
 export function localDay(date: string | undefined, now: Date): { date: string; start: Date; end: Date } {
   const [y, m, d] = date ? (date.split('-').map(Number) as [number, number, number]) : [now.getFullYear(), now.getMonth() + 1, now.getDate()];
-  const start = new Date(y, m - 1, d);
-  const end = new Date(y, m - 1, d + 1);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return { date: `${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}`, start, end };
+  const start = localMidnight(y, m - 1, d);
+  const end = localMidnight(y, m - 1, d + 1);
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return { date: `${pad(start.getFullYear(), 4)}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}`, start, end };
 }
 
 export function stationTimeZone(): string {

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
 import { ContractError } from '../../errors.ts';
 import { storageFailure } from './storage-errors.ts';
@@ -19,12 +19,13 @@ const FASTIFY_CLIENT_ERRORS: Record<string, () => ContractError> = {
  * generic 500 carrying only the request id to quote in a report.
  */
 export function installErrorHandling(server: FastifyInstance): void {
-  server.setNotFoundHandler((request, reply) => {
-    const body = errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}.`);
-    return reply.code(404).send(body);
-  });
+  const noRoute = (request: FastifyRequest) => errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+  server.setNotFoundHandler((request, reply) => reply.code(404).send(noRoute(request)));
 
   server.setErrorHandler((error: FastifyError, request, reply) => {
+    // A request that matches no route is a 404 whatever its body: Fastify reads the body of a method
+    // it does not know before it finds no route (and refuses a QUERY without Content-Type outright).
+    if (request.is404 && !(error instanceof ContractError)) return reply.code(404).send(noRoute(request));
     const known = error instanceof ContractError ? error : (FASTIFY_CLIENT_ERRORS[error.code]?.() ?? storageFailure(error));
     if (known) {
       if (known.status === 503 && !(error instanceof ContractError)) request.log.error({ err: error }, 'the store refused a write');

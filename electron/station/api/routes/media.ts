@@ -1,7 +1,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
-import { MEDIA_TYPE_NAMES, MEDIA_TYPES } from '#shared/api/media.ts';
+import { MEDIA_TYPE_NAMES, MEDIA_TYPES, MULTIPART_FIELD_BYTES, MULTIPART_FIELDS_MAX } from '#shared/api/media.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { assertPackageExists, attachMedia, detachMedia, mediaByUrlToken } from '../../domain/media-files.ts';
@@ -11,7 +11,12 @@ import { addRoute } from '../route.ts';
 
 /** Media of a package: upload (multipart or raw), delete. */
 export async function mediaFileRoutes(server: FastifyInstance, ctx: DomainContext): Promise<void> {
-  await server.register(fastifyMultipart, { limits: { files: 1, fields: 0, parts: 1, headerPairs: 100 } });
+  // The part named `file` is the upload, with or without a file name; other fields are read past
+  // (a few, short: MULTIPART_FIELDS_MAX) in any order (media-upload.ts).
+  await server.register(fastifyMultipart, {
+    isPartAFile: (fieldName: string | undefined) => fieldName === 'file',
+    limits: { files: 1, fields: MULTIPART_FIELDS_MAX, parts: MULTIPART_FIELDS_MAX + 1, fieldSize: MULTIPART_FIELD_BYTES, headerPairs: 100 },
+  });
   // A raw upload stays a stream: it goes to disk in chunks, never whole into memory.
   server.addContentTypeParser(MEDIA_TYPE_NAMES, (_request, payload, done) => done(null, payload));
 
