@@ -64,6 +64,7 @@ import { pathToFileURL } from 'node:url';
  *   Token ↔ account, permissions                       → a token is valid for the accounts given at
  *                                                        issue; another account answers per
  *                                                        `foreignAccount` (401 default | 403 | 404).
+ *   Media file downloads (urls under {media_url})      → `mediaAuth` (true default: bearer needed).
  *   Events, webhooks                                   → not served.
  *   Validation failures, unknown identifiers           → 422 {error, error_code: 'VALIDATION_FAILED',
  *                                                        details: {message, fields}}; unknown ids 404
