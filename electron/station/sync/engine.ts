@@ -8,7 +8,7 @@ import { accountState, updateAccountState } from './account-state.ts';
 import { PullError } from './list-scan.ts';
 import { pullAccount, type PullMode } from './pull.ts';
 import { pushAccount } from './push.ts';
-import { createRateBudget, type RateBudget } from './rate-budget.ts';
+import { createRateBudget, type RateBudget, type RateBudgetOptions } from './rate-budget.ts';
 import { readUpstreamSettings } from './settings.ts';
 import { oneAtATime } from './one-at-a-time.ts';
 import { createOutboxLedger, type OutboxLedger } from './outbox-ledger.ts';
@@ -49,6 +49,8 @@ export interface SyncEngineOptions {
   overlapMs?: number;
   /** The idle cadence of the scheduler's pull rounds: the pull times its reads by it. */
   idleEveryMs?: number;
+  /** Passed to every rate budget the engine makes (the bench runs them on simulated time). */
+  budget?: RateBudgetOptions;
 }
 
 const INSTANCE_KEY = 'sync.instance';
@@ -162,7 +164,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function contextFor(settings: UpstreamSettings): Promise<SyncContext> {
     let budget = budgets.get(settings.url);
-    if (!budget) budgets.set(settings.url, (budget = createRateBudget()));
+    if (!budget) budgets.set(settings.url, (budget = createRateBudget(options.budget)));
     const client = createUpstreamClient(settings, budget, options.fetch);
     return { store, clock, client, outbox, instanceId: await instanceIdOf(store), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
   }
