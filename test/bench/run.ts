@@ -1,6 +1,8 @@
 // `npm run bench`: measures the real station beside baselines measured in the same run, prints a
 // markdown table and prepends it to test/bench/RESULTS.md. Never part of `npm test`.
 // BENCH_SECTIONS=http,store,hotset,api,ui,sync,year picks sections; BENCH_SECONDS sets each load's length.
+// The sync section's parts: BENCH_SYNC_PARTS=station,spec,fleet (a station as the upstream; the
+// spec-only fake, one station; the fake and a fleet), each on by default.
 // The bench process runs with the station's young generation, as `returns-station serve` does (the
 // year section's station is in this process): RETURNS_STATION_SEMI_SPACE_MB=0 or a NODE_OPTIONS
 // --max-semi-space-size compares (it reaches the stations the other sections start, too).
@@ -18,6 +20,8 @@ import { type BenchRow, recordRun, toMarkdown } from './report.ts';
 import { runStoreBench } from './store-bench.ts';
 import { runHotSetBench } from './hot-set-bench.ts';
 import { runSyncBench } from './sync-bench.ts';
+import { runSyncFleetBench } from './sync-fleet-bench.ts';
+import { runSyncSpecBench } from './sync-spec-bench.ts';
 import { runYearBench } from './year-bench.ts';
 
 restartWithSemiSpace();
@@ -87,7 +91,12 @@ try {
   if (wanted.has('hotset')) rows.push(...(await runHotSetBench()));
   if (wanted.has('api')) rows.push(...(await runApiBench(rows.find((r) => r.name === HELLO), scratch)));
   if (wanted.has('ui')) rows.push(...(await uiSection()));
-  if (wanted.has('sync')) rows.push(...(await runSyncBench()));
+  if (wanted.has('sync')) {
+    const parts = new Set((process.env.BENCH_SYNC_PARTS ?? 'station,spec,fleet').split(','));
+    if (parts.has('station')) rows.push(...(await runSyncBench()));
+    if (parts.has('spec')) rows.push(...(await runSyncSpecBench()));
+    if (parts.has('fleet')) rows.push(...(await runSyncFleetBench()));
+  }
   if (wanted.has('year')) rows.push(...(await runYearBench()));
 } finally {
   await rm(scratch, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { accountState, updateAccountState } from './account-state.ts';
 import { PullError } from './list-scan.ts';
 import { pullAccount, type PullMode } from './pull.ts';
 import { pushAccount } from './push.ts';
-import { createRateBudget, type RateBudget } from './rate-budget.ts';
+import { createRateBudget, type RateBudget, type RateBudgetOptions } from './rate-budget.ts';
 import { readUpstreamSettings } from './settings.ts';
 import { oneAtATime } from './one-at-a-time.ts';
 import { createOutboxLedger, type OutboxLedger } from './outbox-ledger.ts';
@@ -64,6 +64,8 @@ export interface SyncEngineOptions {
   overlapMs?: number;
   /** The idle cadence of the scheduler's pull rounds: the pull times its reads by it. */
   idleEveryMs?: number;
+  /** Passed to every rate budget the engine makes (the bench runs them on simulated time). */
+  budget?: RateBudgetOptions;
 }
 
 const INSTANCE_KEY = 'sync.instance';
@@ -201,7 +203,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** One request budget per upstream, kept across rounds (rate-budget.ts). */
   function budgetFor(settings: UpstreamSettings): RateBudget {
     let budget = budgets.get(settings.base_url);
-    if (!budget) budgets.set(settings.base_url, (budget = createRateBudget(options.random ? { random: options.random } : {})));
+    if (!budget) budgets.set(settings.base_url, (budget = createRateBudget({ ...options.budget, ...(options.random ? { random: options.random } : {}) })));
     return budget;
   }
 
