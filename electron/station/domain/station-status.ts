@@ -1,11 +1,10 @@
 import type { StationStatus, StationStorage } from '#shared/api/station.ts';
 import type { MediaUsage } from '../media/index.ts';
-import { SYNC_DISABLED } from '../sync/status.ts';
 import { STATION_NAME, STATION_VERSION } from '../version.ts';
 import type { DomainContext } from './context.ts';
 import { stationSettings } from './station-settings.ts';
+import { SYNC_DISABLED } from './sync-port.ts';
 
-export { SYNC_DISABLED };
 
 /** The station's local calendar day and the UTC instant it began: "today" on the dock. */
 function localToday(now: Date): { date: string; since: string } {

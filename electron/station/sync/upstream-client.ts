@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { RateBudget, RequestPriority } from './rate-budget.ts';
+import type { UpstreamAnswer } from './upstream-answer.ts';
 
 /*
  * HTTP to the upstream returns service. Not the station's typed ApiClient: sync needs every answer's
@@ -19,12 +20,7 @@ export interface UpstreamSettings {
   accounts: number[];
 }
 
-export interface UpstreamAnswer {
-  status: number;
-  headers: Headers;
-  /** Parsed JSON, or null when the body was empty or not JSON. */
-  body: unknown;
-}
+export type { UpstreamAnswer };
 
 /** The upstream could not be reached, or the answer was lost (timeout, reset): the request may or may not have taken effect. */
 export class UpstreamUnreachableError extends Error {
