@@ -1,4 +1,4 @@
-import type { Transaction } from 'dexie';
+import { Dexie, type Transaction } from 'dexie';
 import { engineReadsFor, type PlainKey, type RowOf } from './engine-reads.ts';
 import { STATION_TABLES, type StationDexie, type StationTableName } from './schema.ts';
 
@@ -62,4 +62,12 @@ class TransactionTables {
       });
     }
   }
+}
+
+/**
+ * Runs `fn` outside any write the caller is in (Dexie's zone forgotten), so the writes it starts
+ * are writes of their own and not joined to the running one as nested writes (domain/script-batches.ts).
+ */
+export function outsideWrite<T>(fn: () => T): T {
+  return Dexie.ignoreTransaction(fn);
 }
