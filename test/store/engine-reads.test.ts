@@ -47,6 +47,29 @@ describe('reads from the engine memory', () => {
     expect(store.inMemory.get('return_packages', 9_999)).toBeUndefined();
   });
 
+  it("peek hands out the engine's records frozen: a write to one, however deep, throws and changes nothing", async () => {
+    const { store, packageId, returnId } = await storeWithPackage();
+    const ret = store.inMemory.peek('returns', returnId);
+    const pkg = store.inMemory.peekEach('return_packages', [packageId])?.[0];
+    const items = store.inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId);
+    const line = ret?.return_line_items[0];
+    const item = items?.[0];
+    if (!line || !pkg || !item) throw new Error('expected the records in memory');
+    // What compiled before (a shallow Readonly) and silently changed memory without a write:
+    expect(() => ((line as { quantity: number }).quantity = 99)).toThrow(TypeError);
+    expect(() => ((pkg as { notes: string | null }).notes = 'changed')).toThrow(TypeError);
+    expect(() => (item.tags as string[]).push('changed')).toThrow(TypeError);
+    await store.write(async (tx) => {
+      const t = boundTables(tx);
+      expect(() => ((t.peek('returns', returnId) as unknown as { status: string }).status = 'changed')).toThrow(TypeError);
+    });
+    expect((await store.db.returns.get(returnId))?.return_line_items[0]?.quantity).toBe(ret?.return_line_items[0]?.quantity);
+    expect((await store.db.return_packages.get(packageId))?.notes).toBeNull();
+    // The store's next version of a record is a new object, which a write may make as before.
+    await store.write(async (tx) => boundTables(tx).return_packages.update(packageId, { notes: 'by a write' }));
+    expect(store.inMemory.peek('return_packages', packageId)?.notes).toBe('by a write');
+  });
+
   it('defer to Dexie while a write runs on the table, and see the write once it committed', async () => {
     const { store, packageId } = await storeWithPackage();
     let during: unknown = 'not read';

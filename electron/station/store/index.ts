@@ -25,6 +25,7 @@ export type { SchemaVersion, StationDexie, StationTableName } from './schema.ts'
 export type { SequenceName } from './sequences.ts';
 export type { OpenStoreOptions, StationStore } from './station-store.ts';
 export type { EngineReads, PlainKey, RowOf } from './engine-reads.ts';
+export type { Frozen } from './frozen.ts';
 export type { Mutation } from './durability/mutations.ts';
 export type { MediaFiles, StoredMedia } from '../media/index.ts';
 
