@@ -70,6 +70,20 @@ describe('reads from the engine memory', () => {
     expect(store.inMemory.peek('return_packages', packageId)?.notes).toBe('by a write');
   });
 
+  it('store.returns decides the path itself: the engine\'s record (frozen) when memory can answer, else a copy through Dexie', async () => {
+    const { store, returnId } = await storeWithPackage(0);
+    const hot = await store.returns.get(returnId);
+    expect(hot).toEqual(await store.db.returns.get(returnId));
+    expect(Object.isFrozen(hot) && Object.isFrozen(hot?.return_line_items[0])).toBe(true);
+    // Shed from memory (only in SQLite now): read through Dexie, a copy.
+    await store.shedCold();
+    const cold = await store.returns.get(returnId);
+    expect(cold).toEqual(hot);
+    expect(Object.isFrozen(cold)).toBe(false);
+    expect((await store.returns.many([returnId, 9_999, returnId])).map((r) => r.id)).toEqual([returnId, returnId]);
+    expect(await store.returns.get(9_999)).toBeUndefined();
+  });
+
   it('defer to Dexie while a write runs on the table, and see the write once it committed', async () => {
     const { store, packageId } = await storeWithPackage();
     let during: unknown = 'not read';

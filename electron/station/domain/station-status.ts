@@ -20,7 +20,7 @@ function localToday(now: Date): { date: string; since: string } {
 export async function stationStatus(ctx: DomainContext): Promise<StationStatus> {
   const { store, clock } = ctx;
   const today = localToday(new Date(clock.now()));
-  const accounts = await store.db.accounts.orderBy('id').toArray();
+  const accounts = await store.accounts.all();
   return {
     name: STATION_NAME,
     version: STATION_VERSION,
