@@ -30,18 +30,14 @@ const storeInsides = [
 ];
 const storeInsidesNotYetMoved = [
   'electron/station/api/route.ts',
-  'electron/station/api/routes/configuration.ts',
   'electron/station/api/routes/events.ts',
   'electron/station/api/routes/media.ts',
   'electron/station/api/routes/return-packages.ts',
-  'electron/station/domain/config-cache.ts',
   'electron/station/domain/dock-day.ts',
   'electron/station/domain/lookup.ts',
   'electron/station/domain/media-files.ts',
-  'electron/station/domain/operators.ts',
   'electron/station/domain/package-view-loader.ts',
   'electron/station/domain/station-settings.ts',
-  'electron/station/domain/tokens.ts',
   'electron/station/sync/change-feed.ts',
   'electron/station/sync/engine.ts',
   'electron/station/sync/fresh.ts',

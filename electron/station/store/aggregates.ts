@@ -1,6 +1,6 @@
 import type { EngineReads } from './engine-reads.ts';
 import type { Frozen } from './frozen.ts';
-import type { Account, ReturnRecord } from './records.ts';
+import type { Account, Operator, ReturnRecord, Token } from './records.ts';
 import type { StationDexie } from './schema.ts';
 
 /*
@@ -26,6 +26,25 @@ export interface AccountReads {
   all(): Promise<ReadonlyArray<Frozen<Account>>>;
 }
 
+/** Station configuration (carriers, locations): seeded when the station starts, listed by id. */
+export interface ConfigReads<R> {
+  all(): Promise<ReadonlyArray<Frozen<R>>>;
+  /** One page of `perPage` by id (page 1 first), with the total. */
+  page(page: number, perPage: number): Promise<{ data: ReadonlyArray<Frozen<R>>; total: number }>;
+}
+
+/** The operators (people who receive parcels), by id. */
+export interface OperatorReads {
+  all(): Promise<ReadonlyArray<Frozen<Operator>>>;
+}
+
+/** API tokens. */
+export interface TokenReads {
+  all(): Promise<ReadonlyArray<Frozen<Token>>>;
+  /** The token whose secret hashes to `hash`; undefined: none. */
+  byHash(hash: string): Promise<Frozen<Token> | undefined>;
+}
+
 const present = <T>(records: Array<T | undefined>): T[] => records.filter((record): record is T => record !== undefined);
 
 export function returnReads(db: StationDexie, memory: EngineReads): ReturnReads {
@@ -45,5 +64,33 @@ export function accountReads(db: StationDexie): AccountReads {
   return {
     get: (id) => db.accounts.get(id),
     all: () => db.accounts.orderBy('id').toArray(),
+  };
+}
+
+/** The table of a configuration record, as these reads use it. */
+interface ConfigTable<R> {
+  count(): PromiseLike<number>;
+  orderBy(index: 'id'): { toArray(): PromiseLike<R[]>; offset(n: number): { limit(n: number): { toArray(): PromiseLike<R[]> } } };
+}
+
+export function configReads<R>(records: ConfigTable<R>): ConfigReads<R> {
+  return {
+    // Copies read through Dexie: the caller's own, typed Frozen like every read the store hands out.
+    all: async () => (await records.orderBy('id').toArray()) as ReadonlyArray<Frozen<R>>,
+    async page(page, perPage) {
+      const total = await records.count();
+      return { data: (await records.orderBy('id').offset((page - 1) * perPage).limit(perPage).toArray()) as ReadonlyArray<Frozen<R>>, total };
+    },
+  };
+}
+
+export function operatorReads(db: StationDexie): OperatorReads {
+  return { all: () => db.operators.orderBy('id').toArray() };
+}
+
+export function tokenReads(db: StationDexie): TokenReads {
+  return {
+    all: () => db.tokens.toArray(),
+    byHash: (hash) => db.tokens.where('token_hash').equals(hash).first(),
   };
 }

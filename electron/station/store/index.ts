@@ -26,7 +26,7 @@ export type { SequenceName } from './sequences.ts';
 export type { OpenStoreOptions, StationStore } from './station-store.ts';
 export type { EngineReads, PlainKey, RowOf } from './engine-reads.ts';
 export type { Frozen } from './frozen.ts';
-export type { AccountReads, ReturnReads } from './aggregates.ts';
+export type { AccountReads, ConfigReads, OperatorReads, ReturnReads, TokenReads } from './aggregates.ts';
 export type { Mutation } from './durability/mutations.ts';
 export type { MediaFiles, StoredMedia } from '../media/index.ts';
 

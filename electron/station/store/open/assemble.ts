@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { openMediaFiles } from '../../media/index.ts';
 import { type ChangeLogReads, createChangeLogReads } from '../change-log-reads.ts';
-import { accountReads, returnReads } from '../aggregates.ts';
+import { accountReads, configReads, operatorReads, returnReads, tokenReads } from '../aggregates.ts';
 import { engineReadsOf } from '../engine-reads.ts';
 import { StoreClosedError } from '../errors.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
@@ -52,6 +52,10 @@ export async function assembleStore(
     inMemory,
     returns: returnReads(db, inMemory),
     accounts: accountReads(db),
+    carriers: configReads(db.carriers),
+    locations: configReads(db.locations),
+    operators: operatorReads(db),
+    tokens: tokenReads(db),
     media,
     write: writes.write,
     listIds(table, query) {
