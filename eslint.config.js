@@ -11,6 +11,47 @@ const nodeOnly = [
   { group: ['**/electron/**', '../electron', '../../electron'], message: 'The renderer and shared/ never import the main process.' },
 ];
 
+// The station core's layers (docs/decisions/store-interface.md): api uses domain and the store's
+// interface; domain and sync use only the store's interface (`store/index.ts`); domain never imports
+// sync (its changes reach sync through the store: the outbox slot, the change events) and nothing
+// below api imports api. Only store/ knows the engine (Dexie, fake-indexeddb, SQLite).
+const engineOnlyInStore = [
+  { group: ['dexie', 'fake-indexeddb', 'node:sqlite'], message: 'Only electron/station/store/ knows the engine: use the StationStore interface (store/index.ts).' },
+  { regex: String.raw`^(\.\./)+store/(?!index\.ts$)`, message: "Import the store's interface from store/index.ts, never its internals." },
+];
+const notApi = { regex: String.raw`^(\.\./)+api/`, message: 'The API is the top layer: domain and sync never import it.' };
+const notSync = { regex: String.raw`^(\.\./)+sync/`, message: "domain never imports sync: raise a change through the store (the outbox slot, change events) or ask through domain/sync-port.ts." };
+// `store.db` (Dexie) and `store.inMemory` (the engine's live records) are the store's insides. The
+// files below still reach them and are being moved behind the per-aggregate interface
+// (`store.packages`, `store.returns`, ...): this list only shrinks.
+const storeInsides = [
+  { selector: "MemberExpression[property.name=/^(db|inMemory)$/]", message: "store.db / store.inMemory are the store's insides: read through the store's per-aggregate interface." },
+  { selector: 'ObjectPattern > Property[key.name=/^(db|inMemory)$/]', message: "store.db / store.inMemory are the store's insides: read through the store's per-aggregate interface." },
+];
+const storeInsidesNotYetMoved = [
+  'electron/station/api/route.ts',
+  'electron/station/api/routes/events.ts',
+  'electron/station/api/routes/media.ts',
+  'electron/station/api/routes/return-packages.ts',
+  'electron/station/domain/dock-day.ts',
+  'electron/station/domain/lookup.ts',
+  'electron/station/domain/media-files.ts',
+  'electron/station/domain/package-view-loader.ts',
+  'electron/station/domain/station-settings.ts',
+  'electron/station/sync/change-feed.ts',
+  'electron/station/sync/engine.ts',
+  'electron/station/sync/fresh.ts',
+  'electron/station/sync/line-items-push.ts',
+  'electron/station/sync/list-scan.ts',
+  'electron/station/sync/media-push.ts',
+  'electron/station/sync/outbox-ledger.ts',
+  'electron/station/sync/pull.ts',
+  'electron/station/sync/push-order.ts',
+  'electron/station/sync/push.ts',
+  'electron/station/sync/settings.ts',
+  'electron/station/sync/status.ts',
+];
+
 export default tseslint.config(
   { ignores: ['out/', 'node_modules/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
@@ -37,6 +78,40 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': ['error', { patterns: nodeOnly }],
     },
+  },
+  {
+    files: ['electron/station/api/**'],
+    ignores: ['electron/station/api/routes/sync.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, { ...notSync, message: 'api reaches sync only through its sync routes (api/routes/sync.ts) and domain/sync-port.ts.' }] }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
+    // The sync screen's routes are sync's own face: they read and change its settings and outbox.
+    files: ['electron/station/api/routes/sync.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: engineOnlyInStore }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
+    files: ['electron/station/domain/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi, notSync] }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
+    files: ['electron/station/sync/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi] }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
+    files: storeInsidesNotYetMoved,
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     files: ['shared/**'],

@@ -47,6 +47,43 @@ describe('reads from the engine memory', () => {
     expect(store.inMemory.get('return_packages', 9_999)).toBeUndefined();
   });
 
+  it("peek hands out the engine's records frozen: a write to one, however deep, throws and changes nothing", async () => {
+    const { store, packageId, returnId } = await storeWithPackage();
+    const ret = store.inMemory.peek('returns', returnId);
+    const pkg = store.inMemory.peekEach('return_packages', [packageId])?.[0];
+    const items = store.inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId);
+    const line = ret?.return_line_items[0];
+    const item = items?.[0];
+    if (!line || !pkg || !item) throw new Error('expected the records in memory');
+    // What compiled before (a shallow Readonly) and silently changed memory without a write:
+    expect(() => ((line as { quantity: number }).quantity = 99)).toThrow(TypeError);
+    expect(() => ((pkg as { notes: string | null }).notes = 'changed')).toThrow(TypeError);
+    expect(() => (item.tags as string[]).push('changed')).toThrow(TypeError);
+    await store.write(async (tx) => {
+      const t = boundTables(tx);
+      expect(() => ((t.peek('returns', returnId) as unknown as { status: string }).status = 'changed')).toThrow(TypeError);
+    });
+    expect((await store.db.returns.get(returnId))?.return_line_items[0]?.quantity).toBe(ret?.return_line_items[0]?.quantity);
+    expect((await store.db.return_packages.get(packageId))?.notes).toBeNull();
+    // The store's next version of a record is a new object, which a write may make as before.
+    await store.write(async (tx) => boundTables(tx).return_packages.update(packageId, { notes: 'by a write' }));
+    expect(store.inMemory.peek('return_packages', packageId)?.notes).toBe('by a write');
+  });
+
+  it('store.returns decides the path itself: the engine\'s record (frozen) when memory can answer, else a copy through Dexie', async () => {
+    const { store, returnId } = await storeWithPackage(0);
+    const hot = await store.returns.get(returnId);
+    expect(hot).toEqual(await store.db.returns.get(returnId));
+    expect(Object.isFrozen(hot) && Object.isFrozen(hot?.return_line_items[0])).toBe(true);
+    // Shed from memory (only in SQLite now): read through Dexie, a copy.
+    await store.shedCold();
+    const cold = await store.returns.get(returnId);
+    expect(cold).toEqual(hot);
+    expect(Object.isFrozen(cold)).toBe(false);
+    expect((await store.returns.many([returnId, 9_999, returnId])).map((r) => r.id)).toEqual([returnId, returnId]);
+    expect(await store.returns.get(9_999)).toBeUndefined();
+  });
+
   it('defer to Dexie while a write runs on the table, and see the write once it committed', async () => {
     const { store, packageId } = await storeWithPackage();
     let during: unknown = 'not read';

@@ -113,7 +113,7 @@ export function createRouteOpening<R extends RouteDefinition>(ctx: DomainContext
     const accountId = ids.account_id;
     const principal = authorize(request, route.auth, accountId ?? null);
     if (accountId !== undefined && !knownAccounts.has(accountId)) {
-      if (!(await ctx.store.db.accounts.get(accountId))) throw fail('NOT_FOUND', `No account ${accountId} on this station.`);
+      if (!(await ctx.store.accounts.get(accountId))) throw fail('NOT_FOUND', `No account ${accountId} on this station.`);
       knownAccounts.add(accountId);
     }
     // The ids were parsed one by one from the schema's own keys: they are the schema's output.

@@ -1,5 +1,5 @@
 import type { ChangeLogEntry, ChangeResource, BoundTables } from '../store/index.ts';
-import { markChanged } from '../sync/outbox.ts';
+import { markChanged } from './outbox.ts';
 
 /** Who made a change: the station (a person or a local integration), or sync applying the upstream's. */
 export type ChangeOrigin = 'local' | 'upstream';

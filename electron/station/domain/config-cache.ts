@@ -18,8 +18,8 @@ export async function loadConfigCache(store: StationStore): Promise<ConfigCache>
     carrier: (id) => (id === null ? undefined : carriers.get(id)),
     location: (id) => (id === null ? undefined : locations.get(id)),
     async reload() {
-      carriers = new Map((await store.db.carriers.toArray()).map((c) => [c.id, c]));
-      locations = new Map((await store.db.locations.toArray()).map((l) => [l.id, l]));
+      carriers = new Map((await store.carriers.all()).map((c) => [c.id, c]));
+      locations = new Map((await store.locations.all()).map((l) => [l.id, l]));
     },
   };
   await cache.reload();

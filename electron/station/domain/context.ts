@@ -1,7 +1,7 @@
 import { boundTables, type StationStore, type BoundTables } from '../store/index.ts';
 import type { Clock } from './clock.ts';
 import type { ConfigCache } from './config-cache.ts';
-import type { SyncEngine } from '../sync/engine.ts';
+import type { SyncPort } from './sync-port.ts';
 
 /** What every domain operation works with: the durable store and the station's clock. */
 export interface DomainContext {
@@ -9,7 +9,7 @@ export interface DomainContext {
   readonly clock: Clock;
   readonly config: ConfigCache;
   /** Sync with the upstream; absent in tools that open the store without it. */
-  readonly sync?: SyncEngine;
+  readonly sync?: SyncPort;
 }
 
 /**

@@ -1,10 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
 import { DOCK_DAY_LIST_LIMIT, type DockDay, type DockDayPackage, type DockDayReview, RECEIPT_CSV_COLUMNS } from '#shared/api/dock-day.ts';
-import type { PackageLineItem, ReturnPackage, ReturnRecord } from '../store/index.ts';
-import type { PackageFilters, PackageSort } from '../store/list-queries.ts';
+import type { PackageFilters, PackageLineItem, PackageSort, ReturnPackage, ReturnRecord } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
 import { lineItemsOf } from './line-items.ts';
-import { SYNC_DISABLED } from './station-status.ts';
+import { SYNC_DISABLED } from './sync-port.ts';
 
 /*
  * The supervisor's dock day (docs/api-reference.md, Dock day). Every question is an indexed query on

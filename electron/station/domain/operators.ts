@@ -1,6 +1,6 @@
 import type { OperatorCreate, OperatorUpdate } from '#shared/api/station.ts';
 import { fail } from '../errors.ts';
-import type { Operator, BoundTables } from '../store/index.ts';
+import type { BoundTables, Frozen, Operator } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import { type DomainContext, runScript } from './context.ts';
@@ -12,8 +12,8 @@ async function assertBadgeFree(t: BoundTables, badge: string | null, exceptId?: 
   if (holder && holder.id !== exceptId) throw invalidReference('badge_code', `Badge ${badge} already belongs to operator ${holder.id}.`);
 }
 
-export async function listOperators(ctx: DomainContext): Promise<Operator[]> {
-  return ctx.store.db.operators.orderBy('id').toArray();
+export async function listOperators(ctx: DomainContext): Promise<ReadonlyArray<Frozen<Operator>>> {
+  return ctx.store.operators.all();
 }
 
 export async function createOperator(ctx: DomainContext, input: OperatorCreate): Promise<Operator> {

@@ -13,7 +13,7 @@ import {
   ReturnPackageUpdatedSchema,
 } from '#shared/api/return-packages.ts';
 import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
-import type { Carrier, Location, MediaFile, PackageLineItem, ReturnPackage, ReturnRecord } from '../store/index.ts';
+import type { Carrier, Frozen, Location, MediaFile, PackageLineItem, ReturnPackage, ReturnRecord } from '../store/index.ts';
 
 /*
  * Records → the API's response shapes (the L/C/G/U field sets, docs/api-reference.md), typed by the
@@ -76,7 +76,7 @@ export function packageCreatedView(p: ReturnPackage): PackageCreatedView {
 
 export function packageGetView(
   p: Readonly<ReturnPackage>,
-  related: { carrier: Carrier | undefined; location: Location | undefined; lineItems: ReadonlyArray<Readonly<PackageLineItem>>; mediaFiles: ReadonlyArray<Readonly<MediaFile>>; origin: string },
+  related: { carrier: Carrier | undefined; location: Location | undefined; lineItems: ReadonlyArray<Frozen<PackageLineItem>>; mediaFiles: ReadonlyArray<Frozen<MediaFile>>; origin: string },
 ): PackageGetView {
   return presentIn(ReturnPackageSchema, {
     ...fieldsOf(p),
@@ -91,7 +91,7 @@ export function packageUpdatedView(p: Readonly<ReturnPackage>): PackageUpdatedVi
   return presentIn(ReturnPackageUpdatedSchema, fieldsOf(p));
 }
 
-export function lineItemView(l: Readonly<PackageLineItem>): LineItemView {
+export function lineItemView(l: Frozen<PackageLineItem>): LineItemView {
   return {
     id: l.id,
     return_line_item_id: l.return_line_item_id,
@@ -102,7 +102,8 @@ export function lineItemView(l: Readonly<PackageLineItem>): LineItemView {
     defective: l.defective,
     notes: l.notes,
     barcode: l.barcode,
-    tags: l.tags,
+    // Shared, not copied: the engine's own array is frozen (a view is JSON before anything could change it).
+    tags: l.tags as string[],
   };
 }
 
@@ -111,7 +112,7 @@ export function mediaFileView(m: Readonly<MediaFile>, origin: string): MediaFile
   return { id: m.id, url: `${origin}${MEDIA_PATH_PREFIX}${m.url_token}`, type: m.type, created_at: m.created_at };
 }
 
-export function returnView(r: Readonly<ReturnRecord>): ReturnView {
+export function returnView(r: Frozen<ReturnRecord>): ReturnView {
   return {
     id: r.id,
     account_id: r.account_id,

@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { Dexie } from 'dexie';
-import { type BoundTables, boundTables, ForeignAwaitInWriteError, type StationStore } from '../store/index.ts';
+import { type BoundTables, boundTables, ForeignAwaitInWriteError, outsideWrite, type StationStore } from '../store/index.ts';
 import { type DomainContext, runScript, type Script } from './context.ts';
 
 /*
@@ -118,7 +117,7 @@ class ScriptBatches {
           // engine runs writes in the order they are made), so the one that failed fails alone.
           // Not after a foreign await, which had part of the batch committed (see above).
           if (scriptFailed && !(error instanceof ForeignAwaitInWriteError)) {
-            Dexie.ignoreTransaction(() => jobs.forEach((job) => runScript(this.#ctx, job.script).then(job.resolve, job.reject)));
+            outsideWrite(() => jobs.forEach((job) => runScript(this.#ctx, job.script).then(job.resolve, job.reject)));
           } else for (const job of jobs) job.reject(error); // the write or its commit failed: as for every script it carried
         },
       )
@@ -136,7 +135,7 @@ class ScriptBatches {
     return () => {
       if (called) return;
       called = true;
-      setImmediate(() => Dexie.ignoreTransaction(() => this.#next()));
+      setImmediate(() => outsideWrite(() => this.#next()));
     };
   }
 }

@@ -1,11 +1,10 @@
 import type { StationStatus, StationStorage } from '#shared/api/station.ts';
 import type { MediaUsage } from '../media/index.ts';
-import { SYNC_DISABLED } from '../sync/status.ts';
 import { STATION_NAME, STATION_VERSION } from '../version.ts';
 import type { DomainContext } from './context.ts';
 import { stationSettings } from './station-settings.ts';
+import { SYNC_DISABLED } from './sync-port.ts';
 
-export { SYNC_DISABLED };
 
 /** The station's local calendar day and the UTC instant it began: "today" on the dock. */
 function localToday(now: Date): { date: string; since: string } {
@@ -21,7 +20,7 @@ function localToday(now: Date): { date: string; since: string } {
 export async function stationStatus(ctx: DomainContext): Promise<StationStatus> {
   const { store, clock } = ctx;
   const today = localToday(new Date(clock.now()));
-  const accounts = await store.db.accounts.orderBy('id').toArray();
+  const accounts = await store.accounts.all();
   return {
     name: STATION_NAME,
     version: STATION_VERSION,

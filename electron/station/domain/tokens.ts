@@ -1,6 +1,6 @@
 import { hashTokenSecret, looksLikeTokenSecret, newTokenSecret } from '../auth/token-secret.ts';
 import { fail } from '../errors.ts';
-import { boundTables, type StationStore, type Token, type TokenScope } from '../store/index.ts';
+import { boundTables, type Frozen, type StationStore, type Token, type TokenScope } from '../store/index.ts';
 import type { Clock } from './clock.ts';
 
 /** Who is calling: resolved from the bearer token on every API request. */
@@ -46,8 +46,8 @@ export async function createToken(
   return { token, secret };
 }
 
-export async function listTokens(store: StationStore): Promise<Token[]> {
-  return store.db.tokens.toArray();
+export async function listTokens(store: StationStore): Promise<ReadonlyArray<Frozen<Token>>> {
+  return store.tokens.all();
 }
 
 /** Tokens that expired longer ago than this are deleted (per-start tokens of serve and the desktop). */
@@ -78,7 +78,7 @@ export function revokeToken(store: StationStore, clock: Clock, id: number): Prom
 /** The principal of a bearer secret and its expiry, or null when it is unknown, revoked or expired. */
 export async function verifyToken(store: StationStore, clock: Clock, secret: string): Promise<{ principal: Principal; expiresAt: string | null } | null> {
   if (!looksLikeTokenSecret(secret)) return null;
-  const token = await store.db.tokens.where('token_hash').equals(hashTokenSecret(secret)).first();
+  const token = await store.tokens.byHash(hashTokenSecret(secret));
   if (!token || token.revoked_at !== null) return null;
   if (token.expires_at !== null && token.expires_at <= clock.now()) return null;
   return { principal: { tokenId: token.id, scope: token.scope, accountId: token.account_id }, expiresAt: token.expires_at };

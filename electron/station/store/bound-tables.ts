@@ -1,5 +1,6 @@
-import type { Transaction } from 'dexie';
+import { Dexie, type Transaction } from 'dexie';
 import { engineReadsFor, type PlainKey, type RowOf } from './engine-reads.ts';
+import type { Frozen } from './frozen.ts';
 import { STATION_TABLES, type StationDexie, type StationTableName } from './schema.ts';
 
 /**
@@ -21,9 +22,9 @@ export type BoundTables = EngineTables & {
   readonly [transactionBound]: true;
   /**
    * The engine's own record under `key` as this write sees it, without a request, while the engine
-   * runs the write (engine-reads.ts, `peekInWrite`); undefined: read through the table. Never change it or keep it.
+   * runs the write (engine-reads.ts, `peekInWrite`), frozen; undefined: read through the table. Never keep it.
    */
-  peek<K extends StationTableName>(table: K, key: number | string): Readonly<RowOf<K>> | undefined;
+  peek<K extends StationTableName>(table: K, key: number | string): Frozen<RowOf<K>> | undefined;
   /** The primary keys matching `value` on a unique index, in key order, under `peek`'s rules (`peekKeysInWrite`); undefined: query through the table. */
   peekKeys(table: StationTableName, uniqueIndex: string, value: PlainKey): Array<number | string> | undefined;
 };
@@ -47,7 +48,7 @@ class TransactionTables {
   constructor(tx: Transaction) {
     this.#tx = tx;
   }
-  peek<K extends StationTableName>(table: K, key: number | string): Readonly<RowOf<K>> | undefined {
+  peek<K extends StationTableName>(table: K, key: number | string): Frozen<RowOf<K>> | undefined {
     return engineReadsFor(this.#tx.db.backendDB())?.peekInWrite(this.#tx, table, key);
   }
   peekKeys(table: StationTableName, uniqueIndex: string, value: PlainKey): Array<number | string> | undefined {
@@ -62,4 +63,12 @@ class TransactionTables {
       });
     }
   }
+}
+
+/**
+ * Runs `fn` outside any write the caller is in (Dexie's zone forgotten), so the writes it starts
+ * are writes of their own and not joined to the running one as nested writes (domain/script-batches.ts).
+ */
+export function outsideWrite<T>(fn: () => T): T {
+  return Dexie.ignoreTransaction(fn);
 }

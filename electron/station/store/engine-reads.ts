@@ -2,6 +2,7 @@ import type { Table, Transaction } from 'dexie';
 import { IDBKeyRange } from 'fake-indexeddb';
 import type { StationDexie, StationTableName } from './schema.ts';
 import { searchTreeOf, treeGet, treeMatches } from './engine-trees.ts';
+import { deepFreeze, type Frozen } from './frozen.ts';
 
 /** The record type of a station table. */
 // Table has three type parameters; only the record type is wanted.
@@ -27,18 +28,19 @@ export interface EngineReads {
   /** Copies of every record whose `index` equals `value`, in primary-key order; undefined: read through Dexie. */
   where<K extends StationTableName>(table: K, index: string, value: PlainKey): Array<RowOf<K>> | undefined;
   /**
-   * The engine's own record, not a copy (a structured clone is most of a read's cost): for a caller
-   * that turns it into something else (JSON) in the same turn. Never change it or keep it.
+   * The engine's own record, not a copy (a structured clone is most of a read's cost), frozen deeply
+   * (a write to it throws; the engine's next version of the record is a new object): for a caller
+   * that turns it into something else (JSON) in the same turn. Never keep it.
    */
-  peek<K extends StationTableName>(table: K, key: number | string): Readonly<RowOf<K>> | undefined;
+  peek<K extends StationTableName>(table: K, key: number | string): Frozen<RowOf<K>> | undefined;
   /**
    * `where` without the copies, under `peek`'s rules. `cluster`: the return whose cluster every match
    * belongs to, when the caller knows it (a package's line items: the package's `return_id`, which
    * never changes), so whether memory holds them all is known without a read from disk.
    */
-  peekWhere<K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number): ReadonlyArray<Readonly<RowOf<K>>> | undefined;
+  peekWhere<K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number): ReadonlyArray<Frozen<RowOf<K>>> | undefined;
   /** `peek` of each key, in their order (a list page's records), when memory holds every one of them now; undefined: read through Dexie. */
-  peekEach<K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>): ReadonlyArray<Readonly<RowOf<K>>> | undefined;
+  peekEach<K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>): ReadonlyArray<Frozen<RowOf<K>>> | undefined;
   /**
    * Inside a write: the engine's own record under `key` as the write `tx` sees it (its own changes
    * included), without a request — only while the engine runs `tx` (no other write can change the
@@ -47,7 +49,7 @@ export interface EngineReads {
    * through the bound tables then. `peek`'s rules: never change it or keep it. Domain code asks
    * through its bound tables (`t.peek`).
    */
-  peekInWrite<K extends StationTableName>(tx: Transaction, table: K, key: number | string): Readonly<RowOf<K>> | undefined;
+  peekInWrite<K extends StationTableName>(tx: Transaction, table: K, key: number | string): Frozen<RowOf<K>> | undefined;
   /**
    * Inside a write, under `peekInWrite`'s rules: the primary keys of the records whose value on a
    * unique index equals `value`, in key order, from the engine's memory and (for records whose
@@ -216,15 +218,22 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
       const found = peekWhere(table, index, value);
       return found && (structuredClone(found) as Array<RowOf<K>>);
     },
-    peek: <K extends StationTableName>(table: K, key: number | string) => peek(table, key) as Readonly<RowOf<K>> | undefined,
+    // The engine's own records leave frozen (deepFreeze); the copies of get/where are the caller's.
+    peek: <K extends StationTableName>(table: K, key: number | string) => deepFreeze(peek(table, key) as RowOf<K> | undefined),
     peekWhere: <K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number) =>
-      peekWhere(table, index, value, cluster) as ReadonlyArray<Readonly<RowOf<K>>> | undefined,
-    peekEach: <K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>) => peekEach(table, keys) as ReadonlyArray<Readonly<RowOf<K>>> | undefined,
-    peekInWrite: <K extends StationTableName>(tx: Transaction, table: K, key: number | string) => peekInWrite(tx, table, key) as Readonly<RowOf<K>> | undefined,
+      freezeEach(peekWhere(table, index, value, cluster) as Array<RowOf<K>> | undefined),
+    peekEach: <K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>) => freezeEach(peekEach(table, keys) as Array<RowOf<K>> | undefined),
+    peekInWrite: <K extends StationTableName>(tx: Transaction, table: K, key: number | string) => deepFreeze(peekInWrite(tx, table, key) as RowOf<K> | undefined),
     peekKeysInWrite,
   };
   readsByEngine.set(backend as object, reads);
   return reads;
+}
+
+/** Each record frozen; the list itself is the caller's (a new array each read). */
+function freezeEach<T>(records: T[] | undefined): ReadonlyArray<Frozen<T>> | undefined {
+  if (records) for (const record of records) deepFreeze(record);
+  return records as ReadonlyArray<Frozen<T>> | undefined;
 }
 
 /** The engine's raw database, or what differs from the expected shape. */

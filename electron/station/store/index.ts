@@ -17,14 +17,16 @@ import type { OpenStoreOptions, StationStore } from './station-store.ts';
 
 export * from './errors.ts';
 export type * from './records.ts';
-export { trackingKey } from './records.ts';
-export { type BoundTables, boundTables, type EngineTables } from './bound-tables.ts';
+export { outboxKey, trackingKey } from './records.ts';
+export { type BoundTables, boundTables, type EngineTables, outsideWrite } from './bound-tables.ts';
 export { allocateIds } from './sequences.ts';
 export type { CountFilters, ListableTable, ListQueries, ListResult, PackageFilters, PackageSort, ReturnFilters, Page } from './list-queries.ts';
 export type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
 export type { SequenceName } from './sequences.ts';
 export type { OpenStoreOptions, StationStore } from './station-store.ts';
 export type { EngineReads, PlainKey, RowOf } from './engine-reads.ts';
+export type { Frozen } from './frozen.ts';
+export type { AccountReads, ConfigReads, OperatorReads, ReturnReads, TokenReads } from './aggregates.ts';
 export type { Mutation } from './durability/mutations.ts';
 export type { MediaFiles, StoredMedia } from '../media/index.ts';
 

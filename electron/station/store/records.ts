@@ -208,6 +208,11 @@ export function trackingKey(trackingNumber: string): string {
   return trackingNumber.trim().toLowerCase();
 }
 
+/** The key of a record's outbox slot and of its upstream link: `kind:local_id`. */
+export function outboxKey(kind: SyncKind, localId: number): string {
+  return `${kind}:${localId}`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sync with the upstream returns service (schema version 2; docs/decisions/sync.md)
 

@@ -2,9 +2,10 @@ import type { Transaction } from 'dexie';
 import type { ChangeLogReads } from './change-log-reads.ts';
 import type { MediaFiles } from '../media/index.ts';
 import type { CountFilters, ListableTable, ListQueries, ListResult } from './list-queries.ts';
+import type { AccountReads, ConfigReads, OperatorReads, ReturnReads, TokenReads } from './aggregates.ts';
 import type { EngineReads } from './engine-reads.ts';
 import type { Mutation } from './durability/mutations.ts';
-import type { ChangeLogEntry } from './records.ts';
+import type { Carrier, ChangeLogEntry, Location } from './records.ts';
 import type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
 
 export interface OpenStoreOptions {
@@ -53,6 +54,10 @@ export interface OpenStoreOptions {
  *   its key), so a cache can forget single records; after a repair none (any record may differ).
  * - `shedCold()`: the hot-set sweep now (it also runs every `hotSet.sweepMs`); resolves to the
  *   number of returns whose records left the engine (they stay in SQLite).
+ * - `returns`, `accounts`, `carriers`, `locations`, `operators`, `tokens`: reads of one aggregate each (aggregates.ts), values no caller can
+ *   change (Frozen); which path serves them (engine memory, Dexie, SQLite) is the store's own
+ *   decision. The rest of the reads are moving behind such an interface (docs/decisions/store-interface.md);
+ *   `db` and `inMemory` are the store's insides, refused by lint outside store/ but in the files not yet moved.
  * - `media`: content-addressed media files under `<dataDir>/media/`.
  * - `flush()`: waits until every write in flight is durable and none is left; `committedSoFar()`:
  *   until every write completed so far is durable and reported to `onTablesChanged` (later ones are
@@ -62,6 +67,12 @@ export interface StationStore {
   readonly dataDir: string;
   readonly db: StationDexie;
   readonly inMemory: EngineReads;
+  readonly returns: ReturnReads;
+  readonly accounts: AccountReads;
+  readonly carriers: ConfigReads<Carrier>;
+  readonly locations: ConfigReads<Location>;
+  readonly operators: OperatorReads;
+  readonly tokens: TokenReads;
   readonly media: MediaFiles;
   write<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
   write<T>(tables: readonly StationTableName[], fn: (tx: Transaction) => Promise<T> | T): Promise<T>;

@@ -1,8 +1,7 @@
 import type { RecordSync, SyncChange, SyncChangeRef } from '#shared/api/sync.ts';
 import { fail } from '../errors.ts';
-import type { OutboxEntry, BoundTables, EngineTables, SyncKind } from '../store/index.ts';
+import { type OutboxEntry, type BoundTables, type EngineTables, outboxKey, type SyncKind } from '../store/index.ts';
 import { linkOf, putLink } from './links.ts';
-import { outboxKey } from './outbox.ts';
 import { localValues } from './package-fields.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 

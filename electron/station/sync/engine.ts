@@ -13,7 +13,8 @@ import { createRateBudget, type RateBudget, type RateBudgetOptions } from './rat
 import { readUpstreamSettings } from './settings.ts';
 import { oneAtATime } from './one-at-a-time.ts';
 import { createOutboxLedger, type OutboxLedger } from './outbox-ledger.ts';
-import { SYNC_DISABLED, syncStatusOf } from './status.ts';
+import { SYNC_DISABLED } from '../domain/sync-port.ts';
+import { syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
 import { UpstreamBackingOffError } from './upstream-gate.ts';
 

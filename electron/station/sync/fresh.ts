@@ -1,11 +1,10 @@
 import type { PackageStatus } from '#shared/package-status.ts';
-import { boundTables, type StationStore } from '../store/index.ts';
+import { boundTables, outboxKey, type StationStore } from '../store/index.ts';
 import { accountState, updateAccountState } from './account-state.ts';
 import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from './apply-upstream.ts';
 import type { SyncContext } from './context.ts';
 import { answerKind } from './errors.ts';
 import { linkOf, putLink } from './links.ts';
-import { outboxKey } from './outbox.ts';
 import type { RequestPriority } from './rate-budget.ts';
 import { type UpstreamAnswer, type UpstreamRequest, UpstreamUnreachableError } from './upstream-client.ts';
 import { readUpstreamPackage, readUpstreamReturn, type UpstreamReturn } from './upstream-records.ts';

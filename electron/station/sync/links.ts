@@ -1,5 +1,4 @@
-import type { BoundTables, EngineTables, SyncConflict, SyncKind, UpstreamLink } from '../store/index.ts';
-import { outboxKey } from './outbox.ts';
+import { type BoundTables, type EngineTables, outboxKey, type SyncConflict, type SyncKind, type UpstreamLink } from '../store/index.ts';
 
 /** The link of a local record, if it has an upstream twin. */
 export function linkOf(tables: Pick<EngineTables, 'upstream_links'>, kind: SyncKind, localId: number): Promise<UpstreamLink | undefined> {

@@ -4,7 +4,7 @@ import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind } from './errors.ts';
 import { linkOf } from './links.ts';
 import { packageLinkMapSaver, subResourceUnsupported } from './package-link-maps.ts';
-import { markChanged } from './outbox.ts';
+import { markChanged } from '../domain/outbox.ts';
 import { accountState } from './account-state.ts';
 import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
 

@@ -1,9 +1,9 @@
 import type { SyncStatus } from '#shared/api/station.ts';
+import { SYNC_DISABLED } from '../domain/sync-port.ts';
 import type { StationStore } from '../store/index.ts';
 import type { OutboxLedger } from './outbox-ledger.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
-export const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null, media_kept_local: null, backoff_until: null };
 
 /** The station's sync state as the API and UI show it, from the store and the last round's outcome. */
 export async function syncStatusOf(

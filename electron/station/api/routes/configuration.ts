@@ -7,13 +7,11 @@ import { addRoute } from '../route.ts';
 /** Carriers and locations: station configuration, readable with any token of an account. */
 export function configurationRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.listCarriers, async ({ query }) => {
-    const total = await ctx.store.db.carriers.count();
-    const data = await ctx.store.db.carriers.orderBy('id').offset((query.page - 1) * query.per_page).limit(query.per_page).toArray();
+    const { data, total } = await ctx.store.carriers.page(query.page, query.per_page);
     return { body: { data: data.map(({ id, name, code, service }) => ({ id, name, code, service })), meta: listMeta(query.page, query.per_page, total) } };
   });
   addRoute(server, ctx, API_ROUTES.listLocations, async ({ query }) => {
-    const total = await ctx.store.db.locations.count();
-    const data = await ctx.store.db.locations.orderBy('id').offset((query.page - 1) * query.per_page).limit(query.per_page).toArray();
+    const { data, total } = await ctx.store.locations.page(query.page, query.per_page);
     return {
       body: {
         data: data.map(({ id, name, code, fulfillment_center_id }) => ({ id, name, code, fulfillment_center_id })),

@@ -7,7 +7,7 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import { fail } from '../../errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { packageDetailView } from '../../domain/package-view-loader.ts';
-import { SYNC_DISABLED } from '../../domain/station-status.ts';
+import { SYNC_DISABLED } from '../../domain/sync-port.ts';
 import { returnView } from '../../domain/record-views.ts';
 import type { ChangeLogEntry, ReturnPackage, ReturnRecord } from '../../store/index.ts';
 import { createRouteOpening, fastifyPath, originOf } from '../route.ts';

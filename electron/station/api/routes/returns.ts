@@ -5,21 +5,17 @@ import type { DomainContext } from '../../domain/context.ts';
 import { fail } from '../../errors.ts';
 import { invalidReference } from '../../domain/references.ts';
 import { createReturn, findReturns } from '../../domain/returns.ts';
-import type { ReturnFilters, ReturnRecord } from '../../store/index.ts';
+import type { ReturnFilters } from '../../store/index.ts';
 import { returnView } from '../../domain/record-views.ts';
 import { accountForReturns } from '../auth.ts';
 import { addRoute } from '../route.ts';
 import { jsonOf, rememberedView, type ViewCache } from '../view-cache.ts';
 import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
 
-/**
- * One page of returns as the JSON of its body: ids and count from SQLite, the records from the
- * engine's own memory when it holds them all now (no copies, no await: JSON within this turn), else
- * copies read through Dexie (cold ones from SQLite).
- */
+/** One page of returns as the JSON of its body: ids and count from SQLite, the records from the store (`returns.many`). */
 async function returnPage(ctx: DomainContext, filters: ReturnFilters, page: number, perPage: number) {
   const { ids, total } = findReturns(ctx, filters, page, perPage);
-  const records = ctx.store.inMemory.peekEach('returns', ids) ?? (await ctx.store.db.returns.bulkGet(ids)).filter((r): r is ReturnRecord => r !== undefined);
+  const records = await ctx.store.returns.many(ids);
   return jsonOf({ data: records.map(returnView), meta: listMeta(page, perPage, total) });
 }
 
@@ -39,11 +35,9 @@ export function returnRoutes(server: FastifyInstance, ctx: DomainContext, views:
     return { json: await returnPage(ctx, { ...filters, ...(accountId === undefined ? {} : { account_id: accountId }) }, page, per_page) };
   });
 
-  addRoute(server, ctx, API_ROUTES.getAccountReturn, async ({ params: { account_id: accountId, id }, t }) =>
+  addRoute(server, ctx, API_ROUTES.getAccountReturn, async ({ params: { account_id: accountId, id } }) =>
     rememberedView<ReturnView>(views, 'return', id, { accountId, origin: null }, async () => {
-      // The engine's own record when memory can answer (store/engine-reads.ts, peek: no await then,
-      // so it is JSON within this turn), else read through Dexie.
-      const record = ctx.store.inMemory.peek('returns', id) ?? (await t.returns.get(id));
+      const record = await ctx.store.returns.get(id);
       if (!record || record.account_id !== accountId) throw fail('NOT_FOUND', `No return ${id} in account ${accountId}.`);
       return { json: jsonOf(returnView(record)), sources: [['returns', id]] };
     }),

@@ -9,7 +9,7 @@ import type { EngineTables, UpstreamListState } from '../../store/index.ts';
 import { listsOf } from '../../sync/list-state.ts';
 import { keepLocal, listChanges, recordSync, retryChange } from '../../sync/changes.ts';
 import { deleteUpstreamSettings, displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../../sync/settings.ts';
-import { SYNC_DISABLED } from '../../sync/status.ts';
+import { SYNC_DISABLED } from '../../domain/sync-port.ts';
 import type { UpstreamSettings } from '../../sync/upstream-client.ts';
 import { addRoute } from '../route.ts';
 

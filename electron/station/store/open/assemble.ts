@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { openMediaFiles } from '../../media/index.ts';
 import { type ChangeLogReads, createChangeLogReads } from '../change-log-reads.ts';
+import { accountReads, configReads, operatorReads, returnReads, tokenReads } from '../aggregates.ts';
 import { engineReadsOf } from '../engine-reads.ts';
 import { StoreClosedError } from '../errors.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
@@ -43,10 +44,18 @@ export async function assembleStore(
   };
   let closing: Promise<void> | undefined;
 
+  const inMemory = engineReadsOf(db.backendDB(), { holdsAllMatches: engine.hot.holdsAllMatches, coldKeys: engine.hot.coldKeys, isClosed: () => lifecycle.closed });
+
   return {
     dataDir: options.dataDir,
     db,
-    inMemory: engineReadsOf(db.backendDB(), { holdsAllMatches: engine.hot.holdsAllMatches, coldKeys: engine.hot.coldKeys, isClosed: () => lifecycle.closed }),
+    inMemory,
+    returns: returnReads(db, inMemory),
+    accounts: accountReads(db),
+    carriers: configReads(db.carriers),
+    locations: configReads(db.locations),
+    operators: operatorReads(db),
+    tokens: tokenReads(db),
     media,
     write: writes.write,
     listIds(table, query) {

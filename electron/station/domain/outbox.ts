@@ -1,13 +1,11 @@
-import type { BoundTables, EngineTables, OutboxEntry, SyncKind } from '../store/index.ts';
+import { type BoundTables, type OutboxEntry, outboxKey, type SyncKind } from '../store/index.ts';
 
 /*
  * The outbox: one slot per record with local changes the upstream has not seen (docs/decisions/sync.md).
- * A slot is a mark, not a payload; the body is computed when it is sent.
+ * A slot is a mark, not a payload; the body is computed when it is sent. The domain marks it in the
+ * change's own write (change-log.ts); sync reads and clears the slots, and marks one again itself
+ * when a package's media still has to go up (media-push.ts).
  */
-
-export function outboxKey(kind: SyncKind, localId: number): string {
-  return `${kind}:${localId}`;
-}
 
 /**
  * Marks a record changed, inside the caller's write (the mark commits with the change). A record
@@ -38,12 +36,4 @@ export async function markChanged(t: BoundTables, kind: SyncKind, localId: numbe
     hold: null,
     error: null,
   });
-}
-
-/**
- * Whether a record has local changes not yet sent upstream. For the store's memory policy: such a
- * record must stay readable at once, since a sync round is about to read it.
- */
-export async function hasPendingChange(tables: Pick<EngineTables, 'outbox'>, kind: SyncKind, localId: number): Promise<boolean> {
-  return (await tables.outbox.get(outboxKey(kind, localId))) !== undefined;
 }

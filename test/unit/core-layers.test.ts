@@ -1,0 +1,41 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * The station core's layers are kept by lint (eslint.config.js, docs/decisions/store-interface.md).
+ * Each case lints a line as if it stood in a file of that layer, so the rule is shown failing on a
+ * forbidden import, not only passing on today's code.
+ */
+const eslint = new ESLint();
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport { x };\n`, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+}
+
+describe('the core layers', () => {
+  it('domain never imports sync or api', async () => {
+    expect(await problems('electron/station/domain/new-rule.ts', "import { x } from '../sync/engine.ts';")).toEqual([expect.stringMatching(/domain never imports sync/)]);
+    expect(await problems('electron/station/domain/new-rule.ts', "import { x } from '../api/route.ts';")).toEqual([expect.stringMatching(/never import it/)]);
+  });
+
+  it('sync never imports api; it may use domain', async () => {
+    expect(await problems('electron/station/sync/new-step.ts', "import { x } from '../api/view-cache.ts';")).toHaveLength(1);
+    expect(await problems('electron/station/sync/new-step.ts', "import { x } from '../domain/change-log.ts';")).toEqual([]);
+  });
+
+  it('api, domain and sync see the store only through store/index.ts, and never the engine', async () => {
+    for (const file of ['electron/station/api/routes/new.ts', 'electron/station/domain/new.ts', 'electron/station/sync/new.ts']) {
+      const up = file.startsWith('electron/station/api/routes/') ? '../../' : '../';
+      expect(await problems(file, `import { x } from '${up}store/index.ts';`)).toEqual([]);
+      expect(await problems(file, `import { x } from '${up}store/engine-reads.ts';`)).toEqual([expect.stringMatching(/store\/index\.ts/)]);
+      expect(await problems(file, "import { x } from 'dexie';")).toEqual([expect.stringMatching(/knows the engine/)]);
+    }
+  });
+
+  it("store.db and store.inMemory are refused outside the files not yet moved", async () => {
+    const reads = "const x = (ctx: { store: { db: unknown; inMemory: unknown } }) => [ctx.store.db, ctx.store.inMemory];";
+    expect(await problems('electron/station/domain/new.ts', reads)).toHaveLength(2);
+    expect(await problems('electron/station/sync/new.ts', 'const x = ({ db }: { db: unknown }) => db;')).toHaveLength(1);
+  });
+});
