@@ -212,14 +212,18 @@ function comfortable(sc: SyncContext): boolean {
 /**
  * An idle round's share: open, linked packages of the account whose get-only fields were never read
  * (then those read longest ago, past DETAIL_STALE_MS) get a get-one, within FILL_PER_HOUR requests an
- * hour (counted durably in the account's sync state) and only while the budget is comfortable.
+ * hour — an hour times the share of a fleet (counted durably in the account's sync state) — and only
+ * while the budget is comfortable.
  * Returns the requests it sent.
  */
 export async function fillDetails(sc: SyncContext, accountId: number): Promise<number> {
   const state = await accountState(sc.store.db, accountId);
   const now = sc.clock.now();
   const at = Date.parse(now);
-  const window = state.detail_fill && at - Date.parse(state.detail_fill.window_start) < FILL_WINDOW_MS && at >= Date.parse(state.detail_fill.window_start) ? state.detail_fill : { window_start: now, spent: 0 };
+  // Stations that share the upstream's budget share the fill too: each spends its FILL_PER_HOUR over
+  // `share` hours, so a fleet spends about what one station does.
+  const windowMs = FILL_WINDOW_MS * Math.max(1, sc.pace?.() ?? 1);
+  const window = state.detail_fill && at - Date.parse(state.detail_fill.window_start) < windowMs && at >= Date.parse(state.detail_fill.window_start) ? state.detail_fill : { window_start: now, spent: 0 };
   const allowance = FILL_PER_HOUR - window.spent;
   const skips = nothingDueUntil.get(sc.store) ?? new Map<number, number>();
   nothingDueUntil.set(sc.store, skips);
