@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startStation } from '../support/station-process.ts';
-import { type RunningShell, startShell } from './shell-process.ts';
+import { type RunningShell, useShells } from './shell-process.ts';
 
 /*
  * The station core in its own process (docs/decisions/core-process.md), as built, under Node with the
@@ -12,24 +11,7 @@ import { type RunningShell, startShell } from './shell-process.ts';
  * Electron's `process.parentPort`, so the core's code is the same as in Electron.
  */
 
-const dirs: string[] = [];
-const shells: RunningShell[] = [];
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'desktop-core-'));
-  dirs.push(dir);
-  return dir;
-}
-function shell(dir: string, env: Record<string, string> = {}): RunningShell {
-  const started = startShell(dir, env);
-  shells.push(started);
-  return started;
-}
-afterEach(() => {
-  for (const s of shells.splice(0)) s.kill();
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const { dataDir, shell } = useShells('desktop-core-');
 
 async function connectionOf(app: RunningShell, url: string): Promise<{ baseUrl: string; token: string }> {
   return app.ask({ type: 'connection', frameUrl: url, isMainFrame: true, ownWebContents: true });

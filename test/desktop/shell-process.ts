@@ -1,5 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach } from 'vitest';
 
 /*
  * Runs the BUILT desktop main bundle (out/main/index.js) under Node 24 with the electron stand-in
@@ -80,4 +84,31 @@ export function startShell(dataDir: string, env: Record<string, string> = {}): R
       child.send({ ...command, id });
     });
   return { child, loaded, load, exited, ask, record: () => ask<ShellRecord>({ type: 'record' }), stderr: () => stderr, kill: () => child.kill('SIGKILL') };
+}
+
+/**
+ * A test file's shells and data directories: `dataDir()` makes one (removed after the file's tests),
+ * `shell(dir, env)` starts the built shell on it (killed after each test).
+ */
+export function useShells(prefix: string): { dataDir: () => string; shell: (dir: string, env?: Record<string, string>) => RunningShell } {
+  const dirs: string[] = [];
+  const shells: RunningShell[] = [];
+  afterEach(() => {
+    for (const s of shells.splice(0)) s.kill();
+  });
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dataDir() {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+    shell(dir, env = {}) {
+      const started = startShell(dir, env);
+      shells.push(started);
+      return started;
+    },
+  };
 }

@@ -1,14 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { chromium } from '@playwright/test';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STATION_APPLICATION_ID } from '../../electron/station/store/sqlite/open-database.ts';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../support/chromium.ts';
 import { startStation } from '../support/station-process.ts';
-import { MAIN_BUNDLE, type RunningShell, startShell } from './shell-process.ts';
+import { MAIN_BUNDLE, type RunningShell, useShells } from './shell-process.ts';
 
 /*
  * The desktop shell as built (out/main/index.js), under Node with a stand-in for Electron: what it asks
@@ -17,24 +16,7 @@ import { MAIN_BUNDLE, type RunningShell, startShell } from './shell-process.ts';
  * mistake fails here, not on a warehouse PC.
  */
 
-const dirs: string[] = [];
-const shells: RunningShell[] = [];
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'desktop-shell-'));
-  dirs.push(dir);
-  return dir;
-}
-function shell(dir: string, env: Record<string, string> = {}): RunningShell {
-  const started = startShell(dir, env);
-  shells.push(started);
-  return started;
-}
-afterEach(() => {
-  for (const s of shells.splice(0)) s.kill();
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const { dataDir, shell } = useShells('desktop-shell-');
 
 describe('the built desktop shell', () => {
   it('exists (run `npm run build` first)', () => {
