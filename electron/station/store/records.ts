@@ -372,7 +372,6 @@ export interface SyncAccountState {
   /** Set on 401/403: sync of this account waits until the upstream settings change. */
   paused: { status: number; message: string; at: Timestamp } | null;
   last_success_at: Timestamp | null;
-  last_sweep_at: Timestamp | null;
   /** Set when the upstream answered that it has no media files (404/405/501): they stay on the station. */
   media_unsupported?: { status: number; message: string; at: Timestamp } | null;
   /**

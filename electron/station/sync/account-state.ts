@@ -5,7 +5,7 @@ import { boundTables, type EngineTables, type PullCursor, type StationStore, typ
 const emptyCursor = (): PullCursor => ({ updated_at: null, page: 1, round_since: null, round_max: null, seen: 0, total: null });
 
 export function initialAccountState(accountId: number): SyncAccountState {
-  return { account_id: accountId, packages: emptyCursor(), returns: emptyCursor(), paused: null, last_success_at: null, last_sweep_at: null };
+  return { account_id: accountId, packages: emptyCursor(), returns: emptyCursor(), paused: null, last_success_at: null };
 }
 
 export async function accountState(db: Pick<EngineTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
