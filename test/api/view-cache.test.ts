@@ -95,7 +95,7 @@ it('does not keep a view read across a change, and holds at most its bound', asy
 
 it('holds at most its bytes whatever the size of its views, and keeps no view larger than them alone', () => {
   // No commits come: only the bound is at work.
-  const store = { onTablesChanged: () => () => undefined } as unknown as StationStore;
+  const store = { onChange: () => () => undefined } as unknown as StationStore;
   // Room for about two views of 2,000 characters with one source (each ≈ 2,500 bytes counted).
   const views = createViewCache(store, 100, 6_000);
   const remember = (id: number, length: number) =>

@@ -27,8 +27,7 @@ const MAX_CACHED_TOKENS = 10_000;
 export function resolvePrincipals(server: FastifyInstance, ctx: DomainContext, trust: (socket: Socket) => void): void {
   const verified = new Map<string, { principal: Principal; expiresAt: string | null }>();
   let generation = 0;
-  const stopWatching = ctx.store.onTablesChanged((tables) => {
-    if (!tables.has('tokens')) return;
+  const stopWatching = ctx.store.onChange(['tokens'], () => {
     generation += 1;
     verified.clear();
   });

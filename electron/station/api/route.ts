@@ -4,7 +4,7 @@ import type { RouteDefinition } from '#shared/api/routes.ts';
 import { fail } from '../errors.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
 import { runCoalescedScript } from '../domain/script-batches.ts';
-import type { BoundTables, EngineTables } from '../store/index.ts';
+import type { BoundTables, ReadTables } from '../store/index.ts';
 import type { Principal } from '../domain/tokens.ts';
 import { authorize } from './auth.ts';
 import { parseBody, parsePathId, parseQuery } from './http/validate.ts';
@@ -20,10 +20,10 @@ export type PathIds<R extends RouteDefinition> = R['params'] extends z.ZodObject
 export interface RouteInput<R extends RouteDefinition, P = undefined> {
   request: FastifyRequest;
   /**
-   * For GET, the engine's tables (reads need no transaction); for POST/PATCH/DELETE, the tables
+   * For GET, the store's tables read only (`store.tables`: reads need no transaction); for POST/PATCH/DELETE, the tables
    * bound to the one durable write transaction the handler runs in (docs/decisions/store-bound-tables.md).
    */
-  t: R['method'] extends 'GET' ? EngineTables : BoundTables;
+  t: R['method'] extends 'GET' ? ReadTables : BoundTables;
   now: string;
   /** What `prepare` produced outside the transaction (e.g. an upload already on disk). */
   prepared: P;
@@ -153,8 +153,8 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
       const afterCommit = (work: () => Promise<void>) => void afterCommitWork.push(work);
       try {
         if (route.method === 'GET') {
-          // A GET route's `t` is typed as the engine's tables (R['method'] is 'GET'; TypeScript cannot narrow R).
-          const t = ctx.store.db satisfies EngineTables as unknown as RouteInput<R, P>['t'];
+          // A GET route's `t` is typed as the read-only tables (R['method'] is 'GET'; TypeScript cannot narrow R).
+          const t = ctx.store.tables satisfies ReadTables as unknown as RouteInput<R, P>['t'];
           const fresh = await handler({ ...base, prepared, afterCommit, t, now: ctx.clock.now() });
           const answer = 'json' in fresh ? { body: undefined, json: fresh.json } : { body: fresh.body };
           result = { status: fresh.status ?? route.status, headers: fresh.headers ?? {}, ...answer };

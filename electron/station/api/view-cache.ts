@@ -1,4 +1,4 @@
-import type { Mutation, StationStore, StationTableName } from '../store/index.ts';
+import type { ChangedRecord, StationStore, StationTableName } from '../store/index.ts';
 
 /*
  * The JSON text of single-record views (a package's G view, a return), kept between requests until
@@ -43,17 +43,11 @@ export interface ViewCache {
   readonly bytes: number;
 }
 
-/** Records that join the view of another record when put: a line item or media file of a package. */
-const JOINS: Partial<Record<string, { field: string; table: StationTableName }>> = {
-  package_line_items: { field: 'return_package_id', table: 'return_packages' },
-  media_files: { field: 'return_package_id', table: 'return_packages' },
-};
-
 /** Tables every package view reads a row of by a shared key: any change forgets every view. */
-const SHARED: ReadonlySet<string> = new Set(['carriers', 'locations']);
+const SHARED: readonly StationTableName[] = ['carriers', 'locations'];
 
 /** Tables whose records views are made from. */
-const SOURCES: ReadonlySet<string> = new Set(['return_packages', 'package_line_items', 'media_files', 'returns', ...SHARED]);
+const SOURCES: readonly StationTableName[] = ['return_packages', 'package_line_items', 'media_files', 'returns', ...SHARED];
 
 interface Entry {
   kind: ViewKind;
@@ -78,11 +72,11 @@ const SOURCE_OVERHEAD_BYTES = 100;
 
 const sourceKey = (table: string, key: unknown): string => `${table}:${String(key)}`;
 
-function joinedOwner(mutation: Mutation): string | undefined {
-  const join = mutation.kind === 'put' ? JOINS[mutation.table] : undefined;
-  if (!join || mutation.kind !== 'put') return undefined;
-  const owner = (JSON.parse(mutation.json) as Record<string, unknown>)[join.field];
-  return typeof owner === 'number' ? sourceKey(join.table, owner) : undefined;
+/** The view a put record joins when it is a line item or media file: its package's. */
+function joinedOwner(record: ChangedRecord): string | undefined {
+  if (record.table !== 'package_line_items' && record.table !== 'media_files') return undefined;
+  const owner = record.value()?.return_package_id;
+  return owner === undefined ? undefined : sourceKey('return_packages', owner);
 }
 
 /**
@@ -115,16 +109,13 @@ export function createViewCache(store: StationStore, maxEntries = DEFAULT_MAX_CA
     usedBy.clear();
   };
 
-  const stop = store.onTablesChanged((tables, mutations) => {
-    if (![...tables].some((table) => SOURCES.has(table))) return;
+  const stop = store.onChange(SOURCES, (change) => {
     generation += 1;
     if (entries.size === 0) return;
-    if (!mutations || [...tables].some((table) => SHARED.has(table))) return forgetAll();
-    for (const mutation of mutations) {
-      if (!SOURCES.has(mutation.table)) continue;
-      if (mutation.kind === 'deleteRange') return forgetAll();
-      forget(usedBy.get(sourceKey(mutation.table, mutation.key)));
-      const owner = joinedOwner(mutation);
+    if (change.kind === 'any' || SHARED.some((table) => change.tables.has(table))) return forgetAll();
+    for (const record of change.records) {
+      forget(usedBy.get(sourceKey(record.table, record.key)));
+      const owner = joinedOwner(record);
       if (owner) forget(usedBy.get(owner));
     }
   });

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { DOCK_DAY_LIST_LIMIT, type DockDay, type DockDayPackage, type DockDayReview, RECEIPT_CSV_COLUMNS } from '#shared/api/dock-day.ts';
-import type { PackageFilters, PackageLineItem, PackageSort, ReturnPackage, ReturnRecord } from '../store/index.ts';
+import type { Frozen, PackageFilters, PackageLineItem, PackageSort, ReturnPackage, ReturnRecord } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
 import { lineItemsOf } from './line-items.ts';
 import { SYNC_DISABLED } from './sync-port.ts';
@@ -49,14 +49,11 @@ function* packageIds(ctx: DomainContext, filters: PackageFilters, sort: PackageS
   }
 }
 
-async function packagesOf(ctx: DomainContext, ids: number[]): Promise<ReturnPackage[]> {
-  return (await ctx.store.db.return_packages.bulkGet(ids)).filter((pkg): pkg is ReturnPackage => pkg !== undefined);
-}
 
 /** One received package with what it takes to report on it. */
 interface Receipt {
-  pkg: ReturnPackage;
-  ret: ReturnRecord | undefined;
+  pkg: Frozen<ReturnPackage>;
+  ret: Frozen<ReturnRecord> | undefined;
   items: PackageLineItem[];
 }
 
@@ -64,14 +61,14 @@ interface Receipt {
 async function* receiptsOf(ctx: DomainContext, day: { start: Date; end: Date }): AsyncGenerator<Receipt> {
   const filters: PackageFilters = { status: ['received'], processed_since: day.start.toISOString(), processed_before: day.end.toISOString() };
   for (const ids of packageIds(ctx, filters, 'id')) {
-    const packages = await packagesOf(ctx, ids);
-    const returns = await ctx.store.db.returns.bulkGet([...new Set(packages.map((pkg) => pkg.return_id))]);
-    const byId = new Map(returns.filter((r): r is ReturnRecord => r !== undefined).map((r) => [r.id, r]));
-    for (const pkg of packages) yield { pkg, ret: byId.get(pkg.return_id), items: await lineItemsOf(ctx.store.db, pkg.id) };
+    const packages = await ctx.store.packages.many(ids);
+    const returns = await ctx.store.returns.many([...new Set(packages.map((pkg) => pkg.return_id))]);
+    const byId = new Map(returns.map((r) => [r.id, r]));
+    for (const pkg of packages) yield { pkg, ret: byId.get(pkg.return_id), items: await lineItemsOf(ctx.store.tables, pkg.id) };
   }
 }
 
-function packageSummary(pkg: ReturnPackage): DockDayPackage {
+function packageSummary(pkg: Frozen<ReturnPackage>): DockDayPackage {
   return {
     account_id: pkg.account_id,
     package_id: pkg.id,
@@ -103,14 +100,14 @@ function reviewOf({ pkg, ret, items }: Receipt): DockDayReview[] {
 /** Packages in `exception` now, most recently changed first. */
 async function exceptionsNow(ctx: DomainContext): Promise<{ list: DockDayPackage[]; total: number }> {
   const { ids, total } = ctx.store.listIds('return_packages', { status: ['exception'], sort: '-updated_at', per_page: DOCK_DAY_LIST_LIMIT });
-  return { list: (await packagesOf(ctx, ids)).map(packageSummary), total };
+  return { list: (await ctx.store.packages.many(ids)).map(packageSummary), total };
 }
 
 /** Parcels at the dock (delivered, not received) since before `cutoff`, oldest first. */
 async function waitingSince(ctx: DomainContext, cutoff: string): Promise<{ list: DockDayPackage[]; total: number }> {
   const waiting: DockDayPackage[] = [];
   for (const ids of packageIds(ctx, { status: ['delivered'] }, 'updated_at')) {
-    for (const pkg of await packagesOf(ctx, ids)) {
+    for (const pkg of await ctx.store.packages.many(ids)) {
       // A parcel is at the dock from its recorded arrival, else from when it was marked delivered.
       const since = pkg.actual_arrival ?? pkg.updated_at;
       if (since < cutoff) waiting.push(packageSummary(pkg));
@@ -124,7 +121,7 @@ async function waitingSince(ctx: DomainContext, cutoff: string): Promise<{ list:
 export async function dockDay(ctx: DomainContext, query: { date?: string | undefined; waiting_minutes: number }): Promise<DockDay> {
   const now = new Date(ctx.clock.now());
   const day = localDay(query.date, now);
-  const names = new Map((await ctx.store.db.operators.toArray()).map((op) => [op.id, op.name]));
+  const names = new Map((await ctx.store.operators.all()).map((op) => [op.id, op.name]));
   const perHour = Array.from({ length: 24 }, () => 0);
   const workers = new Map<number | null, { packages: number; units: number }>();
   const review: DockDayReview[] = [];
@@ -173,7 +170,7 @@ export async function dockDay(ctx: DomainContext, query: { date?: string | undef
  */
 export async function dockDayReceiptsCsv(ctx: DomainContext, query: { date?: string | undefined }): Promise<{ date: string; csv: string }> {
   const day = localDay(query.date, new Date(ctx.clock.now()));
-  const names = new Map((await ctx.store.db.operators.toArray()).map((op) => [op.id, op.name]));
+  const names = new Map((await ctx.store.operators.all()).map((op) => [op.id, op.name]));
   const rows: unknown[][] = [];
   for await (const { pkg, items } of receiptsOf(ctx, day)) {
     const head = [pkg.processed_at, pkg.account_id, pkg.id, pkg.tracking_number, pkg.return_id, pkg.processor_id === null ? '' : (names.get(pkg.processor_id) ?? `Worker ${pkg.processor_id}`)];

@@ -1,7 +1,7 @@
 import type { PackageLineItemCreate, PackageLineItemUpdate } from '#shared/api/line-items.ts';
 import { advance } from './clock.ts';
 import { fail } from '../errors.ts';
-import type { PackageLineItem, ReturnPackage, BoundTables, EngineTables } from '../store/index.ts';
+import type { PackageLineItem, ReturnPackage, BoundTables, ReadTables } from '../store/index.ts';
 import { packageOfAccount, touchPackage } from './packages.ts';
 import { invalidReference } from './references.ts';
 
@@ -61,7 +61,7 @@ export async function deleteLineItem(t: BoundTables, now: string, accountId: num
   await touchPackage(t, pkg, now, true, -1);
 }
 
-export async function lineItemsOf(tables: EngineTables, packageId: number): Promise<PackageLineItem[]> {
+export async function lineItemsOf(tables: ReadTables, packageId: number): Promise<PackageLineItem[]> {
   // An index lists equal keys in primary-key order: the items come back in id order.
   return tables.package_line_items.where('return_package_id').equals(packageId).toArray();
 }

@@ -1,9 +1,9 @@
 import { normaliseScan } from '#shared/barcode.ts';
 import { parseStrictId } from '#shared/api/common.ts';
 import type { LookupResponse, LookupReturn } from '#shared/api/station.ts';
-import type { ReturnPackage, ReturnRecord } from '../store/index.ts';
+import type { Frozen, ListedPackage, ReturnRecord } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
-import { packageListViews } from './package-view-loader.ts';
+import { packageListViewOf } from './package-view-loader.ts';
 import { skuKey } from './returns.ts';
 import { returnView } from './record-views.ts';
 
@@ -17,33 +17,32 @@ const MAX_MATCHES = 25;
 export async function lookupCode(ctx: DomainContext, raw: string): Promise<LookupResponse> {
   const { store } = ctx;
   const scan = normaliseScan(raw);
-  const packages: ReturnPackage[] = [];
+  const packages: ListedPackage[] = [];
   for (const candidate of scan.candidates) {
     const { ids } = store.listIds('return_packages', { tracking_number: candidate, sort: '-created_at', per_page: MAX_MATCHES });
-    for (const pkg of await store.db.return_packages.bulkGet(ids)) if (pkg && !packages.some((p) => p.id === pkg.id)) packages.push(pkg);
+    for (const listed of await store.packages.page(ids)) if (!packages.some((p) => p.pkg.id === listed.pkg.id)) packages.push(listed);
     if (packages.length > 0) break;
   }
   // Open packages first: a cancelled namesake should not hide the parcel on the dock.
-  packages.sort((a, b) => Number(a.status === 'cancelled') - Number(b.status === 'cancelled'));
-  const packageViews = await packageListViews(store.db, ctx.config, packages);
+  packages.sort((a, b) => Number(a.pkg.status === 'cancelled') - Number(b.pkg.status === 'cancelled'));
 
   const returns: LookupReturn[] = [];
   if (packages.length === 0) {
-    const add = (record: ReturnRecord | undefined, matchedBy: LookupReturn['matched_by'], lineIds: number[] = []) => {
+    const add = (record: Frozen<ReturnRecord> | undefined, matchedBy: LookupReturn['matched_by'], lineIds: number[] = []) => {
       if (!record || returns.length >= MAX_MATCHES || returns.some((r) => r.return.id === record.id)) return;
       returns.push({ account_id: record.account_id, matched_by: matchedBy, matched_line_item_ids: lineIds, return: returnView(record) });
     };
     for (const candidate of scan.candidates) {
       const id = parseStrictId(candidate);
-      if (id !== null) add(await store.db.returns.get(id), 'id');
+      if (id !== null) add(await store.returns.get(id), 'id');
     }
     if (raw.includes('@')) {
       const { ids } = store.listIds('returns', { email: raw.trim(), per_page: MAX_MATCHES });
-      for (const record of await store.db.returns.bulkGet(ids)) add(record, 'email');
+      for (const record of await store.returns.many(ids)) add(record, 'email');
     }
     for (const candidate of scan.candidates) {
       const key = skuKey(candidate);
-      for (const record of await store.db.returns.where('sku_keys').equals(key).limit(MAX_MATCHES).toArray()) {
+      for (const record of await store.tables.returns.where('sku_keys').equals(key).limit(MAX_MATCHES).toArray()) {
         add(record, 'merchant_sku', record.return_line_items.filter((line) => skuKey(line.merchant_sku) === key).map((line) => line.id));
       }
     }
@@ -51,7 +50,7 @@ export async function lookupCode(ctx: DomainContext, raw: string): Promise<Looku
   return {
     code: scan.code,
     candidates: scan.candidates,
-    packages: packageViews.map((view, index) => ({ ...view, account_id: packages[index]?.account_id ?? 0 })),
+    packages: packages.map((listed) => ({ ...packageListViewOf(ctx.config, listed), account_id: listed.pkg.account_id })),
     returns,
   };
 }

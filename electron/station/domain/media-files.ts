@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { MediaKind, MediaType } from '#shared/api/media.ts';
 import { fail } from '../errors.ts';
-import type { MediaFile, BoundTables, EngineTables, StoredMedia } from '../store/index.ts';
+import type { MediaFile, BoundTables, ReadTables, StoredMedia } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
 import { packageOfAccount, touchPackage } from './packages.ts';
 
 /** Fails early (before any byte is read) when the package is not the account's. */
 export async function assertPackageExists(ctx: DomainContext, accountId: number, packageId: number): Promise<void> {
-  await packageOfAccount(ctx.store.db, accountId, packageId);
+  await packageOfAccount(ctx.store.tables, accountId, packageId);
 }
 
 /**
@@ -53,11 +53,11 @@ export async function detachMedia(t: BoundTables, now: string, accountId: number
   return media.sha256;
 }
 
-export async function mediaFilesOf(tables: EngineTables, packageId: number): Promise<MediaFile[]> {
+export async function mediaFilesOf(tables: ReadTables, packageId: number): Promise<MediaFile[]> {
   // An index lists equal keys in primary-key order: the files come back in id order.
   return tables.media_files.where('return_package_id').equals(packageId).toArray();
 }
 
-export async function mediaByUrlToken(tables: EngineTables, urlToken: string): Promise<MediaFile | undefined> {
+export async function mediaByUrlToken(tables: ReadTables, urlToken: string): Promise<MediaFile | undefined> {
   return tables.media_files.where('url_token').equals(urlToken).first();
 }

@@ -1,7 +1,7 @@
 import { allowedMoves, canMove, type PackageStatus } from '#shared/package-status.ts';
 import type { ReturnPackageCreate, ReturnPackageUpdate } from '#shared/api/return-packages.ts';
 import { fail } from '../errors.ts';
-import { type ListResult, type PackageFilters, type PackageSort, type ReturnPackage, type BoundTables, type EngineTables, trackingKey } from '../store/index.ts';
+import { type ListResult, type PackageFilters, type PackageSort, type ReturnPackage, type BoundTables, type ReadTables, trackingKey } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import type { DomainContext } from './context.ts';
@@ -9,7 +9,7 @@ import { recountReturn } from './receipts.ts';
 import { checkReferences, invalidReference } from './references.ts';
 
 /** A package of the account, or 404 (another account's package is as unknown as a missing one). */
-export async function packageOfAccount(tables: EngineTables, accountId: number, id: number): Promise<ReturnPackage> {
+export async function packageOfAccount(tables: ReadTables, accountId: number, id: number): Promise<ReturnPackage> {
   const pkg = await tables.return_packages.get(id);
   if (!pkg || pkg.account_id !== accountId) throw fail('NOT_FOUND', `No return package ${id} in account ${accountId}.`);
   return pkg;

@@ -1,5 +1,5 @@
 import { DEFAULT_STATION_SETTINGS, StationSettingsSchema, type StationSettings, type StationSettingsUpdate } from '#shared/api/station-settings.ts';
-import type { EngineTables } from '../store/index.ts';
+import type { ReadTables } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import { type DomainContext, runScript } from './context.ts';
@@ -8,14 +8,14 @@ import { type DomainContext, runScript } from './context.ts';
 const SETTINGS_KEY = 'station.settings';
 
 /** The settings as any read or write transaction sees them; the defaults when never set (or unreadable). */
-async function settingsIn(t: Pick<EngineTables, 'station_meta'>): Promise<StationSettings> {
+async function settingsIn(t: Pick<ReadTables, 'station_meta'>): Promise<StationSettings> {
   const row = await t.station_meta.get(SETTINGS_KEY);
   const parsed = StationSettingsSchema.safeParse(row?.value);
   return parsed.success ? parsed.data : DEFAULT_STATION_SETTINGS;
 }
 
 export function stationSettings(ctx: DomainContext): Promise<StationSettings> {
-  return settingsIn(ctx.store.db);
+  return settingsIn(ctx.store.tables);
 }
 
 /** Applies the fields given; a change is logged like any other (who changed the station, and when). */

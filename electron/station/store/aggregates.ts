@@ -1,6 +1,6 @@
 import type { EngineReads } from './engine-reads.ts';
 import type { Frozen } from './frozen.ts';
-import type { Account, Operator, ReturnRecord, Token } from './records.ts';
+import type { Account, MediaFile, Operator, PackageLineItem, ReturnPackage, ReturnRecord, Token } from './records.ts';
 import type { StationDexie } from './schema.ts';
 
 /*
@@ -17,6 +17,33 @@ export interface ReturnReads {
   get(id: number): Promise<Frozen<ReturnRecord> | undefined>;
   /** The returns of `ids`, in their order; an id with no return is left out (a list page whose ids SQLite found). */
   many(ids: readonly number[]): Promise<ReadonlyArray<Frozen<ReturnRecord>>>;
+}
+
+/** A package with the records its views show. */
+export interface PackageRecords {
+  readonly pkg: Frozen<ReturnPackage>;
+  /** In id order. */
+  readonly lineItems: ReadonlyArray<Frozen<PackageLineItem>>;
+  /** In id order. */
+  readonly mediaFiles: ReadonlyArray<Frozen<MediaFile>>;
+}
+
+/** A package of a list page, with its count of line items. */
+export interface ListedPackage {
+  readonly pkg: Frozen<ReturnPackage>;
+  readonly lineItemsCount: number;
+}
+
+/** Return packages, with their line items and media files. */
+export interface PackageReads {
+  /** The package `id`; undefined: none. */
+  get(id: number): Promise<Frozen<ReturnPackage> | undefined>;
+  /** The packages of `ids`, in their order; an id with no package is left out. */
+  many(ids: readonly number[]): Promise<ReadonlyArray<Frozen<ReturnPackage>>>;
+  /** A list page: the packages of `ids` in their order (an id with none is left out), each with its count of line items. */
+  page(ids: readonly number[]): Promise<readonly ListedPackage[]>;
+  /** The package `id` with its line items and media files, all of one moment; undefined: no package `id`. */
+  whole(id: number): Promise<PackageRecords | undefined>;
 }
 
 /** The accounts this station serves. */
@@ -56,6 +83,43 @@ export function returnReads(db: StationDexie, memory: EngineReads): ReturnReads 
     // All from memory or all through Dexie: a page never waits on a read while it holds engine records.
     async many(ids) {
       return memory.peekEach('returns', ids) ?? present(await db.returns.bulkGet([...ids]));
+    },
+  };
+}
+
+export function packageReads(db: StationDexie, memory: EngineReads): PackageReads {
+  // An index lists equal keys in primary-key order: line items and media files come back in id order.
+  const lineItems = (id: number) => db.package_line_items.where('return_package_id').equals(id).toArray();
+  const mediaFiles = (id: number) => db.media_files.where('return_package_id').equals(id).toArray();
+  return {
+    async get(id) {
+      return memory.peek('return_packages', id) ?? (await db.return_packages.get(id));
+    },
+    async many(ids) {
+      return memory.peekEach('return_packages', ids) ?? present(await db.return_packages.bulkGet([...ids]));
+    },
+    // The engine's own records when memory holds the whole page now and each package carries its
+    // count (written since they do): no read at all. Else copies through Dexie, counting what is missing.
+    async page(ids) {
+      const hot = memory.peekEach('return_packages', ids);
+      if (hot?.every((pkg) => pkg.line_items_count !== undefined)) return hot.map((pkg) => ({ pkg, lineItemsCount: pkg.line_items_count ?? 0 }));
+      const listed: ListedPackage[] = [];
+      for (const pkg of present(await db.return_packages.bulkGet([...ids]))) {
+        listed.push({ pkg, lineItemsCount: pkg.line_items_count ?? (await db.package_line_items.where('return_package_id').equals(pkg.id).count()) });
+      }
+      return listed;
+    },
+    // From the engine's memory in one turn (so of one moment) when it holds the package and the whole
+    // of its records now — they are of its return's cluster (hot-set/rule.ts) — else through Dexie.
+    async whole(id) {
+      const pkg = memory.peek('return_packages', id);
+      if (pkg) {
+        const items = memory.peekWhere('package_line_items', 'return_package_id', id, pkg.return_id);
+        const files = items && memory.peekWhere('media_files', 'return_package_id', id, pkg.return_id);
+        if (items && files) return { pkg, lineItems: items, mediaFiles: files };
+      }
+      const stored = await db.return_packages.get(id);
+      return stored && { pkg: stored, lineItems: await lineItems(id), mediaFiles: await mediaFiles(id) };
     },
   };
 }

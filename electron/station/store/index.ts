@@ -26,8 +26,9 @@ export type { SequenceName } from './sequences.ts';
 export type { OpenStoreOptions, StationStore } from './station-store.ts';
 export type { EngineReads, PlainKey, RowOf } from './engine-reads.ts';
 export type { Frozen } from './frozen.ts';
-export type { AccountReads, ConfigReads, OperatorReads, ReturnReads, TokenReads } from './aggregates.ts';
-export type { Mutation } from './durability/mutations.ts';
+export type { AccountReads, ConfigReads, ListedPackage, OperatorReads, PackageReads, PackageRecords, ReturnReads, TokenReads } from './aggregates.ts';
+export type { ChangedRecord, ChangeListener, StoreChange } from './changes.ts';
+export type { KeyOf, ReadCollection, ReadTable, ReadTables } from './read-tables.ts';
 export type { MediaFiles, StoredMedia } from '../media/index.ts';
 
 export type { CommitStats } from './durability/commit-loop.ts';

@@ -2,9 +2,10 @@ import type { Transaction } from 'dexie';
 import type { ChangeLogReads } from './change-log-reads.ts';
 import type { MediaFiles } from '../media/index.ts';
 import type { CountFilters, ListableTable, ListQueries, ListResult } from './list-queries.ts';
-import type { AccountReads, ConfigReads, OperatorReads, ReturnReads, TokenReads } from './aggregates.ts';
+import type { AccountReads, ConfigReads, OperatorReads, PackageReads, ReturnReads, TokenReads } from './aggregates.ts';
+import type { ChangeListener } from './changes.ts';
 import type { EngineReads } from './engine-reads.ts';
-import type { Mutation } from './durability/mutations.ts';
+import type { ReadTables } from './read-tables.ts';
 import type { Carrier, ChangeLogEntry, Location } from './records.ts';
 import type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
 
@@ -34,45 +35,48 @@ export interface OpenStoreOptions {
 }
 
 /**
- * The durable station store.
+ * The durable station store. Outside `store/` it is read and written through this interface alone
+ * (docs/decisions/store-interface.md):
  *
- * - `db`: the typed Dexie instance (in-memory engine) for reads outside a write. Inside `write`,
- *   work on `boundTables(tx)` (a `BoundTables`), never on `db`: see docs/decisions/store-bound-tables.md.
+ * - `returns`, `packages`, `accounts`, `carriers`, `locations`, `operators`, `tokens`: reads of one
+ *   aggregate each (aggregates.ts), values no caller can change (Frozen); which path serves them
+ *   (the engine's memory, Dexie, SQLite) is the store's own decision.
+ * - `tables`: every table, read only (read-tables.ts): lookups by key and index, counts, ordered
+ *   walks, answering copies; a GET route's `t`. For records no aggregate reads.
  * - `write(fn)` / `write(tables, fn)`: runs `fn` in a Dexie read-write transaction (all tables, or
- *   the given ones) and resolves only after its mutations are committed to SQLite. If the commit
+ *   the given ones) and resolves only after its mutations are committed to SQLite. `fn` works on
+ *   `boundTables(tx)` (a `BoundTables`): see docs/decisions/store-bound-tables.md. If the commit
  *   fails it rejects with CommitFailedError, and memory is brought back to the disk state for every
  *   key the failed transactions touched before the next `write` runs (reads ordered after the
  *   repair by IndexedDB itself).
- * - `inMemory`: synchronous reads of committed records from the engine's memory for the hottest
- *   GETs; each answers `undefined` when the caller must read through `db` instead (engine-reads.ts).
  * - `listIds(table, query)` / `count(table, filters)`: list pages and counts from SQLite indexes.
  * - `subscribe(listener)`: change-log entries, called after the commit that made them durable.
  * - `changeLog`: the committed change log, read from SQLite (the engine sheds it: change-log-reads.ts).
- * - `onTablesChanged(listener)`: the tables whose stored state changed, after each commit and
- *   after each repair of a failed one, before any writer hears back: caches of records forget them.
- *   After a commit it also gets the commit's mutations (a put with the record's JSON, a delete with
- *   its key), so a cache can forget single records; after a repair none (any record may differ).
+ * - `onChange(tables, listener)`: what each commit changed of `tables` (the records it put, with
+ *   their values, and deleted), or that any of them may differ (a repair of a failed commit, a range
+ *   delete), once durable and before any writer hears back: caches forget what changed (changes.ts).
  * - `shedCold()`: the hot-set sweep now (it also runs every `hotSet.sweepMs`); resolves to the
  *   number of returns whose records left the engine (they stay in SQLite).
- * - `returns`, `accounts`, `carriers`, `locations`, `operators`, `tokens`: reads of one aggregate each (aggregates.ts), values no caller can
- *   change (Frozen); which path serves them (engine memory, Dexie, SQLite) is the store's own
- *   decision. The rest of the reads are moving behind such an interface (docs/decisions/store-interface.md);
- *   `db` and `inMemory` are the store's insides, refused by lint outside store/ but in the files not yet moved.
  * - `media`: content-addressed media files under `<dataDir>/media/`.
  * - `flush()`: waits until every write in flight is durable and none is left; `committedSoFar()`:
- *   until every write completed so far is durable and reported to `onTablesChanged` (later ones are
+ *   until every write completed so far is durable and reported to `onChange` (later ones are
  *   not waited for); `close()`: flush, then close.
+ *
+ * `db` (the Dexie instance) and `inMemory` (the engine's own records, engine-reads.ts) are the
+ * store's insides, for `store/` and the store's own tests; lint refuses them in api/, domain/ and sync/.
  */
 export interface StationStore {
   readonly dataDir: string;
   readonly db: StationDexie;
   readonly inMemory: EngineReads;
   readonly returns: ReturnReads;
+  readonly packages: PackageReads;
   readonly accounts: AccountReads;
   readonly carriers: ConfigReads<Carrier>;
   readonly locations: ConfigReads<Location>;
   readonly operators: OperatorReads;
   readonly tokens: TokenReads;
+  readonly tables: ReadTables;
   readonly media: MediaFiles;
   write<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
   write<T>(tables: readonly StationTableName[], fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
@@ -80,7 +84,7 @@ export interface StationStore {
   count<K extends ListableTable>(table: K, filters: CountFilters[K]): number;
   readonly changeLog: ChangeLogReads;
   subscribe(listener: (entries: ChangeLogEntry[]) => void): () => void;
-  onTablesChanged(listener: (tables: ReadonlySet<string>, mutations?: readonly Mutation[]) => void): () => void;
+  onChange(tables: readonly StationTableName[], listener: ChangeListener): () => void;
   shedCold(): Promise<number>;
   flush(): Promise<void>;
   committedSoFar(): Promise<void>;

@@ -1,4 +1,4 @@
-import { boundTables, type EngineTables, type PullCursor, type StationStore, type SyncAccountState } from '../store/index.ts';
+import { boundTables, type ReadTables, type PullCursor, type StationStore, type SyncAccountState } from '../store/index.ts';
 
 /** One account's sync state (pull cursors, pause, media support), as stored or as before any sync. */
 
@@ -8,7 +8,7 @@ export function initialAccountState(accountId: number): SyncAccountState {
   return { account_id: accountId, packages: emptyCursor(), returns: emptyCursor(), paused: null, last_success_at: null };
 }
 
-export async function accountState(db: Pick<EngineTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
+export async function accountState(db: Pick<ReadTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
   return (await db.sync_state.get(accountId)) ?? initialAccountState(accountId);
 }
 

@@ -1,6 +1,6 @@
 import type { RecordSync, SyncChange, SyncChangeRef } from '#shared/api/sync.ts';
 import { fail } from '../errors.ts';
-import { type OutboxEntry, type BoundTables, type EngineTables, outboxKey, type SyncKind } from '../store/index.ts';
+import { type OutboxEntry, type BoundTables, type ReadTables, outboxKey, type SyncKind } from '../store/index.ts';
 import { linkOf, putLink } from './links.ts';
 import { localValues } from './package-fields.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
@@ -15,12 +15,12 @@ function stateOf(entry: OutboxEntry): SyncChange['state'] {
   return entry.attempts > 0 ? 'retrying' : 'waiting';
 }
 
-async function labelOf(t: Pick<EngineTables, 'returns' | 'return_packages'>, kind: SyncKind, id: number): Promise<string> {
+async function labelOf(t: Pick<ReadTables, 'returns' | 'return_packages'>, kind: SyncKind, id: number): Promise<string> {
   if (kind === 'return_package') return (await t.return_packages.get(id))?.tracking_number ?? `package ${id}`;
   return (await t.returns.get(id))?.email ?? `return ${id}`;
 }
 
-export async function changeView(t: Pick<EngineTables, 'returns' | 'return_packages'>, entry: OutboxEntry): Promise<SyncChange> {
+export async function changeView(t: Pick<ReadTables, 'returns' | 'return_packages'>, entry: OutboxEntry): Promise<SyncChange> {
   return {
     kind: entry.kind,
     id: entry.local_id,
@@ -35,7 +35,7 @@ export async function changeView(t: Pick<EngineTables, 'returns' | 'return_packa
 }
 
 /** Held changes first (they need a person), then by age. */
-export async function listChanges(t: EngineTables, states: readonly SyncChange['state'][] | undefined, page: number, perPage: number): Promise<{ data: SyncChange[]; total: number }> {
+export async function listChanges(t: ReadTables, states: readonly SyncChange['state'][] | undefined, page: number, perPage: number): Promise<{ data: SyncChange[]; total: number }> {
   const rank = (e: OutboxEntry) => (e.hold ? 0 : e.attempts > 0 ? 1 : 2);
   const entries = (await t.outbox.toArray())
     .filter((e) => states === undefined || states.includes(stateOf(e)))
@@ -72,7 +72,7 @@ export async function keepLocal(t: BoundTables, ref: SyncChangeRef, now: string)
   }
 }
 
-export async function recordSync(t: EngineTables, settings: UpstreamSettings | null, kind: SyncKind, id: number, accountId: number): Promise<RecordSync> {
+export async function recordSync(t: ReadTables, settings: UpstreamSettings | null, kind: SyncKind, id: number, accountId: number): Promise<RecordSync> {
   const [link, entry] = await Promise.all([linkOf(t, kind, id), t.outbox.get(outboxKey(kind, id))]);
   const configured = settings?.accounts.includes(accountId) ?? false;
   let state: RecordSync['state'];

@@ -1,5 +1,5 @@
 import { lineItemsOf } from '../domain/line-items.ts';
-import { type PackageLineItem, type ReturnPackage, type BoundTables, type EngineTables, type UpstreamLink } from '../store/index.ts';
+import { type PackageLineItem, type ReturnPackage, type BoundTables, type ReadTables, type UpstreamLink } from '../store/index.ts';
 import { answerKind } from './errors.ts';
 import { linkOf } from './links.ts';
 import { packageLinkMapSaver, subResourceUnsupported, type PackageLinkMapSaver } from './package-link-maps.ts';
@@ -31,7 +31,7 @@ function itemBody(item: PackageLineItem, returnLineIds: Record<string, number>):
   };
 }
 
-async function returnLineIds(t: Pick<EngineTables, 'upstream_links'>, pkg: ReturnPackage): Promise<Record<string, number>> {
+async function returnLineIds(t: Pick<ReadTables, 'upstream_links'>, pkg: ReturnPackage): Promise<Record<string, number>> {
   return (await linkOf(t, 'return', pkg.return_id))?.line_ids ?? {};
 }
 

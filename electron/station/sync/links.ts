@@ -1,12 +1,12 @@
-import { type BoundTables, type EngineTables, outboxKey, type SyncConflict, type SyncKind, type UpstreamLink } from '../store/index.ts';
+import { type BoundTables, type ReadTables, outboxKey, type SyncConflict, type SyncKind, type UpstreamLink } from '../store/index.ts';
 
 /** The link of a local record, if it has an upstream twin. */
-export function linkOf(tables: Pick<EngineTables, 'upstream_links'>, kind: SyncKind, localId: number): Promise<UpstreamLink | undefined> {
+export function linkOf(tables: Pick<ReadTables, 'upstream_links'>, kind: SyncKind, localId: number): Promise<UpstreamLink | undefined> {
   return tables.upstream_links.get(outboxKey(kind, localId));
 }
 
 /** The link of an upstream record, if the station has its twin. */
-export function linkOfUpstream(tables: Pick<EngineTables, 'upstream_links'>, accountId: number, kind: SyncKind, upstreamId: number): Promise<UpstreamLink | undefined> {
+export function linkOfUpstream(tables: Pick<ReadTables, 'upstream_links'>, accountId: number, kind: SyncKind, upstreamId: number): Promise<UpstreamLink | undefined> {
   return tables.upstream_links.where('[account_id+kind+upstream_id]').equals([accountId, kind, upstreamId]).first();
 }
 

@@ -1,4 +1,4 @@
-import type { BoundTables, EngineTables, SyncAccountState, SyncIssue, SyncKind, UpstreamListState } from '../store/index.ts';
+import type { BoundTables, ReadTables, SyncAccountState, SyncIssue, SyncKind, UpstreamListState } from '../store/index.ts';
 import { accountState } from './account-state.ts';
 
 /*
@@ -29,7 +29,7 @@ export function listsOf(state: SyncAccountState): NonNullable<SyncAccountState['
   return state.lists ?? { packages: initialListState(), returns: initialListState() };
 }
 
-export async function listState(t: Pick<EngineTables, 'sync_state'>, accountId: number, list: ListName): Promise<UpstreamListState> {
+export async function listState(t: Pick<ReadTables, 'sync_state'>, accountId: number, list: ListName): Promise<UpstreamListState> {
   return listsOf(await accountState(t, accountId))[list];
 }
 

@@ -1,5 +1,5 @@
 import { mediaFilesOf } from '../domain/media-files.ts';
-import { boundTables, type MediaFile, type BoundTables, type EngineTables, type ReturnPackage, type UpstreamLink } from '../store/index.ts';
+import { boundTables, type MediaFile, type BoundTables, type ReadTables, type ReturnPackage, type UpstreamLink } from '../store/index.ts';
 import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind } from './errors.ts';
 import { linkOf } from './links.ts';
@@ -31,12 +31,12 @@ function byHash(files: MediaFile[]): Map<string, MediaFile> {
 }
 
 /** Whether the upstream has media of the account; false once it answered that it has none. */
-async function mediaSupported(t: Pick<EngineTables, 'sync_state'>, accountId: number): Promise<boolean> {
+async function mediaSupported(t: Pick<ReadTables, 'sync_state'>, accountId: number): Promise<boolean> {
   return !(await accountState(t, accountId)).media_unsupported;
 }
 
 /** Whether the package has media the upstream has not taken (false when it takes none). */
-export async function mediaUnsent(t: EngineTables, pkg: ReturnPackage, link: UpstreamLink): Promise<boolean> {
+export async function mediaUnsent(t: ReadTables, pkg: ReturnPackage, link: UpstreamLink): Promise<boolean> {
   if (!(await mediaSupported(t, pkg.account_id))) return false;
   const map = link.media ?? {};
   const hashes = byHash(await mediaFilesOf(t, pkg.id));

@@ -1,4 +1,4 @@
-import type { Mutation, OutboxEntry, StationStore, SyncKind } from '../store/index.ts';
+import type { ChangedRecord, Frozen, OutboxEntry, StationStore, SyncKind } from '../store/index.ts';
 
 /*
  * What the sync status, the scheduler and a push round need to know of the outbox — how many changes
@@ -8,9 +8,9 @@ import type { Mutation, OutboxEntry, StationStore, SyncKind } from '../store/ind
  * the status is asked for every 250 ms while parcels are received and a push round starts every 5 s:
  * reading them all took ≈ 340 ms at 40,000 (docs/decisions/create-path.md).
  *
- * The ledger reads the outbox whole once, at its first use, then follows the store's commit reports
- * (each a put with the slot's JSON, or a delete). A report without mutations (a repair after a
- * failed commit: any record may differ) or a range delete of the outbox makes it read whole again.
+ * The ledger reads the outbox whole once, at its first use, then follows the store's change events
+ * for the outbox (each slot put, with its value, or deleted). An event that any slot may differ (a
+ * repair after a failed commit, a range delete) makes it read whole again.
  *
  * Only while an upstream is set (the sync engine asks nothing of it otherwise, and `forget` drops
  * what it holds): without one every local change still leaves a slot for a later upstream, two a
@@ -49,7 +49,7 @@ export interface OutboxLedger {
   stop(): void;
 }
 
-const slotOf = (entry: OutboxEntry): Slot => ({
+const slotOf = (entry: Frozen<OutboxEntry>): Slot => ({
   account: entry.account_id,
   kind: entry.kind,
   localId: entry.local_id,
@@ -67,33 +67,33 @@ function sendOrder(a: Slot, b: Slot): number {
 export function createOutboxLedger(store: StationStore): OutboxLedger {
   let slots: Map<string, Slot> | undefined;
   let loading: Promise<Map<string, Slot>> | undefined;
-  /** Commit reports that arrived while the whole outbox was being read: applied after it. */
-  let arrivedWhileLoading: Mutation[] = [];
+  /** Changed slots that were reported while the whole outbox was being read: applied after it. */
+  let arrivedWhileLoading: ChangedRecord[] = [];
   /** Moves on when memory may differ from every report so far: a load that spans it reads again. */
   let generation = 0;
 
-  const apply = (into: Map<string, Slot>, mutations: readonly Mutation[]) => {
-    for (const mutation of mutations) {
-      if (mutation.kind === 'put') into.set(String(mutation.key), slotOf(JSON.parse(mutation.json) as OutboxEntry));
-      else if (mutation.kind === 'delete') into.delete(String(mutation.key));
+  const apply = (into: Map<string, Slot>, records: readonly ChangedRecord[]) => {
+    for (const record of records) {
+      if (record.table !== 'outbox') continue;
+      const entry = record.value();
+      if (entry) into.set(record.key, slotOf(entry));
+      else into.delete(record.key);
     }
   };
 
-  const stop = store.onTablesChanged((tables, mutations) => {
-    if (!tables.has('outbox')) return;
-    const mine = mutations?.filter((m) => m.table === 'outbox');
-    if (!mine || mine.some((m) => m.kind === 'deleteRange')) {
+  const stop = store.onChange(['outbox'], (change) => {
+    if (change.kind === 'any') {
       generation += 1;
       slots = undefined;
       return;
     }
-    if (slots) apply(slots, mine);
-    else if (loading) arrivedWhileLoading.push(...mine);
+    if (slots) apply(slots, change.records);
+    else if (loading) arrivedWhileLoading.push(...change.records);
   });
 
   /**
    * The slots, read whole at first use. First the writes already done in memory are waited for
-   * until durable: the ledger follows commit reports, which come after the fsync, and the sync
+   * until durable: the ledger follows change events, which come after the fsync, and the sync
    * screen's list (read from memory) must not show a change gone that the status still counts.
    * A report that arrives during the read is applied after it (a put or delete sets its slot whole,
    * so one the read already saw is harmless).
@@ -106,7 +106,7 @@ export function createOutboxLedger(store: StationStore): OutboxLedger {
         for (;;) {
           const started = generation;
           arrivedWhileLoading = [];
-          const entries = await store.db.outbox.toArray();
+          const entries = await store.tables.outbox.toArray();
           if (generation !== started) continue;
           const fresh = new Map(entries.map((entry) => [entry.key, slotOf(entry)]));
           apply(fresh, arrivedWhileLoading);

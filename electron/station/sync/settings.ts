@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fieldErrorsFromIssues, parseRequest } from '#shared/api/errors.ts';
 import { stationAddresses, trimAddress, UpstreamSettingsInputSchema } from '#shared/api/sync.ts';
-import { boundTables, type BoundTables, type EngineTables, type StationStore } from '../store/index.ts';
+import { boundTables, type BoundTables, type ReadTables, type StationStore } from '../store/index.ts';
 import { retryKeptMedia } from './media-push.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
@@ -76,7 +76,7 @@ export async function deleteUpstreamSettings(t: BoundTables): Promise<boolean> {
 }
 
 /** The settings as the station's tables hold them (any read or write transaction); a row of the one-URL shape is read as its two addresses. */
-export async function upstreamSettingsIn(t: Pick<EngineTables, 'station_meta'>): Promise<UpstreamSettings | null> {
+export async function upstreamSettingsIn(t: Pick<ReadTables, 'station_meta'>): Promise<UpstreamSettings | null> {
   const row = await t.station_meta.get(SETTINGS_KEY);
   return row ? (storedSettingsOf(row.value)?.settings ?? null) : null;
 }

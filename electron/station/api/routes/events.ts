@@ -61,7 +61,7 @@ async function eventOf(ctx: DomainContext, entry: ChangeLogEntry, origin: string
   if (!name) return null;
   const head = { account_id: entry.account_id, occurred_at: entry.created_at };
   if (entry.resource === 'return') return { name, data: { ...head, return: returnView(entry.data as ReturnRecord) } };
-  return { name, data: { ...head, package: await packageDetailView(ctx.store.db, ctx.config, entry.data as ReturnPackage, origin) } };
+  return { name, data: { ...head, package: await packageDetailView(ctx.store.tables, ctx.config, entry.data as ReturnPackage, origin) } };
 }
 
 /**

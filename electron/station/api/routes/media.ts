@@ -54,7 +54,7 @@ export async function mediaFileRoutes(server: FastifyInstance, ctx: DomainContex
 export function mediaBytesRoute(server: FastifyInstance, ctx: DomainContext): void {
   server.get('/media/:token', async (request, reply) => {
     const { token } = request.params as { token: string };
-    const media = /^[A-Za-z0-9_-]{43}$/.test(token) ? await mediaByUrlToken(ctx.store.db, token) : undefined;
+    const media = /^[A-Za-z0-9_-]{43}$/.test(token) ? await mediaByUrlToken(ctx.store.tables, token) : undefined;
     if (!media || !(await ctx.store.media.exists(media.sha256))) {
       return reply.code(404).send(errorBody('NOT_FOUND', 'No such media file.'));
     }

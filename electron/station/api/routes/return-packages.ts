@@ -3,9 +3,9 @@ import { type ListMeta, listMeta } from '#shared/api/common.ts';
 import type { ReturnPackage, ReturnPackageListItem, StationPackageListQuery } from '#shared/api/return-packages.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { packageDetailInMemory, packageDetailOf, packageListViews, packageListViewsNow } from '../../domain/package-view-loader.ts';
+import { packageDetailOf, packageListViewOf } from '../../domain/package-view-loader.ts';
 import { createPackage, findPackages, updatePackage } from '../../domain/packages.ts';
-import type { ReturnPackage as StoredPackage } from '../../store/index.ts';
+import type { Frozen, ReturnPackage as StoredPackage } from '../../store/index.ts';
 import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
 import { type JsonOf, jsonOf, rememberedView, type ViewCache, type ViewSource } from '../view-cache.ts';
@@ -13,24 +13,16 @@ import { type JsonOf, jsonOf, rememberedView, type ViewCache, type ViewSource } 
 /**
  * One page of packages (an account's, or every account's without `account_id`) as the JSON of its
  * body, a row per package made by `toRow` from its list view (L): ids and count from SQLite, the
- * records from the engine's own memory when it holds them all now (no copies, no await: JSON within
- * this turn), else copies read through Dexie (cold ones from SQLite).
+ * records as the store's list page reads them (`store.packages.page`).
  */
 async function packagePage<Row>(
   ctx: DomainContext,
   { page, per_page, sort, account_id, ...filters }: StationPackageListQuery,
-  toRow: (view: ReturnPackageListItem, pkg: Readonly<StoredPackage>) => Row,
+  toRow: (view: ReturnPackageListItem, pkg: Frozen<StoredPackage>) => Row,
 ): Promise<JsonOf<{ data: Row[]; meta: ListMeta }>> {
   const { ids, total } = findPackages(ctx, { ...filters, ...(account_id === undefined ? {} : { account_id }) }, sort, page, per_page);
-  const body = (packages: ReadonlyArray<Readonly<StoredPackage>>, views: ReturnPackageListItem[]) => ({
-    data: views.map((view, i) => toRow(view, packages[i] as Readonly<StoredPackage>)),
-    meta: listMeta(page, per_page, total),
-  });
-  const inMemory = ctx.store.inMemory.peekEach('return_packages', ids);
-  const views = inMemory && packageListViewsNow(ctx.config, inMemory);
-  if (inMemory && views) return jsonOf(body(inMemory, views));
-  const packages = (await ctx.store.db.return_packages.bulkGet(ids)).filter((p): p is StoredPackage => p !== undefined);
-  return jsonOf(body(packages, await packageListViews(ctx.store.db, ctx.config, packages)));
+  const listed = await ctx.store.packages.page(ids);
+  return jsonOf({ data: listed.map((entry) => toRow(packageListViewOf(ctx.config, entry), entry.pkg)), meta: listMeta(page, per_page, total) });
 }
 
 /**
@@ -54,9 +46,7 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
 
   addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params: { account_id: accountId, id }, origin }) =>
     rememberedView<ReturnPackage>(views, 'return_package', id, { accountId, origin }, async () => {
-      // From the engine's own records when memory can answer (no await then: the view, which holds
-      // some of them, is JSON within this turn), else read through Dexie.
-      const view = packageDetailInMemory(ctx.store, ctx.config, accountId, id, origin) ?? (await packageDetailOf(ctx.store, ctx.config, accountId, id, origin));
+      const view = await packageDetailOf(ctx.store, ctx.config, accountId, id, origin);
       const lineItems = view.line_items.map((l): ViewSource => ['package_line_items', l.id]);
       const mediaFiles = view.media_files.map((m): ViewSource => ['media_files', m.id]);
       return { json: jsonOf(view), sources: [['return_packages', id], ...lineItems, ...mediaFiles] };

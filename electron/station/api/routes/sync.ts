@@ -5,7 +5,7 @@ import type { SyncOverview } from '#shared/api/sync.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { packageOfAccount } from '../../domain/packages.ts';
 import { fail } from '../../errors.ts';
-import type { EngineTables, UpstreamListState } from '../../store/index.ts';
+import type { ReadTables, UpstreamListState } from '../../store/index.ts';
 import { listsOf } from '../../sync/list-state.ts';
 import { keepLocal, listChanges, recordSync, retryChange } from '../../sync/changes.ts';
 import { deleteUpstreamSettings, displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../../sync/settings.ts';
@@ -17,7 +17,7 @@ import { addRoute } from '../route.ts';
 const view = (settings: UpstreamSettings) => ({ returns_url: displayUrl(settings.returns_url), base_url: displayUrl(settings.base_url), accounts: settings.accounts, token_set: true });
 
 /** The sync screen's one read: state, upstream, the latest conflicts, how far each first pull got. */
-async function syncOverview(ctx: DomainContext, t: EngineTables): Promise<SyncOverview> {
+async function syncOverview(ctx: DomainContext, t: ReadTables): Promise<SyncOverview> {
   const settings = await upstreamSettingsIn(t);
   const conflicts = await t.sync_conflicts.orderBy('id').reverse().limit(50).toArray();
   return {
@@ -28,7 +28,7 @@ async function syncOverview(ctx: DomainContext, t: EngineTables): Promise<SyncOv
   };
 }
 
-async function pullProgress(t: EngineTables, accounts: number[]): Promise<Pick<SyncOverview, 'pulls' | 'issues' | 'lists'>> {
+async function pullProgress(t: ReadTables, accounts: number[]): Promise<Pick<SyncOverview, 'pulls' | 'issues' | 'lists'>> {
   const pulls: SyncOverview['pulls'] = [];
   const issues: SyncOverview['issues'] = [];
   const lists: SyncOverview['lists'] = [];

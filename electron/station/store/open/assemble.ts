@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { openMediaFiles } from '../../media/index.ts';
 import { type ChangeLogReads, createChangeLogReads } from '../change-log-reads.ts';
-import { accountReads, configReads, operatorReads, returnReads, tokenReads } from '../aggregates.ts';
+import { accountReads, configReads, operatorReads, packageReads, returnReads, tokenReads } from '../aggregates.ts';
+import { changeEvents } from '../changes.ts';
 import { engineReadsOf } from '../engine-reads.ts';
 import { StoreClosedError } from '../errors.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
@@ -51,11 +52,14 @@ export async function assembleStore(
     db,
     inMemory,
     returns: returnReads(db, inMemory),
+    packages: packageReads(db, inMemory),
     accounts: accountReads(db),
     carriers: configReads(db.carriers),
     locations: configReads(db.locations),
     operators: operatorReads(db),
     tokens: tokenReads(db),
+    // Dexie's tables, typed read only (read-tables.ts).
+    tables: db,
     media,
     write: writes.write,
     listIds(table, query) {
@@ -80,9 +84,10 @@ export async function assembleStore(
       durability.listeners.add(listener);
       return () => durability.listeners.delete(listener);
     },
-    onTablesChanged(listener) {
-      durability.onTablesChanged.add(listener);
-      return () => durability.onTablesChanged.delete(listener);
+    onChange(tables, listener) {
+      const report = changeEvents(tables, listener);
+      durability.onTablesChanged.add(report);
+      return () => durability.onTablesChanged.delete(report);
     },
     shedCold: sweeper.sweep,
     flush() {
