@@ -92,7 +92,7 @@ export async function upstreamCommand(args: string[]): Promise<void> {
     case 'show': {
       const shown = await withStationStore(dataDir, 'returns-station upstream show', async (ctx) => {
         const settings = await readUpstreamSettings(ctx.store);
-        return settings ? { settings, states: await ctx.store.db.sync_state.bulkGet(settings.accounts) } : null;
+        return settings ? { settings, states: await ctx.store.tables.sync_state.bulkGet(settings.accounts) } : null;
       });
       if (!shown) {
         process.stdout.write('No upstream is set: sync is off.\n');
@@ -164,7 +164,7 @@ export async function syncCommand(args: string[]): Promise<void> {
         pullPending = last.offline;
       }
     }
-    const notStored = (await ctx.store.db.sync_state.toArray()).flatMap((state) => state.issues ?? []).filter((issue) => !issue.stored).length;
+    const notStored = (await ctx.store.tables.sync_state.toArray()).flatMap((state) => state.issues ?? []).filter((issue) => !issue.stored).length;
     return { totals, first: pulled, last, status: engine.status(), notStored };
   });
   const { totals, first, last, status, notStored } = summary;

@@ -68,12 +68,12 @@ export async function readChanges<T extends { id: number }>(sc: SyncContext, kin
   const sorted = kind.list === 'packages';
   const overlapMs = sc.overlapMs ?? PULL_OVERLAP_MS;
   const startedAt = sc.clock.now();
-  const before = (await accountState(sc.store.db, accountId))[kind.list];
+  const before = (await accountState(sc.store.tables, accountId))[kind.list];
   // A round resumed after a kill (on a later page) does not close the window.
   const fromStart = before.page === 1 && before.round_since === null;
   let since: string = before.round_since ?? roundStart(before, overlapMs);
   for (;;) {
-    const cursor = (await accountState(sc.store.db, accountId))[kind.list];
+    const cursor = (await accountState(sc.store.tables, accountId))[kind.list];
     const page = cursor.page;
     const read = await readPage(sc, kind, accountId, page, priority, { updated_since: since, ...(sorted ? { sort: 'updated_at' } : {}) });
     if (!read) return 'budget';
@@ -117,7 +117,7 @@ export async function readChanges<T extends { id: number }>(sc: SyncContext, kin
  * again in an hour). What the answer holds is stored like any page.
  */
 export async function probeChanges<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, priority: RequestPriority): Promise<void> {
-  const lists = listsOf(await accountState(sc.store.db, accountId));
+  const lists = listsOf(await accountState(sc.store.tables, accountId));
   const state = lists[kind.list];
   const since = state.max_updated_at ?? null;
   if (since === null || state.total === null) return;

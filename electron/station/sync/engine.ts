@@ -72,7 +72,7 @@ export interface SyncEngineOptions {
 const INSTANCE_KEY = 'sync.instance';
 
 async function instanceIdOf(store: StationStore): Promise<string> {
-  const row = await store.db.station_meta.get(INSTANCE_KEY);
+  const row = await store.tables.station_meta.get(INSTANCE_KEY);
   if (typeof row?.value === 'string') return row.value;
   const id = randomBytes(9).toString('base64url');
   await store.write(async (tx) => boundTables(tx).station_meta.put({ key: INSTANCE_KEY, value: id }));
@@ -156,7 +156,7 @@ async function syncAccounts(sc: SyncContext, budget: RateBudget, accounts: numbe
     return { offline: true, error: message, backoffUntil: budget.gate().opensAt };
   };
   for (const accountId of accounts) {
-    const state = await accountState(sc.store.db, accountId);
+    const state = await accountState(sc.store.tables, accountId);
     if (state.paused) {
       report.paused.push(`${accountId}: ${state.paused.message}`);
       continue;
@@ -242,7 +242,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const { opensAt } = budget.gate();
     report.backoff_until = opensAt === null ? null : new Date(opensAt).toISOString();
     report.requests = sc.client.requests;
-    report.conflicts = await store.db.sync_conflicts.count();
+    report.conflicts = await store.tables.sync_conflicts.count();
     lastRound = outcome;
     await refreshStatus();
     return report;

@@ -91,7 +91,7 @@ export function createFreshReads(options: FreshReadsOptions): FreshReads {
     try {
       const sc = await options.context();
       if (!sc || !sc.client.settings.accounts.includes(accountId)) return { outcome: 'no-upstream' };
-      if ((await accountState(options.store.db, accountId)).paused) return { outcome: 'paused' };
+      if ((await accountState(options.store.tables, accountId)).paused) return { outcome: 'paused' };
       return { outcome: await readDetail(sc, accountId, localId, { priority: 'dock', timeoutMs: DOCK_READ_TIMEOUT_MS, withReturn: true }) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -129,7 +129,7 @@ export function createFreshReads(options: FreshReadsOptions): FreshReads {
  * read could not be made.
  */
 export async function readDetail(sc: SyncContext, accountId: number, localId: number, options: { priority: RequestPriority; timeoutMs?: number; withReturn: boolean }): Promise<FreshOutcome> {
-  const db = sc.store.db;
+  const db = sc.store.tables;
   const link = await linkOf(db, 'return_package', localId);
   const pkg = link && link.account_id === accountId ? await db.return_packages.get(localId) : undefined;
   if (!link || !pkg) return 'not-linked';
@@ -177,7 +177,7 @@ export async function readDetail(sc: SyncContext, accountId: number, localId: nu
 
 /** Whether to ask the upstream for a return by id: not when it was seen not to answer that (not in the spec). */
 async function askReturn(sc: SyncContext, accountId: number): Promise<boolean> {
-  return (await accountState(sc.store.db, accountId)).return_get_one?.answers !== false;
+  return (await accountState(sc.store.tables, accountId)).return_get_one?.answers !== false;
 }
 
 /**
@@ -190,7 +190,7 @@ async function returnOf(sc: SyncContext, accountId: number, upstreamId: number, 
   const record = parsed?.ok && parsed.record.id === upstreamId ? parsed.record : null;
   const answers = record !== null ? true : parsed !== null || [404, 405, 501].includes(answer.status) ? false : null;
   if (answers === null) return null;
-  const known = (await accountState(sc.store.db, accountId)).return_get_one;
+  const known = (await accountState(sc.store.tables, accountId)).return_get_one;
   if (known?.answers !== answers) await updateAccountState(sc.store, accountId, { return_get_one: { answers, status: answer.status, at: sc.clock.now() } });
   return record;
 }
@@ -217,7 +217,7 @@ function comfortable(sc: SyncContext): boolean {
  * Returns the requests it sent.
  */
 export async function fillDetails(sc: SyncContext, accountId: number): Promise<number> {
-  const state = await accountState(sc.store.db, accountId);
+  const state = await accountState(sc.store.tables, accountId);
   const now = sc.clock.now();
   const at = Date.parse(now);
   // Stations that share the upstream's budget share the fill too: each spends its FILL_PER_HOUR over
@@ -253,7 +253,7 @@ async function dueForDetail(sc: SyncContext, accountId: number, count: number, a
   let stale: Array<{ id: number; readAt: number }> = [];
   for (let page = 1; ; page += 1) {
     const { ids, total } = sc.store.listIds('return_packages', { account_id: accountId, status: OPEN, sort: 'id', page, per_page: SCAN_PAGE });
-    const links = await sc.store.db.upstream_links.bulkGet(ids.map((id) => outboxKey('return_package', id)));
+    const links = await sc.store.tables.upstream_links.bulkGet(ids.map((id) => outboxKey('return_package', id)));
     for (const link of links) {
       if (!link) continue;
       if (link.detail_at === undefined) {

@@ -53,8 +53,8 @@ export type LineItemsOutcome = { ok: true } | { ok: false; answer: UpstreamAnswe
 /** Sends the package's item changes; stops at the first refusal (the caller parks or backs off the slot). */
 export async function pushLineItems(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLink): Promise<LineItemsOutcome> {
   if (link.line_items_unsupported) return { ok: true };
-  const items = await lineItemsOf(sc.store.db, pkg.id);
-  const lineIds = await returnLineIds(sc.store.db, pkg);
+  const items = await lineItemsOf(sc.store.tables, pkg.id);
+  const lineIds = await returnLineIds(sc.store.tables, pkg);
   const push: ItemPush = {
     sc,
     pkg,

@@ -152,7 +152,7 @@ export type ScanOutcome = 'done' | 'budget';
  */
 export async function continuePass<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, options: { maxPages: number; priority: RequestPriority }): Promise<ScanOutcome> {
   for (let pages = 0; pages < options.maxPages; pages += 1) {
-    const state = await listState(sc.store.db, accountId, kind.list);
+    const state = await listState(sc.store.tables, accountId, kind.list);
     const pass: ListPass = state.pass ?? { next_page: 1, page_size: null, seen: 0, total: null, started_at: sc.clock.now(), order: null, last_id: null, open_pages: [], max_id: null, max_updated_at: null };
     const read = await readPage(sc, kind, accountId, pass.next_page, options.priority);
     if (!read) return 'budget';
@@ -214,7 +214,7 @@ export async function requestPass(sc: SyncContext, accountId: number, list: List
  */
 export async function readNewest<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, priority: RequestPriority): Promise<ScanOutcome | 'unknown-order'> {
   const startedAt = sc.clock.now();
-  const state = await listState(sc.store.db, accountId, kind.list);
+  const state = await listState(sc.store.tables, accountId, kind.list);
   if (state.pass !== null || state.passed_at === null || state.order === null || state.order === 'unknown' || state.page_size === null) return 'unknown-order';
   const floor = state.max_id ?? 0;
   const up = state.order === 'id_asc';
@@ -270,7 +270,7 @@ export async function readNewest<T extends { id: number }>(sc: SyncContext, kind
  * than `openEveryMs` ago (each once per refresh), else the next page of the rolling cycle.
  */
 export async function refreshPage<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, priority: RequestPriority, openDue: number[]): Promise<{ outcome: ScanOutcome; page: number | null }> {
-  const state = await listState(sc.store.db, accountId, kind.list);
+  const state = await listState(sc.store.tables, accountId, kind.list);
   if (state.passed_at === null || state.page_size === null) return { outcome: 'done', page: null };
   const lastPage = Math.max(1, Math.ceil((state.total ?? 0) / state.page_size));
   const page = openDue[0] ?? (state.rolling_page > lastPage ? 1 : state.rolling_page);

@@ -48,9 +48,9 @@ export type MediaOutcome = { ok: true } | { ok: false; answer: UpstreamAnswer };
 
 /** Uploads the package's new hashes and removes the ones no local record names any more; stops at the first refusal. */
 export async function pushMedia(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLink, report: RoundReport): Promise<MediaOutcome> {
-  if (!(await mediaSupported(sc.store.db, pkg.account_id))) return { ok: true };
+  if (!(await mediaSupported(sc.store.tables, pkg.account_id))) return { ok: true };
   const url = `${sc.client.packagesUrl(pkg.account_id, link.upstream_id)}/media_files`;
-  const hashes = byHash(await mediaFilesOf(sc.store.db, pkg.id));
+  const hashes = byHash(await mediaFilesOf(sc.store.tables, pkg.id));
   const map: MediaLinks = { ...(link.media ?? {}) };
   const saveMedia = packageLinkMapSaver(sc, pkg, 'media');
   const save = (sha256: string, state: MediaLinks[string] | null) =>

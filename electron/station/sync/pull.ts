@@ -84,7 +84,7 @@ async function ensureReturns(sc: SyncContext, accountId: number, records: Upstre
   let missing = false;
   for (const u of records) {
     if (missing) break;
-    missing = !(await linkOfUpstream(sc.store.db, accountId, 'return', u.return_id)) && !(await linkOfUpstream(sc.store.db, accountId, 'return_package', u.id));
+    missing = !(await linkOfUpstream(sc.store.tables, accountId, 'return', u.return_id)) && !(await linkOfUpstream(sc.store.tables, accountId, 'return_package', u.id));
   }
   if (!missing) return;
   const outcome = await readNewest(sc, RETURNS, accountId, report, priority);
@@ -154,7 +154,7 @@ export async function pullAccount(sc: SyncContext, accountId: number, report: Ro
 async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, mode: PullMode): Promise<string | null> {
   const complete = mode === 'complete';
   const rounds = ROUNDS[kind.list];
-  let state = await listState(sc.store.db, accountId, kind.list);
+  let state = await listState(sc.store.tables, accountId, kind.list);
   if (state.changes === 'honoured' && state.pass === null && state.passed_at !== null) {
     if (!complete && since(state.settled_at, sc.clock.now()) < every(sc, rounds.newest, IDLE_PULL_MAX_MS * rounds.newest)) return null;
     const feed = await readChanges(sc, kind, accountId, report, 'pull');
@@ -163,7 +163,7 @@ async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKin
     // Contradicted: the feed may have hidden records, so read the whole list once more.
     await requestPass(sc, accountId, kind.list, null);
   }
-  state = await listState(sc.store.db, accountId, kind.list);
+  state = await listState(sc.store.tables, accountId, kind.list);
   if (state.pass !== null || state.passed_at === null) return fullPass(sc, kind, accountId, report, complete);
   if (complete || since(state.settled_at, sc.clock.now()) >= every(sc, rounds.newest, IDLE_PULL_MAX_MS * rounds.newest)) {
     const newest = await readNewest(sc, kind, accountId, report, 'pull');
@@ -179,7 +179,7 @@ async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKin
 async function fullPass<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, complete: boolean): Promise<string | null> {
   const outcome = await continuePass(sc, kind, accountId, report, { maxPages: complete ? Number.POSITIVE_INFINITY : PASS_PAGES_PER_ROUND, priority: 'pull' });
   if (outcome === 'budget') {
-    const pass = (await listState(sc.store.db, accountId, kind.list)).pass;
+    const pass = (await listState(sc.store.tables, accountId, kind.list)).pass;
     report.more = true;
     return `${kind.list}: full read at ${pass?.seen ?? 0} of ${pass?.total ?? '?'} records, the rest in the next rounds`;
   }
@@ -192,7 +192,7 @@ async function fullPass<T extends { id: number }>(sc: SyncContext, kind: ListKin
  * An idle round reads one page when one is due; `sync --once` reads every open page.
  */
 async function refresh<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, complete: boolean): Promise<string | null> {
-  let state = await listState(sc.store.db, accountId, kind.list);
+  let state = await listState(sc.store.tables, accountId, kind.list);
   const now = sc.clock.now();
   if (complete || since(state.open_queued_at, now) >= OPEN_REFRESH_MS) {
     const queue = [...state.open_pages];
@@ -200,7 +200,7 @@ async function refresh<T extends { id: number }>(sc: SyncContext, kind: ListKind
   }
   if (!complete && since(state.refreshed_at, now) < every(sc, ROUNDS[kind.list].refresh)) return null;
   for (;;) {
-    const queue = (await listState(sc.store.db, accountId, kind.list)).open_queue ?? [];
+    const queue = (await listState(sc.store.tables, accountId, kind.list)).open_queue ?? [];
     const { outcome, page } = await refreshPage(sc, kind, accountId, report, 'pull', queue);
     if (outcome === 'budget') return `${kind.list}: refresh of open records left for the next round (rate budget)`;
     await sc.store.write((tx) =>
@@ -212,7 +212,7 @@ async function refresh<T extends { id: number }>(sc: SyncContext, kind: ListKind
 
 /** Asks once (again after an hour when it could not tell) whether the upstream honours `updated_since`. */
 async function probe<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport): Promise<void> {
-  const state = await listState(sc.store.db, accountId, kind.list);
+  const state = await listState(sc.store.tables, accountId, kind.list);
   if (state.changes !== 'unknown' || since(state.changes_checked_at, sc.clock.now()) < PROBE_AGAIN_MS) return;
   await probeChanges(sc, kind, accountId, report, 'pull');
 }

@@ -19,11 +19,11 @@ export async function* slotsToSend(store: StationStore, keys: readonly string[],
   for (const group of [returns, keys.slice(returns.length)]) {
     const failedBefore: string[] = [];
     for (let at = 0; at < group.length; at += READ_AHEAD) {
-      for (const entry of (await store.db.outbox.bulkGet(group.slice(at, at + READ_AHEAD))).filter(isDue)) {
+      for (const entry of (await store.tables.outbox.bulkGet(group.slice(at, at + READ_AHEAD))).filter(isDue)) {
         if (entry.attempts > 0 && entry.error?.status != null && upstreamFailing(entry.error.status)) failedBefore.push(entry.key);
         else yield entry;
       }
     }
-    for (let at = 0; at < failedBefore.length; at += READ_AHEAD) yield* (await store.db.outbox.bulkGet(failedBefore.slice(at, at + READ_AHEAD))).filter(isDue);
+    for (let at = 0; at < failedBefore.length; at += READ_AHEAD) yield* (await store.tables.outbox.bulkGet(failedBefore.slice(at, at + READ_AHEAD))).filter(isDue);
   }
 }

@@ -162,7 +162,7 @@ async function linkReturn(sc: SyncContext, entry: OutboxEntry, local: ReturnReco
  * 'waiting' when the budget or an unknown list order leaves it open: it is never sent blind.
  */
 async function settleLostCreate<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, attemptedAt: string, report: RoundReport): Promise<'settled' | 'waiting'> {
-  const state = await listState(sc.store.db, accountId, kind.list);
+  const state = await listState(sc.store.tables, accountId, kind.list);
   if (state.settled_at !== null && state.settled_at > attemptedAt) return 'settled';
   if (state.changes === 'honoured' && state.pass === null && state.passed_at !== null) {
     if ((await readChanges(sc, kind, accountId, report, 'push')) === 'done') return 'settled';
@@ -170,7 +170,7 @@ async function settleLostCreate<T extends { id: number }>(sc: SyncContext, kind:
   const newest = await readNewest(sc, kind, accountId, report, 'push');
   if (newest === 'done') return 'settled';
   if (newest === 'unknown-order' && (await continuePass(sc, kind, accountId, report, { maxPages: LOOKUP_PAGES, priority: 'push' })) === 'done') {
-    const after = await listState(sc.store.db, accountId, kind.list);
+    const after = await listState(sc.store.tables, accountId, kind.list);
     if (after.settled_at !== null && after.settled_at > attemptedAt) return 'settled';
   }
   return 'waiting';
@@ -188,8 +188,8 @@ async function waitForLookup(sc: SyncContext, entry: OutboxEntry, what: string):
 }
 
 async function pushReturn(sc: SyncContext, entry: OutboxEntry, report: RoundReport): Promise<Outcome> {
-  const local = await sc.store.db.returns.get(entry.local_id);
-  const linked = async () => (await linkOf(sc.store.db, 'return', entry.local_id)) !== undefined;
+  const local = await sc.store.tables.returns.get(entry.local_id);
+  const linked = async () => (await linkOf(sc.store.tables, 'return', entry.local_id)) !== undefined;
   // A return goes up once; later changes are the station's own counts (the upstream keeps its own).
   if (!local || (await linked())) {
     await settle(sc, entry, async () => false);
@@ -245,7 +245,7 @@ async function getPackage(sc: SyncContext, accountId: number, upstreamId: number
 }
 
 async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundReport): Promise<Outcome> {
-  const db = sc.store.db;
+  const db = sc.store.tables;
   const pkg = await db.return_packages.get(entry.local_id);
   if (!pkg) {
     await settle(sc, entry, async () => false);
@@ -307,7 +307,7 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
 }
 
 async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamLink, report: RoundReport, mayRetry: boolean): Promise<Outcome> {
-  const pkg = await sc.store.db.return_packages.get(link.local_id);
+  const pkg = await sc.store.tables.return_packages.get(link.local_id);
   if (!pkg) return 'done';
   const diff = unsentFields(pkg, link.synced);
   if (Object.keys(diff).length === 0) {
@@ -321,7 +321,7 @@ async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamL
     const parsed = readUpstreamPackage(current.body);
     if (answerKind(current.status) !== 'ok' || !parsed.ok) return failed(sc, entry, current, report);
     await adoptPackage(sc, pkg.account_id, parsed.record);
-    const merged = await linkOf(sc.store.db, 'return_package', pkg.id);
+    const merged = await linkOf(sc.store.tables, 'return_package', pkg.id);
     return merged ? patchPackage(sc, entry, merged, report, false) : 'retry';
   }
   if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);

@@ -46,7 +46,7 @@ export function parseUpstreamSettings(input: unknown): UpstreamSettings {
 }
 
 export function readUpstreamSettings(store: StationStore): Promise<UpstreamSettings | null> {
-  return upstreamSettingsIn(store.db);
+  return upstreamSettingsIn(store.tables);
 }
 
 /**
@@ -88,7 +88,7 @@ export async function upstreamSettingsIn(t: Pick<ReadTables, 'station_meta'>): P
  * no account made. Resolves to the settings it wrote, or null when there was nothing to rewrite.
  */
 export async function upgradeUpstreamSettings(store: StationStore): Promise<UpstreamSettings | null> {
-  const row = await store.db.station_meta.get(SETTINGS_KEY);
+  const row = await store.tables.station_meta.get(SETTINGS_KEY);
   if (!row || !storedSettingsOf(row.value)?.oneUrl) return null;
   return store.write(async (tx) => {
     const t = boundTables(tx);

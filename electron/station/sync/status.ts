@@ -15,7 +15,7 @@ export async function syncStatusOf(
   if (!settings) return SYNC_DISABLED;
   // Counted by the ledger, not read: this runs every 250 ms while parcels are received.
   const waiting = await outbox.count(settings.accounts);
-  const states = await store.db.sync_state.bulkGet(settings.accounts);
+  const states = await store.tables.sync_state.bulkGet(settings.accounts);
   const lastSuccess = states.reduce<string | null>((m, s) => (s?.last_success_at && (m === null || s.last_success_at > m) ? s.last_success_at : m), null);
   const paused = states.find((s) => s?.paused)?.paused ?? null;
   let state: SyncStatus['state'] = 'online';
