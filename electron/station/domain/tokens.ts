@@ -62,7 +62,7 @@ export async function pruneExpiredTokens(store: StationStore, now: string): Prom
   });
 }
 
-/** Revokes the token; caches of verified tokens follow the tokens table (store.onTablesChanged). */
+/** Revokes the token; caches of verified tokens follow the tokens table (store.onChange). */
 export function revokeToken(store: StationStore, clock: Clock, id: number): Promise<Token> {
   return store.write(async (tx) => {
     const t = boundTables(tx);

@@ -5,8 +5,8 @@ import { STATION_TABLES, type StationDexie, type StationTableName } from './sche
 
 /**
  * The station's tables as the engine holds them (`store.db`): each operation runs in a
- * transaction of its own. Read-only helpers take these, so they serve both a GET and a write
- * (a `BoundTables` is one too).
+ * transaction of its own. Store-internal: outside the store, reads take `ReadTables`
+ * (read-tables.ts), which a `BoundTables` is too.
  */
 export type EngineTables = Pick<StationDexie, StationTableName>;
 

@@ -18,7 +18,7 @@ import type { OpenStoreOptions, StationStore } from './station-store.ts';
 export * from './errors.ts';
 export type * from './records.ts';
 export { outboxKey, trackingKey } from './records.ts';
-export { type BoundTables, boundTables, type EngineTables, outsideWrite } from './bound-tables.ts';
+export { type BoundTables, boundTables, outsideWrite } from './bound-tables.ts';
 export { allocateIds } from './sequences.ts';
 export type { CountFilters, ListableTable, ListQueries, ListResult, PackageFilters, PackageSort, ReturnFilters, Page } from './list-queries.ts';
 export type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
