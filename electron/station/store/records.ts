@@ -325,9 +325,10 @@ export interface UpstreamListState {
   rolling_page: number;
   refreshed_at?: Timestamp | null;
   open_pages: number[];
-  /** Open pages still to re-read in this hour's refresh, and when that refresh began. */
+  /** Open pages still to re-read in this cycle of the refresh, when the cycle began, and whether a rolling page was read since. */
   open_queue?: number[];
   open_queued_at?: Timestamp | null;
+  rolled_since_queue?: boolean;
   /** `updated_since` (with `sort=updated_at` for packages) as the upstream was seen to treat it. */
   changes: 'unknown' | 'honoured' | 'ignored';
   changes_checked_at: Timestamp | null;

@@ -83,6 +83,8 @@ export async function readChanges<T extends { id: number }>(sc: SyncContext, kin
     const samePage = sorted && !done && read.records.length > 0 && kind.updatedAt(read.records.at(-1) as T) === since;
     const max = last !== null && (cursor.round_max === null || last > cursor.round_max) ? last : cursor.round_max;
     const updatedAt = !wrong && max !== null && (cursor.updated_at === null || max > cursor.updated_at) ? max : cursor.updated_at;
+    // A new package's return is read before the package is stored (as for any page: list-scan.ts).
+    if (!wrong && kind.prepare) await kind.prepare(sc, accountId, read.records, report, priority);
     let next: PullCursor;
     if (wrong) next = { ...cursor, page: 1, round_since: null, round_max: null };
     else if (done) next = { updated_at: updatedAt, page: 1, round_since: null, round_max: null, seen: 0, total: null, ...overlapAfter(before, updatedAt, { startedAt, fromStart, now: sc.clock.now() }, overlapMs) };
@@ -134,6 +136,7 @@ export async function probeChanges<T extends { id: number }>(sc: SyncContext, ki
   }
   const wrong = contradiction(kind, read.records, since, sorted);
   const verdict = wrong ? 'ignored' : read.totalCount < state.total ? 'honoured' : 'unknown';
+  if (kind.prepare) await kind.prepare(sc, accountId, read.records, report, priority);
   await sc.store.write(async (tx) => {
     const t = boundTables(tx);
     const now = sc.clock.now();

@@ -16,7 +16,7 @@ import { createOutboxLedger, type OutboxLedger } from './outbox-ledger.ts';
 import { SYNC_DISABLED } from '../domain/sync-port.ts';
 import { syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
-import { UpstreamBackingOffError } from './upstream-gate.ts';
+import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
 
 export interface RoundOptions {
   /** Pull too (the scheduler pulls on its interval; a round after a local change only pushes). */
@@ -126,6 +126,23 @@ async function clearBackoff(store: StationStore): Promise<void> {
   });
 }
 
+/**
+ * An outage is over: the changes that backed off only because the upstream was failing (a 5xx or no
+ * answer) are due now, not at their own backoff's end; a change refused for itself keeps its wait.
+ */
+async function releaseOutageWaits(store: StationStore): Promise<void> {
+  await store.write(async (tx) => {
+    const t = boundTables(tx);
+    for (const entry of await t.outbox.toArray()) {
+      const status = entry.error?.status ?? null;
+      if (entry.next_attempt_at !== null && entry.hold === null && entry.error && (status === null || upstreamFailing(status))) await t.outbox.put({ ...entry, next_attempt_at: null });
+    }
+  });
+}
+
+/** After an outage the idle reads go at one station's pace for this long: what the others pushed on recovery reaches this one soon. */
+export const AFTER_OUTAGE_MS = 10 * 60_000;
+
 /** One account's turn in a round: push, then (on the scheduler's rounds) pull. */
 async function syncAccount(sc: SyncContext, accountId: number, options: RoundOptions, report: RoundReport): Promise<void> {
   await pushAccount(sc, accountId, report);
@@ -188,6 +205,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let lastRound: LastRound = { offline: false, error: null, backoffUntil: null };
   /** The budget of the upstream the last round used. */
   let lastBudget: RateBudget | undefined;
+  /** Per budget, the outages whose end this engine acted on (releaseOutageWaits). */
+  const recoveriesSeen = new WeakMap<RateBudget, number>();
   let queue: Promise<unknown> = Promise.resolve();
 
   const refreshStatus = () => feed.refresh(lastRound);
@@ -210,7 +229,21 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function contextFor(settings: UpstreamSettings, budget: RateBudget = budgetFor(settings)): Promise<SyncContext> {
     const client = createUpstreamClient(settings, budget, options.fetch);
-    return { store, clock, client, outbox, instanceId: await instanceIdOf(store), pace: () => budget.share(), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
+    return { store, clock, client, outbox, instanceId: await instanceIdOf(store), pace: () => (afterOutage(budget) ? 1 : budget.share()), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
+  }
+
+  function afterOutage(budget: RateBudget): boolean {
+    const { recoveredAt } = budget.gate();
+    return recoveredAt !== null && Date.parse(clock.now()) - recoveredAt < AFTER_OUTAGE_MS;
+  }
+
+  /** Whether an outage ended since the last look; its waits are then released. */
+  async function outageEnded(budget: RateBudget): Promise<boolean> {
+    const { recoveries } = budget.gate();
+    if (recoveries === (recoveriesSeen.get(budget) ?? 0)) return false;
+    recoveriesSeen.set(budget, recoveries);
+    await releaseOutageWaits(store);
+    return true;
   }
 
   async function round(roundOptions: RoundOptions): Promise<RoundReport> {
@@ -237,7 +270,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
     const sc = await contextFor(settings, budget);
     if (roundOptions.ignoreBackoff) await clearBackoff(store);
+    await outageEnded(budget);
     const outcome = await syncAccounts(sc, budget, settings.accounts, roundOptions, report);
+    // The probe of this round ended an outage: what waited for it goes in a round right after.
+    if (await outageEnded(budget)) report.more = true;
     // Whenever the gate is not open (its backoff may just be over: then the probe goes next).
     const { opensAt } = budget.gate();
     report.backoff_until = opensAt === null ? null : new Date(opensAt).toISOString();

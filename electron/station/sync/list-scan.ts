@@ -236,7 +236,8 @@ export async function readNewest<T extends { id: number }>(sc: SyncContext, kind
       return 'unknown-order';
     }
     for (const id of ids) if (id > floor) newIds.add(id);
-    await storePage(sc, kind, accountId, read, report, priority, (s) => ({ ...s, open_pages: openPagesAfter(kind, s.open_pages, page, read.records) }));
+    // A page read here counts as refreshed: it leaves the open pages' queue.
+    await storePage(sc, kind, accountId, read, report, priority, (s) => ({ ...s, open_pages: openPagesAfter(kind, s.open_pages, page, read.records), ...(s.open_queue ? { open_queue: s.open_queue.filter((p) => p !== page) } : {}) }));
     // The count grew past the page read first: the newest end is further on.
     if (up && !jumped && read.totalPages > page) {
       jumped = true;
@@ -266,8 +267,8 @@ export async function readNewest<T extends { id: number }>(sc: SyncContext, kind
 }
 
 /**
- * Re-reads one page for edits: the pages that held open records first when they were last read more
- * than `openEveryMs` ago (each once per refresh), else the next page of the rolling cycle.
+ * Re-reads one page for edits: the first of `openDue` (the open pages' queue), else the next page of
+ * the rolling cycle.
  */
 export async function refreshPage<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, priority: RequestPriority, openDue: number[]): Promise<{ outcome: ScanOutcome; page: number | null }> {
   const state = await listState(sc.store.tables, accountId, kind.list);
@@ -276,8 +277,9 @@ export async function refreshPage<T extends { id: number }>(sc: SyncContext, kin
   const page = openDue[0] ?? (state.rolling_page > lastPage ? 1 : state.rolling_page);
   const read = await readPage(sc, kind, accountId, page, priority);
   if (!read) return { outcome: 'budget', page: null };
-  const rolling = openDue.length > 0 ? state.rolling_page : (page >= read.totalPages ? 1 : page + 1);
-  await storePage(sc, kind, accountId, read, report, priority, (s) => ({ ...s, rolling_page: rolling, open_pages: openPagesAfter(kind, s.open_pages, page, read.records) }));
+  const rolled = openDue.length === 0;
+  const rolling = rolled ? (page >= read.totalPages ? 1 : page + 1) : state.rolling_page;
+  await storePage(sc, kind, accountId, read, report, priority, (s) => ({ ...s, rolling_page: rolling, open_pages: openPagesAfter(kind, s.open_pages, page, read.records), ...(rolled ? { rolled_since_queue: true } : {}) }));
   return { outcome: 'done', page };
 }
 

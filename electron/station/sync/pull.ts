@@ -20,8 +20,12 @@ import { boundTables } from '../store/index.ts';
 
 /** An idle round reads at most this many pages of a full pass, so pushes never wait long behind one. */
 const PASS_PAGES_PER_ROUND = 20;
-/** The pages that held open packages are all re-read at least this often. */
+/** The pages that held open packages are all re-read at least this often (within the idle budget: see `refreshEvery`). */
 const OPEN_REFRESH_MS = 60 * 60_000;
+/** A shared budget never makes a list's refresh read more often than this (the fleet's idle cost: docs/decisions/sync.md). */
+const REFRESH_FLOOR_MS = 12 * 60_000;
+/** The longest a shared budget stretches the reads of new returns (a package's return is read when the package needs it). */
+const IDLE_RETURNS_MAX_MS = 30 * 60_000;
 /** Changes verified absent are asked about again after this long. */
 const PROBE_AGAIN_MS = 60 * 60_000;
 /** The idle cadence when none is set: see `idleCost` in docs/decisions/sync.md. */
@@ -140,6 +144,22 @@ function every(sc: SyncContext, rounds: number, maxMs = Number.POSITIVE_INFINITY
   return idleIntervalMs((sc.idleEveryMs ?? DEFAULT_IDLE_EVERY_MS) * rounds, sc.pace?.() ?? 1, { maxMs }) * 0.9;
 }
 
+/** The idle wait before a list's new records are read: new packages reach every station of a fleet within 10 minutes. */
+function newestEvery(sc: SyncContext, kind: ListKind<{ id: number }>): number {
+  const rounds = ROUNDS[kind.list].newest;
+  return every(sc, rounds, kind.list === 'packages' ? IDLE_PULL_MAX_MS * rounds : IDLE_RETURNS_MAX_MS);
+}
+
+/**
+ * The idle wait before a refresh page. A shared budget stretches it, but while pages hold open
+ * packages no further than lets each of them (and one rolling page) be read within the hour, nor below
+ * `REFRESH_FLOOR_MS`: the budget wins when there are more open pages than that allows.
+ */
+function refreshEvery(sc: SyncContext, kind: ListKind<{ id: number }>, openPages: number): number {
+  const maxMs = openPages === 0 ? Number.POSITIVE_INFINITY : Math.max(REFRESH_FLOOR_MS, OPEN_REFRESH_MS / (openPages + 1));
+  return every(sc, ROUNDS[kind.list].refresh, maxMs);
+}
+
 /** Pulls an account: returns, then packages. */
 export async function pullAccount(sc: SyncContext, accountId: number, report: RoundReport, mode: PullMode): Promise<PullResult> {
   const left: string[] = [];
@@ -153,10 +173,9 @@ export async function pullAccount(sc: SyncContext, accountId: number, report: Ro
 /** One list's share of a round; returns what it left for later, or null. */
 async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, mode: PullMode): Promise<string | null> {
   const complete = mode === 'complete';
-  const rounds = ROUNDS[kind.list];
   let state = await listState(sc.store.tables, accountId, kind.list);
   if (state.changes === 'honoured' && state.pass === null && state.passed_at !== null) {
-    if (!complete && since(state.settled_at, sc.clock.now()) < every(sc, rounds.newest, IDLE_PULL_MAX_MS * rounds.newest)) return null;
+    if (!complete && since(state.settled_at, sc.clock.now()) < newestEvery(sc, kind)) return null;
     const feed = await readChanges(sc, kind, accountId, report, 'pull');
     if (feed === 'budget') return `${kind.list}: changes left for the next round (rate budget)`;
     if (feed === 'done') return null;
@@ -165,7 +184,7 @@ async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKin
   }
   state = await listState(sc.store.tables, accountId, kind.list);
   if (state.pass !== null || state.passed_at === null) return fullPass(sc, kind, accountId, report, complete);
-  if (complete || since(state.settled_at, sc.clock.now()) >= every(sc, rounds.newest, IDLE_PULL_MAX_MS * rounds.newest)) {
+  if (complete || since(state.settled_at, sc.clock.now()) >= newestEvery(sc, kind)) {
     const newest = await readNewest(sc, kind, accountId, report, 'pull');
     if (newest === 'budget') return `${kind.list}: new records left for the next round (rate budget)`;
     if (newest === 'unknown-order') return fullPass(sc, kind, accountId, report, complete);
@@ -188,17 +207,19 @@ async function fullPass<T extends { id: number }>(sc: SyncContext, kind: ListKin
 }
 
 /**
- * Edits: the pages that held open packages, each at least once an hour, then the rolling refresh.
- * An idle round reads one page when one is due; `sync --once` reads every open page.
+ * Edits: a cycle of the pages that held open packages, each read once, then one page of the rolling
+ * refresh (the rest of the list), then the next cycle; a cycle begins at least once an hour. An idle
+ * round reads one page when one is due; `sync --once` reads every open page.
  */
 async function refresh<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, complete: boolean): Promise<string | null> {
-  let state = await listState(sc.store.tables, accountId, kind.list);
+  const state = await listState(sc.store.tables, accountId, kind.list);
   const now = sc.clock.now();
-  if (complete || since(state.open_queued_at, now) >= OPEN_REFRESH_MS) {
+  if (!complete && since(state.refreshed_at, now) < refreshEvery(sc, kind as ListKind<{ id: number }>, state.open_pages.length)) return null;
+  const cycleDone = (state.open_queue ?? []).length === 0 && (state.rolled_since_queue ?? true);
+  if (complete || cycleDone || since(state.open_queued_at, now) >= OPEN_REFRESH_MS) {
     const queue = [...state.open_pages];
-    state = await sc.store.write((tx) => updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, open_queue: queue, open_queued_at: now })));
+    await sc.store.write((tx) => updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, open_queue: queue, open_queued_at: now, rolled_since_queue: false })));
   }
-  if (!complete && since(state.refreshed_at, now) < every(sc, ROUNDS[kind.list].refresh)) return null;
   for (;;) {
     const queue = (await listState(sc.store.tables, accountId, kind.list)).open_queue ?? [];
     const { outcome, page } = await refreshPage(sc, kind, accountId, report, 'pull', queue);

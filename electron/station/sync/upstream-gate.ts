@@ -53,7 +53,13 @@ export interface GateState {
   failures: number;
   /** What closed it: `HTTP 503`, or the network error. */
   reason: string | null;
+  /** Outages it saw end: successes after at least `OUTAGE_FAILURES` failures in a row, and when the last one ended. */
+  recoveries: number;
+  recoveredAt: number | null;
 }
+
+/** Failures in a row that make an outage (a single 5xx may be one record's trouble, not the upstream's). */
+export const OUTAGE_FAILURES = 2;
 
 export type Admission = 'go' | 'probe' | 'wait';
 
@@ -98,6 +104,8 @@ export function createUpstreamGate(options: UpstreamGateOptions = {}): UpstreamG
   let until: number | null = null;
   let failures = 0;
   let reason: string | null = null;
+  let recoveries = 0;
+  let recoveredAt: number | null = null;
   /** When the probe went out; null: none is out. */
   let probeSince: number | null = null;
   let waiters: Array<() => void> = [];
@@ -121,6 +129,10 @@ export function createUpstreamGate(options: UpstreamGateOptions = {}): UpstreamG
       return Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), sleep(pollMs)]);
     },
     succeeded() {
+      if (failures >= OUTAGE_FAILURES) {
+        recoveries += 1;
+        recoveredAt = now();
+      }
       until = null;
       failures = 0;
       reason = null;
@@ -139,7 +151,7 @@ export function createUpstreamGate(options: UpstreamGateOptions = {}): UpstreamG
       wake();
     },
     state() {
-      return { opensAt: until, probing: probeSince !== null, failures, reason };
+      return { opensAt: until, probing: probeSince !== null, failures, reason, recoveries, recoveredAt };
     },
   };
 }
