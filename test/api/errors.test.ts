@@ -13,6 +13,7 @@ import {
   uniqueTracking,
   type TestStation,
 } from './support.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * Every error code (docs/api-reference.md, Errors), with its status, shape and extra details; the Host check,
@@ -327,8 +328,8 @@ describe('500 INTERNAL_ERROR', () => {
     try {
       const created = await createReturn(own.origin, own.account1);
       // The return is not in memory (as a cold one), and reading it through Dexie fails.
-      vi.spyOn(own.station.ctx.store.inMemory, 'peek').mockReturnValue(undefined);
-      vi.spyOn(own.station.ctx.store.db.returns, 'get').mockRejectedValue(new Error('disk sector 7 unreadable at /secret/path'));
+      vi.spyOn(insidesOf(own.station.ctx.store).inMemory, 'peek').mockReturnValue(undefined);
+      vi.spyOn(insidesOf(own.station.ctx.store).db.returns, 'get').mockRejectedValue(new Error('disk sector 7 unreadable at /secret/path'));
       const response = await call(own.origin, 'GET', `${A1}/returns/${created.id}`, { token: own.account1 });
       expectError(response, 'INTERNAL_ERROR');
       const details = (response.json as { details: Record<string, unknown> }).details;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STREAMS_PER_TOKEN } from '../../electron/station/api/routes/events.ts';
 import { followEvents, type EventStream } from '../support/event-stream.ts';
 import { call, createPackage, createReturn, sleep, startStation, type TestStation } from './support.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * Live changes as Server-Sent Events (docs/api-reference.md, Live changes): bearer header, fetch streaming, the
@@ -121,7 +122,7 @@ describe('GET /api/v1/accounts/{id}/events', () => {
       while (backlog.length < 640) backlog.push((await createReturn(s.origin, s.account1)).id);
     }));
     await s.station.ctx.store.shedCold();
-    expect(await s.station.ctx.store.db.change_log.count()).toBe(0);
+    expect(await insidesOf(s.station.ctx.store).db.change_log.count()).toBe(0);
 
     const resumed = await openStream(1, s.account1, resumeFrom);
     try {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '#shared/api/errors.ts';
 import { call, createPackage, createReturn, packageBody, returnBody, startStation, type ApiResponse, type TestStation } from './support.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * Property-based hostile input (fast-check): random and mutated bodies, query strings and path ids
@@ -33,12 +34,12 @@ async function snapshot() {
   const { store } = s.station;
   const changes = store.changeLog.after(0, 1_000_000).length;
   const [items, media, operators, idem, pkg, item] = await Promise.all([
-    store.db.package_line_items.count(),
-    store.db.media_files.count(),
-    store.db.operators.count(),
-    store.db.idempotency_keys.count(),
+    insidesOf(store).db.package_line_items.count(),
+    insidesOf(store).db.media_files.count(),
+    insidesOf(store).db.operators.count(),
+    insidesOf(store).db.idempotency_keys.count(),
     call(s.origin, 'GET', `${A1}/return_packages/${packageId}`, { token: s.stationToken }),
-    store.db.package_line_items.get(lineItemId),
+    insidesOf(store).db.package_line_items.get(lineItemId),
   ]);
   const operatorList = await call(s.origin, 'GET', '/api/v1/station/operators?per_page=250', { token: s.stationToken });
   return {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, buildPath, type RouteDefinition } from '#shared/api/routes.ts';
 import { call, createPackage, createReturn, expectError, packageBody, returnBody, sampleMedia, startStation, type TestStation } from './support.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * Account isolation: every authenticated route of the route table, called with no token, a bad
@@ -60,9 +61,9 @@ function snapshot() {
   return {
     returns: store.count('returns', {}),
     packages: store.count('return_packages', {}),
-    items: store.db.package_line_items.count(),
-    media: store.db.media_files.count(),
-    operators: store.db.operators.count(),
+    items: insidesOf(store).db.package_line_items.count(),
+    media: insidesOf(store).db.media_files.count(),
+    operators: insidesOf(store).db.operators.count(),
     changes: store.changeLog.after(0, 1_000_000).length,
   };
 }

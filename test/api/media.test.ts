@@ -16,6 +16,7 @@ import {
   startStation,
   type TestStation,
 } from './support.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * Media files: each allowed type round-trips byte for byte through its capability URL, as a raw
@@ -106,12 +107,12 @@ describe('round trip', () => {
 describe('refusals leave no file behind', () => {
   it('PNG bytes declared as image/jpeg → 415 (raw and multipart)', async () => {
     const before = mediaFileNames(s.dataDir);
-    const recordsBefore = await s.station.store.db.media_files.count();
+    const recordsBefore = await insidesOf(s.station.store).db.media_files.count();
     expectError(await call(s.origin, 'POST', uploadPath(), { token: s.account1, raw: sampleMedia('image/png', 31), headers: { 'content-type': 'image/jpeg' } }), 'UNSUPPORTED_MEDIA_TYPE');
     const viaForm = await uploadMultipart(multipart('file', 'x.jpg', 'image/jpeg', sampleMedia('image/png', 32)));
     expect(viaForm.status, viaForm.text).toBe(415);
     expect(mediaFileNames(s.dataDir)).toEqual(before);
-    expect(await s.station.store.db.media_files.count()).toBe(recordsBefore);
+    expect(await insidesOf(s.station.store).db.media_files.count()).toBe(recordsBefore);
   });
 
   it('a short file whose bytes match nothing, an empty file', async () => {

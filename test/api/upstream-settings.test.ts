@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, startStation, type TestStation } from './support.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * `GET/POST /api/v1/station/upstream`: the upstream's two addresses as the returns service's spec
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 const get = () => call(ts.origin, 'GET', PATH, { token: ts.stationToken });
 const post = (body: unknown) => call(ts.origin, 'POST', PATH, { token: ts.stationToken, body });
-const storedRow = async () => (await ts.station.ctx.store.db.station_meta.get('sync.upstream'))?.value;
+const storedRow = async () => (await insidesOf(ts.station.ctx.store).db.station_meta.get('sync.upstream'))?.value;
 
 describe('upstream settings', () => {
   it('shows none set as null addresses', async () => {

@@ -6,12 +6,13 @@ import { seedCatalog } from '../../electron/station/domain/catalog.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { seed } from './store-bench.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /** The seed writes raw records; the API keeps each package's line-item count, so fill it in. */
 async function countLineItems(store: StationStore): Promise<void> {
   const counts = new Map<number, number>();
-  await store.db.package_line_items.each((item) => counts.set(item.return_package_id, (counts.get(item.return_package_id) ?? 0) + 1));
-  const all = await store.db.return_packages.toArray();
+  await insidesOf(store).db.package_line_items.each((item) => counts.set(item.return_package_id, (counts.get(item.return_package_id) ?? 0) + 1));
+  const all = await insidesOf(store).db.return_packages.toArray();
   for (let start = 0; start < all.length; start += 5_000) {
     const chunk = all.slice(start, start + 5_000).map((pkg) => ({ ...pkg, line_items_count: counts.get(pkg.id) ?? 0 }));
     await store.write((tx) => boundTables(tx).return_packages.bulkPut(chunk));

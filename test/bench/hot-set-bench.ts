@@ -10,6 +10,7 @@ import { openStore, STORE_FILE, type StationStore } from '../../electron/station
 import { buildHotSetDataset } from './hot-set-dataset.ts';
 import { type BenchRow, toMarkdown } from './report.ts';
 import { openInChild, percentile } from './store-bench.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
 
@@ -19,9 +20,9 @@ async function timeGetOne(store: StationStore, ids: readonly number[], samples: 
   for (let i = 0; i < samples; i++) {
     const id = ids[(i * 7919) % ids.length] ?? 1;
     const t0 = performance.now();
-    const pkg = await store.db.return_packages.get(id);
-    await store.db.package_line_items.where('return_package_id').equals(id).toArray();
-    await store.db.media_files.where('return_package_id').equals(id).toArray();
+    const pkg = await insidesOf(store).db.return_packages.get(id);
+    await insidesOf(store).db.package_line_items.where('return_package_id').equals(id).toArray();
+    await insidesOf(store).db.media_files.where('return_package_id').equals(id).toArray();
     times.push(performance.now() - t0);
     if (!pkg) throw new Error(`package ${id} not found`);
   }
@@ -51,7 +52,7 @@ async function timeList(store: StationStore, page: number, samples: number, afte
     const t0 = performance.now();
     const { ids } = store.listIds('return_packages', query);
     total = store.count('return_packages', query);
-    await store.db.return_packages.bulkGet(ids);
+    await insidesOf(store).db.return_packages.bulkGet(ids);
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
@@ -159,7 +160,7 @@ export async function runHotSetBench(): Promise<BenchRow[]> {
       // sweep did before (each one cloned out of the engine), in one transaction.
       const sweep = await stallOf(() => store.shedCold(), 5);
       const CLUSTER_RECORDS = ['returns', 'return_packages', 'package_line_items', 'media_files'] as const;
-      const readHot = await stallOf(() => store.db.transaction('r', CLUSTER_RECORDS, () => Promise.all(CLUSTER_RECORDS.map((table) => store.db.table(table).toArray()))), 5);
+      const readHot = await stallOf(() => insidesOf(store).db.transaction('r', CLUSTER_RECORDS, () => Promise.all(CLUSTER_RECORDS.map((table) => insidesOf(store).db.table(table).toArray()))), 5);
       rows.push({ section: 'hotset', name: `baseline: read the hot set's records once (${hot.toLocaleString('en')} hot packages' clusters)`, value: `${round(readHot.median, 0)} ms; longest event-loop stall ${round(readHot.stall, 0)} ms` });
       rows.push({
         section: 'hotset',

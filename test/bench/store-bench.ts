@@ -20,6 +20,7 @@ import {
   storeStatsOf,
   trackingKey,
 } from '../../electron/station/store/index.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 
 /** The suite kills the writers 4 times; the bench many more. */
@@ -108,9 +109,9 @@ export async function seed(store: StationStore, count: number): Promise<void> {
         returns.push(newReturn(n, lineId, lines));
         lineId += lines;
       }
-      const returnIds = await store.db.returns.bulkAdd(returns, { allKeys: true });
+      const returnIds = await insidesOf(store).db.returns.bulkAdd(returns, { allKeys: true });
       const packages = returnIds.map((returnId, index) => newPackage(start + index, returnId));
-      const packageIds = await store.db.return_packages.bulkAdd(packages, { allKeys: true });
+      const packageIds = await insidesOf(store).db.return_packages.bulkAdd(packages, { allKeys: true });
       const items: Array<Omit<PackageLineItem, 'id'>> = [];
       packages.forEach((pkg, index) => {
         if (pkg.status !== 'received') return;
@@ -132,7 +133,7 @@ export async function seed(store: StationStore, count: number): Promise<void> {
           });
         }
       });
-      await store.db.package_line_items.bulkAdd(items);
+      await insidesOf(store).db.package_line_items.bulkAdd(items);
     });
   }
 }
@@ -184,7 +185,7 @@ async function storeWriteRate(writers: number, durationMs: number): Promise<{ ra
       while (performance.now() - started < durationMs) {
         const t0 = performance.now();
         const i = n++;
-        await store.write(['return_packages'], () => store.db.return_packages.add(newPackage(i, 1)));
+        await store.write(['return_packages'], () => insidesOf(store).db.return_packages.add(newPackage(i, 1)));
         latencies.push(performance.now() - t0);
       }
     };
@@ -227,11 +228,11 @@ export async function openInChild(dir: string, hotDays?: number): Promise<OpenFi
  */
 export async function timeList(store: StationStore, page: number): Promise<{ p50: number; p99: number; total: number }> {
   const query = { account_id: 2, status: ['in_transit', 'delivered'] as PackageStatus[], sort: '-updated_at' as const, per_page: 25, page };
-  const unchanged = await store.db.return_packages.get(1);
+  const unchanged = await insidesOf(store).db.return_packages.get(1);
   const times: number[] = [];
   let total = 0;
   for (let i = 0; i < 200; i++) {
-    if (unchanged) await store.write(() => store.db.return_packages.put(unchanged));
+    if (unchanged) await store.write(() => insidesOf(store).db.return_packages.put(unchanged));
     const t0 = performance.now();
     total = store.listIds('return_packages', query).total;
     times.push(performance.now() - t0);

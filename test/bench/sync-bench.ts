@@ -17,6 +17,7 @@ import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import { startStation, type RunningStation } from '../support/station-process.ts';
 import { buildDataset } from './dataset.ts';
 import type { BenchRow } from './report.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * `sync`: the sync engine against a real upstream station over loopback, each figure beside a
@@ -80,7 +81,7 @@ async function convergence(upstream: RunningStation, api: ApiClient): Promise<Be
     try {
       await local.engine.runRound({ pull: true });
       const ctx = { store: local.store, clock: systemClock, config: await loadConfigCache(local.store) };
-      const packages = (await local.store.db.return_packages.toArray()).filter((p) => p.account_id === account);
+      const packages = (await insidesOf(local.store).db.return_packages.toArray()).filter((p) => p.account_id === account);
       for (const pkg of packages) {
         await runScript(ctx, (t, now) => updatePackage(t, now, account, pkg.id, { status: 'received' }));
         await runScript(ctx, (t, now) => updatePackage(t, now, account, pkg.id, { notes: 'checked' }));
@@ -180,7 +181,7 @@ async function firstPull(): Promise<BenchRow[]> {
       // `sync --once`: an idle round reads at most 20 pages of a full pass since the page-number pull.
       const report = await local.engine.runRound({ pull: true, pullMode: 'complete' });
       const pullMs = performance.now() - pullStarted;
-      const stored = await local.store.db.return_packages.count();
+      const stored = await insidesOf(local.store).db.return_packages.count();
       return [
         { section: 'sync', name: `paging through ${FIRST_PULL} packages and their returns, nothing stored (baseline)`, value: `${(baselineMs / 1000).toFixed(1)} s` },
         { section: 'sync', name: `first pull of ${FIRST_PULL} packages`, value: `${(pullMs / 1000).toFixed(1)} s, ${stored} stored, ${report.requests} requests, ${(pullMs / baselineMs).toFixed(2)}× the baseline`, ok: stored === FIRST_PULL },

@@ -45,7 +45,7 @@ function spread(values: number[]): { p50: number; max: number } {
 
 async function pullDone(station: SimStation): Promise<boolean> {
   for (const list of ['returns', 'packages'] as const) {
-    const state = await listState(station.store.db, 1, list);
+    const state = await listState(station.store.tables, 1, list);
     if (state.pass !== null || state.passed_at === null) return false;
   }
   return true;
@@ -247,7 +247,7 @@ async function fleetCase(filters: 'ignored' | 'honoured'): Promise<BenchRow[]> {
     });
     // With page numbers alone an edit is seen only by re-reading its page: every page holding open
     // packages, every 10 minutes, on every station, is the floor of what the target costs.
-    const openPages = (await listState(stations[0]?.store.db ?? fail(), 1, 'packages')).open_pages.length;
+    const openPages = (await listState((stations[0] ?? fail()).store.tables, 1, 'packages')).open_pages.length;
     const floor = filters === 'ignored' ? `; within 10 min on page numbers alone needs each station to re-read the ${openPages} pages holding open packages every 10 minutes: ≥ ${fmt(openPages * 6 * n)} requests an hour for the fleet, over the idle target` : '';
     rows.push({
       section: SECTION,

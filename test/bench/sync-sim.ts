@@ -10,6 +10,7 @@ import { DEFAULT_PULL_INTERVAL_MS } from '../../electron/station/sync/scheduler.
 import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import type { FetchLike } from '../../electron/station/sync/upstream-client.ts';
 import { type FakeReturnsService, type PackageSeed, startFakeReturnsService, type FakeModes } from '../sync/fake-returns-service.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * Simulated time for the sync bench against the spec-only fake (test/sync/fake-returns-service.ts):
@@ -259,11 +260,11 @@ export class SimStation {
   }
 
   async hasTracking(trackingNumber: string, account = 1): Promise<boolean> {
-    return (await this.store.db.return_packages.where('[account_id+tracking_key]').equals([account, trackingKey(trackingNumber)]).count()) > 0;
+    return (await insidesOf(this.store).db.return_packages.where('[account_id+tracking_key]').equals([account, trackingKey(trackingNumber)]).count()) > 0;
   }
 
   async packageByTracking(trackingNumber: string, account = 1) {
-    return this.store.db.return_packages.where('[account_id+tracking_key]').equals([account, trackingKey(trackingNumber)]).first();
+    return insidesOf(this.store).db.return_packages.where('[account_id+tracking_key]').equals([account, trackingKey(trackingNumber)]).first();
   }
 
   async close(): Promise<void> {

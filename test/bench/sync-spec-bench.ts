@@ -7,6 +7,7 @@ import { DEFAULT_PULL_INTERVAL_MS } from '../../electron/station/sync/scheduler.
 import type { FakeReturnsService } from '../sync/fake-returns-service.ts';
 import type { BenchRow } from './report.ts';
 import { HOUR, MINUTE, requestsBetween, RTT_MS, seeded, seedNewPackage, seedUpstream, Sim, SimStation, startSimFake } from './sync-sim.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * `sync` against the spec-only fake (test/sync/fake-returns-service.ts: filters ignored, 100 records
@@ -90,7 +91,7 @@ async function pageThroughStraight(sim: Sim, fake: FakeReturnsService): Promise<
 
 async function pullDone(station: SimStation): Promise<boolean> {
   for (const list of ['returns', 'packages'] as const) {
-    const state = await listState(station.store.db, 1, list);
+    const state = await listState(insidesOf(station.store).db, 1, list);
     if (state.pass !== null || state.passed_at === null) return false;
   }
   return true;
@@ -117,7 +118,7 @@ async function sizeCase(size: number, options: { firstPullRows: boolean; newPack
     await sim.runUntil(started + 48 * HOUR, () => done);
     const pullMs = sim.now - started;
     const pullRequests = fake.requests.length;
-    const stored = await station.store.db.return_packages.count();
+    const stored = await insidesOf(station.store).db.return_packages.count();
     const rateLimited = fake.requests.filter((r) => r.status === 429).length;
 
     if (options.firstPullRows) {
@@ -211,7 +212,7 @@ async function receiveAtStation(sim: Sim, station: SimStation, tracking: string,
   if (!pkg) throw new Error(`${tracking} is not on station ${station.name}`);
   const write = <T>(fn: (t: ReturnType<typeof boundTables>, now: string) => Promise<T>) => station.store.write((tx) => fn(boundTables(tx), sim.clock.now()));
   if (withItems) {
-    const ret = await station.store.db.returns.get(pkg.return_id);
+    const ret = await insidesOf(station.store).db.returns.get(pkg.return_id);
     for (let i = 0; i < ITEMS; i += 1) {
       const line = ret?.return_line_items[i];
       await write((t, now) => createLineItem(t, now, 1, pkg.id, { return_line_item_id: line?.id ?? null, quantity: 1, condition: 'like_new', defective: false, notes: null, barcode: null, tags: [] }));
@@ -390,7 +391,7 @@ async function lostCreates(): Promise<BenchRow[]> {
     let creates = 0;
     fake.modes.loseAnswer = (req) => isCreate(req) && creates++ < LOST;
     const t0 = sim.now;
-    const returnIds = (await station.store.db.returns.toArray()).map((r) => r.id);
+    const returnIds = (await insidesOf(station.store).db.returns.toArray()).map((r) => r.id);
     void sim.spawn(async () => {
       for (let n = 0; n < LOST; n += 1) {
         await station.store.write((tx) =>
@@ -407,14 +408,14 @@ async function lostCreates(): Promise<BenchRow[]> {
     });
     let settledAt = 0;
     station.afterRound = async () => {
-      if (settledAt === 0 && sim.now > t0 + LOST * 10_000 && (await station.store.db.outbox.count()) === 0) settledAt = sim.now;
+      if (settledAt === 0 && sim.now > t0 + LOST * 10_000 && (await insidesOf(station.store).db.outbox.count()) === 0) settledAt = sim.now;
     };
     await sim.runUntil(t0 + 12 * HOUR, () => settledAt !== 0);
     outcome = {
       dup: duplicatesOf(fake, 'LOST'),
       ms: (settledAt || sim.now) - t0,
       requests: fake.requests.filter((r) => r.at >= t0).length,
-      outbox: await station.store.db.outbox.count(),
+      outbox: await insidesOf(station.store).db.outbox.count(),
       pending: LOST - duplicatesOf(fake, 'LOST').present,
       lost: fake.requests.filter((r) => r.status === 'lost').length,
     };

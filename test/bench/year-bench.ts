@@ -29,6 +29,7 @@ import { openStation, type Station } from '../../electron/station/station.ts';
 import { type ResidentByMapping, residentByMapping } from './native-memory.ts';
 import type { BenchRow } from './report.ts';
 import type { DriverMessage, DriverReply } from './year-driver.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 const PACKAGES = Number(process.env.BENCH_YEAR_PACKAGES ?? 100_000);
 const DIAG = process.env.BENCH_YEAR_DIAG;
@@ -93,7 +94,7 @@ async function diagnose(station: Station, made: number, snapshot: boolean): Prom
   const { external, arrayBuffers, rss, heapTotal } = process.memoryUsage();
   const resident = residentByMapping();
   const tables: Record<string, number> = {};
-  for (const table of station.ctx.store.db.tables) tables[table.name] = await table.count();
+  for (const table of insidesOf(station.ctx.store).db.tables) tables[table.name] = await table.count();
   // What RSS holds besides V8's heap: the node binary, SQLite, buffers, and what malloc keeps; and
   // V8's pages resident beyond its spaces' committed size: the page pool (freed pages it keeps).
   const outsideHeap = `RSS outside V8's heap ${((rss - heapTotal) / MiB).toFixed(0)} MiB`;

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CHANGE_LOG_RETENTION_MS, pruneExpired } from '../../electron/station/domain/retention.ts';
 import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * The change log lives on disk (store/change-log-reads.ts): the engine appends to it, the sweep
@@ -49,7 +50,7 @@ describe('the change log on disk', () => {
     const store = await open(await dataDir());
     expect(await append(store, 3, 2, 1)).toEqual([1, 2, 3]);
     await store.shedCold();
-    expect(await store.db.change_log.count()).toBe(0);
+    expect(await insidesOf(store).db.change_log.count()).toBe(0);
     expect(stored(store)).toEqual([1, 2, 3]);
     expect(store.changeLog.after(1, 1).map((entry) => [entry.seq, entry.data])).toEqual([[2, { age: 2 }]]);
     expect(await append(store, 0)).toEqual([4]);
@@ -63,7 +64,7 @@ describe('the change log on disk', () => {
     await store.write((tx) => boundTables(tx).change_log.delete(4)); // the newest entry gone: its seq is still used
     await store.close();
     store = await open(dir);
-    expect(await store.db.change_log.count()).toBe(0);
+    expect(await insidesOf(store).db.change_log.count()).toBe(0);
     expect(stored(store)).toEqual([1, 2, 3]);
     expect(await append(store, 1)).toEqual([5]);
     await store.close();

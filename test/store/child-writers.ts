@@ -1,6 +1,7 @@
 // Child process for the kill test: concurrent writers on the store in argv[2]. Each acknowledged
 // write prints "<id> <tracking number>" on stdout; the parent kills this process with SIGKILL.
 import { openStore, trackingKey } from '../../electron/station/store/index.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 const dataDir = process.argv[2] ?? '';
 const round = Number(process.argv[3] ?? 0);
@@ -16,7 +17,7 @@ async function writer(w: number): Promise<never> {
     const status = n % 7 === 0 ? 'cancelled' : 'in_transit';
     const id = await store.write(async () => {
       const now = new Date().toISOString();
-      const packageId = await store.db.return_packages.add({
+      const packageId = await insidesOf(store).db.return_packages.add({
         account_id: 1 + (n % 2),
         return_id: 1,
         tracking_number: tracking,
@@ -41,7 +42,7 @@ async function writer(w: number): Promise<never> {
         created_at: now,
         updated_at: now,
       });
-      await store.db.package_line_items.add({
+      await insidesOf(store).db.package_line_items.add({
         account_id: 1,
         return_package_id: packageId,
         return_line_item_id: null,
@@ -57,7 +58,7 @@ async function writer(w: number): Promise<never> {
         updated_at: now,
       });
       // An update and a delete in the mix, so a restart also replays those.
-      if (n % 5 === 0 && packageId > 1) await store.db.return_packages.update(packageId - 1, { notes: `touched by ${n}` });
+      if (n % 5 === 0 && packageId > 1) await insidesOf(store).db.return_packages.update(packageId - 1, { notes: `touched by ${n}` });
       return packageId;
     });
     process.stdout.write(`${id} ${tracking}\n`);

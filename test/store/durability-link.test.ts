@@ -4,6 +4,7 @@ import { boundTables, openStore, type StationStore, UnrecordedWriteError } from 
 import { sampleReturn, tempDataDir } from './fixtures.ts';
 import { call, expectError, returnBody, startStation } from '../api/support.ts';
 import type * as RecordingModule from '../../electron/station/store/durability/recording-middleware.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * store.write waits for a transaction's durability record, which the recording middleware files
@@ -90,7 +91,7 @@ it('acknowledges a write once its record is durable while the link holds', async
   const id = await addReturn(store, 1);
   await store.close();
   store = await openStore({ dataDir: dir });
-  expect((await store.db.returns.get(id))?.email).toBe('customer1@example.com');
+  expect((await insidesOf(store).db.returns.get(id))?.email).toBe('customer1@example.com');
 });
 
 for (const mode of ['keyed-differently', 'not-recording'] as const) {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { engineReadsOf } from '../../electron/station/store/engine-reads.ts';
 import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { sampleLineItem, samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * Reads straight from the engine's memory (store/engine-reads.ts) answer exactly what Dexie would,
@@ -35,23 +36,23 @@ async function storeWithPackage(hotDays?: number): Promise<{ store: StationStore
 describe('reads from the engine memory', () => {
   it('answer the same records as Dexie, as copies the caller may change', async () => {
     const { store, packageId } = await storeWithPackage();
-    const fromMemory = store.inMemory.get('return_packages', packageId);
-    expect(fromMemory).toEqual(await store.db.return_packages.get(packageId));
-    const items = store.inMemory.where('package_line_items', 'return_package_id', packageId);
-    expect(items).toEqual(await store.db.package_line_items.where('return_package_id').equals(packageId).toArray());
+    const fromMemory = insidesOf(store).inMemory.get('return_packages', packageId);
+    expect(fromMemory).toEqual(await insidesOf(store).db.return_packages.get(packageId));
+    const items = insidesOf(store).inMemory.where('package_line_items', 'return_package_id', packageId);
+    expect(items).toEqual(await insidesOf(store).db.package_line_items.where('return_package_id').equals(packageId).toArray());
     expect(items?.map((item) => item.quantity)).toEqual([1, 2]);
-    expect(store.inMemory.where('media_files', 'return_package_id', packageId)).toEqual([]);
+    expect(insidesOf(store).inMemory.where('media_files', 'return_package_id', packageId)).toEqual([]);
     if (fromMemory) fromMemory.notes = 'changed by the caller';
-    expect((await store.db.return_packages.get(packageId))?.notes).toBeNull();
+    expect((await insidesOf(store).db.return_packages.get(packageId))?.notes).toBeNull();
     // A miss is not an answer: the record may be in SQLite only.
-    expect(store.inMemory.get('return_packages', 9_999)).toBeUndefined();
+    expect(insidesOf(store).inMemory.get('return_packages', 9_999)).toBeUndefined();
   });
 
   it("peek hands out the engine's records frozen: a write to one, however deep, throws and changes nothing", async () => {
     const { store, packageId, returnId } = await storeWithPackage();
-    const ret = store.inMemory.peek('returns', returnId);
-    const pkg = store.inMemory.peekEach('return_packages', [packageId])?.[0];
-    const items = store.inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId);
+    const ret = insidesOf(store).inMemory.peek('returns', returnId);
+    const pkg = insidesOf(store).inMemory.peekEach('return_packages', [packageId])?.[0];
+    const items = insidesOf(store).inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId);
     const line = ret?.return_line_items[0];
     const item = items?.[0];
     if (!line || !pkg || !item) throw new Error('expected the records in memory');
@@ -63,17 +64,17 @@ describe('reads from the engine memory', () => {
       const t = boundTables(tx);
       expect(() => ((t.peek('returns', returnId) as unknown as { status: string }).status = 'changed')).toThrow(TypeError);
     });
-    expect((await store.db.returns.get(returnId))?.return_line_items[0]?.quantity).toBe(ret?.return_line_items[0]?.quantity);
-    expect((await store.db.return_packages.get(packageId))?.notes).toBeNull();
+    expect((await insidesOf(store).db.returns.get(returnId))?.return_line_items[0]?.quantity).toBe(ret?.return_line_items[0]?.quantity);
+    expect((await insidesOf(store).db.return_packages.get(packageId))?.notes).toBeNull();
     // The store's next version of a record is a new object, which a write may make as before.
     await store.write(async (tx) => boundTables(tx).return_packages.update(packageId, { notes: 'by a write' }));
-    expect(store.inMemory.peek('return_packages', packageId)?.notes).toBe('by a write');
+    expect(insidesOf(store).inMemory.peek('return_packages', packageId)?.notes).toBe('by a write');
   });
 
   it('store.returns decides the path itself: the engine\'s record (frozen) when memory can answer, else a copy through Dexie', async () => {
     const { store, returnId } = await storeWithPackage(0);
     const hot = await store.returns.get(returnId);
-    expect(hot).toEqual(await store.db.returns.get(returnId));
+    expect(hot).toEqual(await insidesOf(store).db.returns.get(returnId));
     expect(Object.isFrozen(hot) && Object.isFrozen(hot?.return_line_items[0])).toBe(true);
     // Shed from memory (only in SQLite now): read through Dexie, a copy.
     await store.shedCold();
@@ -90,53 +91,53 @@ describe('reads from the engine memory', () => {
     let otherTable: unknown = 'not read';
     await store.write(async (tx) => {
       await boundTables(tx).return_packages.update(packageId, { notes: 'uncommitted' });
-      during = store.inMemory.get('return_packages', packageId);
-      otherTable = store.inMemory.where('package_line_items', 'return_package_id', packageId);
+      during = insidesOf(store).inMemory.get('return_packages', packageId);
+      otherTable = insidesOf(store).inMemory.where('package_line_items', 'return_package_id', packageId);
     });
     expect(during).toBeUndefined();
     // The write's scope is every table: nothing is answered from memory while it runs.
     expect(otherTable).toBeUndefined();
-    expect(store.inMemory.get('return_packages', packageId)?.notes).toBe('uncommitted');
+    expect(insidesOf(store).inMemory.get('return_packages', packageId)?.notes).toBe('uncommitted');
   });
 
   it('defer to Dexie for a package shed from memory, and answer again once a write brought it back', async () => {
     const { store, packageId, returnId } = await storeWithPackage(0);
     expect(await store.shedCold()).toBe(1);
-    expect(store.inMemory.get('return_packages', packageId)).toBeUndefined();
-    expect(store.inMemory.where('package_line_items', 'return_package_id', packageId)).toBeUndefined();
+    expect(insidesOf(store).inMemory.get('return_packages', packageId)).toBeUndefined();
+    expect(insidesOf(store).inMemory.where('package_line_items', 'return_package_id', packageId)).toBeUndefined();
     // Named by the caller or looked up on disk, the package's cluster is not in memory.
-    expect(store.inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId)).toBeUndefined();
+    expect(insidesOf(store).inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId)).toBeUndefined();
     // Dexie's path still reads it (from SQLite).
-    expect((await store.db.package_line_items.where('return_package_id').equals(packageId).toArray()).length).toBe(2);
+    expect((await insidesOf(store).db.package_line_items.where('return_package_id').equals(packageId).toArray()).length).toBe(2);
     await store.write(async (tx) => {
       const t = boundTables(tx);
       const pkg = await t.return_packages.get(packageId); // brings its whole cluster in
       if (pkg) await t.return_packages.put({ ...pkg, notes: 'corrected' });
     });
-    expect(store.inMemory.get('return_packages', packageId)?.notes).toBe('corrected');
-    expect(store.inMemory.where('package_line_items', 'return_package_id', packageId)?.length).toBe(2);
-    expect(store.inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId)?.length).toBe(2);
+    expect(insidesOf(store).inMemory.get('return_packages', packageId)?.notes).toBe('corrected');
+    expect(insidesOf(store).inMemory.where('package_line_items', 'return_package_id', packageId)?.length).toBe(2);
+    expect(insidesOf(store).inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId)?.length).toBe(2);
   });
 
   it("peekEach answers a list page's records in the page's order, or nothing when one of them must be read through Dexie", async () => {
     const { store, packageId, returnId } = await storeWithPackage(0);
     const otherId = await store.write(async (tx) => boundTables(tx).return_packages.add({ ...samplePackage(1, returnId, 2, { status: 'received' }) } as never));
-    const page = store.inMemory.peekEach('return_packages', [otherId, packageId]);
-    expect(page).toEqual(await store.db.return_packages.bulkGet([otherId, packageId]));
-    expect(page?.[0]).toBe(store.inMemory.peek('return_packages', otherId)); // the engine's own records
-    expect(store.inMemory.peekEach('return_packages', [])).toEqual([]);
+    const page = insidesOf(store).inMemory.peekEach('return_packages', [otherId, packageId]);
+    expect(page).toEqual(await insidesOf(store).db.return_packages.bulkGet([otherId, packageId]));
+    expect(page?.[0]).toBe(insidesOf(store).inMemory.peek('return_packages', otherId)); // the engine's own records
+    expect(insidesOf(store).inMemory.peekEach('return_packages', [])).toEqual([]);
     // One id gone (deleted since SQLite listed it), or a write running on the table: Dexie's path.
-    expect(store.inMemory.peekEach('return_packages', [packageId, 9_999])).toBeUndefined();
+    expect(insidesOf(store).inMemory.peekEach('return_packages', [packageId, 9_999])).toBeUndefined();
     let during: unknown = 'not read';
     await store.write(async (tx) => {
       await boundTables(tx).return_packages.update(otherId, { notes: 'uncommitted' });
-      during = store.inMemory.peekEach('return_packages', [packageId]);
+      during = insidesOf(store).inMemory.peekEach('return_packages', [packageId]);
     });
     expect(during).toBeUndefined();
     // Shed from memory (the package is received, the window zero): cold, so Dexie's path.
     expect(await store.shedCold()).toBeGreaterThan(0);
-    expect(store.inMemory.peekEach('return_packages', [packageId, otherId])).toBeUndefined();
-    expect((await store.db.return_packages.bulkGet([packageId, otherId])).map((p) => p?.id)).toEqual([packageId, otherId]);
+    expect(insidesOf(store).inMemory.peekEach('return_packages', [packageId, otherId])).toBeUndefined();
+    expect((await insidesOf(store).db.return_packages.bulkGet([packageId, otherId])).map((p) => p?.id)).toEqual([packageId, otherId]);
   });
 
   it('inside a write, t.peek answers what the write sees once the engine runs it, and nothing before it runs, after it ended or for a cold record', async () => {
@@ -154,7 +155,7 @@ describe('reads from the engine memory', () => {
       seen.missing = t.peek('return_packages', 9_999);
     });
     expect(seen.beforeRun).toBeUndefined();
-    expect(seen.running).toEqual(await store.db.return_packages.get(packageId).then((p) => ({ ...p, notes: null })));
+    expect(seen.running).toEqual(await insidesOf(store).db.return_packages.get(packageId).then((p) => ({ ...p, notes: null })));
     expect(seen.ownChange).toBe('this write');
     expect(seen.missing).toBeUndefined();
     expect(bound?.peek('return_packages', packageId)).toBeUndefined(); // the write has ended
@@ -171,7 +172,7 @@ describe('reads from the engine memory', () => {
 
   it('inside a write, t.peekKeys finds a unique index value in memory and, for cold packages, in SQLite, as the query through the table does', async () => {
     const { store, packageId } = await storeWithPackage(0);
-    const pkg = await store.db.return_packages.get(packageId);
+    const pkg = await insidesOf(store).db.return_packages.get(packageId);
     const key: [number, string] = [1, pkg?.tracking_key ?? ''];
     const index = '[account_id+tracking_key]';
     const inWrite = async () =>
@@ -188,7 +189,7 @@ describe('reads from the engine memory', () => {
     expect(hot).toEqual({ beforeRun: undefined, peeked: [packageId], none: [], queried: [packageId] });
     // Shed (received, a window of zero): only SQLite holds it, and the peek still finds it.
     expect(await store.shedCold()).toBeGreaterThan(0);
-    expect(store.inMemory.peek('return_packages', packageId)).toBeUndefined();
+    expect(insidesOf(store).inMemory.peek('return_packages', packageId)).toBeUndefined();
     const cold = await inWrite();
     expect(cold).toEqual({ beforeRun: undefined, peeked: [packageId], none: [], queried: [packageId] });
     // Not a unique index: the table's query answers.
@@ -202,9 +203,9 @@ describe('reads from the engine memory', () => {
 
   it('answer nothing once the store is closed', async () => {
     const { store, packageId } = await storeWithPackage();
-    expect(store.inMemory.get('return_packages', packageId)).toBeDefined();
+    expect(insidesOf(store).inMemory.get('return_packages', packageId)).toBeDefined();
     await store.close();
-    expect(store.inMemory.get('return_packages', packageId)).toBeUndefined();
+    expect(insidesOf(store).inMemory.get('return_packages', packageId)).toBeUndefined();
   });
 
   it('peek answers the engine records themselves, walked straight from its trees: the same as Dexie, deletions and many matches included', async () => {
@@ -224,20 +225,20 @@ describe('reads from the engine memory', () => {
       await t.package_line_items.bulkDelete(items.filter((_, i) => i % 3 === 0).map((item) => item.id));
     });
     for (const id of [packageId, otherId]) {
-      const viaDexie = await store.db.package_line_items.where('return_package_id').equals(id).toArray();
+      const viaDexie = await insidesOf(store).db.package_line_items.where('return_package_id').equals(id).toArray();
       expect(viaDexie.length).toBeGreaterThan(15);
-      expect(store.inMemory.peekWhere('package_line_items', 'return_package_id', id)).toEqual(viaDexie);
-      expect(store.inMemory.where('package_line_items', 'return_package_id', id)).toEqual(viaDexie);
-      expect(store.inMemory.peek('return_packages', id)).toEqual(await store.db.return_packages.get(id));
+      expect(insidesOf(store).inMemory.peekWhere('package_line_items', 'return_package_id', id)).toEqual(viaDexie);
+      expect(insidesOf(store).inMemory.where('package_line_items', 'return_package_id', id)).toEqual(viaDexie);
+      expect(insidesOf(store).inMemory.peek('return_packages', id)).toEqual(await insidesOf(store).db.return_packages.get(id));
     }
     // No such package: its cluster is not known to be in memory, so Dexie's path answers.
-    expect(store.inMemory.peekWhere('package_line_items', 'return_package_id', 9_999)).toBeUndefined();
-    expect(store.inMemory.peek('return_packages', 9_999)).toBeUndefined();
-    expect(store.inMemory.peek('return_packages', '1')).toBeUndefined();
-    expect(store.inMemory.peek('station_meta', 'engine-reads.test')).toEqual({ key: 'engine-reads.test', value: 'a string key' });
+    expect(insidesOf(store).inMemory.peekWhere('package_line_items', 'return_package_id', 9_999)).toBeUndefined();
+    expect(insidesOf(store).inMemory.peek('return_packages', 9_999)).toBeUndefined();
+    expect(insidesOf(store).inMemory.peek('return_packages', '1')).toBeUndefined();
+    expect(insidesOf(store).inMemory.peek('station_meta', 'engine-reads.test')).toEqual({ key: 'engine-reads.test', value: 'a string key' });
     // The engine's own object (no copy) for peek; a copy for get.
-    expect(store.inMemory.peek('return_packages', packageId)).toBe(store.inMemory.peek('return_packages', packageId));
-    expect(store.inMemory.get('return_packages', packageId)).not.toBe(store.inMemory.peek('return_packages', packageId));
+    expect(insidesOf(store).inMemory.peek('return_packages', packageId)).toBe(insidesOf(store).inMemory.peek('return_packages', packageId));
+    expect(insidesOf(store).inMemory.get('return_packages', packageId)).not.toBe(insidesOf(store).inMemory.peek('return_packages', packageId));
   });
 
   it("read through the engine's own lookups when its trees are not shaped as expected", () => {

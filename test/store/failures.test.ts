@@ -14,6 +14,7 @@ import {
   StoreVersionTooNewError,
 } from '../../electron/station/store/index.ts';
 import { dumpEngine, samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -32,23 +33,23 @@ describe('a write that cannot be made durable', () => {
       },
     });
     try {
-      const returnId = await store.write(() => store.db.returns.add(sampleReturn(1, 1)));
-      await store.write(() => store.db.return_packages.bulkAdd([1, 2, 3].map((n) => samplePackage(1, returnId, n))));
-      await store.write(() => store.db.operators.bulkAdd([{ name: 'A', badge_code: 'A', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { name: 'B', badge_code: 'B', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
+      const returnId = await store.write(() => insidesOf(store).db.returns.add(sampleReturn(1, 1)));
+      await store.write(() => insidesOf(store).db.return_packages.bulkAdd([1, 2, 3].map((n) => samplePackage(1, returnId, n))));
+      await store.write(() => insidesOf(store).db.operators.bulkAdd([{ name: 'A', badge_code: 'A', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { name: 'B', badge_code: 'B', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
       const onDisk = await dumpEngine(store);
 
       failNext = true;
       const failing = store.write(async () => {
-        await store.db.return_packages.add(samplePackage(1, returnId, 4)); // new key
-        await store.db.return_packages.update(1, { status: 'received', notes: 'lost' }); // changed key
-        await store.db.return_packages.delete(2); // deleted key
-        await store.db.operators.clear(); // deleted range
+        await insidesOf(store).db.return_packages.add(samplePackage(1, returnId, 4)); // new key
+        await insidesOf(store).db.return_packages.update(1, { status: 'received', notes: 'lost' }); // changed key
+        await insidesOf(store).db.return_packages.delete(2); // deleted key
+        await insidesOf(store).db.operators.clear(); // deleted range
       });
       await expect(failing).rejects.toBeInstanceOf(CommitFailedError);
       failNext = false;
 
       // The next write runs on the disk state, and so does every read after the repair.
-      await store.write(() => store.db.accounts.add({ name: 'next', created_at: 'x' }));
+      await store.write(() => insidesOf(store).db.accounts.add({ name: 'next', created_at: 'x' }));
       const after = await dumpEngine(store);
       expect({ ...after, accounts: [] }).toEqual({ ...onDisk, accounts: [] });
       expect(store.count('return_packages', {})).toBe(3);
@@ -66,13 +67,13 @@ describe('a write that cannot be made durable', () => {
     let fail = true;
     const store = await openStore({ dataDir: dir, beforeCommit: () => { if (fail) throw new Error('ENOSPC (injected)'); } });
     const writes = Array.from({ length: 8 }, (_unused, n) =>
-      store.write(() => store.db.accounts.add({ name: `a${n}`, created_at: 'x' })),
+      store.write(() => insidesOf(store).db.accounts.add({ name: `a${n}`, created_at: 'x' })),
     );
     const results = await Promise.allSettled(writes);
     expect(results.every((result) => result.status === 'rejected')).toBe(true);
     fail = false;
-    await store.write(() => store.db.accounts.add({ name: 'ok', created_at: 'x' }));
-    expect((await store.db.accounts.toArray()).map((account) => account.name)).toEqual(['ok']);
+    await store.write(() => insidesOf(store).db.accounts.add({ name: 'ok', created_at: 'x' }));
+    expect((await insidesOf(store).db.accounts.toArray()).map((account) => account.name)).toEqual(['ok']);
     await store.close();
   });
 });
@@ -80,7 +81,7 @@ describe('a write that cannot be made durable', () => {
 describe('refusing to open', () => {
   it('refuses a database written by a newer app version, and leaves it untouched', async () => {
     const store = await openStore({ dataDir: dir });
-    await store.write(() => store.db.accounts.add({ name: 'keep', created_at: 'x' }));
+    await store.write(() => insidesOf(store).db.accounts.add({ name: 'keep', created_at: 'x' }));
     await store.close();
     const raw = new DatabaseSync(join(dir, STORE_FILE));
     raw.exec('PRAGMA user_version = 99');
@@ -137,13 +138,13 @@ describe('refusing to open', () => {
 describe('shutdown', () => {
   it('close waits for in-flight commits, then refuses writes', async () => {
     const store = await openStore({ dataDir: dir });
-    const writes = Array.from({ length: 50 }, (_unused, n) => store.write(() => store.db.accounts.add({ name: `a${n}`, created_at: 'x' })));
+    const writes = Array.from({ length: 50 }, (_unused, n) => store.write(() => insidesOf(store).db.accounts.add({ name: `a${n}`, created_at: 'x' })));
     await store.close();
     const ids = await Promise.all(writes);
     expect(ids).toHaveLength(50);
-    await expect(store.write(() => store.db.accounts.add({ name: 'late', created_at: 'x' }))).rejects.toBeInstanceOf(StoreClosedError);
+    await expect(store.write(() => insidesOf(store).db.accounts.add({ name: 'late', created_at: 'x' }))).rejects.toBeInstanceOf(StoreClosedError);
     const reopened = await openStore({ dataDir: dir });
-    expect(await reopened.db.accounts.count()).toBe(50);
+    expect(await insidesOf(reopened).db.accounts.count()).toBe(50);
     await reopened.close();
   });
 });

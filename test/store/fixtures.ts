@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PackageLineItem, PackageStatus, ReturnPackage, ReturnRecord } from '../../electron/station/store/index.ts';
+import type { PackageLineItem, PackageStatus, ReturnPackage, ReturnRecord, StationStore } from '../../electron/station/store/index.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 import { trackingKey } from '../../electron/station/store/index.ts';
 
 /** A fresh data directory under the OS temp folder, and its cleanup. */
@@ -84,9 +85,10 @@ export function samplePackage(
 }
 
 /** Every table's records, by table name, in primary-key order. */
-export async function dumpEngine(store: { db: { tables: Array<{ name: string; toArray(): Promise<unknown[]> }> } }): Promise<Record<string, unknown[]>> {
+export async function dumpEngine(store: StationStore): Promise<Record<string, unknown[]>> {
+  const { db } = insidesOf(store);
   const dump: Record<string, unknown[]> = {};
-  for (const table of store.db.tables) dump[table.name] = await table.toArray();
+  for (const table of db.tables) dump[table.name] = await table.toArray();
   return dump;
 }
 

@@ -7,6 +7,7 @@ import { createToken } from '../../electron/station/domain/tokens.ts';
 import { searchTreesOf } from '../../electron/station/store/hot-set/compact-trees.ts';
 import { call, createPackage, createReturn, expectError, packageBody } from '../api/support.ts';
 import { returnLine } from '../support/manual-return.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * The hot set (docs/decisions/store-hot-set.md) on the real store and real HTTP: with a window of
@@ -26,9 +27,9 @@ async function open(dataDir: string, hot: { hotDays?: number; hotRecentLimit?: n
 }
 
 /** Packages the engine itself holds (a count over the whole table never asks SQLite). */
-const packagesInMemory = (station: Station): Promise<number> => station.store.db.return_packages.count();
+const packagesInMemory = (station: Station): Promise<number> => insidesOf(station.store).db.return_packages.count();
 /** Outbox slots (unsent changes) the engine itself holds (a filter walks the engine only; a whole-table read also merges the slots on disk). */
-const slotsInMemory = async (station: Station): Promise<string[]> => (await station.store.db.outbox.filter(() => true).toArray()).map((slot) => slot.key).sort();
+const slotsInMemory = async (station: Station): Promise<string[]> => (await insidesOf(station.store).db.outbox.filter(() => true).toArray()).map((slot) => slot.key).sort();
 
 describe('the hot set with a window of zero', () => {
   it('sheds a received package, then reads, lists, guards and edits it as if it were hot, across a restart', async () => {
@@ -111,7 +112,7 @@ describe('the hot set with a window of zero', () => {
     const inTransit = await createPackage(origin, token, 1, open_.id);
     const backlog = [`return:${done.id}`, `return:${open_.id}`, `return_package:${inTransit.id}`, `return_package:${received.id}`].sort();
     expect(await slotsInMemory(station)).toEqual(backlog);
-    const slotBefore = await station.store.db.outbox.get(`return_package:${received.id}`);
+    const slotBefore = await insidesOf(station.store).db.outbox.get(`return_package:${received.id}`);
 
     const stationToken = (await createToken(station.store, station.ctx.clock, { scope: 'station', accountId: null, name: 'settings' })).secret;
     const waiting = async () => {
@@ -123,13 +124,13 @@ describe('the hot set with a window of zero', () => {
     expect(await station.store.shedCold()).toBe(1);
     expect(await slotsInMemory(station)).toEqual([`return:${open_.id}`, `return_package:${inTransit.id}`].sort());
     // The slot is still there for whoever asks (from disk), unchanged; the list of waiting changes is the same.
-    expect(await station.store.db.outbox.get(`return_package:${received.id}`)).toEqual(slotBefore);
+    expect(await insidesOf(station.store).db.outbox.get(`return_package:${received.id}`)).toEqual(slotBefore);
     expect(await waiting()).toEqual(backlog);
     // A new change to the shed package keeps its slot's history (when it was first queued).
     const later = new Date(Date.parse(slotBefore?.changed_at ?? '') + 1).toISOString();
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await call(origin, 'PATCH', `${A}/return_packages/${received.id}`, { token, body: { notes: 'checked again' } })).status).toBe(200);
-    const slotAfter = await station.store.db.outbox.get(`return_package:${received.id}`);
+    const slotAfter = await insidesOf(station.store).db.outbox.get(`return_package:${received.id}`);
     expect(slotAfter).toMatchObject({ queued_at: slotBefore?.queued_at });
     expect((slotAfter?.changed_at ?? '') >= later).toBe(true);
     expect(await station.store.shedCold()).toBe(1);
@@ -143,7 +144,7 @@ describe('the hot set with a window of zero', () => {
       const set = await call(origin, 'POST', '/api/v1/station/upstream', { token: stationToken, body: { url: 'http://127.0.0.1:9', token: 'upstream-token', accounts: [1] } });
       expect(set.status, set.text).toBe(200);
       expect(await slotsInMemory(station)).toEqual(backlog);
-      expect((await station.store.db.outbox.where('account_id').equals(1).toArray()).map((slot) => slot.key).sort()).toEqual(backlog);
+      expect((await insidesOf(station.store).db.outbox.where('account_id').equals(1).toArray()).map((slot) => slot.key).sort()).toEqual(backlog);
       // Unsent changes stay in memory while the upstream is set.
       expect(await station.store.shedCold()).toBe(0);
       expect(await slotsInMemory(station)).toEqual(backlog);
@@ -180,7 +181,7 @@ describe('the hot set with a window of zero', () => {
     }
     const tables = ['returns', 'return_packages', 'package_line_items', 'outbox'];
     const trees = () => {
-      const found = searchTreesOf(station.store.db.backendDB(), tables);
+      const found = searchTreesOf(insidesOf(station.store).db.backendDB(), tables);
       if ('mismatch' in found) throw new Error(found.mismatch);
       return found;
     };
@@ -220,7 +221,7 @@ describe('the hot set with a window of zero', () => {
       expect(item.status, item.text).toBe(201);
     }
     expect((await call(origin, 'PATCH', `${A}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
-    const items = () => station.store.db.package_line_items.where('return_package_id').equals(pkg.id);
+    const items = () => insidesOf(station.store).db.package_line_items.where('return_package_id').equals(pkg.id);
 
     // The sweep's transaction is queued first; the read's and the write's are queued behind it,
     // asked while the cluster is still in memory and answered once it is shed.
@@ -272,12 +273,12 @@ describe('the hot set with a window of zero', () => {
         await tx.table('return_packages').put({ ...pkg, notes: `${String(pkg.notes)} then B` });
       });
       await Promise.all([a, sweep, b]);
-      expect((await station.store.db.return_packages.get(id))?.notes).toBe('A then B');
+      expect((await insidesOf(station.store).db.return_packages.get(id))?.notes).toBe('A then B');
     }
     // Once on disk they leave memory (a sweep waits for the disk first), and read the same from there.
     await station.store.shedCold();
     expect(await packagesInMemory(station)).toBe(0);
-    for (const id of received) expect((await station.store.db.return_packages.get(id))?.notes).toBe('A then B');
+    for (const id of received) expect((await insidesOf(station.store).db.return_packages.get(id))?.notes).toBe('A then B');
     await station.close();
   });
 });
@@ -301,7 +302,7 @@ describe('the hot set with a limit on the records kept for a recent change', () 
       await new Promise((resolve) => setTimeout(resolve, 5)); // each received at its own instant
     }
     const open1 = await createPackage(origin, token, 1, (await createReturn(origin, token)).id);
-    const inMemory = async () => (await station.store.db.return_packages.toCollection().primaryKeys()).sort((a, b) => a - b);
+    const inMemory = async () => (await insidesOf(station.store).db.return_packages.toCollection().primaryKeys()).sort((a, b) => a - b);
     const [first, second, third, fourth] = received;
 
     expect(await station.store.shedCold()).toBe(2);

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openStore, trackingKey } from '../../electron/station/store/index.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 const CHILD = fileURLToPath(new URL('./child-writers.ts', import.meta.url));
 
@@ -73,11 +74,11 @@ export async function killRounds(dir: string, rounds: number): Promise<KillRepor
 
     const store = await openStore({ dataDir: dir });
     try {
-      const packages = await store.db.return_packages.toArray();
+      const packages = await insidesOf(store).db.return_packages.toArray();
       const byId = new Map(packages.map((p) => [p.id, p]));
       for (const [id, tracking] of everAcknowledged) if (byId.get(id)?.tracking_number !== tracking) lost += 1;
       // Every package came with its line item in the same transaction: all or nothing.
-      const withItems = new Set((await store.db.package_line_items.toArray()).map((item) => item.return_package_id));
+      const withItems = new Set((await insidesOf(store).db.package_line_items.toArray()).map((item) => item.return_package_id));
       if (withItems.size !== byId.size || [...byId.keys()].some((id) => !withItems.has(id))) violations.push(`round ${round}: a package and its line item were split`);
       // The unique index still holds: one live tracking key per account.
       const live = packages.filter((p) => p.tracking_key !== null).map((p) => `${p.account_id}:${p.tracking_key}`);

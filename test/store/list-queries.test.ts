@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type PackageSort, type PackageStatus, type ReturnPackage, type StationStore } from '../../electron/station/store/index.ts';
 import { samplePackage, sampleReturn, tempDataDir, timestamp } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 const STATUSES: PackageStatus[] = ['pending', 'in_transit', 'delivered', 'received', 'exception', 'cancelled'];
 let store: StationStore;
@@ -14,12 +15,12 @@ beforeAll(async () => {
   await store.write(async () => {
     for (let n = 0; n < 60; n++) {
       const account = 1 + (n % 2);
-      await store.db.returns.add({ ...sampleReturn(account, n), status: n % 3 === 0 ? 'received' : 'awaiting', updated_at: timestamp(100 - n) });
+      await insidesOf(store).db.returns.add({ ...sampleReturn(account, n), status: n % 3 === 0 ? 'received' : 'awaiting', updated_at: timestamp(100 - n) });
     }
     for (let n = 0; n < 200; n++) {
       const status = STATUSES[n % STATUSES.length] ?? 'pending';
       // Created in a shuffled order with ties, so the id tie-break matters.
-      await store.db.return_packages.add(
+      await insidesOf(store).db.return_packages.add(
         samplePackage(1 + (n % 2), 1 + (n % 10), n, {
           status,
           created_at: timestamp((n * 37) % 50),
@@ -30,7 +31,7 @@ beforeAll(async () => {
       );
     }
   });
-  packages = await store.db.return_packages.toArray();
+  packages = await insidesOf(store).db.return_packages.toArray();
 });
 afterAll(async () => {
   await store.close();
@@ -127,7 +128,7 @@ describe('return package lists', () => {
 
 describe('return lists', () => {
   it('lists newest first and filters by status, email (case-insensitive) and updated_since', async () => {
-    const returns = await store.db.returns.toArray();
+    const returns = await insidesOf(store).db.returns.toArray();
     const newest = (list: typeof returns): number[] =>
       list.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id)).map((r) => r.id);
     expect(store.listIds('returns', { account_id: 1, per_page: 250 })).toEqual({ ids: newest(returns.filter((r) => r.account_id === 1)), total: 30 });
@@ -146,10 +147,10 @@ describe('list pages after a commit', () => {
     try {
       const add = (from: number, count: number) =>
         own.write(async () => {
-          for (let n = from; n < from + count; n++) await own.db.return_packages.add(samplePackage(1, 1, n, { created_at: timestamp(n), tracking_number: `Moved-${n}` }));
+          for (let n = from; n < from + count; n++) await insidesOf(own).db.return_packages.add(samplePackage(1, 1, n, { created_at: timestamp(n), tracking_number: `Moved-${n}` }));
         });
       await add(0, 50);
-      const newestFirst = async () => (await own.db.return_packages.toArray()).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id)).map((p) => p.id);
+      const newestFirst = async () => (await insidesOf(own).db.return_packages.toArray()).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id)).map((p) => p.id);
       let all = await newestFirst();
       for (let page = 1; page <= 5; page++) expect(own.listIds('return_packages', { account_id: 1, page, per_page: 10 }).ids).toEqual(all.slice((page - 1) * 10, page * 10));
       // Seven newer packages push every row seven places back.

@@ -7,6 +7,7 @@ import { newEngine, newEngineFactory } from '../../electron/station/store/engine
 import { type LoadReport, loadIntoEngine, storedTables } from '../../electron/station/store/load.ts';
 import { STATION_SCHEMA, type StationDexie, tablesOf } from '../../electron/station/store/schema.ts';
 import { samplePackage, sampleReturn, tempDataDir, timestamp } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 // Opening fills the engine through fake-indexeddb's internals (direct-fill.ts) and falls back to
 // the engine's public API when those internals differ. Both paths must give the same engine.
@@ -19,10 +20,10 @@ beforeEach(async () => {
   const store = await openStore({ dataDir: dir });
   await store.write(async () => {
     for (let n = 0; n < 40; n++) {
-      const returnId = await store.db.returns.add(sampleReturn(1 + (n % 2), n, [n * 10 + 1, n * 10 + 2]));
+      const returnId = await insidesOf(store).db.returns.add(sampleReturn(1 + (n % 2), n, [n * 10 + 1, n * 10 + 2]));
       // Cancelled packages have no tracking key: no entry in the unique [account_id+tracking_key] index.
-      const packageId = await store.db.return_packages.add(samplePackage(1 + (n % 2), returnId, n, n % 4 === 0 ? { status: 'cancelled' } : {}));
-      await store.db.package_line_items.add({
+      const packageId = await insidesOf(store).db.return_packages.add(samplePackage(1 + (n % 2), returnId, n, n % 4 === 0 ? { status: 'cancelled' } : {}));
+      await insidesOf(store).db.package_line_items.add({
         account_id: 1 + (n % 2),
         return_package_id: packageId,
         return_line_item_id: null,
@@ -38,14 +39,14 @@ beforeEach(async () => {
         updated_at: timestamp(n),
       });
     }
-    await store.db.idempotency_keys.bulkAdd([
+    await insidesOf(store).db.idempotency_keys.bulkAdd([
       { key: 'b:POST /x', request_hash: 'h2', status: 201, response: '{}', created_at: timestamp(2) },
       { key: 'a:POST /x', request_hash: 'h1', status: 201, response: '{}', created_at: timestamp(1) },
     ]);
-    await store.db.station_meta.put({ key: 'station', value: { name: 'Dock 1' } });
+    await insidesOf(store).db.station_meta.put({ key: 'station', value: { name: 'Dock 1' } });
   });
   // The highest ids were handed out and deleted: a reload must not give them again.
-  await store.write(() => store.db.return_packages.bulkDelete([39, 40]));
+  await store.write(() => insidesOf(store).db.return_packages.bulkDelete([39, 40]));
   await store.close();
 });
 afterEach(async () => {

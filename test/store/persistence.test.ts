@@ -3,6 +3,7 @@ import { Dexie } from 'dexie';
 import { allocateIds, boundTables, openStore, type SchemaVersion, type StationStore } from '../../electron/station/store/index.ts';
 import { latestVersion, STATION_SCHEMA } from '../../electron/station/store/schema.ts';
 import { dumpEngine, samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -31,7 +32,7 @@ async function reopen(store: StationStore, schema?: readonly SchemaVersion[]): P
 describe('every mutation kind survives close and reopen', () => {
   it('add, put, bulkAdd, bulkPut, update, delete, bulkDelete, deleteRange and clear', async () => {
     let store = await openIn();
-    const { db } = store;
+    const { db } = insidesOf(store);
     const returnId = await store.write(() => db.returns.add(sampleReturn(1, 1)));
     // Auto-increment keys: the engine assigns them, the durable copy must carry them.
     const packageIds = await store.write(() =>
@@ -81,7 +82,7 @@ describe('every mutation kind survives close and reopen', () => {
 
   it('keeps unique compound indexes: one live tracking number per account, cancelled ones exempt', async () => {
     let store = await openIn();
-    const { db } = store;
+    const { db } = insidesOf(store);
     const returnId = await store.write(() => db.returns.add(sampleReturn(1, 1)));
     await store.write(() => db.return_packages.add(samplePackage(1, returnId, 1, { tracking_number: 'TRACK-1', status: 'cancelled' })));
     await store.write(() => db.return_packages.add(samplePackage(1, returnId, 2, { tracking_number: 'TRACK-1' })));
@@ -90,20 +91,20 @@ describe('every mutation kind survives close and reopen', () => {
       /constraint/i,
     );
     store = await reopen(store);
-    expect(await store.db.return_packages.count()).toBe(3);
-    const live = await store.db.return_packages.where('[account_id+tracking_key]').equals([1, 'track-1']).toArray();
+    expect(await insidesOf(store).db.return_packages.count()).toBe(3);
+    const live = await insidesOf(store).db.return_packages.where('[account_id+tracking_key]').equals([1, 'track-1']).toArray();
     expect(live.map((p) => p.id)).toEqual([2]);
     await expect(
-      store.write(() => store.db.return_packages.add(samplePackage(1, returnId, 5, { tracking_number: 'Track-1' }))),
+      store.write(() => insidesOf(store).db.return_packages.add(samplePackage(1, returnId, 5, { tracking_number: 'Track-1' }))),
     ).rejects.toThrow(/constraint/i);
   });
 
   it('never gives a deleted id again, also after a reload', async () => {
     let store = await openIn();
-    await store.write(() => store.db.accounts.bulkAdd([{ name: 'a', created_at: 'x' }, { name: 'b', created_at: 'x' }]));
-    await store.write(() => store.db.accounts.delete(2));
+    await store.write(() => insidesOf(store).db.accounts.bulkAdd([{ name: 'a', created_at: 'x' }, { name: 'b', created_at: 'x' }]));
+    await store.write(() => insidesOf(store).db.accounts.delete(2));
     store = await reopen(store);
-    expect(await store.write(() => store.db.accounts.add({ name: 'c', created_at: 'x' }))).toBe(3);
+    expect(await store.write(() => insidesOf(store).db.accounts.add({ name: 'c', created_at: 'x' }))).toBe(3);
   });
 
   it('allocates embedded line-item ids from a durable sequence', async () => {
@@ -117,12 +118,12 @@ describe('every mutation kind survives close and reopen', () => {
     let store = await openIn();
     await expect(
       store.write(async () => {
-        await store.db.accounts.add({ name: 'ghost', created_at: 'x' });
+        await insidesOf(store).db.accounts.add({ name: 'ghost', created_at: 'x' });
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
     store = await reopen(store);
-    expect(await store.db.accounts.count()).toBe(0);
+    expect(await insidesOf(store).db.accounts.count()).toBe(0);
   });
 
   it('publishes change-log entries after their commit', async () => {
@@ -130,15 +131,15 @@ describe('every mutation kind survives close and reopen', () => {
     const seen: number[] = [];
     store.subscribe((entries) => seen.push(...entries.map((entry) => entry.seq)));
     await store.write(async () => {
-      await store.db.change_log.add({ account_id: 1, resource: 'return', resource_id: 1, action: 'created', data: {}, created_at: 'x' });
-      await store.db.change_log.add({ account_id: 1, resource: 'return', resource_id: 1, action: 'updated', data: {}, created_at: 'x' });
+      await insidesOf(store).db.change_log.add({ account_id: 1, resource: 'return', resource_id: 1, action: 'created', data: {}, created_at: 'x' });
+      await insidesOf(store).db.change_log.add({ account_id: 1, resource: 'return', resource_id: 1, action: 'updated', data: {}, created_at: 'x' });
     });
     expect(seen).toEqual([1, 2]);
   });
 
   it('writes a schema upgrade through, once', async () => {
     let store = await openIn();
-    await store.write(() => store.db.operators.bulkAdd([{ name: 'Ada', badge_code: null, active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { name: 'Bo', badge_code: 'B', active: false, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
+    await store.write(() => insidesOf(store).db.operators.bulkAdd([{ name: 'Ada', badge_code: null, active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { name: 'Bo', badge_code: 'B', active: false, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
     let runs = 0;
     const v2: readonly SchemaVersion[] = [
       ...STATION_SCHEMA,
@@ -157,12 +158,12 @@ describe('every mutation kind survives close and reopen', () => {
     ];
     store = await reopen(store, v2);
     expect(runs).toBe(1);
-    expect((await store.db.operators.toArray()).map((o) => o.name)).toEqual(['ADA', 'BO']);
+    expect((await insidesOf(store).db.operators.toArray()).map((o) => o.name)).toEqual(['ADA', 'BO']);
     store = await reopen(store, v2);
     expect(runs).toBe(1);
-    expect((await store.db.operators.toArray()).map((o) => o.name)).toEqual(['ADA', 'BO']);
-    expect(await store.db.table('shifts').toArray()).toEqual([{ operator_id: 1, id: 1 }]);
-    expect(await store.db.table('operators').where('name').equals('BO').count()).toBe(1);
+    expect((await insidesOf(store).db.operators.toArray()).map((o) => o.name)).toEqual(['ADA', 'BO']);
+    expect(await insidesOf(store).db.table('shifts').toArray()).toEqual([{ operator_id: 1, id: 1 }]);
+    expect(await insidesOf(store).db.table('operators').where('name').equals('BO').count()).toBe(1);
     expect(Dexie.currentTransaction).toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import { CHANGE_LOG_RETENTION_MS, IDEMPOTENCY_TTL_MS, pruneExpired } from '../..
 import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { openStation } from '../../electron/station/station.ts';
 import { tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /* Each retention rule on real rows on both sides of its cutoff, on the real store, and across a reopen. */
 
@@ -44,13 +45,13 @@ describe('pruneExpired', () => {
     await seed();
     const report = await pruneExpired(store, new Date(NOW).toISOString());
     expect(report).toEqual({ idempotencyKeys: 1, changeLogEntries: 3 });
-    expect((await store.db.idempotency_keys.toArray()).map((k) => k.key).sort()).toEqual(['edge', 'new', 'young']);
+    expect((await insidesOf(store).db.idempotency_keys.toArray()).map((k) => k.key).sort()).toEqual(['edge', 'new', 'young']);
     expect(logged().map((e) => e.seq)).toEqual([4, 5, 6]);
 
     // What was pruned is gone from disk too, and what was kept is still there.
     await store.close();
     store = await openStore({ dataDir: dir });
-    expect(await store.db.idempotency_keys.count()).toBe(3);
+    expect(await insidesOf(store).db.idempotency_keys.count()).toBe(3);
     expect(logged().map((e) => e.seq)).toEqual([4, 5, 6]);
   });
 
@@ -110,13 +111,13 @@ describe('housekeeping rounds', () => {
       expect(lines.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([expect.stringContaining('housekeeping failed')]);
       // The failed prune took nothing away from the stored log (where it is read).
       expect(logged()).toHaveLength(6);
-      expect(await store.db.idempotency_keys.count()).toBe(4);
+      expect(await insidesOf(store).db.idempotency_keys.count()).toBe(4);
 
       diskFails = false;
       expect(await housekeeping.runOnce()).toBe(true);
       expect(lines.some((line) => line.level === 30 && line.msg === 'housekeeping works again')).toBe(true);
       expect(logged()).toHaveLength(0);
-      expect(await store.db.idempotency_keys.count()).toBe(0);
+      expect(await insidesOf(store).db.idempotency_keys.count()).toBe(0);
     } finally {
       housekeeping.stop();
       await server.close();
@@ -133,8 +134,8 @@ describe('why lint bans until()', () => {
     const seenByUntil: unknown[] = [];
     const seenByFilter: unknown[] = [];
     // eslint-disable-next-line no-restricted-properties -- showing the very pitfall the rule bans
-    await store.db.change_log.orderBy('seq').until((entry) => (seenByUntil.push(entry), false)).primaryKeys();
-    await store.db.change_log.orderBy('seq').filter((entry) => (seenByFilter.push(entry), true)).primaryKeys();
+    await insidesOf(store).db.change_log.orderBy('seq').until((entry) => (seenByUntil.push(entry), false)).primaryKeys();
+    await insidesOf(store).db.change_log.orderBy('seq').filter((entry) => (seenByFilter.push(entry), true)).primaryKeys();
     expect(seenByUntil.length).toBeGreaterThan(0);
     expect(seenByUntil.every((entry) => entry === undefined)).toBe(true);
     expect(seenByFilter.map((entry) => (entry as { seq: number }).seq)).toEqual([1, 2, 3, 4, 5, 6]);

@@ -7,6 +7,7 @@ import { runCoalescedScript } from '../../electron/station/domain/script-batches
 import { ContractError } from '../../electron/station/errors.ts';
 import { boundTables, CommitFailedError, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { sampleReturn, tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * Coalesced scripts (electron/station/domain/script-batches.ts): scripts that arrive while a batch
@@ -78,11 +79,11 @@ it('runs scripts that arrive while a batch is in the engine in one write, each a
 
   await store.close();
   await open();
-  const stored = await store.db.return_packages.bulkGet(created.map((p) => p.id));
+  const stored = await insidesOf(store).db.return_packages.bulkGet(created.map((p) => p.id));
   expect(stored.map((p) => p?.tracking_number)).toEqual(created.map((p) => p.tracking_number));
   const logged = store.changeLog.after(0, 1_000_000);
   for (const p of created) expect(logged.some((e) => e.resource === 'return_package' && e.resource_id === p.id && e.action === 'created'), `change of ${p.id}`).toBe(true);
-  for (const p of created) expect(await store.db.outbox.get(`return_package:${p.id}`), `outbox slot of ${p.id}`).toBeDefined();
+  for (const p of created) expect(await insidesOf(store).db.outbox.get(`return_package:${p.id}`), `outbox slot of ${p.id}`).toBeDefined();
 });
 
 it('fails a failing script alone: the others of its batch are written, and its error is its own', async () => {
@@ -110,7 +111,7 @@ it('fails a failing script alone: the others of its batch are written, and its e
 
   await store.close();
   await open();
-  const all = await store.db.return_packages.toArray();
+  const all = await insidesOf(store).db.return_packages.toArray();
   expect(all.map((p) => p.tracking_number).sort()).toEqual(['A-1', 'A-2', 'A-4', 'DUP', 'FIRST']);
   expect(all.find((p) => p.tracking_number === 'DUP')?.id).toBe(holder);
 });
@@ -142,5 +143,5 @@ it('fails every script of a batch whose commit fails, and takes the next scripts
   expect(after.map((p) => p.tracking_number)).toEqual(['AFTER-1', 'AFTER-2']);
   await store.close();
   await open();
-  expect((await store.db.return_packages.toArray()).map((p) => p.tracking_number).sort()).toEqual(['AFTER-1', 'AFTER-2', 'BEFORE']);
+  expect((await insidesOf(store).db.return_packages.toArray()).map((p) => p.tracking_number).sort()).toEqual(['AFTER-1', 'AFTER-2', 'BEFORE']);
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openStore, STORE_FILE, type StationStore } from '../../electron/station/store/index.ts';
 import { sampleReturn, tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * SKU prefix search from the store's SKU index (sqlite/sku-index.ts): it follows every write of a
@@ -21,7 +22,7 @@ beforeEach(async () => {
   open = true;
   await store.write(async () => {
     // Return n has lines n*10+1 and n*10+2: SKUs SKU-11, SKU-12 (n = 1), SKU-101, SKU-102 (n = 10) …
-    for (let n = 1; n <= 30; n++) await store.db.returns.add({ ...sampleReturn(1 + (n % 2), n, [n * 10 + 1, n * 10 + 2]) } as never);
+    for (let n = 1; n <= 30; n++) await insidesOf(store).db.returns.add({ ...sampleReturn(1 + (n % 2), n, [n * 10 + 1, n * 10 + 2]) } as never);
   });
 });
 afterEach(async () => {
@@ -31,7 +32,7 @@ afterEach(async () => {
 
 /** What a scan of the records says: returns with a SKU starting with `prefix` (newest first, like the list). */
 async function expected(prefix: string, accountId?: number): Promise<number[]> {
-  const all = await store.db.returns.toArray();
+  const all = await insidesOf(store).db.returns.toArray();
   return all
     .filter((r) => (accountId === undefined || r.account_id === accountId) && r.sku_keys.some((k) => k.startsWith(prefix.toLowerCase())))
     .map((r) => r.id)
@@ -59,13 +60,13 @@ it('follows a return whose lines change and one that is deleted, across a close 
   const [first] = search('SKU-11').ids;
   expect(first).toBeDefined();
   await store.write(async () => {
-    const record = await store.db.returns.get(first ?? 0);
-    if (record) await store.db.returns.put({ ...record, sku_keys: ['wbn-77'] });
+    const record = await insidesOf(store).db.returns.get(first ?? 0);
+    if (record) await insidesOf(store).db.returns.put({ ...record, sku_keys: ['wbn-77'] });
   });
   expect(search('SKU-11').ids).not.toContain(first);
   expect(search('WBN').ids).toEqual([first]);
   const [gone] = search('SKU-31').ids;
-  await store.write(() => store.db.returns.delete(gone ?? 0));
+  await store.write(() => insidesOf(store).db.returns.delete(gone ?? 0));
   expect(search('SKU-31').ids).toEqual([]);
 
   await reopen();

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boundTables, openStore, type StationStore, type StoreChange } from '../../electron/station/store/index.ts';
 import { sampleLineItem, samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * The store's interface outside store/ (docs/decisions/store-interface.md): package reads whose
@@ -41,10 +42,10 @@ describe('store.packages', () => {
     const { store, packageIds } = await openWithPackages();
     const [id = 0] = packageIds;
     const fromMemory = await store.packages.whole(id);
-    expect(fromMemory?.pkg).toBe(store.inMemory.peek('return_packages', id)); // the engine's own, frozen
+    expect(fromMemory?.pkg).toBe(insidesOf(store).inMemory.peek('return_packages', id)); // the engine's own, frozen
     expect(Object.isFrozen(fromMemory?.lineItems[0])).toBe(true);
     expect(fromMemory?.lineItems.map((item) => item.quantity)).toEqual([1, 2]);
-    vi.spyOn(store.inMemory, 'peek').mockReturnValue(undefined);
+    vi.spyOn(insidesOf(store).inMemory, 'peek').mockReturnValue(undefined);
     const throughDexie = await store.packages.whole(id);
     expect(throughDexie?.pkg).not.toBe(fromMemory?.pkg);
     expect(throughDexie).toEqual(fromMemory);
@@ -60,7 +61,7 @@ describe('store.packages', () => {
       [counted, 2],
     ]);
     const hot = await store.packages.page([counted]);
-    expect(hot[0]?.pkg).toBe(store.inMemory.peek('return_packages', counted));
+    expect(hot[0]?.pkg).toBe(insidesOf(store).inMemory.peek('return_packages', counted));
   });
 });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { CommitFailedError, openStore, STORE_FILE } from '../../electron/station/store/index.ts';
 import { samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * The commit loop writes a batch to SQLite without an fsync and acknowledges it only after its own
@@ -44,17 +45,17 @@ it('acknowledges a write only after the WAL is synced, and keeps the engine runn
   const sync = gate();
   const store = await openStore({ dataDir: dir, beforeSync: sync.wait });
   try {
-    const returnId = await store.write(() => store.db.returns.add(sampleReturn(1, 1)));
+    const returnId = await store.write(() => insidesOf(store).db.returns.add(sampleReturn(1, 1)));
     sync.shut();
     let acknowledged = false;
-    const held = store.write(() => store.db.return_packages.add(samplePackage(1, returnId, 1))).then(() => (acknowledged = true));
+    const held = store.write(() => insidesOf(store).db.return_packages.add(samplePackage(1, returnId, 1))).then(() => (acknowledged = true));
     await turns(20);
     expect(sync.waiting()).toBe(1);
     expect(acknowledged).toBe(false);
     // While that sync is held, more writes run in the engine and queue for the next commit.
-    const next = Array.from({ length: 5 }, (_unused, n) => store.write(() => store.db.return_packages.add(samplePackage(1, returnId, 10 + n))));
+    const next = Array.from({ length: 5 }, (_unused, n) => store.write(() => insidesOf(store).db.return_packages.add(samplePackage(1, returnId, 10 + n))));
     await turns(20);
-    expect(await store.db.return_packages.count()).toBe(6);
+    expect(await insidesOf(store).db.return_packages.count()).toBe(6);
     expect(acknowledged).toBe(false);
     sync.open();
     await held;
@@ -64,7 +65,7 @@ it('acknowledges a write only after the WAL is synced, and keeps the engine runn
     await store.close();
   }
   const reopened = await openStore({ dataDir: dir });
-  expect(await reopened.db.return_packages.count()).toBe(6);
+  expect(await insidesOf(reopened).db.return_packages.count()).toBe(6);
   await reopened.close();
 });
 
@@ -78,11 +79,11 @@ it('fails the writers of a sync that failed, and goes on with the next', async (
   });
   try {
     fail = true;
-    await expect(store.write(() => store.db.accounts.add({ name: 'unsure', created_at: 'x' }))).rejects.toBeInstanceOf(CommitFailedError);
+    await expect(store.write(() => insidesOf(store).db.accounts.add({ name: 'unsure', created_at: 'x' }))).rejects.toBeInstanceOf(CommitFailedError);
     fail = false;
-    await store.write(() => store.db.accounts.add({ name: 'sure', created_at: 'x' }));
+    await store.write(() => insidesOf(store).db.accounts.add({ name: 'sure', created_at: 'x' }));
     // Memory matches SQLite: the failed batch was written, only its fsync is in doubt.
-    expect((await store.db.accounts.toArray()).map((a) => a.name)).toEqual(['unsure', 'sure']);
+    expect((await insidesOf(store).db.accounts.toArray()).map((a) => a.name)).toEqual(['unsure', 'sure']);
   } finally {
     await store.close();
   }
@@ -92,11 +93,11 @@ it('syncs the same WAL file across checkpoints (SQLite resets it rather than rep
   const store = await openStore({ dataDir: dir });
   const wal = join(dir, `${STORE_FILE}-wal`);
   try {
-    const returnId = await store.write(() => store.db.returns.add(sampleReturn(1, 1)));
+    const returnId = await store.write(() => insidesOf(store).db.returns.add(sampleReturn(1, 1)));
     const inode = statSync(wal).ino;
     // Well past the automatic checkpoint (1,000 pages of 4 KiB): the WAL is reset at least once.
     for (let batch = 0; batch < 12; batch++) {
-      await store.write(() => store.db.return_packages.bulkAdd(Array.from({ length: 500 }, (_unused, n) => ({ ...samplePackage(1, returnId, batch * 1000 + n), notes: 'x'.repeat(400) }))));
+      await store.write(() => insidesOf(store).db.return_packages.bulkAdd(Array.from({ length: 500 }, (_unused, n) => ({ ...samplePackage(1, returnId, batch * 1000 + n), notes: 'x'.repeat(400) }))));
     }
     expect(statSync(wal).ino).toBe(inode);
     // It was reset: it holds far less than the ≈ 6 MB written.
@@ -124,10 +125,10 @@ it('lets the next batch commit and sync while an fsync is slow, and answers batc
     store.subscribe((entries) => heard.push(...entries.map((entry) => String(entry.resource_id))));
     holdFirst = true;
     calls = 0;
-    const first = store.write(() => store.db.change_log.add({ account_id: 1, resource: 'return', resource_id: 1, action: 'created', data: null, created_at: 'x' })).then(() => answered.push('first'));
+    const first = store.write(() => insidesOf(store).db.change_log.add({ account_id: 1, resource: 'return', resource_id: 1, action: 'created', data: null, created_at: 'x' })).then(() => answered.push('first'));
     await turns(20);
     expect(calls).toBe(1);
-    const second = store.write(() => store.db.change_log.add({ account_id: 1, resource: 'return', resource_id: 2, action: 'created', data: null, created_at: 'x' })).then(() => answered.push('second'));
+    const second = store.write(() => insidesOf(store).db.change_log.add({ account_id: 1, resource: 'return', resource_id: 2, action: 'created', data: null, created_at: 'x' })).then(() => answered.push('second'));
     await turns(40);
     // The second batch was committed and its fsync started (and finished) while the first's is held …
     expect(calls).toBe(2);

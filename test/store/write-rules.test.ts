@@ -6,6 +6,7 @@ import { createPackage } from '../../electron/station/domain/packages.ts';
 import { CoalescedScriptNotRepeatableError, runCoalescedScript } from '../../electron/station/domain/script-batches.ts';
 import { type BoundTables, boundTables, ForeignAwaitInWriteError, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { sampleReturn, tempDataDir } from './fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * The rules of a write script (docs/decisions/dexie-transactions.md, create-path.md), broken on
@@ -50,7 +51,7 @@ const input = (tracking: string) => ({
   location_id: null,
 });
 const create = (t: BoundTables, now: string, tracking: string) => createPackage(t, now, 1, input(tracking));
-const returnsCount = () => store.db.returns.count();
+const returnsCount = () => insidesOf(store).db.returns.count();
 /**
  * A foreign await: a timer, started once the engine has had its next turn (a bare short timer can
  * end before that turn on a busy loop, and the transaction then survives it: harmless, and nothing
@@ -129,7 +130,7 @@ describe('no await on anything but the store inside a write', () => {
     }
     await store.flush();
     // Not run again: what the early commit wrote is there once, nothing after the await.
-    const numbers = (await store.db.return_packages.toArray()).map((p) => p.tracking_number).sort();
+    const numbers = (await insidesOf(store).db.return_packages.toArray()).map((p) => p.tracking_number).sort();
     expect(numbers).toEqual([...new Set(numbers)]);
     expect(numbers).not.toContain('RULE-BREAK-2');
     expect(numbers).not.toContain('AFTER');
@@ -142,6 +143,7 @@ describe('no await on anything but the store inside a write', () => {
       // Fresh modules, which read the switch anew (their error classes are their own too).
       const batches = await import('../../electron/station/domain/script-batches.ts');
       const stores = await import('../../electron/station/store/index.ts');
+      const fresh = await import('../../electron/station/store/insides.ts');
       const { dir: prodDir, cleanup: prodCleanup } = await tempDataDir();
       const prod = await stores.openStore({ dataDir: prodDir });
       try {
@@ -166,7 +168,7 @@ describe('no await on anything but the store inside a write', () => {
         expect(((batch[0] as PromiseRejectedResult).reason as InstanceType<typeof stores.ForeignAwaitInWriteError>).committedChanges).toBe(6);
         expect(runs).toBe(1);
         await prod.flush();
-        const numbers = (await prod.db.return_packages.toArray()).map((p) => p.tracking_number).sort();
+        const numbers = (await fresh.insidesOf(prod).db.return_packages.toArray()).map((p) => p.tracking_number).sort();
         expect(numbers).toEqual(['ALONE', 'BEFORE', 'RULE-BREAK']);
       } finally {
         await prod.close();

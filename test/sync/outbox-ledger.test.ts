@@ -4,6 +4,7 @@ import { createSyncEngine } from '../../electron/station/sync/engine.ts';
 import { createOutboxLedger } from '../../electron/station/sync/outbox-ledger.ts';
 import { removeUpstreamSettings, writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import { tempDataDir } from '../store/fixtures.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * The outbox's ledger (sync/outbox-ledger.ts) counts the waiting changes the sync status shows and
@@ -45,7 +46,7 @@ const put = (store: StationStore, ...slots: OutboxEntry[]) => store.write((tx) =
 
 /** What a read of the outbox says (the truth the ledger must agree with); the next retry is of every account's. */
 async function readBack(store: StationStore, accounts: number[]) {
-  const all = await store.db.outbox.toArray();
+  const all = await insidesOf(store).db.outbox.toArray();
   const entries = all.filter((e) => accounts.includes(e.account_id));
   const due = all.filter((e) => e.hold === null && e.next_attempt_at !== null).map((e) => Date.parse(e.next_attempt_at ?? ''));
   return { pending: entries.length, held: entries.filter((e) => e.hold !== null).length, nextRetryAt: due.length ? Math.min(...due) : undefined };
@@ -127,7 +128,7 @@ describe("the outbox's ledger", () => {
     holdSyncs = true;
     const deleted = store.write((tx) => boundTables(tx).outbox.delete('return_package:1'));
     // Gone from memory (what the sync screen's list reads), its fsync held back.
-    while ((await store.db.outbox.get('return_package:1')) !== undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    while ((await insidesOf(store).db.outbox.get('return_package:1')) !== undefined) await new Promise((resolve) => setTimeout(resolve, 5));
     let answered: { pending: number } | undefined;
     const counting = ledger.count([1]).then((count) => (answered = count));
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -184,6 +185,6 @@ describe("the outbox's ledger", () => {
     expect(await engine.nextRetryAt()).toBeUndefined();
     expect(engine.outboxSlotsInMemory()).toBe(0);
     // The backlog is all still there for the next upstream.
-    expect(await store.db.outbox.count()).toBe(401);
+    expect(await insidesOf(store).db.outbox.count()).toBe(401);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, expect, it } from 'vitest';
 import { openStore } from '../../electron/station/store/index.ts';
 import { STATION_SCHEMA } from '../../electron/station/store/schema.ts';
 import { RETURN_BODY, startLocal, tempDir, tracking } from './support.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
  * A data directory written by the previous release (store schema version 1, no sync tables) opens
@@ -52,7 +53,7 @@ it('upgrades a version 1 data directory in place, and starts again', async () =>
   const reopened = await openStore({ dataDir });
   try {
     // The change made after the upgrade waits in the outbox for an upstream.
-    expect((await reopened.db.outbox.toArray()).map((e) => e.key)).toContain(`return_package:${packageId}`);
+    expect((await insidesOf(reopened).db.outbox.toArray()).map((e) => e.key)).toContain(`return_package:${packageId}`);
   } finally {
     await reopened.close();
   }

@@ -4,10 +4,9 @@ import type { MediaFiles } from '../media/index.ts';
 import type { CountFilters, ListableTable, ListQueries, ListResult } from './list-queries.ts';
 import type { AccountReads, ConfigReads, OperatorReads, PackageReads, ReturnReads, TokenReads } from './aggregates.ts';
 import type { ChangeListener } from './changes.ts';
-import type { EngineReads } from './engine-reads.ts';
 import type { ReadTables } from './read-tables.ts';
 import type { Carrier, ChangeLogEntry, Location } from './records.ts';
-import type { SchemaVersion, StationDexie, StationTableName } from './schema.ts';
+import type { SchemaVersion, StationTableName } from './schema.ts';
 
 export interface OpenStoreOptions {
   /** Holds `station.db` (+ WAL) and `media/`. The caller holds the data-directory lock. */
@@ -62,13 +61,11 @@ export interface OpenStoreOptions {
  *   until every write completed so far is durable and reported to `onChange` (later ones are
  *   not waited for); `close()`: flush, then close.
  *
- * `db` (the Dexie instance) and `inMemory` (the engine's own records, engine-reads.ts) are the
- * store's insides, for `store/` and the store's own tests; lint refuses them in api/, domain/ and sync/.
+ * The Dexie instance and the engine's own records are the store's insides: not on this interface
+ * (insides.ts, for the store's own tests and the bench).
  */
 export interface StationStore {
   readonly dataDir: string;
-  readonly db: StationDexie;
-  readonly inMemory: EngineReads;
   readonly returns: ReturnReads;
   readonly packages: PackageReads;
   readonly accounts: AccountReads;

@@ -5,6 +5,7 @@ import { type ChangeLogReads, createChangeLogReads } from '../change-log-reads.t
 import { accountReads, configReads, operatorReads, packageReads, returnReads, tokenReads } from '../aggregates.ts';
 import { changeEvents } from '../changes.ts';
 import { engineReadsOf } from '../engine-reads.ts';
+import { keepInsides } from '../insides.ts';
 import { StoreClosedError } from '../errors.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
 import { createListQueries, type ListQueryRunner } from '../list-queries.ts';
@@ -47,10 +48,8 @@ export async function assembleStore(
 
   const inMemory = engineReadsOf(db.backendDB(), { holdsAllMatches: engine.hot.holdsAllMatches, coldKeys: engine.hot.coldKeys, isClosed: () => lifecycle.closed });
 
-  return {
+  const store: StationStore = {
     dataDir: options.dataDir,
-    db,
-    inMemory,
     returns: returnReads(db, inMemory),
     packages: packageReads(db, inMemory),
     accounts: accountReads(db),
@@ -101,6 +100,7 @@ export async function assembleStore(
       return closing;
     },
   };
+  return keepInsides(store, { db, inMemory });
 }
 
 /** The list queries over SQLite, which forget what they remembered of a table once a commit to it is durable. */
