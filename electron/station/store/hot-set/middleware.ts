@@ -9,6 +9,7 @@ const EQUAL = 1;
 
 /** The engine transaction behind a DBCore transaction (fake-indexeddb's IDBTransaction). */
 interface EngineTransaction {
+  mode: string;
   objectStoreNames: { contains(name: string): boolean };
   addEventListener(type: 'abort', listener: () => void): void;
 }
@@ -49,8 +50,8 @@ export interface HotSetEngine {
  * A record whose cluster is present but which the engine lacks was deleted (maybe not yet
  * durable): SQLite is not asked, so a pending delete is never undone.
  */
-export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
-  return new HotSet(cold);
+export function hotSetMiddleware(cold: ColdReads, castTransactions = true): HotSetEngine {
+  return new HotSet(cold, castTransactions);
 }
 
 /** The hot set's state (which clusters the engine holds, the core below) and its steps over it. */
@@ -63,8 +64,13 @@ class HotSet implements HotSetEngine, ColdSide {
   /** The clusters each write transaction brought in (or created): an abort takes them out again. */
   readonly #addedBy = new WeakMap<DBCoreTransaction, Set<number>>();
 
-  constructor(cold: ColdReads) {
+  /** The read-write transactions made through this middleware, with their scope (the public path of `transaction-casts`). */
+  readonly #writes = new WeakMap<DBCoreTransaction, ReadonlySet<string>>();
+  readonly #cast: boolean;
+
+  constructor(cold: ColdReads, castTransactions: boolean) {
     this.cold = cold;
+    this.#cast = castTransactions;
     this.middleware = { stack: 'dbcore', name: 'station-hot-set', level: -200, create: (core) => this.#over(core) };
   }
 
@@ -73,9 +79,14 @@ class HotSet implements HotSetEngine, ColdSide {
     this.core = core;
     return {
       ...core,
+      transaction: (stores, mode, options) => {
+        const trans = core.transaction(stores, mode, options);
+        if (!this.#cast && mode === 'readwrite') this.#writes.set(trans, new Set(stores));
+        return trans;
+      },
       table: (name: string): DBCoreTable => {
         const table = core.table(name);
-        if (name === 'station_meta') return upstreamSettingsTable(table, () => this.enabled, (trans) => this.#faultInClusters(trans, this.cold.unsentClusters()));
+        if (name === 'station_meta') return upstreamSettingsTable(table, () => this.enabled, this.writable, (trans) => this.#faultInClusters(trans, this.cold.unsentClusters()));
         if (name === 'outbox') return outboxBacklogTable(coldTable(this, table, name), this.#backlogReads);
         return isClusterTable(name) ? coldTable(this, table, name) : table;
       },
@@ -100,6 +111,16 @@ class HotSet implements HotSetEngine, ColdSide {
     const cluster = knownCluster ?? this.cold.clusterOfMatches(table, index, value);
     return cluster !== undefined && this.present.has(cluster);
   };
+
+  // An arrow: cold tables call it unbound.
+  readonly writable = (trans: DBCoreTransaction): boolean =>
+    this.#cast ? (trans as unknown as EngineTransaction).mode === 'readwrite' : this.#writes.has(trans);
+
+  /** Whether `trans` may touch `table` (its scope). */
+  #inScope(trans: DBCoreTransaction, table: string): boolean {
+    if (this.#cast) return (trans as unknown as EngineTransaction).objectStoreNames.contains(table);
+    return this.#writes.get(trans)?.has(table) ?? false;
+  }
 
   isPresent(cluster: number): boolean {
     return this.present.has(cluster);
@@ -162,12 +183,11 @@ class HotSet implements HotSetEngine, ColdSide {
   /** Brings these clusters, whole, into the engine inside `trans` (only the keys it lacks). */
   async #faultInClusters(trans: DBCoreTransaction, clusters: Iterable<number>): Promise<void> {
     if (!this.core) return;
-    const scope = (trans as unknown as EngineTransaction).objectStoreNames;
     for (const cluster of clusters) {
       if (this.present.has(cluster)) continue;
       let whole = true;
       for (const [name, clusterRows] of this.cold.cluster(cluster)) {
-        if (!scope.contains(name)) {
+        if (!this.#inScope(trans, name)) {
           whole = false;
           continue;
         }

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { newEngine, newEngineFactory } from '../engine.ts';
+import type { FastPath } from '../fast-paths.ts';
 import { type LoadReport, loadIntoEngine, storedTables } from '../load.ts';
 import { createColdReads } from '../hot-set/cold-reads.ts';
 import { type HotSetEngine, hotSetMiddleware } from '../hot-set/middleware.ts';
@@ -22,10 +23,17 @@ export interface OpenedEngine {
  * and is loaded; if that version is older, Dexie then upgrades the loaded data, and the upgrade's
  * changes are written through like any other transaction.
  */
-export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk: number, durability: Durability, hotSet: HotSetOptions): Promise<OpenedEngine> {
+export async function openEngine(
+  sqlite: DatabaseSync,
+  plan: SchemaPlan,
+  onDisk: number,
+  durability: Durability,
+  hotSet: HotSetOptions,
+  fastPaths: ReadonlySet<FastPath>,
+): Promise<OpenedEngine> {
   const factory = newEngineFactory();
   ensureHotSetIndexes(sqlite);
-  const hot = hotSetMiddleware(createColdReads(sqlite));
+  const hot = hotSetMiddleware(createColdReads(sqlite), fastPaths.has('transaction-casts'));
   const middlewares = [...durability.middlewares, hot.middleware];
   if (onDisk === 0) {
     const db = newEngine(factory, plan.versions, middlewares);
@@ -45,7 +53,7 @@ export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk:
   if (listed.size > 0) selectHotKeys(sqlite, hotSet);
   // With the hot set on, the change log stays on disk too (it is read from SQLite: change-log-reads.ts).
   const leftOnDisk = new Set<string>(listed.size > 0 && onDiskTables.has(CHANGE_LOG_TABLE) ? [CHANGE_LOG_TABLE] : []);
-  const load = await loadIntoEngine(durability.loop.core, loaded.backendDB(), storedTables(sqlite, tables, listed, leftOnDisk));
+  const load = await loadIntoEngine(durability.loop.core, loaded.backendDB(), storedTables(sqlite, tables, listed, leftOnDisk), fastPaths.has('direct-fill'));
   if (onDiskTables.has('returns')) {
     const present = sqlite.prepare(listed.size > 0 ? 'SELECT k FROM temp.hot_returns' : 'SELECT k FROM returns').all() as Array<{ k: number }>;
     for (const { k } of present) hot.present.add(k);
