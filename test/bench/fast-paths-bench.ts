@@ -8,7 +8,8 @@
 // - tree-compaction: the sweep sheds a day of clusters that left the window: the engine's tree
 //   nodes and the JS heap after a full GC, with and without compaction;
 // - transaction-casts: the same HTTP rows on a station that reads a transaction's mode and scope from
-//   what DBCore's transaction() was asked for.
+//   what DBCore's transaction() was asked for;
+// - trimmed-dexie-stack: the same HTTP rows with Dexie's Cache and Observability middlewares kept.
 // Run alone: BENCH_SECTIONS=fastpaths npm run bench (or node --expose-gc test/bench/fast-paths-bench.ts).
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
@@ -183,6 +184,7 @@ async function stationRows(dataset: HotSetDataset, token: string): Promise<Bench
     ['every fast path (today)', undefined],
     ['public path for tree reads', without('tree-reads')],
     ['public path for transaction casts', without('transaction-casts')],
+    ["Dexie's whole stack (Cache and Observability kept)", without('trimmed-dexie-stack')],
     ['no fast path', 'none'],
   ];
   for (const [label, paths] of configs) {

@@ -124,6 +124,7 @@ function activeFastPaths(wanted: ReadonlySet<FastPath>, engine: OpenedEngine): F
     'tree-reads': engineReadsFor(backend) !== undefined,
     'tree-compaction': compactionMismatch(backend) === undefined,
     'transaction-casts': true,
+    'trimmed-dexie-stack': true,
   };
   return FAST_PATHS.filter((path) => wanted.has(path) && active[path]);
 }

@@ -32,17 +32,18 @@ export async function openEngine(
   fastPaths: ReadonlySet<FastPath>,
 ): Promise<OpenedEngine> {
   const factory = newEngineFactory();
+  const trim = fastPaths.has('trimmed-dexie-stack');
   ensureHotSetIndexes(sqlite);
   const hot = hotSetMiddleware(createColdReads(sqlite), fastPaths.has('transaction-casts'));
   const middlewares = [...durability.middlewares, hot.middleware];
   if (onDisk === 0) {
-    const db = newEngine(factory, plan.versions, middlewares);
+    const db = newEngine(factory, plan.versions, middlewares, trim);
     await db.open();
     hot.enabled = hasHotSetTables(plan.tables);
     return { db, load: undefined, hot };
   }
   const onDiskVersions = plan.versions.filter((version) => version.version <= onDisk);
-  const loaded = newEngine(factory, onDiskVersions, middlewares);
+  const loaded = newEngine(factory, onDiskVersions, middlewares, trim);
   await loaded.open();
   if (!durability.loop.core) throw new Error('Store engine did not start.');
   // An upgrade function must see every record: then everything is loaded, and the sweep sheds later.
@@ -65,7 +66,7 @@ export async function openEngine(
   if (onDisk === plan.latest) return { db: loaded, load, hot };
 
   loaded.close();
-  return { db: await upgradeEngine(sqlite, plan, durability, () => newEngine(factory, plan.versions, middlewares)), load, hot };
+  return { db: await upgradeEngine(sqlite, plan, durability, () => newEngine(factory, plan.versions, middlewares, trim)), load, hot };
 }
 
 /**
