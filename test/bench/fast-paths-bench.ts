@@ -7,8 +7,6 @@
 //   over HTTP (get-one and durable create, 32 clients) on stations started with and without it;
 // - tree-compaction: the sweep sheds a day of clusters that left the window: the engine's tree
 //   nodes and the JS heap after a full GC, with and without compaction;
-// - transaction-casts: the same HTTP rows on a station that reads a transaction's mode and scope from
-//   what DBCore's transaction() was asked for;
 // - trimmed-dexie-stack: the same HTTP rows with Dexie's Cache and Observability middlewares kept.
 // Run alone: BENCH_SECTIONS=fastpaths npm run bench (or node --expose-gc test/bench/fast-paths-bench.ts).
 import { execFile } from 'node:child_process';
@@ -180,13 +178,20 @@ async function stationRows(dataset: HotSetDataset, token: string): Promise<Bench
   const accountOne = dataset.hotIds.filter((id) => id % 4 === 0);
   const pick = () => accountOne[Math.floor(Math.random() * accountOne.length)] ?? 4;
   let counter = 0;
-  const configs: Array<[string, string | undefined]> = [
-    ['every fast path (today)', undefined],
-    ['public path for tree reads', without('tree-reads')],
-    ['public path for transaction casts', without('transaction-casts')],
-    ["Dexie's whole stack (Cache and Observability kept)", without('trimmed-dexie-stack')],
-    ['no fast path', 'none'],
+  // BENCH_FAST_STATIONS picks the stations (today, each path's name for its public path, none);
+  // BENCH_FAST_ROUNDS runs them that many times in turn, so a shared machine's drift hits each alike.
+  const all: Array<[string, string, string | undefined]> = [
+    ['today', 'every fast path (today)', undefined],
+    ['tree-reads', 'public path for tree reads', without('tree-reads')],
+    ['trimmed-dexie-stack', "Dexie's whole stack (Cache and Observability kept)", without('trimmed-dexie-stack')],
+    ['none', 'no fast path', 'none'],
   ];
+  const picked = new Set((process.env.BENCH_FAST_STATIONS ?? all.map(([key]) => key).join(',')).split(','));
+  const rounds = Number(process.env.BENCH_FAST_ROUNDS ?? 1);
+  const configs: Array<[string, string | undefined]> = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const [key, label, paths] of all) if (picked.has(key)) configs.push([rounds > 1 ? `${label}, round ${round}` : label, paths]);
+  }
   for (const [label, paths] of configs) {
     const env = { RETURNS_STATION_ACCOUNT_RATE_LIMIT: '2000000000', RETURNS_STATION_LOG_LEVEL: 'info', [FAST_PATHS_ENV]: paths ?? '' };
     const station = await startStation({ dataDir: dataset.dataDir, env, timeoutMs: 120_000 });

@@ -9,8 +9,6 @@
  *   of reading through Dexie;
  * - `tree-compaction`: the hot-set sweep rebuilds trees full of tombstones
  *   (hot-set/compact-trees.ts) instead of leaving them to the engine's own rebuild;
- * - `transaction-casts`: the hot set reads a DBCore transaction's mode and scope off the engine's
- *   IDBTransaction it is (a cast) instead of remembering them when DBCore's `transaction()` made it;
  * - `trimmed-dexie-stack`: Dexie's own Cache and Observability middlewares are taken out by their
  *   (undocumented) names (engine.ts) instead of running on every transaction.
  *
@@ -20,7 +18,7 @@
  * store reports which ones are active (StoreStats.fastPaths), and a station logs it at start.
  */
 
-export const FAST_PATHS = ['direct-fill', 'tree-reads', 'tree-compaction', 'transaction-casts', 'trimmed-dexie-stack'] as const;
+export const FAST_PATHS = ['direct-fill', 'tree-reads', 'tree-compaction', 'trimmed-dexie-stack'] as const;
 export type FastPath = (typeof FAST_PATHS)[number];
 
 export const FAST_PATHS_ENV = 'RETURNS_STATION_FAST_PATHS';

@@ -123,7 +123,6 @@ function activeFastPaths(wanted: ReadonlySet<FastPath>, engine: OpenedEngine): F
     'direct-fill': engine.load === undefined || engine.load.path === 'direct',
     'tree-reads': engineReadsFor(backend) !== undefined,
     'tree-compaction': compactionMismatch(backend) === undefined,
-    'transaction-casts': true,
     'trimmed-dexie-stack': true,
   };
   return FAST_PATHS.filter((path) => wanted.has(path) && active[path]);

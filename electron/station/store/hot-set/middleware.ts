@@ -7,10 +7,11 @@ import { type BacklogReads, outboxBacklogTable, upstreamSettingsTable } from './
 /** Dexie's DBCoreRangeType.Equal (a const enum, not importable as a value). */
 const EQUAL = 1;
 
-/** The engine transaction behind a DBCore transaction (fake-indexeddb's IDBTransaction). */
+/**
+ * The engine transaction behind a DBCore transaction (fake-indexeddb's IDBTransaction): DBCore has
+ * no event for a transaction's end (docs/decisions/store-fast-paths.md).
+ */
 interface EngineTransaction {
-  mode: string;
-  objectStoreNames: { contains(name: string): boolean };
   addEventListener(type: 'abort', listener: () => void): void;
 }
 
@@ -50,8 +51,8 @@ export interface HotSetEngine {
  * A record whose cluster is present but which the engine lacks was deleted (maybe not yet
  * durable): SQLite is not asked, so a pending delete is never undone.
  */
-export function hotSetMiddleware(cold: ColdReads, castTransactions = true): HotSetEngine {
-  return new HotSet(cold, castTransactions);
+export function hotSetMiddleware(cold: ColdReads): HotSetEngine {
+  return new HotSet(cold);
 }
 
 /** The hot set's state (which clusters the engine holds, the core below) and its steps over it. */
@@ -64,13 +65,15 @@ class HotSet implements HotSetEngine, ColdSide {
   /** The clusters each write transaction brought in (or created): an abort takes them out again. */
   readonly #addedBy = new WeakMap<DBCoreTransaction, Set<number>>();
 
-  /** The read-write transactions made through this middleware, with their scope (the public path of `transaction-casts`). */
+  /**
+   * The read-write transactions made through this middleware, with their scope: DBCore's
+   * `transaction(stores, mode)` says both, and every request carries the object it returned
+   * (docs/decisions/store-fast-paths.md: no cast to the engine's IDBTransaction for them).
+   */
   readonly #writes = new WeakMap<DBCoreTransaction, ReadonlySet<string>>();
-  readonly #cast: boolean;
 
-  constructor(cold: ColdReads, castTransactions: boolean) {
+  constructor(cold: ColdReads) {
     this.cold = cold;
-    this.#cast = castTransactions;
     this.middleware = { stack: 'dbcore', name: 'station-hot-set', level: -200, create: (core) => this.#over(core) };
   }
 
@@ -81,7 +84,7 @@ class HotSet implements HotSetEngine, ColdSide {
       ...core,
       transaction: (stores, mode, options) => {
         const trans = core.transaction(stores, mode, options);
-        if (!this.#cast && mode === 'readwrite') this.#writes.set(trans, new Set(stores));
+        if (mode === 'readwrite') this.#writes.set(trans, new Set(stores));
         return trans;
       },
       table: (name: string): DBCoreTable => {
@@ -113,12 +116,10 @@ class HotSet implements HotSetEngine, ColdSide {
   };
 
   // An arrow: cold tables call it unbound.
-  readonly writable = (trans: DBCoreTransaction): boolean =>
-    this.#cast ? (trans as unknown as EngineTransaction).mode === 'readwrite' : this.#writes.has(trans);
+  readonly writable = (trans: DBCoreTransaction): boolean => this.#writes.has(trans);
 
-  /** Whether `trans` may touch `table` (its scope). */
+  /** Whether the write `trans` may touch `table` (its scope). */
   #inScope(trans: DBCoreTransaction, table: string): boolean {
-    if (this.#cast) return (trans as unknown as EngineTransaction).objectStoreNames.contains(table);
     return this.#writes.get(trans)?.has(table) ?? false;
   }
 

@@ -34,7 +34,7 @@ export async function openEngine(
   const factory = newEngineFactory();
   const trim = fastPaths.has('trimmed-dexie-stack');
   ensureHotSetIndexes(sqlite);
-  const hot = hotSetMiddleware(createColdReads(sqlite), fastPaths.has('transaction-casts'));
+  const hot = hotSetMiddleware(createColdReads(sqlite));
   const middlewares = [...durability.middlewares, hot.middleware];
   if (onDisk === 0) {
     const db = newEngine(factory, plan.versions, middlewares, trim);
