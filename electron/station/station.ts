@@ -100,7 +100,9 @@ export async function openStation(options: StationOptions): Promise<Station> {
     });
     // The young generation is sized when node starts (bin/returns-station.js, heap/young-generation.ts).
     server.log.debug({ heap_growth: heapGrowth, young_generation: { semi_space_mb: semiSpaceGivenToNode() } }, 'V8 heap growth and young generation');
-    const { load: loaded, hotSet } = storeStatsOf(store);
+    const { load: loaded, hotSet, fastPaths = [] } = storeStatsOf(store);
+    // Which fast paths through fake-indexeddb's internals this start uses (docs/decisions/store-fast-paths.md).
+    server.log.info({ fast_paths: fastPaths }, `store fast paths: ${fastPaths.length > 0 ? fastPaths.join(', ') : 'none (public Dexie path only)'}`);
     // Every start says what its hot set holds and the window it keeps (a new store holds nothing yet).
     server.log.info(
       {

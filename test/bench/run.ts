@@ -1,6 +1,7 @@
 // `npm run bench`: measures the real station beside baselines measured in the same run, prints a
 // markdown table and prepends it to test/bench/RESULTS.md. Never part of `npm test`.
-// BENCH_SECTIONS=http,store,hotset,api,ui,sync,year picks sections; BENCH_SECONDS sets each load's length.
+// BENCH_SECTIONS=http,store,hotset,api,ui,sync,year picks sections (fastpaths, the private-internals
+// fast paths beside their public paths, runs only when named); BENCH_SECONDS sets each load's length.
 // The sync section's parts: BENCH_SYNC_PARTS=station,spec,fleet (a station as the upstream; the
 // spec-only fake, one station; the fake and a fleet), each on by default.
 // The bench process runs with the station's young generation, as `returns-station serve` does (the
@@ -19,6 +20,7 @@ import { buildDataset } from './dataset.ts';
 import { type BenchRow, recordRun, toMarkdown } from './report.ts';
 import { runStoreBench } from './store-bench.ts';
 import { runHotSetBench } from './hot-set-bench.ts';
+import { runFastPathsBench } from './fast-paths-bench.ts';
 import { runSyncBench } from './sync-bench.ts';
 import { runSyncFleetBench } from './sync-fleet-bench.ts';
 import { runSyncSpecBench } from './sync-spec-bench.ts';
@@ -89,6 +91,7 @@ try {
   if (wanted.has('http')) rows.push(...(await httpSection()));
   if (wanted.has('store')) rows.push(...(await runStoreBench()));
   if (wanted.has('hotset')) rows.push(...(await runHotSetBench()));
+  if (wanted.has('fastpaths')) rows.push(...(await runFastPathsBench()));
   if (wanted.has('api')) rows.push(...(await runApiBench(rows.find((r) => r.name === HELLO), scratch)));
   if (wanted.has('ui')) rows.push(...(await uiSection()));
   if (wanted.has('sync')) {

@@ -13,7 +13,7 @@
  * This reads fake-indexeddb 6.x internals (`IDBDatabase._rawDatabase.rawObjectStores` → object
  * stores with `records`, `rawIndexes`, `keyGenerator`; trees with `_rebuild`). `directFillTargets`
  * checks that shape and says what differs, and the caller then logs that and loads through the
- * engine's public API (load.ts). docs/decisions/store-dexie-internals.md says why this is worth it.
+ * engine's public API (load.ts). docs/decisions/store-fast-paths.md says what it buys.
  */
 
 import { engineObjectStores, NO_OBJECT_STORES, rebuildTree, type SearchTree, type TreeRecord } from './engine-trees.ts';

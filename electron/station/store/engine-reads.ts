@@ -88,8 +88,8 @@ export interface EngineReadsOptions {
   isClosed(): boolean;
 }
 
-/** Reads that never answer: the engine is not of the expected shape (every read goes through Dexie). */
-const NEVER: EngineReads = {
+/** Reads that never answer: every read goes through Dexie (the fast path is off, or the engine is not of the expected shape). */
+export const PUBLIC_READS_ONLY: EngineReads = {
   get: () => undefined,
   where: () => undefined,
   peek: () => undefined,
@@ -118,7 +118,7 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
   const raw = rawDatabaseOf(backend);
   if (typeof raw === 'string') {
     console.warn(`Returns station store: reading through Dexie only (slower): fake-indexeddb internals differ (${raw})`);
-    return NEVER;
+    return PUBLIC_READS_ONLY;
   }
   /** A transaction that may have changed `table` in place and not finished: a started read-write or upgrade one. */
   const changing = (table: string): boolean =>

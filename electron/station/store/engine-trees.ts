@@ -5,7 +5,7 @@
  * `IDBDatabase._rawDatabase.rawObjectStores`, and the red-black search trees of records and index
  * entries, rebuilt balanced by the engine's own `_rebuild` and walked by `treeGet`/`treeMatches`. Each caller
  * checks the rest of the shape it needs and falls back when it differs
- * (docs/decisions/store-dexie-internals.md).
+ * (docs/decisions/store-fast-paths.md).
  */
 
 /** A record of a fake-indexeddb tree: an object store's {key, value} or an index's {key, primaryKey}. */

@@ -11,8 +11,12 @@ export function newEngineFactory(): EngineFactory {
   return new IDBFactory();
 }
 
-/** A Dexie over `factory` declaring `versions`, with the store's middlewares (recording, hot set) at the bottom of its stack. */
-export function newEngine(factory: EngineFactory, versions: readonly SchemaVersion[], middlewares: ReadonlyArray<Middleware<DBCore>>): StationDexie {
+/**
+ * A Dexie over `factory` declaring `versions`, with the store's middlewares (recording, hot set) at
+ * the bottom of its stack. `trimStack` (the fast path `trimmed-dexie-stack`, fast-paths.ts): Dexie's
+ * own Cache and Observability middlewares are taken out by their names.
+ */
+export function newEngine(factory: EngineFactory, versions: readonly SchemaVersion[], middlewares: ReadonlyArray<Middleware<DBCore>>, trimStack = true): StationDexie {
   const db = new Dexie(ENGINE_NAME, { indexedDB: factory, IDBKeyRange, autoOpen: false, cache: 'disabled' }) as StationDexie;
   for (const version of versions) {
     const declared = db.version(version.version).stores(version.stores);
@@ -21,12 +25,12 @@ export function newEngine(factory: EngineFactory, versions: readonly SchemaVersi
   // Dexie's query cache is off (`cache: 'disabled'`), yet its middleware still creates an
   // AbortController per read-write transaction and aborts it at the end (a DOMException with a
   // stack each time): about a tenth of a small write's cost. Nothing of it is needed here.
-  db.unuse({ stack: 'dbcore', name: 'Cache' });
+  if (trimStack) db.unuse({ stack: 'dbcore', name: 'Cache' });
   // Dexie's liveQuery bookkeeping: for every mutation it works out the index ranges it touched, and
   // after every read-write transaction posts them on a BroadcastChannel (a structured clone to
   // other threads) for live queries, which the station does not use (its live events come from
   // the change log). About 8 % of a create's CPU in the store (measured in-process, 32 writers).
-  db.unuse({ stack: 'dbcore', name: 'Observability' });
+  if (trimStack) db.unuse({ stack: 'dbcore', name: 'Observability' });
   for (const middleware of middlewares) db.use(middleware);
   db.use(tableCacheMiddleware);
   return db;

@@ -43,7 +43,7 @@ export class CommitFailedError extends Error {
  * be waited for on disk, so it is refused rather than acknowledged (a bug, never a user's error:
  * the API answers 500). The recording middleware files each transaction's mutations under the
  * engine transaction in its DBCore requests, and `store.write` looks them up under Dexie's
- * `tx.idbtrans`; this says the two no longer meet (docs/decisions/store-dexie-internals.md).
+ * `tx.idbtrans`; this says the two no longer meet (docs/decisions/store-fast-paths.md).
  */
 export class UnrecordedWriteError extends Error {
   constructor() {

@@ -8,7 +8,10 @@ import { createOnDisk, planOf } from './open/create.ts';
 import { ensureSkuIndex } from './sqlite/sku-index.ts';
 import { ensureStatusCounts } from './sqlite/status-counts.ts';
 import { type Durability, startDurability } from './open/durability.ts';
-import { openEngine } from './open/engine.ts';
+import { type OpenedEngine, openEngine } from './open/engine.ts';
+import { engineReadsFor } from './engine-reads.ts';
+import { FAST_PATHS, type FastPath, wantedFastPaths } from './fast-paths.ts';
+import { compactionMismatch } from './hot-set/compact-trees.ts';
 import { DamagedDatabaseError, DamagedRowError, isCorruption, MissingDatabaseError } from './errors.ts';
 import { STATION_SCHEMA } from './schema.ts';
 import { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT } from './hot-set/rule.ts';
@@ -33,6 +36,7 @@ export type { MediaFiles, StoredMedia } from '../media/index.ts';
 
 export type { CommitStats } from './durability/commit-loop.ts';
 export type { LoadReport } from './load.ts';
+export { FAST_PATHS, FAST_PATHS_ENV, type FastPath } from './fast-paths.ts';
 
 export { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT } from './hot-set/rule.ts';
 
@@ -46,6 +50,8 @@ export interface StoreStats {
   load: LoadReport | undefined;
   /** The hot set's window and limit the store keeps, its defaults applied; undefined before it opened. */
   hotSet?: { days: number; recentLimit: number | null };
+  /** The fast paths through private internals this store uses (fast-paths.ts): asked for, and the engine of the expected shape. */
+  fastPaths?: FastPath[];
 }
 
 const storeStats = new WeakMap<StationStore, StoreStats>();
@@ -93,9 +99,15 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
       recentLimit: options.hotSet?.recentLimit === undefined ? DEFAULT_HOT_RECENT_LIMIT : options.hotSet.recentLimit,
       now: options.hotSet?.now ?? (() => new Date().toISOString()),
     };
-    const engine = await openEngine(sqlite, plan, onDisk, durability, hotSet);
-    const store = await assembleStore(options, plan, sqlite, durability, engine, hotSet);
-    storeStats.set(store, { commits: durability.loop.stats, load: engine.load, hotSet: { days: hotSet.days, recentLimit: hotSet.recentLimit } });
+    const wanted = wantedFastPaths();
+    const engine = await openEngine(sqlite, plan, onDisk, durability, hotSet, wanted);
+    const store = await assembleStore(options, plan, sqlite, durability, engine, hotSet, wanted);
+    storeStats.set(store, {
+      commits: durability.loop.stats,
+      load: engine.load,
+      hotSet: { days: hotSet.days, recentLimit: hotSet.recentLimit },
+      fastPaths: activeFastPaths(wanted, engine),
+    });
     return store;
   } catch (error) {
     durability?.wal.close();
@@ -103,6 +115,18 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
     if (error instanceof DamagedRowError || isCorruption(error)) throw new DamagedDatabaseError(file, error instanceof Error ? error.message : String(error));
     throw error;
   }
+}
+
+/** The fast paths asked for that the engine's shape allows (a new database loads nothing: its fill counts as asked). */
+function activeFastPaths(wanted: ReadonlySet<FastPath>, engine: OpenedEngine): FastPath[] {
+  const backend = engine.db.backendDB();
+  const active: Record<FastPath, boolean> = {
+    'direct-fill': engine.load === undefined || engine.load.path === 'direct',
+    'tree-reads': engineReadsFor(backend) !== undefined,
+    'tree-compaction': compactionMismatch(backend) === undefined,
+    'trimmed-dexie-stack': true,
+  };
+  return FAST_PATHS.filter((path) => wanted.has(path) && active[path]);
 }
 
 function isMissingOrEmpty(file: string): boolean {

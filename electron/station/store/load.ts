@@ -67,7 +67,7 @@ function parseChunk(db: DatabaseSync, table: string, records: string, after: num
 
 /** How the last load went: which way the records went into the engine, and where the time went. */
 export interface LoadReport {
-  /** `direct` unless fake-indexeddb's internals differ from what direct-fill.ts expects. */
+  /** `direct` unless the fast path is off (fast-paths.ts) or fake-indexeddb's internals differ from what direct-fill.ts expects. */
   path: 'direct' | 'portable';
   /** Reading the SQLite rows and parsing their JSON (direct path only; the portable path interleaves). */
   readMs: number;
@@ -86,20 +86,22 @@ export interface LoadReport {
  * into fake-indexeddb's search trees, each tree built in one pass — skipping the request
  * machinery, a structured clone and a tree insertion per record and index entry. The records are
  * freshly parsed, so nothing else holds a reference to them. If the engine's internals are not
- * the expected shape (another fake-indexeddb version), the portable path loads through the DBCore
- * below the recording middleware instead.
+ * the expected shape (another fake-indexeddb version), or `direct` is false (the fast path is off:
+ * fast-paths.ts), the portable path loads through the DBCore below the recording middleware instead.
  *
  * Either way nothing is written back, and each auto-increment generator is moved past the highest
  * id ever handed out, so a deleted record's id is never given again.
  */
-export async function loadIntoEngine(core: DBCore, backend: unknown, tables: readonly StoredTable[]): Promise<LoadReport> {
-  const check = directFillTargets(
-    backend,
-    tables.map((table) => table.name),
-  );
+export async function loadIntoEngine(core: DBCore, backend: unknown, tables: readonly StoredTable[], direct = true): Promise<LoadReport> {
+  const check: ReturnType<typeof directFillTargets> = direct
+    ? directFillTargets(
+        backend,
+        tables.map((table) => table.name),
+      )
+    : { mismatch: 'off' };
   if ('mismatch' in check) {
-    // Several times slower at a large store: an operator (or the bench) should know why.
-    console.warn(`Returns station store: loading through the engine's public API (slower): fake-indexeddb internals differ (${check.mismatch}).`);
+    // Slower at a large store: an operator (or the bench) should know why, unless it was asked for.
+    if (direct) console.warn(`Returns station store: loading through the engine's public API (slower): fake-indexeddb internals differ (${check.mismatch}).`);
     const started = performance.now();
     await loadThroughCore(core, tables);
     return { path: 'portable', readMs: 0, fillMs: performance.now() - started };

@@ -27,6 +27,8 @@ import type { ClusterTable } from './rule.ts';
 export interface ColdSide {
   readonly enabled: boolean;
   readonly cold: ColdReads;
+  /** Whether `trans` is a read-write transaction. */
+  writable(trans: DBCoreTransaction): boolean;
   /** Whether the engine holds this return's whole cluster. */
   isPresent(cluster: number): boolean;
   /** The stored record of a key whose cluster the engine does not hold. */
@@ -47,8 +49,6 @@ interface ColdTable {
   keyOf(value: unknown): unknown;
 }
 
-/** The engine transaction's mode (fake-indexeddb's IDBTransaction behind a DBCore transaction). */
-const writable = (trans: DBCoreTransaction): boolean => (trans as unknown as { mode: string }).mode === 'readwrite';
 
 export function coldTable(side: ColdSide, table: DBCoreTable, name: ClusterTable): DBCoreTable {
   const keyPath = table.schema.primaryKey.keyPath as string;
@@ -69,7 +69,7 @@ function get({ side, table, name }: ColdTable, request: DBCoreGetRequest): Promi
     if (found !== undefined || !side.enabled) return found;
     const row = side.coldRow(name, request.key);
     if (!row) return undefined;
-    if (!writable(request.trans)) return row.value;
+    if (!side.writable(request.trans)) return row.value;
     return side.faultIn(request.trans, name, [row]).then(() => table.get(request));
   });
 }
@@ -84,7 +84,7 @@ function getMany({ side, table, name }: ColdTable, request: DBCoreGetManyRequest
       if (row) rows.set(index, row);
     });
     if (rows.size === 0) return found;
-    if (!writable(request.trans)) return found.map((value, index) => value ?? rows.get(index)?.value);
+    if (!side.writable(request.trans)) return found.map((value, index) => value ?? rows.get(index)?.value);
     return side.faultIn(request.trans, name, [...rows.values()]).then(() => table.getMany(request));
   });
 }
@@ -98,7 +98,7 @@ function query(t: ColdTable, request: DBCoreQueryRequest): Promise<DBCoreQueryRe
   return table.query(request).then(async (hot): Promise<DBCoreQueryResponse> => {
     const rows = side.coldMatches(name, request);
     if (rows.length === 0) return hot;
-    if (writable(request.trans)) return side.faultIn(request.trans, name, rows).then(() => table.query(request));
+    if (side.writable(request.trans)) return side.faultIn(request.trans, name, rows).then(() => table.query(request));
     const extra = await notInEngine(t, request.trans, rows);
     return extra.length === 0 ? hot : { result: mergeByKey(t, request, hot.result, extra) };
   });
@@ -121,13 +121,13 @@ function count(t: ColdTable, request: DBCoreCountRequest): Promise<number> {
   return table.count(request).then(async (hot) => {
     const rows = side.coldMatches(name, request);
     if (rows.length === 0) return hot;
-    if (writable(request.trans)) return side.faultIn(request.trans, name, rows).then(() => table.count(request));
+    if (side.writable(request.trans)) return side.faultIn(request.trans, name, rows).then(() => table.count(request));
     return hot + (await notInEngine(t, request.trans, rows)).length;
   });
 }
 
 function openCursor({ side, table, name }: ColdTable, request: DBCoreOpenCursorRequest): Promise<DBCoreCursor | null> {
-  if (!writable(request.trans)) return table.openCursor(request);
+  if (!side.writable(request.trans)) return table.openCursor(request);
   // As in `query`: asked again once this transaction runs (a count is the cheapest engine answer).
   return table.count({ trans: request.trans, query: request.query }).then(() => {
     const rows = side.coldMatches(name, request);

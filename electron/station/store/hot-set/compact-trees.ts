@@ -22,6 +22,12 @@ const MAX_TOMBSTONE_SHARE = 0.1;
 /** What the sweep compacts: what it sheds, and what housekeeping prunes (the change log, idempotency keys). */
 const COMPACTED_TABLES: readonly string[] = [...CLUSTER_TABLES, 'change_log', 'idempotency_keys'];
 
+/** What differs in the engine `backend` from the shape compaction needs, or undefined when it can compact (checked at open for the start's log line). */
+export function compactionMismatch(backend: unknown): string | undefined {
+  const trees = searchTreesOf(backend, COMPACTED_TABLES);
+  return 'mismatch' in trees ? trees.mismatch : undefined;
+}
+
 /** The sweep's compaction of the engine `backend()` returns (the open engine's `backendDB()`). */
 export function sweepCompaction(backend: () => unknown): SweepCompaction {
   let warned = false;

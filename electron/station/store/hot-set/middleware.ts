@@ -7,9 +7,11 @@ import { type BacklogReads, outboxBacklogTable, upstreamSettingsTable } from './
 /** Dexie's DBCoreRangeType.Equal (a const enum, not importable as a value). */
 const EQUAL = 1;
 
-/** The engine transaction behind a DBCore transaction (fake-indexeddb's IDBTransaction). */
+/**
+ * The engine transaction behind a DBCore transaction (fake-indexeddb's IDBTransaction): DBCore has
+ * no event for a transaction's end (docs/decisions/store-fast-paths.md).
+ */
 interface EngineTransaction {
-  objectStoreNames: { contains(name: string): boolean };
   addEventListener(type: 'abort', listener: () => void): void;
 }
 
@@ -63,6 +65,13 @@ class HotSet implements HotSetEngine, ColdSide {
   /** The clusters each write transaction brought in (or created): an abort takes them out again. */
   readonly #addedBy = new WeakMap<DBCoreTransaction, Set<number>>();
 
+  /**
+   * The read-write transactions made through this middleware, with their scope: DBCore's
+   * `transaction(stores, mode)` says both, and every request carries the object it returned
+   * (docs/decisions/store-fast-paths.md: no cast to the engine's IDBTransaction for them).
+   */
+  readonly #writes = new WeakMap<DBCoreTransaction, ReadonlySet<string>>();
+
   constructor(cold: ColdReads) {
     this.cold = cold;
     this.middleware = { stack: 'dbcore', name: 'station-hot-set', level: -200, create: (core) => this.#over(core) };
@@ -73,9 +82,14 @@ class HotSet implements HotSetEngine, ColdSide {
     this.core = core;
     return {
       ...core,
+      transaction: (stores, mode, options) => {
+        const trans = core.transaction(stores, mode, options);
+        if (mode === 'readwrite') this.#writes.set(trans, new Set(stores));
+        return trans;
+      },
       table: (name: string): DBCoreTable => {
         const table = core.table(name);
-        if (name === 'station_meta') return upstreamSettingsTable(table, () => this.enabled, (trans) => this.#faultInClusters(trans, this.cold.unsentClusters()));
+        if (name === 'station_meta') return upstreamSettingsTable(table, () => this.enabled, this.writable, (trans) => this.#faultInClusters(trans, this.cold.unsentClusters()));
         if (name === 'outbox') return outboxBacklogTable(coldTable(this, table, name), this.#backlogReads);
         return isClusterTable(name) ? coldTable(this, table, name) : table;
       },
@@ -100,6 +114,14 @@ class HotSet implements HotSetEngine, ColdSide {
     const cluster = knownCluster ?? this.cold.clusterOfMatches(table, index, value);
     return cluster !== undefined && this.present.has(cluster);
   };
+
+  // An arrow: cold tables call it unbound.
+  readonly writable = (trans: DBCoreTransaction): boolean => this.#writes.has(trans);
+
+  /** Whether the write `trans` may touch `table` (its scope). */
+  #inScope(trans: DBCoreTransaction, table: string): boolean {
+    return this.#writes.get(trans)?.has(table) ?? false;
+  }
 
   isPresent(cluster: number): boolean {
     return this.present.has(cluster);
@@ -162,12 +184,11 @@ class HotSet implements HotSetEngine, ColdSide {
   /** Brings these clusters, whole, into the engine inside `trans` (only the keys it lacks). */
   async #faultInClusters(trans: DBCoreTransaction, clusters: Iterable<number>): Promise<void> {
     if (!this.core) return;
-    const scope = (trans as unknown as EngineTransaction).objectStoreNames;
     for (const cluster of clusters) {
       if (this.present.has(cluster)) continue;
       let whole = true;
       for (const [name, clusterRows] of this.cold.cluster(cluster)) {
-        if (!scope.contains(name)) {
+        if (!this.#inScope(trans, name)) {
           whole = false;
           continue;
         }

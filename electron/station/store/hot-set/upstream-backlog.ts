@@ -41,8 +41,6 @@ export function outboxBacklogTable(table: DBCoreTable, reads: BacklogReads): DBC
   };
 }
 
-const writable = (trans: DBCoreTransaction): boolean => (trans as unknown as { mode: string }).mode === 'readwrite';
-
 /**
  * `station_meta` as the hot set sees it. Setting an upstream makes every cluster with an unsent
  * change hot (the open's rule): the write that stores the settings first brings those clusters in
@@ -50,7 +48,12 @@ const writable = (trans: DBCoreTransaction): boolean => (trans as unknown as { m
  * restart. Without an upstream the backlog stays on disk with its clusters
  * (docs/decisions/store-hot-set.md, "The outbox belongs to the cluster").
  */
-export function upstreamSettingsTable(table: DBCoreTable, enabled: () => boolean, bringInBacklog: (trans: DBCoreTransaction) => Promise<void>): DBCoreTable {
+export function upstreamSettingsTable(
+  table: DBCoreTable,
+  enabled: () => boolean,
+  writable: (trans: DBCoreTransaction) => boolean,
+  bringInBacklog: (trans: DBCoreTransaction) => Promise<void>,
+): DBCoreTable {
   return {
     ...table,
     mutate(request: DBCoreMutateRequest) {

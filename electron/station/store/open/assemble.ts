@@ -4,7 +4,8 @@ import { openMediaFiles } from '../../media/index.ts';
 import { type ChangeLogReads, createChangeLogReads } from '../change-log-reads.ts';
 import { accountReads, configReads, operatorReads, packageReads, returnReads, tokenReads } from '../aggregates.ts';
 import { changeEvents } from '../changes.ts';
-import { engineReadsOf } from '../engine-reads.ts';
+import { engineReadsOf, PUBLIC_READS_ONLY } from '../engine-reads.ts';
+import type { FastPath } from '../fast-paths.ts';
 import { keepInsides } from '../insides.ts';
 import { StoreClosedError } from '../errors.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
@@ -25,6 +26,7 @@ export async function assembleStore(
   durability: Durability,
   engine: OpenedEngine,
   hotSet: HotSetOptions,
+  fastPaths: ReadonlySet<FastPath>,
 ): Promise<StationStore> {
   const { db } = engine;
   const { loop } = durability;
@@ -40,13 +42,16 @@ export async function assembleStore(
   const changeLog = createChangeLogReads(sqlite);
   const lifecycle: StoreLifecycle = { closed: false };
   const writes = new StoreWrites(db, durability, [...plan.tables.keys()], lifecycle);
-  const sweeper = hotSetSweeper(engine, loop, hotSet, options.hotSet, lifecycle);
+  const sweeper = hotSetSweeper(engine, loop, hotSet, options.hotSet, lifecycle, fastPaths.has('tree-compaction'));
   const open = (): void => {
     if (lifecycle.closed) throw new StoreClosedError();
   };
   let closing: Promise<void> | undefined;
 
-  const inMemory = engineReadsOf(db.backendDB(), { holdsAllMatches: engine.hot.holdsAllMatches, coldKeys: engine.hot.coldKeys, isClosed: () => lifecycle.closed });
+  // The fast path `tree-reads` (fast-paths.ts); without it every read goes through Dexie.
+  const inMemory = fastPaths.has('tree-reads')
+    ? engineReadsOf(db.backendDB(), { holdsAllMatches: engine.hot.holdsAllMatches, coldKeys: engine.hot.coldKeys, isClosed: () => lifecycle.closed })
+    : PUBLIC_READS_ONLY;
 
   const store: StationStore = {
     dataDir: options.dataDir,

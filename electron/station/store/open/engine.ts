@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { newEngine, newEngineFactory } from '../engine.ts';
+import type { FastPath } from '../fast-paths.ts';
 import { type LoadReport, loadIntoEngine, storedTables } from '../load.ts';
 import { createColdReads } from '../hot-set/cold-reads.ts';
 import { type HotSetEngine, hotSetMiddleware } from '../hot-set/middleware.ts';
@@ -22,19 +23,27 @@ export interface OpenedEngine {
  * and is loaded; if that version is older, Dexie then upgrades the loaded data, and the upgrade's
  * changes are written through like any other transaction.
  */
-export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk: number, durability: Durability, hotSet: HotSetOptions): Promise<OpenedEngine> {
+export async function openEngine(
+  sqlite: DatabaseSync,
+  plan: SchemaPlan,
+  onDisk: number,
+  durability: Durability,
+  hotSet: HotSetOptions,
+  fastPaths: ReadonlySet<FastPath>,
+): Promise<OpenedEngine> {
   const factory = newEngineFactory();
+  const trim = fastPaths.has('trimmed-dexie-stack');
   ensureHotSetIndexes(sqlite);
   const hot = hotSetMiddleware(createColdReads(sqlite));
   const middlewares = [...durability.middlewares, hot.middleware];
   if (onDisk === 0) {
-    const db = newEngine(factory, plan.versions, middlewares);
+    const db = newEngine(factory, plan.versions, middlewares, trim);
     await db.open();
     hot.enabled = hasHotSetTables(plan.tables);
     return { db, load: undefined, hot };
   }
   const onDiskVersions = plan.versions.filter((version) => version.version <= onDisk);
-  const loaded = newEngine(factory, onDiskVersions, middlewares);
+  const loaded = newEngine(factory, onDiskVersions, middlewares, trim);
   await loaded.open();
   if (!durability.loop.core) throw new Error('Store engine did not start.');
   // An upgrade function must see every record: then everything is loaded, and the sweep sheds later.
@@ -45,7 +54,7 @@ export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk:
   if (listed.size > 0) selectHotKeys(sqlite, hotSet);
   // With the hot set on, the change log stays on disk too (it is read from SQLite: change-log-reads.ts).
   const leftOnDisk = new Set<string>(listed.size > 0 && onDiskTables.has(CHANGE_LOG_TABLE) ? [CHANGE_LOG_TABLE] : []);
-  const load = await loadIntoEngine(durability.loop.core, loaded.backendDB(), storedTables(sqlite, tables, listed, leftOnDisk));
+  const load = await loadIntoEngine(durability.loop.core, loaded.backendDB(), storedTables(sqlite, tables, listed, leftOnDisk), fastPaths.has('direct-fill'));
   if (onDiskTables.has('returns')) {
     const present = sqlite.prepare(listed.size > 0 ? 'SELECT k FROM temp.hot_returns' : 'SELECT k FROM returns').all() as Array<{ k: number }>;
     for (const { k } of present) hot.present.add(k);
@@ -57,7 +66,7 @@ export async function openEngine(sqlite: DatabaseSync, plan: SchemaPlan, onDisk:
   if (onDisk === plan.latest) return { db: loaded, load, hot };
 
   loaded.close();
-  return { db: await upgradeEngine(sqlite, plan, durability, () => newEngine(factory, plan.versions, middlewares)), load, hot };
+  return { db: await upgradeEngine(sqlite, plan, durability, () => newEngine(factory, plan.versions, middlewares, trim)), load, hot };
 }
 
 /**

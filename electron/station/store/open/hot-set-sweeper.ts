@@ -19,10 +19,18 @@ export interface HotSetSweeper {
  * The hot-set sweep (hot-set/shed.ts): every `sweepMs` and on demand, one at a time, after every
  * write so far is durable; none once the store is closed.
  */
-export function hotSetSweeper(engine: OpenedEngine, loop: CommitLoop, hotSet: HotSetOptions, options: OpenStoreOptions['hotSet'], lifecycle: StoreLifecycle): HotSetSweeper {
+export function hotSetSweeper(
+  engine: OpenedEngine,
+  loop: CommitLoop,
+  hotSet: HotSetOptions,
+  options: OpenStoreOptions['hotSet'],
+  lifecycle: StoreLifecycle,
+  compact: boolean,
+): HotSetSweeper {
   let sweeping: Promise<number> | undefined;
-  // Each sweep also compacts the engine's trees its deletes and housekeeping's filled with tombstones.
-  const compaction = sweepCompaction(() => engine.db.backendDB());
+  // Each sweep also compacts the engine's trees its deletes and housekeeping's filled with tombstones
+  // (the fast path `tree-compaction`, fast-paths.ts; without it the engine's own rebuild bounds them).
+  const compaction = compact ? sweepCompaction(() => engine.db.backendDB()) : undefined;
   const sweep = (): Promise<number> => {
     if (lifecycle.closed) return Promise.resolve(0);
     sweeping ??= loop

@@ -57,7 +57,7 @@ export class StoreWrites {
       try {
         result = await this.#db.transaction('rw', tables, (tx) => {
           // Dexie's handle on the engine transaction: the key under which the recording middleware
-          // files this write's mutations (docs/decisions/store-dexie-internals.md).
+          // files this write's mutations (docs/decisions/store-fast-paths.md).
           transaction = tx;
           idbTransaction = tx.idbtrans;
           return fn(tx);
