@@ -81,8 +81,16 @@ export function ruleMatches(rule: RuleConditions, facts: ItemFacts): boolean {
   return true;
 }
 
-/** The first rule that matches (first match wins), with its index; null when none does. */
+/**
+ * Whether the rules apply to an item yet: once it has been inspected — it has a condition, or it is
+ * marked defective. An item only scanned has no disposition (and receives as the station's
+ * `unset_conditions` setting says).
+ */
+export const isInspected = (facts: Pick<ItemFacts, 'condition' | 'defective'>): boolean => facts.condition !== null || facts.defective;
+
+/** The first rule that matches an inspected item (first match wins), with its index; null when none does or the item is not inspected. */
 export function firstMatchingRule<R extends DispositionRuleLike>(rules: readonly R[], facts: ItemFacts): { index: number; rule: R } | null {
+  if (!isInspected(facts)) return null;
   for (let index = 0; index < rules.length; index++) {
     const rule = rules[index];
     if (rule && ruleMatches(rule, facts)) return { index, rule };
@@ -104,11 +112,12 @@ function textCovers(earlier: RuleConditions, later: RuleConditions): boolean {
 
 const CONDITION_CELLS: readonly (ItemCondition | null)[] = [...CONDITIONS, null];
 
-/** Every (condition, defective, package status) a rule accepts. */
+/** Every (condition, defective, package status) of an inspected item a rule accepts. */
 function cellsOf(rule: RuleConditions): string[] {
   const cells: string[] = [];
   for (const condition of rule.condition ?? CONDITION_CELLS) {
     for (const defective of rule.defective === null ? [false, true] : [rule.defective]) {
+      if (!isInspected({ condition, defective })) continue;
       for (const status of rule.package_status ?? PACKAGE_STATUSES) cells.push(`${condition}|${defective}|${status}`);
     }
   }
@@ -178,8 +187,10 @@ const rule = (name: string, when: Partial<Pick<DefaultRule, 'condition' | 'defec
 });
 
 /**
- * Out of the box. The last rule catches what the others leave: items received without a condition
- * (the station's "receive with conditions not set") go to quarantine until someone inspects them.
+ * Out of the box: every inspected item has a disposition. They leave nothing for a last catch-all
+ * (a rule with no conditions after them would never apply, and is refused), so a station that adds
+ * narrower rules puts them first; `quarantine` is for those (a recall, a reason to look again) and
+ * for overrides.
  */
 export const DEFAULT_DISPOSITION_RULES: readonly DefaultRule[] = [
   rule('As new, working', { condition: ['new', 'like_new'], defective: false }, 'restock', 'RESTOCK'),
@@ -187,5 +198,4 @@ export const DEFAULT_DISPOSITION_RULES: readonly DefaultRule[] = [
   rule('Unsellable', { condition: ['unsellable'] }, 'dispose', 'DISPOSE'),
   rule('Damaged', { condition: ['damaged'] }, 'liquidate', 'LIQUIDATE'),
   rule('Used, working', { condition: ['good', 'fair'] }, 'refurbish', 'REFURB'),
-  rule('Not inspected', {}, 'quarantine', 'QUARANTINE'),
 ];

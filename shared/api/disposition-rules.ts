@@ -39,9 +39,9 @@ function valueSet<T extends z.ZodType>(element: T, what: string) {
 const ruleText = (max: number) => z.string().trim().min(1, 'Must not be blank: leave it out (null) for any.').max(max).meta({ pattern: NOT_BLANK_PATTERN });
 
 /**
- * A rule as sent: its conditions (each left out or null: any) → a disposition and a bin. An item
- * without a condition matches only rules whose `condition` is null; one without a SKU only rules
- * whose `sku_prefix` is null.
+ * A rule as sent: its conditions (each left out or null: any) → a disposition and a bin. Rules apply
+ * to inspected items (a condition set, or marked defective); a defective item without a condition
+ * matches only rules whose `condition` is null, an item without a SKU only rules whose `sku_prefix` is null.
  */
 export const DispositionRuleInputSchema = z.strictObject({
   /** A name for people (the rules screen, the log); optional. */

@@ -121,9 +121,16 @@ describe('at the dock', () => {
     expect(echoed.tags).toEqual(['gift', 'checked', 'disposition:return_to_vendor', 'bin:RTV', `unit:${item.unit_id}`]);
   });
 
-  it('an item without a condition falls to the catch-all', async () => {
+  it('an item only scanned has none until it is inspected; marked defective is inspected', async () => {
     const { items } = await newPackage();
-    expect(await addItem(items, {})).toMatchObject({ disposition: 'quarantine', bin: 'QUARANTINE', disposition_source: 'rule' });
+    const scanned = await addItem(items, { tags: ['gift'] });
+    expect(scanned).toMatchObject({ disposition: null, bin: null, unit_id: null, disposition_source: null, tags: ['gift'] });
+    const defective = await patchItem(`${items}/${scanned.id}`, { defective: true });
+    expect(defective).toMatchObject({ disposition: 'return_to_vendor', bin: 'RTV', disposition_source: 'rule' });
+    // Back to not inspected: the rules' disposition goes, the unit id stays (given once).
+    const undone = await patchItem(`${items}/${scanned.id}`, { defective: false });
+    expect(undone).toMatchObject({ disposition: null, bin: null, unit_id: defective.unit_id, disposition_source: null });
+    expect(undone.tags).toEqual(['gift', `unit:${defective.unit_id}`]);
   });
 
   it('overrides with who and why, keeps the override when the condition changes, and goes back to the rules', async () => {
