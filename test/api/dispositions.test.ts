@@ -232,6 +232,30 @@ describe('receiving', () => {
   });
 });
 
+describe('unit ids and tags', () => {
+  it("a scanned unit id names its package and item (any case); another station's does not", async () => {
+    const { pkg, items } = await newPackage();
+    const item = await addItem(items, { condition: 'fair' });
+    const lookup = async (code: string) => (await call(s.origin, 'GET', `/api/v1/station/lookup?code=${encodeURIComponent(code)}`, { token: s.stationToken })).json as { unit: unknown };
+    expect((await lookup(item.unit_id ?? '')).unit).toEqual({ unit_id: item.unit_id, account_id: 1, package_id: pkg.id, line_item_id: item.id });
+    expect((await lookup((item.unit_id ?? '').toLowerCase())).unit).toMatchObject({ line_item_id: item.id });
+    expect((await lookup('RS-00000000-1')).unit).toBeNull();
+    expect((await lookup('TS-RED-M')).unit).toBeNull();
+  });
+
+  it('the station tags count toward the 20 an item may carry: too many is a 422 on tags and changes nothing', async () => {
+    const { items } = await newPackage();
+    const tags = Array.from({ length: 18 }, (_unused, i) => `t${i}`);
+    const item = await addItem(items, { tags });
+    const refused = expectError(await call(s.origin, 'PATCH', `${items}/${item.id}`, { token: s.account1, body: { condition: 'new' } }), 'VALIDATION_FAILED');
+    expect((refused.fields as Array<{ path: string }>).map((f) => f.path)).toEqual(['tags']);
+    const pkgId = Number(/return_packages\/(\d+)\//.exec(items)?.[1]);
+    const after = ((await call(s.origin, 'GET', `${A1}/return_packages/${pkgId}`, { token: s.account1 })).json as { line_items: PackageLineItem[] }).line_items[0];
+    expect(after).toMatchObject({ condition: null, disposition: null, tags });
+    expectError(await call(s.origin, 'POST', items, { token: s.account1, body: { condition: 'new', tags } }), 'VALIDATION_FAILED');
+  });
+});
+
 describe('lists', () => {
   it('filter packages and returns by disposition', async () => {
     const a = await newPackage();
