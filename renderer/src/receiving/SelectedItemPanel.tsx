@@ -3,6 +3,8 @@ import { SUGGESTED_TAGS } from '#shared/api/line-items.ts';
 import { CONDITION_KEYS } from '../inspect/conditions.ts';
 import { focusScan } from '../scan/scan-field.ts';
 import { setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
+import { DispositionBanner } from './DispositionBanner.tsx';
+import { OverridePanel } from './OverridePanel.tsx';
 import { usePackage } from './page-package.ts';
 
 /** Details of the selected item: condition (number keys), defective, quantity, notes, barcode, tags. */
@@ -21,6 +23,8 @@ export function SelectedItemPanel() {
       <h3>
         Selected: {name} <span className="qty">× {draft.quantity}</span>
       </h3>
+      <DispositionBanner draft={draft} />
+      <OverridePanel />
       <div className="button-row condition-buttons" role="group" aria-label="Condition" data-testid="condition-panel">
         {CONDITION_KEYS.map((c) => (
           <button key={c.condition} type="button" className={`btn btn-condition ${draft.condition === c.condition ? 'btn-active' : ''}`} aria-pressed={draft.condition === c.condition} onClick={() => setConditionKey(c.key)}>
