@@ -83,6 +83,8 @@ describe('dispositions at the dock, against a real station', () => {
     const store = p.usePackage;
     store.getState().open({ accountId: 1, pkg, ret });
     store.getState().scanItem(skus[0] ?? '');
+    // Only scanned: not inspected yet, so nowhere to go yet.
+    expect(store.getState().drafts[0]).toMatchObject({ disposition: null, bin: null });
     store.getState().setCondition('like_new');
     expect(store.getState().drafts[0]).toMatchObject({ disposition: 'restock', bin: 'RESTOCK', put_confirmed: false });
 
@@ -93,22 +95,22 @@ describe('dispositions at the dock, against a real station', () => {
     // Not a bin at all: the scan is an item's business.
     expect(store.getState().scanBin('NOT-A-BIN-CODE')).toEqual({ kind: 'none', bin: null });
 
-    // Overridden to quarantine: its bin, who and why.
-    expect(store.getState().overrideDisposition('quarantine', worker, 'smells of smoke')).toBe(true);
-    expect(store.getState().drafts[0]).toMatchObject({ disposition: 'quarantine', bin: 'QUARANTINE', disposition_source: 'override' });
+    // Overridden to dispose: its bin, who and why.
+    expect(store.getState().overrideDisposition('dispose', worker, 'smells of smoke')).toBe(true);
+    expect(store.getState().drafts[0]).toMatchObject({ disposition: 'dispose', bin: 'DISPOSE', disposition_source: 'override' });
     // A condition key no longer moves it: the person's word stands.
     store.getState().setCondition('new');
-    expect(store.getState().drafts[0]?.disposition).toBe('quarantine');
-    expect(store.getState().scanBin('quarantine')).toEqual({ kind: 'put', bin: 'QUARANTINE' });
-    expect(store.getState().scanBin('QUARANTINE')).toEqual({ kind: 'already', bin: 'QUARANTINE' });
+    expect(store.getState().drafts[0]?.disposition).toBe('dispose');
+    expect(store.getState().scanBin('dispose')).toEqual({ kind: 'put', bin: 'DISPOSE' });
+    expect(store.getState().scanBin('DISPOSE')).toEqual({ kind: 'already', bin: 'DISPOSE' });
     await p.outbox.idle();
 
     const item = (await p.client.getPackage(1, pkg.id)).line_items[0];
-    expect(item).toMatchObject({ condition: 'new', disposition: 'quarantine', bin: 'QUARANTINE', disposition_source: 'override' });
+    expect(item).toMatchObject({ condition: 'new', disposition: 'dispose', bin: 'DISPOSE', disposition_source: 'override' });
     expect(item?.disposition_override).toMatchObject({ by: worker, reason: 'smells of smoke' });
     expect(item?.put_confirmed_at).not.toBeNull();
     expect(item?.unit_id).toMatch(/^RS-/);
-    expect(item?.tags).toEqual(expect.arrayContaining(['disposition:quarantine', 'bin:QUARANTINE', `unit:${item?.unit_id}`]));
+    expect(item?.tags).toEqual(expect.arrayContaining(['disposition:dispose', 'bin:DISPOSE', `unit:${item?.unit_id}`]));
 
     // Undo twice: the put, then the override; the rules' answer is back on the station too.
     store.getState().undo();

@@ -1,5 +1,5 @@
 import type { ItemFacts } from '#shared/dispositions.ts';
-import { type Disposition, type DispositionRuleLike, firstMatchingRule, sameBin } from '#shared/dispositions.ts';
+import { type Disposition, type DispositionRuleLike, firstMatchingRule, isInspected, sameBin } from '#shared/dispositions.ts';
 import type { Draft } from './drafts.ts';
 
 /*
@@ -58,9 +58,12 @@ export function knownBin(code: string, rules: readonly DispositionRuleLike[], dr
   return rules.some((rule) => sameBin(rule.bin, code)) || drafts.some((d) => d.bin !== null && sameBin(d.bin, code));
 }
 
-/** Units with no disposition yet (a package is received only when every one has one). */
+/**
+ * Inspected units the rules gave no disposition (a package is received only when every one has one);
+ * a unit only scanned receives as the station's setting for conditions not set says.
+ */
 export function withoutDisposition(drafts: readonly Draft[]): Draft[] {
-  return drafts.filter((d) => d.quantity > 0 && d.disposition === null);
+  return drafts.filter((d) => d.quantity > 0 && d.disposition === null && isInspected(d));
 }
 
 /** Units whose bin was not scanned yet. */
