@@ -5,7 +5,8 @@ import type { DockDay, DockDayQuery } from './dock-day.ts';
 import type { PaginationQuery } from './common.ts';
 import { ErrorBodySchema, type ErrorCode, type ErrorDetails } from './errors.ts';
 import { parseStationEvent, type StationEvent } from './events.ts';
-import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate } from './line-items.ts';
+import type { DispositionRules, DispositionRulesUpdateInput } from './disposition-rules.ts';
+import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate, PutConfirmation } from './line-items.ts';
 import type { MediaFile } from './media.ts';
 import type {
   ReturnPackage,
@@ -202,6 +203,12 @@ export class ApiClient {
   updateStationSettings(body: StationSettingsUpdateInput, o: RequestOptions = {}): Promise<StationSettings> {
     return this.#call(API_ROUTES.updateStationSettings, { json: body, signal: o.signal });
   }
+  dispositionRules(o: RequestOptions = {}): Promise<DispositionRules> {
+    return this.#call(API_ROUTES.getDispositionRules, { signal: o.signal });
+  }
+  updateDispositionRules(body: DispositionRulesUpdateInput, o: RequestOptions = {}): Promise<DispositionRules> {
+    return this.#call(API_ROUTES.updateDispositionRules, { json: body, signal: o.signal });
+  }
   lookup(code: string, o: RequestOptions = {}): Promise<LookupResponse> {
     return this.#call(API_ROUTES.lookupCode, { query: { code }, signal: o.signal });
   }
@@ -306,6 +313,15 @@ export class ApiClient {
     return this.#call(API_ROUTES.updatePackageLineItem, {
       params: { account_id: accountId, id: packageId, line_item_id: lineItemId },
       json: body,
+      signal: o.signal,
+    });
+  }
+  /** The put of a unit into its bin, by the bin's scanned code (409 `WRONG_BIN` for another bin). */
+  confirmPut(accountId: number, packageId: number, lineItemId: number, body: PutConfirmation, o: PostOptions = {}): Promise<PackageLineItem> {
+    return this.#call(API_ROUTES.confirmPut, {
+      params: { account_id: accountId, id: packageId, line_item_id: lineItemId },
+      json: body,
+      idempotencyKey: o.idempotencyKey,
       signal: o.signal,
     });
   }

@@ -26,6 +26,16 @@ export const ERROR_CODES = {
     title: 'Conflict',
     message: 'Another return package of this account already uses this tracking number.',
   },
+  WRONG_BIN: {
+    status: 409,
+    title: 'Conflict',
+    message: 'This is not the bin the unit goes to.',
+  },
+  DISPOSITION_MISSING: {
+    status: 409,
+    title: 'Conflict',
+    message: 'Every unit needs a disposition first.',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
     title: 'Conflict',
@@ -78,6 +88,10 @@ export const ErrorDetailsSchema = z
     request_id: z.string().optional(),
     /** Why a 503 `UNAVAILABLE` (see UNAVAILABLE_REASONS); absent for a short, passing unavailability. */
     reason: z.string().optional(),
+    /** `DISPOSITION_MISSING`: the items without a disposition. */
+    line_item_ids: z.array(z.int()).optional(),
+    /** `WRONG_BIN` (the bin the unit goes to) and `DISPOSITION_MISSING` on a put (null: no bin yet). */
+    expected_bin: z.string().nullable().optional(),
   })
   .catchall(z.unknown());
 export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;
@@ -101,6 +115,8 @@ export interface ErrorExtras {
   request_id?: string;
   reason?: UnavailableReason;
   budget_bytes?: number;
+  line_item_ids?: number[];
+  expected_bin?: string | null;
 }
 
 /**

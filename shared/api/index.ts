@@ -5,6 +5,8 @@ export * from './errors.ts';
 export * from './returns.ts';
 export * from './return-packages.ts';
 export * from './line-items.ts';
+export * from './disposition-rules.ts';
+export * from '../dispositions.ts';
 export * from './media.ts';
 export * from './station.ts';
 export * from './tokens.ts';

@@ -1,25 +1,40 @@
 import { z } from 'zod';
 import {
   BarcodeSchema,
+  boundedText,
   IdSchema,
   MAX_LENGTH,
   NameSchema,
   NotesSchema,
   QuantitySchema,
   SkuSchema,
+  TimestampSchema,
 } from './common.ts';
+import { BIN_PATTERN, CONDITIONS, DISPOSITION_SOURCES, DISPOSITIONS, MAX_BIN_LENGTH } from '../dispositions.ts';
 
 /*
  * Package line items: the inspection results recorded on a return package (docs/api-reference.md, Return packages).
  */
 
 /** Item conditions: `new` unopened, `like_new` grade A, `good` B, `fair` C, `damaged` D, `unsellable`. */
-export const CONDITIONS = ['new', 'like_new', 'good', 'fair', 'damaged', 'unsellable'] as const;
+export { CONDITIONS };
 export const ConditionSchema = z.enum(CONDITIONS);
 export type Condition = z.infer<typeof ConditionSchema>;
 
 /** Dispositions suggested for `tags` (any short tag is accepted). */
 export const SUGGESTED_TAGS = ['restock', 'quarantine', 'refurbish', 'dispose'] as const;
+
+/** Where a unit goes next (shared/dispositions.ts; docs/api-reference.md, Dispositions). */
+export const DispositionSchema = z.enum(DISPOSITIONS);
+export const DispositionSourceSchema = z.enum(DISPOSITION_SOURCES);
+/** A bin or tote code: 1–20 visible ASCII characters, no spaces. */
+export const BinSchema = z
+  .string()
+  .min(1, 'Give a bin code.')
+  .max(MAX_BIN_LENGTH)
+  .regex(new RegExp(BIN_PATTERN), 'A bin code is 1–20 visible ASCII characters (letters, digits, - _ . / …) without spaces.')
+  .meta({ description: 'A bin or tote code: 1–20 visible ASCII characters without spaces; compared without regard to case.' });
+export const MAX_DISPOSITION_REASON_LENGTH = 200;
 
 export const MAX_TAGS = 20;
 /** A tag: 1–40 visible characters, no white space. */
@@ -67,6 +82,30 @@ export const PackageLineItemCreateSchema = z.strictObject({
 export type PackageLineItemCreate = z.infer<typeof PackageLineItemCreateSchema>;
 export type PackageLineItemCreateInput = z.input<typeof PackageLineItemCreateSchema>;
 
+/** JSON Schema: the named field is given and is not null. */
+const given = (name: string) => ({ required: [name], properties: { [name]: { not: { type: 'null' } } } });
+
+/**
+ * `overrideFields` as JSON Schema: an override (a `disposition` that is not null) needs its reason; a
+ * `bin`, reason or worker comes only with an override.
+ */
+const OVERRIDE_JSON_SCHEMA = [
+  { if: given('disposition'), then: { required: ['disposition_reason'] } },
+  { if: { required: ['bin'] }, then: given('disposition') },
+  { if: { required: ['disposition_reason'] }, then: given('disposition') },
+  { if: { required: ['disposition_by'] }, then: given('disposition') },
+];
+
+function overrideFields(body: { disposition?: string | null; bin?: string; disposition_reason?: string; disposition_by?: number | null }, ctx: z.RefinementCtx): void {
+  const overriding = body.disposition !== undefined && body.disposition !== null;
+  if (overriding && body.disposition_reason === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['disposition_reason'], message: 'Say why the disposition is overridden (required with disposition).' });
+  }
+  for (const field of ['bin', 'disposition_reason', 'disposition_by'] as const) {
+    if (body[field] !== undefined && !overriding) ctx.addIssue({ code: 'custom', path: [field], message: 'Only with an override: give disposition (not null) too.' });
+  }
+}
+
 /** `PATCH .../line_items/{line_item_id}`: any of the fields, at least one. */
 export const PackageLineItemUpdateSchema = z
   .strictObject({
@@ -79,10 +118,21 @@ export const PackageLineItemUpdateSchema = z
     notes: lineItemFields.notes.optional(),
     barcode: lineItemFields.barcode.optional(),
     tags: lineItemFields.tags.optional(),
+    /** An override of the rules' disposition (with `disposition_reason`); null goes back to the rules. */
+    disposition: DispositionSchema.nullable().optional(),
+    /** The override's bin; by default the bin of the first rule with that disposition. */
+    bin: BinSchema.optional(),
+    disposition_reason: boundedText(MAX_DISPOSITION_REASON_LENGTH).optional(),
+    /** The dock worker who overrides (an operator id, as `processor_id`); null or left out: not recorded. */
+    disposition_by: IdSchema.nullable().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
-  .meta({ minProperties: 1 });
+  .superRefine(overrideFields)
+  .meta({ minProperties: 1, allOf: OVERRIDE_JSON_SCHEMA });
 export type PackageLineItemUpdate = z.infer<typeof PackageLineItemUpdateSchema>;
+
+export const DispositionOverrideSchema = z.object({ by: z.int().nullable(), reason: z.string(), at: TimestampSchema });
+export type DispositionOverride = z.infer<typeof DispositionOverrideSchema>;
 
 /** A package line item as answered (element of a package's `line_items`). */
 export const PackageLineItemSchema = z.object({
@@ -95,6 +145,21 @@ export const PackageLineItemSchema = z.object({
   defective: z.boolean(),
   notes: z.string().nullable(),
   barcode: z.string().nullable(),
+  /** Includes the station's `disposition:<key>`, `bin:<code>` and `unit:<id>` tags. */
   tags: z.array(z.string()),
+  /** Null until a rule matches or a person overrides. */
+  disposition: DispositionSchema.nullable(),
+  bin: z.string().nullable(),
+  /** The unit's id, unique across stations (`RS-<station>-<n>`); given once, with the first disposition. */
+  unit_id: z.string().nullable(),
+  disposition_source: DispositionSourceSchema.nullable(),
+  /** Who overrode the rules (an operator id, or null), why and when; null when the rules decide. */
+  disposition_override: DispositionOverrideSchema.nullable(),
+  /** When the put to `bin` was confirmed (scan of the bin); null until then, and again after the bin changes. */
+  put_confirmed_at: TimestampSchema.nullable(),
 });
 export type PackageLineItem = z.infer<typeof PackageLineItemSchema>;
+
+/** `POST .../line_items/{line_item_id}/put`: the bin scanned where the unit was put. */
+export const PutConfirmationSchema = z.strictObject({ bin: BinSchema });
+export type PutConfirmation = z.infer<typeof PutConfirmationSchema>;

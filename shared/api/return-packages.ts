@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISPOSITIONS } from '../dispositions.ts';
 import { CREATE_STATUSES, DEFAULT_CREATE_STATUS, PACKAGE_STATUSES } from '../package-status.ts';
 import {
   AmountSchema,
@@ -294,6 +295,8 @@ export const ReturnPackageListQuerySchema = z.strictObject({
   carrier_id: IdParamSchema.optional(),
   location_id: IdParamSchema.optional(),
   updated_since: TimestampInputSchema.optional(),
+  /** Station extension: packages with a line item of any of these dispositions (docs/api-decisions.md, List search). */
+  disposition: commaListSchema(DISPOSITIONS).optional(),
   sort: PackageSortSchema.default('-created_at'),
 });
 export type ReturnPackageListQuery = z.infer<typeof ReturnPackageListQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISPOSITIONS } from '../dispositions.ts';
 import {
   MAX_LENGTH,
   AmountSchema,
@@ -130,6 +131,8 @@ export const ReturnListQueryShape = {
   /** Station extension: returns with a line whose SKU starts with this, case-insensitive (docs/api-decisions.md, List search). */
   sku_prefix: z.string().trim().min(1).max(MAX_LENGTH.sku).meta({ pattern: NOT_BLANK_PATTERN }).optional(),
   updated_since: TimestampInputSchema.optional(),
+  /** Station extension: returns with a package holding a line item of any of these dispositions (docs/api-decisions.md, List search). */
+  disposition: commaListSchema(DISPOSITIONS).optional(),
 };
 export const AccountReturnListQuerySchema = z.strictObject(ReturnListQueryShape);
 export type AccountReturnListQuery = z.infer<typeof AccountReturnListQuerySchema>;

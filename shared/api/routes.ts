@@ -4,10 +4,12 @@ import { IdParamSchema, PaginationQuerySchema } from './common.ts';
 import { DockDayQuerySchema, DockDayReceiptsQuerySchema, DockDaySchema } from './dock-day.ts';
 import type { ErrorCode } from './errors.ts';
 import { MediaFileSchema } from './media.ts';
+import { DispositionRulesSchema, DispositionRulesUpdateSchema } from './disposition-rules.ts';
 import {
   PackageLineItemCreateSchema,
   PackageLineItemSchema,
   PackageLineItemUpdateSchema,
+  PutConfirmationSchema,
 } from './line-items.ts';
 import {
   ReturnPackageCreateSchema,
@@ -57,7 +59,7 @@ import {
  * (paths and response parsing) and the OpenAPI document. Paths use OpenAPI `{name}` templates.
  */
 
-export const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /**
@@ -257,21 +259,25 @@ export const API_ROUTES = {
     description:
       'A status move the status machine does not allow is a 409 `INVALID_STATUS_TRANSITION` (a PATCH to the current status is allowed). ' +
       "`carrier_id`, `location_id` and `processor_id` must name a carrier, a location and an operator of the station (422 on the field). " +
-      'A tracking number used by another non-cancelled package of the account is a 409. A measure or cost may change without its unit or currency (the pairing is checked on create only).',
+      'A tracking number used by another non-cancelled package of the account is a 409. A measure or cost may change without its unit or currency (the pairing is checked on create only). ' +
+      'Receiving (a move to `received`) needs a disposition on every line item — in an `exception` package every one, elsewhere every one with a condition set (items without a condition follow the station setting `unset_conditions`) — else a 409 `DISPOSITION_MISSING` whose `details.line_item_ids` lists them; nothing changes.',
     tag: 'return packages',
     auth: 'account',
     params: PackagePathSchema,
     body: ReturnPackageUpdateSchema,
     status: 200,
     response: ReturnPackageUpdatedSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'DUPLICATE_TRACKING_NUMBER'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'DUPLICATE_TRACKING_NUMBER', 'DISPOSITION_MISSING'],
   },
   createPackageLineItem: {
     operationId: 'createPackageLineItem',
     method: 'POST',
     path: `${PACKAGE}/line_items`,
     summary: 'Record an inspected item on a package.',
-    description: "`return_line_item_id` must be a line of the package's return (422 on the field); `name` and `merchant_sku` default to that line's.",
+    description:
+      "`return_line_item_id` must be a line of the package's return (422 on the field); `name` and `merchant_sku` default to that line's. " +
+      'The station applies its disposition rules at once (first match wins) and answers the item with `disposition`, `bin`, `unit_id` and their `disposition:`, `bin:`, `unit:` tags (tags of those prefixes given in the body are replaced). ' +
+      'The item may carry at most 20 tags with the station\'s (422 on `tags`).',
     tag: 'line items',
     auth: 'account',
     params: PackagePathSchema,
@@ -284,8 +290,12 @@ export const API_ROUTES = {
     operationId: 'updatePackageLineItem',
     method: 'PATCH',
     path: `${PACKAGE}/line_items/{line_item_id}`,
-    summary: 'Change an inspected item.',
-    description: "`return_line_item_id` must be a line of the package's return (422 on the field).",
+    summary: 'Change an inspected item; override its disposition.',
+    description:
+      "`return_line_item_id` must be a line of the package's return (422 on the field). " +
+      'A change of `condition`, `defective`, `merchant_sku` or `return_line_item_id` applies the disposition rules again unless the disposition was overridden. ' +
+      '`disposition` (not null) with `disposition_reason` overrides the rules (source `override`, recorded with `disposition_by`, an operator of the station (422 on the field), the reason and the time); `bin` defaults to the bin of the first rule with that disposition. `disposition: null` goes back to the rules. ' +
+      'A new bin clears `put_confirmed_at`. Tags with the prefixes `disposition:`, `bin:`, `unit:` are the station\'s: replaced, never taken from the body.',
     tag: 'line items',
     auth: 'account',
     params: LineItemPathSchema,
@@ -293,6 +303,22 @@ export const API_ROUTES = {
     status: 200,
     response: PackageLineItemSchema,
     errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  confirmPut: {
+    operationId: 'confirmPut',
+    method: 'POST',
+    path: `${PACKAGE}/line_items/{line_item_id}/put`,
+    summary: "Confirm the unit was put into its bin (the bin's scanned code; case does not matter).",
+    description:
+      "A bin other than the item's is a 409 `WRONG_BIN` (`details.expected_bin`) and changes nothing; an item without a bin yet is a 409 `DISPOSITION_MISSING`. " +
+      'A confirmed put keeps its first `put_confirmed_at`.',
+    tag: 'line items',
+    auth: 'account',
+    params: LineItemPathSchema,
+    body: PutConfirmationSchema,
+    status: 200,
+    response: PackageLineItemSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'WRONG_BIN', 'DISPOSITION_MISSING'],
   },
   deletePackageLineItem: {
     operationId: 'deletePackageLineItem',
@@ -427,6 +453,32 @@ export const API_ROUTES = {
     body: StationSettingsUpdateSchema,
     status: 200,
     response: StationSettingsSchema,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN'],
+  },
+  getDispositionRules: {
+    operationId: 'getDispositionRules',
+    method: 'GET',
+    path: '/api/v1/station/disposition-rules',
+    summary: "The station's dispositions (names, colours) and its ordered disposition rules (first match wins).",
+    tag: 'station',
+    auth: 'any',
+    status: 200,
+    response: DispositionRulesSchema,
+    errors: [],
+  },
+  updateDispositionRules: {
+    operationId: 'updateDispositionRules',
+    method: 'PUT',
+    path: '/api/v1/station/disposition-rules',
+    summary: "Replace the disposition rules (and the dispositions' names and colours, when given).",
+    description:
+      'Refused field by field (422, paths like `rules[2].bin`): no rules, an empty condition or status set, an unknown disposition, a bin that is not 1–20 visible ASCII characters, ' +
+      'and a rule that can never apply because the rules before it match every item it would (a duplicate included; 422 on `rules[i]`). Items already inspected keep their disposition.',
+    tag: 'station',
+    auth: 'station',
+    body: DispositionRulesUpdateSchema,
+    status: 200,
+    response: DispositionRulesSchema,
     errors: [...WRITE, 'ACCOUNT_FORBIDDEN'],
   },
   lookupCode: {

@@ -102,8 +102,11 @@ export const LookupReturnSchema = z.object({
 });
 export type LookupReturn = z.infer<typeof LookupReturnSchema>;
 
+export const LookupUnitSchema = z.object({ unit_id: z.string(), account_id: z.int(), package_id: z.int(), line_item_id: z.int() });
+export type LookupUnit = z.infer<typeof LookupUnitSchema>;
+
 /**
- * What a scan means across every account on the station: packages whose tracking number matches
+ * What a scan means across every account on the station: a unit label (`unit`), packages whose tracking number matches
  * one of the candidate codes; else (when `packages` is empty) returns matching it as an id, email
  * or SKU. Both empty: unknown code.
  */
@@ -113,6 +116,8 @@ export const LookupResponseSchema = z.object({
   candidates: z.array(z.string()),
   packages: z.array(LookupPackageSchema),
   returns: z.array(LookupReturnSchema),
+  /** A unit id of this station (`RS-…`, a unit label): the package and item it names; null otherwise. */
+  unit: LookupUnitSchema.nullable(),
 });
 export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 

@@ -40,7 +40,7 @@ test('F3 plays its own tone, not the wrong-item tone; + and − say the quantity
 
   await scan(page, s.skus[1]);
   await page.keyboard.press('F3');
-  await expect(page.getByTestId('notice')).toHaveText('Marked defective');
+  await expect(page.getByTestId('notice')).toHaveText('Marked defective → Return to vendor, bin RTV');
   await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'defective');
   await expect.poll(async () => (await tones()).length).toBeGreaterThan(2);
   const defective = (await tones()).at(-1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyItemScan, type Draft, lineRows, splitDraft, unexpectedDrafts, updateDraft } from '../../renderer/src/inspect/drafts.ts';
+import { applyItemScan, type Draft, emptyDraft, lineRows, splitDraft, unexpectedDrafts, updateDraft } from '../../renderer/src/inspect/drafts.ts';
 import { conditionForKey } from '../../renderer/src/inspect/conditions.ts';
 import { keys, threeLineReturn } from './fixtures.ts';
 
@@ -60,7 +60,7 @@ describe('item scans', () => {
     const ret = threeLineReturn();
     const line = ret.return_line_items[0];
     if (line) line.unreceived_quantity = 0;
-    const drafts: Draft[] = [{ key: 'li-1', return_line_item_id: 71, quantity: 1, merchant_sku: null, name: null, condition: 'good', defective: false, notes: null, barcode: null, tags: [] }];
+    const drafts: Draft[] = [{ ...emptyDraft('li-1', 71), condition: 'good' }];
     expect(lineRows(ret, drafts, true)[0]).toMatchObject({ receivedBefore: 0, here: 1, remaining: 0 });
   });
 });

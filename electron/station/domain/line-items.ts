@@ -1,9 +1,10 @@
-import type { PackageLineItemCreate, PackageLineItemUpdate } from '#shared/api/line-items.ts';
+import type { PackageLineItemCreate, PackageLineItemUpdate, PutConfirmation } from '#shared/api/line-items.ts';
 import { advance } from './clock.ts';
 import { fail } from '../errors.ts';
 import type { PackageLineItem, ReturnPackage, BoundTables, ReadTables } from '../store/index.ts';
 import { packageOfAccount, touchPackage } from './packages.ts';
 import { invalidReference } from './references.ts';
+import { applyOverride, applyRules, confirmPutOf, touchesRuleFacts } from './dispositions.ts';
 
 async function returnLine(t: BoundTables, pkg: ReturnPackage, returnLineItemId: number) {
   const ret = await t.returns.get(pkg.return_id);
@@ -34,23 +35,47 @@ export async function createLineItem(t: BoundTables, now: string, accountId: num
     notes: input.notes,
     barcode: input.barcode,
     tags: input.tags,
+    disposition: null,
+    bin: null,
+    unit_id: null,
+    disposition_source: null,
+    disposition_override: null,
+    put_confirmed_at: null,
     created_at: now,
     updated_at: now,
   };
   const id = await t.package_line_items.add(draft as PackageLineItem);
+  // The unit id carries the item's id: the rules are applied once the id is known, in the same write.
+  const item = await applyRules(t, pkg, { ...draft, id }, true);
+  await t.package_line_items.put(item);
   await touchPackage(t, pkg, now, true, 1);
-  return { ...draft, id };
+  return item;
 }
 
 export async function updateLineItem(t: BoundTables, now: string, accountId: number, packageId: number, id: number, patch: PackageLineItemUpdate): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const item = await lineItemOfPackage(t, pkg, id);
-  if (patch.return_line_item_id != null) await returnLine(t, pkg, patch.return_line_item_id);
-  const next: PackageLineItem = { ...item, ...patch };
+  const { disposition, bin, disposition_reason, disposition_by, ...fields } = patch;
+  if (fields.return_line_item_id != null) await returnLine(t, pkg, fields.return_line_item_id);
+  let next: PackageLineItem = { ...item, ...fields };
+  next = await applyRules(t, pkg, next, touchesRuleFacts(fields));
+  if (disposition !== undefined) next = await applyOverride(t, now, pkg, next, { disposition, bin, disposition_reason, disposition_by });
   if (JSON.stringify(next) === JSON.stringify(item)) return item;
   next.updated_at = advance(item.updated_at, now);
   await t.package_line_items.put(next);
   await touchPackage(t, pkg, now, true);
+  return next;
+}
+
+/** The put of a unit into its bin, confirmed by the bin's scanned code; a wrong bin changes nothing (409). */
+export async function confirmPut(t: BoundTables, now: string, accountId: number, packageId: number, id: number, body: PutConfirmation): Promise<PackageLineItem> {
+  const pkg = await packageOfAccount(t, accountId, packageId);
+  const item = await lineItemOfPackage(t, pkg, id);
+  const next = confirmPutOf(item, body.bin, now);
+  if (next === item) return item;
+  next.updated_at = advance(item.updated_at, now);
+  await t.package_line_items.put(next);
+  await touchPackage(t, pkg, now, false);
   return next;
 }
 

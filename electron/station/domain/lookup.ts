@@ -1,22 +1,36 @@
 import { normaliseScan } from '#shared/barcode.ts';
 import { parseStrictId } from '#shared/api/common.ts';
-import type { LookupResponse, LookupReturn } from '#shared/api/station.ts';
+import type { LookupResponse, LookupReturn, LookupUnit } from '#shared/api/station.ts';
 import type { Frozen, ListedPackage, ReturnRecord } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
 import { packageListViewOf } from './package-view-loader.ts';
 import { skuKey } from './returns.ts';
 import { returnView } from './record-views.ts';
+import { INSTANCE_KEY, lineItemIdOfUnit } from './station-instance.ts';
+
+/** The item a scanned unit id of this station names (`RS-<station>-<line item id>`), or null. */
+async function unitOf(ctx: DomainContext, code: string): Promise<LookupUnit | null> {
+  if (!/^RS-/i.test(code)) return null;
+  const instance = (await ctx.store.tables.station_meta.get(INSTANCE_KEY))?.value;
+  if (typeof instance !== 'string') return null;
+  const id = lineItemIdOfUnit(code, instance);
+  const item = id === null ? undefined : await ctx.store.tables.package_line_items.get(id);
+  if (!item?.unit_id || item.unit_id.toUpperCase() !== code.toUpperCase()) return null;
+  return { unit_id: item.unit_id, account_id: item.account_id, package_id: item.return_package_id, line_item_id: item.id };
+}
 
 const MAX_MATCHES = 25;
 
 /**
- * What a scan means across every account (docs/api-reference.md, Station resources): packages whose tracking number is
+ * What a scan means across every account (docs/api-reference.md, Station resources): the unit a
+ * unit label names; packages whose tracking number is
  * one of the scan's candidates (indexed, case-insensitive); only when none, returns matching it as
  * an id, a customer email or a line's SKU. An empty answer means the code is unknown.
  */
 export async function lookupCode(ctx: DomainContext, raw: string): Promise<LookupResponse> {
   const { store } = ctx;
   const scan = normaliseScan(raw);
+  const unit = await unitOf(ctx, raw.trim());
   const packages: ListedPackage[] = [];
   for (const candidate of scan.candidates) {
     const { ids } = store.listIds('return_packages', { tracking_number: candidate, sort: '-created_at', per_page: MAX_MATCHES });
@@ -52,5 +66,6 @@ export async function lookupCode(ctx: DomainContext, raw: string): Promise<Looku
     candidates: scan.candidates,
     packages: packages.map((listed) => ({ ...packageListViewOf(ctx.config, listed), account_id: listed.pkg.account_id })),
     returns,
+    unit,
   };
 }

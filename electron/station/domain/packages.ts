@@ -5,6 +5,7 @@ import { type ListResult, type PackageFilters, type PackageSort, type ReturnPack
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import type { DomainContext } from './context.ts';
+import { assertReceivable } from './dispositions.ts';
 import { recountReturn } from './receipts.ts';
 import { checkReferences, invalidReference } from './references.ts';
 
@@ -104,6 +105,7 @@ export async function updatePackage(t: BoundTables, now: string, accountId: numb
     });
   }
   await checkReferences(t, patch);
+  if (to === 'received' && pkg.status !== 'received') assertReceivable(pkg, await t.package_line_items.where('return_package_id').equals(id).toArray());
   let next: ReturnPackage = { ...pkg, ...patch, status: to };
   if (patch.tracking_number !== undefined) next.tracking_key = trackingKey(patch.tracking_number);
   if (to === 'cancelled') next.tracking_key = null; // frees the tracking number for a new package

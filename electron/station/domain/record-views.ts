@@ -104,6 +104,12 @@ export function lineItemView(l: Frozen<PackageLineItem>): LineItemView {
     barcode: l.barcode,
     // Shared, not copied: the engine's own array is frozen (a view is JSON before anything could change it).
     tags: l.tags as string[],
+    disposition: l.disposition ?? null,
+    bin: l.bin ?? null,
+    unit_id: l.unit_id ?? null,
+    disposition_source: l.disposition_source ?? null,
+    disposition_override: l.disposition_override ? { by: l.disposition_override.by, reason: l.disposition_override.reason, at: l.disposition_override.at } : null,
+    put_confirmed_at: l.put_confirmed_at ?? null,
   };
 }
 

@@ -2,7 +2,8 @@ import { SKU_PREFIX_CONDITION } from './sqlite/sku-index.ts';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { statementCache } from './sqlite/statement-cache.ts';
 import { isCountedTable, statusCountQuery } from './sqlite/status-counts.ts';
-import type { PackageStatus, ReturnStatus } from './records.ts';
+import type { Disposition, PackageStatus, ReturnStatus } from './records.ts';
+import { packageDispositionCondition, returnDispositionCondition } from './sqlite/disposition-index.ts';
 
 export type PackageSort = 'created_at' | '-created_at' | 'updated_at' | '-updated_at' | 'id' | '-id';
 
@@ -24,6 +25,8 @@ export interface PackageFilters {
   processed_since?: string;
   /** Exclusive; packages processed (received) before this time. */
   processed_before?: string;
+  /** Packages with a line item of any of these dispositions (sqlite/disposition-index.ts). */
+  disposition?: readonly Disposition[];
 }
 
 /** Filters of the returns list (docs/api-reference.md, Lists). */
@@ -37,6 +40,8 @@ export interface ReturnFilters {
   /** Returns with a line whose SKU starts with this, case-insensitive: a range of the SKU index (sqlite/sku-index.ts). */
   sku_prefix?: string;
   updated_since?: string;
+  /** Returns with a package holding a line item of any of these dispositions. */
+  disposition?: readonly Disposition[];
 }
 
 export interface Page {
@@ -154,6 +159,10 @@ function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters):
       conditions.push('processed_at < ?');
       params.push(f.processed_before);
     }
+    if (f.disposition !== undefined) {
+      conditions.push(f.disposition.length ? packageDispositionCondition(f.disposition.length) : '0');
+      params.push(...f.disposition);
+    }
   } else {
     const f = filters as ReturnFilters;
     if (f.email !== undefined) {
@@ -166,6 +175,10 @@ function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters):
       const prefix = f.sku_prefix.trim().toLowerCase();
       conditions.push(SKU_PREFIX_CONDITION);
       params.push(prefix, prefix);
+    }
+    if (f.disposition !== undefined) {
+      conditions.push(f.disposition.length ? returnDispositionCondition(f.disposition.length) : '0');
+      params.push(...f.disposition);
     }
   }
   return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', params };
@@ -317,7 +330,8 @@ export function createListQueries(db: DatabaseSync) {
     },
     /** Called after every commit that touched `table`: its counts and positions may have changed. */
     forgetCounts(table: string): void {
-      if (table === 'returns' || table === 'return_packages') memory.forget();
+      // A line item's disposition is a filter of both lists (sqlite/disposition-index.ts).
+      if (table === 'returns' || table === 'return_packages' || table === 'package_line_items') memory.forget();
     },
   };
 }

@@ -130,9 +130,21 @@ export interface PackageLineItem {
   notes: string | null;
   barcode: string | null;
   tags: string[];
+  /*
+   * Where the unit goes next (issue 26). Absent on items recorded before dispositions existed: read
+   * them as null. `disposition_override.by` is an operator id (or null).
+   */
+  disposition?: Disposition | null;
+  bin?: string | null;
+  unit_id?: string | null;
+  disposition_source?: 'rule' | 'override' | null;
+  disposition_override?: { by: number | null; reason: string; at: Timestamp } | null;
+  put_confirmed_at?: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+export type Disposition = 'restock' | 'refurbish' | 'return_to_vendor' | 'liquidate' | 'quarantine' | 'dispose';
 
 export type MediaType = 'image' | 'video' | 'document';
 

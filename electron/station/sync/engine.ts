@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { SyncStatus } from '#shared/api/station.ts';
 import type { Clock } from '../domain/clock.ts';
 import { boundTables, type StationStore } from '../store/index.ts';
@@ -14,6 +13,7 @@ import { readUpstreamSettings } from './settings.ts';
 import { oneAtATime } from './one-at-a-time.ts';
 import { createOutboxLedger, type OutboxLedger } from './outbox-ledger.ts';
 import { SYNC_DISABLED } from '../domain/sync-port.ts';
+import { INSTANCE_KEY, stationInstanceId } from '../domain/station-instance.ts';
 import { syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
 import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
@@ -69,14 +69,11 @@ export interface SyncEngineOptions {
   budget?: RateBudgetOptions;
 }
 
-const INSTANCE_KEY = 'sync.instance';
-
+/** The station's instance id (domain/station-instance.ts), made in a write when the station has none: unit ids use it too. */
 async function instanceIdOf(store: StationStore): Promise<string> {
   const row = await store.tables.station_meta.get(INSTANCE_KEY);
   if (typeof row?.value === 'string') return row.value;
-  const id = randomBytes(9).toString('base64url');
-  await store.write(async (tx) => boundTables(tx).station_meta.put({ key: INSTANCE_KEY, value: id }));
-  return id;
+  return store.write(async (tx) => stationInstanceId(boundTables(tx)));
 }
 
 /**

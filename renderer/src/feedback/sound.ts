@@ -5,6 +5,8 @@
  * WebAudio tones need no sound files (nothing to load, nothing to fetch).
  */
 
+import type { Disposition } from '#shared/dispositions.ts';
+
 export type Tone = 'success' | 'warning' | 'error' | 'pending' | 'defective';
 
 type Wave = 'sine' | 'square' | 'sawtooth' | 'triangle';
@@ -37,9 +39,50 @@ export const TONE_PATTERNS: Record<Tone, readonly { freq: number; ms: number; ga
   ],
 };
 
+/**
+ * Each disposition's own tone, heard with the disposition as a condition key sets it: the worker
+ * knows where the unit goes without looking up. Rising for the shelf, falling for the way out.
+ */
+export const DISPOSITION_PATTERNS: Record<Disposition, readonly { freq: number; ms: number; gapMs: number; type: Wave }[]> = {
+  restock: [
+    { freq: 1320, ms: 70, gapMs: 30, type: 'sine' },
+    { freq: 1760, ms: 90, gapMs: 0, type: 'sine' },
+  ],
+  refurbish: [
+    { freq: 990, ms: 70, gapMs: 30, type: 'triangle' },
+    { freq: 1320, ms: 70, gapMs: 30, type: 'triangle' },
+    { freq: 990, ms: 70, gapMs: 0, type: 'triangle' },
+  ],
+  return_to_vendor: [
+    { freq: 740, ms: 140, gapMs: 40, type: 'triangle' },
+    { freq: 740, ms: 140, gapMs: 0, type: 'triangle' },
+  ],
+  liquidate: [
+    { freq: 880, ms: 80, gapMs: 30, type: 'square' },
+    { freq: 660, ms: 110, gapMs: 0, type: 'square' },
+  ],
+  quarantine: [
+    { freq: 587, ms: 80, gapMs: 40, type: 'square' },
+    { freq: 587, ms: 80, gapMs: 40, type: 'square' },
+    { freq: 587, ms: 80, gapMs: 0, type: 'square' },
+  ],
+  dispose: [
+    { freq: 440, ms: 120, gapMs: 30, type: 'sawtooth' },
+    { freq: 294, ms: 180, gapMs: 0, type: 'sawtooth' },
+  ],
+};
+
 let context: ToneAudio | null = null;
 
+export function playDispositionTone(disposition: Disposition): void {
+  play(DISPOSITION_PATTERNS[disposition]);
+}
+
 export function playTone(tone: Tone): void {
+  play(TONE_PATTERNS[tone]);
+}
+
+function play(pattern: readonly { freq: number; ms: number; gapMs: number; type: Wave }[]): void {
   try {
     const AudioContextClass = (globalThis as { AudioContext?: new () => ToneAudio }).AudioContext;
     if (!AudioContextClass) return;
@@ -47,7 +90,7 @@ export function playTone(tone: Tone): void {
     const ctx = context;
     if (ctx.state === 'suspended') void ctx.resume();
     let at = ctx.currentTime;
-    for (const step of TONE_PATTERNS[tone]) {
+    for (const step of pattern) {
       const osc = ctx.createOscillator();
       const gain = ctx.createGain();
       osc.type = step.type;

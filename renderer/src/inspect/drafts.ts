@@ -1,5 +1,6 @@
 import { normaliseCode } from '#shared/barcode.ts';
 import type { Condition, PackageLineItem } from '#shared/api/line-items.ts';
+import type { Disposition, DispositionSource } from '#shared/dispositions.ts';
 import type { ReturnLineItem, ReturnRecord } from '#shared/api/returns.ts';
 
 /*
@@ -20,6 +21,16 @@ export interface Draft {
   notes: string | null;
   barcode: string | null;
   tags: string[];
+  /** Where the unit goes next and its bin: the station's rules' answer (shown at once), or a person's override. */
+  disposition: Disposition | null;
+  bin: string | null;
+  disposition_source: DispositionSource | null;
+  /** The unit's id, from the station (printed on its label); null until the station gave one. */
+  unit_id: string | null;
+  /** The worker scanned the unit's bin. */
+  put_confirmed: boolean;
+  /** An override not yet confirmed by the station: who (operator id) and why. */
+  override: { by: number | null; reason: string } | null;
 }
 
 export type ScanOutcome =
@@ -39,6 +50,12 @@ export function draftFromLineItem(item: PackageLineItem): Draft {
     notes: item.notes,
     barcode: item.barcode,
     tags: [...item.tags],
+    disposition: item.disposition ?? null,
+    bin: item.bin ?? null,
+    disposition_source: item.disposition_source ?? null,
+    unit_id: item.unit_id ?? null,
+    put_confirmed: (item.put_confirmed_at ?? null) !== null,
+    override: null,
   };
 }
 
@@ -112,6 +129,12 @@ export function emptyDraft(key: string, returnLineId: number | null): Draft {
     notes: null,
     barcode: null,
     tags: [],
+    disposition: null,
+    bin: null,
+    disposition_source: null,
+    unit_id: null,
+    put_confirmed: false,
+    override: null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { ApiError } from '#shared/api/client.ts';
-import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate } from '#shared/api/line-items.ts';
+import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate, PutConfirmation } from '#shared/api/line-items.ts';
 import type { Draft } from './drafts.ts';
 
 /*
@@ -14,6 +14,7 @@ export interface LineItemApi {
   createLineItem(accountId: number, packageId: number, body: PackageLineItemCreateInput, o?: { idempotencyKey?: string }): Promise<PackageLineItem>;
   updateLineItem(accountId: number, packageId: number, lineItemId: number, body: PackageLineItemUpdate): Promise<PackageLineItem>;
   deleteLineItem(accountId: number, packageId: number, lineItemId: number): Promise<void>;
+  confirmPut(accountId: number, packageId: number, lineItemId: number, body: PutConfirmation): Promise<PackageLineItem>;
 }
 
 export type SyncState = 'saved' | 'saving' | 'retrying' | 'failed';
@@ -54,6 +55,23 @@ export function draftDiff(prev: Draft, next: Draft): PackageLineItemUpdate | nul
     if (!same) body[field] = b;
   }
   return Object.keys(body).length === 0 ? null : (body as PackageLineItemUpdate);
+}
+
+/**
+ * A person's override as a PATCH body's part: the disposition, its bin, why and who; `disposition:
+ * null` hands the unit back to the rules (an undone override). Null when the override did not change.
+ */
+export function overrideDiff(prev: Draft, next: Draft): PackageLineItemUpdate | null {
+  if (next.disposition_source === 'override' && next.override !== null && next.disposition !== null) {
+    if (prev.disposition_source === 'override' && prev.disposition === next.disposition && prev.bin === next.bin && prev.override === next.override) return null;
+    return { disposition: next.disposition, ...(next.bin !== null ? { bin: next.bin } : {}), disposition_reason: next.override.reason, ...(next.override.by !== null ? { disposition_by: next.override.by } : {}) };
+  }
+  return prev.disposition_source === 'override' ? { disposition: null } : null;
+}
+
+/** What the station holds right after a create: the rules' answer, no override, no put (those follow as their own steps). */
+function asCreated(draft: Draft): Draft {
+  return { ...draft, disposition_source: draft.disposition_source === 'override' ? null : draft.disposition_source, override: null, put_confirmed: false };
 }
 
 export function createBody(draft: Draft): PackageLineItemCreateInput {
@@ -180,13 +198,23 @@ export class LineSync {
           const item = await this.#api.createLineItem(this.#accountId, this.#packageId, createBody(draft), {
             idempotencyKey: `pkg-${this.#packageId}-${draft.key}`,
           });
-          this.#saved.set(draft.key, { id: item.id, draft });
+          this.#saved.set(draft.key, { id: item.id, draft: asCreated(draft) });
         };
       }
       const diff = draftDiff(saved.draft, draft);
-      if (diff) {
+      const override = overrideDiff(saved.draft, draft);
+      if (diff || override) {
+        // The put waits for its own step (below): the PATCH may change the bin first.
+        const sent = { ...draft, put_confirmed: saved.draft.put_confirmed && draft.put_confirmed };
         return async () => {
-          await this.#api.updateLineItem(this.#accountId, this.#packageId, saved.id, diff);
+          await this.#api.updateLineItem(this.#accountId, this.#packageId, saved.id, { ...diff, ...override });
+          this.#saved.set(draft.key, { id: saved.id, draft: sent });
+        };
+      }
+      if (draft.put_confirmed && !saved.draft.put_confirmed && draft.bin !== null) {
+        const bin = draft.bin;
+        return async () => {
+          await this.#api.confirmPut(this.#accountId, this.#packageId, saved.id, { bin });
           this.#saved.set(draft.key, { id: saved.id, draft });
         };
       }

@@ -262,6 +262,9 @@ export class PackageOutbox {
       }
     })().finally(() => {
       this.#draining = null;
+      // A change made while this drain was ending (it had found nothing to send) is not left waiting
+      // for the next one: several undos in one turn, the first of which matched what was saved.
+      if ([...this.#senders.values()].some((s) => s.state !== 'failed' && this.#hasWork(s))) this.#drain();
     });
   }
 

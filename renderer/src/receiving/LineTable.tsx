@@ -2,6 +2,7 @@ import { type RefObject, useEffect, useRef } from 'react';
 import { conditionLabel } from '../inspect/conditions.ts';
 import type { Draft, LineRow } from '../inspect/drafts.ts';
 import { usePackage } from './page-package.ts';
+import { DispositionChip } from './DispositionBanner.tsx';
 
 /** Expected lines with expected, received before, this package and still-due side by side. */
 export function LineTable({ rows, extra }: { rows: LineRow[]; extra: Draft[] }) {
@@ -88,6 +89,7 @@ function ExpectedLine({ row, selectedKey, select }: RowProps & { row: LineRow; s
         <td>
           {row.draft ? conditionText(row.draft) : '—'}
           {row.draft && row.others.length > 0 ? ` × ${row.draft.quantity}` : ''}
+          {row.draft && <DispositionChip draft={row.draft} />}
         </td>
       </tr>
       {row.others.map((d) => (
@@ -101,7 +103,10 @@ function ExpectedLine({ row, selectedKey, select }: RowProps & { row: LineRow; s
           <td colSpan={2} />
           <td className="here">{d.quantity}</td>
           <td />
-          <td>{conditionText(d)}</td>
+          <td>
+            {conditionText(d)}
+            <DispositionChip draft={d} />
+          </td>
         </tr>
       ))}
     </>
@@ -124,7 +129,10 @@ function UnexpectedItem({ draft, selected, select }: RowProps & { draft: Draft; 
         {draft.quantity}
       </td>
       <td>{draft.quantity} over</td>
-      <td>{conditionText(draft)}</td>
+      <td>
+        {conditionText(draft)}
+        <DispositionChip draft={draft} />
+      </td>
     </tr>
   );
 }

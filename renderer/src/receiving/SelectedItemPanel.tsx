@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { SUGGESTED_TAGS } from '#shared/api/line-items.ts';
 import { CONDITION_KEYS } from '../inspect/conditions.ts';
 import { focusScan } from '../scan/scan-field.ts';
 import { setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
+import { DispositionBanner } from './DispositionBanner.tsx';
+import { OverridePanel } from './OverridePanel.tsx';
 import { usePackage } from './page-package.ts';
 
 /** Details of the selected item: condition (number keys), defective, quantity, notes, barcode, tags. */
@@ -18,9 +19,13 @@ export function SelectedItemPanel() {
 
   return (
     <section className="selected" aria-label={`Selected item: ${name}`} data-testid="selected-item">
-      <h3>
-        Selected: {name} <span className="qty">× {draft.quantity}</span>
-      </h3>
+      <div className="selected-head">
+        <h3>
+          Selected: {name} <span className="qty">× {draft.quantity}</span>
+        </h3>
+        <DispositionBanner draft={draft} />
+      </div>
+      <OverridePanel />
       <div className="button-row condition-buttons" role="group" aria-label="Condition" data-testid="condition-panel">
         {CONDITION_KEYS.map((c) => (
           <button key={c.condition} type="button" className={`btn btn-condition ${draft.condition === c.condition ? 'btn-active' : ''}`} aria-pressed={draft.condition === c.condition} onClick={() => setConditionKey(c.key)}>
@@ -44,14 +49,6 @@ export function SelectedItemPanel() {
             Split a unit <kbd>F6</kbd>
           </button>
         )}
-        {SUGGESTED_TAGS.map((tag) => {
-          const on = draft.tags.includes(tag);
-          return (
-            <button key={tag} type="button" className={`btn btn-tag ${on ? 'btn-active' : ''}`} aria-pressed={on} onClick={() => edit(draft.key, { tags: on ? draft.tags.filter((t) => t !== tag) : [...draft.tags, tag] })}>
-              {tag}
-            </button>
-          );
-        })}
       </div>
       <div className="field-row">
         <TextField key={`n-${draft.key}`} label="Notes" value={draft.notes ?? ''} onCommit={(v) => edit(draft.key, { notes: v.trim() === '' ? null : v })} />

@@ -4,6 +4,8 @@ import type { MediaFile } from '#shared/api/media.ts';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
 import { describeError } from '../api/describe-error.ts';
+import { type Disposition, type DispositionRuleLike, sameBin } from '#shared/dispositions.ts';
+import { applyRules, type DispositionFacts, knownBin, overridden } from '../inspect/disposition.ts';
 import { applyItemScan, type Draft, lineRows, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
 import type { SyncState } from '../inspect/line-sync.ts';
 import type { Upload, UploadQueue } from '../media/upload-queue.ts';
@@ -59,6 +61,13 @@ export interface PackageState {
   toggleDefective(): boolean;
   changeQuantity(key: string, delta: number): void;
   edit(key: string, change: Partial<Pick<Draft, 'notes' | 'tags' | 'barcode'>>): void;
+  /** A person's override of the selected unit's disposition (who and why); false when no unit is selected. */
+  overrideDisposition(disposition: Disposition, by: number | null, reason: string): boolean;
+  /**
+   * A scan of a bin while a unit is selected: 'put' (its bin: the put is recorded), 'already' (put
+   * before), 'wrong' (another bin: nothing changes), or 'none' (not a bin this dock knows).
+   */
+  scanBin(code: string): { kind: 'put' | 'already' | 'wrong' | 'none'; bin: string | null };
   addPhoto(blob: Blob, contentType?: string): void;
   undo(): string | null;
   /** Receives the package by `operatorId` (F2); rejects with the station's refusal. */
@@ -71,6 +80,8 @@ export interface PackageStoreDeps {
   uploads: UploadQueue;
   deleteMedia(accountId: number, packageId: number, mediaId: number): Promise<void>;
   newKey?: () => string;
+  /** The station's disposition rules as this terminal knows them (none: no disposition shown until the station gives one). */
+  dispositionRules?: () => readonly DispositionRuleLike[];
 }
 
 type Set = StoreApi<PackageState>['setState'];
@@ -88,9 +99,11 @@ export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreA
     const commit: Commit = (label, changed, selectedKey) => {
       const { current, drafts: before, selectedKey: beforeKey, undoStack, correctingBy } = get();
       if (!current) return;
+      // Where each unit goes: the rules' answer at once, as the station will give it.
+      const ruled = applyRules(changed, dispositionFacts(current, deps));
       // A correction of a received package is recorded on every item it changes: who (a tag) and
       // when (the item's updated_at).
-      const drafts = correctingBy ? changed.map((d) => (before.includes(d) ? d : withTag(d, `corrected-by-${correctingBy.id}`))) : changed;
+      const drafts = correctingBy ? ruled.map((d) => (before.includes(d) ? d : withTag(d, `corrected-by-${correctingBy.id}`))) : ruled;
       set({ drafts, selectedKey, undoStack: [...undoStack, { label, drafts: before, selectedKey: beforeKey }].slice(-200), error: null });
       deps.outbox.change(current.accountId, current.pkg.id, drafts);
     };
@@ -100,7 +113,7 @@ export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreA
       syncError: null,
       uploads: [],
       ...openingPart(set, get, deps),
-      ...inspectingPart(set, get, commit, newKey),
+      ...inspectingPart(set, get, commit, newKey, deps),
       ...photoPart(set, get, deps),
       ...receivingPart(set, get, deps),
     };
@@ -144,7 +157,7 @@ function openingPart(set: Set, get: Get, deps: PackageStoreDeps) {
 }
 
 /** Scans, selection, conditions, quantities and notes: each change is one undoable commit. */
-function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string) {
+function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string, deps: PackageStoreDeps) {
   const locked = () => lockReasonOf(get()) !== null;
   return {
     scanItem(code: string): ScanOutcome {
@@ -196,6 +209,24 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
     edit(key: string, change: Partial<Pick<Draft, 'notes' | 'tags' | 'barcode'>>) {
       if (locked()) return;
       commit('edit', updateDraft(get().drafts, key, change), key);
+    },
+    overrideDisposition(disposition: Disposition, by: number | null, reason: string) {
+      const { drafts, selectedKey } = get();
+      const draft = drafts.find((d) => d.key === selectedKey);
+      if (!draft || locked()) return false;
+      const next = overridden(draft, disposition, deps.dispositionRules?.() ?? [], by, reason);
+      commit(`disposition ${disposition}`, drafts.map((d) => (d.key === draft.key ? next : d)), draft.key);
+      return true;
+    },
+    scanBin(code: string) {
+      const { drafts, selectedKey } = get();
+      const draft = drafts.find((d) => d.key === selectedKey);
+      if (!knownBin(code, deps.dispositionRules?.() ?? [], drafts)) return { kind: 'none' as const, bin: null };
+      if (!draft || draft.bin === null || !sameBin(draft.bin, code)) return { kind: 'wrong' as const, bin: draft?.bin ?? null };
+      if (draft.put_confirmed) return { kind: 'already' as const, bin: draft.bin };
+      if (locked()) return { kind: 'none' as const, bin: null };
+      commit(`put in ${draft.bin}`, drafts.map((d) => (d.key === draft.key ? { ...d, put_confirmed: true } : d)), draft.key);
+      return { kind: 'put' as const, bin: draft.bin };
     },
   };
 }
@@ -277,4 +308,15 @@ export function packagePhotos(pkg: ReturnPackage, uploads: readonly Upload[]): {
     ...pkg.media_files.filter((m) => !uploadedIds.has(m.id)).map((m) => ({ key: `m${m.id}`, stored: m, upload: null })),
     ...mine.map((u) => ({ key: u.id, stored: u.media, upload: u })),
   ];
+}
+
+/** What the disposition rules read of the open package: its status, its return's reason, each item's SKU. */
+function dispositionFacts(current: OpenPackage, deps: PackageStoreDeps): DispositionFacts {
+  const lines = current.ret?.return_line_items ?? [];
+  return {
+    rules: deps.dispositionRules?.() ?? [],
+    reasonOfReturn: current.ret?.reason_of_return ?? null,
+    packageStatus: current.pkg.status,
+    skuOf: (draft) => draft.merchant_sku ?? lines.find((l) => l.id === draft.return_line_item_id)?.merchant_sku ?? null,
+  };
 }

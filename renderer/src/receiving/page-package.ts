@@ -4,6 +4,7 @@ import { pageClient } from '../api/station-api.ts';
 import { UploadQueue } from '../media/upload-queue.ts';
 import { keepUploadsIn } from '../pending/kept-uploads.ts';
 import { PackageOutbox, type PendingEntry } from '../pending/package-outbox.ts';
+import { useDispositionRules } from '../state/disposition-rules.ts';
 import { notify } from '../state/feedback-store.ts';
 import { createPackageStore } from './package-store.ts';
 
@@ -57,4 +58,5 @@ export const usePackage = createPackageStore({
   outbox,
   uploads,
   deleteMedia: (accountId, packageId, mediaId) => client.deleteMedia(accountId, packageId, mediaId),
+  dispositionRules: () => useDispositionRules.getState().rules,
 });

@@ -6,12 +6,14 @@ import { pageClient } from '../api/station-api.ts';
 import { type RegisterStore, useRegister } from '../registering/register-store.ts';
 import { createSerialQueue, type SerialQueue } from '../scan/serial-queue.ts';
 import { type SessionStore, useSession } from '../session/session-store.ts';
+import { useDispositionRules } from '../state/disposition-rules.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { commandBarcode, isCommandCode, type CommandBarcode } from '../workflow/command-barcodes.ts';
 import type { LeftPackage } from './in-progress-store.ts';
 import { createPackageOpener, type OpenerClient, type PackageOpener } from './open-package.ts';
 import { refuseWhenLocked } from './package-lock.ts';
+import { lockReasonOf } from './package-store.ts';
 import { outbox, usePackage } from './page-package.ts';
 import { useScan } from './scan-result-store.ts';
 
@@ -143,6 +145,8 @@ async function openFoundPackage(r: Router, found: LeftPackage): Promise<void> {
   // Its receive is still on its way: opening it now would show a package about to change under the worker.
   await outbox.ready;
   if (outbox.isReceiving(found.account_id, found.id)) return notify('pending', `${found.tracking_number} is being received (waiting for the station). It opens again once the station has it.`);
+  // The rules as the station has them now (at most every half minute; offline: as last seen).
+  void useDispositionRules.getState().refresh();
   await r.openPackage(found.account_id, found.id, found.status, found.return_id);
   const pkg = usePackage.getState().current?.pkg;
   if (!pkg) return;
@@ -155,6 +159,13 @@ async function openFoundPackage(r: Router, found: LeftPackage): Promise<void> {
 async function scanOnPackage(r: Router, code: string): Promise<void> {
   const store = usePackage.getState();
   const ret = store.current?.ret ?? null;
+  // A bin's barcode: the put of the selected unit (its bin), or a wrong bin that changes nothing.
+  if (!refuseWhenLockedQuietly()) {
+    const put = store.scanBin(code);
+    if (put.kind === 'put') return notify('success', `Put in ${put.bin ?? code}.`);
+    if (put.kind === 'already') return notify('warning', `Already put in ${put.bin ?? code}.`);
+    if (put.kind === 'wrong') return notify('error', put.bin ? `Wrong bin: ${code} is not ${put.bin}. Nothing changed — put the unit in ${put.bin}.` : `${code} is a bin: select a unit with a disposition first. Nothing changed.`);
+  }
   // A return line's SKU, or an item already on this package: counted without asking the station.
   const known =
     ret?.return_line_items.some((l) => normaliseCode(l.merchant_sku) === code) ||
@@ -196,3 +207,8 @@ async function scanWhileRegistering(r: Router, code: string): Promise<void> {
 
 /** This page's scan router. */
 export const { submitScan, scanQueue, openFound, onCommandBarcode } = createScanRouter({ client: pageClient, session: useSession, register: useRegister });
+
+/** Whether the open package takes no changes, without saying so (the item path says it). */
+function refuseWhenLockedQuietly(): boolean {
+  return lockReasonOf(usePackage.getState()) !== null;
+}

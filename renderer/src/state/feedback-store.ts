@@ -17,7 +17,8 @@ export interface Notice {
 interface FeedbackState {
   notice: Notice | null;
   soundOn: boolean;
-  notify(tone: Tone, message: string): void;
+  /** `sound`: played instead of the tone's own (a disposition's tone). */
+  notify(tone: Tone, message: string, sound?: () => void): void;
   setSound(on: boolean): void;
   clear(): void;
 }
@@ -25,10 +26,10 @@ interface FeedbackState {
 export const useFeedback = create<FeedbackState>()((set, get) => ({
   notice: null,
   soundOn: readSetting('sound', 'on') !== 'off',
-  notify(tone, message) {
+  notify(tone, message, sound) {
     const seq = (get().notice?.seq ?? 0) + 1;
     set({ notice: { tone, message, seq } });
-    if (get().soundOn) playTone(tone);
+    if (get().soundOn) (sound ?? (() => playTone(tone)))();
   },
   setSound(on) {
     writeSetting('sound', on ? 'on' : 'off');
@@ -39,4 +40,4 @@ export const useFeedback = create<FeedbackState>()((set, get) => ({
   },
 }));
 
-export const notify = (tone: Tone, message: string): void => useFeedback.getState().notify(tone, message);
+export const notify = (tone: Tone, message: string, sound?: () => void): void => useFeedback.getState().notify(tone, message, sound);

@@ -1,4 +1,9 @@
+import type { Disposition } from '#shared/dispositions.ts';
 import { describeError } from '../api/describe-error.ts';
+import { playDispositionTone } from '../feedback/sound.ts';
+import { withoutDisposition } from '../inspect/disposition.ts';
+import type { Draft } from '../inspect/drafts.ts';
+import { useDispositionRules } from '../state/disposition-rules.ts';
 import { conditionForKey, conditionLabel } from '../inspect/conditions.ts';
 import { capturePhoto, useCamera } from '../media/camera.ts';
 import { useInProgress } from '../receiving/in-progress-store.ts';
@@ -39,6 +44,9 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
   }
   // Scans already queued belong to this package: let them land first.
   if (!options.inScanQueue) await scanQueue.idle();
+  // Every unit leaves the bench with somewhere to go (issue 26): the station refuses it too.
+  const undecided = withoutDisposition(usePackage.getState().drafts);
+  if (undecided.length > 0) return notify('error', `${undecided.length} item${undecided.length === 1 ? ' has' : 's have'} no disposition (no rule matches): override where ${undecided.length === 1 ? 'it goes' : 'they go'} (F10).`);
   if (needsUnsetConfirmation()) return;
   try {
     const correcting = store.correctingBy !== null;
@@ -92,18 +100,48 @@ export function undo(): void {
   else notify('warning', 'Nothing to undo.');
 }
 
+const selectedDraft = (): Draft | undefined => usePackage.getState().drafts.find((d) => d.key === usePackage.getState().selectedKey);
+
+/** "… → Restock, bin RESTOCK": where the selected unit goes now, for the feedback line. */
+function whereTo(draft: Draft | undefined): string {
+  if (!draft?.disposition) return '';
+  const label = useDispositionRules.getState().styles[draft.disposition].label;
+  return ` → ${label}${draft.bin ? `, bin ${draft.bin}` : ''}`;
+}
+
+/** The disposition's own tone when the unit has one, else the plain one. */
+const dispositionSound = (draft: Draft | undefined) => (draft?.disposition ? () => playDispositionTone(draft.disposition as Disposition) : undefined);
+
 export function setConditionKey(key: string): void {
   const condition = conditionForKey(key);
   if (!condition || refuseWhenLocked()) return;
-  if (usePackage.getState().setCondition(condition)) notify('success', `Condition: ${conditionLabel(condition)}`);
-  else notify('warning', 'Scan an item first, then set its condition.');
+  if (!usePackage.getState().setCondition(condition)) return notify('warning', 'Scan an item first, then set its condition.');
+  const draft = selectedDraft();
+  notify('success', `Condition: ${conditionLabel(condition)}${whereTo(draft)}`, dispositionSound(draft));
 }
 
 export function toggleDefective(): void {
   if (refuseWhenLocked()) return;
   if (!usePackage.getState().toggleDefective()) return notify('warning', 'Scan an item first.');
-  const selected = usePackage.getState().drafts.find((d) => d.key === usePackage.getState().selectedKey);
-  notify(selected?.defective ? 'defective' : 'success', selected?.defective ? 'Marked defective' : 'Not defective');
+  const selected = selectedDraft();
+  notify(selected?.defective ? 'defective' : 'success', `${selected?.defective ? 'Marked defective' : 'Not defective'}${whereTo(selected)}`, selected?.defective ? undefined : dispositionSound(selected));
+}
+
+/** F10, a number, a reason: the selected unit goes elsewhere than the rules say, recorded with who and why. */
+export function overrideDisposition(disposition: Disposition, reason: string): boolean {
+  const operator = useSession.getState().operator;
+  if (reason.trim() === '') {
+    notify('warning', 'Say why the disposition is overridden, then Enter.');
+    return false;
+  }
+  if (refuseWhenLocked()) return true;
+  if (!usePackage.getState().overrideDisposition(disposition, operator?.id ?? null, reason.trim())) {
+    notify('warning', 'Scan an item first.');
+    return true;
+  }
+  const draft = selectedDraft();
+  notify('success', `Overridden${whereTo(draft)} (${operator?.name ?? 'no one signed in'}: ${reason.trim()})`, dispositionSound(draft));
+  return true;
 }
 
 /** One unit of the selected item gets a condition of its own (e.g. one of two arrived damaged). */

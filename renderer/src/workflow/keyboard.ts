@@ -1,5 +1,6 @@
 import { describeError } from '../api/describe-error.ts';
 import { useInProgress } from '../receiving/in-progress-store.ts';
+import { useOverride } from '../receiving/override-store.ts';
 import { usePackage } from '../receiving/page-package.ts';
 import { useScan } from '../receiving/scan-result-store.ts';
 import { onCommandBarcode, openFound, submitScan } from '../receiving/scan-router.ts';
@@ -17,6 +18,7 @@ import { back, changeQuantity, correctReceipt, receive, setConditionKey, splitUn
 /*
  * The keyboard map of the station (also shown on screen by ShortcutHints):
  *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F7 correct a receipt · F8 / Ctrl+Z undo
+ *   F10 override the disposition (then 1–6 and why) · a bin's barcode confirms the put
  *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
  *   Alt+S receive screen · Alt+P packages · Alt+R returns · Alt+D the dock today (supervisor)
  */
@@ -43,6 +45,8 @@ function shortcutFor(char: string): (() => void) | null {
   if (screen === 'package') {
     const pkg = usePackage.getState();
     if (pkg.selectedKey === null) return null;
+    // F10 then a number: the disposition to override with.
+    if (useOverride.getState().state.step === 'pick') return /^[1-6]$/.test(char) ? () => useOverride.getState().pick(Number(char) - 1) : null;
     if (/^[1-6]$/.test(char)) return () => setConditionKey(char);
     if (char === '+') return () => changeQuantity(1);
     if (char === '-') return () => changeQuantity(-1);
@@ -77,6 +81,18 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
     if (onPackage) back();
     useNav.getState().go(go);
     focusScan();
+    return true;
+  }
+  if (key === 'Escape' && useOverride.getState().state.step !== 'closed') {
+    useOverride.getState().close();
+    focusScan();
+    return true;
+  }
+  if (key === 'F10') {
+    if (onPackage) {
+      if (usePackage.getState().selectedKey === null) notify('warning', 'Scan an item first, then override where it goes (F10).');
+      else useOverride.getState().open();
+    }
     return true;
   }
   if (key === 'Escape') {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { listMeta } from '#shared/api/common.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
+import { dispositionRulesIn, replaceDispositionRules } from '../../domain/dispositions.ts';
 import { dockDay, dockDayReceiptsCsv } from '../../domain/dock-day.ts';
 import { lookupCode } from '../../domain/lookup.ts';
 import { createOperator, listOperators, updateOperator } from '../../domain/operators.ts';
@@ -22,6 +23,8 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
   });
   addRoute(server, ctx, API_ROUTES.getStationSettings, async () => ({ body: await stationSettings(ctx) }));
   addRoute(server, ctx, API_ROUTES.updateStationSettings, async ({ body }) => ({ body: await updateStationSettings(ctx, body) }));
+  addRoute(server, ctx, API_ROUTES.getDispositionRules, async ({ t }) => ({ body: await dispositionRulesIn(t) }));
+  addRoute(server, ctx, API_ROUTES.updateDispositionRules, async ({ body, t, now }) => ({ body: await replaceDispositionRules(t, now, body) }));
   addRoute(server, ctx, API_ROUTES.lookupCode, async ({ query }) => ({ body: await lookupCode(ctx, query.code) }));
   addRoute(server, ctx, API_ROUTES.listOperators, async ({ query }) => {
     const all = await listOperators(ctx);
