@@ -199,15 +199,18 @@ describe('receiving', () => {
       const covered = await addItem(items, { condition: 'new' });
       const uncovered = await addItem(items, { condition: 'damaged', merchant_sku: 'DMG-1' });
       const unset = await addItem(items, {});
+      const defectiveOnly = await addItem(items, { defective: true });
       expect(uncovered.disposition).toBeNull();
       expect(unset.disposition).toBeNull();
+      expect(defectiveOnly.disposition).toBeNull();
       const refused = expectError(await call(s.origin, 'PATCH', `${A1}/return_packages/${pkg.id}`, { token: s.account1, body: { status: 'received' } }), 'DISPOSITION_MISSING');
-      expect(refused.line_item_ids).toEqual([uncovered.id]);
+      expect(refused.line_item_ids).toEqual([uncovered.id, defectiveOnly.id]);
       expect(refused.message).toContain('DMG-1');
       const after = (await call(s.origin, 'GET', `${A1}/return_packages/${pkg.id}`, { token: s.account1 })).json as { status: string };
       expect(after.status).toBe('delivered');
 
       await patchItem(`${items}/${uncovered.id}`, { disposition: 'liquidate', bin: 'L-1', disposition_reason: 'No rule for damaged' });
+      await patchItem(`${items}/${defectiveOnly.id}`, { disposition: 'return_to_vendor', disposition_reason: 'Defective' });
       const received = await call(s.origin, 'PATCH', `${A1}/return_packages/${pkg.id}`, { token: s.account1, body: { status: 'received' } });
       expect(received.status, received.text).toBe(200);
       expect(covered.disposition).toBe('restock');

@@ -47,7 +47,9 @@ test('a received package refuses scans and keys until "Correct receipt", which r
   await expect(page.getByTestId('notice')).toContainText(`Corrected the receipt of ${s.tracking}`);
   pkg = await demo.api.getPackage(s.accountId, s.packageId);
   expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });
-  expect(pkg.line_items[0]).toMatchObject({ quantity: 2, condition: 'good', tags: [`corrected-by-${s.operator.id}`] });
+  // The correction's own tag, then the station's for the disposition the new condition gives (issue 26).
+  const unitId = pkg.line_items[0]?.unit_id;
+  expect(pkg.line_items[0]).toMatchObject({ quantity: 2, condition: 'good', disposition: 'refurbish', tags: [`corrected-by-${s.operator.id}`, 'disposition:refurbish', 'bin:REFURB', `unit:${unitId}`] });
 });
 
 test('a cancelled package takes nothing', async ({ page, demo }) => {

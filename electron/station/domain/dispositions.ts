@@ -5,6 +5,7 @@ import {
   DEFAULT_DISPOSITION_STYLES,
   MAX_BIN_LENGTH,
   firstMatchingRule,
+  isInspected,
   sameBin,
   withStationTags,
   type Disposition,
@@ -181,11 +182,11 @@ export function confirmPutOf(item: PackageLineItem, scanned: string, now: string
 /**
  * The receive rule: every unit has a disposition before its package is received. In an `exception`
  * package every item must have one (the dock already asks for every item's condition there); elsewhere
- * an item without a condition is received as the station's `unset_conditions` setting says, so only
- * items with a condition need one. Nothing is written when refused.
+ * an item not inspected (no condition, not defective) is received as the station's `unset_conditions`
+ * setting says, so only inspected items need one. Nothing is written when refused.
  */
 export function assertReceivable(pkg: Readonly<ReturnPackage>, items: ReadonlyArray<Readonly<PackageLineItem>>): void {
-  const missing = items.filter((item) => !item.disposition && (pkg.status === 'exception' || item.condition !== null));
+  const missing = items.filter((item) => !item.disposition && (pkg.status === 'exception' || isInspected(item)));
   if (missing.length === 0) return;
   const names = missing.slice(0, 5).map((item) => `${item.id}${item.merchant_sku ? ` (${item.merchant_sku})` : item.name ? ` (${item.name})` : ''}`);
   const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
