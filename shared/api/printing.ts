@@ -111,4 +111,9 @@ export const UnitLabelRequestSchema = z.strictObject({
 });
 export type UnitLabelRequest = z.infer<typeof UnitLabelRequestSchema>;
 
-export const PrintJobPathSchema = z.strictObject({ id: IdSchema });
+/** `POST .../return_packages/{id}/labels`. */
+export const PackageLabelsRequestSchema = z.strictObject({
+  operator_id: IdSchema.nullable().default(null),
+});
+export type PackageLabelsRequest = z.infer<typeof PackageLabelsRequestSchema>;
+export const PrintJobsCreatedSchema = z.object({ data: z.array(PrintJobSchema) });

@@ -103,16 +103,27 @@ export const LookupReturnSchema = z.object({
 export type LookupReturn = z.infer<typeof LookupReturnSchema>;
 
 /**
- * What a scan means across every account on the station: packages whose tracking number matches
- * one of the candidate codes; else (when `packages` is empty) returns matching it as an id, email
+ * What a scan means across every account on the station: a unit id (a unit label: its package and
+ * item); else packages whose tracking number matches one of the candidate codes; else (when `packages` is empty) returns matching it as an id, email
  * or SKU. Both empty: unknown code.
  */
+/** A unit label scanned: the unit's line item, whose package is `packages[0]`. */
+export const LookupUnitSchema = z.object({
+  unit_id: z.string(),
+  account_id: z.int(),
+  return_package_id: z.int(),
+  line_item_id: z.int(),
+});
+export type LookupUnit = z.infer<typeof LookupUnitSchema>;
+
 export const LookupResponseSchema = z.object({
   code: z.string(),
   /** The codes looked up, most likely first (see shared/barcode.ts). */
   candidates: z.array(z.string()),
   packages: z.array(LookupPackageSchema),
   returns: z.array(LookupReturnSchema),
+  /** When the code is a unit id (a unit label): its line item; its package is then the one of `packages`. Else null. */
+  unit: LookupUnitSchema.nullable(),
 });
 export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 

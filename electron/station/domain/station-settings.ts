@@ -8,7 +8,7 @@ import { type DomainContext, runScript } from './context.ts';
 const SETTINGS_KEY = 'station.settings';
 
 /** The settings as any read or write transaction sees them; the defaults when never set (or unreadable). */
-async function settingsIn(t: Pick<ReadTables, 'station_meta'>): Promise<StationSettings> {
+export async function settingsIn(t: Pick<ReadTables, 'station_meta'>): Promise<StationSettings> {
   const row = await t.station_meta.get(SETTINGS_KEY);
   const parsed = StationSettingsSchema.safeParse(row?.value);
   return parsed.success ? parsed.data : DEFAULT_STATION_SETTINGS;

@@ -6,6 +6,7 @@ import type { LoadReport } from './load.ts';
 import { assembleStore } from './open/assemble.ts';
 import { createOnDisk, planOf } from './open/create.ts';
 import { ensureSkuIndex } from './sqlite/sku-index.ts';
+import { ensureUnitIndex } from './sqlite/unit-index.ts';
 import { ensureStatusCounts } from './sqlite/status-counts.ts';
 import { type Durability, startDurability } from './open/durability.ts';
 import { openEngine } from './open/engine.ts';
@@ -83,6 +84,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
   try {
     if (onDisk === 0) createOnDisk(sqlite, plan);
     ensureSkuIndex(sqlite);
+    ensureUnitIndex(sqlite);
     ensureStatusCounts(sqlite);
     durability = startDurability(sqlite, file, plan, {
       ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),

@@ -9,6 +9,7 @@ import { StoreClosedError } from '../errors.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
 import { createListQueries, type ListQueryRunner } from '../list-queries.ts';
 import { mediaReferences } from '../media-references.ts';
+import { lineItemIdsOfUnit } from '../sqlite/unit-index.ts';
 import type { OpenStoreOptions, StationStore } from '../station-store.ts';
 import type { SchemaPlan } from './create.ts';
 import type { Durability } from './durability.ts';
@@ -52,7 +53,7 @@ export async function assembleStore(
     db,
     inMemory,
     returns: returnReads(db, inMemory),
-    packages: packageReads(db, inMemory),
+    packages: packageReads(db, inMemory, lineItemIdsOfUnit(sqlite)),
     accounts: accountReads(db),
     carriers: configReads(db.carriers),
     locations: configReads(db.locations),
