@@ -20,6 +20,7 @@ const engineOnlyInStore = [
   { regex: String.raw`^(\.\./)+store/(?!index\.ts$)`, message: "Import the store's interface from store/index.ts, never its internals." },
 ];
 const notApi = { regex: String.raw`^(\.\./)+api/`, message: 'The API is the top layer: domain and sync never import it.' };
+const notPrinting = { regex: String.raw`^(\.\./)+printing/`, message: 'domain never imports printing: the print queue is asked through PrintPort (domain/print-jobs.ts).' };
 const notSync = { regex: String.raw`^(\.\./)+sync/`, message: "domain never imports sync: raise a change through the store (the outbox slot, change events) or ask through domain/sync-port.ts." };
 // `store.db` (Dexie) and `store.inMemory` (the engine's own records) are the store's insides: no file
 // of api/, domain/ or sync/ reaches them. Reads go through the aggregates (`store.packages`,
@@ -80,6 +81,14 @@ export default tseslint.config(
   },
   {
     files: ['electron/station/domain/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi, notSync, notPrinting] }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
+    // The print queue and the label renderers: like sync, below api, over domain and the store's interface.
+    files: ['electron/station/printing/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi, notSync] }],
       'no-restricted-syntax': ['error', ...storeInsides],

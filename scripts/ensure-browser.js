@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Makes sure the end-to-end tests have a Chromium. Playwright cannot download its own browser on
-// machines that reach only the npm registry and Debian's packages, so on Debian we install Debian's
-// Chromium (/usr/bin/chromium); elsewhere Playwright's own download is the right tool.
+// Makes sure the tests have what they need from the system:
+// - a Chromium for the end-to-end tests. Playwright cannot download its own browser on machines
+//   that reach only the npm registry and Debian's packages, so on Debian we install Debian's
+//   Chromium (/usr/bin/chromium); elsewhere Playwright's own download is the right tool.
+// - poppler's `pdftoppm` (Debian's poppler-utils), which renders the PDF labels to images so the
+//   label tests can scan their barcodes (test/support/label-barcode.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -16,17 +19,23 @@ const has = (command) => {
   }
 };
 
-if (process.env.CHROMIUM_PATH || existsSync(DEBIAN_CHROMIUM)) process.exit(0);
+const needChromium = !(process.env.CHROMIUM_PATH || existsSync(DEBIAN_CHROMIUM));
+const needPoppler = !has('pdftoppm');
+const debianPackages = [...(needChromium ? ['chromium'] : []), ...(needPoppler ? ['poppler-utils'] : [])];
+if (debianPackages.length === 0) process.exit(0);
 
 if (has('apt-get') && process.getuid?.() === 0) {
-  console.error('Installing Debian Chromium for the end-to-end tests…');
+  console.error(`Installing Debian ${debianPackages.join(' and ')} for the tests…`);
   run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', 'chromium']);
+  run('apt-get', ['install', '-y', '-qq', ...debianPackages]);
 } else if (has('apt-get') && has('sudo')) {
-  console.error('Installing Debian Chromium for the end-to-end tests (sudo)…');
+  console.error(`Installing Debian ${debianPackages.join(' and ')} for the tests (sudo)…`);
   run('sudo', ['apt-get', 'update', '-qq']);
-  run('sudo', ['apt-get', 'install', '-y', '-qq', 'chromium']);
+  run('sudo', ['apt-get', 'install', '-y', '-qq', ...debianPackages]);
 } else {
-  console.error('Installing Playwright Chromium for the end-to-end tests…');
-  run('npx', ['playwright', 'install', 'chromium']);
+  if (needChromium) {
+    console.error('Installing Playwright Chromium for the end-to-end tests…');
+    run('npx', ['playwright', 'install', 'chromium']);
+  }
+  if (needPoppler) console.error('pdftoppm (poppler) is missing: install poppler-utils (or poppler), or the label tests fail.');
 }

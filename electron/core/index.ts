@@ -4,6 +4,7 @@ import { createToken } from '../station/domain/tokens.ts';
 import { openStation, type Station } from '../station/station.ts';
 import { stationOptionsOf } from '../main/settings.ts';
 import type { FromCore, ToCore } from './protocol.ts';
+import { systemPrinterOverPort } from './system-printer.ts';
 
 /*
  * The desktop app's station core, in its own process (an Electron utilityProcess started by the
@@ -24,6 +25,9 @@ function post(message: FromCore): void {
   parent.postMessage(message);
 }
 
+/** Labels for the system printers go to the main process, which alone can print. */
+const systemPrinter = systemPrinterOverPort(post);
+
 /** Listens on `port` when it is free (the window's origin, and the unsent work the UI keeps under it, stay the same after a restart), else on any. */
 async function listen(station: Station, port: number): Promise<string> {
   if (port === 0) return station.listen('127.0.0.1', 0);
@@ -38,7 +42,7 @@ async function listen(station: Station, port: number): Promise<string> {
 async function open({ dataDir, rendererDir, settings, port }: OpenRequest): Promise<Station | undefined> {
   let station: Station | undefined;
   try {
-    station = await openStation({ ...stationOptionsOf(settings, process.env), dataDir, rendererDir, command: 'Returns Station desktop app' });
+    station = await openStation({ ...stationOptionsOf(settings, process.env), dataDir, rendererDir, command: 'Returns Station desktop app', systemPrinter });
     const origin = await listen(station, port);
     if (settings.demo) await seedDemo(station.ctx);
     // The window's own station token lives only in memory and for one day: a new one each start.
@@ -86,4 +90,5 @@ parent.on('message', ({ data }: Electron.MessageEvent) => {
   const message = data as ToCore;
   if (message.type === 'open' && !opening) opening = open(message);
   if (message.type === 'close') void close(message.deadlineMs);
+  if (message.type === 'printed') systemPrinter.answer(message);
 });

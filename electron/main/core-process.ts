@@ -43,9 +43,11 @@ export interface CoreStart {
   /** The V8 flags the station runs with, given at V8's start (`--js-flags`), not set at runtime. */
   v8Flags: readonly string[];
   open: Omit<Extract<ToCore, { type: 'open' }>, 'type'>;
+  /** Prints a label the core sends for the system printers (electron/main/system-print.ts); rejects with why not. */
+  print?: (pdf: Uint8Array, printerName: string | null) => Promise<void>;
 }
 
-export function startCore({ modulePath, v8Flags, open }: CoreStart): CoreProcess {
+export function startCore({ modulePath, v8Flags, open, print }: CoreStart): CoreProcess {
   const child: UtilityProcess = utilityProcess.fork(modulePath, [], {
     execArgv: v8Flags.length > 0 ? [`--js-flags=${v8Flags.join(' ')}`] : [],
     serviceName: CORE_SERVICE_NAME,
@@ -64,6 +66,13 @@ export function startCore({ modulePath, v8Flags, open }: CoreStart): CoreProcess
       settle?.resolve({ origin: message.origin, token: message.token });
     }
     if (message.type === 'failed') settle?.reject(new CoreStartError(message.message, true, message.exitCode));
+    if (message.type === 'print') {
+      const printing = print ? print(message.pdf, message.printerName) : Promise.reject(new Error('This app cannot print to system printers.'));
+      void printing.then(
+        () => send({ type: 'printed', id: message.id, error: null }),
+        (error: unknown) => send({ type: 'printed', id: message.id, error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
   });
   const exited = new Promise<number>((resolve) =>
     child.once('exit', (code: number) => {

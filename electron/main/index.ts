@@ -7,6 +7,7 @@ import { STATION_VERSION } from '../station/version.ts';
 import { type CoreProcess, type CoreReady, CoreStartError, mayRestart, startCore } from './core-process.ts';
 import { mayReceiveConnection } from './guards.ts';
 import { menuTemplate } from './menu.ts';
+import { printPdfToSystemPrinter } from './system-print.ts';
 import { type DesktopSettings, DesktopSettingsSchema, readDesktopSettings } from './settings.ts';
 import { createStationWindow, guardSession, SESSION_PARTITION } from './window.ts';
 
@@ -40,6 +41,7 @@ function coreLauncher(settings: DesktopSettings): (port: number) => Promise<Core
       modulePath: join(import.meta.dirname, 'core.js'),
       v8Flags,
       open: { dataDir, rendererDir: join(app.getAppPath(), 'out/renderer'), settings, port },
+      print: printPdfToSystemPrinter,
     });
     core = started;
     void started.exited.then((code) => {

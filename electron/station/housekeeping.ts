@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './domain/clock.ts';
+import { pruneDonePrintJobs } from './domain/print-jobs.ts';
 import { pruneExpired } from './domain/retention.ts';
 import { pruneExpiredTokens } from './domain/tokens.ts';
 import type { StationStore } from './store/index.ts';
@@ -25,6 +26,8 @@ export function startHousekeeping(store: StationStore, clock: Clock, log: Fastif
       // Bytes no record names (an upload refused after streaming, a crash between file and record).
       const swept = await store.media.sweep();
       const tokens = await pruneExpiredTokens(store, clock.now());
+      const printJobs = await pruneDonePrintJobs(store, clock.now());
+      if (printJobs > 0) log.debug({ print_jobs: printJobs }, 'housekeeping removed print jobs done over a week ago');
       if (tokens > 0) log.debug({ tokens }, 'housekeeping removed tokens that expired over a week ago');
       if (failing) log.info('housekeeping works again');
       failing = false;

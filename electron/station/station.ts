@@ -11,6 +11,8 @@ import { freedPages } from './heap/freed-pages.ts';
 import { boundHeapGrowth } from './heap/growth.ts';
 import { semiSpaceGivenToNode } from './heap/young-generation.ts';
 import { type Housekeeping, startHousekeeping } from './housekeeping.ts';
+import type { SystemPrinter } from './printing/printers.ts';
+import { type PrintQueue, startPrintQueue } from './printing/queue.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
 import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
@@ -45,6 +47,11 @@ export interface StationOptions extends ServerOptions {
    * station owns its process (docs/decisions/memory-over-a-year.md).
    */
   heapGrowthPercent?: number | null;
+  /** The desktop app's system printers (the core process asks the main process); absent under `serve`. */
+  systemPrinter?: SystemPrinter;
+  /** The print queue's first and longest wait after a failed send (default 2 s and 60 s). */
+  printRetryFirstMs?: number;
+  printRetryMaxMs?: number;
 }
 
 /** The station core: the data directory it owns, its store, and the HTTP server over them. */
@@ -89,7 +96,9 @@ export async function openStation(options: StationOptions): Promise<Station> {
     // Settings stored with one URL (before the spec's two addresses) are rewritten before sync reads them.
     const upgradedUpstream = await upgradeUpstreamSettings(store);
     const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}), ...(options.syncPullIntervalMs !== undefined ? { idleEveryMs: options.syncPullIntervalMs } : {}) });
-    const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync };
+    // The print queue starts with the background work; until then a nudge has nothing to wake.
+    const printing = { queue: undefined as PrintQueue | undefined };
+    const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync, printing: { nudge: () => printing.queue?.nudge() } };
     const socket: SocketState = { loopback: false, closing: false };
     const server = await buildServer({
       ...options,
@@ -124,6 +133,12 @@ export async function openStation(options: StationOptions): Promise<Station> {
       if (heapGrowth.source !== 'v8') void freedPages.release();
     };
     const background = await startBackground(options, store, sync, ctx.clock, server);
+    printing.queue = background.printQueue = startPrintQueue(ctx, {
+      ...(options.systemPrinter ? { systemPrinter: options.systemPrinter } : {}),
+      ...(options.printRetryFirstMs !== undefined ? { retryFirstMs: options.printRetryFirstMs } : {}),
+      ...(options.printRetryMaxMs !== undefined ? { retryMaxMs: options.printRetryMaxMs } : {}),
+      log: server.log,
+    });
     return stationOf({ dataDir: options.dataDir, store, ctx, server, lock, socket, background });
   } catch (error) {
     await store?.close().catch(() => undefined);
@@ -156,6 +171,7 @@ function storeOptionsOf(options: StationOptions, lock: DataDirLock, clock: Clock
 interface Background {
   housekeeping: Housekeeping;
   scheduler: SyncScheduler | undefined;
+  printQueue?: PrintQueue;
 }
 
 /** Housekeeping (one run before the station opens) and, unless turned off, the sync scheduler. */
@@ -211,6 +227,8 @@ function stationOf({ dataDir, store, ctx, server, lock, socket, background }: Op
         try {
           await background.scheduler?.stop();
           await server.close();
+          // After the server: no request makes a job now; a send under way records its outcome.
+          await background.printQueue?.stop();
           await store.close();
         } finally {
           clearTimeout(cut);

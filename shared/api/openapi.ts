@@ -267,6 +267,11 @@ function successResponseOf(route: RouteDefinition, responseNames: Map<z.ZodType,
       description: `Server-Sent Events: ${EVENT_NAMES.join(', ')}; each data a JSON object.`,
       content: { 'text/event-stream': { schema: { type: 'string' } } },
     };
+  } else if (route.response === 'pdf') {
+    success = {
+      description: `${route.summary}`,
+      content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
+    };
   } else if (route.response === 'csv') {
     success = {
       description: `${route.summary} RFC 4180, UTF-8, a header row first.`,

@@ -41,6 +41,14 @@ import {
   StationStatusSchema,
 } from './station.ts';
 import { StationSettingsSchema, StationSettingsUpdateSchema } from './station-settings.ts';
+import {
+  PackageLabelsRequestSchema,
+  PrintJobListQuerySchema,
+  PrintJobListResponseSchema,
+  PrintJobSchema,
+  PrintJobsCreatedSchema,
+  UnitLabelRequestSchema,
+} from './printing.ts';
 import { TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 
 import {
@@ -81,8 +89,8 @@ export interface RouteDefinition {
   body?: z.ZodType | 'media';
   /** Success status. */
   status: 200 | 201 | 204;
-  /** Success body: a schema, `null` for no body (204), `sse` for an event stream, `csv` for a CSV file. */
-  response: z.ZodType | null | 'sse' | 'csv';
+  /** Success body: a schema, `null` for no body (204), `sse` for an event stream, `csv` for a CSV file, `pdf` for a PDF document. */
+  response: z.ZodType | null | 'sse' | 'csv' | 'pdf';
   /** Error codes the route may answer besides the ones every route may answer. */
   errors: readonly ErrorCode[];
   /**
@@ -106,6 +114,7 @@ export const MediaFilePathSchema = z.strictObject({
   media_id: IdParamSchema,
 });
 export const OperatorPathSchema = z.strictObject({ id: IdParamSchema });
+export const PrintJobPathSchema = z.strictObject({ id: IdParamSchema });
 
 const ACCOUNT = '/api/v1/accounts/{account_id}';
 const PACKAGE = `${ACCOUNT}/return_packages/{id}`;
@@ -566,6 +575,92 @@ export const API_ROUTES = {
     status: 204,
     response: null,
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  // Labels and printing (docs/api-reference.md, Labels and printing).
+  createUnitLabel: {
+    operationId: 'createUnitLabel',
+    method: 'POST',
+    path: `${PACKAGE}/line_items/{line_item_id}/label`,
+    summary: "Print a unit's label: a print job for the printer of the station settings. A unit's label is made once: asking again answers its job (200) unless `reprint` is true.",
+    description: 'A line item without a unit id (a `unit:<id>` tag) is a 422 on `line_item_id`. 201 with a new job, 200 with the job made before.',
+    tag: 'printing',
+    auth: 'account',
+    params: LineItemPathSchema,
+    body: UnitLabelRequestSchema,
+    status: 201,
+    response: PrintJobSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  getUnitLabelPdf: {
+    operationId: 'getUnitLabelPdf',
+    method: 'GET',
+    path: `${PACKAGE}/line_items/{line_item_id}/label.pdf`,
+    summary: "A unit's label as it prints now, as a PDF (4 × 2 in): for the browser's printer and the desktop app's system printers.",
+    tag: 'printing',
+    auth: 'account',
+    params: LineItemPathSchema,
+    status: 200,
+    response: 'pdf',
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'VALIDATION_FAILED'],
+  },
+  createPackageLabels: {
+    operationId: 'createPackageLabels',
+    method: 'POST',
+    path: `${PACKAGE}/labels`,
+    summary: 'Print the labels of every unit of a package that has none yet, and a package slip when the station settings ask for one.',
+    tag: 'printing',
+    auth: 'account',
+    params: PackagePathSchema,
+    body: PackageLabelsRequestSchema,
+    status: 201,
+    response: PrintJobsCreatedSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  createTestPrint: {
+    operationId: 'createTestPrint',
+    method: 'POST',
+    path: '/api/v1/station/printer/test',
+    summary: 'Print a test label on the printer of the station settings.',
+    tag: 'printing',
+    auth: 'station',
+    status: 201,
+    response: PrintJobSchema,
+    errors: ['VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN'],
+  },
+  getTestLabelPdf: {
+    operationId: 'getTestLabelPdf',
+    method: 'GET',
+    path: '/api/v1/station/printer/test.pdf',
+    summary: 'The test label as a PDF.',
+    tag: 'printing',
+    auth: 'station',
+    status: 200,
+    response: 'pdf',
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  listPrintJobs: {
+    operationId: 'listPrintJobs',
+    method: 'GET',
+    path: '/api/v1/station/print-jobs',
+    summary: 'The print queue, newest first: waiting jobs (with their tries and last error), jobs being sent, printed, cancelled.',
+    tag: 'printing',
+    auth: 'station',
+    query: PrintJobListQuerySchema,
+    status: 200,
+    response: PrintJobListResponseSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  cancelPrintJob: {
+    operationId: 'cancelPrintJob',
+    method: 'DELETE',
+    path: '/api/v1/station/print-jobs/{id}',
+    summary: 'Cancel a waiting print job (a job being sent or printed cannot be: 409).',
+    tag: 'printing',
+    auth: 'station',
+    params: PrintJobPathSchema,
+    status: 200,
+    response: PrintJobSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
   },
   getReturnSync: {
     operationId: 'getReturnSync',

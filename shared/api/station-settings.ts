@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CurrencySchema, TimestampSchema } from './common.ts';
+import { DEFAULT_LABEL_SETTINGS, LabelSettingsSchema, LabelSettingsUpdateSchema } from './printing.ts';
 
 /*
  * The station's own settings, shared by every terminal of the station and kept in its data directory
@@ -57,12 +58,14 @@ export const StationSettingsSchema = z.object({
   /** New manual returns default to their account's currency, else this one, else USD. */
   currency: CurrencySchema.nullable(),
   unset_conditions: z.enum(UNSET_CONDITION_POLICIES),
+  /** Where unit labels print, and whether a package slip goes with them (settings stored before labels existed read the defaults). */
+  labels: LabelSettingsSchema.default(DEFAULT_LABEL_SETTINGS),
   /** When a person last changed them; null: never (the defaults). */
   updated_at: TimestampSchema.nullable(),
 });
 export type StationSettings = z.infer<typeof StationSettingsSchema>;
 
-export const DEFAULT_STATION_SETTINGS: StationSettings = { scanner: null, currency: null, unset_conditions: 'confirm', updated_at: null };
+export const DEFAULT_STATION_SETTINGS: StationSettings = { scanner: null, currency: null, unset_conditions: 'confirm', labels: DEFAULT_LABEL_SETTINGS, updated_at: null };
 
 /** `PATCH /api/v1/station/settings`: the fields to change; `null` clears the scanner framing or the currency. */
 export const StationSettingsUpdateSchema = z
@@ -70,6 +73,8 @@ export const StationSettingsUpdateSchema = z
     scanner: ScannerFramingSchema.nullable().optional(),
     currency: CurrencySchema.nullable().optional(),
     unset_conditions: z.enum(UNSET_CONDITION_POLICIES).optional(),
+    /** The fields of `labels` to change. */
+    labels: LabelSettingsUpdateSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one setting to change.')
   .meta({ minProperties: 1 });

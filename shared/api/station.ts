@@ -102,12 +102,18 @@ export const LookupReturnSchema = z.object({
 });
 export type LookupReturn = z.infer<typeof LookupReturnSchema>;
 
-export const LookupUnitSchema = z.object({ unit_id: z.string(), account_id: z.int(), package_id: z.int(), line_item_id: z.int() });
+/** A unit label scanned: the unit's line item, whose package is `packages[0]`. */
+export const LookupUnitSchema = z.object({
+  unit_id: z.string(),
+  account_id: z.int(),
+  return_package_id: z.int(),
+  line_item_id: z.int(),
+});
 export type LookupUnit = z.infer<typeof LookupUnitSchema>;
 
 /**
- * What a scan means across every account on the station: a unit label (`unit`), packages whose tracking number matches
- * one of the candidate codes; else (when `packages` is empty) returns matching it as an id, email
+ * What a scan means across every account on the station: a unit id (a unit label: its package and
+ * item); else packages whose tracking number matches one of the candidate codes; else (when `packages` is empty) returns matching it as an id, email
  * or SKU. Both empty: unknown code.
  */
 export const LookupResponseSchema = z.object({
@@ -116,7 +122,7 @@ export const LookupResponseSchema = z.object({
   candidates: z.array(z.string()),
   packages: z.array(LookupPackageSchema),
   returns: z.array(LookupReturnSchema),
-  /** A unit id of this station (`RS-…`, a unit label): the package and item it names; null otherwise. */
+  /** When the code is a unit id (a unit label): its line item; its package is then the one of `packages`. Else null. */
   unit: LookupUnitSchema.nullable(),
 });
 export type LookupResponse = z.infer<typeof LookupResponseSchema>;

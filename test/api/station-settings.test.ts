@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 test('a new station has the defaults: scans told by speed, no currency, confirm before receiving with conditions not set', async () => {
-  expect(await api.stationSettings()).toEqual({ scanner: null, currency: null, unset_conditions: 'confirm', updated_at: null });
+  expect(await api.stationSettings()).toEqual({ scanner: null, currency: null, unset_conditions: 'confirm', labels: { printer: { kind: 'browser' }, package_slip: false }, updated_at: null });
   expect((await api.station()).settings.unset_conditions).toBe('confirm');
 });
 

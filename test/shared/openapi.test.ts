@@ -43,6 +43,14 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/tokens',
   'POST /api/v1/station/tokens',
   'DELETE /api/v1/station/tokens/{id}',
+  // Labels and printing (docs/api-reference.md, Labels and printing).
+  'POST /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label',
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label.pdf',
+  'POST /api/v1/accounts/{account_id}/return_packages/{id}/labels',
+  'POST /api/v1/station/printer/test',
+  'GET /api/v1/station/printer/test.pdf',
+  'GET /api/v1/station/print-jobs',
+  'DELETE /api/v1/station/print-jobs/{id}',
   // Sync with the upstream (docs/api-decisions.md, "Sync").
   'GET /api/v1/accounts/{account_id}/returns/{id}/sync',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}/sync',

@@ -46,8 +46,14 @@ function bodyOf<T>(reply: RouteReply<T>): unknown {
   return 'json' in reply ? JSON.parse(reply.json) : reply.body;
 }
 
-/** What a handler answers: the response schema's output, the text of a CSV file, or nothing. */
-type ResponseOf<R extends RouteDefinition> = R['response'] extends z.ZodType ? z.output<R['response']> : R['response'] extends 'csv' ? string : undefined;
+/** What a handler answers: the response schema's output, the text of a CSV file, a PDF's bytes, or nothing. */
+type ResponseOf<R extends RouteDefinition> = R['response'] extends z.ZodType
+  ? z.output<R['response']>
+  : R['response'] extends 'csv'
+    ? string
+    : R['response'] extends 'pdf'
+      ? Uint8Array
+      : undefined;
 
 export type RouteHandler<R extends RouteDefinition, P = undefined> = (input: RouteInput<R, P>) => Promise<RouteReply<ResponseOf<R>>>;
 

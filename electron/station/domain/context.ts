@@ -1,6 +1,7 @@
 import { boundTables, type StationStore, type BoundTables } from '../store/index.ts';
 import type { Clock } from './clock.ts';
 import type { ConfigCache } from './config-cache.ts';
+import type { PrintPort } from './print-jobs.ts';
 import type { SyncPort } from './sync-port.ts';
 
 /** What every domain operation works with: the durable store and the station's clock. */
@@ -10,6 +11,8 @@ export interface DomainContext {
   readonly config: ConfigCache;
   /** Sync with the upstream; absent in tools that open the store without it. */
   readonly sync?: SyncPort;
+  /** The label print queue; absent in tools that open the store without it. */
+  readonly printing?: PrintPort;
 }
 
 /**

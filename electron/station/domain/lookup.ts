@@ -4,35 +4,32 @@ import type { LookupResponse, LookupReturn, LookupUnit } from '#shared/api/stati
 import type { Frozen, ListedPackage, ReturnRecord } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
 import { packageListViewOf } from './package-view-loader.ts';
+import { unitIdOf } from './print-jobs.ts';
 import { skuKey } from './returns.ts';
 import { returnView } from './record-views.ts';
-import { INSTANCE_KEY, lineItemIdOfUnit } from './station-instance.ts';
-
-/** The item a scanned unit id of this station names (`RS-<station>-<line item id>`), or null. */
-async function unitOf(ctx: DomainContext, code: string): Promise<LookupUnit | null> {
-  if (!/^RS-/i.test(code)) return null;
-  const instance = (await ctx.store.tables.station_meta.get(INSTANCE_KEY))?.value;
-  if (typeof instance !== 'string') return null;
-  const id = lineItemIdOfUnit(code, instance);
-  const item = id === null ? undefined : await ctx.store.tables.package_line_items.get(id);
-  if (!item?.unit_id || item.unit_id.toUpperCase() !== code.toUpperCase()) return null;
-  return { unit_id: item.unit_id, account_id: item.account_id, package_id: item.return_package_id, line_item_id: item.id };
-}
 
 const MAX_MATCHES = 25;
 
 /**
- * What a scan means across every account (docs/api-reference.md, Station resources): the unit a
- * unit label names; packages whose tracking number is
+ * What a scan means across every account (docs/api-reference.md, Station resources): a unit id (a
+ * `unit:<id>` tag: the unit's package, with `unit` naming the item); else packages whose tracking number is
  * one of the scan's candidates (indexed, case-insensitive); only when none, returns matching it as
  * an id, a customer email or a line's SKU. An empty answer means the code is unknown.
  */
 export async function lookupCode(ctx: DomainContext, raw: string): Promise<LookupResponse> {
   const { store } = ctx;
   const scan = normaliseScan(raw);
-  const unit = await unitOf(ctx, raw.trim());
   const packages: ListedPackage[] = [];
+  // A unit label (issue 26): the unit's package, and which item it is.
+  let unit: LookupUnit | null = null;
   for (const candidate of scan.candidates) {
+    const [item] = await store.packages.lineItemsOfUnit(candidate, 1);
+    if (!item) continue;
+    unit = { unit_id: unitIdOf(item) ?? candidate, account_id: item.account_id, return_package_id: item.return_package_id, line_item_id: item.id };
+    packages.push(...(await store.packages.page([item.return_package_id])));
+    break;
+  }
+  for (const candidate of unit ? [] : scan.candidates) {
     const { ids } = store.listIds('return_packages', { tracking_number: candidate, sort: '-created_at', per_page: MAX_MATCHES });
     for (const listed of await store.packages.page(ids)) if (!packages.some((p) => p.pkg.id === listed.pkg.id)) packages.push(listed);
     if (packages.length > 0) break;

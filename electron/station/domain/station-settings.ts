@@ -8,7 +8,7 @@ import { type DomainContext, runScript } from './context.ts';
 const SETTINGS_KEY = 'station.settings';
 
 /** The settings as any read or write transaction sees them; the defaults when never set (or unreadable). */
-async function settingsIn(t: Pick<ReadTables, 'station_meta'>): Promise<StationSettings> {
+export async function settingsIn(t: Pick<ReadTables, 'station_meta'>): Promise<StationSettings> {
   const row = await t.station_meta.get(SETTINGS_KEY);
   const parsed = StationSettingsSchema.safeParse(row?.value);
   return parsed.success ? parsed.data : DEFAULT_STATION_SETTINGS;
@@ -23,7 +23,8 @@ export function updateStationSettings(ctx: DomainContext, patch: StationSettings
   return runScript(ctx, async (t, now) => {
     const before = await settingsIn(t);
     // Moves forward on every change, also within one millisecond: terminals take a change by it.
-    const next: StationSettings = { ...before, ...patch, updated_at: before.updated_at === null ? now : advance(before.updated_at, now) };
+    const { labels, ...rest } = patch;
+    const next: StationSettings = { ...before, ...rest, labels: { ...before.labels, ...labels }, updated_at: before.updated_at === null ? now : advance(before.updated_at, now) };
     if (JSON.stringify({ ...next, updated_at: null }) === JSON.stringify({ ...before, updated_at: null })) return before;
     await t.station_meta.put({ key: SETTINGS_KEY, value: next });
     await logChange(t, { account_id: null, resource: 'station_settings', resource_id: 1, action: 'updated', data: next, at: now });

@@ -44,6 +44,12 @@ export interface PackageReads {
   page(ids: readonly number[]): Promise<readonly ListedPackage[]>;
   /** The package `id` with its line items and media files, all of one moment; undefined: no package `id`. */
   whole(id: number): Promise<PackageRecords | undefined>;
+  /**
+   * The line items whose unit id is `unitId` (a `unit:<id>` tag or a `unit_id` field; compared
+   * without case), by id, at most `limit`: a scanned unit label opens its package and item.
+   * From SQLite's unit index (sqlite/unit-index.ts): what is durable.
+   */
+  lineItemsOfUnit(unitId: string, limit: number): Promise<ReadonlyArray<Frozen<PackageLineItem>>>;
 }
 
 /** The accounts this station serves. */
@@ -87,7 +93,7 @@ export function returnReads(db: StationDexie, memory: EngineReads): ReturnReads 
   };
 }
 
-export function packageReads(db: StationDexie, memory: EngineReads): PackageReads {
+export function packageReads(db: StationDexie, memory: EngineReads, unitIndex: (unitId: string, limit: number) => number[]): PackageReads {
   // An index lists equal keys in primary-key order: line items and media files come back in id order.
   const lineItems = (id: number) => db.package_line_items.where('return_package_id').equals(id).toArray();
   const mediaFiles = (id: number) => db.media_files.where('return_package_id').equals(id).toArray();
@@ -120,6 +126,11 @@ export function packageReads(db: StationDexie, memory: EngineReads): PackageRead
       }
       const stored = await db.return_packages.get(id);
       return stored && { pkg: stored, lineItems: await lineItems(id), mediaFiles: await mediaFiles(id) };
+    },
+    async lineItemsOfUnit(unitId, limit) {
+      const ids = unitIndex(unitId, limit);
+      if (ids.length === 0) return [];
+      return memory.peekEach('package_line_items', ids) ?? present(await db.package_line_items.bulkGet(ids));
     },
   };
 }

@@ -7,6 +7,7 @@ import { assembleStore } from './open/assemble.ts';
 import { createOnDisk, planOf } from './open/create.ts';
 import { ensureSkuIndex } from './sqlite/sku-index.ts';
 import { ensureDispositionIndex } from './sqlite/disposition-index.ts';
+import { ensureUnitIndex } from './sqlite/unit-index.ts';
 import { ensureStatusCounts } from './sqlite/status-counts.ts';
 import { type Durability, startDurability } from './open/durability.ts';
 import { type OpenedEngine, openEngine } from './open/engine.ts';
@@ -91,6 +92,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
     if (onDisk === 0) createOnDisk(sqlite, plan);
     ensureSkuIndex(sqlite);
     ensureDispositionIndex(sqlite);
+    ensureUnitIndex(sqlite);
     ensureStatusCounts(sqlite);
     durability = startDurability(sqlite, file, plan, {
       ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),

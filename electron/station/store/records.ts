@@ -410,3 +410,38 @@ export interface SyncConflict {
   kept: 'upstream' | 'station';
   at: Timestamp;
 }
+
+/**
+ * A print job of the label print queue (printing/, docs/decisions/labels-and-print-queue.md). The
+ * same fields as the API's `PrintJob` (shared/api/printing.ts); `label` is the label's content as
+ * it was when the job was made (a unit label or a package slip).
+ */
+export interface PrintJobRecord {
+  id: number;
+  kind: 'unit' | 'slip' | 'test';
+  state: 'waiting' | 'sending' | 'printed' | 'cancelled' | 'in_browser';
+  unit_id: string | null;
+  account_id: number | null;
+  return_package_id: number | null;
+  line_item_id: number | null;
+  label: PrintLabelContent;
+  reprint_of: number | null;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Timestamp | null;
+  printed_on: string | null;
+  printed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A unit label's or a package slip's content (shared/api/printing.ts: UnitLabel, PackageSlip). */
+export type PrintLabelContent =
+  | { unit_id: string; sku: string | null; name: string | null; condition: string | null; disposition: string | null; bin: string | null; tracking_number: string | null; date: string; worker: string | null }
+  | {
+      tracking_number: string;
+      return_package_id: number;
+      date: string;
+      worker: string | null;
+      units: Array<{ unit_id: string; sku: string | null; disposition: string | null; bin: string | null }>;
+    };

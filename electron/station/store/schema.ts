@@ -9,6 +9,7 @@ import type {
   Operator,
   OutboxEntry,
   PackageLineItem,
+  PrintJobRecord,
   ReturnPackage,
   ReturnRecord,
   StationMeta,
@@ -61,6 +62,13 @@ export const STATION_SCHEMA: readonly SchemaVersion[] = [
       sync_conflicts: '++id, account_id',
     },
   },
+  {
+    // The label print queue (docs/decisions/labels-and-print-queue.md). Additive: no upgrade step.
+    version: 3,
+    stores: {
+      print_jobs: '++id, state, unit_id, updated_at',
+    },
+  },
 ];
 
 export type StationDexie = Dexie & {
@@ -80,6 +88,7 @@ export type StationDexie = Dexie & {
   upstream_links: EntityTable<UpstreamLink, 'key'>;
   sync_state: EntityTable<SyncAccountState, 'account_id'>;
   sync_conflicts: EntityTable<SyncConflict, 'id'>;
+  print_jobs: EntityTable<PrintJobRecord, 'id'>;
 };
 
 /** Every table of the newest schema version: one list for types, scopes and bound transactions. */
@@ -100,6 +109,7 @@ export const STATION_TABLES = [
   'upstream_links',
   'sync_state',
   'sync_conflicts',
+  'print_jobs',
 ] as const satisfies ReadonlyArray<keyof StationDexie>;
 
 export type StationTableName = (typeof STATION_TABLES)[number];

@@ -22,7 +22,12 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
     };
   });
   addRoute(server, ctx, API_ROUTES.getStationSettings, async () => ({ body: await stationSettings(ctx) }));
-  addRoute(server, ctx, API_ROUTES.updateStationSettings, async ({ body }) => ({ body: await updateStationSettings(ctx, body) }));
+  addRoute(server, ctx, API_ROUTES.updateStationSettings, async ({ body, afterCommit }) => {
+    const settings = await updateStationSettings(ctx, body);
+    // Another printer may take the jobs that wait for a broken one: try them now.
+    if (body.labels?.printer) afterCommit(async () => ctx.printing?.nudge());
+    return { body: settings };
+  });
   addRoute(server, ctx, API_ROUTES.getDispositionRules, async ({ t }) => ({ body: await dispositionRulesIn(t) }));
   addRoute(server, ctx, API_ROUTES.updateDispositionRules, async ({ body, t, now }) => ({ body: await replaceDispositionRules(t, now, body) }));
   addRoute(server, ctx, API_ROUTES.lookupCode, async ({ query }) => ({ body: await lookupCode(ctx, query.code) }));

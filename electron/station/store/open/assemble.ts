@@ -11,6 +11,7 @@ import { StoreClosedError } from '../errors.ts';
 import type { HotSetOptions } from '../hot-set/rule.ts';
 import { createListQueries, type ListQueryRunner } from '../list-queries.ts';
 import { mediaReferences } from '../media-references.ts';
+import { lineItemIdsOfUnit } from '../sqlite/unit-index.ts';
 import type { OpenStoreOptions, StationStore } from '../station-store.ts';
 import type { SchemaPlan } from './create.ts';
 import type { Durability } from './durability.ts';
@@ -56,7 +57,7 @@ export async function assembleStore(
   const store: StationStore = {
     dataDir: options.dataDir,
     returns: returnReads(db, inMemory),
-    packages: packageReads(db, inMemory),
+    packages: packageReads(db, inMemory, lineItemIdsOfUnit(sqlite)),
     accounts: accountReads(db),
     carriers: configReads(db.carriers),
     locations: configReads(db.locations),

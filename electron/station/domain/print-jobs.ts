@@ -1,0 +1,265 @@
+import { listMeta, type ListResponse } from '#shared/api/common.ts';
+import type { PackageSlip, PrintJob, PrintJobState, UnitLabel, UnitLabelRequest } from '#shared/api/printing.ts';
+import { fail } from '../errors.ts';
+import { type BoundTables, boundTables, type Frozen, type PackageLineItem, type PrintJobRecord, type ReadTables, type ReturnPackage, type StationStore } from '../store/index.ts';
+import { type DomainContext, runScript } from './context.ts';
+import { packageOfAccount } from './packages.ts';
+import { invalidReference } from './references.ts';
+import { settingsIn } from './station-settings.ts';
+
+/*
+ * The label print queue's records (docs/decisions/labels-and-print-queue.md): a job is made in the
+ * write of the request that asks for it, holds what its label says at that moment, and is sent by
+ * the queue (printing/queue.ts) in id order. A unit's label is made once: asking again answers the
+ * job already made (a replayed request prints nothing twice); `reprint` makes a new job.
+ */
+
+/** What the domain asks of the print queue: a look at the jobs now (one was made, the printer changed). */
+export interface PrintPort {
+  nudge(): void;
+}
+
+/** How long a done job (printed, cancelled, handed to the browser) is kept before housekeeping drops it. */
+export const PRINT_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The text after `prefix` of the first tag that starts with it (case-insensitive prefix), or null. */
+function tagValue(tags: readonly string[], prefix: string): string | null {
+  const tag = tags.find((t) => t.toLowerCase().startsWith(prefix) && t.length > prefix.length);
+  return tag === undefined ? null : tag.slice(prefix.length);
+}
+
+/** A field the disposition work adds to line items (`unit_id`, `disposition`, `bin`), read when present. */
+function fieldOf(item: Frozen<PackageLineItem>, name: 'unit_id' | 'disposition' | 'bin'): string | null {
+  const value = (item as unknown as Record<string, unknown>)[name];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** The unit id of a line item: its `unit_id`, else its `unit:` tag; null when it has none yet. */
+export function unitIdOf(item: Frozen<PackageLineItem>): string | null {
+  return fieldOf(item, 'unit_id') ?? tagValue(item.tags, 'unit:');
+}
+
+/** The worker named on a label: the operator asked for, else the package's processor. */
+async function workerName(t: ReadTables, operatorId: number | null, pkg: Frozen<ReturnPackage> | ReturnPackage): Promise<string | null> {
+  const id = operatorId ?? pkg.processor_id;
+  if (id === null) return null;
+  return (await t.operators.get(id))?.name ?? null;
+}
+
+/** What a unit's label says, from its line item and package as they are now. */
+export function unitLabelOf(item: Frozen<PackageLineItem>, pkg: Frozen<ReturnPackage> | ReturnPackage, worker: string | null, now: string): UnitLabel {
+  const unitId = unitIdOf(item);
+  if (unitId === null) throw invalidReference('line_item_id', `Line item ${item.id} has no unit id yet (a unit:<id> tag): its label cannot be printed.`);
+  return {
+    unit_id: unitId,
+    sku: item.merchant_sku,
+    name: item.name,
+    condition: item.condition,
+    disposition: fieldOf(item, 'disposition') ?? tagValue(item.tags, 'disposition:'),
+    bin: fieldOf(item, 'bin') ?? tagValue(item.tags, 'bin:'),
+    tracking_number: pkg.tracking_number,
+    date: (pkg.processed_at ?? now).slice(0, 10),
+    worker,
+  };
+}
+
+/** The label that proves a printer prints: a fixed unit id, the station's clock, no package. */
+export function testLabel(now: string): UnitLabel {
+  return { unit_id: 'TEST-LABEL', sku: 'TEST', name: 'Returns Station test label', condition: null, disposition: 'test print', bin: null, tracking_number: null, date: now.slice(0, 10), worker: null };
+}
+
+async function lineItemOf(t: ReadTables, accountId: number, packageId: number, lineItemId: number) {
+  const pkg = await packageOfAccount(t, accountId, packageId);
+  const item = await t.package_line_items.get(lineItemId);
+  if (!item || item.return_package_id !== pkg.id) throw fail('NOT_FOUND', `Return package ${pkg.id} has no line item ${lineItemId}.`);
+  return { pkg, item };
+}
+
+/** A unit's label as it would print now (for its PDF). */
+export async function currentUnitLabel(t: ReadTables, now: string, accountId: number, packageId: number, lineItemId: number): Promise<UnitLabel> {
+  const { pkg, item } = await lineItemOf(t, accountId, packageId, lineItemId);
+  return unitLabelOf(item, pkg, await workerName(t, null, pkg), now);
+}
+
+type NewJob = Pick<PrintJobRecord, 'kind' | 'unit_id' | 'account_id' | 'return_package_id' | 'line_item_id' | 'label' | 'reprint_of'>;
+
+/** Adds a job: waiting for the queue, or handed to the browser when the browser is the printer. */
+async function addJob(t: BoundTables, now: string, job: NewJob): Promise<PrintJobRecord> {
+  const { labels } = await settingsIn(t);
+  const inBrowser = labels.printer.kind === 'browser';
+  const draft: Omit<PrintJobRecord, 'id'> = {
+    ...job,
+    state: inBrowser ? 'in_browser' : 'waiting',
+    attempts: 0,
+    last_error: null,
+    next_attempt_at: inBrowser ? null : now,
+    printed_on: null,
+    printed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const id = await t.print_jobs.add(draft as PrintJobRecord);
+  return { ...draft, id };
+}
+
+/** The newest job of a unit that was not cancelled, or undefined. */
+async function liveJobOfUnit(t: ReadTables, unitId: string): Promise<PrintJobRecord | undefined> {
+  const jobs = await t.print_jobs.where('unit_id').equals(unitId).filter((job) => job.kind === 'unit' && job.state !== 'cancelled').toArray();
+  return jobs.at(-1);
+}
+
+/**
+ * A unit's label, in the request's write: the job already made for the unit unless `reprint`
+ * (then a new one naming the last as `reprint_of`). `created` says which.
+ */
+export async function enqueueUnitLabel(
+  t: BoundTables,
+  now: string,
+  ids: { accountId: number; packageId: number; lineItemId: number },
+  request: UnitLabelRequest,
+): Promise<{ job: PrintJobRecord; created: boolean }> {
+  const { pkg, item } = await lineItemOf(t, ids.accountId, ids.packageId, ids.lineItemId);
+  const label = unitLabelOf(item, pkg, await workerName(t, request.operator_id, pkg), now);
+  const earlier = await liveJobOfUnit(t, label.unit_id);
+  if (earlier && !request.reprint) return { job: earlier, created: false };
+  const job = await addJob(t, now, {
+    kind: 'unit',
+    unit_id: label.unit_id,
+    account_id: ids.accountId,
+    return_package_id: pkg.id,
+    line_item_id: item.id,
+    label,
+    reprint_of: request.reprint ? (earlier?.id ?? null) : null,
+  });
+  return { job, created: true };
+}
+
+/**
+ * Every unit of a package that has a unit id and no label yet, in line item order, and (when the
+ * settings ask for it) one package slip listing them all: the labels a received package needs.
+ */
+export async function enqueuePackageLabels(t: BoundTables, now: string, accountId: number, packageId: number, operatorId: number | null): Promise<PrintJobRecord[]> {
+  const pkg = await packageOfAccount(t, accountId, packageId);
+  const items = await t.package_line_items.where('return_package_id').equals(pkg.id).toArray();
+  const worker = await workerName(t, operatorId, pkg);
+  const labels = items.filter((item) => unitIdOf(item) !== null).map((item) => ({ item, label: unitLabelOf(item, pkg, worker, now) }));
+  const jobs: PrintJobRecord[] = [];
+  for (const { item, label } of labels) {
+    if (await liveJobOfUnit(t, label.unit_id)) continue;
+    jobs.push(await addJob(t, now, { kind: 'unit', unit_id: label.unit_id, account_id: accountId, return_package_id: pkg.id, line_item_id: item.id, label, reprint_of: null }));
+  }
+  const settings = await settingsIn(t);
+  if (settings.labels.package_slip && jobs.length > 0) {
+    const slip: PackageSlip = {
+      tracking_number: pkg.tracking_number,
+      return_package_id: pkg.id,
+      date: (pkg.processed_at ?? now).slice(0, 10),
+      worker,
+      units: labels.map(({ label }) => ({ unit_id: label.unit_id, sku: label.sku, disposition: label.disposition, bin: label.bin })),
+    };
+    jobs.push(await addJob(t, now, { kind: 'slip', unit_id: null, account_id: accountId, return_package_id: pkg.id, line_item_id: null, label: slip, reprint_of: null }));
+  }
+  return jobs;
+}
+
+export function enqueueTestLabel(t: BoundTables, now: string): Promise<PrintJobRecord> {
+  return addJob(t, now, { kind: 'test', unit_id: null, account_id: null, return_package_id: null, line_item_id: null, label: testLabel(now), reprint_of: null });
+}
+
+export function printJobView(job: PrintJobRecord): PrintJob {
+  return { ...job };
+}
+
+/** A page of jobs, newest first, of the states asked for (all when none). */
+export async function listPrintJobs(t: ReadTables, query: { page: number; per_page: number; state?: PrintJobState[] | undefined }): Promise<ListResponse<PrintJob>> {
+  const states = query.state;
+  const all = await t.print_jobs.orderBy('id').reverse().filter((job) => states === undefined || states.includes(job.state)).toArray();
+  const start = (query.page - 1) * query.per_page;
+  return { data: all.slice(start, start + query.per_page).map(printJobView), meta: listMeta(query.page, query.per_page, all.length) };
+}
+
+export async function printJobOf(t: ReadTables, id: number): Promise<PrintJobRecord> {
+  const job = await t.print_jobs.get(id);
+  if (!job) throw fail('NOT_FOUND', `No print job ${id}.`);
+  return job;
+}
+
+/** Cancels a waiting job; a job being sent, printed or handed to the browser cannot be (409). */
+export async function cancelPrintJob(t: BoundTables, now: string, id: number): Promise<PrintJobRecord> {
+  const job = await printJobOf(t, id);
+  if (job.state === 'cancelled') return job;
+  if (job.state !== 'waiting') throw fail('INVALID_STATUS_TRANSITION', `Print job ${id} is ${job.state}: only a waiting job can be cancelled.`);
+  const next: PrintJobRecord = { ...job, state: 'cancelled', next_attempt_at: null, updated_at: now };
+  await t.print_jobs.put(next);
+  return next;
+}
+
+// The queue's steps (printing/queue.ts), each one durable write.
+
+/** The next job to send: the oldest waiting one that is due (`anyWaiting`: the oldest waiting one). Undefined, with when the next is due, when none is. */
+export async function nextDueJob(ctx: DomainContext, anyWaiting = false): Promise<{ job?: PrintJobRecord; nextAt?: string }> {
+  const now = ctx.clock.now();
+  const waiting = await ctx.store.tables.print_jobs.where('state').equals('waiting').toArray();
+  const due = waiting.find((job) => anyWaiting || (job.next_attempt_at ?? now) <= now);
+  if (due) return { job: due };
+  const times = waiting.map((job) => job.next_attempt_at ?? now).sort();
+  return times[0] === undefined ? {} : { nextAt: times[0] };
+}
+
+/** Marks the job as being sent, before a byte goes out; false when it is no longer waiting (cancelled meanwhile). */
+export function markSending(ctx: DomainContext, id: number): Promise<PrintJobRecord | undefined> {
+  return runScript(ctx, async (t, now) => {
+    const job = await t.print_jobs.get(id);
+    if (!job || job.state !== 'waiting') return undefined;
+    const next: PrintJobRecord = { ...job, state: 'sending', attempts: job.attempts + 1, updated_at: now };
+    await t.print_jobs.put(next);
+    return next;
+  });
+}
+
+/** The printer acknowledged the job: it is never sent again. */
+export function markPrinted(ctx: DomainContext, id: number, printedOn: string): Promise<void> {
+  return updateJob(ctx, id, (job, now) => ({ ...job, state: 'printed', last_error: null, next_attempt_at: null, printed_on: printedOn, printed_at: now, updated_at: now }));
+}
+
+/** The send failed before the printer acknowledged it: waiting again, tried at `nextAt`. */
+export function markFailed(ctx: DomainContext, id: number, error: string, nextAt: string): Promise<void> {
+  return updateJob(ctx, id, (job, now) => ({ ...job, state: 'waiting', last_error: error, next_attempt_at: nextAt, updated_at: now }));
+}
+
+/** The browser is the printer: the job is the UI's to open. */
+export function markInBrowser(ctx: DomainContext, id: number): Promise<void> {
+  return updateJob(ctx, id, (job, now) => ({ ...job, state: 'in_browser', next_attempt_at: null, updated_at: now }));
+}
+
+/**
+ * At start: a job found `sending` was cut off mid-send by a stop or a crash, unacknowledged, so it
+ * waits again and is sent again (at least once: a label cut off may or may not have printed, and a
+ * missing label is worse than a second one of the same unit). Resolves to how many.
+ */
+export async function requeueInterrupted(ctx: DomainContext): Promise<number> {
+  const sending = await ctx.store.tables.print_jobs.where('state').equals('sending').primaryKeys();
+  for (const id of sending) {
+    await updateJob(ctx, id, (job, now) => (job.state === 'sending' ? { ...job, state: 'waiting', last_error: 'The station stopped while sending this job: sent again.', next_attempt_at: now, updated_at: now } : job));
+  }
+  return sending.length;
+}
+
+function updateJob(ctx: DomainContext, id: number, change: (job: PrintJobRecord, now: string) => PrintJobRecord): Promise<void> {
+  return runScript(ctx, async (t, now) => {
+    const job = await t.print_jobs.get(id);
+    if (job) await t.print_jobs.put(change(job, now));
+  });
+}
+
+/** Drops done jobs (printed, cancelled, in the browser) not changed for the retention (housekeeping). */
+export function pruneDonePrintJobs(store: StationStore, now: string): Promise<number> {
+  const cutoff = new Date(Date.parse(now) - PRINT_JOB_RETENTION_MS).toISOString();
+  return store.write(['print_jobs'], (tx) =>
+    boundTables(tx)
+      .print_jobs.where('updated_at')
+      .below(cutoff)
+      .filter((job) => job.state === 'printed' || job.state === 'cancelled' || job.state === 'in_browser')
+      .delete(),
+  );
+}

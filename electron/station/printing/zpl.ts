@@ -1,0 +1,99 @@
+import type { PackageSlip, UnitLabel } from '#shared/api/printing.ts';
+
+/*
+ * ZPL II, the language of warehouse label printers, as plain text (docs/decisions/labels-and-print-queue.md).
+ * A small builder rather than a library: the maintained generator on npm (jszpl) lays labels out
+ * with its own grid and units; a fixed label is a few `^FO` positions, and what matters is that
+ * field data can never be read as a command, which `fieldData` below makes sure of (`^FH` hex).
+ *
+ * Labels are 4 × 2 in at 203 dpi (812 × 406 dots), the common thermal label.
+ */
+
+export const LABEL_WIDTH_DOTS = 812;
+export const LABEL_HEIGHT_DOTS = 406;
+
+/**
+ * A field's data with `^FH_` in force: `^`, `~`, `_` and control characters become `_XX` (hex of
+ * the UTF-8 bytes, as ^CI28 reads them), so no text a person typed can end the field or start a
+ * command. Everything else is UTF-8 as it is.
+ */
+export function fieldData(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (char === '^' || char === '~' || char === '_' || code < 0x20 || code === 0x7f) {
+      for (const byte of Buffer.from(char, 'utf8')) out += `_${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    } else out += char;
+  }
+  return out;
+}
+
+/** Code 128 data for `^BC`: `>` starts an invocation code there, so a literal one is `><`. */
+export function code128Data(text: string): string {
+  return fieldData(text).replaceAll('>', '><');
+}
+
+/** At most `max` characters (code points), the last one an ellipsis when cut. */
+export function clip(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/** One label's commands, in order; `toString()` is the label from `^XA` to `^XZ`. */
+export class ZplLabel {
+  readonly #commands: string[] = [];
+
+  constructor(options: { widthDots: number; heightDots: number }) {
+    // UTF-8 text, the label's size, the home at the corner.
+    this.#commands.push('^XA', '^CI28', `^PW${options.widthDots}`, `^LL${options.heightDots}`, '^LH0,0');
+  }
+
+  /** Text in the scalable font 0 at (x, y), `height` dots high. */
+  text(x: number, y: number, height: number, text: string): this {
+    this.#commands.push(`^FO${x},${y}^A0N,${height},${height}^FH_^FD${fieldData(text)}^FS`);
+    return this;
+  }
+
+  /** A Code 128 barcode at (x, y): bars `height` dots high, `module` dots per narrow bar, the text printed beneath. */
+  code128(x: number, y: number, height: number, module: number, data: string): this {
+    this.#commands.push(`^FO${x},${y}^BY${module},3,${height}^BCN,${height},Y,N,N^FH_^FD${code128Data(data)}^FS`);
+    return this;
+  }
+
+  /** A filled box (a rule when thin). */
+  box(x: number, y: number, width: number, height: number, thickness: number): this {
+    this.#commands.push(`^FO${x},${y}^GB${width},${height},${thickness}^FS`);
+    return this;
+  }
+
+  toString(): string {
+    return `${[...this.#commands, '^XZ'].join('\n')}\n`;
+  }
+}
+
+/** The unit label: the unit id as a Code 128 barcode with its text, then disposition and bin large, then the facts. */
+export function unitLabelZpl(label: UnitLabel): string {
+  const zpl = new ZplLabel({ widthDots: LABEL_WIDTH_DOTS, heightDots: LABEL_HEIGHT_DOTS });
+  zpl.code128(30, 20, 100, 3, label.unit_id);
+  zpl.text(30, 160, 44, clip((label.disposition ?? 'NO DISPOSITION').toUpperCase(), 18));
+  zpl.text(480, 160, 44, clip(label.bin ? `BIN ${label.bin}` : 'NO BIN', 12));
+  zpl.box(30, 212, 752, 2, 2);
+  zpl.text(30, 226, 28, clip(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 46));
+  zpl.text(30, 262, 28, clip(label.name ?? '', 46));
+  zpl.text(30, 298, 24, clip(`Parcel ${label.tracking_number ?? '-'}`, 52));
+  zpl.text(30, 332, 24, clip(`${label.date}   ${label.worker ?? ''}`, 52));
+  return zpl.toString();
+}
+
+/** The package slip: the tracking number as a barcode, then the units one a line (as many as fit). */
+export function packageSlipZpl(slip: PackageSlip): string {
+  const zpl = new ZplLabel({ widthDots: LABEL_WIDTH_DOTS, heightDots: LABEL_HEIGHT_DOTS });
+  zpl.code128(30, 20, 80, 2, slip.tracking_number);
+  zpl.text(30, 135, 28, clip(`Package ${slip.return_package_id}   ${slip.units.length} unit(s)   ${slip.date}   ${slip.worker ?? ''}`, 50));
+  const shown = slip.units.slice(0, 6);
+  shown.forEach((unit, i) => {
+    zpl.text(30, 172 + i * 32, 24, clip(`${unit.unit_id}  ${unit.sku ?? '-'}  ${unit.disposition ?? '-'}  ${unit.bin ?? ''}`, 56));
+  });
+  if (slip.units.length > shown.length) zpl.text(30, 172 + shown.length * 32, 24, `+ ${slip.units.length - shown.length} more`);
+  return zpl.toString();
+}
