@@ -240,7 +240,7 @@ describe('unit ids and tags', () => {
     const { pkg, items } = await newPackage();
     const item = await addItem(items, { condition: 'fair' });
     const lookup = async (code: string) => (await call(s.origin, 'GET', `/api/v1/station/lookup?code=${encodeURIComponent(code)}`, { token: s.stationToken })).json as { unit: unknown };
-    expect((await lookup(item.unit_id ?? '')).unit).toEqual({ unit_id: item.unit_id, account_id: 1, package_id: pkg.id, line_item_id: item.id });
+    expect((await lookup(item.unit_id ?? '')).unit).toEqual({ unit_id: item.unit_id, account_id: 1, return_package_id: pkg.id, line_item_id: item.id });
     expect((await lookup((item.unit_id ?? '').toLowerCase())).unit).toMatchObject({ line_item_id: item.id });
     expect((await lookup('RS-00000000-1')).unit).toBeNull();
     expect((await lookup('TS-RED-M')).unit).toBeNull();

@@ -15,7 +15,7 @@ beforeAll(async () => {
   s = await startStation();
   const ret = await createReturn(s.origin, s.account1);
   const pkg = await createPackage(s.origin, s.account1, 1, ret.id);
-  const item = await call(s.origin, 'POST', `/api/v1/accounts/1/return_packages/${pkg.id}/line_items`, { token: s.account1, body: { name: 'A' } });
+  const item = await call(s.origin, 'POST', `/api/v1/accounts/1/return_packages/${pkg.id}/line_items`, { token: s.account1, body: { name: 'A', condition: 'like_new' } });
   const media = await call(s.origin, 'POST', `/api/v1/accounts/1/return_packages/${pkg.id}/media_files`, {
     token: s.account1,
     raw: sampleMedia('image/png'),

@@ -28,6 +28,7 @@ const systemPrints: Array<{ pdf: Uint8Array; name: string | null }> = [];
 let packageId: number;
 let trackingNumber: string;
 const items: number[] = [];
+const units: string[] = [];
 
 const post = (path: string, body?: unknown) => call(origin, 'POST', path, { token, ...(body === undefined ? {} : { body }) });
 const itemPath = (item: number) => `/api/v1/accounts/${ACCOUNT}/return_packages/${packageId}/line_items/${item}`;
@@ -68,12 +69,13 @@ beforeAll(async () => {
   const pkg = await createPackage(origin, token, ACCOUNT, ret.id);
   packageId = pkg.id;
   trackingNumber = pkg.tracking_number;
-  for (const [n, unit] of [[0, 'RS-T1-000001'], [1, 'RS-T1-000002'], [2, 'RS-T1-000003'], [3, null]] as const) {
+  // Three inspected units (the station's rules give each a disposition, a bin and a unit id) and one only scanned (none yet).
+  for (const n of [0, 1, 2, 3]) {
     const line = ret.return_line_items[n % 2];
-    const tags = unit === null ? [] : [`unit:${unit}`, 'disposition:restock', 'bin:A-12'];
-    const created = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${packageId}/line_items`, { return_line_item_id: line?.id ?? null, condition: 'like_new', tags });
+    const created = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${packageId}/line_items`, { return_line_item_id: line?.id ?? null, ...(n < 3 ? { condition: 'like_new' } : {}) });
     expect(created.status, created.text).toBe(201);
     items.push((created.json as { id: number }).id);
+    if (n < 3) units.push((created.json as { unit_id: string }).unit_id);
   }
 }, 60_000);
 
@@ -87,7 +89,7 @@ describe('a network label printer (ZPL on raw TCP)', () => {
   test('the browser is the printer of a new station: a label job is handed to it, nothing is sent', async () => {
     const made = await post(`${itemPath(items[2] ?? 0)}/label`, {});
     expect(made.status, made.text).toBe(201);
-    expect(made.json).toMatchObject({ kind: 'unit', state: 'in_browser', unit_id: 'RS-T1-000003' });
+    expect(made.json).toMatchObject({ kind: 'unit', state: 'in_browser', unit_id: units[2] });
     expect(printer.jobs).toEqual([]);
   });
 
@@ -96,9 +98,9 @@ describe('a network label printer (ZPL on raw TCP)', () => {
     const first = await post(`${itemPath(items[0] ?? 0)}/label`, {});
     expect(first.status, first.text).toBe(201);
     const [zpl] = await printer.waitForJobs(1);
-    expect(zpl).toContain('^BCN,100,Y,N,N^FH_^FDRS-T1-000001^FS');
+    expect(zpl).toContain(`^BCN,100,Y,N,N^FH_^FD${units[0]}^FS`);
     expect(zpl).toContain('^FDRESTOCK^FS');
-    expect(zpl).toContain('^FDBIN A-12^FS');
+    expect(zpl).toContain('^FDBIN RESTOCK^FS');
     expect(zpl).toContain(`^FDParcel ${trackingNumber}^FS`);
     const job = first.json as PrintJob;
     const printed = await until(() => jobs(), (all) => all.find((j) => j.id === job.id)?.state === 'printed');
@@ -109,7 +111,7 @@ describe('a network label printer (ZPL on raw TCP)', () => {
     expect((again.json as PrintJob).id).toBe(job.id);
     const reprint = await post(`${itemPath(items[0] ?? 0)}/label`, { reprint: true });
     expect(reprint.status).toBe(201);
-    expect(reprint.json).toMatchObject({ reprint_of: job.id, unit_id: 'RS-T1-000001' });
+    expect(reprint.json).toMatchObject({ reprint_of: job.id, unit_id: units[0] });
     await printer.waitForJobs(2);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(printer.jobs).toHaveLength(2);
@@ -134,7 +136,7 @@ describe('a network label printer (ZPL on raw TCP)', () => {
     await until(() => jobs(), (all) => all.find((j) => j.id === id)?.state === 'printed');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(printer.jobs.slice(before)).toHaveLength(1);
-    expect(printer.jobs.at(-1)).toContain('^FDRS-T1-000002^FS');
+    expect(printer.jobs.at(-1)).toContain(`^FD${units[1]}^FS`);
   });
 
   test('a waiting job can be cancelled and is never printed; a printed one cannot be', async () => {
@@ -176,7 +178,7 @@ test("the desktop app's system printer gets the label as a PDF, by the printer's
   await until(async () => systemPrints.length, (n) => n >= 1);
   expect(systemPrints).toHaveLength(1);
   expect(systemPrints[0]?.name).toBe('Dock Zebra');
-  expect(await code128On(systemPrints[0]?.pdf ?? new Uint8Array())).toEqual(['RS-T1-000003']);
+  expect(await code128On(systemPrints[0]?.pdf ?? new Uint8Array())).toEqual([units[2]]);
 });
 
 test('a package with the slip setting gets a slip after its unit labels; units already labelled are not labelled again', async () => {
@@ -187,18 +189,20 @@ test('a package with the slip setting gets a slip after its unit labels; units a
   expect((made.json as { data: PrintJob[] }).data).toEqual([]);
   const ret = await createReturn(origin, token, { account_id: ACCOUNT });
   const pkg = await createPackage(origin, token, ACCOUNT, ret.id);
-  for (const unit of ['RS-T2-000001', 'RS-T2-000002']) {
-    await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, { return_line_item_id: ret.return_line_items[0]?.id ?? null, tags: [`unit:${unit}`] });
+  const more: string[] = [];
+  for (let k = 0; k < 2; k += 1) {
+    const made = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition: 'like_new' });
+    more.push((made.json as { unit_id: string }).unit_id);
   }
   const before = printer.jobs.length;
   const labels = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/labels`, {});
   expect((labels.json as { data: PrintJob[] }).data.map((j) => [j.kind, j.unit_id])).toEqual([
-    ['unit', 'RS-T2-000001'],
-    ['unit', 'RS-T2-000002'],
+    ['unit', more[0]],
+    ['unit', more[1]],
     ['slip', null],
   ]);
   const received = await printer.waitForJobs(before + 3);
-  expect(received.slice(before).map((zpl) => /\^FD([^^]*)\^FS/.exec(zpl)?.[1])).toEqual(['RS-T2-000001', 'RS-T2-000002', pkg.tracking_number]);
+  expect(received.slice(before).map((zpl) => /\^FD([^^]*)\^FS/.exec(zpl)?.[1])).toEqual([more[0], more[1], pkg.tracking_number]);
 });
 
 test('a line item without a unit id has no label yet (422 on line_item_id); another account cannot print it', async () => {
@@ -215,22 +219,22 @@ test("a unit's PDF label is 4 × 2 in and its barcode scans to the unit id", asy
   const pdf = new Uint8Array(await response.arrayBuffer());
   expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-');
   expect(Buffer.from(pdf).toString('latin1')).toContain('/MediaBox [0 0 288 144]');
-  expect(await code128On(pdf)).toEqual(['RS-T1-000001']);
+  expect(await code128On(pdf)).toEqual([units[0]]);
   const test = await fetch(`${origin}/api/v1/station/printer/test.pdf`, { headers: { authorization: `Bearer ${token}` } });
   expect(await code128On(new Uint8Array(await test.arrayBuffer()))).toEqual(['TEST-LABEL']);
 });
 
 test('scanning a unit label opens its package and names its item, whatever the case of the scan', async () => {
-  for (const code of ['RS-T1-000002', 'rs-t1-000002', ']C1RS-T1-000002\n']) {
+  const unit = units[1] ?? '';
+  for (const code of [unit, unit.toLowerCase(), `]C1${unit}\n`]) {
     const response = await call(origin, 'GET', `/api/v1/station/lookup?code=${encodeURIComponent(code)}`, { token });
     expect(response.status, response.text).toBe(200);
     const found = response.json as LookupResponse;
-    expect(found.unit).toEqual({ unit_id: 'RS-T1-000002', account_id: ACCOUNT, return_package_id: packageId, line_item_id: items[1] });
+    expect(found.unit).toEqual({ unit_id: unit, account_id: ACCOUNT, return_package_id: packageId, line_item_id: items[1] });
     expect(found.packages.map((p) => p.id)).toEqual([packageId]);
   }
-  // A tag removed takes the unit with it; a tracking number still finds its package without a unit.
-  await call(origin, 'PATCH', itemPath(items[1] ?? 0), { token, body: { tags: [] } });
-  const gone = (await call(origin, 'GET', '/api/v1/station/lookup?code=RS-T1-000002', { token })).json as LookupResponse;
+  // A unit id of no item here is no unit; a tracking number still finds its package without a unit.
+  const gone = (await call(origin, 'GET', '/api/v1/station/lookup?code=RS-00000000-999999', { token })).json as LookupResponse;
   expect(gone).toMatchObject({ unit: null, packages: [] });
   const parcel = (await call(origin, 'GET', `/api/v1/station/lookup?code=${trackingNumber}`, { token })).json as LookupResponse;
   expect(parcel.unit).toBeNull();

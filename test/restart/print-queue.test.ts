@@ -38,10 +38,12 @@ it('labels asked for while the printer is off print once each after a restart wi
   expect(settings.status, settings.text).toBe(200);
   const ret = await createReturn(origin, token, { account_id: ACCOUNT });
   const pkg = await createPackage(origin, token, ACCOUNT, ret.id);
-  const units = ['RS-RST-000001', 'RS-RST-000002', 'RS-RST-000003'];
-  for (const unit of units) {
-    const item = await call(origin, 'POST', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition: 'good', tags: [`unit:${unit}`] } });
+  // Three inspected units: the station gives each a disposition, a bin and a unit id.
+  const units: string[] = [];
+  for (let k = 0; k < 3; k += 1) {
+    const item = await call(origin, 'POST', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition: 'good' } });
     expect(item.status, item.text).toBe(201);
+    units.push((item.json as { unit_id: string }).unit_id);
     const label = await call(origin, 'POST', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items/${(item.json as { id: number }).id}/label`, { token, body: {} });
     expect(label.status, label.text).toBe(201);
   }
