@@ -240,3 +240,24 @@ test('scanning a unit label opens its package and names its item, whatever the c
   expect(parcel.unit).toBeNull();
   expect(parcel.packages.map((p) => p.id)).toEqual([packageId]);
 });
+
+test('receiving a package sends each unit its label once; the same receipt sent again prints nothing', async () => {
+  expect((await setPrinter({ kind: 'zpl_tcp', host: '127.0.0.1', port: printer.port }, { package_slip: false })).status).toBe(200);
+  const ret = await createReturn(origin, token, { account_id: ACCOUNT });
+  const pkg = await createPackage(origin, token, ACCOUNT, ret.id);
+  const received: string[] = [];
+  for (const condition of ['like_new', 'damaged']) {
+    const made = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition });
+    received.push((made.json as { unit_id: string }).unit_id);
+  }
+  const before = printer.jobs.length;
+  const receipt = await call(origin, 'PATCH', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}`, { token, body: { status: 'received' } });
+  expect(receipt.status, receipt.text).toBe(200);
+  const printed = await printer.waitForJobs(before + 2);
+  expect(printed.slice(before).map((zpl) => /\^FH_\^FD([^^]*)\^FS/.exec(zpl)?.[1])).toEqual(received);
+  expect(printed.slice(before).join('\n')).toContain('^FDLIQUIDATE^FS');
+  // Sent again (a replay, another terminal): not a move to received, no second label.
+  expect((await call(origin, 'PATCH', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(printer.jobs).toHaveLength(before + 2);
+});

@@ -162,6 +162,16 @@ export async function enqueuePackageLabels(t: BoundTables, now: string, accountI
   return jobs;
 }
 
+/**
+ * The labels of a package just received: every unit's (and the slip, when set), queued for the
+ * station's label printer or system printer. With the browser as the printer nothing is queued: the
+ * worker prints a label from the screen when wanted.
+ */
+export async function labelsOnReceipt(t: BoundTables, now: string, accountId: number, packageId: number, operatorId: number | null): Promise<PrintJobRecord[]> {
+  if ((await settingsIn(t)).labels.printer.kind === 'browser') return [];
+  return enqueuePackageLabels(t, now, accountId, packageId, operatorId);
+}
+
 export function enqueueTestLabel(t: BoundTables, now: string): Promise<PrintJobRecord> {
   return addJob(t, now, { kind: 'test', unit_id: null, account_id: null, return_package_id: null, line_item_id: null, label: testLabel(now), reprint_of: null });
 }

@@ -5,6 +5,7 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { packageDetailOf, packageListViewOf } from '../../domain/package-view-loader.ts';
 import { createPackage, findPackages, updatePackage } from '../../domain/packages.ts';
+import { labelsOnReceipt } from '../../domain/print-jobs.ts';
 import type { Frozen, ReturnPackage as StoredPackage } from '../../store/index.ts';
 import { packageCreatedView, packageUpdatedView } from '../../domain/record-views.ts';
 import { addRoute } from '../route.ts';
@@ -57,7 +58,15 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
     server,
     ctx,
     API_ROUTES.updateReturnPackage,
-    async ({ params, body, t, now }) => ({ body: packageUpdatedView(await updatePackage(t, now, params.account_id, params.id, body)) }),
+    async ({ params, body, t, now, afterCommit }) => {
+      const wasReceived = body.status === 'received' ? (await t.return_packages.get(params.id))?.status === 'received' : true;
+      const pkg = await updatePackage(t, now, params.account_id, params.id, body);
+      // Received now: each unit's label goes to the station's printer, in the same write.
+      if (!wasReceived && pkg.status === 'received' && (await labelsOnReceipt(t, now, params.account_id, params.id, pkg.processor_id ?? null)).length > 0) {
+        afterCommit(async () => ctx.printing?.nudge());
+      }
+      return { body: packageUpdatedView(pkg) };
+    },
     { coalesce: true },
   );
 }
