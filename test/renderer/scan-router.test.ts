@@ -133,4 +133,29 @@ describe('the scan router', () => {
     }
     expect(await scan(a.tracking)).toBe(`Opened ${a.tracking}`);
   });
+  it('a unit label opens its package with the unit selected, from the scan screen or another package, and counts nothing', async () => {
+    useNav.getState().go('scan');
+    const a = await parcel();
+    const b = await parcel();
+    // Unit ids are given to inspected items (the station's rules): a's item, like new.
+    const item = await client.createLineItem(1, a.id, { return_line_item_id: null, name: 'Kettle', condition: 'like_new' });
+    await client.createLineItem(1, a.id, { return_line_item_id: null, name: 'Lid', condition: 'damaged' });
+    const unit = item.unit_id ?? '';
+    expect(unit).toMatch(/^RS-/);
+    if (!useSession.getState().operator) await scan('BADGE-ADA');
+    expect(await scan(unit.toLowerCase())).toBe(`Unit ${unit}: Kettle — bin RESTOCK`);
+    expect(usePackage.getState().current?.pkg.id).toBe(a.id);
+    expect(usePackage.getState().selectedKey).toBe(`li-${item.id}`);
+    // From another package: that one is left in progress, the unit's opens with it selected.
+    await scan(b.tracking);
+    usePackage.getState().select(usePackage.getState().drafts[0]?.key ?? '');
+    expect(await scan(unit)).toBe(`Unit ${unit}: Kettle — bin RESTOCK`);
+    expect(usePackage.getState().current?.pkg.id).toBe(a.id);
+    // On its own package: selected again, never counted as an unexpected item.
+    usePackage.getState().select(usePackage.getState().drafts[1]?.key ?? '');
+    const drafts = usePackage.getState().drafts.length;
+    expect(await scan(unit)).toBe(`Unit ${unit}: Kettle — bin RESTOCK`);
+    expect(usePackage.getState().selectedKey).toBe(`li-${item.id}`);
+    expect(usePackage.getState().drafts).toHaveLength(drafts);
+  });
 });

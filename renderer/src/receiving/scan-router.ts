@@ -1,6 +1,6 @@
 import { normaliseCode } from '#shared/barcode.ts';
 import type { ApiClient } from '#shared/api/client.ts';
-import type { Operator } from '#shared/api/station.ts';
+import type { LookupUnit, Operator } from '#shared/api/station.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
 import { type RegisterStore, useRegister } from '../registering/register-store.ts';
@@ -123,6 +123,12 @@ function switchOperator(r: Router, operator: Operator): void {
 async function scanParcel(r: Router, code: string): Promise<void> {
   const answer = await r.client.lookup(code);
   const scan = useScan.getState();
+  // A unit label: its package, with the unit selected.
+  if (answer.unit && answer.packages[0]) {
+    scan.clear();
+    await openFoundPackage(r, answer.packages[0]);
+    return selectUnit(answer.unit);
+  }
   if (answer.packages.length === 1 && answer.packages[0]) {
     scan.clear();
     return openFoundPackage(r, answer.packages[0]);
@@ -173,7 +179,13 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
   if (!known) {
     const answer = await r.client.lookup(code);
     const other = answer.packages.find((p) => p.id !== store.current?.pkg.id);
-    if (other) return switchPackage(r, other);
+    if (other) {
+      await switchPackage(r, other);
+      if (answer.unit) selectUnit(answer.unit);
+      return;
+    }
+    // A unit label of this package: that unit is selected, nothing is counted.
+    if (answer.unit) return selectUnit(answer.unit);
   }
   if (refuseWhenLocked()) return;
   const outcome = store.scanItem(code);
@@ -211,4 +223,15 @@ export const { submitScan, scanQueue, openFound, onCommandBarcode } = createScan
 /** Whether the open package takes no changes, without saying so (the item path says it). */
 function refuseWhenLockedQuietly(): boolean {
   return lockReasonOf(usePackage.getState()) !== null;
+}
+
+/** Selects the unit a scanned unit label names on the open package, and says which it is. */
+function selectUnit(unit: LookupUnit): void {
+  const store = usePackage.getState();
+  const key = `li-${unit.line_item_id}`;
+  const draft = store.drafts.find((d) => d.key === key);
+  if (store.current?.pkg.id !== unit.return_package_id || !draft) return notify('warning', `Unit ${unit.unit_id} is not on the open package.`);
+  store.select(key);
+  const name = store.current.ret?.return_line_items.find((l) => l.id === draft.return_line_item_id)?.name ?? draft.name ?? 'item';
+  notify('success', `Unit ${unit.unit_id}: ${name}${draft.bin ? ` — bin ${draft.bin}` : ''}`);
 }
