@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CalendarDateSchema, queryIntSchema, TimestampSchema } from './common.ts';
-import { DISPOSITIONS } from '../dispositions.ts';
+import { BIN_PATTERN, DISPOSITIONS, MAX_BIN_LENGTH } from '../dispositions.ts';
 import { DispositionSchema, MAX_DISPOSITION_REASON_LENGTH } from './line-items.ts';
 import { SyncStatusSchema } from './station.ts';
 
@@ -73,7 +73,7 @@ export const DockDayDispositionSchema = z.object({
 
 /** Units received on the day put to one bin (bins compare without regard to case; spelled as first seen). */
 export const DockDayBinSchema = z.object({
-  bin: z.string().min(1),
+  bin: z.string().min(1).max(MAX_BIN_LENGTH).regex(new RegExp(BIN_PATTERN)),
   units: z.int().min(0),
   /** Of them, how many had their put confirmed by a scan of the bin. */
   put_confirmed: z.int().min(0),
@@ -132,7 +132,11 @@ export const DockDaySchema = z.object({
    * (zeros too); with `units_without_disposition` (items received without inspection) they add up to
    * `received_units`.
    */
-  per_disposition: z.array(DockDayDispositionSchema).length(DISPOSITIONS.length),
+  per_disposition: z
+    .array(DockDayDispositionSchema)
+    .length(DISPOSITIONS.length)
+    // The order as JSON Schema: entry i is disposition i.
+    .meta({ prefixItems: DISPOSITIONS.map((disposition) => ({ type: 'object', properties: { disposition: { const: disposition } }, required: ['disposition'] })) }),
   units_without_disposition: z.int().min(0),
   /** The day's received units by bin, most units first, a tie by bin; at most 100. */
   per_bin: z.array(DockDayBinSchema).max(DOCK_DAY_LIST_LIMIT),

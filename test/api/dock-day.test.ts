@@ -171,7 +171,13 @@ function expectToday(day: DockDay): void {
 describe('GET /api/v1/station/dock-day', () => {
   test("today's receipts per hour and per worker, lines to review, exceptions and parcels waiting over an hour", async () => {
     const api = new ApiClient({ baseUrl: station.origin, token: station.stationToken });
-    expectToday(await api.dockDay({ waiting_minutes: 60 }));
+    const day = await api.dockDay({ waiting_minutes: 60 });
+    expectToday(day);
+    // The schema's rules are real: totals that do not add up, or entries out of order, are refused.
+    const issues = (broken: DockDay) => DockDaySchema.safeParse(broken).error?.issues.map((i) => i.path.join('.'));
+    expect(issues({ ...day, units_without_disposition: day.units_without_disposition + 1 })).toEqual(['units_without_disposition']);
+    expect(issues({ ...day, per_disposition: [...day.per_disposition].reverse() })).toContain('per_disposition.0.disposition');
+    expect(issues({ ...day, per_bin: day.per_bin.map((b) => ({ ...b, put_confirmed: b.units + 1 })) })).toContain('per_bin.0.put_confirmed');
     // Four hours: the parcel that has waited three is not late yet.
     expect((await api.dockDay({ waiting_minutes: 240 })).waiting).toEqual([]);
   });
