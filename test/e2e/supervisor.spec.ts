@@ -2,7 +2,8 @@ import { expect, test } from './fixtures.ts';
 import { openAndSignIn, scenario } from './receiving-helpers.ts';
 
 /*
- * The supervisor's "Dock today" screen (Alt+D): received per hour and per worker, lines to review,
+ * The supervisor's "Dock today" screen (Alt+D): received per hour and per worker, units by
+ * disposition and by bin (puts confirmed), overrides by worker with their reasons, lines to review,
  * parcels waiting and exceptions, from the station's own dock-day API; the day's receipts export as
  * a CSV file; everything fits a dock terminal's screen at 1366×768 and 1024×600.
  */
@@ -16,10 +17,15 @@ for (const size of SIZES) {
   test.describe(`at ${size.name}`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
-    test("a receipt with an over-receipt shows under its worker and in the review list; the CSV holds it; all in view", async ({ page, demo }) => {
+    test("a receipt with an over-receipt and an override shows under its worker, its bin and disposition, and in the review list; the CSV holds it; all in view", async ({ page, demo }) => {
       const s = await scenario(demo, 'delivered');
       const line = s.ret.return_line_items[0];
-      await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: line?.id ?? null, quantity: (line?.quantity ?? 1) + 2, condition: 'new' });
+      const item = await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: line?.id ?? null, quantity: (line?.quantity ?? 1) + 2, condition: 'new' });
+      // The worker sends it to quarantine instead (a bin of its own, so this spec's row is known) and scans the bin.
+      const bin = `Q-${s.tracking.slice(-8)}`;
+      const reason = `Recall ${s.tracking.slice(-4)}`;
+      const overridden = await demo.api.updateLineItem(s.accountId, s.packageId, item.id, { disposition: 'quarantine', bin, disposition_reason: reason, disposition_by: s.operator.id });
+      await demo.api.confirmPut(s.accountId, s.packageId, item.id, { bin });
       await demo.api.updatePackage(s.accountId, s.packageId, { status: 'received', processor_id: s.operator.id });
 
       // A long day: more exceptions than any panel has room for. They scroll inside their panel.
@@ -36,8 +42,25 @@ for (const size of SIZES) {
       await expect(page.getByTestId('supervisor-review')).toContainText(`Over-receipt ${s.skus[0]} — ${(line?.quantity ?? 1) + 2} of ${line?.quantity ?? 1}`);
       await expect(page.getByTestId('supervisor-hour-chart')).toBeVisible();
       await expect(page.getByTestId('supervisor-sync')).toContainText('Sync: off');
+      // Units by disposition in the station's names; the bin with its put confirmed; the override under its worker, with why.
+      await expect(page.getByTestId('supervisor-dispositions').locator('[data-disposition="quarantine"]')).toContainText('Quarantine');
+      await expect(page.getByTestId('supervisor-dispositions').locator('[data-disposition="quarantine"]')).toContainText('overridden');
+      const binRow = page.getByTestId('supervisor-bins').getByRole('row', { name: bin });
+      await expect(binRow).toContainText(`${item.quantity} units`);
+      await expect(binRow).toContainText('✓ put');
+      const overrides = page.getByTestId('supervisor-overrides').locator(`[data-operator="${s.operator.id}"]`);
+      await expect(overrides).toContainText(s.operator.name);
+      await expect(overrides).toContainText(`Quarantine: “${reason}”`);
 
-      for (const id of ['supervisor-hour-chart', 'supervisor-workers', 'supervisor-review', 'supervisor-waiting', 'supervisor-exceptions', 'supervisor-export', 'key-legend']) {
+      // The panels are reached by Tab (and scroll by keys once focused).
+      let reached = false;
+      for (let i = 0; i < 40 && !reached; i += 1) {
+        await page.keyboard.press('Tab');
+        reached = await page.getByTestId('supervisor-overrides').evaluate((el) => el === el.ownerDocument.activeElement);
+      }
+      expect(reached, 'the overrides panel is reached by Tab').toBe(true);
+
+      for (const id of ['supervisor-hour-chart', 'supervisor-dispositions', 'supervisor-workers', 'supervisor-bins', 'supervisor-overrides', 'supervisor-review', 'supervisor-waiting', 'supervisor-exceptions', 'supervisor-export', 'key-legend']) {
         await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
       }
       const overflow = await page.evaluate(() => {
@@ -59,6 +82,7 @@ for (const size of SIZES) {
       const csv = await new Response((await file.createReadStream()) as unknown as ReadableStream).text();
       const row = csv.split('\r\n').find((r) => r.includes(s.tracking));
       expect(row).toContain(`,${s.operator.name},${s.skus[0]},`);
+      expect(row).toContain(`,quarantine,${bin},${overridden.unit_id},`);
     });
   });
 }

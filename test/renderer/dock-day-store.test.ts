@@ -48,6 +48,40 @@ describe('the dock day', () => {
     expect(dock.getState().day?.waiting.map((p) => p.tracking_number)).not.toContain(TRACKING);
   });
 
+  it('shows where the day’s units went: by disposition, by bin with the puts confirmed, and who overrode the rules and why', async () => {
+    const api = new StationCable(ts).client();
+    const worker = await api.createOperator({ name: 'Sam Sorter', badge_code: `B${Date.now().toString(36)}` });
+    const ret = await createReturn(ts.origin, ts.account1);
+    const pkg = await createPackage(ts.origin, ts.account1, 1, ret.id, { status: 'delivered' });
+    const good = await api.createLineItem(1, pkg.id, { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition: 'good', quantity: 2 });
+    const scratched = await api.createLineItem(1, pkg.id, { return_line_item_id: null, merchant_sku: 'SKU-SCR', condition: 'new' });
+    await api.confirmPut(1, pkg.id, good.id, { bin: 'REFURB' });
+    await api.updateLineItem(1, pkg.id, scratched.id, { disposition: 'liquidate', disposition_reason: 'Scratched face', disposition_by: worker.id });
+    await api.updatePackage(1, pkg.id, { status: 'received', processor_id: worker.id });
+
+    const dock = createDockDayStore(new StationCable(ts).client(), savedFiles().save);
+    await dock.getState().load();
+    const day = dock.getState().day;
+    expect(day?.per_disposition.filter((d) => d.units > 0)).toEqual([
+      { disposition: 'refurbish', units: 2, overridden: 0 },
+      { disposition: 'liquidate', units: 1, overridden: 1 },
+    ]);
+    expect(day?.per_bin).toEqual([
+      { bin: 'REFURB', units: 2, put_confirmed: 2, dispositions: ['refurbish'] },
+      { bin: 'LIQUIDATE', units: 1, put_confirmed: 0, dispositions: ['liquidate'] },
+    ]);
+    expect(day?.overrides_per_worker).toMatchObject([
+      { operator_id: worker.id, name: 'Sam Sorter', overrides: 1, latest: [{ item: 'SKU-SCR', disposition: 'liquidate', reason: 'Scratched face', line_item_id: scratched.id, package_id: pkg.id }] },
+    ]);
+
+    // The export carries each unit's disposition, bin and id.
+    const saved = savedFiles();
+    await createDockDayStore(new StationCable(ts).client(), saved.save).getState().exportCsv();
+    const rows = saved.files[0]?.text.split('\r\n') ?? [];
+    expect(rows[0]).toContain(',disposition,bin,unit_id,put_confirmed_at');
+    expect(rows.find((r) => r.includes('SKU-SCR'))).toContain(`,liquidate,LIQUIDATE,${scratched.unit_id},`);
+  });
+
   it('says so when the station cannot be reached, and keeps the day it showed', async () => {
     const cable = new StationCable(ts);
     const saved = savedFiles();

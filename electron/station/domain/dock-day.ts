@@ -1,5 +1,16 @@
 import { stringify } from 'csv-stringify/sync';
-import { DOCK_DAY_LIST_LIMIT, type DockDay, type DockDayPackage, type DockDayReview, RECEIPT_CSV_COLUMNS } from '#shared/api/dock-day.ts';
+import {
+  DOCK_DAY_LIST_LIMIT,
+  DOCK_DAY_OVERRIDE_REASONS,
+  type DockDay,
+  type DockDayBin,
+  type DockDayOverride,
+  type DockDayOverrideWorker,
+  type DockDayPackage,
+  type DockDayReview,
+  RECEIPT_CSV_COLUMNS,
+} from '#shared/api/dock-day.ts';
+import { type Disposition, DISPOSITIONS } from '#shared/dispositions.ts';
 import type { Frozen, PackageFilters, PackageLineItem, PackageSort, ReturnPackage, ReturnRecord } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
 import { lineItemsOf } from './line-items.ts';
@@ -97,6 +108,76 @@ function reviewOf({ pkg, ret, items }: Receipt): DockDayReview[] {
   return out;
 }
 
+/** Where the day's received units went: by disposition, by bin (with the puts confirmed) and the overrides by worker. */
+class DispositionTally {
+  readonly perDisposition = new Map<Disposition, { units: number; overridden: number }>(DISPOSITIONS.map((d) => [d, { units: 0, overridden: 0 }]));
+  withoutDisposition = 0;
+  /** By the bin in upper case: bins compare without regard to case. */
+  readonly bins = new Map<string, { bin: string; units: number; put_confirmed: number; dispositions: Set<Disposition> }>();
+  readonly overrides = new Map<number | null, DockDayOverride[]>();
+
+  add({ pkg, items }: Receipt): void {
+    for (const stored of items) {
+      // Records from before dispositions have none of the fields.
+      const item = { ...stored, disposition: stored.disposition ?? null, bin: stored.bin ?? null, unit_id: stored.unit_id ?? null, put_confirmed_at: stored.put_confirmed_at ?? null };
+      if (item.disposition === null) {
+        this.withoutDisposition += item.quantity;
+        continue;
+      }
+      const entry = this.perDisposition.get(item.disposition);
+      if (entry) {
+        entry.units += item.quantity;
+        if (item.disposition_source === 'override') entry.overridden += item.quantity;
+      }
+      if (item.bin !== null) {
+        const key = item.bin.toUpperCase();
+        const bin = this.bins.get(key) ?? { bin: item.bin, units: 0, put_confirmed: 0, dispositions: new Set<Disposition>() };
+        bin.units += item.quantity;
+        if (item.put_confirmed_at !== null) bin.put_confirmed += item.quantity;
+        bin.dispositions.add(item.disposition);
+        this.bins.set(key, bin);
+      }
+      const override = item.disposition_override;
+      if (item.disposition_source === 'override' && override) {
+        const list = this.overrides.get(override.by) ?? [];
+        list.push({
+          account_id: pkg.account_id,
+          package_id: pkg.id,
+          tracking_number: pkg.tracking_number,
+          line_item_id: item.id,
+          unit_id: item.unit_id,
+          item: item.merchant_sku ?? item.name ?? item.barcode ?? 'unnamed item',
+          disposition: item.disposition,
+          reason: override.reason,
+          at: override.at,
+        });
+        this.overrides.set(override.by, list);
+      }
+    }
+  }
+
+  answer(names: ReadonlyMap<number, string>): Pick<DockDay, 'per_disposition' | 'units_without_disposition' | 'per_bin' | 'per_bin_total' | 'overrides_per_worker'> {
+    const bins: DockDayBin[] = [...this.bins.values()]
+      .map((b) => ({ bin: b.bin, units: b.units, put_confirmed: b.put_confirmed, dispositions: DISPOSITIONS.filter((d) => b.dispositions.has(d)) }))
+      .sort((a, b) => b.units - a.units || a.bin.localeCompare(b.bin));
+    const workers: DockDayOverrideWorker[] = [...this.overrides]
+      .map(([id, list]) => ({
+        operator_id: id,
+        name: id === null ? 'No worker named' : (names.get(id) ?? `Worker ${id}`),
+        overrides: list.length,
+        latest: list.sort((a, b) => b.at.localeCompare(a.at)).slice(0, DOCK_DAY_OVERRIDE_REASONS),
+      }))
+      .sort((a, b) => b.overrides - a.overrides || a.name.localeCompare(b.name));
+    return {
+      per_disposition: DISPOSITIONS.map((disposition) => ({ disposition, ...(this.perDisposition.get(disposition) ?? { units: 0, overridden: 0 }) })),
+      units_without_disposition: this.withoutDisposition,
+      per_bin: bins.slice(0, DOCK_DAY_LIST_LIMIT),
+      per_bin_total: bins.length,
+      overrides_per_worker: workers,
+    };
+  }
+}
+
 /** Packages in `exception` now, most recently changed first. */
 async function exceptionsNow(ctx: DomainContext): Promise<{ list: DockDayPackage[]; total: number }> {
   const { ids, total } = ctx.store.listIds('return_packages', { status: ['exception'], sort: '-updated_at', per_page: DOCK_DAY_LIST_LIMIT });
@@ -125,6 +206,7 @@ export async function dockDay(ctx: DomainContext, query: { date?: string | undef
   const perHour = Array.from({ length: 24 }, () => 0);
   const workers = new Map<number | null, { packages: number; units: number }>();
   const review: DockDayReview[] = [];
+  const tally = new DispositionTally();
   let packages = 0;
   let units = 0;
   for await (const receipt of receiptsOf(ctx, day)) {
@@ -140,6 +222,7 @@ export async function dockDay(ctx: DomainContext, query: { date?: string | undef
     worker.units += received;
     workers.set(receipt.pkg.processor_id, worker);
     review.push(...reviewOf(receipt));
+    tally.add(receipt);
   }
   const exceptions = await exceptionsNow(ctx);
   const waiting = await waitingSince(ctx, new Date(now.getTime() - query.waiting_minutes * 60_000).toISOString());
@@ -159,13 +242,15 @@ export async function dockDay(ctx: DomainContext, query: { date?: string | undef
     waiting: waiting.list,
     waiting_total: waiting.total,
     waiting_minutes: query.waiting_minutes,
+    ...tally.answer(names),
     sync: ctx.sync ? ctx.sync.status() : SYNC_DISABLED,
   };
 }
 
 /**
  * `GET /api/v1/station/dock-day/receipts.csv`: one row per received line item of the day (a package
- * received with no lines gets one row without an item). Cells that a spreadsheet would run as a
+ * received with no lines gets one row without an item), with its disposition, bin, unit id and when
+ * its put was confirmed (empty when not). Cells that a spreadsheet would run as a
  * formula (= + - @, tab, carriage return) are prefixed with a quote by csv-stringify's `escape_formulas`.
  */
 export async function dockDayReceiptsCsv(ctx: DomainContext, query: { date?: string | undefined }): Promise<{ date: string; csv: string }> {
@@ -174,9 +259,22 @@ export async function dockDayReceiptsCsv(ctx: DomainContext, query: { date?: str
   const rows: unknown[][] = [];
   for await (const { pkg, items } of receiptsOf(ctx, day)) {
     const head = [pkg.processed_at, pkg.account_id, pkg.id, pkg.tracking_number, pkg.return_id, pkg.processor_id === null ? '' : (names.get(pkg.processor_id) ?? `Worker ${pkg.processor_id}`)];
-    if (items.length === 0) rows.push([...head, '', '', 0, '', '', '', '']);
+    if (items.length === 0) rows.push([...head, '', '', 0, '', '', '', '', '', '', '', '']);
     for (const item of items) {
-      rows.push([...head, item.merchant_sku ?? '', item.name ?? '', item.quantity, item.condition ?? '', item.defective ? 'yes' : 'no', item.notes ?? '', item.tags.join(' ')]);
+      rows.push([
+        ...head,
+        item.merchant_sku ?? '',
+        item.name ?? '',
+        item.quantity,
+        item.condition ?? '',
+        item.defective ? 'yes' : 'no',
+        item.notes ?? '',
+        item.tags.join(' '),
+        item.disposition ?? '',
+        item.bin ?? '',
+        item.unit_id ?? '',
+        item.put_confirmed_at ?? '',
+      ]);
     }
   }
   return { date: day.date, csv: stringify(rows, { header: true, columns: [...RECEIPT_CSV_COLUMNS], escape_formulas: true, record_delimiter: 'windows', bom: true }) };

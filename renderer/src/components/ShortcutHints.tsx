@@ -42,7 +42,7 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['Alt+P', 'packages'],
   ],
   supervisor: [
-    ['Tab', 'day, late after, export'],
+    ['Tab', 'day, late after, export, lists'],
     ['Alt+S', 'receive'],
     ['Alt+P', 'packages'],
     ['Alt+R', 'returns'],

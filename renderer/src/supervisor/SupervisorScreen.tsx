@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { DockDay, DockDayPackage } from '#shared/api/dock-day.ts';
+import { useDispositionRules } from '../state/disposition-rules.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useDockDay } from './page-dock-day.ts';
 import './supervisor.css';
@@ -35,9 +36,107 @@ function HourChart({ perHour }: { perHour: readonly number[] }) {
   );
 }
 
+/** The day's units by disposition, each in the station's name and colour; the uninspected last. */
+function DispositionCounts({ day }: { day: DockDay }) {
+  const styles = useDispositionRules((s) => s.styles);
+  return (
+    <section className="supervisor-dispositions" aria-label="Units by disposition" data-testid="supervisor-dispositions">
+      <ul>
+        {day.per_disposition.map((d) => (
+          <li key={d.disposition} data-disposition={d.disposition} className={d.units === 0 ? 'supervisor-zero' : undefined}>
+            <span className="supervisor-swatch" style={{ backgroundColor: styles[d.disposition].color }} aria-hidden="true" />
+            {styles[d.disposition].label} <strong>{d.units}</strong>
+            {d.overridden > 0 && <span className="supervisor-muted"> ({d.overridden} overridden)</span>}
+          </li>
+        ))}
+        {day.units_without_disposition > 0 && (
+          <li data-disposition="">
+            <span className="supervisor-swatch" aria-hidden="true" />
+            Not inspected <strong>{day.units_without_disposition}</strong>
+          </li>
+        )}
+      </ul>
+    </section>
+  );
+}
+
+function BinList({ day }: { day: DockDay }) {
+  const styles = useDispositionRules((s) => s.styles);
+  return (
+    <section className="supervisor-panel" aria-label="By bin" data-testid="supervisor-bins" tabIndex={0}>
+      <h3>
+        By bin <span className="supervisor-count">{day.per_bin_total}</span>
+      </h3>
+      {day.per_bin.length === 0 ? (
+        <p className="supervisor-none">None.</p>
+      ) : (
+        <table>
+          <tbody>
+            {day.per_bin.map((b) => (
+              <tr key={b.bin} data-bin={b.bin}>
+                <th scope="row" className="mono">
+                  {b.dispositions.map((d) => (
+                    <span key={d} className="supervisor-swatch" style={{ backgroundColor: styles[d].color }} title={styles[d].label} />
+                  ))}
+                  {b.bin}
+                </th>
+                <td>{b.units} units</td>
+                <td className={b.put_confirmed < b.units ? 'supervisor-unput' : undefined}>
+                  {b.put_confirmed === b.units ? '✓ put' : `${b.put_confirmed}/${b.units} put`}
+                </td>
+              </tr>
+            ))}
+            {day.per_bin_total > day.per_bin.length && (
+              <tr>
+                <td colSpan={3} className="supervisor-muted">
+                  and {day.per_bin_total - day.per_bin.length} more
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+function OverrideList({ day }: { day: DockDay }) {
+  const styles = useDispositionRules((s) => s.styles);
+  const total = day.overrides_per_worker.reduce((sum, w) => sum + w.overrides, 0);
+  return (
+    <section className="supervisor-panel" aria-label="Overrides" data-testid="supervisor-overrides" tabIndex={0}>
+      <h3>
+        Overrides <span className="supervisor-count">{total}</span>
+      </h3>
+      {day.overrides_per_worker.length === 0 ? (
+        <p className="supervisor-none">None.</p>
+      ) : (
+        <ul className="supervisor-override-workers">
+          {day.overrides_per_worker.map((w) => (
+            <li key={w.operator_id ?? 'none'} data-operator={w.operator_id ?? ''}>
+              <strong>{w.name}</strong> <span className="supervisor-count">{w.overrides}</span>
+              <ul>
+                {w.latest.map((o) => (
+                  <li key={o.line_item_id}>
+                    <span className="supervisor-swatch" style={{ backgroundColor: styles[o.disposition].color }} aria-hidden="true" />
+                    {styles[o.disposition].label}: “{o.reason}” <span className="supervisor-muted">{o.item} · {timeOf(o.at)}</span>
+                  </li>
+                ))}
+                {w.overrides > w.latest.length && <li className="supervisor-muted">and {w.overrides - w.latest.length} earlier</li>}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 function PackageList({ title, testId, packages, total, since }: { title: string; testId: string; packages: readonly DockDayPackage[]; total: number; since?: boolean }) {
   return (
-    <section className="supervisor-panel" aria-label={title} data-testid={testId}>
+    <section className="supervisor-panel" aria-label={title} data-testid={testId} tabIndex={0}>
       <h3>
         {title} <span className="supervisor-count">{total}</span>
       </h3>
@@ -48,7 +147,7 @@ function PackageList({ title, testId, packages, total, since }: { title: string;
           {packages.map((p) => (
             <li key={`${p.account_id}:${p.package_id}`}>
               <strong>{p.tracking_number}</strong> <span className="supervisor-muted">account {p.account_id}</span>
-              {since && p.arrived_at && <span className="supervisor-muted"> · since {new Date(p.arrived_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</span>}
+              {since && p.arrived_at && <span className="supervisor-muted"> · since {timeOf(p.arrived_at)}</span>}
             </li>
           ))}
           {total > packages.length && <li className="supervisor-muted">and {total - packages.length} more</li>}
@@ -61,7 +160,7 @@ function PackageList({ title, testId, packages, total, since }: { title: string;
 function DayPanels({ day }: { day: DockDay }) {
   return (
     <div className="supervisor-panels">
-      <section className="supervisor-panel" aria-label="Per worker" data-testid="supervisor-workers">
+      <section className="supervisor-panel" aria-label="Per worker" data-testid="supervisor-workers" tabIndex={0}>
         <h3>Per worker</h3>
         {day.per_worker.length === 0 ? (
           <p className="supervisor-none">Nothing received yet.</p>
@@ -79,7 +178,9 @@ function DayPanels({ day }: { day: DockDay }) {
           </table>
         )}
       </section>
-      <section className="supervisor-panel" aria-label="To review" data-testid="supervisor-review">
+      <BinList day={day} />
+      <OverrideList day={day} />
+      <section className="supervisor-panel" aria-label="To review" data-testid="supervisor-review" tabIndex={0}>
         <h3>
           To review <span className="supervisor-count">{day.review_total}</span>
         </h3>
@@ -106,6 +207,11 @@ function DayPanels({ day }: { day: DockDay }) {
 export function SupervisorScreen() {
   const { date, waitingMinutes, day, error, setDate, setWaitingMinutes, load, exportCsv } = useDockDay();
   const received = useStationLink((s) => s.status?.today.received);
+  const refreshRules = useDispositionRules((s) => s.refresh);
+  useEffect(() => {
+    // The station's names and colours of the dispositions (the last known, or the defaults, offline).
+    void refreshRules();
+  }, [refreshRules]);
   useEffect(() => {
     void load();
     const timer = setInterval(() => void load(), REFRESH_MS);
@@ -149,7 +255,10 @@ export function SupervisorScreen() {
             </span>
             <span className="supervisor-muted">Hours in {day.time_zone}</span>
           </div>
-          <HourChart perHour={day.received_per_hour} />
+          <div className="supervisor-charts">
+            <HourChart perHour={day.received_per_hour} />
+            <DispositionCounts day={day} />
+          </div>
           <DayPanels day={day} />
         </>
       )}
