@@ -1,11 +1,13 @@
 // UI figures (issue 5): scan-Enter → package view usable, p50/p95 over 50 scans with 100,000 packages
 // in the store, and the keyboard/scanner actions needed to receive a 3-line package after its scan.
-// Run alone: `node test/bench/ui-bench.ts` (after `npm run build`).
+// Issue 26: the actions for a 3-item package with dispositions and bin confirmation (keyboard and
+// scanner alone), and the time from a condition key to the unit's disposition shown.
+// Run alone: `node test/bench/ui-bench.ts` (after `npm run build`); BENCH_UI_PACKAGES sizes the store.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { type Browser, chromium, type Page } from '@playwright/test';
 import autocannon from 'autocannon';
 import { ApiClient } from '../../shared/api/client.ts';
 import { boundTables, openStore } from '../../electron/station/store/index.ts';
@@ -13,7 +15,7 @@ import { startStation } from '../support/station-process.ts';
 import type { BenchRow } from './report.ts';
 import { seed } from './store-bench.ts';
 
-const PACKAGES = 100_000;
+const PACKAGES = Number(process.env.BENCH_UI_PACKAGES ?? 100_000);
 const SCANS = 50;
 const UI_LINK = /^Open the station UI: (http:\/\/\S+)$/m;
 
@@ -143,6 +145,223 @@ function refusals(result: autocannon.Result): string {
   return codes.length ? codes.join(', ') : 'all 2xx';
 }
 
+interface Parcel {
+  tracking: string;
+  id: number;
+  skus: string[];
+  /** Each return line's SKU by its id, to tell the station's items apart. */
+  skuOfLine: Map<number, string>;
+}
+
+/** Parcels for issue 26's figures: receipts by keyboard and by scanner alone, the timed condition keys with and without a scanner framing. */
+const DISPOSITION_PARCELS = 4;
+/** Timed condition changes in each series (p50/p95 over these). */
+const CONDITION_SAMPLES = 60;
+
+/** The three units' condition keys and what the default rules (shared/dispositions.ts) make of each. */
+const UNIT_PLAN = [
+  { key: '2', label: 'Like new', disposition: 'restock', bin: 'RESTOCK' },
+  { key: '3', label: 'Good', disposition: 'refurbish', bin: 'REFURB' },
+  { key: '5', label: 'Damaged', disposition: 'liquidate', bin: 'LIQUIDATE' },
+] as const;
+type Unit = (typeof UNIT_PLAN)[number];
+
+/**
+ * Milliseconds from the keydown of `key` to the selected unit's condition shown in its line row and
+ * to its disposition shown (the banner's data-disposition), each taken when the DOM changed (a
+ * MutationObserver). The keydown's timeStamp is when the key was pressed, whichever listener runs
+ * first, so the key capture's listener may change the DOM before this one sees the key.
+ */
+const ARM_CONDITION_TIMER = `({ key, sku, label, disposition }) => new Promise((resolve) => {
+  let start = 0, rowAt = 0, bannerAt = 0;
+  const done = () => {
+    if (start === 0 || rowAt === 0 || bannerAt === 0) return;
+    observer.disconnect();
+    window.removeEventListener('keydown', onKey, true);
+    resolve({ row: rowAt - start, banner: bannerAt - start });
+  };
+  const onKey = (e) => { if (e.key === key && start === 0) { start = e.timeStamp; done(); } };
+  const observer = new MutationObserver(() => {
+    const now = performance.now();
+    const cell = document.querySelector('[data-testid="line-row"][data-sku="' + sku + '"] td:last-child');
+    if (rowAt === 0 && (cell?.textContent ?? '').startsWith(label)) rowAt = now;
+    if (bannerAt === 0 && document.querySelector('[data-testid="disposition"]')?.getAttribute('data-disposition') === disposition) bannerAt = now;
+    done();
+  });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  window.addEventListener('keydown', onKey, true);
+})`;
+
+const banner = (page: Page, unit: Unit, put?: 'yes') =>
+  page.locator(`[data-testid="disposition"][data-disposition="${unit.disposition}"][data-bin="${unit.bin}"]${put ? `[data-put="${put}"]` : ''}`).waitFor();
+
+interface Samples {
+  row: number[];
+  banner: number[];
+}
+
+/**
+ * On the open package with `sku` selected, sets its condition CONDITION_SAMPLES times, alternating
+ * Like new (restock) and Good (refurbish) so that each change shows a new disposition, by `act`;
+ * `armKey` is the key whose keydown starts the clock (null: the condition key itself).
+ */
+async function conditionSeries(page: Page, sku: string, armKey: string | null, act: (unit: Unit) => Promise<void>): Promise<Samples> {
+  const [a, b] = UNIT_PLAN;
+  await act(b);
+  await banner(page, b);
+  const samples: Samples = { row: [], banner: [] };
+  for (let i = 0; i < CONDITION_SAMPLES; i++) {
+    const unit = i % 2 === 0 ? a : b;
+    const arm = { key: armKey ?? unit.key, sku, label: unit.label, disposition: unit.disposition };
+    await page.evaluate(`window.__conditionTimer = (${ARM_CONDITION_TIMER})(${JSON.stringify(arm)}); 0`);
+    await act(unit);
+    const t = (await page.evaluate('window.__conditionTimer')) as { row: number; banner: number };
+    samples.row.push(t.row);
+    samples.banner.push(t.banner);
+    // A person looks at the disposition before the next key.
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return samples;
+}
+
+const p = (times: number[], n: number) => percentile([...times].sort((x, y) => x - y), n);
+
+/**
+ * Whether every unit of `parcel` is on the station received with the disposition and bin the rules
+ * give its condition (UNIT_PLAN, in SKU order) and its put confirmed; what differs otherwise.
+ */
+async function dispositionsOnStation(api: ApiClient, accountId: number, parcel: Parcel): Promise<string> {
+  let problem = 'not read';
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const pkg = await api.getPackage(accountId, parcel.id);
+    const wrong = pkg.line_items.filter((li) => {
+      const unit = UNIT_PLAN[parcel.skus.indexOf(parcel.skuOfLine.get(li.return_line_item_id ?? -1) ?? '')];
+      return !unit || li.disposition !== unit.disposition || li.bin !== unit.bin || li.put_confirmed_at === null;
+    });
+    problem = pkg.status !== 'received' ? `package ${pkg.status}` : pkg.line_items.length !== 3 ? `${pkg.line_items.length} units` : wrong.length ? `${wrong.length} units without their disposition, bin or put` : '';
+    if (problem === '') return '';
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return problem;
+}
+
+/**
+ * Issue 26: the actions to receive a 3-item package with dispositions and bin confirmation, by
+ * keyboard and by scanner alone (checked on the station), and the time from a condition key to the
+ * disposition shown, beside the time to the condition shown in the line table (which existed before).
+ */
+async function dispositionBench(browser: Browser, page: Page, link: string, api: ApiClient, accountId: number, parcels: Parcel[]): Promise<BenchRow[]> {
+  const [byKeys, byScans, timed, timedFramed] = parcels;
+  if (!byKeys || !byScans || !timed || !timedFramed) throw new Error('no parcel');
+  const target = 3 * 3 + 1;
+
+  // Keyboard: item and bin scans are scanner reads, conditions are number keys, receive is F2.
+  let actions = 0;
+  await page.keyboard.type(`${byKeys.tracking}\n`);
+  await page.getByTestId('tracking-number').getByText(byKeys.tracking).waitFor();
+  for (const [i, sku] of byKeys.skus.entries()) {
+    const unit = UNIT_PLAN[i] as Unit;
+    await page.keyboard.type(`${sku}\n`);
+    actions++;
+    await page.locator(`[data-sku="${sku}"] [data-testid="line-here"]`).filter({ hasText: '1' }).waitFor();
+    await page.keyboard.press(unit.key);
+    actions++;
+    // The worker reads the bin off the screen, puts the unit there and scans the bin.
+    await banner(page, unit);
+    await page.keyboard.type(`${unit.bin}\n`);
+    actions++;
+    await banner(page, unit, 'yes');
+  }
+  await page.keyboard.press('F2');
+  actions++;
+  await page.getByTestId('notice').getByText(`Received ${byKeys.tracking}`).waitFor();
+  const keysProblem = await dispositionsOnStation(api, accountId, byKeys);
+
+  // A scanner alone: command barcodes for the conditions and receive.
+  let scans = 0;
+  await page.keyboard.type(`${byScans.tracking}\n`);
+  await page.getByTestId('tracking-number').getByText(byScans.tracking).waitFor();
+  for (const [i, sku] of byScans.skus.entries()) {
+    const unit = UNIT_PLAN[i] as Unit;
+    await page.keyboard.type(`${sku}\n`);
+    await page.keyboard.type(`RSCMD-COND-${unit.key}\n`);
+    await banner(page, unit);
+    await page.keyboard.type(`${unit.bin}\n`);
+    scans += 3;
+    await banner(page, unit, 'yes');
+  }
+  await page.keyboard.type('RSCMD-RECEIVE\n');
+  scans++;
+  await page.getByTestId('notice').getByText(`Received ${byScans.tracking}`).waitFor();
+  const scansProblem = await dispositionsOnStation(api, accountId, byScans);
+
+  // Condition key → disposition shown, at the dock's 1024×600. Scans told by their speed (the
+  // default): a lone digit waits SHORTCUT_HOLD_MS (80 ms) for a scanner's next character first.
+  const sku = timed.skus[0] ?? '';
+  const dock = await signedIn(await browser.newPage({ viewport: { width: 1024, height: 600 } }), link);
+  await dock.keyboard.type(`${timed.tracking}\n`);
+  await dock.getByTestId('tracking-number').getByText(timed.tracking).waitFor();
+  await dock.keyboard.type(`${sku}\n`);
+  await dock.locator(`[data-sku="${sku}"] [data-testid="line-here"]`).filter({ hasText: '1' }).waitFor();
+  const held = await conditionSeries(dock, sku, null, (unit) => dock.keyboard.press(unit.key));
+  // The same by a scanner alone: from the condition barcode's Enter.
+  const barcode = await conditionSeries(dock, sku, 'Enter', (unit) => dock.keyboard.type(`RSCMD-COND-${unit.key}\n`));
+  await dock.close();
+
+  // With a scanner framing set (prefix Ctrl+B, suffix Enter) a lone key is typed by hand for
+  // certain and runs at once. Typed codes still work (Enter submits the field as typed).
+  await api.updateStationSettings({ scanner: { prefix: 'Ctrl+B', suffix: 'Enter' } });
+  const framedSku = timedFramed.skus[0] ?? '';
+  const framedDock = await signedIn(await browser.newPage({ viewport: { width: 1024, height: 600 } }), link);
+  let framed: Samples;
+  try {
+    await framedDock.keyboard.type(`${timedFramed.tracking}\n`);
+    await framedDock.getByTestId('tracking-number').getByText(timedFramed.tracking).waitFor();
+    await framedDock.keyboard.type(`${framedSku}\n`);
+    await framedDock.locator(`[data-sku="${framedSku}"] [data-testid="line-here"]`).filter({ hasText: '1' }).waitFor();
+    framed = await conditionSeries(framedDock, framedSku, null, (unit) => framedDock.keyboard.press(unit.key));
+  } finally {
+    await framedDock.close();
+    await api.updateStationSettings({ scanner: null });
+  }
+
+  const n = CONDITION_SAMPLES;
+  const timedRows = (what: string, how: string, s: Samples): BenchRow[] => {
+    const base = `${what} → condition shown in its line row, ${how} (${n} keys; baseline)`;
+    return [
+      { section: 'ui', name: base, p50_ms: p(s.row, 50), value: `p95 ${p(s.row, 95).toFixed(1)} ms` },
+      {
+        section: 'ui',
+        name: `${what} → disposition shown, ${how} (${n} keys)`,
+        p50_ms: p(s.banner, 50),
+        value: `p95 ${p(s.banner, 95).toFixed(1)} ms`,
+        baseline: base,
+        target: 'p95 < 50 ms',
+        ok: p(s.banner, 95) < 50,
+      },
+    ];
+  };
+  return [
+    {
+      section: 'ui',
+      name: 'actions to receive a 3-item package with dispositions and bin confirmation after its scan',
+      value: `${actions} (3 item scans, 3 condition keys, 3 bin scans, 1 receive key)${keysProblem ? ` — on the station: ${keysProblem}` : '; each unit on the station with its disposition, bin and put'}`,
+      target: `≤ ${target} (per unit 1 item scan + 1 condition + 1 bin scan, + 1)`,
+      ok: keysProblem === '' && actions <= target,
+    },
+    {
+      section: 'ui',
+      name: 'actions to receive a 3-item package with dispositions and bin confirmation after its scan, with a scanner alone',
+      value: `${scans} scans (3 items, 3 condition barcodes, 3 bins, 1 receive barcode), no key${scansProblem ? ` — on the station: ${scansProblem}` : '; each unit on the station with its disposition, bin and put'}`,
+      target: `≤ ${target} (as with the keyboard)`,
+      ok: scansProblem === '' && scans <= target,
+    },
+    ...timedRows('condition key', 'scans told by speed (a lone key held 80 ms)', held),
+    ...timedRows('condition key', 'scanner framing set (a key runs at once)', framed),
+    ...timedRows('condition barcode Enter', 'scanner alone', barcode),
+  ];
+}
+
 export async function runUiBench(): Promise<BenchRow[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'returns-ui-bench-'));
   const seeding = await openStore({ dataDir });
@@ -162,9 +381,10 @@ export async function runUiBench(): Promise<BenchRow[]> {
     const api = new ApiClient({ baseUrl: station.origin, token });
     const accountId = (await api.station()).accounts[0]?.id ?? 1;
     await api.createOperator({ name: 'Bench worker', badge_code: 'BENCH-BADGE' });
-    const parcels: { tracking: string; id: number; skus: string[] }[] = [];
-    // Parcel 0: keyboard receipt; 1…SCANS: timed scans; the last: receipt by a scanner alone.
-    for (let i = 0; i < SCANS + 2; i++) {
+    const parcels: Parcel[] = [];
+    // Parcel 0: keyboard receipt; 1…SCANS: timed scans; SCANS + 1: receipt by a scanner alone; then
+    // the disposition parcels (issue 26): receipts by keyboard and by scanner, and the timed condition keys.
+    for (let i = 0; i < SCANS + 2 + DISPOSITION_PARCELS; i++) {
       const skus = ['A', 'B', 'C'].map((x) => `BENCH-${i}-${x}`);
       const ret = await api.createReturn({
         account_id: accountId,
@@ -183,7 +403,7 @@ export async function runUiBench(): Promise<BenchRow[]> {
       });
       const tracking = `BENCH${String(i).padStart(6, '0')}X`;
       const pkg = await api.createPackage(accountId, { return_id: ret.id, tracking_number: tracking, status: 'in_transit' });
-      parcels.push({ tracking, id: pkg.id, skus });
+      parcels.push({ tracking, id: pkg.id, skus, skuOfLine: new Map(ret.return_line_items.map((l) => [l.id, l.merchant_sku ?? ''])) });
     }
 
     const page = await signedIn(await browser.newPage(), link);
@@ -266,6 +486,8 @@ export async function runUiBench(): Promise<BenchRow[]> {
     const byScanner = await api.getPackage(accountId, last.id);
     const scannerOk = byScanner.status === 'received' && byScanner.line_items.length === 3 && byScanner.line_items.every((li) => li.condition !== null);
 
+    const dispositions = await dispositionBench(browser, page, link, api, accountId, parcels.slice(SCANS + 2));
+
     return [
       {
         section: 'ui',
@@ -307,6 +529,7 @@ export async function runUiBench(): Promise<BenchRow[]> {
         target: `≤ ${target} (as with the keyboard)`,
         ok: scannerOk && scans <= target,
       },
+      ...dispositions,
     ];
   } finally {
     await browser.close();
