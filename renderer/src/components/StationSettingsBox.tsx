@@ -54,6 +54,7 @@ export function StationSettingsBox() {
   const change = useStationSettings((s) => s.change);
   const labels = useStationSettings((s) => s.labels);
   const [message, setMessage] = useState<string | null>(null);
+  const [printerMessage, setPrinterMessage] = useState<string | null>(null);
   const changeAndSay = async (patch: StationSettingsUpdateInput) => setMessage(await change(patch));
 
   return (
@@ -79,7 +80,7 @@ export function StationSettingsBox() {
         </select>
       </label>
       {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
-      <PrinterSettingsForm key={JSON.stringify(labels)} labels={labels} />
+      <PrinterSettingsForm key={JSON.stringify(labels)} labels={labels} message={printerMessage} say={setPrinterMessage} />
       <p>
         <button type="button" className="btn btn-small" data-testid="command-barcodes-link" onClick={() => useNav.getState().go('commands')}>
           Command barcodes to print

@@ -9,12 +9,13 @@ import { printerForm, printerFromForm, testPrint, type PrinterForm } from './pri
 /**
  * "Printer and labels" of the station settings: where labels print (a network label printer, a
  * system printer of the desktop app, or the browser), the package slip, a test print and the way to
- * the print queue. Kept by the station for all its terminals.
+ * the print queue. Kept by the station for all its terminals; `say` reports what an action did.
  */
-export function PrinterSettingsForm({ labels }: { labels: LabelSettings }) {
+export function PrinterSettingsForm({ labels, message, say }: { labels: LabelSettings; message: string | null; say: (message: string | null) => void }) {
   const [form, setForm] = useState<PrinterForm>(() => printerForm(labels.printer));
   const [slip, setSlip] = useState(labels.package_slip);
-  const [message, setMessage] = useState<string | null>(null);
+  // The message is the box's: a saved change re-keys this form with what the station holds.
+  const setMessage = say;
   const edit = (change: Partial<PrinterForm>) => setForm((f) => ({ ...f, ...change }));
 
   const save = async (event: FormEvent) => {
