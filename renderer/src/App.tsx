@@ -16,6 +16,8 @@ import { useStationLink } from './state/station-link.ts';
 import { SupervisorScreen } from './supervisor/SupervisorScreen.tsx';
 import { SyncScreen } from './sync/SyncScreen.tsx';
 import { CommandsScreen } from './workflow/CommandsScreen.tsx';
+import { PdfLink } from './printing/PdfLink.tsx';
+import { PrintQueueScreen } from './printing/PrintQueueScreen.tsx';
 import { installStationKeyboard } from './workflow/keyboard.ts';
 import { followAccounts } from './workflow/live-events.ts';
 
@@ -51,12 +53,15 @@ export function App() {
           <SyncScreen />
         ) : screen === 'supervisor' ? (
           <SupervisorScreen />
+        ) : screen === 'print-queue' ? (
+          <PrintQueueScreen />
         ) : screen === 'commands' ? (
           <CommandsScreen />
         ) : (
           <ScanScreen />
         )}
       </main>
+      <PdfLink />
       <ShortcutHints />
     </div>
   );

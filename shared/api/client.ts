@@ -8,6 +8,7 @@ import { parseStationEvent, type StationEvent } from './events.ts';
 import type { DispositionRules, DispositionRulesUpdateInput } from './disposition-rules.ts';
 import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate, PutConfirmation } from './line-items.ts';
 import type { MediaFile } from './media.ts';
+import type { PrintJob, PrintJobListResponse, PrintJobState, UnitLabelRequest } from './printing.ts';
 import type {
   ReturnPackage,
   ReturnPackageCreateInput,
@@ -122,6 +123,8 @@ interface CallOptions {
   raw?: { body: Blob; contentType: string };
   idempotencyKey?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** The Accept header (default JSON). */
+  accept?: string;
 }
 
 export class ApiClient {
@@ -154,6 +157,7 @@ export class ApiClient {
       body = options.raw.body;
     }
     if (options.idempotencyKey !== undefined) extra['Idempotency-Key'] = options.idempotencyKey;
+    if (options.accept !== undefined) extra.Accept = options.accept;
     const init: RequestInit = { method: route.method, headers: this.headers(extra) };
     if (body !== undefined) init.body = body;
     if (options.signal) init.signal = options.signal;
@@ -353,6 +357,44 @@ export class ApiClient {
       params: { account_id: accountId, id: packageId, media_id: mediaId },
       signal: o.signal,
     });
+  }
+
+  // -- labels and printing ---------------------------------------------------------------------
+
+  /** A unit's label as a print job: its job made before (once printed, never again) unless `reprint`. */
+  createUnitLabel(accountId: number, packageId: number, lineItemId: number, body: Partial<UnitLabelRequest> = {}, o: PostOptions = {}): Promise<PrintJob> {
+    return this.#call(API_ROUTES.createUnitLabel, {
+      params: { account_id: accountId, id: packageId, line_item_id: lineItemId },
+      json: body,
+      idempotencyKey: o.idempotencyKey,
+      signal: o.signal,
+    });
+  }
+  /** A unit's label as it prints now, as a PDF (the bearer token is needed: fetch it, then show the blob). */
+  async unitLabelPdf(accountId: number, packageId: number, lineItemId: number, o: RequestOptions = {}): Promise<Blob> {
+    const response = await this.#send(API_ROUTES.getUnitLabelPdf, { params: { account_id: accountId, id: packageId, line_item_id: lineItemId }, accept: 'application/pdf', signal: o.signal });
+    return response.blob();
+  }
+  /** The labels of every unit of a package that has none yet (and its slip when the settings ask for one). */
+  createPackageLabels(accountId: number, packageId: number, body: { operator_id?: number | null } = {}, o: PostOptions = {}): Promise<{ data: PrintJob[] }> {
+    return this.#call(API_ROUTES.createPackageLabels, { params: { account_id: accountId, id: packageId }, json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });
+  }
+  /** A test label on the printer of the station settings (station token). */
+  createTestPrint(o: PostOptions = {}): Promise<PrintJob> {
+    return this.#call(API_ROUTES.createTestPrint, { idempotencyKey: o.idempotencyKey, signal: o.signal });
+  }
+  /** The test label as a PDF. */
+  async testLabelPdf(o: RequestOptions = {}): Promise<Blob> {
+    const response = await this.#send(API_ROUTES.getTestLabelPdf, { accept: 'application/pdf', signal: o.signal });
+    return response.blob();
+  }
+  /** The print queue, newest first (station token). */
+  listPrintJobs(query: PageQuery & { state?: readonly PrintJobState[] } = {}, o: RequestOptions = {}): Promise<PrintJobListResponse> {
+    return this.#call(API_ROUTES.listPrintJobs, { query: { ...query }, signal: o.signal });
+  }
+  /** Cancels a waiting print job (409 `INVALID_STATUS_TRANSITION` once it is being sent or printed). */
+  cancelPrintJob(id: number, o: RequestOptions = {}): Promise<PrintJob> {
+    return this.#call(API_ROUTES.cancelPrintJob, { params: { id }, signal: o.signal });
   }
 
   // -- configuration ---------------------------------------------------------------------------

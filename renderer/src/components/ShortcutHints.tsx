@@ -23,6 +23,7 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['F8', 'undo'],
     ['F2', 'receive'],
     ['F7', 'correct receipt'],
+    ['F5', 'label'],
     ['Esc', 'back'],
   ],
   register: [
@@ -41,8 +42,14 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['Alt+S', 'receive'],
     ['Alt+P', 'packages'],
   ],
+  'print-queue': [
+    ['Tab', 'cancel a waiting label'],
+    ['Esc', 'back'],
+    ['Alt+S', 'receive'],
+  ],
   supervisor: [
     ['Tab', 'day, late after, export, lists'],
+    ['Alt+L', 'print queue'],
     ['Alt+S', 'receive'],
     ['Alt+P', 'packages'],
     ['Alt+R', 'returns'],

@@ -3,6 +3,7 @@ import { type CurrencyCode, ISO_4217_CURRENCIES } from '#shared/api/currencies.t
 import { useNav } from '../state/nav-store.ts';
 import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming, type StationSettingsUpdateInput } from '#shared/api/station-settings.ts';
 import { useStationSettings } from '../state/station-settings.ts';
+import { PrinterSettingsForm } from '../printing/PrinterSettingsForm.tsx';
 
 /** The scanner's prefix and suffix keys, checked here first and then by the station. */
 function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null; message: string | null; say: (message: string | null) => void }) {
@@ -42,7 +43,7 @@ function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null
 
 /**
  * The station's settings: the scanner's prefix and suffix (certainty that a scan is a scan), the
- * currency of new manual returns and what receiving with conditions not set does. Kept by the station
+ * currency of new manual returns, what receiving with conditions not set does, and where labels print. Kept by the station
  * for all its terminals; beside the About box; a change applies at once (other terminals: within a
  * status poll).
  */
@@ -51,7 +52,9 @@ export function StationSettingsBox() {
   const currency = useStationSettings((s) => s.currency);
   const unset = useStationSettings((s) => s.unsetConditions);
   const change = useStationSettings((s) => s.change);
+  const labels = useStationSettings((s) => s.labels);
   const [message, setMessage] = useState<string | null>(null);
+  const [printerMessage, setPrinterMessage] = useState<string | null>(null);
   const changeAndSay = async (patch: StationSettingsUpdateInput) => setMessage(await change(patch));
 
   return (
@@ -76,6 +79,8 @@ export function StationSettingsBox() {
           ))}
         </select>
       </label>
+      {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
+      <PrinterSettingsForm key={JSON.stringify(labels)} labels={labels} message={printerMessage} say={setPrinterMessage} />
       <p>
         <button type="button" className="btn btn-small" data-testid="command-barcodes-link" onClick={() => useNav.getState().go('commands')}>
           Command barcodes to print

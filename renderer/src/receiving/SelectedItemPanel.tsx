@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { CONDITION_KEYS } from '../inspect/conditions.ts';
 import { focusScan } from '../scan/scan-field.ts';
-import { setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
+import { printSelectedLabel, setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
 import { DispositionBanner } from './DispositionBanner.tsx';
 import { OverridePanel } from './OverridePanel.tsx';
 import { usePackage } from './page-package.ts';
@@ -47,6 +47,11 @@ export function SelectedItemPanel() {
         {draft.quantity > 1 && (
           <button type="button" className="btn btn-toggle" onClick={splitUnit}>
             Split a unit <kbd>F6</kbd>
+          </button>
+        )}
+        {draft.unit_id !== null && (
+          <button type="button" className="btn btn-toggle" data-testid="print-label" onClick={() => void printSelectedLabel()}>
+            Label {draft.unit_id} <kbd>F5</kbd>
           </button>
         )}
       </div>

@@ -1,6 +1,7 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { ApiError, type ApiClient } from '#shared/api/client.ts';
 import type { CurrencyCode } from '#shared/api/currencies.ts';
+import { DEFAULT_LABEL_SETTINGS, type LabelSettings } from '#shared/api/printing.ts';
 import type { ScannerFraming, StationSettings, StationSettingsUpdateInput, UnsetConditionPolicy } from '#shared/api/station-settings.ts';
 import { pageClient } from '../api/station-api.ts';
 import { describeError } from '../api/describe-error.ts';
@@ -21,6 +22,8 @@ export interface StationSettingsState {
   /** New manual returns default to their account's currency, else this one, else USD. */
   currency: CurrencyCode | null;
   unsetConditions: UnsetConditionPolicy;
+  /** Where labels print (the browser until the station says otherwise) and whether a package slip goes with them. */
+  labels: LabelSettings;
   /** When the station's settings last changed, as last taken (null: never changed; undefined: not heard yet). */
   updatedAt: string | null | undefined;
   /** Takes the settings the station answered with. */
@@ -38,11 +41,12 @@ export function createStationSettingsStore(client: StationSettingsClient): Stati
     framing: null,
     currency: null,
     unsetConditions: 'confirm',
+    labels: DEFAULT_LABEL_SETTINGS,
     updatedAt: undefined,
     adopt(settings) {
       // Every status poll brings them: only a change (or the first answer) is taken, so nothing re-renders for nothing.
       if (settings.updated_at === get().updatedAt) return;
-      set({ framing: settings.scanner, currency: settings.currency, unsetConditions: settings.unset_conditions, updatedAt: settings.updated_at });
+      set({ framing: settings.scanner, currency: settings.currency, unsetConditions: settings.unset_conditions, labels: settings.labels, updatedAt: settings.updated_at });
       if (settings.updated_at === null) void moveTerminalSettings(client, store);
     },
     async change(patch) {

@@ -16,6 +16,9 @@ import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useStationSettings } from '../state/station-settings.ts';
+import { openPdfInBrowser } from '../printing/pdf-view.ts';
+import { printUnitLabel } from '../printing/printing.ts';
+import { pageClient } from '../api/station-api.ts';
 
 /*
  * Every action of the receiving screen as a plain function: buttons and shortcut keys call the
@@ -142,6 +145,17 @@ export function overrideDisposition(disposition: Disposition, reason: string): b
   const draft = selectedDraft();
   notify('success', `Overridden${whereTo(draft)} (${operator?.name ?? 'no one signed in'}: ${reason.trim()})`, dispositionSound(draft));
   return true;
+}
+
+/** F5: the selected unit's label, printed or printed again (for the browser: its PDF opened). */
+export async function printSelectedLabel(): Promise<void> {
+  const current = usePackage.getState().current;
+  const draft = selectedDraft();
+  if (!current || !draft) return notify('warning', 'Scan an item first, then print its label (F5).');
+  if (draft.unit_id === null) return notify('warning', 'This item has no unit id yet: set its condition; the label can be printed once the station has saved it.');
+  const operator = useSession.getState().operator;
+  const outcome = await printUnitLabel(pageClient, { accountId: current.accountId, packageId: current.pkg.id, draft, operatorId: operator?.id ?? null }, useStationSettings.getState().labels.printer, openPdfInBrowser);
+  notify(outcome.ok ? 'success' : 'error', outcome.message);
 }
 
 /** One unit of the selected item gets a condition of its own (e.g. one of two arrived damaged). */

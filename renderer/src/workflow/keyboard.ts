@@ -13,14 +13,14 @@ import { useNav } from '../state/nav-store.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 import { runCommandBarcode } from './command-actions.ts';
 import { isCommandCode } from './command-barcodes.ts';
-import { back, changeQuantity, correctReceipt, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
+import { back, changeQuantity, correctReceipt, printSelectedLabel, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
 
 /*
  * The keyboard map of the station (also shown on screen by ShortcutHints):
  *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F7 correct a receipt · F8 / Ctrl+Z undo
- *   F10 override the disposition (then 1–6 and why) · a bin's barcode confirms the put
+ *   F10 override the disposition (then 1–6 and why) · a bin's barcode confirms the put · F5 print (again) the unit's label
  *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
- *   Alt+S receive screen · Alt+P packages · Alt+R returns · Alt+D the dock today (supervisor)
+ *   Alt+S receive screen · Alt+P packages · Alt+R returns · Alt+D the dock today (supervisor) · Alt+L print queue
  */
 
 function pickIndex(char: string): number | null {
@@ -75,7 +75,7 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
   const onPackage = screen === 'package';
   const key = event.key;
   if (event.altKey && !event.ctrlKey && !event.metaKey) {
-    const target = { KeyS: 'scan', KeyP: 'packages', KeyR: 'returns', KeyD: 'supervisor' } as const;
+    const target = { KeyS: 'scan', KeyP: 'packages', KeyR: 'returns', KeyD: 'supervisor', KeyL: 'print-queue' } as const;
     const go = target[event.code as keyof typeof target];
     if (!go) return false;
     if (onPackage) back();
@@ -120,6 +120,10 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
   }
   if (key === 'F7') {
     if (onPackage) correctReceipt();
+    return true;
+  }
+  if (key === 'F5' && onPackage) {
+    void printSelectedLabel();
     return true;
   }
   if (key === 'F4') {

@@ -1,0 +1,81 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { freePort } from '../support/fake-zpl-printer.ts';
+import { expect, test } from './fixtures.ts';
+import { openAndSignIn, scan, scenario } from './receiving-helpers.ts';
+
+/*
+ * Printing from the browser UI (issue 26, item 4) at 1024×600: with the browser as the printer a
+ * test print and a unit's label (F5) open as PDFs in a new tab; with a network label printer that is
+ * off, F5 queues the label and the print queue (Alt+L) shows it waiting with its error, and a waiting
+ * label is cancelled with the keyboard. axe stays clean on the settings and the queue.
+ */
+
+test.use({ viewport: { width: 1024, height: 600 } });
+
+/** Opens the settings panel (a click on its summary toggles it). */
+async function openSettings(page: Page): Promise<void> {
+  const box = page.getByTestId('station-settings');
+  if (!(await box.evaluate((el) => el.hasAttribute('open')))) await box.getByText('Settings', { exact: true }).click();
+  await expect(page.getByTestId('printer-settings')).toBeVisible();
+}
+
+test('test print, a unit label by F5, and the print queue of an offline printer', async ({ page, demo }) => {
+  test.slow();
+  const s = await scenario(demo);
+  const line = s.ret.return_line_items[0];
+  const item = await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: line?.id ?? null, condition: 'like_new' });
+  expect(item.unit_id).toBeTruthy();
+  try {
+    await openAndSignIn(page, demo, s.operator);
+
+    // The browser is the printer of a new station: the test label opens as a PDF in a tab of its own.
+    await openSettings(page);
+    const form = page.getByTestId('printer-settings');
+    await expect(form.getByRole('radio', { name: 'Browser (PDF)' })).toBeChecked();
+    const testTab = page.waitForEvent('popup');
+    await form.getByTestId('printer-test').click();
+    expect((await testTab).url()).toMatch(/^blob:/);
+    await expect(page.getByTestId('pdf-link')).toContainText('Test label');
+    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(violations.map((v) => v.id), 'settings').toEqual([]);
+    await page.getByTestId('pdf-link').getByRole('button', { name: 'Close' }).click();
+
+    // At the dock: the unit has its id, F5 opens its label.
+    await page.keyboard.press('Escape');
+    await scan(page, s.tracking);
+    await expect(page.getByTestId('print-label')).toContainText(item.unit_id ?? '');
+    const labelTab = page.waitForEvent('popup');
+    await page.keyboard.press('F5');
+    expect((await labelTab).url()).toMatch(/^blob:/);
+    await expect(page.getByTestId('pdf-link')).toContainText(`Label ${item.unit_id}`);
+    await page.getByTestId('pdf-link').getByRole('button', { name: 'Close' }).click();
+
+    // A network label printer that does not answer: F5 queues the label, and it waits.
+    await openSettings(page);
+    await form.getByRole('radio', { name: 'Network label printer (ZPL)' }).check();
+    await form.getByTestId('printer-host').fill('127.0.0.1');
+    await form.getByTestId('printer-port').fill(String(await freePort()));
+    await form.getByTestId('printer-save').click();
+    await expect(page.getByTestId('printer-state')).toHaveText(/^Printer saved/);
+    await page.getByTestId('station-settings').getByText('Settings', { exact: true }).click();
+    await page.getByTestId('scan-field').focus();
+    await page.keyboard.press('F5');
+    await expect(page.getByTestId('notice')).toContainText(/Label of .+ waiting for the label printer 127\.0\.0\.1/);
+
+    await page.keyboard.press('Alt+L');
+    const queue = page.getByTestId('print-queue');
+    await expect(queue.getByTestId('print-job').first()).toContainText(/Failed \d+× — waiting/);
+    await expect(queue.getByTestId('print-job').first()).toContainText(item.unit_id ?? '');
+    const axe = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(axe.map((v) => v.id), 'print queue').toEqual([]);
+    // Cancelled with the keyboard alone.
+    const cancel = queue.getByRole('button', { name: /^Cancel job/ }).first();
+    for (let i = 0; i < 40 && !(await cancel.evaluate((el) => el.matches(':focus'))); i++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(queue.getByText(/^Cancelled: /)).toBeVisible();
+    await expect(queue.getByTestId('print-queue-empty')).toBeVisible();
+  } finally {
+    await demo.api.updateStationSettings({ labels: { printer: { kind: 'browser' }, package_slip: false } });
+  }
+});
