@@ -8,6 +8,7 @@ import { PackagesScreen } from './lists/PackagesScreen.tsx';
 import { ReturnsScreen } from './lists/ReturnsScreen.tsx';
 import { PackageScreen } from './receiving/PackageScreen.tsx';
 import { ScanScreen } from './receiving/ScanScreen.tsx';
+import { RulesScreen } from './rules/RulesScreen.tsx';
 import { RegisterScreen } from './registering/RegisterScreen.tsx';
 import { SignInScreen } from './session/SignInScreen.tsx';
 import { useSession } from './session/session-store.ts';
@@ -51,6 +52,8 @@ export function App() {
           <SyncScreen />
         ) : screen === 'supervisor' ? (
           <SupervisorScreen />
+        ) : screen === 'rules' ? (
+          <RulesScreen />
         ) : screen === 'commands' ? (
           <CommandsScreen />
         ) : (

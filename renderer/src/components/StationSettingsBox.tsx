@@ -40,6 +40,12 @@ function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null
   );
 }
 
+/** The rules screen, with the settings folded away so it has the whole work area. */
+function openRules(from: HTMLElement) {
+  from.closest('details')?.removeAttribute('open');
+  useNav.getState().go('rules');
+}
+
 /**
  * The station's settings: the scanner's prefix and suffix (certainty that a scan is a scan), the
  * currency of new manual returns and what receiving with conditions not set does. Kept by the station
@@ -76,6 +82,12 @@ export function StationSettingsBox() {
           ))}
         </select>
       </label>
+      <p>
+        <button type="button" className="btn btn-small" data-testid="disposition-rules-link" onClick={(e) => openRules(e.currentTarget)}>
+          Disposition rules
+        </button>{' '}
+        — where each inspected unit goes, and its bin (supervisor).
+      </p>
       <p>
         <button type="button" className="btn btn-small" data-testid="command-barcodes-link" onClick={() => useNav.getState().go('commands')}>
           Command barcodes to print
