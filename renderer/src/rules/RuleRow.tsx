@@ -55,7 +55,7 @@ export function RuleRow({ rule, index, count, styles, errors, change, move, remo
           <SetPicker label={`Rule ${n} package status`} fieldId={id('package_status')} options={STATUS_OPTIONS} value={rule.package_status} error={err('package_status')} onChange={(package_status) => change({ ...rule, package_status })} />
           <FieldError id={errorId(id('package_status'))} message={err('package_status')} />
         </td>
-        <td>
+        <td className="rules-disposition">
           <span className="rules-swatch" style={{ backgroundColor: style.color }} aria-hidden="true" />
           <select data-testid="rule-disposition" aria-label={`Rule ${n} disposition`} value={rule.disposition} onChange={(e) => change({ ...rule, disposition: e.target.value as DraftRule['disposition'] })} {...describedBy(id('disposition'), err('disposition'))}>
             {DISPOSITIONS.map((d) => (

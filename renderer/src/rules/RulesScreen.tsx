@@ -56,7 +56,7 @@ export function RulesScreen() {
         </p>
       )}
       {refusals.summary.length > 0 && (
-        <div role="alert" className="rules-summary" data-testid="rules-refusals">
+        <div role="alert" className="rules-summary" data-testid="rules-refusals" tabIndex={0}>
           <strong>Not saved:</strong>
           <ul>
             {refusals.summary.map((line, i) => (
