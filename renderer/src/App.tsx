@@ -8,6 +8,7 @@ import { PackagesScreen } from './lists/PackagesScreen.tsx';
 import { ReturnsScreen } from './lists/ReturnsScreen.tsx';
 import { PackageScreen } from './receiving/PackageScreen.tsx';
 import { ScanScreen } from './receiving/ScanScreen.tsx';
+import { RulesScreen } from './rules/RulesScreen.tsx';
 import { RegisterScreen } from './registering/RegisterScreen.tsx';
 import { SignInScreen } from './session/SignInScreen.tsx';
 import { useSession } from './session/session-store.ts';
@@ -55,6 +56,8 @@ export function App() {
           <SupervisorScreen />
         ) : screen === 'print-queue' ? (
           <PrintQueueScreen />
+        ) : screen === 'rules' ? (
+          <RulesScreen />
         ) : screen === 'commands' ? (
           <CommandsScreen />
         ) : (

@@ -41,6 +41,12 @@ function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null
   );
 }
 
+/** The rules screen, with the settings folded away so it has the whole work area. */
+function openRules(from: HTMLElement) {
+  from.closest('details')?.removeAttribute('open');
+  useNav.getState().go('rules');
+}
+
 /**
  * The station's settings: the scanner's prefix and suffix (certainty that a scan is a scan), the
  * currency of new manual returns, what receiving with conditions not set does, and where labels print. Kept by the station
@@ -81,6 +87,12 @@ export function StationSettingsBox() {
       </label>
       {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
       <PrinterSettingsForm key={JSON.stringify(labels)} labels={labels} message={printerMessage} say={setPrinterMessage} />
+      <p>
+        <button type="button" className="btn btn-small" data-testid="disposition-rules-link" onClick={(e) => openRules(e.currentTarget)}>
+          Disposition rules
+        </button>{' '}
+        — where each inspected unit goes, and its bin (supervisor).
+      </p>
       <p>
         <button type="button" className="btn btn-small" data-testid="command-barcodes-link" onClick={() => useNav.getState().go('commands')}>
           Command barcodes to print

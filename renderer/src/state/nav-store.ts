@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /** Which screen owns the work area. The scan field and the status bar are on every screen. */
-export type Screen = 'scan' | 'package' | 'register' | 'packages' | 'returns' | 'sync' | 'commands' | 'supervisor' | 'print-queue';
+export type Screen = 'scan' | 'package' | 'register' | 'packages' | 'returns' | 'sync' | 'commands' | 'supervisor' | 'print-queue' | 'rules';
 
 interface NavState {
   screen: Screen;

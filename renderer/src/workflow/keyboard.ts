@@ -95,6 +95,12 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
     }
     return true;
   }
+  if (key === 'Escape' && screen === 'rules') {
+    // The rules screen is all fields: Esc leaves it (unsaved) from any of them.
+    back();
+    focusScan();
+    return true;
+  }
   if (key === 'Escape') {
     if (inTextField) {
       focusScan();

@@ -1,0 +1,119 @@
+import { useEffect, useRef, type FormEvent } from 'react';
+import { focusScan } from '../scan/scan-field.ts';
+import { useNav } from '../state/nav-store.ts';
+import { DispositionStylesForm } from './DispositionStylesForm.tsx';
+import { FieldError } from './FieldError.tsx';
+import { useRulesEditor } from './page-rules-editor.ts';
+import { moveRule, newRule, TABLE_FIELD } from './rules-draft.ts';
+import { RuleRow } from './RuleRow.tsx';
+import './rules.css';
+
+/** Back to the dock without saving (Cancel, or Esc anywhere on the screen). */
+export function leaveRules(): void {
+  useNav.getState().go('scan');
+  focusScan();
+}
+
+/**
+ * The station's disposition rules, for a supervisor: the ordered table (first match wins), the
+ * dispositions' names and colours, saved together; a refusal shows beside each field it names and
+ * in a summary, and nothing typed is lost. docs/operator-guide.md, Dispositions.
+ */
+export function RulesScreen() {
+  const { draft, loadError, refusals, saving, saved, edit, save, load } = useRulesEditor();
+  const form = useRef<HTMLFormElement>(null);
+  const loaded = draft !== null;
+  useEffect(() => {
+    void useRulesEditor.getState().load();
+  }, []);
+  // Once the rules are on screen the keyboard is theirs: the first rule's first field.
+  useEffect(() => {
+    if (loaded) setTimeout(() => form.current?.querySelector<HTMLElement>('tbody input')?.focus(), 0);
+  }, [loaded]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void save();
+  };
+
+  return (
+    <form ref={form} className="rules-screen" aria-label="Disposition rules" data-testid="rules-screen" onSubmit={submit} noValidate>
+      <div className="rules-bar">
+        <h2>Disposition rules</h2>
+        <span className="rules-hint">First match wins; a blank or unticked condition is any.</span>
+        <button type="submit" className="btn btn-small" data-testid="rules-save" disabled={!draft || saving}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="btn btn-small" data-testid="rules-cancel" onClick={leaveRules}>
+          Cancel (Esc)
+        </button>
+      </div>
+      {loadError && (
+        <p role="alert" className="rules-error">
+          {loadError}{' '}
+          <button type="button" className="btn btn-small" onClick={() => void load()}>
+            Try again
+          </button>
+        </p>
+      )}
+      {refusals.summary.length > 0 && (
+        <div role="alert" className="rules-summary" data-testid="rules-refusals" tabIndex={0}>
+          <strong>Not saved:</strong>
+          <ul>
+            {refusals.summary.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {saved && (
+        <p role="status" data-testid="rules-saved">
+          {saved}
+        </p>
+      )}
+      {draft && (
+        <>
+          <div className="rules-table-box">
+            <table className="rules-table" data-testid="rules-table">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Condition</th>
+                  <th scope="col">Defective</th>
+                  <th scope="col">Reason contains</th>
+                  <th scope="col">SKU prefix</th>
+                  <th scope="col">Package status</th>
+                  <th scope="col">→ Disposition</th>
+                  <th scope="col">Bin</th>
+                  <th scope="col">
+                    <span className="sr-only">Order and delete</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {draft.rules.map((rule, index) => (
+                  <RuleRow
+                    key={rule.key}
+                    rule={rule}
+                    index={index}
+                    count={draft.rules.length}
+                    styles={draft.dispositions}
+                    errors={refusals.fields}
+                    change={(next) => edit((d) => ({ ...d, rules: d.rules.map((r) => (r.key === next.key ? next : r)) }))}
+                    move={(by) => edit((d) => moveRule(d, d.rules.findIndex((r) => r.key === rule.key), by))}
+                    remove={() => edit((d) => ({ ...d, rules: d.rules.filter((r) => r.key !== rule.key) }))}
+                  />
+                ))}
+              </tbody>
+            </table>
+            <FieldError id="err-rules" message={refusals.fields.get(TABLE_FIELD)} />
+            <button type="button" className="btn btn-small" data-testid="rules-add" onClick={() => edit((d) => ({ ...d, rules: [...d.rules, newRule()] }))}>
+              Add a rule
+            </button>
+          </div>
+          <DispositionStylesForm styles={draft.dispositions} errors={refusals.fields} change={(dispositions) => edit((d) => ({ ...d, dispositions }))} />
+        </>
+      )}
+    </form>
+  );
+}
