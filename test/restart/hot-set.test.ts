@@ -102,7 +102,7 @@ describe('a station with a hot-set window of zero', () => {
       const duplicate = await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: openId, tracking_number: 'cold-trk-1' } });
       expect(duplicate.status, duplicate.text).toBe(409);
       const after = await call(station.origin, 'GET', `${A}/return_packages/${packageId}`, { token });
-      expect(after.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', tags: ['corrected-by-ada'] }] });
+      expect(after.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', disposition: 'liquidate', tags: ['corrected-by-ada', 'disposition:liquidate', 'bin:LIQUIDATE', expect.stringMatching(/^unit:RS-/)] }] });
     } finally {
       expect(await station.stop()).toBe(0);
     }
@@ -112,7 +112,7 @@ describe('a station with a hot-set window of zero', () => {
       await until('the open report', () => inMemoryAtOpen(station) !== undefined);
       expect(inMemoryAtOpen(station)).toBe(1);
       const again = await call(station.origin, 'GET', `${A}/return_packages/${packageId}`, { token });
-      expect(again.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', tags: ['corrected-by-ada'] }] });
+      expect(again.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', disposition: 'liquidate', tags: ['corrected-by-ada', 'disposition:liquidate', 'bin:LIQUIDATE', expect.stringMatching(/^unit:RS-/)] }] });
     } finally {
       expect(await station.stop()).toBe(0);
     }

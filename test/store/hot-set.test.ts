@@ -76,7 +76,7 @@ describe('the hot set with a window of zero', () => {
     expect(await packagesInMemory(station)).toBe(2);
     expect(await station.store.shedCold()).toBe(1);
     const after = await call(origin, 'GET', `${A}/return_packages/${received.id}`, { token });
-    expect(after.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', tags: ['corrected-by-ada'] }] });
+    expect(after.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', disposition: 'liquidate', tags: ['corrected-by-ada', 'disposition:liquidate', 'bin:LIQUIDATE', expect.stringMatching(/^unit:RS-/)] }] });
     expect(inTransit.id).toBeGreaterThan(0);
 
     await station.close();

@@ -91,10 +91,17 @@ async function reasonOfReturn(t: BoundTables, pkg: Readonly<ReturnPackage>): Pro
 type DispositionFields = Pick<PackageLineItem, 'disposition' | 'bin' | 'unit_id' | 'disposition_source' | 'disposition_override' | 'put_confirmed_at' | 'tags'>;
 
 /** The unit id, given once: with the item's first disposition. */
-async function unitIdFor(t: BoundTables, item: Pick<PackageLineItem, 'id' | 'unit_id'>): Promise<string> {
+async function unitIdFor(t: BoundTables, item: Pick<PackageLineItem, 'id' | 'unit_id' | 'tags'>): Promise<string> {
   if (item.unit_id) return item.unit_id;
+  // A unit that arrives with its id (another station's item synced here: its `unit:` tag) keeps it,
+  // so its label scans to the same unit everywhere.
+  const arrived = item.tags.find((tag) => ARRIVED_UNIT.test(tag));
+  if (arrived) return arrived.slice('unit:'.length);
   return `${unitIdPrefix(await stationInstanceId(t))}${item.id}`;
 }
+
+/** A unit id as a station makes them (`RS-` + 8 of its instance id + `-` + the item's id), in a tag. */
+const ARRIVED_UNIT = /^unit:RS-[A-Z0-9]{8}-[1-9][0-9]{0,15}$/;
 
 /** The fields that follow from a disposition and bin: the unit id, the put (cleared by a new bin) and the station's tags. */
 async function settle(t: BoundTables, item: PackageLineItem, disposition: Disposition | null, bin: string | null, source: 'rule' | 'override' | null, override: PackageLineItem['disposition_override']): Promise<DispositionFields> {
