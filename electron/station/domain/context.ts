@@ -1,7 +1,7 @@
 import { boundTables, type StationStore, type BoundTables } from '../store/index.ts';
 import type { Clock } from './clock.ts';
 import type { ConfigCache } from './config-cache.ts';
-import type { PrintPort } from './print-jobs.ts';
+import type { PrintPort } from './print-port.ts';
 import type { SyncPort } from './sync-port.ts';
 
 /** What every domain operation works with: the durable store and the station's clock. */

@@ -14,11 +14,6 @@ import { settingsIn } from './station-settings.ts';
  * job already made (a replayed request prints nothing twice); `reprint` makes a new job.
  */
 
-/** What the domain asks of the print queue: a look at the jobs now (one was made, the printer changed). */
-export interface PrintPort {
-  nudge(): void;
-}
-
 /** How long a done job (printed, cancelled, handed to the browser) is kept before housekeeping drops it. */
 export const PRINT_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 

@@ -1,6 +1,7 @@
 import type { PackageSlip, PrinterSetting, UnitLabel } from '#shared/api/printing.ts';
 import type { DomainContext } from '../domain/context.ts';
-import { markFailed, markInBrowser, markPrinted, markSending, nextDueJob, type PrintPort, requeueInterrupted } from '../domain/print-jobs.ts';
+import { markFailed, markInBrowser, markPrinted, markSending, nextDueJob, requeueInterrupted } from '../domain/print-jobs.ts';
+import type { PrintPort } from '../domain/print-port.ts';
 import { stationSettings } from '../domain/station-settings.ts';
 import type { PrintJobRecord } from '../store/index.ts';
 import { packageSlipPdf, unitLabelPdf } from './pdf.ts';
