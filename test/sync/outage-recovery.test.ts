@@ -1,8 +1,8 @@
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { updatePackage } from '../../electron/station/domain/packages.ts';
 import { boundTables } from '../../electron/station/store/index.ts';
 import { HOUR, MINUTE, Sim, SimStation, seedUpstream, startSimFake } from '../bench/sync-sim.ts';
-import type { FakeReturnsService } from './fake-returns-service.ts';
+import { useSimRig } from './sim-rig.ts';
 
 /*
  * The end of an outage (issue 24, item 9: "convergence after the upstream recovers is still within
@@ -16,14 +16,7 @@ const OUTAGE_MS = 20 * MINUTE;
 const RECEIPTS = 15;
 
 let sim: Sim;
-let fake: FakeReturnsService | undefined;
-const stations: SimStation[] = [];
-
-afterEach(async () => {
-  for (const station of stations.splice(0)) await station.close();
-  await fake?.close();
-  fake = undefined;
-});
+const rig = useSimRig();
 
 async function receive(station: SimStation, trackingNumber: string): Promise<void> {
   const pkg = await station.packageByTracking(trackingNumber);
@@ -36,10 +29,10 @@ const tracking = (i: number) => `RECOVER${String(i).padStart(7, '0')}`;
 it('sends every receipt made during a 20-minute outage within seconds of the first answer after it, and the other station has them within 10 minutes', async () => {
   sim = new Sim();
   const upstream = await startSimFake(sim, { rateLimit: { limit: 1_000, windowMs: HOUR, scope: 'account' } });
-  fake = upstream;
+  rig.fake = upstream;
   seedUpstream(upstream, sim, 60, { open: 60, prefix: 'RECOVER' });
   const [dock, other] = [await SimStation.open('recover-dock', sim, upstream, { seed: 3 }), await SimStation.open('recover-other', sim, upstream, { seed: 4 })];
-  stations.push(dock, other);
+  rig.stations.push(dock, other);
   dock.start();
   other.start();
   await sim.runUntil(sim.now + 30 * MINUTE);

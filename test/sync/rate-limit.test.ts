@@ -1,6 +1,6 @@
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { HOUR, MINUTE, Sim, SimStation, seedUpstream, startSimFake } from '../bench/sync-sim.ts';
-import type { FakeReturnsService } from './fake-returns-service.ts';
+import { useSimRig } from './sim-rig.ts';
 
 /*
  * The spec's rate limit, driven to its end (issue 24: "rate-limit headers and 429"). The spec-only
@@ -10,14 +10,7 @@ import type { FakeReturnsService } from './fake-returns-service.ts';
  * send again before a 429's Retry-After, and end with every package once. Simulated time.
  */
 
-let fake: FakeReturnsService | undefined;
-const stations: SimStation[] = [];
-
-afterEach(async () => {
-  for (const station of stations.splice(0)) await station.close();
-  await fake?.close();
-  fake = undefined;
-});
+const rig = useSimRig();
 
 async function packageCount(station: SimStation): Promise<number> {
   return station.store.tables.return_packages.count();
@@ -26,10 +19,10 @@ async function packageCount(station: SimStation): Promise<number> {
 it.each(['account', 'token'] as const)('two stations pull 1,500 packages through a limit of 40 requests an hour (scope %s) without hammering it, and end with every package once', async (scope) => {
   const sim = new Sim();
   const upstream = await startSimFake(sim, { rateLimit: { limit: 40, windowMs: HOUR, scope } });
-  fake = upstream;
+  rig.fake = upstream;
   seedUpstream(upstream, sim, 1_500, { open: 100, prefix: 'LIMIT' });
   const pair = [await SimStation.open('limit-a', sim, upstream, { seed: 5 }), await SimStation.open('limit-b', sim, upstream, { seed: 6 })];
-  stations.push(...pair);
+  rig.stations.push(...pair);
   for (const station of pair) station.start();
   const start = sim.now;
   let done = false;
@@ -68,10 +61,10 @@ it.each(['account', 'token'] as const)('two stations pull 1,500 packages through
 it('stops at the first 429 when another client spent the account\'s window, and sends nothing more until its Retry-After', async () => {
   const sim = new Sim();
   const upstream = await startSimFake(sim, { rateLimit: { limit: 40, windowMs: HOUR, scope: 'account' } });
-  fake = upstream;
+  rig.fake = upstream;
   seedUpstream(upstream, sim, 1_500, { open: 100, prefix: 'SPENT' });
   const station = await SimStation.open('limit-spent', sim, upstream, { seed: 7 });
-  stations.push(station);
+  rig.stations.push(station);
   station.start();
   await sim.runUntil(sim.now + 5 * MINUTE);
   // Someone else on the account (another tool, not a station) spends what is left of the window.

@@ -1,6 +1,6 @@
 import type { SyncStatus } from '#shared/api/station.ts';
 import type { Clock } from '../domain/clock.ts';
-import { boundTables, type StationStore } from '../store/index.ts';
+import { boundTables, type OutboxEntry, type StationStore } from '../store/index.ts';
 import { emptyReport, type RoundReport, type SyncContext } from './context.ts';
 import { SyncPausedError } from './errors.ts';
 import { createFreshReads, type FreshResult, fillDetails } from './fresh.ts';
@@ -115,27 +115,16 @@ function closedUntil(budget: RateBudget): number | null {
   return opensAt !== null && opensAt > Date.now() ? opensAt : null;
 }
 
-/** `sync --once`: every backed-off change is due now. */
-async function clearBackoff(store: StationStore): Promise<void> {
+/** Backed-off changes (all of them, or those `which` picks) are due now: `sync --once`, the end of an outage. */
+async function clearBackoff(store: StationStore, which: (entry: OutboxEntry) => boolean = () => true): Promise<void> {
   await store.write(async (tx) => {
     const t = boundTables(tx);
-    for (const entry of await t.outbox.toArray()) if (entry.next_attempt_at !== null) await t.outbox.put({ ...entry, next_attempt_at: null });
+    for (const entry of await t.outbox.toArray()) if (entry.next_attempt_at !== null && which(entry)) await t.outbox.put({ ...entry, next_attempt_at: null });
   });
 }
 
-/**
- * An outage is over: the changes that backed off only because the upstream was failing (a 5xx or no
- * answer) are due now, not at their own backoff's end; a change refused for itself keeps its wait.
- */
-async function releaseOutageWaits(store: StationStore): Promise<void> {
-  await store.write(async (tx) => {
-    const t = boundTables(tx);
-    for (const entry of await t.outbox.toArray()) {
-      const status = entry.error?.status ?? null;
-      if (entry.next_attempt_at !== null && entry.hold === null && entry.error && (status === null || upstreamFailing(status))) await t.outbox.put({ ...entry, next_attempt_at: null });
-    }
-  });
-}
+/** A change that backed off only because the upstream failed (a 5xx or no answer), not refused for itself. */
+const waitedForUpstream = (entry: OutboxEntry): boolean => entry.hold === null && entry.error !== null && (entry.error.status === null || upstreamFailing(entry.error.status));
 
 /** After an outage the idle reads go at one station's pace for this long: what the others pushed on recovery reaches this one soon. */
 export const AFTER_OUTAGE_MS = 10 * 60_000;
@@ -202,7 +191,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let lastRound: LastRound = { offline: false, error: null, backoffUntil: null };
   /** The budget of the upstream the last round used. */
   let lastBudget: RateBudget | undefined;
-  /** Per budget, the outages whose end this engine acted on (releaseOutageWaits). */
+  /** Per budget, the outages whose end this engine acted on (their waits released). */
   const recoveriesSeen = new WeakMap<RateBudget, number>();
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -239,7 +228,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const { recoveries } = budget.gate();
     if (recoveries === (recoveriesSeen.get(budget) ?? 0)) return false;
     recoveriesSeen.set(budget, recoveries);
-    await releaseOutageWaits(store);
+    // What waited only for the upstream goes now, not at the end of its own backoff.
+    await clearBackoff(store, waitedForUpstream);
     return true;
   }
 

@@ -166,7 +166,7 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
   const store = usePackage.getState();
   const ret = store.current?.ret ?? null;
   // A bin's barcode: the put of the selected unit (its bin), or a wrong bin that changes nothing.
-  if (!refuseWhenLockedQuietly()) {
+  if (lockReasonOf(usePackage.getState()) === null) {
     const put = store.scanBin(code);
     if (put.kind === 'put') return notify('success', `Put in ${put.bin ?? code}.`);
     if (put.kind === 'already') return notify('warning', `Already put in ${put.bin ?? code}.`);
@@ -219,11 +219,6 @@ async function scanWhileRegistering(r: Router, code: string): Promise<void> {
 
 /** This page's scan router. */
 export const { submitScan, scanQueue, openFound, onCommandBarcode } = createScanRouter({ client: pageClient, session: useSession, register: useRegister });
-
-/** Whether the open package takes no changes, without saying so (the item path says it). */
-function refuseWhenLockedQuietly(): boolean {
-  return lockReasonOf(usePackage.getState()) !== null;
-}
 
 /** Selects the unit a scanned unit label names on the open package, and says which it is. */
 function selectUnit(unit: LookupUnit): void {
