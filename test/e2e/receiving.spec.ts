@@ -139,6 +139,36 @@ test('twenty scans typed at scanner speed count exactly twenty, wherever focus i
   expect(pkg.line_items[0]?.notes).toBeNull();
 });
 
+test('keys pressed while the station is slow to answer a scan act on what the scan opens, in order', async ({ page, demo }) => {
+  const s = await scenario(demo, 'delivered');
+  await openAndSignIn(page, demo, s.operator);
+  // A loaded station: every lookup answers late, so the worker is keys ahead of the screen.
+  await page.route('**/lookup**', async (route) => {
+    await new Promise((r) => setTimeout(r, 700));
+    await route.continue();
+  });
+  await scan(page, s.tracking);
+  await scan(page, s.skus[0]);
+  await page.keyboard.press('2'); // like new
+  await page.keyboard.press('F3'); // defective
+  await scan(page, s.skus[1]);
+  await page.keyboard.press('+');
+  await expect(lineRow(page, s.skus[0])).toContainText('Like new · defective');
+  await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
+  // Two shortcut keys within the hold (80 ms) read as the start of a code: a worker's next key comes later.
+  await page.keyboard.press('3'); // good
+  await expect(lineRow(page, s.skus[1])).toContainText('Good');
+  await expect(page.getByTestId('scan-field')).toHaveValue('');
+  await waitForQuietSync(page);
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.line_items.map((li) => [li.quantity, li.condition, li.defective]).sort()).toEqual(
+    [
+      [1, 'like_new', true],
+      [2, 'good', false],
+    ].sort(),
+  );
+});
+
 test('two units of one line in different conditions: split one off with F6', async ({ page, demo }) => {
   const s = await scenario(demo);
   await openAndSignIn(page, demo, s.operator);

@@ -21,7 +21,13 @@ import { useScan } from './scan-result-store.ts';
  * What a scan means depends on where the worker is: a badge before sign-in, an item on an open
  * package, a return to attach an unknown parcel to while registering, else a parcel's tracking
  * number; a command barcode does what its key does. Scans go through one serial queue: each is fully handled before the next starts.
+ * A key pressed while scans are still being handled joins the same queue (`afterScans`), so it acts
+ * where those scans lead: a condition key right after an item scan sets that item's condition however
+ * slowly the station answered the parcel scan before it.
  */
+
+/** What waits in the scan queue: a scan, or the action of a key pressed after it. */
+type QueuedInput = { scan: string } | { key: () => void };
 
 type CommandRunner = (command: CommandBarcode) => Promise<void> | void;
 
@@ -29,7 +35,9 @@ export interface ScanRouter {
   /** Queues a scan (an empty one is ignored). */
   submitScan(raw: string): void;
   /** The queue the scans go through, one at a time (tests wait for it to be idle). */
-  scanQueue: SerialQueue<string>;
+  scanQueue: SerialQueue<QueuedInput>;
+  /** Runs `action` after the scans queued so far, at once when there are none. */
+  afterScans(action: () => void): void;
   /** Opens a package found by a scan or picked from a list, saying what the worker must know about it. */
   openFound(found: LeftPackage): Promise<void>;
   /** Who runs scanned command barcodes (the station keyboard installs command-actions.ts). */
@@ -63,13 +71,20 @@ export function createScanRouter({ client, session, register }: ScanRouterDeps):
     openPackage: createPackageOpener(client).openPackage,
     runCommand: () => notify('error', 'Command barcodes are not available here.'),
   };
-  const queue = createSerialQueue<string>((raw) => handleScan(r, raw), (error) => notify('error', describeError(error)));
+  const queue = createSerialQueue<QueuedInput>(
+    (input) => ('scan' in input ? handleScan(r, input.scan) : input.key()),
+    (error) => notify('error', describeError(error)),
+  );
   return {
     submitScan(raw) {
       if (normaliseCode(raw) === '') return;
-      queue.push(raw);
+      queue.push({ scan: raw });
     },
     scanQueue: queue,
+    afterScans(action) {
+      if (queue.size === 0) action();
+      else queue.push({ key: action });
+    },
     openFound: (found) => openFoundPackage(r, found),
     onCommandBarcode(run) {
       r.runCommand = run;
@@ -218,7 +233,7 @@ async function scanWhileRegistering(r: Router, code: string): Promise<void> {
 }
 
 /** This page's scan router. */
-export const { submitScan, scanQueue, openFound, onCommandBarcode } = createScanRouter({ client: pageClient, session: useSession, register: useRegister });
+export const { submitScan, scanQueue, afterScans, openFound, onCommandBarcode } = createScanRouter({ client: pageClient, session: useSession, register: useRegister });
 
 /** Selects the unit a scanned unit label names on the open package, and says which it is. */
 function selectUnit(unit: LookupUnit): void {

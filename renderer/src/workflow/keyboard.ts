@@ -3,7 +3,7 @@ import { useInProgress } from '../receiving/in-progress-store.ts';
 import { useOverride } from '../receiving/override-store.ts';
 import { usePackage } from '../receiving/page-package.ts';
 import { useScan } from '../receiving/scan-result-store.ts';
-import { onCommandBarcode, openFound, submitScan } from '../receiving/scan-router.ts';
+import { afterScans, onCommandBarcode, openFound, scanQueue, submitScan } from '../receiving/scan-router.ts';
 import { useRegister } from '../registering/register-store.ts';
 import { installKeyCapture } from '../scan/key-capture.ts';
 import { focusScan, scanField } from '../scan/scan-field.ts';
@@ -21,6 +21,8 @@ import { back, changeQuantity, correctReceipt, printSelectedLabel, receive, setC
  *   F10 override the disposition (then 1–6 and why) · a bin's barcode confirms the put · F5 print (again) the unit's label
  *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
  *   Alt+S receive screen · Alt+P packages · Alt+R returns · Alt+D the dock today (supervisor) · Alt+L print queue
+ * A key pressed while scans are still being handled acts after them (the scan router's queue), as if
+ * the station had answered at once: keys and scans act in the order the worker made them.
  */
 
 function pickIndex(char: string): number | null {
@@ -68,6 +70,32 @@ function shortcutFor(char: string): (() => void) | null {
       : null;
   }
   return null;
+}
+
+/** The characters that are a shortcut on some screen: while scans are being handled, any may become one. */
+const MAY_BE_SHORTCUT = /^[1-9+-]$/;
+
+/** A held shortcut character, run where the scans before it led; one that is no shortcut there was typed text. */
+function runShortcut(char: string): void {
+  const run = shortcutFor(char);
+  if (run) return run();
+  const field = scanField();
+  if (field) field.value = char + field.value;
+}
+
+/** Keys that act on the screen (not on a text field's caret): these wait for the scans before them. */
+function actsOnScreen(event: KeyboardEvent, inTextField: boolean): boolean {
+  const key = event.key;
+  const ctrl = event.ctrlKey || event.metaKey;
+  if (/^F\d+$/.test(key) || key === 'Escape' || event.altKey || (ctrl && key === 'Enter')) return true;
+  return !inTextField && (key === 'ArrowUp' || key === 'ArrowDown' || (ctrl && key.toLowerCase() === 'z'));
+}
+
+/** A command key pressed while scans are still being handled acts after them, as they were pressed. */
+function commandInOrder(event: KeyboardEvent, inTextField: boolean): boolean {
+  if (scanQueue.size === 0 || !actsOnScreen(event, inTextField)) return command(event, inTextField);
+  afterScans(() => command(event, inTextField));
+  return true;
 }
 
 function command(event: KeyboardEvent, inTextField: boolean): boolean {
@@ -158,9 +186,9 @@ export function installStationKeyboard(): () => void {
     field: scanField,
     submit: submitScan,
     claims: (code) => useSession.getState().byBadge(code) !== null || isCommandCode(code),
-    isShortcut: (char) => shortcutFor(char) !== null,
-    shortcut: (char) => shortcutFor(char)?.(),
-    command,
+    isShortcut: (char) => shortcutFor(char) !== null || (scanQueue.size > 0 && MAY_BE_SHORTCUT.test(char)),
+    shortcut: (char) => afterScans(() => runShortcut(char)),
+    command: commandInOrder,
     framing: () => useStationSettings.getState().framing,
   });
   // After a click on any button the keyboard belongs to the scan field again.
