@@ -51,6 +51,20 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
     await expect(page.getByTestId('pdf-link')).toContainText(`Label ${item.unit_id}`);
     await page.getByTestId('pdf-link').getByRole('button', { name: 'Close' }).click();
 
+    // A unit scanned just now: F5 waits for the station's answer to the scan, then prints its label.
+    await scan(page, s.skus[1]);
+    await page.keyboard.press('2');
+    const newTab = page.waitForEvent('popup');
+    await page.keyboard.press('F5');
+    expect((await newTab).url()).toMatch(/^blob:/);
+    const fresh = (await demo.api.getPackage(s.accountId, s.packageId)).line_items.find((li) => li.return_line_item_id === s.ret.return_line_items[1]?.id);
+    expect(fresh?.unit_id).toMatch(/^RS-/);
+    await expect(page.getByTestId('pdf-link')).toContainText(`Label ${fresh?.unit_id}`);
+    await expect(page.getByTestId('print-label')).toContainText(fresh?.unit_id ?? '');
+    await page.getByTestId('pdf-link').getByRole('button', { name: 'Close' }).click();
+    await page.keyboard.press('ArrowUp'); // back to the first unit
+    await expect(page.getByTestId('print-label')).toContainText(item.unit_id ?? '');
+
     // A network label printer that does not answer: F5 queues the label, and it waits.
     await openSettings(page);
     await form.getByRole('radio', { name: 'Network label printer (ZPL)' }).check();

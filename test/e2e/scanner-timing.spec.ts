@@ -59,6 +59,8 @@ test('timing mode: a condition key pressed just before a scan sets the condition
   await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('1');
   await expect(lineRow(page, a)).toContainText('Like new');
   await expect(lineRow(page, b)).toContainText('Not set');
+  // The held 2 showed a's disposition at once; b, selected now, has none (no preview left behind).
+  await expect(page.getByTestId('disposition')).toHaveCount(0);
 
   // 3 pressed, then a scan a moment later (the hold has run out): condition set, scan whole.
   await keyThenScan(page, '3', 120, c, 25);
@@ -70,6 +72,7 @@ test('timing mode: a condition key pressed just before a scan sets the condition
   await expect(lineRow(page, a).getByTestId('line-here')).toHaveText('2');
   await expect(lineRow(page, c)).toContainText('Damaged');
   await expect(lineRow(page, a)).toContainText('Like new');
+  await expect(page.getByTestId('disposition')).toHaveAttribute('data-disposition', 'restock');
 
   await expect(page.getByTestId('unexpected-row')).toHaveCount(0);
   await waitForQuietSync(page);

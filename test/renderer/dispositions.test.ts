@@ -110,6 +110,8 @@ describe('dispositions at the dock, against a real station', () => {
     expect(item?.disposition_override).toMatchObject({ by: worker, reason: 'smells of smoke' });
     expect(item?.put_confirmed_at).not.toBeNull();
     expect(item?.unit_id).toMatch(/^RS-/);
+    // The unit scanned here knows the unit id the station gave it (F5 prints its label), no reopen needed.
+    expect(store.getState().drafts[0]?.unit_id).toBe(item?.unit_id);
     expect(item?.tags).toEqual(expect.arrayContaining(['disposition:dispose', 'bin:DISPOSE', `unit:${item?.unit_id}`]));
 
     // Undo twice: the put, then the override; the rules' answer is back on the station too.
@@ -119,6 +121,40 @@ describe('dispositions at the dock, against a real station', () => {
     expect(store.getState().drafts[0]).toMatchObject({ disposition: 'restock', disposition_source: 'rule' });
     await p.outbox.idle();
     expect((await p.client.getPackage(1, pkg.id)).line_items[0]).toMatchObject({ condition: 'like_new', disposition: 'restock', disposition_source: 'rule', disposition_override: null, put_confirmed_at: null });
+  });
+
+  it('previews the disposition of a held condition key without changing or sending anything', async () => {
+    const cable = new StationCable(ts);
+    const p = page(cable);
+    const { ret, skus, pkg } = await parcel(p.client);
+    const store = p.usePackage;
+    store.getState().open({ accountId: 1, pkg, ret });
+    store.getState().scanItem(skus[0] ?? '');
+    store.getState().setCondition('like_new');
+    await p.outbox.idle();
+    const drafts = store.getState().drafts;
+    const sent = cable.requests.length;
+
+    // The key 5 is held (a scanner's next character may follow): damaged → liquidate, shown only.
+    store.getState().previewCondition('damaged');
+    expect(store.getState().conditionPreview).toMatchObject({ key: drafts[0]?.key, condition: 'damaged', disposition: 'liquidate', bin: 'LIQUIDATE' });
+    expect(store.getState().drafts).toBe(drafts);
+    // It was the start of a scan after all: withdrawn, the unit as it was.
+    store.getState().previewCondition(null);
+    expect(store.getState().conditionPreview).toBeNull();
+    await p.outbox.idle();
+    expect(cable.requests.length).toBe(sent);
+    expect((await p.client.getPackage(1, pkg.id)).line_items[0]).toMatchObject({ condition: 'like_new', disposition: 'restock' });
+
+    // It was a key: the change itself ends the preview.
+    store.getState().previewCondition('damaged');
+    store.getState().setCondition('damaged');
+    expect(store.getState().conditionPreview).toBeNull();
+    expect(store.getState().drafts[0]).toMatchObject({ condition: 'damaged', disposition: 'liquidate' });
+    // Nothing selected: nothing to preview.
+    store.getState().close();
+    store.getState().previewCondition('new');
+    expect(store.getState().conditionPreview).toBeNull();
   });
 
   it('shows the disposition while the station cannot be reached, and the station agrees once it can', async () => {

@@ -74,6 +74,9 @@ function asCreated(draft: Draft): Draft {
   return { ...draft, disposition_source: draft.disposition_source === 'override' ? null : draft.disposition_source, override: null, put_confirmed: false };
 }
 
+/** What was saved: `sent` with the unit id the station gave the item (the label's barcode; a draft made on the screen does not know it). */
+const withUnitOf = (sent: Draft, item: PackageLineItem): Draft => (sent.unit_id === null && item.unit_id ? { ...sent, unit_id: item.unit_id } : sent);
+
 export function createBody(draft: Draft): PackageLineItemCreateInput {
   const body: PackageLineItemCreateInput = {
     return_line_item_id: draft.return_line_item_id,
@@ -161,6 +164,13 @@ export class LineSync {
     if (this.#failure !== null) throw this.#failure;
   }
 
+  /** The unit ids the station gave the drafts it created (by draft key). */
+  unitIds(): Map<string, string> {
+    const ids = new Map<string, string>();
+    for (const [key, { draft }] of this.#saved) if (draft.unit_id !== null) ids.set(key, draft.unit_id);
+    return ids;
+  }
+
   /** The server id of a draft, once created. */
   idOf(key: string): number | null {
     return this.#saved.get(key)?.id ?? null;
@@ -198,7 +208,7 @@ export class LineSync {
           const item = await this.#api.createLineItem(this.#accountId, this.#packageId, createBody(draft), {
             idempotencyKey: `pkg-${this.#packageId}-${draft.key}`,
           });
-          this.#saved.set(draft.key, { id: item.id, draft: asCreated(draft) });
+          this.#saved.set(draft.key, { id: item.id, draft: withUnitOf(asCreated(draft), item) });
         };
       }
       const diff = draftDiff(saved.draft, draft);
@@ -207,15 +217,15 @@ export class LineSync {
         // The put waits for its own step (below): the PATCH may change the bin first.
         const sent = { ...draft, put_confirmed: saved.draft.put_confirmed && draft.put_confirmed };
         return async () => {
-          await this.#api.updateLineItem(this.#accountId, this.#packageId, saved.id, { ...diff, ...override });
-          this.#saved.set(draft.key, { id: saved.id, draft: sent });
+          const item = await this.#api.updateLineItem(this.#accountId, this.#packageId, saved.id, { ...diff, ...override });
+          this.#saved.set(draft.key, { id: saved.id, draft: withUnitOf(sent, item) });
         };
       }
       if (draft.put_confirmed && !saved.draft.put_confirmed && draft.bin !== null) {
         const bin = draft.bin;
         return async () => {
-          await this.#api.confirmPut(this.#accountId, this.#packageId, saved.id, { bin });
-          this.#saved.set(draft.key, { id: saved.id, draft });
+          const item = await this.#api.confirmPut(this.#accountId, this.#packageId, saved.id, { bin });
+          this.#saved.set(draft.key, { id: saved.id, draft: withUnitOf(draft, item) });
         };
       }
     }

@@ -166,6 +166,16 @@ export class PackageOutbox {
     return { state: sender.state === 'failed' ? 'failed' : sender.state === 'retrying' ? 'retrying' : 'saving', error: sender.error };
   }
 
+  /** The unit ids the station gave this package's new items, by draft key (for labels before a reopen). */
+  unitIdsOf(accountId: number, packageId: number): Map<string, string> {
+    return this.#senders.get(pendingKey(accountId, packageId))?.sync.unitIds() ?? new Map();
+  }
+
+  /** The line item the station made for a draft of this package, once it has. */
+  lineItemIdOf(accountId: number, packageId: number, draftKey: string): number | null {
+    return this.#senders.get(pendingKey(accountId, packageId))?.sync.idOf(draftKey) ?? null;
+  }
+
   /** Packages with unsent work, in the order they are sent. */
   get entries(): PendingEntry[] {
     return [...this.#senders.values()]

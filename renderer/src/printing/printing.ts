@@ -86,6 +86,8 @@ export interface UnitTarget {
   accountId: number;
   packageId: number;
   draft: Pick<Draft, 'key' | 'unit_id'>;
+  /** The unit's line item when its draft key does not carry it (a unit made on this screen). */
+  lineItemId?: number | null;
   /** The worker named on the label (null: the package's processor). */
   operatorId?: number | null;
 }
@@ -99,7 +101,7 @@ const PENDING: readonly PrintJob['state'][] = ['waiting', 'sending'];
  * label's PDF is opened.
  */
 export async function printUnitLabel(client: PrintingClient, target: UnitTarget, printer: PrinterSetting, openPdf: OpenPdf): Promise<PrintOutcome> {
-  const lineItemId = lineItemIdOf(target.draft);
+  const lineItemId = target.lineItemId ?? lineItemIdOf(target.draft);
   const unitId = target.draft.unit_id;
   if (unitId === null || lineItemId === null) return { ok: false, message: 'This item has no unit id yet: it gets one with its disposition, once the station has saved it.' };
   try {

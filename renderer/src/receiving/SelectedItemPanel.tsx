@@ -10,6 +10,7 @@ import { usePackage } from './page-package.ts';
 export function SelectedItemPanel() {
   const draft = usePackage((s) => s.drafts.find((d) => d.key === s.selectedKey) ?? null);
   const ret = usePackage((s) => s.current?.ret ?? null);
+  const preview = usePackage((s) => s.conditionPreview);
   const changeQuantity = usePackage((s) => s.changeQuantity);
   const edit = usePackage((s) => s.edit);
 
@@ -23,7 +24,7 @@ export function SelectedItemPanel() {
         <h3>
           Selected: {name} <span className="qty">× {draft.quantity}</span>
         </h3>
-        <DispositionBanner draft={draft} />
+        <DispositionBanner draft={preview?.key === draft.key ? preview : draft} />
       </div>
       <OverridePanel />
       <div className="button-row condition-buttons" role="group" aria-label="Condition" data-testid="condition-panel">

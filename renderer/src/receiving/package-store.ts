@@ -5,7 +5,7 @@ import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
 import { describeError } from '../api/describe-error.ts';
 import { type Disposition, type DispositionRuleLike, sameBin } from '#shared/dispositions.ts';
-import { applyRules, type DispositionFacts, knownBin, overridden } from '../inspect/disposition.ts';
+import { applyRules, type DispositionFacts, knownBin, overridden, withRules } from '../inspect/disposition.ts';
 import { applyItemScan, type Draft, lineRows, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
 import type { SyncState } from '../inspect/line-sync.ts';
 import type { Upload, UploadQueue } from '../media/upload-queue.ts';
@@ -45,6 +45,11 @@ export interface PackageState {
   correctingBy: { id: number; name: string } | null;
   /** Set by a first F2 on an exception package: the next F2 receives it. */
   exceptionConfirmed: boolean;
+  /**
+   * The selected unit as a condition key being held would make it (the key waits a moment for a
+   * scanner's next character): its disposition shows at once; null when no key is held.
+   */
+  conditionPreview: Draft | null;
   open(work: OpenPackage): void;
   /** Opens a received package for an explicit, recorded correction by `operator`. */
   startCorrection(operator: { id: number; name: string }): void;
@@ -58,6 +63,8 @@ export interface PackageState {
   select(key: string): void;
   moveSelection(step: number): void;
   setCondition(condition: Condition): boolean;
+  /** Shows (or with null, stops showing) the selected unit as `condition` would make it, changing nothing. */
+  previewCondition(condition: Condition | null): void;
   toggleDefective(): boolean;
   changeQuantity(key: string, delta: number): void;
   edit(key: string, change: Partial<Pick<Draft, 'notes' | 'tags' | 'barcode'>>): void;
@@ -88,8 +95,8 @@ type Set = StoreApi<PackageState>['setState'];
 type Get = StoreApi<PackageState>['getState'];
 type Commit = (label: string, changed: Draft[], selectedKey: string | null) => void;
 
-type Closed = Pick<PackageState, 'current' | 'drafts' | 'selectedKey' | 'undoStack' | 'error' | 'correctingBy' | 'exceptionConfirmed' | 'receiving'>;
-const closed = (): Closed => ({ current: null, drafts: [], selectedKey: null, undoStack: [], error: null, correctingBy: null, exceptionConfirmed: false, receiving: false });
+type Closed = Pick<PackageState, 'current' | 'drafts' | 'selectedKey' | 'undoStack' | 'error' | 'correctingBy' | 'exceptionConfirmed' | 'receiving' | 'conditionPreview'>;
+const closed = (): Closed => ({ current: null, drafts: [], selectedKey: null, undoStack: [], error: null, correctingBy: null, exceptionConfirmed: false, receiving: false, conditionPreview: null });
 
 export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreApi<PackageState>> {
   let nextKey = 0;
@@ -104,7 +111,7 @@ export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreA
       // A correction of a received package is recorded on every item it changes: who (a tag) and
       // when (the item's updated_at).
       const drafts = correctingBy ? ruled.map((d) => (before.includes(d) ? d : withTag(d, `corrected-by-${correctingBy.id}`))) : ruled;
-      set({ drafts, selectedKey, undoStack: [...undoStack, { label, drafts: before, selectedKey: beforeKey }].slice(-200), error: null });
+      set({ drafts, selectedKey, undoStack: [...undoStack, { label, drafts: before, selectedKey: beforeKey }].slice(-200), error: null, conditionPreview: null });
       deps.outbox.change(current.accountId, current.pkg.id, drafts);
     };
     return {
@@ -118,6 +125,12 @@ export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreA
       ...receivingPart(set, get, deps),
     };
   });
+}
+
+/** `drafts` with the unit ids the station gave them; the same array when none was new. */
+function withUnitIds(drafts: Draft[], ids: ReadonlyMap<string, string>): Draft[] {
+  if (!drafts.some((d) => d.unit_id === null && ids.has(d.key))) return drafts;
+  return drafts.map((d) => (d.unit_id === null && ids.has(d.key) ? { ...d, unit_id: ids.get(d.key) ?? null } : d));
 }
 
 /** Opening and leaving a package, and following what the station says about it. */
@@ -136,7 +149,9 @@ function openingPart(set: Set, get: Get, deps: PackageStoreDeps) {
       const current = get().current;
       if (!current) return;
       const { state, error } = deps.outbox.syncStateOf(current.accountId, current.pkg.id);
-      set({ sync: state, syncError: state === 'failed' && error !== null ? describeError(error) : null });
+      // New units learn the unit id the station gave them (F5 prints their label without a reopen).
+      const drafts = withUnitIds(get().drafts, deps.outbox.unitIdsOf(current.accountId, current.pkg.id));
+      set({ sync: state, syncError: state === 'failed' && error !== null ? describeError(error) : null, drafts });
     },
     startCorrection(operator: { id: number; name: string }) {
       if (get().current?.pkg.status === 'received') set({ correctingBy: operator });
@@ -183,6 +198,15 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
       if (selectedKey === null || locked()) return false;
       commit(`condition ${condition}`, updateDraft(drafts, selectedKey, { condition }), selectedKey);
       return true;
+    },
+    previewCondition(condition: Condition | null) {
+      const { current, drafts, selectedKey, conditionPreview } = get();
+      const draft = drafts.find((d) => d.key === selectedKey);
+      if (condition === null || !current || !draft || locked()) {
+        if (conditionPreview !== null) set({ conditionPreview: null });
+        return;
+      }
+      set({ conditionPreview: withRules({ ...draft, condition }, dispositionFacts(current, deps)) });
     },
     toggleDefective() {
       const { drafts, selectedKey } = get();

@@ -30,6 +30,11 @@ export interface KeyCaptureHandlers {
   /** Whether `char` typed alone in the empty scan field is a shortcut on the current screen. */
   isShortcut(char: string): boolean;
   shortcut(char: string): void;
+  /**
+   * A shortcut character is held, waiting to see whether a scanner's next character follows (null:
+   * the wait is over, either way): the screen may show at once what the key will do.
+   */
+  pending(char: string | null): void;
   /** A command key; true when it was handled (the browser's default is then prevented). */
   command(event: KeyboardEvent, inTextField: boolean): boolean;
   /** The scanner's prefix and suffix when the station set them; null: scans are told by their speed. */
@@ -131,7 +136,10 @@ function onPrintable(c: Capture, event: KeyboardEvent, field: HTMLInputElement |
   event.preventDefault();
   if (!inScan) field.focus();
   if (step.step === 'shortcut') c.handlers.shortcut(event.key);
-  else c.held = { char: event.key, timer: setTimeout(() => runHeld(c), SHORTCUT_HOLD_MS) };
+  else {
+    c.held = { char: event.key, timer: setTimeout(() => runHeld(c), SHORTCUT_HOLD_MS) };
+    c.handlers.pending(event.key);
+  }
 }
 
 /** The held character joins the keys that followed it in the scan field. */
@@ -141,6 +149,7 @@ function releaseHeld(c: Capture, field: HTMLInputElement): void {
   field.value = c.held.char + field.value;
   c.released = c.held.char;
   c.held = null;
+  c.handlers.pending(null);
 }
 
 /** No key followed the held character in time (or a command key did): it was a shortcut. */
@@ -150,6 +159,7 @@ function runHeld(c: Capture): void {
   clearTimeout(timer);
   c.held = null;
   c.handlers.shortcut(char);
+  c.handlers.pending(null);
 }
 
 /** Enter (no modifiers) outside a framed scan. */

@@ -9,7 +9,7 @@ import { capturePhoto, useCamera } from '../media/camera.ts';
 import { useInProgress } from '../receiving/in-progress-store.ts';
 import { leaveInProgress } from '../receiving/open-package.ts';
 import { refuseWhenLocked } from '../receiving/package-lock.ts';
-import { usePackage } from '../receiving/page-package.ts';
+import { outbox, usePackage } from '../receiving/page-package.ts';
 import { scanQueue } from '../receiving/scan-router.ts';
 import { useSession } from '../session/session-store.ts';
 import { notify } from '../state/feedback-store.ts';
@@ -148,13 +148,24 @@ export function overrideDisposition(disposition: Disposition, reason: string): b
 }
 
 /** F5: the selected unit's label, printed or printed again (for the browser: its PDF opened). */
+/** How long F5 waits for the station to save a unit scanned just now (its unit id is the label's barcode). */
+const UNIT_ID_WAIT_MS = 3000;
+
 export async function printSelectedLabel(): Promise<void> {
   const current = usePackage.getState().current;
-  const draft = selectedDraft();
+  let draft = selectedDraft();
   if (!current || !draft) return notify('warning', 'Scan an item first, then print its label (F5).');
-  if (draft.unit_id === null) return notify('warning', 'This item has no unit id yet: set its condition; the label can be printed once the station has saved it.');
+  if (draft.unit_id === null) {
+    // A unit scanned a moment ago: its unit id comes with the station's answer to the scan.
+    const key = draft.key;
+    await Promise.race([outbox.idle(), new Promise((resolve) => setTimeout(resolve, UNIT_ID_WAIT_MS))]);
+    draft = usePackage.getState().drafts.find((d) => d.key === key);
+    if (!draft) return;
+    if (draft.unit_id === null) return notify('warning', 'This item has no unit id yet: the station has not saved it. Press F5 again once the station is back.');
+  }
   const operator = useSession.getState().operator;
-  const outcome = await printUnitLabel(pageClient, { accountId: current.accountId, packageId: current.pkg.id, draft, operatorId: operator?.id ?? null }, useStationSettings.getState().labels.printer, openPdfInBrowser);
+  const target = { accountId: current.accountId, packageId: current.pkg.id, draft, lineItemId: outbox.lineItemIdOf(current.accountId, current.pkg.id, draft.key), operatorId: operator?.id ?? null };
+  const outcome = await printUnitLabel(pageClient, target, useStationSettings.getState().labels.printer, openPdfInBrowser);
   notify(outcome.ok ? 'success' : 'error', outcome.message);
 }
 

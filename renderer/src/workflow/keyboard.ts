@@ -5,6 +5,7 @@ import { usePackage } from '../receiving/page-package.ts';
 import { useScan } from '../receiving/scan-result-store.ts';
 import { afterScans, onCommandBarcode, openFound, scanQueue, submitScan } from '../receiving/scan-router.ts';
 import { useRegister } from '../registering/register-store.ts';
+import { conditionForKey } from '../inspect/conditions.ts';
 import { installKeyCapture } from '../scan/key-capture.ts';
 import { focusScan, scanField } from '../scan/scan-field.ts';
 import { useSession } from '../session/session-store.ts';
@@ -81,6 +82,17 @@ function runShortcut(char: string): void {
   if (run) return run();
   const field = scanField();
   if (field) field.value = char + field.value;
+}
+
+/**
+ * A condition key held for a scanner's next character (80 ms): the unit's disposition shows at once
+ * (issue 26's p95 < 50 ms), withdrawn if the key proves to start a scan. Not while scans are in
+ * flight: the key will act on the unit they select.
+ */
+function previewHeldKey(char: string | null): void {
+  const onPackage = useNav.getState().screen === 'package' && useOverride.getState().state.step !== 'pick';
+  const condition = char !== null && onPackage && scanQueue.size === 0 && useSession.getState().operator ? conditionForKey(char) : null;
+  usePackage.getState().previewCondition(condition);
 }
 
 /** Keys that act on the screen (not on a text field's caret): these wait for the scans before them. */
@@ -188,6 +200,7 @@ export function installStationKeyboard(): () => void {
     claims: (code) => useSession.getState().byBadge(code) !== null || isCommandCode(code),
     isShortcut: (char) => shortcutFor(char) !== null || (scanQueue.size > 0 && MAY_BE_SHORTCUT.test(char)),
     shortcut: (char) => afterScans(() => runShortcut(char)),
+    pending: previewHeldKey,
     command: commandInOrder,
     framing: () => useStationSettings.getState().framing,
   });
