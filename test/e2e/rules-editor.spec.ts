@@ -70,8 +70,25 @@ test('a supervisor changes a bin, is refused a shadowed rule beside it, fixes it
     await expect(page.getByTestId('rules-refusals')).toHaveCount(0);
     expect((await demo.api.dispositionRules()).rules[0]?.bin).toBe('A-12');
 
-    // Esc goes back to the dock, which uses the new bin at once.
+    // A change not saved: leaving (here Alt+S) asks first and keeps what was typed; a second try (Esc) leaves without it.
     await firstBin.focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('NOT-KEPT');
+    await page.keyboard.press('Alt+S');
+    await expect(page.getByTestId('rules-unsaved')).toContainText('not saved');
+    await expect(screen).toBeVisible();
+    await expect(firstBin).toHaveValue('NOT-KEPT');
+    await expect(firstBin).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(screen).toHaveCount(0);
+    expect((await demo.api.dispositionRules()).rules[0]?.bin).toBe('A-12');
+
+    // Back again, nothing changed: Esc goes back to the dock at once, and the dock uses the new bin.
+    await settings.locator('summary').focus();
+    if (!(await settings.evaluate((el) => el.hasAttribute('open')))) await page.keyboard.press('Enter');
+    await page.getByTestId('disposition-rules-link').focus();
+    await page.keyboard.press('Enter');
+    await expect(firstBin).toHaveValue('A-12');
     await page.keyboard.press('Escape');
     await expect(screen).toHaveCount(0);
     await expect(page.getByTestId('scan-field')).toBeFocused();

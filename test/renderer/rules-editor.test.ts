@@ -119,6 +119,26 @@ describe('editing the rules against a station', () => {
     expect(editor.getState().refusals.summary).toEqual([]);
   });
 
+  it('leaving with changes not saved is refused once, then allowed; saved or unchanged, at once', async () => {
+    const { editor } = await loaded();
+    expect(editor.getState().mayLeave()).toBe(true);
+    editor.getState().edit((d) => ({ ...d, rules: d.rules.map((r, i) => (i === 0 ? { ...r, bin: 'CHANGED' } : r)) }));
+    expect(editor.getState().mayLeave()).toBe(false);
+    expect(editor.getState().leaveWarned).toBe(true);
+    // Typing after the warning asks again.
+    editor.getState().edit((d) => ({ ...d, rules: d.rules.map((r, i) => (i === 0 ? { ...r, bin: 'CHANGED-2' } : r)) }));
+    expect(editor.getState().leaveWarned).toBe(false);
+    expect(editor.getState().mayLeave()).toBe(false);
+    expect(editor.getState().mayLeave()).toBe(true);
+    // Changed back to what the station holds: nothing to lose.
+    await editor.getState().load();
+    editor.getState().edit((d) => ({ ...d, rules: d.rules.map((r, i) => (i === 0 ? { ...r, bin: ` ${r.bin} ` } : r)) }));
+    expect(editor.getState().mayLeave()).toBe(true);
+    editor.getState().edit((d) => ({ ...d, rules: d.rules.map((r, i) => (i === 0 ? { ...r, bin: 'SAVED-BIN' } : r)) }));
+    expect(await editor.getState().save()).toBe(true);
+    expect(editor.getState().mayLeave()).toBe(true);
+  });
+
   it('unsent, says so and keeps the draft', async () => {
     const { editor, cable } = await loaded();
     const draft = draftOfEditor(editor);

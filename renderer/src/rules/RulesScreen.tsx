@@ -8,10 +8,10 @@ import { moveRule, newRule, TABLE_FIELD } from './rules-draft.ts';
 import { RuleRow } from './RuleRow.tsx';
 import './rules.css';
 
-/** Back to the dock without saving (Cancel, or Esc anywhere on the screen). */
+/** Back to the dock (Cancel, or Esc anywhere on the screen); with changes not saved, only on the second try. */
 export function leaveRules(): void {
   useNav.getState().go('scan');
-  focusScan();
+  if (useNav.getState().screen === 'scan') focusScan();
 }
 
 /**
@@ -20,11 +20,14 @@ export function leaveRules(): void {
  * in a summary, and nothing typed is lost. docs/operator-guide.md, Dispositions.
  */
 export function RulesScreen() {
-  const { draft, loadError, refusals, saving, saved, edit, save, load } = useRulesEditor();
+  const { draft, loadError, refusals, saving, saved, leaveWarned, edit, save, load } = useRulesEditor();
   const form = useRef<HTMLFormElement>(null);
   const loaded = draft !== null;
   useEffect(() => {
     void useRulesEditor.getState().load();
+    // Any way out (Esc, Cancel, Alt+letter, the header) asks first while changes are not saved.
+    useNav.getState().guardLeaving(() => useRulesEditor.getState().mayLeave());
+    return () => useNav.getState().guardLeaving(null);
   }, []);
   // Once the rules are on screen the keyboard is theirs: the first rule's first field.
   useEffect(() => {
@@ -64,6 +67,11 @@ export function RulesScreen() {
             ))}
           </ul>
         </div>
+      )}
+      {leaveWarned && (
+        <p role="alert" className="rules-error" data-testid="rules-unsaved">
+          The changes are not saved. Esc (or Cancel) again leaves without them; Save keeps them.
+        </p>
       )}
       {saved && (
         <p role="status" data-testid="rules-saved">

@@ -7,7 +7,8 @@ import { bodyOf, draftOf, NO_REFUSALS, refusalsOf, type Draft, type Refusals } f
 /*
  * The rules screen's state: the draft read from the station, edited, saved with a PUT. A refused save
  * keeps the draft as typed and puts each refusal beside its field; a saved one is handed to `adopt`
- * (the dock's copy of the rules) and becomes the new draft.
+ * (the dock's copy of the rules) and becomes the new draft. Leaving with changes not saved is asked
+ * about once (`mayLeave`): the second try leaves, and the next visit reads the station's rules again.
  */
 
 export interface RulesEditorState {
@@ -18,11 +19,19 @@ export interface RulesEditorState {
   saving: boolean;
   /** Said after a save went through. */
   saved: string | null;
+  /** The rules as last read or saved (the body a save would send), to tell unsaved changes. */
+  pristine: string | null;
+  /** A try to leave with unsaved changes was refused once: the next one leaves. */
+  leaveWarned: boolean;
   load(): Promise<void>;
   edit(change: (draft: Draft) => Draft): void;
   /** Sends the draft; true when the station took it. */
   save(): Promise<boolean>;
+  /** Whether the screen may be left now: false (once) while changes are not saved. */
+  mayLeave(): boolean;
 }
+
+const bodyText = (draft: Draft): string => JSON.stringify(bodyOf(draft));
 
 export type RulesEditorStore = UseBoundStore<StoreApi<RulesEditorState>>;
 export type RulesEditorClient = Pick<ApiClient, 'dispositionRules' | 'updateDispositionRules'>;
@@ -34,19 +43,21 @@ export function createRulesEditor(client: RulesEditorClient, adopt: (table: Disp
     refusals: NO_REFUSALS,
     saving: false,
     saved: null,
+    pristine: null,
+    leaveWarned: false,
     async load() {
       set({ loadError: null });
       try {
         const table = await client.dispositionRules();
         adopt(table);
-        set({ draft: draftOf(table), refusals: NO_REFUSALS, saved: null });
+        set({ draft: draftOf(table), refusals: NO_REFUSALS, saved: null, pristine: bodyText(draftOf(table)), leaveWarned: false });
       } catch (error) {
         set({ loadError: describeError(error) });
       }
     },
     edit(change) {
       const draft = get().draft;
-      if (draft) set({ draft: change(draft), saved: null });
+      if (draft) set({ draft: change(draft), saved: null, leaveWarned: false });
     },
     async save() {
       const draft = get().draft;
@@ -57,7 +68,7 @@ export function createRulesEditor(client: RulesEditorClient, adopt: (table: Disp
         adopt(table);
         // Only when nothing was typed while the save was under way: else the typing stays.
         if (get().draft === draft) set({ draft: draftOf(table) });
-        set({ refusals: NO_REFUSALS, saved: `Saved: ${table.rules.length} rule${table.rules.length === 1 ? '' : 's'}. The dock uses them for items inspected from now on.` });
+        set({ pristine: bodyText(draftOf(table)), refusals: NO_REFUSALS, saved: `Saved: ${table.rules.length} rule${table.rules.length === 1 ? '' : 's'}. The dock uses them for items inspected from now on.` });
         return true;
       } catch (error) {
         set({ refusals: refusalsOf(error, draft) });
@@ -65,6 +76,15 @@ export function createRulesEditor(client: RulesEditorClient, adopt: (table: Disp
       } finally {
         set({ saving: false });
       }
+    },
+    mayLeave() {
+      const { draft, pristine, leaveWarned } = get();
+      if (draft === null || bodyText(draft) === pristine || leaveWarned) {
+        set({ leaveWarned: false });
+        return true;
+      }
+      set({ leaveWarned: true });
+      return false;
     },
   }));
 }

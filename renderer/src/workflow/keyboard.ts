@@ -120,7 +120,8 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
     if (!go) return false;
     if (onPackage) back();
     useNav.getState().go(go);
-    focusScan();
+    // Unless the screen kept the worker (the rules, not saved).
+    if (useNav.getState().screen === go) focusScan();
     return true;
   }
   if (key === 'Escape' && useOverride.getState().state.step !== 'closed') {
@@ -136,9 +137,9 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
     return true;
   }
   if (key === 'Escape' && screen === 'rules') {
-    // The rules screen is all fields: Esc leaves it (unsaved) from any of them.
+    // The rules screen is all fields: Esc leaves it from any of them (asked once when not saved).
     back();
-    focusScan();
+    if (useNav.getState().screen !== 'rules') focusScan();
     return true;
   }
   if (key === 'Escape') {
