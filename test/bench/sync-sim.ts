@@ -213,14 +213,23 @@ export class SimStation {
     await seedCatalog(store);
     const accounts = options.accounts ?? [1];
     await writeUpstreamSettings(store, { returns_url: fake.returnsUrl, base_url: fake.baseUrl, token: fake.token(accounts), accounts }, sim.clock.now());
-    const engine = createSyncEngine({
-      store,
-      clock: sim.clock,
-      fetch: simFetch(sim),
-      random: seeded(options.seed ?? 1),
-      budget: { now: () => sim.now, sleep: sim.sleep },
-    });
-    return new SimStation(name, sim, store, engine, dir);
+    return new SimStation(name, sim, store, SimStation.engineOf(store, sim, options.seed), dir);
+  }
+
+  private static engineOf(store: StationStore, sim: Sim, seed = 1): SyncEngine {
+    return createSyncEngine({ store, clock: sim.clock, fetch: simFetch(sim), random: seeded(seed), budget: { now: () => sim.now, sleep: sim.sleep } });
+  }
+
+  /**
+   * Stops this station as its process stops and opens it again on the same data directory: a new
+   * engine, nothing kept in memory (the gate, the budget), only what the store holds. Not started.
+   */
+  async restart(seed = 1): Promise<SimStation> {
+    this.stopped = true;
+    this.waiting?.moveTo(this.sim.now);
+    await this.store.close();
+    const store = await openStore({ dataDir: this.dir });
+    return new SimStation(this.name, this.sim, store, SimStation.engineOf(store, this.sim, seed), this.dir);
   }
 
   /** Starts the scheduler loop as an actor of the simulation. */

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { updatePackage } from '../../electron/station/domain/packages.ts';
 import { boundTables } from '../../electron/station/store/index.ts';
+import { insidesOf } from '../../electron/station/store/insides.ts';
 import { HOUR, MINUTE, Sim, SimStation, seedUpstream, startSimFake } from '../bench/sync-sim.ts';
 import { useSimRig } from './sim-rig.ts';
 
@@ -73,4 +74,38 @@ it('sends every receipt made during a 20-minute outage within seconds of the fir
   expect(upstream.packages(1).filter((p) => p.status === 'received').length).toBe(RECEIPTS);
   expect(seenEverywhere, 'the other station saw every receipt').toBeGreaterThan(0);
   expect(seenEverywhere - outageUntil).toBeLessThanOrEqual(10 * MINUTE);
+}, 120_000);
+
+it('a station restarted as the outage ends sends what waited for the upstream in its first rounds, not at the end of each backoff', async () => {
+  sim = new Sim();
+  const upstream = await startSimFake(sim, { rateLimit: { limit: 1_000, windowMs: HOUR, scope: 'account' } });
+  rig.fake = upstream;
+  seedUpstream(upstream, sim, 20, { open: 20, prefix: 'RECOVER' });
+  let dock = await SimStation.open('restart-dock', sim, upstream, { seed: 5 });
+  rig.stations.push(dock);
+  dock.start();
+  await sim.runUntil(sim.now + 30 * MINUTE);
+  expect(await dock.hasTracking(tracking(19))).toBe(true);
+
+  const outageUntil = sim.now + OUTAGE_MS;
+  upstream.modes.outage = { status: 503, retryAfterSeconds: 60, until: outageUntil };
+  void sim.spawn(async () => {
+    for (let i = 0; i < 8; i += 1) {
+      await receive(dock, tracking(i));
+      await sim.sleep(Math.floor((OUTAGE_MS - 2 * MINUTE) / 8));
+    }
+  });
+  await sim.runUntil(outageUntil);
+  // The station stops and starts as the upstream comes back: its gate is new and saw no outage.
+  const waiting = (await insidesOf(dock.store).db.outbox.toArray()).filter((entry) => entry.next_attempt_at !== null);
+  expect(waiting.length).toBeGreaterThan(1);
+  dock = await dock.restart(6);
+  rig.stations.splice(0, rig.stations.length, dock);
+  dock.start();
+  await sim.runUntil(outageUntil + 10 * MINUTE);
+
+  const patches = upstream.requests.filter((r) => r.method === 'PATCH' && r.at >= outageUntil && r.status === 200);
+  expect(patches.length).toBe(8);
+  expect(Math.max(...patches.map((r) => r.at)) - outageUntil).toBeLessThan(30_000);
+  expect(upstream.packages(1).filter((p) => p.status === 'received').length).toBe(8);
 }, 120_000);

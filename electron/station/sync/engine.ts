@@ -193,6 +193,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let lastBudget: RateBudget | undefined;
   /** Per budget, the outages whose end this engine acted on (their waits released). */
   const recoveriesSeen = new WeakMap<RateBudget, number>();
+  /**
+   * The waits for the upstream that were in the outbox when this engine started are released in its
+   * first round: its gate is new and cannot see the end of an outage that began before the restart.
+   */
+  let startWaitsReleased = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   const refreshStatus = () => feed.refresh(lastRound);
@@ -257,6 +262,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
     const sc = await contextFor(settings, budget);
     if (roundOptions.ignoreBackoff) await clearBackoff(store);
+    else if (!startWaitsReleased) await clearBackoff(store, waitedForUpstream);
+    startWaitsReleased = true;
     await outageEnded(budget);
     const outcome = await syncAccounts(sc, budget, settings.accounts, roundOptions, report);
     // The probe of this round ended an outage: what waited for it goes in a round right after.
