@@ -172,10 +172,12 @@ type Unit = (typeof UNIT_PLAN)[number];
  * MutationObserver). The keydown's timeStamp is when the key was pressed, whichever listener runs
  * first, so the key capture's listener may change the DOM before this one sees the key.
  */
-const ARM_CONDITION_TIMER = `({ key, sku, label, disposition }) => new Promise((resolve) => {
+const ARM_CONDITION_TIMER = `({ key, sku, label, disposition }) => new Promise((resolve, reject) => {
   let start = 0, rowAt = 0, bannerAt = 0;
+  const late = setTimeout(() => reject(new Error('key ' + key + ' was not shown as ' + label + ' / ' + disposition + ' within 10 s')), 10000);
   const done = () => {
     if (start === 0 || rowAt === 0 || bannerAt === 0) return;
+    clearTimeout(late);
     observer.disconnect();
     window.removeEventListener('keydown', onKey, true);
     resolve({ row: rowAt - start, banner: bannerAt - start });
@@ -208,6 +210,8 @@ interface Samples {
 async function conditionSeries(page: Page, sku: string, armKey: string | null, act: (unit: Unit) => Promise<void>): Promise<Samples> {
   const [a, b] = UNIT_PLAN;
   await act(b);
+  // Counted (the line row), not only previewed (the banner shows while a key is held).
+  await page.locator(`[data-testid="line-row"][data-sku="${sku}"] td:last-child`).filter({ hasText: b.label }).waitFor();
   await banner(page, b);
   const samples: Samples = { row: [], banner: [] };
   for (let i = 0; i < CONDITION_SAMPLES; i++) {
@@ -266,7 +270,9 @@ async function dispositionBench(browser: Browser, page: Page, link: string, api:
     await page.locator(`[data-sku="${sku}"] [data-testid="line-here"]`).filter({ hasText: '1' }).waitFor();
     await page.keyboard.press(unit.key);
     actions++;
-    // The worker reads the bin off the screen, puts the unit there and scans the bin.
+    // The worker reads the bin off the screen, puts the unit there and scans the bin: seconds, while
+    // the banner shows the moment the key goes down (a preview, 80 ms before the key counts).
+    await page.locator(`[data-testid="line-row"][data-sku="${sku}"] td:last-child`).filter({ hasText: unit.label }).waitFor();
     await banner(page, unit);
     await page.keyboard.type(`${unit.bin}\n`);
     actions++;
@@ -356,7 +362,7 @@ async function dispositionBench(browser: Browser, page: Page, link: string, api:
       target: `≤ ${target} (as with the keyboard)`,
       ok: scansProblem === '' && scans <= target,
     },
-    ...timedRows('condition key', 'scans told by speed (a lone key held 80 ms)', held),
+    ...timedRows('condition key', 'scans told by speed (a lone key held 80 ms, its disposition previewed at once)', held),
     ...timedRows('condition key', 'scanner framing set (a key runs at once)', framed),
     ...timedRows('condition barcode Enter', 'scanner alone', barcode),
   ];
