@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaListSchema, IdSchema, listResponse, PaginationQueryShape, TimestampSchema } from './common.ts';
+import { commaListSchema, IdSchema, listResponse, NOT_BLANK_PATTERN, PaginationQueryShape, TimestampSchema } from './common.ts';
 
 /*
  * Labels and printing (issue 26, item 4; docs/operator-guide.md, Printers and labels): the unit
@@ -41,7 +41,7 @@ export const PrinterSettingSchema = z.discriminatedUnion('kind', [
     host: z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, 'A host name or an IP address.'),
     port: z.int().min(1).max(65535).default(9100),
   }),
-  z.strictObject({ kind: z.literal('system'), name: z.string().trim().min(1).max(255).nullable().default(null) }),
+  z.strictObject({ kind: z.literal('system'), name: z.string().trim().min(1).max(255).meta({ pattern: NOT_BLANK_PATTERN }).nullable().default(null) }),
   z.strictObject({ kind: z.literal('browser') }),
 ]);
 export type PrinterSetting = z.infer<typeof PrinterSettingSchema>;
