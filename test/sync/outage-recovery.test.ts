@@ -3,7 +3,7 @@ import { updatePackage } from '../../electron/station/domain/packages.ts';
 import { boundTables } from '../../electron/station/store/index.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 import { HOUR, MINUTE, Sim, SimStation, seedUpstream, startSimFake } from '../bench/sync-sim.ts';
-import { useSimRig } from './sim-rig.ts';
+import { seededFake, startedStation, useSimRig } from './sim-rig.ts';
 
 /*
  * The end of an outage (issue 24, item 9: "convergence after the upstream recovers is still within
@@ -78,12 +78,8 @@ it('sends every receipt made during a 20-minute outage within seconds of the fir
 
 it('a station restarted as the outage ends sends what waited for the upstream in its first rounds, not at the end of each backoff', async () => {
   sim = new Sim();
-  const upstream = await startSimFake(sim, { rateLimit: { limit: 1_000, windowMs: HOUR, scope: 'account' } });
-  rig.fake = upstream;
-  seedUpstream(upstream, sim, 20, { open: 20, prefix: 'RECOVER' });
-  let dock = await SimStation.open('restart-dock', sim, upstream, { seed: 5 });
-  rig.stations.push(dock);
-  dock.start();
+  const upstream = await seededFake(rig, sim, 1_000, { count: 20, open: 20, prefix: 'RECOVER' });
+  let dock = await startedStation(rig, 'restart-dock', sim, upstream, 5);
   await sim.runUntil(sim.now + 30 * MINUTE);
   expect(await dock.hasTracking(tracking(19))).toBe(true);
 

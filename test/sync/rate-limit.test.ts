@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { HOUR, MINUTE, Sim, SimStation, seedUpstream, startSimFake } from '../bench/sync-sim.ts';
-import { useSimRig } from './sim-rig.ts';
+import { seededFake, startedStation, useSimRig } from './sim-rig.ts';
 
 /*
  * The spec's rate limit, driven to its end (issue 24: "rate-limit headers and 429"). The spec-only
@@ -60,12 +60,8 @@ it.each(['account', 'token'] as const)('two stations pull 1,500 packages through
 
 it('stops at the first 429 when another client spent the account\'s window, and sends nothing more until its Retry-After', async () => {
   const sim = new Sim();
-  const upstream = await startSimFake(sim, { rateLimit: { limit: 40, windowMs: HOUR, scope: 'account' } });
-  rig.fake = upstream;
-  seedUpstream(upstream, sim, 1_500, { open: 100, prefix: 'SPENT' });
-  const station = await SimStation.open('limit-spent', sim, upstream, { seed: 7 });
-  rig.stations.push(station);
-  station.start();
+  const upstream = await seededFake(rig, sim, 40, { count: 1_500, open: 100, prefix: 'SPENT' });
+  const station = await startedStation(rig, 'limit-spent', sim, upstream, 7);
   await sim.runUntil(sim.now + 5 * MINUTE);
   // Someone else on the account (another tool, not a station) spends what is left of the window.
   const other = upstream.token([1]);
