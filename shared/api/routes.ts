@@ -346,6 +346,8 @@ export const API_ROUTES = {
     method: 'POST',
     path: `${PACKAGE}/media_files`,
     summary: 'Attach a photo, video or PDF (multipart field `file`, or a raw body of an allowed type).',
+    description:
+      'A `captured_at` later than 10 minutes after the station\'s clock, or older than 366 days before it, is a 422 on `captured_at` (nothing is stored).',
     tag: 'media files',
     auth: 'account',
     params: PackagePathSchema,
@@ -353,7 +355,7 @@ export const API_ROUTES = {
     body: 'media',
     status: 201,
     response: MediaFileSchema,
-    // MALFORMED_JSON: a multipart body that is not well-formed multipart; INVALID_QUERY: a captured_at it cannot take.
+    // MALFORMED_JSON: a multipart body that is not well-formed multipart; INVALID_QUERY: a captured_at that is not a time.
     errors: ['MALFORMED_JSON', 'INVALID_QUERY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   deleteMediaFile: {

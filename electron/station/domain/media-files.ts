@@ -43,7 +43,8 @@ export async function attachMedia(
 
 /**
  * Refuses a capture time the station's clock says cannot be right (on `captured_at`): later than
- * a terminal's clock may run ahead, or older than any upload is kept: 400 INVALID_QUERY, as a malformed one.
+ * a terminal's clock may run ahead, or older than any upload is kept (422, a rule no schema can say:
+ * it moves with the clock; a malformed time is the query's 400).
  */
 export function assertCaptureTime(capturedAt: string | undefined, now: string): void {
   if (capturedAt === undefined) return;
@@ -52,7 +53,7 @@ export function assertCaptureTime(capturedAt: string | undefined, now: string): 
   const earliest = clock - CAPTURED_AT_MAX_AGE_DAYS * 86_400_000;
   if (at > clock + CAPTURED_AT_MAX_AHEAD_MS || at < earliest) {
     const message = `captured_at must be between ${new Date(earliest).toISOString()} and ${new Date(clock + CAPTURED_AT_MAX_AHEAD_MS).toISOString()} (the station's clock: ${now}), got ${capturedAt}.`;
-    throw fail('INVALID_QUERY', message, { fields: [{ path: 'captured_at', message }] });
+    throw fail('VALIDATION_FAILED', message, { fields: [{ path: 'captured_at', message }] });
   }
 }
 

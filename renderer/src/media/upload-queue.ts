@@ -158,7 +158,7 @@ export class UploadQueue {
 }
 
 function refusedCaptureTime(error: unknown): boolean {
-  return error instanceof ApiError && error.errorCode === 'INVALID_QUERY' && (error.details.fields ?? []).some((field) => field.path === 'captured_at');
+  return error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED' && (error.details.fields ?? []).some((field) => field.path === 'captured_at');
 }
 
 function defaultSleep(ms: number): Promise<void> {
