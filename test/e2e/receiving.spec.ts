@@ -42,6 +42,10 @@ test('receive a three-line return: scanner for codes, touch for the rest', async
   await expect(page.getByTestId('photo')).toHaveCount(1);
   await expect(page.getByTestId('photo')).toHaveAttribute('data-state', 'done');
 
+  // Every unit is here with its condition; their bins were not scanned: receiving asks once.
+  await page.getByTestId('receive').click();
+  await expect(page.getByTestId('notice')).toContainText(`Receive ${s.tracking} — 4 units not put in their bins?`);
+  expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('delivered');
   await page.getByTestId('receive').click();
   await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
   await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'success');
@@ -77,10 +81,12 @@ test('receive a three-line return with the keyboard alone', async ({ page, demo 
   // A person presses a condition key after looking at the item: wait for it as they would.
   await scan(page, a);
   await page.keyboard.press('2'); // like new
+  await page.keyboard.press('Enter');
   await expect(lineRow(page, a)).toContainText('Like new');
   await scan(page, b);
   await scan(page, b);
   await page.keyboard.press('3'); // good
+  await page.keyboard.press('Enter');
   await expect(lineRow(page, b)).toContainText('Good');
   await scan(page, c);
   await page.keyboard.press('5'); // damaged
@@ -96,6 +102,8 @@ test('receive a three-line return with the keyboard alone', async ({ page, demo 
   await page.keyboard.press('F4');
   await expect(page.getByTestId('photo')).toHaveAttribute('data-state', 'done');
   await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('not put in their bins? Press F2');
   await page.keyboard.press('F2');
   await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
   await expect(page.getByTestId('count-received')).not.toContainText('—');
@@ -153,10 +161,11 @@ test('keys pressed while the station is slow to answer a scan act on what the sc
   await page.keyboard.press('F3'); // defective
   await scan(page, s.skus[1]);
   await page.keyboard.press('+');
+  await page.keyboard.press('Enter');
   await expect(lineRow(page, s.skus[0])).toContainText('Like new · defective');
   await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
-  // Two shortcut keys within the hold (80 ms) read as the start of a code: a worker's next key comes later.
   await page.keyboard.press('3'); // good
+  await page.keyboard.press('Enter');
   await expect(lineRow(page, s.skus[1])).toContainText('Good');
   await expect(page.getByTestId('scan-field')).toHaveValue('');
   await waitForQuietSync(page);
@@ -178,13 +187,18 @@ test('two units of one line in different conditions: split one off with F6', asy
   await scan(page, sku);
   await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('2');
   await page.keyboard.press('2'); // like new, for both so far
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('selected-item')).toContainText('Like new');
   await page.keyboard.press('F6');
   await expect(page.locator(`[data-testid="split-row"][data-sku="${sku}"]`)).toHaveCount(1);
   await page.keyboard.press('5'); // the split unit is damaged
+  await page.keyboard.press('Enter');
   await expect(page.locator(`[data-testid="split-row"][data-sku="${sku}"]`)).toContainText('Damaged');
   await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('2');
   await waitForQuietSync(page);
+  // Only this line of the three: a partial receipt, asked about once.
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('2 of 4 units scanned');
   await page.keyboard.press('F2');
   await expect(page.getByTestId('count-received')).not.toContainText('—');
   await expect.poll(async () => (await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('received');
