@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../station/data-dir.ts';
 import { openStation, type Station } from '../station/station.ts';
-import { seedDemo } from '../station/demo/seed-demo.ts';
+import { demoGuide, seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken, revokeToken } from '../station/domain/tokens.ts';
 import { removeControl, writeControl } from '../station/control-file.ts';
 import { readStartupSetting, STARTUP_SETTING_FLAGS, StartupSettingError, settingsGivenByFlags, stationOptionsFromStartupSettings } from '../station/startup-settings.ts';
@@ -101,6 +101,7 @@ export async function serve(args: string[]): Promise<void> {
   });
   process.stdout.write(`Returns station listening on ${origin}\n`);
   process.stdout.write(`Open the station UI: ${origin}/#token=${secret}\n`);
+  if (values.demo) process.stdout.write(`${demoGuide().join('\n')}\n`);
   station.server.log.info({ dataDir }, 'station ready');
 }
 

@@ -28,7 +28,7 @@ function post(message: FromCore): void {
 /** Labels for the system printers go to the main process, which alone can print. */
 const systemPrinter = systemPrinterOverPort(post);
 
-/** Listens on `port` when it is free (the window's origin, and the unsent work the UI keeps under it, stay the same after a restart), else on any. */
+/** Listens on `port` when it is free (the window's origin, and the work the UI keeps under it, stay the same across starts and restarts), else on any (the main process says so). */
 async function listen(station: Station, port: number): Promise<string> {
   if (port === 0) return station.listen('127.0.0.1', 0);
   try {

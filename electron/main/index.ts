@@ -7,13 +7,15 @@ import { STATION_VERSION } from '../station/version.ts';
 import { type CoreProcess, type CoreReady, CoreStartError, mayRestart, startCore } from './core-process.ts';
 import { mayReceiveConnection } from './guards.ts';
 import { menuTemplate } from './menu.ts';
+import { portOf, portTakenNotice } from './origin-notice.ts';
 import { printPdfToSystemPrinter } from './system-print.ts';
-import { type DesktopSettings, DesktopSettingsSchema, readDesktopSettings } from './settings.ts';
+import { type DesktopSettings, DesktopSettingsSchema, readDesktopSettings, SETTINGS_FILE } from './settings.ts';
 import { createStationWindow, guardSession, SESSION_PARTITION } from './window.ts';
 
 /*
  * The desktop app is a thin shell: the same station core as `returns-station serve`, in its own
- * process (an Electron utilityProcess, electron/core/) on a free loopback port, and one sandboxed
+ * process (an Electron utilityProcess, electron/core/) on the loopback port desktop.json keeps (the
+ * window's origin, the same at every start), and one sandboxed
  * window on its UI. This process keeps the window, the menu and the quit sequence, and starts the
  * core again when it crashes. Chromium's own files stay in a subfolder of the data directory. See
  * docs/architecture.md and docs/decisions/core-process.md.
@@ -58,7 +60,7 @@ async function start(): Promise<void> {
   const settings = readDesktopSettings(dataDir, process.env, process.argv);
   closeDeadlineSeconds = settings.closeDeadlineSeconds;
   launchCore = coreLauncher(settings);
-  station = await launchCore(0);
+  station = await launchCore(settings.port);
   const origin = () => station.origin;
 
   const stationSession = session.fromPartition(SESSION_PARTITION);
@@ -94,6 +96,16 @@ async function start(): Promise<void> {
   }
   own.on('closed', () => (window = undefined));
   await own.loadURL(`${origin()}/`);
+  sayIfMoved(settings.port);
+}
+
+/** The station could not have the port whose origin holds the window's kept work: say where that work is (origin-notice.ts). */
+function sayIfMoved(kept: number): void {
+  const used = portOf(station.origin);
+  if (kept === 0 || used === kept || !window) return;
+  const notice = portTakenNotice(kept, used, join(dataDir, SETTINGS_FILE));
+  process.stderr.write(`Returns Station: ${notice.message} ${notice.detail}\n`);
+  void dialog.showMessageBox(window, { type: 'warning', title: notice.title, message: notice.message, detail: notice.detail });
 }
 
 /**
@@ -111,13 +123,14 @@ function restartAfterCrash(code: number): void {
   }
   process.stderr.write(`Returns Station: the station core stopped unexpectedly (exit code ${code}); starting it again.\n`);
   window?.setTitle('Returns Station — starting the station again…');
-  const port = Number(new URL(station.origin).port);
+  const port = portOf(station.origin);
   launchCore(port).then(
     async (ready) => {
       station = ready;
       if (quitting || !window) return;
       window.setTitle('Returns Station');
       await window.loadURL(`${ready.origin}/`);
+      sayIfMoved(port);
     },
     (error: unknown) => {
       // One that stopped without a word is a crash like the first (its exit handler counts it); one that said why is final.

@@ -9,6 +9,19 @@ import { stationOptionsFromStartupSettings } from '../station/startup-settings.t
  * The desktop app's own settings, from `<data dir>/desktop.json` (an operator edits it, e.g. for
  * kiosk mode on dock terminals), with the environment and arguments over it for testers.
  */
+/**
+ * The loopback port the desktop app's station listens on when desktop.json names none. Fixed, so the
+ * window's origin (and what the UI keeps under it: unsent work in IndexedDB, packages in progress and
+ * screen settings in localStorage) is the same at every start; not `serve`'s 4780, so both can run on
+ * one PC on different data directories.
+ */
+export const DESKTOP_PORT = 4781;
+
+/** The environment's port over desktop.json's (testers, a second app on one PC). */
+export const DESKTOP_PORT_ENV = 'RETURNS_STATION_DESKTOP_PORT';
+
+const PortSchema = z.int().min(0).max(65_535);
+
 export const DesktopSettingsSchema = z.strictObject({
   /** Full screen, no menu, cannot be left by accident (Alt+F4 and the close button are refused). */
   kiosk: z.boolean().default(false),
@@ -18,6 +31,12 @@ export const DesktopSettingsSchema = z.strictObject({
   demo: z.boolean().default(false),
   /** How long closing waits for work in flight (uploads, unsent changes) before it cuts. */
   closeDeadlineSeconds: z.int().min(1).max(600).default(20),
+  /**
+   * The loopback port of the station and so of the window's origin, the same at every start. Taken by
+   * another program at a start: that start uses a free port and says so (docs/decisions/core-process.md).
+   * 0: a free port at every start (the window's kept work does not outlive a restart of the app).
+   */
+  port: PortSchema.default(DESKTOP_PORT),
   /**
    * The station's settings an operator of a dock terminal tunes (docs/operator-guide.md): the hot
    * set's window in days and its limit of returns kept for a recent change alone, and the media
@@ -66,8 +85,17 @@ export function readDesktopSettings(dataDir: string, env: NodeJS.ProcessEnv, arg
   const flag = (name: string, envName: string, current: boolean) => argv.includes(`--${name}`) || env[envName] === '1' || current;
   return {
     ...parsed.data,
+    port: portFromEnv(env) ?? parsed.data.port,
     kiosk: flag('kiosk', 'RETURNS_STATION_KIOSK', parsed.data.kiosk),
     debug: flag('debug', 'RETURNS_STATION_DEBUG', parsed.data.debug),
     demo: flag('demo', 'RETURNS_STATION_DEMO', parsed.data.demo),
   };
+}
+
+function portFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const text = env[DESKTOP_PORT_ENV];
+  if (text === undefined || text === '') return undefined;
+  const parsed = PortSchema.safeParse(/^\d{1,5}$/.test(text) ? Number(text) : Number.NaN);
+  if (!parsed.success) throw new Error(`${DESKTOP_PORT_ENV} must be a port from 0 to 65535, got "${text}".`);
+  return parsed.data;
 }

@@ -63,27 +63,46 @@ const lineItemFields = {
   tags: TagsSchema,
 };
 
-/**
- * `POST .../return_packages/{id}/line_items`. Defaults: `return_line_item_id` null (unexpected
- * item), `quantity` 1, `defective` false, `tags` []; `name` and `merchant_sku` from the return
- * line when omitted; `condition`, `notes`, `barcode` null.
- */
-export const PackageLineItemCreateSchema = z.strictObject({
-  return_line_item_id: lineItemFields.return_line_item_id.default(null),
-  quantity: lineItemFields.quantity.default(1),
-  merchant_sku: lineItemFields.merchant_sku.optional(),
-  name: lineItemFields.name.optional(),
-  condition: lineItemFields.condition.default(null),
-  defective: lineItemFields.defective.default(false),
-  notes: lineItemFields.notes.default(null),
-  barcode: lineItemFields.barcode.default(null),
-  tags: lineItemFields.tags.default([]),
-});
-export type PackageLineItemCreate = z.infer<typeof PackageLineItemCreateSchema>;
-export type PackageLineItemCreateInput = z.input<typeof PackageLineItemCreateSchema>;
+/** The dock worker who sets the condition (an operator id, as `processor_id`); null or left out: not recorded. */
+const ConditionBySchema = IdSchema.nullable()
+  .optional()
+  .meta({ description: 'The worker who set the condition (an operator of the station); only with a condition that is not null.' });
+
+/** `condition_by` comes only with a condition (not null): who set nothing is not recorded. */
+function conditionByField(body: { condition?: string | null; condition_by?: number | null }, ctx: z.RefinementCtx): void {
+  if (body.condition_by !== undefined && (body.condition === undefined || body.condition === null)) {
+    ctx.addIssue({ code: 'custom', path: ['condition_by'], message: 'Only with a condition: give condition (not null) too.' });
+  }
+}
 
 /** JSON Schema: the named field is given and is not null. */
 const given = (name: string) => ({ required: [name], properties: { [name]: { not: { type: 'null' } } } });
+
+const CONDITION_BY_JSON_SCHEMA = { if: { required: ['condition_by'] }, then: given('condition') };
+
+/**
+ * `POST .../return_packages/{id}/line_items`: one unit (the dock records every scanned unit as its
+ * own item of quantity 1; an integrator may record N alike as one). Defaults: `return_line_item_id`
+ * null (unexpected item), `quantity` 1, `defective` false, `tags` []; `name` and `merchant_sku`
+ * from the return line when omitted; `condition`, `notes`, `barcode` null.
+ */
+export const PackageLineItemCreateSchema = z
+  .strictObject({
+    return_line_item_id: lineItemFields.return_line_item_id.default(null),
+    quantity: lineItemFields.quantity.default(1),
+    merchant_sku: lineItemFields.merchant_sku.optional(),
+    name: lineItemFields.name.optional(),
+    condition: lineItemFields.condition.default(null),
+    defective: lineItemFields.defective.default(false),
+    notes: lineItemFields.notes.default(null),
+    barcode: lineItemFields.barcode.default(null),
+    tags: lineItemFields.tags.default([]),
+    condition_by: ConditionBySchema,
+  })
+  .superRefine(conditionByField)
+  .meta({ allOf: [CONDITION_BY_JSON_SCHEMA] });
+export type PackageLineItemCreate = z.infer<typeof PackageLineItemCreateSchema>;
+export type PackageLineItemCreateInput = z.input<typeof PackageLineItemCreateSchema>;
 
 /**
  * `overrideFields` as JSON Schema: an override (a `disposition` that is not null) needs its reason; a
@@ -125,10 +144,12 @@ export const PackageLineItemUpdateSchema = z
     disposition_reason: boundedText(MAX_DISPOSITION_REASON_LENGTH).optional(),
     /** The dock worker who overrides (an operator id, as `processor_id`); null or left out: not recorded. */
     disposition_by: IdSchema.nullable().optional(),
+    condition_by: ConditionBySchema,
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
   .superRefine(overrideFields)
-  .meta({ minProperties: 1, allOf: OVERRIDE_JSON_SCHEMA });
+  .superRefine(conditionByField)
+  .meta({ minProperties: 1, allOf: [...OVERRIDE_JSON_SCHEMA, CONDITION_BY_JSON_SCHEMA] });
 export type PackageLineItemUpdate = z.infer<typeof PackageLineItemUpdateSchema>;
 
 export const DispositionOverrideSchema = z.object({ by: z.int().nullable(), reason: z.string(), at: TimestampSchema });
@@ -157,9 +178,18 @@ export const PackageLineItemSchema = z.object({
   disposition_override: DispositionOverrideSchema.nullable(),
   /** When the put to `bin` was confirmed (scan of the bin); null until then, and again after the bin changes. */
   put_confirmed_at: TimestampSchema.nullable(),
+  /** Who confirmed the put (an operator id), null when not named or not put. */
+  put_by: z.int().nullable(),
+  /** Who set the condition (an operator id, or null when not named) and when; both null while the condition is unset. */
+  condition_by: z.int().nullable(),
+  condition_at: TimestampSchema.nullable(),
 });
 export type PackageLineItem = z.infer<typeof PackageLineItemSchema>;
 
-/** `POST .../line_items/{line_item_id}/put`: the bin scanned where the unit was put. */
-export const PutConfirmationSchema = z.strictObject({ bin: BinSchema });
+/** `POST .../line_items/{line_item_id}/put`: the bin scanned where the unit was put, and by whom. */
+export const PutConfirmationSchema = z.strictObject({
+  bin: BinSchema,
+  /** The worker who put the unit (an operator of the station); null or left out: not recorded. */
+  put_by: IdSchema.nullable().optional(),
+});
 export type PutConfirmation = z.infer<typeof PutConfirmationSchema>;

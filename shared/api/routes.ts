@@ -286,7 +286,9 @@ export const API_ROUTES = {
     description:
       "`return_line_item_id` must be a line of the package's return (422 on the field); `name` and `merchant_sku` default to that line's. " +
       'The station applies its disposition rules at once (first match wins) and answers the item with `disposition`, `bin`, `unit_id` and their `disposition:`, `bin:`, `unit:` tags (tags of those prefixes given in the body are replaced). ' +
-      'The item may carry at most 20 tags with the station\'s (422 on `tags`).',
+      'The item may carry at most 20 tags with the station\'s (422 on `tags`). ' +
+      'One item is one unit at the dock (several items may share a return line); an item of `quantity` N is kept as one line with one unit id. ' +
+      '`condition_by` (an operator of the station, 422 on the field; only with a condition) is answered with `condition_at`.',
     tag: 'line items',
     auth: 'account',
     params: PackagePathSchema,
@@ -304,7 +306,9 @@ export const API_ROUTES = {
       "`return_line_item_id` must be a line of the package's return (422 on the field). " +
       'A change of `condition`, `defective`, `merchant_sku` or `return_line_item_id` applies the disposition rules again unless the disposition was overridden. ' +
       '`disposition` (not null) with `disposition_reason` overrides the rules (source `override`, recorded with `disposition_by`, an operator of the station (422 on the field), the reason and the time); `bin` defaults to the bin of the first rule with that disposition. `disposition: null` goes back to the rules. ' +
-      'A new bin clears `put_confirmed_at`. Tags with the prefixes `disposition:`, `bin:`, `unit:` are the station\'s: replaced, never taken from the body.',
+      'A new bin clears `put_confirmed_at` and `put_by`. Tags with the prefixes `disposition:`, `bin:`, `unit:` are the station\'s: replaced, never taken from the body. ' +
+      'A change of `condition` records `condition_by` (an operator of the station, 422 on the field; only with a condition) and `condition_at`; the same condition again keeps them; an unset condition clears them. ' +
+      'The change is to this one item (one unit); other items of the same return line are untouched.',
     tag: 'line items',
     auth: 'account',
     params: LineItemPathSchema,
@@ -320,7 +324,7 @@ export const API_ROUTES = {
     summary: "Confirm the unit was put into its bin (the bin's scanned code; case does not matter).",
     description:
       "A bin other than the item's is a 409 `WRONG_BIN` (`details.expected_bin`) and changes nothing; an item without a bin yet is a 409 `DISPOSITION_MISSING`. " +
-      'A confirmed put keeps its first `put_confirmed_at`.',
+      'A confirmed put keeps its first `put_confirmed_at` and `put_by` (an operator of the station, 422 on the field).',
     tag: 'line items',
     auth: 'account',
     params: LineItemPathSchema,
@@ -334,6 +338,7 @@ export const API_ROUTES = {
     method: 'DELETE',
     path: `${PACKAGE}/line_items/{line_item_id}`,
     summary: 'Remove an inspected item.',
+    description: 'Removes this one item (one unit, or an integrator\'s line of N as a whole); other items of the same return line stay.',
     tag: 'line items',
     auth: 'account',
     params: LineItemPathSchema,

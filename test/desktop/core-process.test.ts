@@ -130,7 +130,11 @@ describe('the desktop app runs the station core in its own process', () => {
     });
     try {
       const again = new URL(await app.load(2));
-      if (squatting) expect(again.port).not.toBe(url.port);
+      if (squatting) {
+        expect(again.port).not.toBe(url.port);
+        // The worker is told where the work the window kept went (it stays with the old port).
+        await expect.poll(async () => (await app.record()).messageBoxes.map((box) => box.message)).toEqual([`Port ${url.port} is in use by another program: the station opened on port ${again.port} for now.`]);
+      }
       const connection = await connectionOf(app, again.href);
       expect(connection.baseUrl).toBe(again.origin);
       expect(await operatorNames(connection.baseUrl, connection.token)).toEqual([]);

@@ -21,6 +21,7 @@ export interface ShellRecord {
   defaultSessionTouched: boolean;
   ipcChannels: string[];
   errorBoxes: Array<{ title: string; content: string }>;
+  messageBoxes: Array<{ type?: string; title?: string; message: string; detail?: string }>;
   calls: string[];
   /** The processes `utilityProcess.fork` started (the station core), in order. */
   utilityProcesses: Array<{ modulePath: string; args: string[]; execArgv: string[]; nodeExecArgv: string[]; serviceName?: string; pid?: number; exitCode: number | null }>;
@@ -44,7 +45,8 @@ export interface RunningShell {
 export function startShell(dataDir: string, env: Record<string, string> = {}): RunningShell {
   const child = fork(MAIN_BUNDLE, [], {
     execArgv: ['--import', REGISTER],
-    env: { ...process.env, RETURNS_STATION_DATA_DIR: dataDir, RETURNS_STATION_LOG_LEVEL: 'error', ...env },
+    // A free port at each start unless a test gives one (RETURNS_STATION_DESKTOP_PORT, or '' for desktop.json's): tests run side by side.
+    env: { ...process.env, RETURNS_STATION_DATA_DIR: dataDir, RETURNS_STATION_LOG_LEVEL: 'error', RETURNS_STATION_DESKTOP_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let stderr = '';

@@ -48,9 +48,11 @@ test('F3 plays its own tone, not the wrong-item tone; + and − say the quantity
   expect(defective).not.toBe(wrongItem);
 
   await page.keyboard.press('+');
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('notice')).toHaveText('Quantity: 2');
   await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
   await page.keyboard.press('-');
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('notice')).toHaveText('Quantity: 1');
 });
 
@@ -76,6 +78,7 @@ test('receiving with conditions not set asks to confirm by default; the station 
   await scan(page, s.tracking);
   await scan(page, s.skus[0]);
   await page.keyboard.press('2');
+  await page.keyboard.press('Enter');
   await expect(lineRow(page, s.skus[0])).toContainText('Like new');
   await scan(page, s.skus[2]);
   await waitForQuietSync(page);

@@ -78,6 +78,7 @@ test('an exception package is received only with every item inspected and a seco
   await page.keyboard.press('F2');
   await expect(page.getByTestId('notice')).toContainText('set the condition of every item');
   await page.keyboard.press('4');
+  await page.keyboard.press('Enter');
   await waitForQuietSync(page);
   await page.keyboard.press('F2');
   await expect(page.getByTestId('notice')).toContainText('Press F2 again');
@@ -91,6 +92,8 @@ test('an exception package is received only with every item inspected and a seco
 async function pressAndWaitForAnswer(page: Page, key: string): Promise<void> {
   const notice = page.getByTestId('notice');
   const before = await notice.getAttribute('data-seq');
+  // A lone key is held (shown, not done) until Enter.
   await page.keyboard.press(key);
+  await page.keyboard.press('Enter');
   await expect(notice).not.toHaveAttribute('data-seq', before ?? '');
 }

@@ -77,10 +77,12 @@ test('receive a three-line return with the keyboard alone', async ({ page, demo 
   // A person presses a condition key after looking at the item: wait for it as they would.
   await scan(page, a);
   await page.keyboard.press('2'); // like new
+  await page.keyboard.press('Enter');
   await expect(lineRow(page, a)).toContainText('Like new');
   await scan(page, b);
   await scan(page, b);
   await page.keyboard.press('3'); // good
+  await page.keyboard.press('Enter');
   await expect(lineRow(page, b)).toContainText('Good');
   await scan(page, c);
   await page.keyboard.press('5'); // damaged
@@ -153,10 +155,11 @@ test('keys pressed while the station is slow to answer a scan act on what the sc
   await page.keyboard.press('F3'); // defective
   await scan(page, s.skus[1]);
   await page.keyboard.press('+');
+  await page.keyboard.press('Enter');
   await expect(lineRow(page, s.skus[0])).toContainText('Like new · defective');
   await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
-  // Two shortcut keys within the hold (80 ms) read as the start of a code: a worker's next key comes later.
   await page.keyboard.press('3'); // good
+  await page.keyboard.press('Enter');
   await expect(lineRow(page, s.skus[1])).toContainText('Good');
   await expect(page.getByTestId('scan-field')).toHaveValue('');
   await waitForQuietSync(page);
@@ -178,10 +181,12 @@ test('two units of one line in different conditions: split one off with F6', asy
   await scan(page, sku);
   await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('2');
   await page.keyboard.press('2'); // like new, for both so far
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('selected-item')).toContainText('Like new');
   await page.keyboard.press('F6');
   await expect(page.locator(`[data-testid="split-row"][data-sku="${sku}"]`)).toHaveCount(1);
   await page.keyboard.press('5'); // the split unit is damaged
+  await page.keyboard.press('Enter');
   await expect(page.locator(`[data-testid="split-row"][data-sku="${sku}"]`)).toContainText('Damaged');
   await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('2');
   await waitForQuietSync(page);

@@ -16,6 +16,8 @@ test('an unknown tracking number is registered from the scan screen, keyboard on
   await scan(page, ret.email);
   await expect(page.getByTestId('register-candidates')).toContainText(`Return #${ret.id}`);
   await page.keyboard.press('1');
+  await expect(page.getByTestId('register-candidates').getByRole('button').first()).toHaveAttribute('data-held', '');
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('package-view')).toBeVisible();
   await expect(page.getByTestId('tracking-number')).toHaveText(tracking);
 

@@ -92,7 +92,11 @@ test('scanning another parcel inside a package says so and keeps the first one a
   await expect(listed).toHaveCount(2);
   await expect(listed.nth(0)).toHaveAttribute('data-tracking', second.tracking);
   await expect(listed.nth(1)).toHaveAttribute('data-tracking', first.tracking);
+  // The number marks the row it picks; Enter opens it.
   await page.keyboard.press('2');
+  await expect(listed.nth(1)).toHaveAttribute('data-held', '');
+  await expect(page.getByTestId('tracking-number')).not.toBeVisible();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('tracking-number')).toHaveText(first.tracking);
   await expect(lineRow(page, first.skus[1]).getByTestId('line-here')).toHaveText('1');
 

@@ -17,7 +17,9 @@ export interface TimedKey {
 
 const NAMED: Record<string, { code: string; keyCode: number; text?: string }> = {
   Enter: { code: 'Enter', keyCode: 13, text: '\r' },
+  F2: { code: 'F2', keyCode: 113 },
   F12: { code: 'F12', keyCode: 123 },
+  Escape: { code: 'Escape', keyCode: 27 },
 };
 
 async function press(cdp: CDPSession, key: string, timestamp: number): Promise<void> {
@@ -58,4 +60,11 @@ export async function typeTimed(page: Page, keys: readonly TimedKey[]): Promise<
 export function scannerKeys(code: string, fromMs = 0, gapMs = 15): TimedKey[] {
   const keys = [...code].map((key, i) => ({ key, atMs: fromMs + i * gapMs }));
   return [...keys, { key: 'Enter', atMs: fromMs + code.length * gapMs }];
+}
+
+/** A person typing `code`: the i-th key `gapMs(i)` after the one before it, then Enter `gapMs(length)` after the last. */
+export function typedKeys(code: string, gapMs: (i: number) => number): TimedKey[] {
+  let at = 0;
+  const keys = [...code].map((key, i) => ({ key, atMs: (at += i === 0 ? 0 : gapMs(i)) }));
+  return [...keys, { key: 'Enter', atMs: at + gapMs(code.length) }];
 }

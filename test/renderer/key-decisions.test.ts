@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BurstDetector } from '../../renderer/src/scan/burst-detector.ts';
-import { framedDelivery, framedStep, type KeyPlace, printableStep, scanFieldEntry, scanInTextField } from '../../renderer/src/scan/key-decisions.ts';
+import { framedDelivery, framedStep, heldKeyStep, type KeyPlace, printableStep, scanFieldEntry, scanInTextField } from '../../renderer/src/scan/key-decisions.ts';
 
 /*
  * The key capture's decisions, key by key, as a dock worker meets them: what reaches the scan field,
- * what a scan does where focus happens to be, and that a key pressed by hand is never glued to a scan.
+ * what a scan does where focus happens to be, that a code typed by hand is read whole at any pace, and
+ * that a key pressed by hand is never glued to a scan.
  * (The same capture runs end to end in test/e2e/scanner-timing.spec.ts and scan-destination.spec.ts.)
  */
 
@@ -16,7 +17,7 @@ const ITEM_NOTES: KeyPlace = { kind: 'text-field', passthrough: true, search: fa
 const CONDITION_KEYS = (char: string) => /^[0-9+-]$/.test(char);
 
 const key = (place: KeyPlace, over: Partial<Parameters<typeof printableStep>[0]> = {}) =>
-  printableStep({ place, hasScanField: true, holding: false, scanFieldEmpty: true, isShortcut: false, framed: false, ...over });
+  printableStep({ place, hasScanField: true, holding: false, scanFieldEmpty: true, isShortcut: false, prompting: false, ...over });
 
 describe('a character typed by hand', () => {
   it('lands in the scan field wherever focus was, unless a form or search field has it', () => {
@@ -30,7 +31,7 @@ describe('a character typed by hand', () => {
     expect(key(BUTTON, { hasScanField: false, isShortcut: true })).toEqual({ step: 'leave' });
   });
 
-  it('a condition digit alone in the empty scan field waits a moment to see whether a scanner is typing', () => {
+  it('a condition digit alone in the empty scan field is held: previewed, not done', () => {
     expect(key(SCAN_FIELD, { isShortcut: true })).toEqual({ step: 'hold' });
     expect(key(BUTTON, { isShortcut: true })).toEqual({ step: 'hold' });
   });
@@ -39,12 +40,38 @@ describe('a character typed by hand', () => {
     expect(key(SCAN_FIELD, { isShortcut: true, scanFieldEmpty: false })).toEqual({ step: 'type', joinHeld: false });
   });
 
-  it('a second key right behind a held digit joins it: the start of a code', () => {
+  it('any printable key after a held digit, however late, makes the digit the first character of a code', () => {
     expect(key(SCAN_FIELD, { holding: true, isShortcut: true, scanFieldEmpty: true })).toEqual({ step: 'type', joinHeld: true });
+    expect(key(SCAN_FIELD, { holding: true, isShortcut: false, scanFieldEmpty: true })).toEqual({ step: 'type', joinHeld: true });
   });
 
-  it('with a framing scanner a condition digit runs at once (no waiting)', () => {
-    expect(key(SCAN_FIELD, { isShortcut: true, framed: true })).toEqual({ step: 'shortcut' });
+  it('a digit answers at once only a prompt that asked for one (F10, then the disposition)', () => {
+    expect(key(SCAN_FIELD, { isShortcut: true, prompting: true })).toEqual({ step: 'shortcut' });
+    expect(key(SCAN_FIELD, { isShortcut: false, prompting: true })).toEqual({ step: 'type', joinHeld: false });
+  });
+});
+
+describe('the key after a held digit', () => {
+  const after = (k: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; metaKey: boolean }> = {}) => heldKeyStep({ key: k, ctrlKey: false, altKey: false, metaKey: false, ...mods });
+
+  it('Enter does what the digit previewed, and nothing else', () => {
+    expect(after('Enter')).toBe('commit');
+  });
+
+  it('a command key (F-key, arrow, Tab, Alt+letter, Ctrl+Enter) does it, then its own action', () => {
+    for (const k of ['F2', 'F3', 'F10', 'ArrowDown', 'ArrowUp', 'Tab']) expect(after(k)).toBe('commit-then');
+    expect(after('s', { altKey: true })).toBe('commit-then');
+    expect(after('Enter', { ctrlKey: true })).toBe('commit-then');
+  });
+
+  it('Esc or Backspace takes it back: nothing is done', () => {
+    expect(after('Escape')).toBe('withdraw');
+    expect(after('Backspace')).toBe('withdraw');
+  });
+
+  it('Shift alone (before a capital) decides nothing yet', () => {
+    expect(after('Shift')).toBe('keep');
+    expect(after('CapsLock')).toBe('keep');
   });
 });
 
@@ -80,6 +107,29 @@ describe("the scan field's Enter (scans told by their speed)", () => {
   it('text typed by hand is submitted as typed', () => {
     const keys: Array<[string, number]> = [...'1Z42'].map((char, i) => [char, i * 150]);
     expect(enterAfter(keys, 700)).toEqual({ shortcut: null, code: '1Z42' });
+  });
+
+  const typed = (code: string, gaps: (i: number) => number): Array<[string, number]> => {
+    let at = 0;
+    return [...code].map((char, i) => [char, (at += i === 0 ? 0 : gaps(i))]);
+  };
+
+  for (const [pace, gaps] of [
+    ['a steady typist (120 ms)', () => 120],
+    ['an uneven typist (120–250 ms)', (i: number) => 120 + ((i * 53) % 131)],
+    ['hunt and peck with a 1 s pause after the first digit', (i: number) => (i === 1 ? 1000 : 300)],
+  ] as const) {
+    it(`a code typed by ${pace} is read whole, its first digit the held key`, () => {
+      for (const code of ['1ZDEMO0000000010', '4006381333931']) {
+        const keys = typed(code, gaps);
+        expect(enterAfter(keys, (keys.at(-1)?.[1] ?? 0) + 200, code.charAt(0))).toEqual({ shortcut: null, code });
+      }
+    });
+  }
+
+  it('digits typed by hand before a fast tail are never split off it (only a single key is)', () => {
+    const keys: Array<[string, number]> = [['4', 0], ['0', 200], ...scanned('0638133', 400, 20)];
+    expect(enterAfter(keys, 400 + 7 * 20, '4')).toEqual({ shortcut: null, code: '400638133' });
   });
 });
 

@@ -89,6 +89,23 @@ describe('the scan router', () => {
     expect(useInProgress.getState().packages.map((p) => p.tracking_number)).toEqual([b.tracking]);
   });
 
+  it('the badge of a worker added after the page loaded its list switches the worker inside a package, and is no item', async () => {
+    const a = await parcel();
+    expect(await scan(a.tracking)).toMatch(/^(Opened|Switched to) /);
+    expect(await scan(a.sku)).toMatch(/: 1$/);
+    const cy = await client.createOperator({ name: 'Cy', badge_code: `BADGE-CY-${n}` });
+    expect(await scan(cy.badge_code ?? '')).toMatch(/^Signed in: Cy \(instead of /);
+    expect(useSession.getState().operator?.id).toBe(cy.id);
+    expect(usePackage.getState().drafts.map((d) => [d.barcode, d.quantity])).toEqual([[null, 1]]);
+    // On the scan screen it is no unknown parcel either.
+    usePackage.getState().close();
+    useNav.getState().go('scan');
+    const dee = await client.createOperator({ name: 'Dee', badge_code: `BADGE-DEE-${n}` });
+    expect(await scan(dee.badge_code ?? '')).toBe('Signed in: Dee (instead of Cy)');
+    expect(useNav.getState().screen).toBe('scan');
+    expect(await scan(bo.badge_code ?? '')).toBe('Signed in: Bo (instead of Dee)');
+  });
+
   it('an unknown code on the scan screen starts registering a parcel', async () => {
     usePackage.getState().close();
     useNav.getState().go('scan');
@@ -107,7 +124,8 @@ describe('the scan router', () => {
     expect(await scan(a.sku)).toMatch(/: 1$/);
     expect(asked()).toEqual([]);
     expect(await scan('SOMETHING-ELSE')).toBe('Unexpected item SOMETHING-ELSE — not on this return.');
-    expect(asked()).toEqual(['GET /api/v1/station/lookup']);
+    // The lookup, then the workers (an unknown code may be a badge this page has not seen).
+    expect(asked()).toEqual(['GET /api/v1/station/lookup', 'GET /api/v1/station/operators']);
   });
 
   it('while registering, a scanned SKU finds its return', async () => {

@@ -64,6 +64,7 @@ describe('a station restarted with SIGTERM', () => {
     let station = await startStation({ dataDir: dir, args: ['--demo'] });
     const seeded = await readState(station.origin, station.stationToken, { withToday: true });
     expect(station.output().stderr).toContain('demo data seeded');
+    await expectDemoGuideTrue(station.origin, station.stationToken, station.output().stdout);
     expect(await station.stop()).toBe(0);
     station = await startStation({ dataDir: dir, args: ['--demo'] });
     expect(station.output().stderr).toContain('demo data not seeded');
@@ -71,6 +72,24 @@ describe('a station restarted with SIGTERM', () => {
     expect(await station.stop()).toBe(0);
   }, 60_000);
 });
+
+/** What `serve --demo` prints after its address is true of the station: each badge signs in a worker, the tracking number finds a package still to receive. */
+async function expectDemoGuideTrue(origin: string, token: string, stdout: string): Promise<void> {
+  const lines = stdout.trimEnd().split('\n');
+  expect(lines[0]).toBe(`Returns station listening on ${origin}`);
+  const badges = [...(/^Demo badges to sign in with: (.+)$/m.exec(stdout)?.[1] ?? '').matchAll(/(\S+) \(([^)]+)\)/g)].map(([, badge, name]) => ({ badge_code: badge, name, active: true }));
+  expect(badges).toHaveLength(3);
+  const get = async (path: string) => {
+    const answer = await fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status).toBe(200);
+    return answer.json();
+  };
+  const operators = (await get('/api/v1/station/operators?per_page=100')) as { data: Array<{ badge_code: string; name: string; active: boolean }> };
+  expect(operators.data).toEqual(expect.arrayContaining(badges.map((badge) => expect.objectContaining(badge))));
+  const tracking = /^A demo tracking number to scan or type: (\S+)$/m.exec(stdout)?.[1] ?? '';
+  const found = (await get(`/api/v1/station/lookup?code=${encodeURIComponent(tracking)}`)) as { packages: Array<{ tracking_number: string; status: string }> };
+  expect(found.packages).toEqual([expect.objectContaining({ tracking_number: tracking, status: 'in_transit' })]);
+}
 
 describe('a station started again 8 days later', () => {
   it('prunes expired idempotency keys and change-log entries, and nothing else', async () => {

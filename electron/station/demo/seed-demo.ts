@@ -9,6 +9,13 @@ import { createReturn } from '../domain/returns.ts';
 
 export const DEMO_ACCOUNTS = [1001, 1002] as const;
 
+/** The demo's dock workers (the first receives the packages the demo shows as received). */
+const DEMO_OPERATORS = [
+  { name: 'Sam Rivera', badge: 'BADGE-001' },
+  { name: 'Alex Chen', badge: 'BADGE-002' },
+  { name: 'Jordan Novak', badge: 'BADGE-003' },
+] as const;
+
 const CUSTOMERS = ['ana.silva', 'ben.okafor', 'chloe.martin', 'dev.patel', 'emma.schulz', 'farid.haddad', 'grace.lee', 'hugo.rossi', 'ines.garcia', 'jonas.berg', 'kim.tanaka', 'lea.dubois'];
 const PRODUCTS = [
   { name: 'Merino crew sweater, M', sku: 'KN-MER-CRW-M', price: 89 },
@@ -34,11 +41,22 @@ export async function seedDemo(ctx: DomainContext): Promise<{ seeded: boolean }>
   await runScript(ctx, async (t, now) => {
     for (const id of DEMO_ACCOUNTS) if (!(await t.accounts.get(id))) await t.accounts.put({ id, name: `Demo shop ${id}`, created_at: now });
   });
-  for (const [name, badge] of [['Sam Rivera', 'BADGE-001'], ['Alex Chen', 'BADGE-002'], ['Jordan Novak', 'BADGE-003']] as const) {
+  for (const { name, badge } of DEMO_OPERATORS) {
     await createOperator(ctx, { name, badge_code: badge, active: true });
   }
   for (let i = 0; i < CUSTOMERS.length; i++) await seedCustomer(ctx, i);
   return { seeded: true };
+}
+
+/**
+ * What `serve --demo` prints after its address, so a first try needs nothing else: the badges to sign
+ * in with and a tracking number to scan or type (customer 0's package, on its way to the dock).
+ */
+export function demoGuide(): string[] {
+  return [
+    `Demo badges to sign in with: ${DEMO_OPERATORS.map(({ name, badge }) => `${badge} (${name})`).join(', ')}`,
+    `A demo tracking number to scan or type: ${demoPackage(0, 0, demoReturn(0), 'in_transit').tracking_number}`,
+  ];
 }
 
 /** The first demo operator receives the packages that the demo shows as received. */

@@ -16,7 +16,7 @@ import type { BoundTables, PackageLineItem, ReadTables, ReturnPackage } from '..
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import { stationInstanceId, unitIdPrefix } from './station-instance.ts';
-import { invalidReference } from './references.ts';
+import { checkOperator } from './references.ts';
 
 /*
  * Dispositions at the station (issue 26; docs/api-reference.md, Dispositions): the rule table kept
@@ -88,7 +88,7 @@ async function reasonOfReturn(t: BoundTables, pkg: Readonly<ReturnPackage>): Pro
   return ret?.reason_of_return ?? null;
 }
 
-type DispositionFields = Pick<PackageLineItem, 'disposition' | 'bin' | 'unit_id' | 'disposition_source' | 'disposition_override' | 'put_confirmed_at' | 'tags'>;
+type DispositionFields = Pick<PackageLineItem, 'disposition' | 'bin' | 'unit_id' | 'disposition_source' | 'disposition_override' | 'put_confirmed_at' | 'put_by' | 'tags'>;
 
 /** The unit id, given once: with the item's first disposition. */
 async function unitIdFor(t: BoundTables, item: Pick<PackageLineItem, 'id' | 'unit_id' | 'tags'>): Promise<string> {
@@ -114,6 +114,7 @@ async function settle(t: BoundTables, item: PackageLineItem, disposition: Dispos
     disposition_source: disposition === null ? null : source,
     disposition_override: override ?? null,
     put_confirmed_at: sameBinAsBefore ? (item.put_confirmed_at ?? null) : null,
+    put_by: sameBinAsBefore ? (item.put_by ?? null) : null,
     tags: withStationTags(item.tags, { disposition, bin, unit_id: unitId }),
   };
   if (fields.tags.length > MAX_TAGS) {
@@ -166,24 +167,22 @@ export async function applyOverride(
     return { ...item, ...(await settle(t, item, answer?.disposition ?? null, answer?.bin ?? null, answer ? 'rule' : null, null)) };
   }
   const disposition = patch.disposition as Disposition;
-  if (patch.disposition_by !== undefined && patch.disposition_by !== null && !(await t.operators.get(patch.disposition_by))) {
-    throw invalidReference('disposition_by', `No operator ${patch.disposition_by} on this station.`);
-  }
+  await checkOperator(t, 'disposition_by', patch.disposition_by);
   const table = await rulesInWrite(t);
   const bin = patch.bin ?? (item.disposition === disposition ? (item.bin ?? null) : null) ?? table.rules.find((rule) => rule.disposition === disposition)?.bin ?? null;
   const override = { by: patch.disposition_by ?? null, reason: (patch.disposition_reason ?? '').trim(), at: now };
   return { ...item, ...(await settle(t, item, disposition, bin !== null ? bin.slice(0, MAX_BIN_LENGTH) : null, 'override', override)) };
 }
 
-/** `POST …/put`: the bin scanned matches the item's (case-insensitive) — or 409 and nothing changes. */
-export function confirmPutOf(item: PackageLineItem, scanned: string, now: string): PackageLineItem {
+/** `POST …/put`: the bin scanned matches the item's (case-insensitive) — or 409 and nothing changes. `by` put it (or null). */
+export function confirmPutOf(item: PackageLineItem, scanned: string, now: string, by: number | null): PackageLineItem {
   const bin = item.bin ?? null;
   if (bin === null || !item.disposition) {
     throw fail('DISPOSITION_MISSING', `Line item ${item.id} has no disposition and bin yet: set its condition or override its disposition first.`, { expected_bin: null });
   }
   if (!sameBin(bin, scanned)) throw fail('WRONG_BIN', `Wrong bin: ${scanned} scanned, line item ${item.id} goes to ${bin}.`, { expected_bin: bin });
   if (item.put_confirmed_at) return item;
-  return { ...item, put_confirmed_at: now };
+  return { ...item, put_confirmed_at: now, put_by: by };
 }
 
 /**

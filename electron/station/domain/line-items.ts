@@ -3,7 +3,7 @@ import { advance } from './clock.ts';
 import { fail } from '../errors.ts';
 import type { PackageLineItem, ReturnPackage, BoundTables, ReadTables } from '../store/index.ts';
 import { packageOfAccount, touchPackage } from './packages.ts';
-import { invalidReference } from './references.ts';
+import { checkOperator, invalidReference } from './references.ts';
 import { applyOverride, applyRules, confirmPutOf, touchesRuleFacts } from './dispositions.ts';
 
 async function returnLine(t: BoundTables, pkg: ReturnPackage, returnLineItemId: number) {
@@ -23,6 +23,7 @@ async function lineItemOfPackage(t: BoundTables, pkg: ReturnPackage, id: number)
 export async function createLineItem(t: BoundTables, now: string, accountId: number, packageId: number, input: PackageLineItemCreate): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const line = input.return_line_item_id === null ? undefined : await returnLine(t, pkg, input.return_line_item_id);
+  await checkOperator(t, 'condition_by', input.condition_by);
   const draft: Omit<PackageLineItem, 'id'> = {
     account_id: accountId,
     return_package_id: pkg.id,
@@ -41,6 +42,8 @@ export async function createLineItem(t: BoundTables, now: string, accountId: num
     disposition_source: null,
     disposition_override: null,
     put_confirmed_at: null,
+    put_by: null,
+    ...conditionSet(input.condition, input.condition_by, now),
     created_at: now,
     updated_at: now,
   };
@@ -52,12 +55,20 @@ export async function createLineItem(t: BoundTables, now: string, accountId: num
   return item;
 }
 
+/** Who set a condition and when; both null for an unset condition. */
+function conditionSet(condition: PackageLineItem['condition'], by: number | null | undefined, now: string): Pick<PackageLineItem, 'condition_by' | 'condition_at'> {
+  return condition === null ? { condition_by: null, condition_at: null } : { condition_by: by ?? null, condition_at: now };
+}
+
 export async function updateLineItem(t: BoundTables, now: string, accountId: number, packageId: number, id: number, patch: PackageLineItemUpdate): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const item = await lineItemOfPackage(t, pkg, id);
-  const { disposition, bin, disposition_reason, disposition_by, ...fields } = patch;
+  const { disposition, bin, disposition_reason, disposition_by, condition_by, ...fields } = patch;
   if (fields.return_line_item_id != null) await returnLine(t, pkg, fields.return_line_item_id);
+  await checkOperator(t, 'condition_by', condition_by);
   let next: PackageLineItem = { ...item, ...fields };
+  // Who set the condition, and when: recorded when it changes (the same condition again keeps the first).
+  if (fields.condition !== undefined && fields.condition !== item.condition) next = { ...next, ...conditionSet(fields.condition, condition_by, now) };
   next = await applyRules(t, pkg, next, touchesRuleFacts(fields));
   if (disposition !== undefined) next = await applyOverride(t, now, pkg, next, { disposition, bin, disposition_reason, disposition_by });
   if (JSON.stringify(next) === JSON.stringify(item)) return item;
@@ -71,7 +82,8 @@ export async function updateLineItem(t: BoundTables, now: string, accountId: num
 export async function confirmPut(t: BoundTables, now: string, accountId: number, packageId: number, id: number, body: PutConfirmation): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const item = await lineItemOfPackage(t, pkg, id);
-  const next = confirmPutOf(item, body.bin, now);
+  await checkOperator(t, 'put_by', body.put_by);
+  const next = confirmPutOf(item, body.bin, now, body.put_by ?? null);
   if (next === item) return item;
   next.updated_at = advance(item.updated_at, now);
   await t.package_line_items.put(next);

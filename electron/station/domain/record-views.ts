@@ -110,6 +110,9 @@ export function lineItemView(l: Frozen<PackageLineItem>): LineItemView {
     disposition_source: l.disposition_source ?? null,
     disposition_override: l.disposition_override ? { by: l.disposition_override.by, reason: l.disposition_override.reason, at: l.disposition_override.at } : null,
     put_confirmed_at: l.put_confirmed_at ?? null,
+    put_by: l.put_by ?? null,
+    condition_by: l.condition_by ?? null,
+    condition_at: l.condition_at ?? null,
   };
 }
 

@@ -22,3 +22,8 @@ export async function checkReferences(
     throw invalidReference('processor_id', `No operator ${refs.processor_id} on this station.`);
   }
 }
+
+/** An operator named by a body's field (`disposition_by`, `condition_by`, `put_by`) must exist: 422 on the field. */
+export async function checkOperator(t: BoundTables, field: string, id: number | null | undefined): Promise<void> {
+  if (id != null && !(await t.operators.get(id))) throw invalidReference(field, `No operator ${id} on this station.`);
+}

@@ -140,6 +140,13 @@ export interface PackageLineItem {
   disposition_source?: 'rule' | 'override' | null;
   disposition_override?: { by: number | null; reason: string; at: Timestamp } | null;
   put_confirmed_at?: Timestamp | null;
+  /*
+   * Who (an operator id, or null) confirmed the put, and who set the condition and when. Absent on
+   * items recorded before units kept them: read them as null (nothing is backfilled).
+   */
+  put_by?: number | null;
+  condition_by?: number | null;
+  condition_at?: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

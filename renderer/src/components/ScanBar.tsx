@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useCamera } from '../media/camera.ts';
+import { useHeldKey } from '../scan/held-key.ts';
 import { registerScanField } from '../scan/scan-field.ts';
 import { useSession } from '../session/session-store.ts';
 import { useFeedback } from '../state/feedback-store.ts';
@@ -25,6 +26,8 @@ export function ScanBar() {
   const signedIn = useSession((s) => s.operator !== null);
   const notice = useFeedback((s) => s.notice);
   const cameraMode = useCamera((s) => s.mode);
+  // A lone shortcut key is shown, not done: the field says how to go on (key-capture.ts).
+  const held = useHeldKey((s) => s.char);
 
   useEffect(() => {
     registerScanField(ref.current);
@@ -48,7 +51,8 @@ export function ScanBar() {
           autoCorrect="off"
           spellCheck={false}
           enterKeyHint="go"
-          placeholder="Scan or type, then Enter"
+          data-held={held ?? undefined}
+          placeholder={held === null ? 'Scan or type, then Enter' : `${held} — Enter or the next scan does it · keep typing for a code · Esc drops it`}
         />
         <button type="button" className={`btn btn-secondary ${cameraMode === 'scan' ? 'btn-active' : ''}`} onClick={() => void toggleCameraScan()} aria-pressed={cameraMode === 'scan'}>
           Camera scan <kbd>F9</kbd>

@@ -1,5 +1,6 @@
 import { describeError } from '../api/describe-error.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { heldPicks, useHeldKey } from '../scan/held-key.ts';
 import { notify } from '../state/feedback-store.ts';
 import { InProgressList } from './InProgressList.tsx';
 import { PendingList } from './PendingList.tsx';
@@ -9,6 +10,7 @@ import { openFound } from './scan-router.ts';
 /** Waiting for a parcel; when a code matched several packages (or only returns), they are listed. */
 export function ScanScreen() {
   const { code, packages, returns } = useScan();
+  const held = useHeldKey((s) => s.char);
   return (
     <section className="panel" aria-labelledby="scan-title">
       <h2 id="scan-title">Ready for the next parcel</h2>
@@ -19,7 +21,7 @@ export function ScanScreen() {
           <ul className="choice-list">
             {packages.map((p, i) => (
               <li key={`${p.account_id}-${p.id}`}>
-                <button type="button" className="btn btn-choice" onClick={() => void openFound(p).catch((e: unknown) => notify('error', describeError(e)))}>
+                <button type="button" className="btn btn-choice" data-held={heldPicks(held, i) ? '' : undefined} onClick={() => void openFound(p).catch((e: unknown) => notify('error', describeError(e)))}>
                   {i < 9 && <kbd>{i + 1}</kbd>} {p.tracking_number} · account {p.account_id} · return #{p.return_id} <StatusBadge status={p.status} />
                 </button>
               </li>

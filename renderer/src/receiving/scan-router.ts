@@ -128,6 +128,20 @@ async function signInByBadge(r: Router, code: string): Promise<void> {
   notify('success', `Signed in: ${operator.name}`);
 }
 
+/**
+ * A code nothing else knows may be the badge of a worker this page has not seen (added since the list
+ * was loaded, or a page that kept its worker across a reload and never loaded it): asked of the station
+ * before the code becomes an item or a parcel. Offline, the list as last loaded.
+ */
+async function badgeOnStation(r: Router, code: string): Promise<Operator | null> {
+  try {
+    await r.sessions.getState().loadOperators();
+  } catch {
+    return null;
+  }
+  return r.sessions.getState().byBadge(code);
+}
+
 function switchOperator(r: Router, operator: Operator): void {
   const before = r.sessions.getState().operator;
   if (before?.id === operator.id) return notify('success', `${operator.name} is already signed in.`);
@@ -156,6 +170,8 @@ async function scanParcel(r: Router, code: string): Promise<void> {
     scan.show(code, [], answer.returns);
     return notify('warning', `${code} is not a tracking number but matches ${answer.returns.length === 1 ? 'a return' : `${answer.returns.length} returns`}. Scan the parcel label.`);
   }
+  const badge = await badgeOnStation(r, code);
+  if (badge) return switchOperator(r, badge);
   scan.clear();
   r.registering.getState().start(answer.candidates[0] ?? code);
   useNav.getState().go('register');
@@ -201,6 +217,8 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
     }
     // A unit label of this package: that unit is selected, nothing is counted.
     if (answer.unit) return selectUnit(answer.unit);
+    const badge = await badgeOnStation(r, code);
+    if (badge) return switchOperator(r, badge);
   }
   if (refuseWhenLocked()) return;
   const outcome = store.scanItem(code);

@@ -4,6 +4,7 @@ import type { ManualReturnCreateInput } from '#shared/api/returns.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
 import { AccountSelect } from '../components/AccountSelect.tsx';
+import { heldPicks, useHeldKey } from '../scan/held-key.ts';
 import { focusScan } from '../scan/scan-field.ts';
 import { notify } from '../state/feedback-store.ts';
 import { stationAccounts, useStationLink } from '../state/station-link.ts';
@@ -17,6 +18,7 @@ import { useRegister } from './register-store.ts';
  */
 export function RegisterScreen() {
   const { trackingNumber, candidates, query, searching, error, choose } = useRegister();
+  const held = useHeldKey((s) => s.char);
   return (
     <section className="panel" aria-labelledby="register-title" data-testid="register-view">
       <h2 id="register-title">
@@ -34,7 +36,7 @@ export function RegisterScreen() {
         <ul className="choice-list" data-testid="register-candidates">
           {candidates.map((c, i) => (
             <li key={`${c.account_id}-${c.return.id}`}>
-              <button type="button" className="btn btn-choice" onClick={() => void choose(c).catch((e: unknown) => notify('error', describeError(e)))}>
+              <button type="button" className="btn btn-choice" data-held={heldPicks(held, i) ? '' : undefined} onClick={() => void choose(c).catch((e: unknown) => notify('error', describeError(e)))}>
                 {i < 9 && <kbd>{i + 1}</kbd>} Return #{c.return.id} · {c.return.email} · {c.return.return_line_items.length} line(s) · {c.return.status.replace('_', ' ')} · account {c.account_id}
               </button>
             </li>

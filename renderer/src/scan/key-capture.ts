@@ -1,5 +1,5 @@
 import { BurstDetector } from './burst-detector.ts';
-import { type FramedDelivery, framedDelivery, framedStep, type KeyPlace, printableStep, scanFieldEntry, scanInTextField } from './key-decisions.ts';
+import { type FramedDelivery, framedDelivery, framedStep, heldKeyStep, type KeyPlace, printableStep, scanFieldEntry, scanInTextField } from './key-decisions.ts';
 import { isKey, type ScannerFraming } from './scanner-framing.ts';
 
 /*
@@ -12,13 +12,14 @@ import { isKey, type ScannerFraming } from './scanner-framing.ts';
  * - Fields of the open package's item (notes, tags) are marked `data-scan-passthrough`: a burst there is
  *   an item scan, taken back out of the field, so a scan while the notes box has focus is never notes.
  * - A code that `claims` (an operator's badge) is a scan wherever it lands: badges switch the worker.
- * - A lone shortcut character (a digit for a condition, + or −) in the empty scan field is held for
- *   a moment: if no more characters follow it runs as a shortcut. If more follow, the Enter that ends
- *   them decides: a scanner burst whose pace the character does not share was a key pressed by hand
- *   just before a scan (it still runs as a shortcut, before the scan), else it was the code's start.
- *   Keys typed by hand are never glued to a scan; a scan never runs a shortcut.
+ * - A lone shortcut character (a digit for a condition or a pick, + or −) in the empty scan field is
+ *   held: what it would do is previewed, nothing is done. A printable key after it makes it the first
+ *   character of what is being typed (it goes into the field). Enter, a command key (F-key, arrow,
+ *   Tab, Alt+letter), a click, or the next scan runs it; Esc or Backspace drops it. No timer decides:
+ *   a code typed at any speed is read whole. The one judgement left is at the Enter of a scanner
+ *   burst right behind the held key (a person pressed it, then scanned): the key runs, then the scan.
  * - With a scanner framing set (a prefix and suffix key the scanner sends around each code), what is
- *   between them is a scan and nothing else is: no timing guesses, shortcuts run at once.
+ *   between them is a scan and nothing else is: the prefix runs a held key, no timing judged at all.
  * - Command keys (F-keys, Esc, Ctrl+Z, Alt+letter) go to `command`.
  */
 
@@ -30,9 +31,11 @@ export interface KeyCaptureHandlers {
   /** Whether `char` typed alone in the empty scan field is a shortcut on the current screen. */
   isShortcut(char: string): boolean;
   shortcut(char: string): void;
+  /** A prompt on screen asks for a number: a shortcut key answers it at once, nothing is held. */
+  prompting(): boolean;
   /**
-   * A shortcut character is held, waiting to see whether a scanner's next character follows (null:
-   * the wait is over, either way): the screen may show at once what the key will do.
+   * A shortcut character is held, waiting for the key that says what it was (null: decided, either
+   * way): the screen shows at once what the key would do, and nothing more.
    */
   pending(char: string | null): void;
   /** A command key; true when it was handled (the browser's default is then prevented). */
@@ -40,9 +43,6 @@ export interface KeyCaptureHandlers {
   /** The scanner's prefix and suffix when the station set them; null: scans are told by their speed. */
   framing(): ScannerFraming | null;
 }
-
-/** How long a lone shortcut character waits for a scanner's next character. */
-export const SHORTCUT_HOLD_MS = 80;
 
 /** Whether a burst typed into `el` is taken out and handled as a scan rather than left in the field. */
 function passesScansThrough(el: HTMLInputElement | HTMLTextAreaElement): boolean {
@@ -78,8 +78,8 @@ const isPrintable = (event: KeyboardEvent) => event.key.length === 1 && !event.c
 interface Capture {
   handlers: KeyCaptureHandlers;
   burst: BurstDetector;
-  /** A lone shortcut character waiting to see whether more keys follow. */
-  held: { char: string; timer: ReturnType<typeof setTimeout> } | null;
+  /** A lone shortcut character, previewed, waiting for the key that says what it was. */
+  held: string | null;
   /**
    * The held shortcut character that went into the scan field because more keys followed it: when
    * those keys prove to be a scanner burst, it was pressed by hand after all and runs as a shortcut.
@@ -98,15 +98,25 @@ export function installKeyCapture(handlers: KeyCaptureHandlers, target: Window =
     const field = handlers.field();
     const place = placeOf(event.target, field);
     if (isPrintable(event)) return onPrintable(c, event, field, place, framing !== null);
+    if (c.held !== null) {
+      const step = heldKeyStep(event);
+      if (step === 'keep') return;
+      if (step !== 'commit-then') {
+        event.preventDefault();
+        return step === 'commit' ? runHeld(c) : dropHeld(c);
+      }
+      runHeld(c);
+    }
     if (event.key === 'Enter' && !event.ctrlKey && !event.altKey && !event.metaKey) return onEnter(c, event, field, place, framing !== null);
-    // A command key right after a held shortcut character: the character was a shortcut.
-    if (c.held && event.key !== 'Shift') runHeld(c);
     if (handlers.command(event, place.kind === 'text-field')) event.preventDefault();
   };
+  // A click acts on the screen: a held key runs first, on what it was pressed for.
+  const onPointerDown = () => runHeld(c);
   target.addEventListener('keydown', onKeyDown, true);
+  target.addEventListener('pointerdown', onPointerDown, true);
   return () => {
     target.removeEventListener('keydown', onKeyDown, true);
-    if (c.held) clearTimeout(c.held.timer);
+    target.removeEventListener('pointerdown', onPointerDown, true);
     if (c.frame) clearTimeout(c.frame.timer);
   };
 }
@@ -120,7 +130,7 @@ function onPrintable(c: Capture, event: KeyboardEvent, field: HTMLInputElement |
     holding: c.held !== null,
     scanFieldEmpty: field?.value === '',
     isShortcut: c.handlers.isShortcut(event.key),
-    framed,
+    prompting: c.handlers.prompting(),
   });
   if (step.step === 'leave' || !field) return;
   const inScan = place.kind === 'scan-field';
@@ -135,30 +145,32 @@ function onPrintable(c: Capture, event: KeyboardEvent, field: HTMLInputElement |
   }
   event.preventDefault();
   if (!inScan) field.focus();
-  if (step.step === 'shortcut') c.handlers.shortcut(event.key);
-  else {
-    c.held = { char: event.key, timer: setTimeout(() => runHeld(c), SHORTCUT_HOLD_MS) };
-    c.handlers.pending(event.key);
-  }
+  if (step.step === 'shortcut') return c.handlers.shortcut(event.key);
+  c.held = event.key;
+  c.handlers.pending(event.key);
 }
 
 /** The held character joins the keys that followed it in the scan field. */
 function releaseHeld(c: Capture, field: HTMLInputElement): void {
-  if (!c.held) return;
-  clearTimeout(c.held.timer);
-  field.value = c.held.char + field.value;
-  c.released = c.held.char;
+  if (c.held === null) return;
+  field.value = c.held + field.value;
+  c.released = c.held;
   c.held = null;
   c.handlers.pending(null);
 }
 
-/** No key followed the held character in time (or a command key did): it was a shortcut. */
+/** Enter, a command key, a click or a scan after the held character: it was the shortcut. */
 function runHeld(c: Capture): void {
-  if (!c.held) return;
-  const { char, timer } = c.held;
-  clearTimeout(timer);
+  if (c.held === null) return;
+  const char = c.held;
   c.held = null;
+  c.handlers.pending(null);
   c.handlers.shortcut(char);
+}
+
+/** Esc or Backspace after the held character: nothing is done. */
+function dropHeld(c: Capture): void {
+  c.held = null;
   c.handlers.pending(null);
 }
 
@@ -208,6 +220,8 @@ function onFramedKey(c: Capture, event: KeyboardEvent, framing: ScannerFraming):
   if (step === 'ignore') return true;
   if (step === 'start') {
     event.preventDefault();
+    // A scan after a held key: the key was pressed by hand, for the item selected then.
+    runHeld(c);
     c.frame = { chars: '', target: event.target, timer: setTimeout(() => abandonFrame(c), FRAME_TIMEOUT_MS) };
     return true;
   }

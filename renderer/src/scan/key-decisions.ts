@@ -13,30 +13,50 @@ export interface PrintableKey {
   place: KeyPlace;
   /** Whether the screen has a scan field at all. */
   hasScanField: boolean;
-  /** A lone shortcut character is being held, waiting to see whether more keys follow. */
+  /** A lone shortcut character is held (previewed, not yet done). */
   holding: boolean;
   scanFieldEmpty: boolean;
   /** Whether the character is a shortcut on this screen. */
   isShortcut: boolean;
-  /** A scanner framing is set: a lone key is typed by hand for certain. */
-  framed: boolean;
+  /** A prompt on screen asks for a number (F10's dispositions): nothing is being typed, it answers at once. */
+  prompting: boolean;
 }
 
 /**
  * A printable character (outside a framed scan):
  * - `leave`: it types into the field it landed in (another text field; or no scan field on screen);
  * - `type`: it belongs in the scan field (moved there when typed elsewhere), after the held character
- *   when `joinHeld` (a second key right behind it: the start of a code, or a scan after a shortcut);
- * - `hold`: a lone shortcut character in the empty scan field waits for a scanner's next character;
- * - `shortcut`: with a framing scanner a lone shortcut character runs at once.
+ *   when `joinHeld`: a key after a held one means the held one was the first character of a code;
+ * - `hold`: a lone shortcut character in the empty scan field is held: its action is previewed, and
+ *   nothing is done until a key says what it was (see heldKeyStep);
+ * - `shortcut`: a prompt asked for this key: it runs at once.
  */
 export type PrintableStep = { step: 'leave' } | { step: 'type'; joinHeld: boolean } | { step: 'hold' } | { step: 'shortcut' };
 
 export function printableStep(key: PrintableKey): PrintableStep {
   if (key.place.kind === 'text-field' || !key.hasScanField) return { step: 'leave' };
   if (key.holding) return { step: 'type', joinHeld: true };
-  if (key.scanFieldEmpty && key.isShortcut) return key.framed ? { step: 'shortcut' } : { step: 'hold' };
+  if (key.scanFieldEmpty && key.isShortcut) return key.prompting ? { step: 'shortcut' } : { step: 'hold' };
   return { step: 'type', joinHeld: false };
+}
+
+/**
+ * A key that is not printable while a shortcut character is held:
+ * - `commit`: the held character was the shortcut: it runs, and the key is swallowed (Enter);
+ * - `commit-then`: it runs, then the key does what it does (an F-key, an arrow, Tab, Alt+letter);
+ * - `withdraw`: the held character is dropped, nothing done (Esc, Backspace);
+ * - `keep`: a modifier pressed on its own (Shift before a capital): still undecided.
+ */
+export type HeldKeyStep = 'commit' | 'commit-then' | 'withdraw' | 'keep';
+
+const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'AltGraph', 'Meta', 'CapsLock', 'NumLock', 'Fn', 'Dead', 'Unidentified']);
+
+export function heldKeyStep(key: { key: string; ctrlKey: boolean; altKey: boolean; metaKey: boolean }): HeldKeyStep {
+  if (MODIFIERS.has(key.key)) return 'keep';
+  const plain = !key.ctrlKey && !key.altKey && !key.metaKey;
+  if (plain && key.key === 'Enter') return 'commit';
+  if (plain && (key.key === 'Escape' || key.key === 'Backspace' || key.key === 'Delete')) return 'withdraw';
+  return 'commit-then';
 }
 
 /** What the scan field's Enter does (timing mode): an optional shortcut run first, then the code submitted. */
@@ -48,13 +68,14 @@ export interface ScanFieldEntry {
 /**
  * The scan field's Enter when scans are told by their speed. `value` is the field's text (a held
  * character included), `scanned` the burst that ended with this Enter, `released` the held shortcut
- * character that went into the field because more keys followed it. A burst at the end is the scan;
- * keys pressed alone by hand before it (digits, + or −) are not glued to it: a shortcut character
- * among them that was held still runs (it sets the condition of the item selected then), others are
- * dropped. Anything else is submitted as typed.
+ * character that went into the field because more keys followed it. The field's text is submitted
+ * whole, as typed, with one exception: a scanner burst right behind a single key pressed alone by hand
+ * (a digit, + or −) is not glued to it: that key, when it was a held shortcut, runs first (it acts on
+ * the item selected when it was pressed) and the burst is the scan; a lone key that was no shortcut
+ * is dropped. Typed text of two characters or more is never split.
  */
 export function scanFieldEntry(value: string, scanned: Burst | null, released: string | null, isShortcut: (char: string) => boolean): ScanFieldEntry {
-  if (scanned && scanned.before !== '' && value === scanned.before + scanned.code && /^[0-9+-]+$/.test(scanned.before)) {
+  if (scanned && scanned.before.length === 1 && value === scanned.before + scanned.code && /^[0-9+-]$/.test(scanned.before)) {
     const runs = released !== null && scanned.before === released && isShortcut(released);
     return { shortcut: runs ? released : null, code: scanned.code };
   }

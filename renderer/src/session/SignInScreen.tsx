@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { describeError } from '../api/describe-error.ts';
+import { heldPicks, useHeldKey } from '../scan/held-key.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useSession } from './session-store.ts';
 
@@ -8,6 +9,7 @@ export function SignInScreen() {
   const operators = useSession((s) => s.operators);
   const loadOperators = useSession((s) => s.loadOperators);
   const signIn = useSession((s) => s.signIn);
+  const held = useHeldKey((s) => s.char);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -26,6 +28,7 @@ export function SignInScreen() {
             <button
               type="button"
               className="btn btn-choice"
+              data-held={heldPicks(held, i) ? '' : undefined}
               onClick={() => {
                 signIn(operator);
                 notify('success', `Signed in: ${operator.name}`);

@@ -6,6 +6,7 @@ import { useScan } from '../receiving/scan-result-store.ts';
 import { afterScans, onCommandBarcode, openFound, scanQueue, submitScan } from '../receiving/scan-router.ts';
 import { useRegister } from '../registering/register-store.ts';
 import { conditionForKey } from '../inspect/conditions.ts';
+import { useHeldKey } from '../scan/held-key.ts';
 import { installKeyCapture } from '../scan/key-capture.ts';
 import { leaveSettings } from '../settings/leave-settings.ts';
 import { focusScan, scanField } from '../scan/scan-field.ts';
@@ -22,6 +23,7 @@ import { back, changeQuantity, correctReceipt, printSelectedLabel, receive, setC
  *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F7 correct a receipt · F8 / Ctrl+Z undo
  *   F10 override the disposition (then 1–6 and why) · a bin's barcode confirms the put · F5 print (again) the unit's label
  *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
+ * A lone 1–9, + or − is shown, not done, until Enter, a command key or the next scan (scan/key-capture.ts).
  *   Alt+S receive screen · Alt+P packages · Alt+R returns · Alt+D the dock today (supervisor) · Alt+L print queue
  * A key pressed while scans are still being handled acts after them (the scan router's queue), as if
  * the station had answered at once: keys and scans act in the order the worker made them.
@@ -86,11 +88,13 @@ function runShortcut(char: string): void {
 }
 
 /**
- * A condition key held for a scanner's next character (80 ms): the unit's disposition shows at once
- * (issue 26's p95 < 50 ms), withdrawn if the key proves to start a scan. Not while scans are in
- * flight: the key will act on the unit they select.
+ * A held key shows what it would do the moment it goes down, and does nothing until Enter, a command
+ * key or the next scan confirms it: a condition key the unit's disposition and bin; a number on a
+ * list the row it would pick (useHeldKey). Not the condition while scans are in flight: the key will
+ * act on the unit they select.
  */
 function previewHeldKey(char: string | null): void {
+  useHeldKey.getState().set(char);
   const onPackage = useNav.getState().screen === 'package' && useOverride.getState().state.step !== 'pick';
   const condition = char !== null && onPackage && scanQueue.size === 0 && useSession.getState().operator ? conditionForKey(char) : null;
   usePackage.getState().previewCondition(condition);
@@ -207,6 +211,7 @@ export function installStationKeyboard(): () => void {
     claims: (code) => useSession.getState().byBadge(code) !== null || isCommandCode(code),
     isShortcut: (char) => shortcutFor(char) !== null || (scanQueue.size > 0 && MAY_BE_SHORTCUT.test(char)),
     shortcut: (char) => afterScans(() => runShortcut(char)),
+    prompting: () => useNav.getState().screen === 'package' && useOverride.getState().state.step === 'pick',
     pending: previewHeldKey,
     command: commandInOrder,
     framing: () => useStationSettings.getState().framing,

@@ -20,6 +20,8 @@ interface Recorded {
   defaultSessionTouched: boolean;
   ipcChannels: string[];
   errorBoxes: Array<{ title: string; content: string }>;
+  /** `dialog.showMessageBox` (non-blocking notices), in order. */
+  messageBoxes: Array<{ type?: string; title?: string; message: string; detail?: string }>;
   calls: string[];
   utilityProcesses: RecordedUtilityProcess[];
 }
@@ -36,7 +38,7 @@ interface RecordedUtilityProcess {
   exitCode: number | null;
 }
 
-const record: Recorded = { windows: [], menu: undefined, menuSet: false, partitions: [], defaultSessionTouched: false, ipcChannels: [], errorBoxes: [], calls: [], utilityProcesses: [] };
+const record: Recorded = { windows: [], menu: undefined, menuSet: false, partitions: [], defaultSessionTouched: false, ipcChannels: [], errorBoxes: [], messageBoxes: [], calls: [], utilityProcesses: [] };
 const appListeners = new Map<string, Listener[]>();
 const ipcListeners = new Map<string, Listener>();
 let requestHandler: Listener | undefined;
@@ -177,6 +179,10 @@ export const Menu = {
 export const dialog = {
   showErrorBox(title: string, content: string) {
     record.errorBoxes.push({ title, content });
+  },
+  async showMessageBox(_window: unknown, options: { type?: string; title?: string; message: string; detail?: string }) {
+    record.messageBoxes.push({ type: options.type, title: options.title, message: options.message, detail: options.detail });
+    return { response: 0, checkboxChecked: false };
   },
 };
 

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PackageLineItem } from '#shared/api/line-items.ts';
+import { call, createPackage, createReturn, expectError, startStation, type TestStation } from './support.ts';
+
+/*
+ * Each unit its own (docs/decisions/units.md), through the API: two units of one return line are two
+ * line items with their own condition, disposition, bin, unit id, put and label; who set a unit's
+ * condition and who put it, and when; an integrator's line of quantity N stays one line; a PATCH or
+ * DELETE of a line changes that one unit; refusals name their field and change nothing.
+ */
+
+let s: TestStation;
+const A1 = '/api/v1/accounts/1';
+let ada: number;
+let ben: number;
+
+beforeAll(async () => {
+  s = await startStation();
+  const worker = async (name: string, badge_code: string) => {
+    const res = await call(s.origin, 'POST', '/api/v1/station/operators', { token: s.stationToken, body: { name, badge_code } });
+    expect(res.status, res.text).toBe(201);
+    return (res.json as { id: number }).id;
+  };
+  ada = await worker('Ada', 'BADGE-UNITS-ADA');
+  ben = await worker('Ben', 'BADGE-UNITS-BEN');
+}, 60_000);
+afterAll(async () => s?.close());
+
+async function newPackage() {
+  const ret = await createReturn(s.origin, s.account1);
+  const pkg = await createPackage(s.origin, s.account1, 1, ret.id, { status: 'delivered' });
+  const line = ret.return_line_items[0];
+  if (!line) throw new Error('The manual return has no line.');
+  return { pkg, line, items: `${A1}/return_packages/${pkg.id}/line_items` };
+}
+
+async function send(method: string, path: string, body?: Record<string, unknown>, status = method === 'POST' ? 201 : 200): Promise<PackageLineItem> {
+  const res = await call(s.origin, method, path, { token: s.account1, ...(body ? { body } : {}) });
+  expect(res.status, res.text).toBe(status);
+  return res.json as PackageLineItem;
+}
+
+async function itemsOf(pkgId: number): Promise<PackageLineItem[]> {
+  const res = await call(s.origin, 'GET', `${A1}/return_packages/${pkgId}`, { token: s.account1 });
+  expect(res.status, res.text).toBe(200);
+  return (res.json as { line_items: PackageLineItem[] }).line_items;
+}
+
+const fieldsOf = (details: Record<string, unknown>) => (details.fields as Array<{ path: string }>).map((f) => f.path);
+
+describe('two units of one return line', () => {
+  it('are two line items with their own condition, disposition, bin and unit id, and who set each condition when', async () => {
+    const { pkg, line, items } = await newPackage();
+    const first = await send('POST', items, { return_line_item_id: line.id, condition: 'new', condition_by: ada });
+    // The second unit is scanned: nothing of the first is copied to it.
+    const second = await send('POST', items, { return_line_item_id: line.id });
+    expect(second).toMatchObject({ quantity: 1, condition: null, condition_by: null, condition_at: null, disposition: null, bin: null });
+
+    const inspected = await send('PATCH', `${items}/${second.id}`, { condition: 'good', condition_by: ben });
+    const stored = await itemsOf(pkg.id);
+    expect(stored.map((i) => [i.id, i.return_line_item_id, i.merchant_sku, i.quantity])).toEqual([
+      [first.id, line.id, line.merchant_sku, 1],
+      [second.id, line.id, line.merchant_sku, 1],
+    ]);
+    const [a, b] = stored as [PackageLineItem, PackageLineItem];
+    expect(a).toMatchObject({ condition: 'new', disposition: 'restock', bin: 'RESTOCK', condition_by: ada });
+    expect(b).toMatchObject({ condition: 'good', disposition: 'refurbish', bin: 'REFURB', condition_by: ben, condition_at: inspected.condition_at });
+    expect(a.unit_id).toMatch(/^RS-[A-Z0-9]{8}-\d+$/);
+    expect(b.unit_id).toMatch(/^RS-[A-Z0-9]{8}-\d+$/);
+    expect(a.unit_id).not.toBe(b.unit_id);
+    expect(a.condition_at).toBe(first.condition_at);
+    // Set when the second unit was inspected, after the first.
+    expect(Date.parse(b.condition_at ?? '')).toBeGreaterThanOrEqual(Date.parse(a.condition_at ?? ''));
+  });
+
+  it('records a new setter only when the condition changes, and forgets it when the condition is unset', async () => {
+    const { items } = await newPackage();
+    const unit = await send('POST', items, { condition: 'good', condition_by: ada });
+    expect(unit).toMatchObject({ condition_by: ada });
+    expect(unit.condition_at).not.toBeNull();
+    // The same condition again (a client echoing what it was given) keeps who set it first.
+    const same = await send('PATCH', `${items}/${unit.id}`, { condition: 'good', condition_by: ben, notes: 'checked' });
+    expect(same).toMatchObject({ condition_by: ada, condition_at: unit.condition_at });
+    const changed = await send('PATCH', `${items}/${unit.id}`, { condition: 'fair' });
+    expect(changed).toMatchObject({ condition: 'fair', condition_by: null });
+    expect(changed.condition_at).not.toBeNull();
+    const unset = await send('PATCH', `${items}/${unit.id}`, { condition: null });
+    expect(unset).toMatchObject({ condition: null, condition_by: null, condition_at: null });
+  });
+
+  it('refuses a setter without a condition or one that is no worker, on the field, and records nothing', async () => {
+    const { pkg, items } = await newPackage();
+    expect(fieldsOf(expectError(await call(s.origin, 'POST', items, { token: s.account1, body: { condition_by: ada } }), 'VALIDATION_FAILED'))).toEqual(['condition_by']);
+    expect(fieldsOf(expectError(await call(s.origin, 'POST', items, { token: s.account1, body: { condition: 'new', condition_by: 99_999 } }), 'VALIDATION_FAILED'))).toEqual(['condition_by']);
+    expect(await itemsOf(pkg.id)).toEqual([]);
+    const unit = await send('POST', items, { condition: 'new' });
+    expect(fieldsOf(expectError(await call(s.origin, 'PATCH', `${items}/${unit.id}`, { token: s.account1, body: { notes: 'x', condition_by: ada } }), 'VALIDATION_FAILED'))).toEqual(['condition_by']);
+    expect(fieldsOf(expectError(await call(s.origin, 'PATCH', `${items}/${unit.id}`, { token: s.account1, body: { condition: 'fair', condition_by: 99_999 } }), 'VALIDATION_FAILED'))).toEqual(['condition_by']);
+    expect(await itemsOf(pkg.id)).toEqual([unit]);
+  });
+
+  it('are put each by its own worker; a new bin forgets the put and who made it', async () => {
+    const { items } = await newPackage();
+    const unit = await send('POST', items, { condition: 'new' });
+    const unknown = expectError(await call(s.origin, 'POST', `${items}/${unit.id}/put`, { token: s.account1, body: { bin: 'RESTOCK', put_by: 99_999 } }), 'VALIDATION_FAILED');
+    expect(fieldsOf(unknown)).toEqual(['put_by']);
+    const put = await send('POST', `${items}/${unit.id}/put`, { bin: 'restock', put_by: ben }, 200);
+    expect(put).toMatchObject({ put_by: ben });
+    expect(put.put_confirmed_at).not.toBeNull();
+    // Confirming again keeps the first put and its worker.
+    expect(await send('POST', `${items}/${unit.id}/put`, { bin: 'RESTOCK', put_by: ada }, 200)).toMatchObject({ put_by: ben, put_confirmed_at: put.put_confirmed_at });
+    const moved = await send('PATCH', `${items}/${unit.id}`, { disposition: 'liquidate', disposition_reason: 'outlet', disposition_by: ada });
+    expect(moved).toMatchObject({ bin: 'LIQUIDATE', put_confirmed_at: null, put_by: null, disposition_override: { by: ada, reason: 'outlet' } });
+    expect(moved.disposition_override?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('each get their own label', async () => {
+    const { pkg, line, items } = await newPackage();
+    const a = await send('POST', items, { return_line_item_id: line.id, condition: 'new' });
+    const b = await send('POST', items, { return_line_item_id: line.id, condition: 'new' });
+    const res = await call(s.origin, 'POST', `${A1}/return_packages/${pkg.id}/labels`, { token: s.account1, body: {} });
+    expect(res.status, res.text).toBe(201);
+    const jobs = (res.json as { data: Array<{ kind: string; unit_id: string | null; line_item_id: number | null }> }).data.filter((j) => j.kind === 'unit');
+    expect(jobs.map((j) => [j.line_item_id, j.unit_id])).toEqual([
+      [a.id, a.unit_id],
+      [b.id, b.unit_id],
+    ]);
+  });
+});
+
+describe("an integrator's lines", () => {
+  it('a line of quantity N stays one line with one unit id; a PATCH of its quantity keeps the id', async () => {
+    const { pkg, line, items } = await newPackage();
+    const many = await send('POST', items, { return_line_item_id: line.id, quantity: 3, condition: 'new' });
+    expect(many.unit_id).not.toBeNull();
+    const fewer = await send('PATCH', `${items}/${many.id}`, { quantity: 2 });
+    expect(fewer).toMatchObject({ quantity: 2, unit_id: many.unit_id });
+    expect((await itemsOf(pkg.id)).map((i) => [i.id, i.quantity])).toEqual([[many.id, 2]]);
+  });
+
+  it('a PATCH or DELETE of a line changes or removes that one unit, not its siblings', async () => {
+    const { pkg, line, items } = await newPackage();
+    const a = await send('POST', items, { return_line_item_id: line.id, condition: 'new' });
+    const b = await send('POST', items, { return_line_item_id: line.id, condition: 'new' });
+    const c = await send('POST', items, { return_line_item_id: line.id, condition: 'new' });
+    await send('PATCH', `${items}/${b.id}`, { condition: 'unsellable' });
+    const del = await call(s.origin, 'DELETE', `${items}/${a.id}`, { token: s.account1 });
+    expect(del.status, del.text).toBe(204);
+    const left = await itemsOf(pkg.id);
+    expect(left.map((i) => [i.id, i.condition, i.disposition, i.unit_id])).toEqual([
+      [b.id, 'unsellable', 'dispose', b.unit_id],
+      [c.id, 'new', 'restock', c.unit_id],
+    ]);
+  });
+});
