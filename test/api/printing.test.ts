@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PrintJob, PrintJobListResponse } from '#shared/api/printing.ts';
 import type { LookupResponse } from '#shared/api/station.ts';
+import { createOperator } from '../../electron/station/domain/operators.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
 import { fakeZplPrinter, type FakeZplPrinter } from '../support/fake-zpl-printer.ts';
@@ -98,9 +99,10 @@ describe('a network label printer (ZPL on raw TCP)', () => {
     const first = await post(`${itemPath(items[0] ?? 0)}/label`, {});
     expect(first.status, first.text).toBe(201);
     const [zpl] = await printer.waitForJobs(1);
-    expect(zpl).toContain(`^BCN,100,Y,N,N^FH_^FD${units[0]}^FS`);
-    expect(zpl).toContain('^FDRESTOCK^FS');
-    expect(zpl).toContain('^FDBIN RESTOCK^FS');
+    expect(zpl).toContain(`^BCN,90,Y,N,N^FH_^FD${units[0]}^FS`);
+    // The disposition by the station's name for it, the bin whole and largest.
+    expect(zpl).toContain('^FDRestock^FS');
+    expect(zpl).toContain('^A0N,68,68^FH_^FDRESTOCK^FS');
     expect(zpl).toContain(`^FDParcel ${trackingNumber}^FS`);
     const job = first.json as PrintJob;
     const printed = await until(() => jobs(), (all) => all.find((j) => j.id === job.id)?.state === 'printed');
@@ -169,6 +171,41 @@ describe('a network label printer (ZPL on raw TCP)', () => {
     const received = await printer.waitForJobs(before + 1);
     expect(received.at(-1)).toContain('^FDTEST-LABEL^FS');
   });
+});
+
+test('after the printer fails a job, the jobs asked for meanwhile wait behind it: labels come out in the order asked for', async () => {
+  expect((await setPrinter({ kind: 'zpl_tcp', host: '127.0.0.1', port: printer.port })).status).toBe(200);
+  await until(() => jobs('waiting'), (all) => all.length === 0);
+  const { promise: released, resolve: release } = Promise.withResolvers<undefined>();
+  // The printer takes the first job's connection and fails it only once eight more jobs were asked for.
+  printer.failNext(released);
+  const before = printer.jobs.length;
+  const asked = [0, 1, 2, 0, 1, 2, 0, 1, 2].map((n) => units[n] ?? '');
+  const first = await post(`${itemPath(items[0] ?? 0)}/label`, { reprint: true });
+  expect(first.status, first.text).toBe(201);
+  await until(() => jobs('sending'), (all) => all.some((j) => j.id === (first.json as PrintJob).id));
+  for (const n of [1, 2, 0, 1, 2, 0, 1, 2]) expect((await post(`${itemPath(items[n] ?? 0)}/label`, { reprint: true })).status).toBe(201);
+  release(undefined);
+  const received = await printer.waitForJobs(before + asked.length);
+  expect(received.slice(before).map((zpl) => /\^BCN,[^\n]*\^FD([^^]*)\^FS/.exec(zpl)?.[1])).toEqual(asked);
+  const firstJob = (await jobs()).find((j) => j.id === (first.json as PrintJob).id);
+  expect(firstJob).toMatchObject({ state: 'printed', attempts: 2 });
+});
+
+test('a label names a worker of the station; an operator_id that names none is refused (422) and queues nothing', async () => {
+  const worker = await createOperator(station.ctx, { name: 'Grace Hopper', badge_code: 'BADGE-GRACE', active: true });
+  const count = (await jobs()).length;
+  for (const [path, body] of [
+    [`${itemPath(items[0] ?? 0)}/label`, { reprint: true, operator_id: 999_999 }],
+    [`/api/v1/accounts/${ACCOUNT}/return_packages/${packageId}/labels`, { operator_id: 999_999 }],
+  ] as const) {
+    const details = expectError(await post(path, body), 'VALIDATION_FAILED') as { fields: Array<{ path: string }> };
+    expect(details.fields.map((f) => f.path)).toEqual(['operator_id']);
+  }
+  expect((await jobs()).length).toBe(count);
+  const named = await post(`${itemPath(items[0] ?? 0)}/label`, { reprint: true, operator_id: worker.id });
+  expect(named.status, named.text).toBe(201);
+  expect((named.json as PrintJob).label).toMatchObject({ worker: 'Grace Hopper', disposition: 'Restock', bin: 'RESTOCK' });
 });
 
 test("the desktop app's system printer gets the label as a PDF, by the printer's name", async () => {
@@ -255,7 +292,8 @@ test('receiving a package sends each unit its label once; the same receipt sent 
   expect(receipt.status, receipt.text).toBe(200);
   const printed = await printer.waitForJobs(before + 2);
   expect(printed.slice(before).map((zpl) => /\^FH_\^FD([^^]*)\^FS/.exec(zpl)?.[1])).toEqual(received);
-  expect(printed.slice(before).join('\n')).toContain('^FDLIQUIDATE^FS');
+  expect(printed.slice(before).join('\n')).toContain('^A0N,68,68^FH_^FDLIQUIDATE^FS');
+  expect(printed.slice(before).join('\n')).toContain('^FDLiquidate^FS');
   // Sent again (a replay, another terminal): not a move to received, no second label.
   expect((await call(origin, 'PATCH', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
   await new Promise((resolve) => setTimeout(resolve, 500));

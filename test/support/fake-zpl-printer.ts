@@ -13,6 +13,11 @@ export interface FakeZplPrinter {
   up(): Promise<void>;
   /** Stops listening and drops open connections: the printer is off. */
   down(): Promise<void>;
+  /**
+   * The next connection is held open until `release` resolves, then reset: the job is not taken
+   * (a printer that fails mid-job), and the connections after it are taken as usual.
+   */
+  failNext(release: Promise<unknown>): void;
   /** Resolves once `count` jobs have arrived (or rejects after `timeoutMs`). */
   waitForJobs(count: number, timeoutMs?: number): Promise<string[]>;
 }
@@ -33,6 +38,7 @@ export async function fakeZplPrinter(options: { port?: number; up?: boolean } = 
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   const waiters: Array<() => void> = [];
+  const failures: Array<Promise<unknown>> = [];
   const printer: FakeZplPrinter = {
     port,
     jobs,
@@ -40,6 +46,12 @@ export async function fakeZplPrinter(options: { port?: number; up?: boolean } = 
       if (server) return;
       server = createServer((socket) => {
         sockets.add(socket);
+        const failure = failures.shift();
+        if (failure) {
+          socket.on('error', () => undefined);
+          void failure.then(() => socket.resetAndDestroy());
+          return;
+        }
         const chunks: Buffer[] = [];
         socket.on('data', (chunk) => chunks.push(chunk));
         // The sender closed its end: the job is whole. The listener's end closes too (allowHalfOpen false).
@@ -62,6 +74,9 @@ export async function fakeZplPrinter(options: { port?: number; up?: boolean } = 
       if (!closing) return;
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => closing.close(() => resolve()));
+    },
+    failNext(release) {
+      failures.push(release);
     },
     async waitForJobs(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;

@@ -32,9 +32,14 @@ export function pdfToPng(pdf: Uint8Array, dpi = 203): Buffer {
   }
 }
 
-/** The Code 128 barcodes on a PDF label, as their text. */
-export async function code128On(pdf: Uint8Array, dpi = 203): Promise<string[]> {
+/** The Code 128 barcodes on an image (PNG bytes), as their text. */
+export async function code128InPng(png: Uint8Array): Promise<string[]> {
   await prepare();
-  const found = await readBarcodes(new Uint8Array(pdfToPng(pdf, dpi)), { formats: ['Code128'] });
+  const found = await readBarcodes(new Uint8Array(png), { formats: ['Code128'] });
   return found.filter((code) => code.isValid).map((code) => code.text);
+}
+
+/** The Code 128 barcodes on a PDF label, as their text. */
+export function code128On(pdf: Uint8Array, dpi = 203): Promise<string[]> {
+  return code128InPng(pdfToPng(pdf, dpi));
 }

@@ -25,12 +25,13 @@ test('a label is ^XA … ^XZ in UTF-8 at its size; every field is hex-escaped (^
   expect(zpl).toBe('^XA\n^CI28\n^PW812\n^LL406\n^LH0,0\n^FO10,20^A0N,30,30^FH_^FDx_5Ey^FS\n^XZ\n');
 });
 
-test('the unit label: the unit id as Code 128 with its text, disposition and bin large, the facts', () => {
+test('the unit label: the unit id as Code 128 with its text, the bin largest, the disposition, the facts', () => {
   const zpl = unitLabelZpl(label);
   expect(zpl.startsWith('^XA\n')).toBe(true);
   expect(zpl.endsWith('^XZ\n')).toBe(true);
-  expect(zpl).toContain('^BY3,3,100^BCN,100,Y,N,N^FH_^FDRS-7K2Q-000042^FS');
-  for (const text of ['RESTOCK', 'BIN A-12', 'SKU WBN-01   like_5Fnew', 'Earbuds', 'Parcel 1Z999AA10123456784', '2026-05-01   Ada']) expect(zpl).toContain(`^FD${text}^FS`);
+  expect(zpl).toContain('^BY3,3,90^BCN,90,Y,N,N^FH_^FDRS-7K2Q-000042^FS');
+  expect(zpl).toContain('^A0N,68,68^FH_^FDA-12^FS');
+  for (const text of ['BIN', 'restock', 'SKU WBN-01   like_5Fnew', 'Earbuds', 'Parcel 1Z999AA10123456784', '2026-05-01   Ada']) expect(zpl).toContain(`^FD${text}^FS`);
   // One ^XA and one ^XZ whatever the text: a typed ^XZ cannot end the label early.
   const hostile = unitLabelZpl({ ...label, name: '^XZ^XA~JR', worker: '^XZ' });
   expect(hostile.match(/\^XZ/g)).toHaveLength(1);
@@ -39,15 +40,15 @@ test('the unit label: the unit id as Code 128 with its text, disposition and bin
 
 test('a label with nothing but the unit id still prints, saying what is missing', () => {
   const zpl = unitLabelZpl({ ...label, sku: null, name: null, condition: null, disposition: null, bin: null, tracking_number: null, worker: null });
-  expect(zpl).toContain('^FDNO DISPOSITION^FS');
-  expect(zpl).toContain('^FDNO BIN^FS');
+  expect(zpl).toContain('^FDNo disposition^FS');
+  expect(zpl).toContain('^FDNONE^FS');
 });
 
 test('the package slip: the tracking number as Code 128 and its units, the rest counted', () => {
   const units = Array.from({ length: 8 }, (_, i) => ({ unit_id: `RS-U-${i}`, sku: 'S', disposition: 'restock', bin: 'A-1' }));
   const zpl = packageSlipZpl({ tracking_number: '1Z999', return_package_id: 7, date: '2026-05-01', worker: null, units });
   expect(zpl).toContain('^BCN,80,Y,N,N^FH_^FD1Z999^FS');
-  expect(zpl).toContain('^FDRS-U-5  S  restock  A-1^FS');
+  expect(zpl).toContain('^FDA-1  RS-U-5  restock  S^FS');
   expect(zpl).not.toContain('RS-U-6');
   expect(zpl).toContain('^FD+ 2 more^FS');
 });

@@ -3,6 +3,7 @@ import type { PackageSlip, PrintJob, PrintJobState, UnitLabel, UnitLabelRequest 
 import { fail } from '../errors.ts';
 import { type BoundTables, boundTables, type Frozen, type PackageLineItem, type PrintJobRecord, type ReadTables, type ReturnPackage, type StationStore } from '../store/index.ts';
 import { type DomainContext, runScript } from './context.ts';
+import { dispositionRulesIn } from './dispositions.ts';
 import { packageOfAccount } from './packages.ts';
 import { invalidReference } from './references.ts';
 import { settingsIn } from './station-settings.ts';
@@ -34,23 +35,47 @@ export function unitIdOf(item: Frozen<PackageLineItem>): string | null {
   return fieldOf(item, 'unit_id') ?? tagValue(item.tags, 'unit:');
 }
 
-/** The worker named on a label: the operator asked for, else the package's processor. */
+/**
+ * The worker named on a label: the operator asked for (who must be on the station, 422 as for
+ * `processor_id`), else the package's processor.
+ */
 async function workerName(t: ReadTables, operatorId: number | null, pkg: Frozen<ReturnPackage> | ReturnPackage): Promise<string | null> {
-  const id = operatorId ?? pkg.processor_id;
-  if (id === null) return null;
-  return (await t.operators.get(id))?.name ?? null;
+  if (operatorId !== null) {
+    const operator = await t.operators.get(operatorId);
+    if (!operator) throw invalidReference('operator_id', `No operator ${operatorId} on this station.`);
+    return operator.name;
+  }
+  if (pkg.processor_id === null) return null;
+  return (await t.operators.get(pkg.processor_id))?.name ?? null;
+}
+
+/** What labels say besides the item: the worker, and the station's name for each disposition. */
+interface LabelFacts {
+  worker: string | null;
+  dispositionNames: Readonly<Record<string, { label: string }>>;
+}
+
+async function labelFacts(t: ReadTables, operatorId: number | null, pkg: Frozen<ReturnPackage> | ReturnPackage): Promise<LabelFacts> {
+  return { worker: await workerName(t, operatorId, pkg), dispositionNames: (await dispositionRulesIn(t)).dispositions };
+}
+
+/** A disposition as a label says it: the station's name for it ("Return to vendor"); text it does not know, as it is. */
+function dispositionName(key: string | null, names: LabelFacts['dispositionNames']): string | null {
+  if (key === null) return null;
+  return Object.hasOwn(names, key) ? (names[key]?.label ?? key) : key;
 }
 
 /** What a unit's label says, from its line item and package as they are now. */
-export function unitLabelOf(item: Frozen<PackageLineItem>, pkg: Frozen<ReturnPackage> | ReturnPackage, worker: string | null, now: string): UnitLabel {
+export function unitLabelOf(item: Frozen<PackageLineItem>, pkg: Frozen<ReturnPackage> | ReturnPackage, facts: LabelFacts, now: string): UnitLabel {
   const unitId = unitIdOf(item);
   if (unitId === null) throw invalidReference('line_item_id', `Line item ${item.id} has no unit id yet (a unit:<id> tag): its label cannot be printed.`);
+  const worker = facts.worker;
   return {
     unit_id: unitId,
     sku: item.merchant_sku,
     name: item.name,
     condition: item.condition,
-    disposition: fieldOf(item, 'disposition') ?? tagValue(item.tags, 'disposition:'),
+    disposition: dispositionName(fieldOf(item, 'disposition') ?? tagValue(item.tags, 'disposition:'), facts.dispositionNames),
     bin: fieldOf(item, 'bin') ?? tagValue(item.tags, 'bin:'),
     tracking_number: pkg.tracking_number,
     date: (pkg.processed_at ?? now).slice(0, 10),
@@ -73,7 +98,7 @@ async function lineItemOf(t: ReadTables, accountId: number, packageId: number, l
 /** A unit's label as it would print now (for its PDF). */
 export async function currentUnitLabel(t: ReadTables, now: string, accountId: number, packageId: number, lineItemId: number): Promise<UnitLabel> {
   const { pkg, item } = await lineItemOf(t, accountId, packageId, lineItemId);
-  return unitLabelOf(item, pkg, await workerName(t, null, pkg), now);
+  return unitLabelOf(item, pkg, await labelFacts(t, null, pkg), now);
 }
 
 type NewJob = Pick<PrintJobRecord, 'kind' | 'unit_id' | 'account_id' | 'return_package_id' | 'line_item_id' | 'label' | 'reprint_of'>;
@@ -114,7 +139,7 @@ export async function enqueueUnitLabel(
   request: UnitLabelRequest,
 ): Promise<{ job: PrintJobRecord; created: boolean }> {
   const { pkg, item } = await lineItemOf(t, ids.accountId, ids.packageId, ids.lineItemId);
-  const label = unitLabelOf(item, pkg, await workerName(t, request.operator_id, pkg), now);
+  const label = unitLabelOf(item, pkg, await labelFacts(t, request.operator_id, pkg), now);
   const earlier = await liveJobOfUnit(t, label.unit_id);
   if (earlier && !request.reprint) return { job: earlier, created: false };
   const job = await addJob(t, now, {
@@ -136,8 +161,9 @@ export async function enqueueUnitLabel(
 export async function enqueuePackageLabels(t: BoundTables, now: string, accountId: number, packageId: number, operatorId: number | null): Promise<PrintJobRecord[]> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const items = await t.package_line_items.where('return_package_id').equals(pkg.id).toArray();
-  const worker = await workerName(t, operatorId, pkg);
-  const labels = items.filter((item) => unitIdOf(item) !== null).map((item) => ({ item, label: unitLabelOf(item, pkg, worker, now) }));
+  const facts = await labelFacts(t, operatorId, pkg);
+  const worker = facts.worker;
+  const labels = items.filter((item) => unitIdOf(item) !== null).map((item) => ({ item, label: unitLabelOf(item, pkg, facts, now) }));
   const jobs: PrintJobRecord[] = [];
   for (const { item, label } of labels) {
     if (await liveJobOfUnit(t, label.unit_id)) continue;
@@ -162,9 +188,10 @@ export async function enqueuePackageLabels(t: BoundTables, now: string, accountI
  * station's label printer or system printer. With the browser as the printer nothing is queued: the
  * worker prints a label from the screen when wanted.
  */
-export async function labelsOnReceipt(t: BoundTables, now: string, accountId: number, packageId: number, operatorId: number | null): Promise<PrintJobRecord[]> {
+export async function labelsOnReceipt(t: BoundTables, now: string, accountId: number, packageId: number): Promise<PrintJobRecord[]> {
   if ((await settingsIn(t)).labels.printer.kind === 'browser') return [];
-  return enqueuePackageLabels(t, now, accountId, packageId, operatorId);
+  // The package's processor is named on them (no operator asked for).
+  return enqueuePackageLabels(t, now, accountId, packageId, null);
 }
 
 export function enqueueTestLabel(t: BoundTables, now: string): Promise<PrintJobRecord> {
@@ -201,14 +228,18 @@ export async function cancelPrintJob(t: BoundTables, now: string, id: number): P
 
 // The queue's steps (printing/queue.ts), each one durable write.
 
-/** The next job to send: the oldest waiting one that is due (`anyWaiting`: the oldest waiting one). Undefined, with when the next is due, when none is. */
+/**
+ * The next job to send: the queue's head, the oldest waiting job, when it is due (`anyWaiting`:
+ * at once). A printer's queue is strictly first in, first out: later jobs wait behind a head that
+ * failed, so labels come out in the order they were asked for, also after an outage. Undefined,
+ * with when the head is due, when it is not.
+ */
 export async function nextDueJob(ctx: DomainContext, anyWaiting = false): Promise<{ job?: PrintJobRecord; nextAt?: string }> {
   const now = ctx.clock.now();
-  const waiting = await ctx.store.tables.print_jobs.where('state').equals('waiting').toArray();
-  const due = waiting.find((job) => anyWaiting || (job.next_attempt_at ?? now) <= now);
-  if (due) return { job: due };
-  const times = waiting.map((job) => job.next_attempt_at ?? now).sort();
-  return times[0] === undefined ? {} : { nextAt: times[0] };
+  const head = await ctx.store.tables.print_jobs.where('state').equals('waiting').first();
+  if (!head) return {};
+  const due = head.next_attempt_at ?? now;
+  return anyWaiting || due <= now ? { job: head } : { nextAt: due };
 }
 
 /** Marks the job as being sent, before a byte goes out; false when it is no longer waiting (cancelled meanwhile). */

@@ -50,22 +50,35 @@ function documentBytes(draw: (doc: PDFKit.PDFDocument) => void, title: string): 
   return done;
 }
 
-/** The unit label as a one-page PDF. */
+/**
+ * `text` whole (in Helvetica-Bold unless told) on one line at (x, y): `size` pt, smaller when it is wider than
+ * `width` (pdfkit measures it), so a bin or a disposition's name is never cut.
+ */
+function wholeText(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, size: number, font = 'Helvetica-Bold'): void {
+  doc.font(font).fontSize(size);
+  const fitted = Math.min(size, (size * width) / Math.max(1, doc.widthOfString(text)));
+  doc.fontSize(fitted).text(text, x, y + (size - fitted) / 2, { lineBreak: false });
+}
+
+/** Where the bin's value starts: after its `BIN` caption. */
+const BIN_VALUE_X = 34;
+
+/** The unit label as a one-page PDF: the same layout as the ZPL one (zpl.ts, unitLabelZpl). */
 export function unitLabelPdf(label: UnitLabel): Promise<Buffer> {
   return documentBytes((doc) => {
     const width = PAGE[0] - 2 * MARGIN;
-    drawCode128(doc, label.unit_id, MARGIN, MARGIN, width, 38, 1.6);
-    doc.font('Helvetica').fontSize(8).text(label.unit_id, MARGIN, 51, { width, align: 'center', lineBreak: false });
-    doc.font('Helvetica-Bold').fontSize(14);
-    doc.text(clip((label.disposition ?? 'NO DISPOSITION').toUpperCase(), 18), MARGIN, 63, { width: 170, lineBreak: false });
-    doc.text(clip(label.bin ? `BIN ${label.bin}` : 'NO BIN', 12), MARGIN + 170, 63, { width: width - 170, align: 'right', lineBreak: false });
-    doc.moveTo(MARGIN, 81).lineTo(PAGE[0] - MARGIN, 81).lineWidth(0.8).stroke();
-    doc.font('Helvetica').fontSize(8);
-    const line = (text: string, y: number) => doc.text(clip(text, 60), MARGIN, y, { width, lineBreak: false });
-    line(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 86);
-    line(label.name ?? '', 97);
-    line(`Parcel ${label.tracking_number ?? '-'}`, 108);
-    line(`${label.date}   ${label.worker ?? ''}`, 119);
+    drawCode128(doc, label.unit_id, MARGIN, 8, width, 32, 1.6);
+    doc.font('Helvetica').fontSize(8).text(label.unit_id, MARGIN, 42, { width, align: 'center', lineBreak: false });
+    doc.font('Helvetica').fontSize(8).text('BIN', MARGIN, 60, { lineBreak: false });
+    wholeText(doc, label.bin ?? 'NONE', BIN_VALUE_X, 53, PAGE[0] - MARGIN - BIN_VALUE_X, 20);
+    wholeText(doc, label.disposition ?? 'No disposition', MARGIN, 76, width, 12);
+    doc.moveTo(MARGIN, 92).lineTo(PAGE[0] - MARGIN, 92).lineWidth(0.8).stroke();
+    // The facts: cut at a length, and made smaller when even that is wider than the label.
+    const line = (text: string, y: number) => wholeText(doc, clip(text, 64), MARGIN, y, width, 7.5, 'Helvetica');
+    line(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 96);
+    line(label.name ?? '', 105);
+    line(`Parcel ${label.tracking_number ?? '-'}`, 114);
+    line(`${label.date}   ${label.worker ?? ''}`, 123);
   }, `Unit ${label.unit_id}`);
 }
 
@@ -77,7 +90,7 @@ export function packageSlipPdf(slip: PackageSlip): Promise<Buffer> {
     doc.font('Helvetica-Bold').fontSize(9).text(clip(`Package ${slip.return_package_id}  ·  ${slip.units.length} unit(s)  ·  ${slip.date}  ·  ${slip.worker ?? ''}`, 60), MARGIN, 44, { width, lineBreak: false });
     doc.font('Helvetica').fontSize(7.5);
     const shown = slip.units.slice(0, 7);
-    shown.forEach((unit, i) => doc.text(clip(`${unit.unit_id}  ${unit.sku ?? '-'}  ${unit.disposition ?? '-'}  ${unit.bin ?? ''}`, 70), MARGIN, 57 + i * 10, { width, lineBreak: false }));
+    shown.forEach((unit, i) => doc.text(clip(`${unit.bin ?? '-'}  ${unit.unit_id}  ${unit.disposition ?? '-'}  ${unit.sku ?? '-'}`, 70), MARGIN, 57 + i * 10, { width, lineBreak: false }));
     if (slip.units.length > shown.length) doc.text(`+ ${slip.units.length - shown.length} more`, MARGIN, 57 + shown.length * 10, { width, lineBreak: false });
   }, `Package ${slip.return_package_id}`);
 }

@@ -39,6 +39,18 @@ export function clip(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
 
+/**
+ * Font 0's widest printable ASCII glyphs (W, @, %) advance about 0.83 of the font's width (measured
+ * with an independent ZPL renderer, test/unit/label-layout.test.ts); 0.9 leaves room for a
+ * printer's own font being a little wider.
+ */
+const WIDEST_GLYPH = 0.9;
+
+/** The font width (dots, at most `height`) at which any `chars` characters fit `room` dots. */
+export function fittedWidth(height: number, room: number, chars: number): number {
+  return Math.max(10, Math.min(height, Math.floor(room / (Math.max(1, chars) * WIDEST_GLYPH))));
+}
+
 /** One label's commands, in order; `toString()` is the label from `^XA` to `^XZ`. */
 export class ZplLabel {
   readonly #commands: string[] = [];
@@ -48,10 +60,18 @@ export class ZplLabel {
     this.#commands.push('^XA', '^CI28', `^PW${options.widthDots}`, `^LL${options.heightDots}`, '^LH0,0');
   }
 
-  /** Text in the scalable font 0 at (x, y), `height` dots high. */
-  text(x: number, y: number, height: number, text: string): this {
-    this.#commands.push(`^FO${x},${y}^A0N,${height},${height}^FH_^FD${fieldData(text)}^FS`);
+  /** Text in the scalable font 0 at (x, y), `height` dots high and `width` dots wide (default: as high). */
+  text(x: number, y: number, height: number, text: string, width = height): this {
+    this.#commands.push(`^FO${x},${y}^A0N,${height},${width}^FH_^FD${fieldData(text)}^FS`);
     return this;
+  }
+
+  /**
+   * Text that must be read whole (a bin, a disposition): `height` dots high, its characters made
+   * narrower until the widest possible text of its length fits `room` dots. Never cut.
+   */
+  wholeText(x: number, y: number, height: number, room: number, text: string): this {
+    return this.text(x, y, height, text, fittedWidth(height, room, [...text].length));
   }
 
   /** A Code 128 barcode at (x, y): bars `height` dots high, `module` dots per narrow bar, the text printed beneath. */
@@ -71,17 +91,28 @@ export class ZplLabel {
   }
 }
 
-/** The unit label: the unit id as a Code 128 barcode with its text, then disposition and bin large, then the facts. */
+const MARGIN_DOTS = 30;
+/** Where the bin's value starts: after its `BIN` caption. */
+const BIN_VALUE_X = 100;
+
+/**
+ * The unit label: the unit id as a Code 128 barcode with its text; the bin, whole and largest (what
+ * the picker reads first: any bin the rules allow, up to 20 characters, fits by narrowing the
+ * font); the disposition's name, whole (up to 40 characters); then the facts.
+ */
 export function unitLabelZpl(label: UnitLabel): string {
   const zpl = new ZplLabel({ widthDots: LABEL_WIDTH_DOTS, heightDots: LABEL_HEIGHT_DOTS });
-  zpl.code128(30, 20, 100, 3, label.unit_id);
-  zpl.text(30, 160, 44, clip((label.disposition ?? 'NO DISPOSITION').toUpperCase(), 18));
-  zpl.text(480, 160, 44, clip(label.bin ? `BIN ${label.bin}` : 'NO BIN', 12));
-  zpl.box(30, 212, 752, 2, 2);
-  zpl.text(30, 226, 28, clip(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 46));
-  zpl.text(30, 262, 28, clip(label.name ?? '', 46));
-  zpl.text(30, 298, 24, clip(`Parcel ${label.tracking_number ?? '-'}`, 52));
-  zpl.text(30, 332, 24, clip(`${label.date}   ${label.worker ?? ''}`, 52));
+  const room = LABEL_WIDTH_DOTS - 2 * MARGIN_DOTS;
+  zpl.code128(MARGIN_DOTS, 16, 90, 3, label.unit_id);
+  zpl.text(MARGIN_DOTS, 168, 30, 'BIN');
+  zpl.wholeText(BIN_VALUE_X, 146, 68, LABEL_WIDTH_DOTS - MARGIN_DOTS - BIN_VALUE_X, label.bin ?? 'NONE');
+  zpl.wholeText(MARGIN_DOTS, 214, 40, room, label.disposition ?? 'No disposition');
+  zpl.box(MARGIN_DOTS, 256, room, 2, 2);
+  // The facts: cut at a length, and narrowed when even that is wider than the label.
+  zpl.wholeText(MARGIN_DOTS, 266, 26, room, clip(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 50));
+  zpl.wholeText(MARGIN_DOTS, 296, 26, room, clip(label.name ?? '', 50));
+  zpl.wholeText(MARGIN_DOTS, 326, 24, room, clip(`Parcel ${label.tracking_number ?? '-'}`, 52));
+  zpl.wholeText(MARGIN_DOTS, 356, 24, room, clip(`${label.date}   ${label.worker ?? ''}`, 52));
   return zpl.toString();
 }
 
@@ -92,7 +123,8 @@ export function packageSlipZpl(slip: PackageSlip): string {
   zpl.text(30, 135, 28, clip(`Package ${slip.return_package_id}   ${slip.units.length} unit(s)   ${slip.date}   ${slip.worker ?? ''}`, 50));
   const shown = slip.units.slice(0, 6);
   shown.forEach((unit, i) => {
-    zpl.text(30, 172 + i * 32, 24, clip(`${unit.unit_id}  ${unit.sku ?? '-'}  ${unit.disposition ?? '-'}  ${unit.bin ?? ''}`, 56));
+    // The bin first: a line too long is cut at its end, never in the bin.
+    zpl.text(30, 172 + i * 32, 24, clip(`${unit.bin ?? '-'}  ${unit.unit_id}  ${unit.disposition ?? '-'}  ${unit.sku ?? '-'}`, 56));
   });
   if (slip.units.length > shown.length) zpl.text(30, 172 + shown.length * 32, 24, `+ ${slip.units.length - shown.length} more`);
   return zpl.toString();

@@ -62,7 +62,7 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
       const wasReceived = body.status === 'received' ? (await t.return_packages.get(params.id))?.status === 'received' : true;
       const pkg = await updatePackage(t, now, params.account_id, params.id, body);
       // Received now: each unit's label goes to the station's printer, in the same write.
-      if (!wasReceived && pkg.status === 'received' && (await labelsOnReceipt(t, now, params.account_id, params.id, pkg.processor_id ?? null)).length > 0) {
+      if (!wasReceived && pkg.status === 'received' && (await labelsOnReceipt(t, now, params.account_id, params.id)).length > 0) {
         afterCommit(async () => ctx.printing?.nudge());
       }
       return { body: packageUpdatedView(pkg) };
