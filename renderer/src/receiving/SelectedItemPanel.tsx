@@ -4,6 +4,7 @@ import { focusScan } from '../scan/scan-field.ts';
 import { changeQuantity, printSelectedLabel, setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
 import { DispositionBanner } from './DispositionBanner.tsx';
 import { OverridePanel } from './OverridePanel.tsx';
+import { lockReasonOf } from './package-store.ts';
 import { usePackage } from './page-package.ts';
 
 /** Details of the selected unit: condition (number keys), defective, + / −, notes, barcode, tags. */
@@ -12,8 +13,10 @@ export function SelectedItemPanel() {
   const ret = usePackage((s) => s.current?.ret ?? null);
   const preview = usePackage((s) => s.conditionPreview);
   const edit = usePackage((s) => s.edit);
+  const locked = usePackage((s) => lockReasonOf(s) !== null);
 
-  if (!draft) return <p className="hint selected-empty">Scan an item to record it; the last scanned item is selected for its condition.</p>;
+  // A received or cancelled package takes no scans: its state (PackageNotices) is all there is to say.
+  if (!draft) return locked ? null : <p className="hint selected-empty">Scan an item to record it; the last scanned item is selected for its condition.</p>;
   const line = ret?.return_line_items.find((l) => l.id === draft.return_line_item_id);
   const name = line?.name ?? draft.name ?? 'Unexpected item';
 
