@@ -2,6 +2,7 @@ import { useSession } from '../session/session-store.ts';
 import { useFeedback } from '../state/feedback-store.ts';
 import { useNav, type Screen } from '../state/nav-store.ts';
 import { useStationLink, type LinkState } from '../state/station-link.ts';
+import { PrintIndicator } from '../printing/PrintIndicator.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';
 import { StationSettingsBox } from './StationSettingsBox.tsx';
@@ -49,6 +50,7 @@ function StationRow() {
         {LINK_LABEL[link]}
       </span>
       <SyncIndicator />
+      <PrintIndicator />
       <StationSettingsBox />
       <AboutBox />
     </div>
