@@ -41,9 +41,12 @@ export const DockDayPackageSchema = z.object({
   updated_at: TimestampSchema,
 });
 
-export const REVIEW_KINDS = ['over_receipt', 'unexpected_item'] as const;
+export const REVIEW_KINDS = ['over_receipt', 'unexpected_item', 'short_receipt'] as const;
 
-/** A received line that a supervisor should look at: more than the return expected, or not on it. */
+/**
+ * A received line that a supervisor should look at: more than the return expected, not on it, or a
+ * return line with fewer units received than it expects (a partial receipt; `received` may be 0).
+ */
 export const DockDayReviewSchema = DockDayPackageSchema.extend({
   kind: z.enum(REVIEW_KINDS),
   /** The SKU or name of the item, as recorded. */

@@ -158,10 +158,15 @@ function expectToday(day: DockDay): void {
     { operator_id: null, name: 'No worker signed in', packages: 1, units: 5 },
   ]);
   expectDispositions(day);
+  // Partial receipts too (a line with fewer units than the return expects, none included), with why.
+  // The latest receipt first.
   expect(day.review.map((r) => [r.package_id, r.kind, r.item, r.expected, r.received])).toEqual([
     [received[1]?.id, 'unexpected_item', '=HYPERLINK("http://x")', 0, 1],
     [received[1]?.id, 'over_receipt', 'JN-32', 1, 3],
+    [received[1]?.id, 'short_receipt', 'TS-RED-M', 2, 1],
+    [received[0]?.id, 'short_receipt', 'TS-RED-M', 2, 0],
   ]);
+  expect(day.review_total).toBe(4);
   expect(day.exceptions.map((p) => p.package_id)).toEqual([exceptionId]);
   expect(day.waiting.map((p) => p.package_id)).toEqual([waitingId]);
   expect(day.waiting_total).toBe(1);
@@ -190,7 +195,11 @@ describe('GET /api/v1/station/dock-day', () => {
     expect(day.received_packages).toBe(1);
     expect(day.per_worker).toEqual([{ operator_id: workerId, name: 'Dana Dock', packages: 1, units: 1 }]);
     expect(day.received_per_hour[yesterday.hour]).toBe(1);
-    expect(day.review).toEqual([]);
+    // Its one receipt is partial: 1 of the T-shirt's 2 units, none of the jeans.
+    expect(day.review.map((r) => [r.package_id, r.kind, r.item, r.expected, r.received])).toEqual([
+      [yesterdayReceipt.id, 'short_receipt', 'TS-RED-M', 2, 1],
+      [yesterdayReceipt.id, 'short_receipt', 'JN-32', 1, 0],
+    ]);
     expect(day.per_disposition.find((d) => d.disposition === 'restock')?.units).toBe(1);
     expect(day.per_bin.map((b) => [b.bin, b.units, b.put_confirmed])).toEqual([['RESTOCK', 1, 0]]);
     expect(day.overrides_per_worker).toEqual([]);

@@ -73,6 +73,9 @@ test('a worker receives a three-line package with conditions by scans alone', as
   await expect(page.getByTestId('notice')).toContainText('Selected:');
   await expect(page.getByTestId('unexpected-row')).toHaveCount(0);
   await waitForQuietSync(page);
+  // No bin scanned: receiving asks once, a second Receive scan confirms.
+  await scan(page, 'RSCMD-RECEIVE');
+  await expect(page.getByTestId('notice')).toContainText('not put in their bins');
   await scan(page, 'RSCMD-RECEIVE');
   await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
   await expect(page.getByTestId('package-view')).toHaveCount(0);

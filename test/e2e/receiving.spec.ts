@@ -42,6 +42,10 @@ test('receive a three-line return: scanner for codes, touch for the rest', async
   await expect(page.getByTestId('photo')).toHaveCount(1);
   await expect(page.getByTestId('photo')).toHaveAttribute('data-state', 'done');
 
+  // Every unit is here with its condition; their bins were not scanned: receiving asks once.
+  await page.getByTestId('receive').click();
+  await expect(page.getByTestId('notice')).toContainText(`Receive ${s.tracking} — 4 units not put in their bins?`);
+  expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('delivered');
   await page.getByTestId('receive').click();
   await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
   await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'success');
@@ -98,6 +102,8 @@ test('receive a three-line return with the keyboard alone', async ({ page, demo 
   await page.keyboard.press('F4');
   await expect(page.getByTestId('photo')).toHaveAttribute('data-state', 'done');
   await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('not put in their bins? Press F2');
   await page.keyboard.press('F2');
   await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);
   await expect(page.getByTestId('count-received')).not.toContainText('—');
@@ -190,6 +196,9 @@ test('two units of one line in different conditions: split one off with F6', asy
   await expect(page.locator(`[data-testid="split-row"][data-sku="${sku}"]`)).toContainText('Damaged');
   await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('2');
   await waitForQuietSync(page);
+  // Only this line of the three: a partial receipt, asked about once.
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('2 of 4 units scanned');
   await page.keyboard.press('F2');
   await expect(page.getByTestId('count-received')).not.toContainText('—');
   await expect.poll(async () => (await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('received');

@@ -90,7 +90,11 @@ function packageSummary(pkg: Frozen<ReturnPackage>): DockDayPackage {
   };
 }
 
-/** Received lines a supervisor should see: not on the return, or more than the return line's quantity. */
+/**
+ * Received lines a supervisor should see: not on the return, more than the return line's quantity, or
+ * fewer (a partial receipt, a line with nothing received too). Units are the sum of the line items'
+ * quantities per return line, whether a line item holds one unit or several.
+ */
 function reviewOf({ pkg, ret, items }: Receipt): DockDayReview[] {
   const out: DockDayReview[] = [];
   const receivedByLine = new Map<number, number>();
@@ -104,6 +108,10 @@ function reviewOf({ pkg, ret, items }: Receipt): DockDayReview[] {
   for (const [lineId, received] of receivedByLine) {
     const line = ret?.return_line_items.find((l) => l.id === lineId);
     if (line && received > line.quantity) out.push({ ...packageSummary(pkg), kind: 'over_receipt', item: line.merchant_sku || line.name, expected: line.quantity, received });
+  }
+  for (const line of ret?.return_line_items ?? []) {
+    const received = receivedByLine.get(line.id) ?? 0;
+    if (received < line.quantity) out.push({ ...packageSummary(pkg), kind: 'short_receipt', item: line.merchant_sku || line.name, expected: line.quantity, received });
   }
   return out;
 }
@@ -205,7 +213,7 @@ export async function dockDay(ctx: DomainContext, query: { date?: string | undef
   const names = new Map((await ctx.store.operators.all()).map((op) => [op.id, op.name]));
   const perHour = Array.from({ length: 24 }, () => 0);
   const workers = new Map<number | null, { packages: number; units: number }>();
-  const review: DockDayReview[] = [];
+  const reviews: DockDayReview[][] = [];
   const tally = new DispositionTally();
   let packages = 0;
   let units = 0;
@@ -221,9 +229,11 @@ export async function dockDay(ctx: DomainContext, query: { date?: string | undef
     worker.packages += 1;
     worker.units += received;
     workers.set(receipt.pkg.processor_id, worker);
-    review.push(...reviewOf(receipt));
+    reviews.push(reviewOf(receipt));
     tally.add(receipt);
   }
+  // The latest receipt first: what a supervisor has not seen yet heads the list.
+  const review = reviews.reverse().flat();
   const exceptions = await exceptionsNow(ctx);
   const waiting = await waitingSince(ctx, new Date(now.getTime() - query.waiting_minutes * 60_000).toISOString());
   return {

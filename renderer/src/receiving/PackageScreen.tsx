@@ -3,7 +3,7 @@ import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { lineRows, unexpectedDrafts } from '../inspect/drafts.ts';
-import { addFiles, back, receive, undo } from '../workflow/commands.ts';
+import { addFiles, back, correctReceipt, receive, undo } from '../workflow/commands.ts';
 import { LineTable } from './LineTable.tsx';
 import { PhotoStrip } from './PhotoStrip.tsx';
 import { SelectedItemPanel } from './SelectedItemPanel.tsx';
@@ -125,7 +125,7 @@ function PackageNotices({ pkg }: { pkg: ReturnPackage }) {
   return (
     <>
       {lockReason && (
-        <p className="inline-error" role="alert" data-testid="package-locked">
+        <p className={pkg.status === 'cancelled' ? 'inline-error' : 'inline-warning'} role="status" data-testid="package-locked" data-status={pkg.status}>
           {lockReason}
         </p>
       )}
@@ -151,11 +151,20 @@ function PackageNotices({ pkg }: { pkg: ReturnPackage }) {
 function PackageActions() {
   const receiving = usePackage((s) => s.receiving);
   const canUndo = usePackage((s) => s.undoStack.length > 0);
+  // A received package offers its correction, a cancelled one nothing: neither is received again.
+  const status = usePackage((s) => (lockReasonOf(s) === null ? 'open' : s.current?.pkg.status));
   return (
     <div className="actions">
-      <button type="button" className="btn btn-receive" data-testid="receive" disabled={receiving} onClick={() => void receive()}>
-        {receiving ? 'Receiving…' : 'Receive package'} <kbd>F2</kbd>
-      </button>
+      {status === 'open' && (
+        <button type="button" className="btn btn-receive" data-testid="receive" disabled={receiving} onClick={() => void receive()}>
+          {receiving ? 'Receiving…' : 'Receive package'} <kbd>F2</kbd>
+        </button>
+      )}
+      {status === 'received' && (
+        <button type="button" className="btn btn-secondary" data-testid="correct-receipt" onClick={correctReceipt}>
+          Correct receipt <kbd>F7</kbd>
+        </button>
+      )}
       <button type="button" className="btn btn-secondary" disabled={!canUndo} onClick={undo}>
         Undo <kbd>F8</kbd>
       </button>

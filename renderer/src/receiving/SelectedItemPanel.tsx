@@ -4,6 +4,7 @@ import { focusScan } from '../scan/scan-field.ts';
 import { printSelectedLabel, setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
 import { DispositionBanner } from './DispositionBanner.tsx';
 import { OverridePanel } from './OverridePanel.tsx';
+import { lockReasonOf } from './package-store.ts';
 import { usePackage } from './page-package.ts';
 
 /** Details of the selected item: condition (number keys), defective, quantity, notes, barcode, tags. */
@@ -13,8 +14,10 @@ export function SelectedItemPanel() {
   const preview = usePackage((s) => s.conditionPreview);
   const changeQuantity = usePackage((s) => s.changeQuantity);
   const edit = usePackage((s) => s.edit);
+  const locked = usePackage((s) => lockReasonOf(s) !== null);
 
-  if (!draft) return <p className="hint selected-empty">Scan an item to record it; the last scanned item is selected for its condition.</p>;
+  // A received or cancelled package takes no scans: its state (PackageNotices) is all there is to say.
+  if (!draft) return locked ? null : <p className="hint selected-empty">Scan an item to record it; the last scanned item is selected for its condition.</p>;
   const line = ret?.return_line_items.find((l) => l.id === draft.return_line_item_id);
   const name = line?.name ?? draft.name ?? 'Unexpected item';
 

@@ -312,10 +312,10 @@ function receivingPart(set: Set, get: Get, deps: PackageStoreDeps) {
 export function lockReasonOf(state: Pick<PackageState, 'current' | 'correctingBy'>): string | null {
   const pkg = state.current?.pkg;
   if (!pkg) return null;
-  if (pkg.status === 'cancelled') return `${pkg.tracking_number} is cancelled: nothing is recorded on it. Scan the next parcel.`;
+  if (pkg.status === 'cancelled') return `${pkg.tracking_number} is cancelled: it takes no scans or changes. Scan the next parcel.`;
   if (pkg.status === 'received' && state.correctingBy === null) {
     const when = pkg.processed_at ? ` on ${pkg.processed_at.slice(0, 16).replace('T', ' ')}` : '';
-    return `${pkg.tracking_number} was already received${when}: nothing was recorded. Press F7 to correct the receipt.`;
+    return `${pkg.tracking_number} was already received${when}: it takes no scans or changes. Press F7 to correct the receipt.`;
   }
   return null;
 }

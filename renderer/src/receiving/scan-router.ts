@@ -187,8 +187,9 @@ async function openFoundPackage(r: Router, found: LeftPackage): Promise<void> {
   await r.openPackage(found.account_id, found.id, found.status, found.return_id);
   const pkg = usePackage.getState().current?.pkg;
   if (!pkg) return;
-  if (pkg.status === 'received') notify('warning', `${pkg.tracking_number} was already received. Scans are not recorded; F7 corrects the receipt.`);
-  else if (pkg.status === 'cancelled') notify('error', `${pkg.tracking_number} is cancelled: nothing is recorded on it.`);
+  // Received or cancelled: the package says so itself (its state on screen); the notice only names it.
+  if (pkg.status === 'received') notify('warning', `Opened ${pkg.tracking_number} — received.`);
+  else if (pkg.status === 'cancelled') notify('error', `Opened ${pkg.tracking_number} — cancelled.`);
   else if (pkg.status === 'exception') notify('warning', `${pkg.tracking_number} is an exception: inspect every item and set its condition before receiving.`);
   else notify('success', `Opened ${pkg.tracking_number}`);
 }

@@ -8,6 +8,13 @@ import './supervisor.css';
 /** How often the view refreshes itself while it is on screen. */
 const REFRESH_MS = 30_000;
 
+/** Why a received line is to review. */
+const REVIEW_LABEL: Record<DockDay['review'][number]['kind'], string> = {
+  over_receipt: 'Over-receipt',
+  unexpected_item: 'Unexpected item',
+  short_receipt: 'Partial receipt',
+};
+
 /** Received per hour as bars, one per hour of the day, the busiest hour full height. */
 function HourChart({ perHour }: { perHour: readonly number[] }) {
   const max = Math.max(1, ...perHour);
@@ -190,8 +197,8 @@ function DayPanels({ day }: { day: DockDay }) {
           <ul>
             {day.review.map((r, index) => (
               <li key={`${r.package_id}:${r.kind}:${index}`}>
-                <strong>{r.kind === 'over_receipt' ? 'Over-receipt' : 'Unexpected item'}</strong> {r.item} — {r.received}
-                {r.kind === 'over_receipt' ? ` of ${r.expected}` : ''} <span className="supervisor-muted">in {r.tracking_number}</span>
+                <strong>{REVIEW_LABEL[r.kind]}</strong> {r.item} — {r.received}
+                {r.kind === 'unexpected_item' ? '' : ` of ${r.expected}`} <span className="supervisor-muted">in {r.tracking_number}</span>
               </li>
             ))}
           </ul>

@@ -9,6 +9,7 @@ import { capturePhoto, useCamera } from '../media/camera.ts';
 import { useInProgress } from '../receiving/in-progress-store.ts';
 import { leaveInProgress } from '../receiving/open-package.ts';
 import { refuseWhenLocked } from '../receiving/package-lock.ts';
+import { missingParts, receiveGaps } from '../receiving/receive-check.ts';
 import { outbox, usePackage } from '../receiving/page-package.ts';
 import { scanQueue } from '../receiving/scan-router.ts';
 import { useSession } from '../session/session-store.ts';
@@ -51,7 +52,7 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
   // Every unit leaves the bench with somewhere to go (issue 26): the station refuses it too.
   const undecided = withoutDisposition(usePackage.getState().drafts);
   if (undecided.length > 0) return notify('error', `${undecided.length} item${undecided.length === 1 ? ' has' : 's have'} no disposition (no rule matches): override where ${undecided.length === 1 ? 'it goes' : 'they go'} (F10).`);
-  if (needsUnsetConfirmation()) return;
+  if (asksFirst()) return;
   try {
     const correcting = store.correctingBy !== null;
     const tracking = current.pkg.tracking_number;
@@ -78,22 +79,28 @@ async function labelTrouble(received: ReceivedPackage): Promise<void> {
   void useStationLink.getState().refreshStatus().catch(() => undefined);
 }
 
-/** What was last warned about: the same package with the same items unset, confirmed by receiving again. */
-let unsetWarned: string | null = null;
+/** The question last asked: the same package lacking the same, confirmed by receiving again. */
+let askedAbout: string | null = null;
 
-/** With the station's default, items whose condition is not set are received only on a second F2. */
-function needsUnsetConfirmation(): boolean {
+/**
+ * Receiving asks first, in one question, when something is missing (receiving/receive-check.ts):
+ * nothing scanned, fewer units than the return expects, conditions (unless the station allows them
+ * unset; never for a package with nothing scanned), bin puts. A second F2 with nothing changed
+ * receives. Not for an exception (it has its own second F2) or a correction of a receipt.
+ */
+function asksFirst(): boolean {
   const store = usePackage.getState();
-  const pkg = store.current?.pkg;
-  const unset = store.drafts.filter((d) => d.condition === null);
-  if (!pkg || unset.length === 0 || pkg.status === 'exception' || useStationSettings.getState().unsetConditions === 'allow') return false;
-  const key = `${pkg.id}:${unset.map((d) => `${d.key}x${d.quantity}`).join(',')}`;
-  if (unsetWarned === key) {
-    unsetWarned = null;
+  const current = store.current;
+  if (!current || current.pkg.status === 'exception' || store.correctingBy !== null) return false;
+  const parts = missingParts(receiveGaps(current.ret, store.drafts), useStationSettings.getState().unsetConditions === 'allow');
+  if (parts.length === 0) return false;
+  const key = `${current.accountId}:${current.pkg.id}:${parts.join('|')}`;
+  if (askedAbout === key) {
+    askedAbout = null;
     return false;
   }
-  unsetWarned = key;
-  notify('warning', `${unset.length} item${unset.length === 1 ? ' has' : 's have'} no condition. Press F2 (or scan Receive) again to receive anyway, or set ${unset.length === 1 ? 'its condition' : 'their conditions'} (1–6).`);
+  askedAbout = key;
+  notify('warning', `Receive ${current.pkg.tracking_number} — ${parts.join('; ')}? Press F2 (or scan Receive) again to receive it as it is.`);
   return true;
 }
 
