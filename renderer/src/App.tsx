@@ -9,6 +9,7 @@ import { ReturnsScreen } from './lists/ReturnsScreen.tsx';
 import { PackageScreen } from './receiving/PackageScreen.tsx';
 import { ScanScreen } from './receiving/ScanScreen.tsx';
 import { RulesScreen } from './rules/RulesScreen.tsx';
+import { SettingsScreen } from './settings/SettingsScreen.tsx';
 import { RegisterScreen } from './registering/RegisterScreen.tsx';
 import { SignInScreen } from './session/SignInScreen.tsx';
 import { useSession } from './session/session-store.ts';
@@ -58,6 +59,8 @@ export function App() {
           <PrintQueueScreen />
         ) : screen === 'rules' ? (
           <RulesScreen />
+        ) : screen === 'settings' ? (
+          <SettingsScreen />
         ) : screen === 'commands' ? (
           <CommandsScreen />
         ) : (

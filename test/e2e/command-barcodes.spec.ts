@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js';
 import { expect, test } from './fixtures.ts';
-import { lineRow, openAndSignIn, scenario, waitForQuietSync } from './receiving-helpers.ts';
+import { lineRow, openAndSignIn, openSettings, scenario, waitForQuietSync } from './receiving-helpers.ts';
 import { scannerKeys, typeTimed } from './wedge-keyboard.ts';
 import type { Page } from '@playwright/test';
 
@@ -20,7 +20,7 @@ const scan = (page: Page, code: string) => typeTimed(page, scannerKeys(code, 0, 
 test('the command sheet shows every command as a Code 128 barcode of its code, ready to print', async ({ page, demo }) => {
   const s = await scenario(demo, 'delivered');
   await openAndSignIn(page, demo, s.operator);
-  await page.getByText('Settings', { exact: true }).click();
+  await openSettings(page);
   await page.getByTestId('command-barcodes-link').click();
   const cards = page.getByTestId('command-barcode');
   await expect(cards).toHaveCount(COMMANDS.length);

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { expect, test } from './fixtures.ts';
-import { firstAccount, openAndSignIn, scan, uid } from './receiving-helpers.ts';
+import { firstAccount, leaveSettings, openAndSignIn, openSettings, scan, uid } from './receiving-helpers.ts';
 
 /*
  * A new manual return takes the currency its account works in (that of the account's latest return),
@@ -39,9 +39,9 @@ test('without returns on the account, the station’s currency; without that, US
   await openAndSignIn(page, demo, operator);
   await scan(page, `NEWST${tag}`);
   await expect(currencyOf(page)).toHaveValue('USD');
-  await page.getByText('Settings', { exact: true }).click();
+  await openSettings(page);
   await page.getByTestId('station-currency').selectOption('CHF');
-  await page.getByText('Settings', { exact: true }).click();
+  await leaveSettings(page);
   await expect(currencyOf(page)).toHaveValue('CHF');
   // Kept by the station for all its terminals.
   expect((await demo.api.stationSettings()).currency).toBe('CHF');

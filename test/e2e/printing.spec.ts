@@ -1,8 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { freePort } from '../support/fake-zpl-printer.ts';
 import { expect, test } from './fixtures.ts';
-import { openAndSignIn, scan, scenario } from './receiving-helpers.ts';
+import { leaveSettings, openAndSignIn, openSettings, scan, scenario } from './receiving-helpers.ts';
 
 /*
  * Printing from the browser UI (issue 26, item 4) at 1024×600: with the browser as the printer a
@@ -13,12 +12,6 @@ import { openAndSignIn, scan, scenario } from './receiving-helpers.ts';
 
 test.use({ viewport: { width: 1024, height: 600 } });
 
-/** Opens the settings panel (a click on its summary toggles it). */
-async function openSettings(page: Page): Promise<void> {
-  const box = page.getByTestId('station-settings');
-  if (!(await box.evaluate((el) => el.hasAttribute('open')))) await box.getByText('Settings', { exact: true }).click();
-  await expect(page.getByTestId('printer-settings')).toBeVisible();
-}
 
 test('test print, a unit label by F5, and the print queue of an offline printer', async ({ page, demo }) => {
   test.slow();
@@ -72,7 +65,7 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
     await form.getByTestId('printer-port').fill(String(await freePort()));
     await form.getByTestId('printer-save').click();
     await expect(page.getByTestId('printer-state')).toHaveText(/^Printer saved/);
-    await page.getByTestId('station-settings').getByText('Settings', { exact: true }).click();
+    await leaveSettings(page);
     await page.getByTestId('scan-field').focus();
     await page.keyboard.press('F5');
     await expect(page.getByTestId('notice')).toContainText(/Label of .+ waiting for the label printer 127\.0\.0\.1/);

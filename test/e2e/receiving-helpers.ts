@@ -80,3 +80,15 @@ export async function waitForQuietSync(page: Page): Promise<void> {
 export function lineRow(page: Page, sku: string) {
   return page.locator(`[data-testid="line-row"][data-sku="${sku}"]`);
 }
+
+/** The Settings screen, opened by the header's button. */
+export async function openSettings(page: Page): Promise<void> {
+  await page.getByTestId('settings-button').click();
+  await expect(page.getByTestId('station-settings')).toBeVisible();
+}
+
+/** Esc leaves Settings for the screen it was opened from. */
+export async function leaveSettings(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('station-settings')).toHaveCount(0);
+}

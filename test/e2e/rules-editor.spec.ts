@@ -18,8 +18,7 @@ test('a supervisor changes a bin, is refused a shadowed rule beside it, fixes it
     await openAndSignIn(page, demo, s.operator);
 
     // Settings → Disposition rules, by keyboard.
-    const settings = page.getByTestId('station-settings');
-    await settings.locator('summary').focus();
+    await page.getByTestId('settings-button').focus();
     await page.keyboard.press('Enter');
     await page.getByTestId('disposition-rules-link').focus();
     await page.keyboard.press('Enter');
@@ -84,8 +83,8 @@ test('a supervisor changes a bin, is refused a shadowed rule beside it, fixes it
     expect((await demo.api.dispositionRules()).rules[0]?.bin).toBe('A-12');
 
     // Back again, nothing changed: Esc goes back to the dock at once, and the dock uses the new bin.
-    await settings.locator('summary').focus();
-    if (!(await settings.evaluate((el) => el.hasAttribute('open')))) await page.keyboard.press('Enter');
+    await page.getByTestId('settings-button').focus();
+    await page.keyboard.press('Enter');
     await page.getByTestId('disposition-rules-link').focus();
     await page.keyboard.press('Enter');
     await expect(firstBin).toHaveValue('A-12');

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { expect, test } from './fixtures.ts';
-import { firstAccount, lineRow, openAndSignIn, uid, waitForQuietSync } from './receiving-helpers.ts';
+import { firstAccount, leaveSettings, lineRow, openAndSignIn, openSettings, uid, waitForQuietSync } from './receiving-helpers.ts';
 import { scannerKeys, typeTimed } from './wedge-keyboard.ts';
 import type { DemoStation } from './fixtures.ts';
 
@@ -105,12 +105,12 @@ test('prefix/suffix mode: what the scanner frames is a scan, every other key is 
   const s = await digitScenario(demo);
   const [a, b] = s.skus;
   await openAndSignIn(page, demo, s.operator);
-  await page.getByText('Settings', { exact: true }).click();
+  await openSettings(page);
   await page.getByTestId('scanner-prefix').fill('F12');
   await page.getByTestId('scanner-suffix').fill('Enter');
   await page.getByTestId('scanner-save').click();
   await expect(page.getByTestId('scanner-framing-state')).toContainText('between F12 and Enter');
-  await page.getByText('Settings', { exact: true }).click();
+  await leaveSettings(page);
   // The setting belongs to the station, not to this browser: the station holds it, another terminal
   // (its own browser profile) shows it, and it survives a reload.
   expect((await demo.api.stationSettings()).scanner).toEqual({ prefix: 'F12', suffix: 'Enter' });
@@ -118,7 +118,7 @@ test('prefix/suffix mode: what the scanner frames is a scan, every other key is 
   if (otherTerminal) {
     const other = await otherTerminal.newPage();
     await openAndSignIn(other, demo, s.operator);
-    await other.getByText('Settings', { exact: true }).click();
+    await openSettings(other);
     await expect(other.getByTestId('scanner-prefix')).toHaveValue('F12');
     await otherTerminal.close();
   }

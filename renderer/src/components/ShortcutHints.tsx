@@ -47,6 +47,25 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['Esc', 'back'],
     ['Alt+S', 'receive'],
   ],
+  settings: [
+    ['Tab', 'next setting'],
+    ['Esc', 'back'],
+    ['Alt+S', 'receive'],
+  ],
+  rules: [
+    ['Tab', 'next field'],
+    ['Enter', 'save'],
+    ['Esc', 'back (asks when not saved)'],
+  ],
+  commands: [
+    ['Esc', 'back'],
+    ['Alt+S', 'receive'],
+  ],
+  sync: [
+    ['Tab', 'upstream, waiting changes'],
+    ['Esc', 'back'],
+    ['Alt+S', 'receive'],
+  ],
   supervisor: [
     ['Tab', 'day, late after, export, lists'],
     ['Alt+L', 'print queue'],

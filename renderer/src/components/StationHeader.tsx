@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useSession } from '../session/session-store.ts';
 import { useFeedback } from '../state/feedback-store.ts';
 import { useNav, type Screen } from '../state/nav-store.ts';
@@ -5,7 +6,6 @@ import { useStationLink, type LinkState } from '../state/station-link.ts';
 import { PrintIndicator } from '../printing/PrintIndicator.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';
-import { StationSettingsBox } from './StationSettingsBox.tsx';
 
 const LINK_LABEL: Record<LinkState, string> = {
   connecting: 'Connecting…',
@@ -20,28 +20,37 @@ const NAV: readonly { screen: Screen; label: string; key: string }[] = [
   { screen: 'supervisor', label: 'Today', key: 'Alt+D' },
 ];
 
-/** Always on screen: the station, who is signed in, today's counts and the connection state. */
+/**
+ * Always on screen, in two rows that never wrap to a third at a dock's width: the station's state
+ * (name, whether it answers, sync, today's counts) and the worker's (who is signed in, the screens).
+ * Texts that can grow (a long name, sync waiting) shorten instead of wrapping. On a handheld the
+ * worker's row folds into a menu button, so every action stays reachable by touch.
+ */
 export function StationHeader() {
+  const screen = useNav((s) => s.screen);
+  const signedIn = useSession((s) => s.operator !== null);
+  // The menu is open on the screen it was opened on: choosing a screen (or signing in or out) closes it.
+  const here = `${signedIn ? 'in' : 'out'}:${screen}`;
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const menuOpen = openOn === here;
   return (
-    <header className="station-header">
-      <StationRow />
+    <header className={`station-header ${menuOpen ? 'menu-open' : ''}`}>
+      <StationRow menuOpen={menuOpen} toggleMenu={() => setOpenOn(menuOpen ? null : here)} />
       <StorageFull />
-      <div className="header-row">
+      <div className="header-row header-work" id="station-menu" data-testid="station-menu">
         <OperatorState />
-        <TodayCounts />
-        <SoundToggle />
         <ScreenNav />
       </div>
     </header>
   );
 }
 
-/** The station's name and version, whether it answers, sync, settings and about. */
-function StationRow() {
+/** The station's name and version, whether it answers, sync, today's counts, sound and about. */
+function StationRow({ menuOpen, toggleMenu }: { menuOpen: boolean; toggleMenu(): void }) {
   const health = useStationLink((s) => s.health);
   const link = useStationLink((s) => s.link);
   return (
-    <div className="header-row">
+    <div className="header-row header-status">
       <h1 className="station-name">{health?.name ?? 'Returns Station'}</h1>
       <span className="station-version" data-testid="station-version">
         {health ? `Version ${health.version}` : ''}
@@ -51,8 +60,12 @@ function StationRow() {
       </span>
       <SyncIndicator />
       <PrintIndicator />
-      <StationSettingsBox />
+      <TodayCounts />
+      <SoundToggle />
       <AboutBox />
+      <button type="button" className="btn btn-small menu-button" aria-expanded={menuOpen} aria-controls="station-menu" data-testid="menu-button" onClick={toggleMenu}>
+        Menu
+      </button>
     </div>
   );
 }
@@ -73,7 +86,7 @@ function OperatorState() {
   const signOut = useSession((s) => s.signOut);
   return (
     <>
-      <span className="operator" data-testid="operator">
+      <span className="operator" data-testid="operator" title={operator?.name}>
         {operator ? (
           <>
             Signed in: <strong>{operator.name}</strong>
@@ -94,14 +107,14 @@ function OperatorState() {
 function TodayCounts() {
   const today = useStationLink((s) => s.status?.today ?? null);
   return (
-    <>
+    <span className="counts">
       <span className="count" data-testid="count-received">
         Received today: <strong>{today?.received ?? '—'}</strong>
-      </span>
+      </span>{' '}
       <span className="count" data-testid="count-in-progress">
         In progress: <strong>{today?.in_progress ?? '—'}</strong>
       </span>
-    </>
+    </span>
   );
 }
 
@@ -127,6 +140,21 @@ function ScreenNav() {
           {n.label} <kbd>{n.key}</kbd>
         </button>
       ))}
+      <SettingsButton />
     </nav>
+  );
+}
+
+/** The settings screen, and the screens reached from it, are under this one button. */
+const SETTINGS_SCREENS: readonly Screen[] = ['settings', 'rules', 'commands'];
+
+function SettingsButton() {
+  const screen = useNav((s) => s.screen);
+  const go = useNav((s) => s.go);
+  const here = SETTINGS_SCREENS.includes(screen);
+  return (
+    <button type="button" className={`btn btn-nav ${here ? 'btn-active' : ''}`} aria-current={here ? 'page' : undefined} data-testid="settings-button" onClick={() => go('settings')}>
+      Settings
+    </button>
   );
 }

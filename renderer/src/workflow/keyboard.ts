@@ -8,6 +8,7 @@ import { useRegister } from '../registering/register-store.ts';
 import { conditionForKey } from '../inspect/conditions.ts';
 import { useHeldKey } from '../scan/held-key.ts';
 import { installKeyCapture } from '../scan/key-capture.ts';
+import { leaveSettings } from '../settings/leave-settings.ts';
 import { focusScan, scanField } from '../scan/scan-field.ts';
 import { useSession } from '../session/session-store.ts';
 import { notify } from '../state/feedback-store.ts';
@@ -138,6 +139,11 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
       if (usePackage.getState().selectedKey === null) notify('warning', 'Scan an item first, then override where it goes (F10).');
       else useOverride.getState().open();
     }
+    return true;
+  }
+  if (key === 'Escape' && screen === 'settings') {
+    // Settings is all fields: Esc leaves it from any of them, back to where it was opened.
+    leaveSettings();
     return true;
   }
   if (key === 'Escape' && screen === 'rules') {

@@ -1,0 +1,117 @@
+import { useState, type FormEvent } from 'react';
+import { type CurrencyCode, ISO_4217_CURRENCIES } from '#shared/api/currencies.ts';
+import { useNav } from '../state/nav-store.ts';
+import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming, type StationSettingsUpdateInput } from '#shared/api/station-settings.ts';
+import { useStationSettings } from '../state/station-settings.ts';
+import { PrinterSettingsForm } from '../printing/PrinterSettingsForm.tsx';
+import { leaveSettings } from './leave-settings.ts';
+
+/** The scanner's prefix and suffix keys, checked here first and then by the station. */
+function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null; message: string | null; say: (message: string | null) => void }) {
+  const [prefix, setPrefix] = useState(framing?.prefix ?? '');
+  const [suffix, setSuffix] = useState(framing?.suffix ?? DEFAULT_SUFFIX);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const p = prefix.trim();
+    const s = suffix.trim() || DEFAULT_SUFFIX;
+    const problem = p === '' ? null : (keyNameProblem(p) ?? keyNameProblem(s) ?? (p === s ? 'The prefix and the suffix must be different keys.' : null));
+    if (problem) return say(problem);
+    const refused = await useStationSettings.getState().change({ scanner: p === '' ? null : { prefix: p, suffix: s } });
+    say(refused ?? (p === '' ? 'Scans are told apart from typing by their speed.' : `Scans are what the scanner sends between ${p} and ${s}.`));
+  };
+  return (
+    <form onSubmit={(e) => void save(e)} aria-label="Scanner">
+      <p className="small">
+        A key the scanner sends before and after every code (e.g. <kbd>F12</kbd> or <kbd>Ctrl+B</kbd>, then <kbd>Enter</kbd>). No prefix: scans are told by their speed.
+      </p>
+      <div className="settings-pair">
+        <label>
+          Scanner prefix key <input data-testid="scanner-prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)} maxLength={20} size={8} />
+        </label>
+        <label>
+          Scanner suffix key <input data-testid="scanner-suffix" value={suffix} onChange={(e) => setSuffix(e.target.value)} maxLength={20} size={8} />
+        </label>
+        <button type="submit" className="btn btn-small" data-testid="scanner-save">
+          Save scanner
+        </button>
+      </div>
+      {message && (
+        <p role="status" data-testid="scanner-framing-state">
+          {message}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/**
+ * The station's settings, a screen of its own (Esc leaves it): the scanner's prefix and suffix
+ * (certainty that a scan is a scan), what receiving with conditions not set does, the currency of new
+ * manual returns, where labels print, and the ways to the screens a supervisor keeps (disposition
+ * rules, command barcodes). Kept by the station for all its terminals; a change applies at once
+ * (other terminals: within a status poll).
+ */
+export function SettingsScreen() {
+  const framing = useStationSettings((s) => s.framing);
+  const currency = useStationSettings((s) => s.currency);
+  const unset = useStationSettings((s) => s.unsetConditions);
+  const change = useStationSettings((s) => s.change);
+  const labels = useStationSettings((s) => s.labels);
+  const [message, setMessage] = useState<string | null>(null);
+  const [printerMessage, setPrinterMessage] = useState<string | null>(null);
+  const changeAndSay = async (patch: StationSettingsUpdateInput) => setMessage(await change(patch));
+  const go = useNav((s) => s.go);
+
+  return (
+    <section className="panel settings-screen" aria-labelledby="settings-title" data-testid="station-settings">
+      <div className="settings-bar">
+        <h2 id="settings-title">Station settings</h2>
+        <button type="button" className="btn btn-small" data-testid="settings-close" onClick={leaveSettings}>
+          Back <kbd>Esc</kbd>
+        </button>
+      </div>
+      <div className="settings-sections">
+        <section className="settings-section" aria-label="Station">
+          <h3>Station</h3>
+          {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
+          <ScannerForm key={framing ? `${framing.prefix} ${framing.suffix}` : ''} framing={framing} message={message} say={setMessage} />
+          <label>
+            Receiving with conditions not set{' '}
+            <select data-testid="unset-conditions" value={unset} onChange={(e) => void changeAndSay({ unset_conditions: e.target.value === 'allow' ? 'allow' : 'confirm' })}>
+              <option value="confirm">asks to confirm (F2 again)</option>
+              <option value="allow">receives at once</option>
+            </select>
+          </label>
+          <label>
+            Station currency (new manual returns, when their account has none yet){' '}
+            <select data-testid="station-currency" value={currency ?? ''} onChange={(e) => void changeAndSay({ currency: e.target.value === '' ? null : (e.target.value as CurrencyCode) })}>
+              <option value="">USD (not set)</option>
+              {ISO_4217_CURRENCIES.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+          </label>
+        </section>
+        <section className="settings-section" aria-label="Printer">
+          {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
+          <PrinterSettingsForm key={JSON.stringify(labels)} labels={labels} message={printerMessage} say={setPrinterMessage} />
+        </section>
+        <section className="settings-section" aria-labelledby="settings-more-title" data-testid="settings-links">
+          <h3 id="settings-more-title">Rules and sheets</h3>
+          <p>
+            <button type="button" className="btn btn-small" data-testid="disposition-rules-link" onClick={() => go('rules')}>
+              Disposition rules
+            </button>{' '}
+            — where each inspected unit goes, and its bin (supervisor).
+          </p>
+          <p>
+            <button type="button" className="btn btn-small" data-testid="command-barcodes-link" onClick={() => go('commands')}>
+              Command barcodes to print
+            </button>{' '}
+            — a scanner alone can then do everything.
+          </p>
+        </section>
+      </div>
+    </section>
+  );
+}
