@@ -45,6 +45,7 @@ async function receiveAtDock(page: Page, s: Scenario): Promise<void> {
 
 for (const viewport of [
   { width: 1024, height: 600 },
+  { width: 800, height: 600 },
   { width: 412, height: 915 },
 ]) {
   test(`an offline label printer: receiving says the labels did not print and why; the header says so and opens the queue (${viewport.width}×${viewport.height})`, async ({ page, demo }) => {
@@ -67,6 +68,10 @@ for (const viewport of [
       await expect(indicator).toContainText(`${s.units.length} labels waiting`, { timeout: 8000 });
       await expect(indicator).toContainText(why);
       await expect(indicator).toBeInViewport();
+      // The indicator fits the page, its reason whole (it wraps rather than running off or being cut).
+      const fit = await indicator.evaluate((el) => ({ right: el.getBoundingClientRect().right, cut: el.scrollWidth > el.clientWidth + 1 }));
+      expect(fit.right).toBeLessThanOrEqual(viewport.width);
+      expect(fit.cut).toBe(false);
       await page.screenshot({ path: test.info().outputPath(`label-trouble-${viewport.width}.png`) });
       await indicator.click();
       await expect(page.getByTestId('print-queue')).toBeVisible();

@@ -37,6 +37,7 @@ export function StationHeader() {
     <header className={`station-header ${menuOpen ? 'menu-open' : ''}`}>
       <StationRow menuOpen={menuOpen} toggleMenu={() => setOpenOn(menuOpen ? null : here)} />
       <StorageFull />
+      <PrintIndicator />
       <div className="header-row header-work" id="station-menu" data-testid="station-menu">
         <OperatorState />
         <ScreenNav />
@@ -59,7 +60,6 @@ function StationRow({ menuOpen, toggleMenu }: { menuOpen: boolean; toggleMenu():
         {LINK_LABEL[link]}
       </span>
       <SyncIndicator />
-      <PrintIndicator />
       <TodayCounts />
       <SoundToggle />
       <AboutBox />
