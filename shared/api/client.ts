@@ -343,10 +343,11 @@ export class ApiClient {
     accountId: number,
     packageId: number,
     file: Blob,
-    o: PostOptions & { contentType?: string } = {},
+    o: PostOptions & { contentType?: string; capturedAt?: string } = {},
   ): Promise<MediaFile> {
     return this.#call(API_ROUTES.uploadMediaFile, {
       params: { account_id: accountId, id: packageId },
+      query: o.capturedAt === undefined ? undefined : { captured_at: o.capturedAt },
       raw: { body: file, contentType: o.contentType ?? (file.type || 'application/octet-stream') },
       idempotencyKey: o.idempotencyKey,
       signal: o.signal,

@@ -3,7 +3,7 @@ import { HealthSchema } from '../health.ts';
 import { IdParamSchema, PaginationQuerySchema } from './common.ts';
 import { DockDayQuerySchema, DockDayReceiptsQuerySchema, DockDaySchema } from './dock-day.ts';
 import type { ErrorCode } from './errors.ts';
-import { MediaFileSchema } from './media.ts';
+import { MediaFileSchema, MediaUploadQuerySchema } from './media.ts';
 import { DispositionRulesSchema, DispositionRulesUpdateSchema } from './disposition-rules.ts';
 import {
   PackageLineItemCreateSchema,
@@ -351,14 +351,17 @@ export const API_ROUTES = {
     method: 'POST',
     path: `${PACKAGE}/media_files`,
     summary: 'Attach a photo, video or PDF (multipart field `file`, or a raw body of an allowed type).',
+    description:
+      'A `captured_at` later than 10 minutes after the station\'s clock, or older than 366 days before it, is a 422 on `captured_at` (nothing is stored).',
     tag: 'media files',
     auth: 'account',
     params: PackagePathSchema,
+    query: MediaUploadQuerySchema,
     body: 'media',
     status: 201,
     response: MediaFileSchema,
-    // MALFORMED_JSON: a multipart body that is not well-formed multipart.
-    errors: ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    // MALFORMED_JSON: a multipart body that is not well-formed multipart; INVALID_QUERY: a captured_at that is not a time.
+    errors: ['MALFORMED_JSON', 'INVALID_QUERY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   deleteMediaFile: {
     operationId: 'deleteMediaFile',

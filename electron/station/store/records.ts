@@ -167,6 +167,8 @@ export interface MediaFile {
   /** Random secret in the capability URL; looked up when the bytes are served. */
   url_token: string;
   created_at: Timestamp;
+  /** When it was taken, as its upload said; absent or null: not known (files stored before it was asked). */
+  captured_at?: Timestamp | null;
 }
 
 export interface Carrier {

@@ -22,7 +22,7 @@ import { back, changeQuantity, correctReceipt, printSelectedLabel, receive, setC
  * The keyboard map of the station (also shown on screen by ShortcutHints):
  *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F7 correct a receipt · F8 / Ctrl+Z undo
  *   F10 override the disposition (then 1–6 and why) · a bin's barcode confirms the put · F5 print (again) the unit's label
- *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
+ *   F9 camera scan · 1–6 condition · ↑↓ item · + − add / remove a unit · 1–9 pick from a list
  * A lone 1–9, + or − is shown, not done, until Enter, a command key or the next scan (scan/key-capture.ts).
  *   Alt+S receive screen · Alt+P packages · Alt+R returns · Alt+D the dock today (supervisor) · Alt+L print queue
  * A key pressed while scans are still being handled acts after them (the scan router's queue), as if
