@@ -6,6 +6,7 @@ import { useStationLink, type LinkState } from '../state/station-link.ts';
 import { PrintIndicator } from '../printing/PrintIndicator.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';
+import { SupervisorState } from '../session/SupervisorSignIn.tsx';
 
 const LINK_LABEL: Record<LinkState, string> = {
   connecting: 'Connecting…',
@@ -40,6 +41,7 @@ export function StationHeader() {
       <PrintIndicator />
       <div className="header-row header-work" id="station-menu" data-testid="station-menu">
         <OperatorState />
+        <SupervisorState />
         <ScreenNav />
       </div>
     </header>
