@@ -292,6 +292,14 @@ export const ReturnPackageListQuerySchema = z.strictObject({
   tracking_number: z.string().min(1).max(MAX_LENGTH.trackingNumber).optional(),
   /** Station extension: tracking numbers that start with this, case-insensitive (docs/api-decisions.md, List search). */
   tracking_number_prefix: z.string().trim().min(1).max(MAX_LENGTH.trackingNumber).meta({ pattern: NOT_BLANK_PATTERN }).optional(),
+  /** Station extension: tracking numbers containing this, case-insensitive; 1–2 characters: starting with it (docs/api-decisions.md, List search). */
+  tracking_number_contains: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_LENGTH.trackingNumber)
+    .meta({ pattern: NOT_BLANK_PATTERN, description: 'Tracking numbers containing this text, case-insensitive; a text of 1 or 2 characters finds those starting with it.' })
+    .optional(),
   carrier_id: IdParamSchema.optional(),
   location_id: IdParamSchema.optional(),
   updated_since: TimestampInputSchema.optional(),

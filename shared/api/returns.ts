@@ -130,6 +130,22 @@ export const ReturnListQueryShape = {
   email_prefix: z.string().trim().min(1).max(254).meta({ pattern: NOT_BLANK_PATTERN }).optional(),
   /** Station extension: returns with a line whose SKU starts with this, case-insensitive (docs/api-decisions.md, List search). */
   sku_prefix: z.string().trim().min(1).max(MAX_LENGTH.sku).meta({ pattern: NOT_BLANK_PATTERN }).optional(),
+  /** Station extension: emails containing this, case-insensitive; 1–2 characters: starting with it (docs/api-decisions.md, List search). */
+  email_contains: z
+    .string()
+    .trim()
+    .min(1)
+    .max(254)
+    .meta({ pattern: NOT_BLANK_PATTERN, description: 'Emails containing this text, case-insensitive; a text of 1 or 2 characters finds those starting with it.' })
+    .optional(),
+  /** Station extension: returns with a line whose SKU contains this, case-insensitive; 1–2 characters: starting with it. */
+  sku_contains: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_LENGTH.sku)
+    .meta({ pattern: NOT_BLANK_PATTERN, description: 'Returns with a line whose SKU contains this text, case-insensitive; a text of 1 or 2 characters finds SKUs starting with it.' })
+    .optional(),
   updated_since: TimestampInputSchema.optional(),
   /** Station extension: returns with a package holding a line item of any of these dispositions (docs/api-decisions.md, List search). */
   disposition: commaListSchema(DISPOSITIONS).optional(),

@@ -6,6 +6,7 @@ import type { LoadReport } from './load.ts';
 import { assembleStore } from './open/assemble.ts';
 import { createOnDisk, planOf } from './open/create.ts';
 import { ensureSkuIndex } from './sqlite/sku-index.ts';
+import { ensureTextSearchIndex } from './sqlite/text-search-index.ts';
 import { ensureDispositionIndex } from './sqlite/disposition-index.ts';
 import { ensureUnitIndex } from './sqlite/unit-index.ts';
 import { ensureStatusCounts } from './sqlite/status-counts.ts';
@@ -91,6 +92,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
   try {
     if (onDisk === 0) createOnDisk(sqlite, plan);
     ensureSkuIndex(sqlite);
+    ensureTextSearchIndex(sqlite);
     ensureDispositionIndex(sqlite);
     ensureUnitIndex(sqlite);
     ensureStatusCounts(sqlite);

@@ -1,4 +1,5 @@
 import { SKU_PREFIX_CONDITION } from './sqlite/sku-index.ts';
+import { containsCondition, containsPhrase, MIN_CONTAINS_LENGTH } from './sqlite/text-search-index.ts';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { statementCache } from './sqlite/statement-cache.ts';
 import { isCountedTable, statusCountQuery } from './sqlite/status-counts.ts';
@@ -17,6 +18,8 @@ export interface PackageFilters {
   tracking_number?: string;
   /** Tracking numbers starting with this, case-insensitive: a range of the `tracking_lc` index. */
   tracking_number_prefix?: string;
+  /** Tracking numbers containing this, case-insensitive (1–2 characters: starting with it; sqlite/text-search-index.ts). */
+  tracking_number_contains?: string;
   carrier_id?: number;
   location_id?: number;
   /** Inclusive, an ISO timestamp in UTC (`...Z`). */
@@ -39,6 +42,10 @@ export interface ReturnFilters {
   email_prefix?: string;
   /** Returns with a line whose SKU starts with this, case-insensitive: a range of the SKU index (sqlite/sku-index.ts). */
   sku_prefix?: string;
+  /** Emails containing this, case-insensitive (1–2 characters: starting with it; sqlite/text-search-index.ts). */
+  email_contains?: string;
+  /** Returns with a line whose SKU contains this, case-insensitive (1–2 characters: starting with it). */
+  sku_contains?: string;
   updated_since?: string;
   /** Returns with a package holding a line item of any of these dispositions. */
   disposition?: readonly Disposition[];
@@ -127,6 +134,20 @@ function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters):
     conditions.push(`${column} BETWEEN lower(?) AND lower(?) || char(1114111)`);
     params.push(prefix, prefix);
   };
+  const skuStartsWith = (prefix: string | undefined): void => {
+    if (prefix === undefined) return;
+    // SKUs are kept trimmed and lower-cased as JavaScript does it (domain/returns.ts, skuKey).
+    const key = prefix.trim().toLowerCase();
+    conditions.push(SKU_PREFIX_CONDITION);
+    params.push(key, key);
+  };
+  // A text of 3 or more characters is found from the trigram index; a shorter one has no trigram and
+  // is searched as a start instead.
+  const contains = (of: 'return_packages' | 'returns', column: 'tracking' | 'email' | 'skus', text: string, asPrefix: () => void): void => {
+    if (Array.from(text).length < MIN_CONTAINS_LENGTH) return asPrefix();
+    conditions.push(containsCondition(of, column));
+    params.push(containsPhrase(text));
+  };
   const equal = (column: string, value: SQLInputValue | undefined): void => {
     if (value === undefined) return;
     conditions.push(`${column} = ?`);
@@ -149,6 +170,7 @@ function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters):
       params.push(f.tracking_number);
     }
     startsWith('tracking_lc', f.tracking_number_prefix);
+    if (f.tracking_number_contains !== undefined) contains('return_packages', 'tracking', f.tracking_number_contains, () => startsWith('tracking_lc', f.tracking_number_contains));
     equal('carrier_id', f.carrier_id);
     equal('location_id', f.location_id);
     if (f.processed_since !== undefined) {
@@ -170,12 +192,9 @@ function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters):
       params.push(f.email);
     }
     startsWith('email_lc', f.email_prefix);
-    if (f.sku_prefix !== undefined) {
-      // SKUs are kept trimmed and lower-cased as JavaScript does it (domain/returns.ts, skuKey).
-      const prefix = f.sku_prefix.trim().toLowerCase();
-      conditions.push(SKU_PREFIX_CONDITION);
-      params.push(prefix, prefix);
-    }
+    skuStartsWith(f.sku_prefix);
+    if (f.email_contains !== undefined) contains('returns', 'email', f.email_contains, () => startsWith('email_lc', f.email_contains));
+    if (f.sku_contains !== undefined) contains('returns', 'skus', f.sku_contains, () => skuStartsWith(f.sku_contains));
     if (f.disposition !== undefined) {
       conditions.push(f.disposition.length ? returnDispositionCondition(f.disposition.length) : '0');
       params.push(...f.disposition);

@@ -8,7 +8,7 @@ import { pageClient } from '../api/station-api.ts';
 
 /*
  * The package and return lists: status filters, search (tracking number, email, SKU, return id: exact,
- * then by prefix from the station's indexes) and pages, per account or of every account. `reload` is also what live events call, so an open list follows changes made
+ * then any part of it from the station's indexes) and pages, per account or of every account. `reload` is also what live events call, so an open list follows changes made
  * by integrations and other screens without a page reload.
  */
 
@@ -54,15 +54,15 @@ function scopeOf(accountId: number): { account_id?: number } {
 }
 
 /** Returns whose email, then whose SKU, starts with the text ("chloe", "WBN"), from the store's indexes. */
-async function returnsByPrefix(client: ListsClient, accountId: number, search: string, query: { status?: ReturnStatus[]; page: number; per_page: number }) {
-  const byEmail = await client.listReturns({ ...scopeOf(accountId), ...query, email_prefix: search });
-  return byEmail.data.length > 0 ? byEmail : client.listReturns({ ...scopeOf(accountId), ...query, sku_prefix: search });
+async function returnsContaining(client: ListsClient, accountId: number, search: string, query: { status?: ReturnStatus[]; page: number; per_page: number }) {
+  const byEmail = await client.listReturns({ ...scopeOf(accountId), ...query, email_contains: search });
+  return byEmail.data.length > 0 ? byEmail : client.listReturns({ ...scopeOf(accountId), ...query, sku_contains: search });
 }
 
 /**
  * A search of the package list, most exact first: the scan lookup (a tracking number, or a return's
- * id, email or SKU: that return's packages); else tracking numbers that start with the text; else the
- * packages of returns whose email or SKU starts with it.
+ * id, email or SKU: that return's packages); else tracking numbers that contain the text; else the
+ * packages of returns whose email or SKU contains it (1–2 characters: starts with it).
  */
 async function searchPackages(client: ListsClient, accountId: number, search: string, statuses: PackageStatus[], page: number): Promise<Page<StationPackageListItem>> {
   const inScope = (account: number) => accountId === ALL_ACCOUNTS || account === accountId;
@@ -75,9 +75,9 @@ async function searchPackages(client: ListsClient, accountId: number, search: st
   if (found.length > 0) return filtered(found);
   const exact = answer.returns.filter((r) => inScope(r.account_id)).map((r) => ({ account_id: r.account_id, id: r.return.id }));
   if (exact.length > 0) return filtered(await packagesOf(exact));
-  const byTracking = await client.listStationPackages({ ...scopeOf(accountId), tracking_number_prefix: search, status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
+  const byTracking = await client.listStationPackages({ ...scopeOf(accountId), tracking_number_contains: search, status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
   if (byTracking.data.length > 0) return { rows: byTracking.data, meta: byTracking.meta };
-  const returns = await returnsByPrefix(client, accountId, search, { page: 1, per_page: 20 });
+  const returns = await returnsContaining(client, accountId, search, { page: 1, per_page: 20 });
   return filtered(await packagesOf(returns.data));
 }
 
@@ -120,7 +120,7 @@ export function createPackageListStore(client: ListsClient): UseBoundStore<Store
   });
 }
 
-/** The returns list. A search, most exact first: an email; the scan lookup (id, email, SKU); emails, then SKUs, that start with the text. */
+/** The returns list. A search, most exact first: an email; the scan lookup (id, email, SKU); emails, then SKUs, that contain the text. */
 export function createReturnListStore(client: ListsClient): UseBoundStore<StoreApi<ListState<ReturnStatus, ReturnRecord>>> {
   return createListStore<ReturnStatus, ReturnRecord>(async (accountId, { statuses, search, page }) => {
     const query = { status: statuses, page, per_page: PER_PAGE };
@@ -132,7 +132,7 @@ export function createReturnListStore(client: ListsClient): UseBoundStore<StoreA
     const answer = await client.lookup(search);
     const rows = answer.returns.filter((r) => accountId === ALL_ACCOUNTS || r.account_id === accountId).map((r) => r.return);
     if (rows.length > 0) return single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
-    return pageOf(await returnsByPrefix(client, accountId, search, query));
+    return pageOf(await returnsContaining(client, accountId, search, query));
   });
 }
 

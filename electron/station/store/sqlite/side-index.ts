@@ -5,7 +5,8 @@ import type { DatabaseSync } from 'node:sqlite';
  * field added in a later version), one row per (value, row key) in a table of their own. Triggers on
  * the indexed table keep it: every write-through fires them, so no code path can forget it. The
  * side table's name starts with `_`, which keeps it out of the tables an upgrade compares with the
- * schema (open/create.ts). Used by sku-index.ts and unit-index.ts.
+ * schema (open/create.ts). Used by sku-index.ts and unit-index.ts; text-search-index.ts makes its
+ * full-text tables with the same once-only builder (ensureIndexOnce).
  */
 
 export interface SideIndex {
@@ -45,11 +46,25 @@ END;
  * already holds (once: a directory written by an earlier version), in one transaction.
  */
 export function ensureSideIndex(sqlite: DatabaseSync, index: SideIndex): void {
+  ensureIndexOnce(sqlite, { of: index.of, triggers: index.triggers, sql: sideIndexSql(index), backfill: index.backfill });
+}
+
+/** What any index kept by triggers needs to be made once: its DDL and triggers, and its fill. */
+export interface TriggerIndex {
+  of: string;
+  /** The triggers' common name; `<name>_delete` existing means the index is made. */
+  triggers: string;
+  sql: string;
+  backfill: readonly string[];
+}
+
+/** Runs an index's DDL and fill in one transaction, unless the data directory has it already. */
+export function ensureIndexOnce(sqlite: DatabaseSync, index: TriggerIndex): void {
   const has = (name: string) => sqlite.prepare(`SELECT 1 FROM sqlite_schema WHERE name = ?`).get(name) !== undefined;
   if (!has(index.of) || has(`${index.triggers}_delete`)) return;
   sqlite.exec('BEGIN IMMEDIATE');
   try {
-    sqlite.exec(sideIndexSql(index));
+    sqlite.exec(index.sql);
     for (const statement of index.backfill) sqlite.exec(statement);
     sqlite.exec('COMMIT');
   } catch (error) {
