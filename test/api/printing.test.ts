@@ -193,7 +193,7 @@ test('after the printer fails a job, the jobs asked for meanwhile wait behind it
 });
 
 test('a label names a worker of the station; an operator_id that names none is refused (422) and queues nothing', async () => {
-  const worker = await createOperator(station.ctx, { name: 'Grace Hopper', badge_code: 'BADGE-GRACE', active: true });
+  const worker = await createOperator(station.ctx, { name: 'Grace Hopper', badge_code: 'BADGE-GRACE', active: true, role: 'worker', sign_in_key: null }, null);
   const count = (await jobs()).length;
   for (const [path, body] of [
     [`${itemPath(items[0] ?? 0)}/label`, { reprint: true, operator_id: 999_999 }],

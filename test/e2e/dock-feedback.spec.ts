@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { lineRow, openAndSignIn, openSettings, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
+import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
  * Feedback a dock worker hears and reads (issue 11 item 7): F3 has a tone of its own, + and − say
@@ -98,6 +99,7 @@ test('receiving with conditions not set asks to confirm by default; the station 
 
   // The station's setting: received at once, and it lasts across a reload.
   const next = await scenario(demo, 'delivered');
+  await signInSupervisor(page);
   await openSettings(page);
   await page.getByTestId('unset-conditions').selectOption('allow');
   await page.reload();

@@ -5,6 +5,7 @@ import { useNav, type Screen } from '../state/nav-store.ts';
 import { useStationLink, type LinkState } from '../state/station-link.ts';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';
+import { SupervisorState } from '../session/SupervisorSignIn.tsx';
 
 const LINK_LABEL: Record<LinkState, string> = {
   connecting: 'Connecting…',
@@ -38,6 +39,7 @@ export function StationHeader() {
       <StorageFull />
       <div className="header-row header-work" id="station-menu" data-testid="station-menu">
         <OperatorState />
+        <SupervisorState />
         <ScreenNav />
       </div>
     </header>
