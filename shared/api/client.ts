@@ -409,6 +409,11 @@ export class ApiClient {
     const response = await this.#send(API_ROUTES.getUnitLabelPdf, { params: { account_id: accountId, id: packageId, line_item_id: lineItemId }, accept: 'application/pdf', signal: o.signal });
     return response.blob();
   }
+  /** Every unit's label of a package as a PDF, a page each (the browser's printer, at receipt). */
+  async packageLabelsPdf(accountId: number, packageId: number, o: RequestOptions = {}): Promise<Blob> {
+    const response = await this.#send(API_ROUTES.getPackageLabelsPdf, { params: { account_id: accountId, id: packageId }, accept: 'application/pdf', signal: o.signal });
+    return response.blob();
+  }
   /** The labels of every unit of a package that has none yet (and its slip when the settings ask for one). */
   createPackageLabels(accountId: number, packageId: number, body: { operator_id?: number | null } = {}, o: PostOptions = {}): Promise<{ data: PrintJob[] }> {
     return this.#call(API_ROUTES.createPackageLabels, { params: { account_id: accountId, id: packageId }, json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });

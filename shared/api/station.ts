@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PrintingStatusSchema } from './printing.ts';
 import { StationSettingsSchema } from './station-settings.ts';
 import {
   CalendarDateSchema,
@@ -75,6 +76,8 @@ export const StationStatusSchema = z.object({
   storage: StationStorageSchema,
   /** The station's settings (also `GET /api/v1/station/settings`): terminals pick up a change within a status poll. */
   settings: StationSettingsSchema,
+  /** The labels still to print, and why the oldest did not print yet. */
+  printing: PrintingStatusSchema,
 });
 export type StationStatus = z.infer<typeof StationStatusSchema>;
 

@@ -57,11 +57,15 @@ export async function seedDemo(ctx: DomainContext): Promise<{ seeded: boolean }>
 
 /**
  * What `serve --demo` prints after its address, so a first try needs nothing else: the badges to sign
- * in with and a tracking number to scan or type (customer 0's package, on its way to the dock).
+ * in with, the supervisor's badge and PIN, and a tracking number to scan or type (customer 0's
+ * package, on its way to the dock).
  */
 export function demoGuide(): string[] {
+  const workers = DEMO_OPERATORS.filter((operator) => operator.role === 'worker');
+  const supervisors = DEMO_OPERATORS.filter((operator) => 'pin' in operator);
   return [
-    `Demo badges to sign in with: ${DEMO_OPERATORS.map(({ name, badge }) => `${badge} (${name})`).join(', ')}`,
+    `Demo badges to sign in with: ${workers.map(({ name, badge }) => `${badge} (${name})`).join(', ')}`,
+    ...supervisors.map(({ name, badge, pin }) => `Demo supervisor: badge ${badge}, PIN ${pin} (${name})`),
     `A demo tracking number to scan or type: ${demoPackage(0, 0, demoReturn(0), 'in_transit').tracking_number}`,
   ];
 }

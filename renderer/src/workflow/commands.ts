@@ -18,6 +18,7 @@ import { useNav } from '../state/nav-store.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 import { openPdfInBrowser } from '../printing/pdf-view.ts';
+import { labelsAfterReceipt, type ReceivedPackage } from '../printing/after-receipt.ts';
 import { printUnitLabel } from '../printing/printing.ts';
 import { pageClient } from '../api/station-api.ts';
 
@@ -59,6 +60,7 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
     const units = `${result.units} unit${result.units === 1 ? '' : 's'}`;
     // Received now, or kept and sent when the station answers: either way the next parcel can be scanned.
     if (result.kind === 'received') notify('success', `${correcting ? 'Corrected the receipt of' : 'Received'} ${tracking} — ${units}. Scan the next parcel.`);
+    if (result.kind === 'received' && !correcting) void labelTrouble({ accountId: current.accountId, packageId: current.pkg.id, trackingNumber: tracking });
     else notify('pending', `${correcting ? 'Correcting the receipt of' : 'Receiving'} ${tracking} — ${units}… (waiting for the station). Scan the next parcel.`);
     useInProgress.getState().forget(current.accountId, current.pkg.id);
     usePackage.getState().close();
@@ -67,6 +69,14 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
   } catch (error) {
     notify('error', describeError(error));
   }
+}
+
+/** The labels of a package just received: offered as a PDF (the browser), or a warning when they did not print. */
+async function labelTrouble(received: ReceivedPackage): Promise<void> {
+  const warning = await labelsAfterReceipt(pageClient, received, useStationSettings.getState().labels.printer, openPdfInBrowser).catch(() => null);
+  if (warning === null) return;
+  notify('warning', warning);
+  void useStationLink.getState().refreshStatus().catch(() => undefined);
 }
 
 /** The question last asked: the same package lacking the same, confirmed by receiving again. */
