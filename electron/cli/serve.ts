@@ -79,16 +79,19 @@ export async function serve(args: string[]): Promise<void> {
     const { seeded } = await seedDemo(station.ctx);
     station.server.log.info(seeded ? 'demo data seeded' : 'the store is not empty: demo data not seeded');
   }
-  // A station token for the operator UI, in the link's fragment: never sent to a server or logged.
+  // A terminal's station token for the operator UI, in the link's fragment: never sent to a server
+  // or logged. It does the dock's work; settings need a supervisor's session (badge and PIN).
   const { secret } = await createToken(station.store, station.ctx.clock, {
     scope: 'station',
+    role: 'terminal',
     accountId: null,
     name: `UI link of serve on ${origin}`,
     expiresAt: daysAfter(station.ctx.clock.now(), UI_LINK_DAYS),
   });
-  // The command line's way in while this station holds the directory (token create/list/revoke).
+  // The command line's way in while this station holds the directory (token, operator): administrative.
   const control = await createToken(station.store, station.ctx.clock, {
     scope: 'station',
+    role: 'admin',
     accountId: null,
     name: `Command line of serve on ${origin}`,
     expiresAt: daysAfter(station.ctx.clock.now(), CONTROL_TOKEN_DAYS),

@@ -81,7 +81,7 @@ export function printTable(header: string[], rows: string[][]): void {
 }
 
 /** The running station's API when `serve` holds the data directory (its control file), else null. */
-function runningStation(dataDir: string): ApiClient | null {
+export function runningStation(dataDir: string): ApiClient | null {
   const control = readControl(dataDir);
   if (!control) return null;
   try {

@@ -16,8 +16,14 @@ Commands:
       Print a new token, alone, on stdout. It is shown once; only its hash is stored.
   token list [--data-dir D]
   token revoke ID [--data-dir D]
-  operator add --name N [--badge B] [--data-dir D]
+  operator add --name N [--badge B] [--key K] [--supervisor --pin P] [--data-dir D]
       Add a dock worker; prints the operator id (the processor_id of what they receive).
+      --key K: the number key 1-9 that signs them in. --supervisor: a supervisor (needs --badge
+      and --pin, 4-8 digits; --pin - reads it from stdin), who may change settings, rules,
+      printers, tokens, the upstream and the workers.
+  operator set ID [--name N] [--badge B|none] [--key K|none] [--pin P] [--supervisor|--worker]
+        [--activate|--deactivate] [--data-dir D]
+      Change a worker: --pin resets a PIN (ending that supervisor's sessions).
   operator list [--data-dir D]
   upstream set (--returns-url URL --base-url URL | --url URL) (--token T | --token-file F | --token-stdin)
         --account A [--account B ...] [--data-dir D]
@@ -31,8 +37,8 @@ Commands:
   help
 
 Defaults: --host 127.0.0.1, --port 4780, --data-dir $RETURNS_STATION_DATA_DIR or the platform's
-application-data folder. Only one process may hold a data directory: stop the station before
-changing operators from the command line; token commands talk to a running station instead.
+application-data folder. Only one process may hold a data directory: token and operator commands
+talk to a running station through its API (as an administrator); upstream and sync need it stopped.
 
 Environment: RETURNS_STATION_LOG_LEVEL (silent|error|warn|info|debug),
 RETURNS_STATION_ACCOUNT_RATE_LIMIT and RETURNS_STATION_STATION_RATE_LIMIT (requests per hour),

@@ -45,9 +45,11 @@ async function open({ dataDir, rendererDir, settings, port }: OpenRequest): Prom
     station = await openStation({ ...stationOptionsOf(settings, process.env), dataDir, rendererDir, command: 'Returns Station desktop app', systemPrinter });
     const origin = await listen(station, port);
     if (settings.demo) await seedDemo(station.ctx);
-    // The window's own station token lives only in memory and for one day: a new one each start.
+    // The window's own station token lives only in memory and for one day: a new one each start. A
+    // terminal's: settings need a supervisor's session (badge and PIN).
     const { secret } = await createToken(station.store, station.ctx.clock, {
       scope: 'station',
+      role: 'terminal',
       accountId: null,
       name: 'desktop app window',
       expiresAt: daysAfter(station.ctx.clock.now(), 1),

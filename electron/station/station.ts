@@ -17,6 +17,7 @@ import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
 import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
 import { displayUrl, upgradeUpstreamSettings } from './sync/settings.ts';
+import { fillOperatorUids } from './domain/operators.ts';
 import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
 
 export interface StationOptions extends ServerOptions {
@@ -95,6 +96,8 @@ export async function openStation(options: StationOptions): Promise<Station> {
     await seedCatalog(store);
     // Settings stored with one URL (before the spec's two addresses) are rewritten before sync reads them.
     const upgradedUpstream = await upgradeUpstreamSettings(store);
+    // Operators stored before stable ids get theirs (docs/decisions/supervisor.md).
+    await fillOperatorUids(store);
     const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}), ...(options.syncPullIntervalMs !== undefined ? { idleEveryMs: options.syncPullIntervalMs } : {}) });
     // The print queue starts with the background work; until then a nudge has nothing to wake.
     const printing = { queue: undefined as PrintQueue | undefined };

@@ -12,6 +12,8 @@ import { RulesScreen } from './rules/RulesScreen.tsx';
 import { SettingsScreen } from './settings/SettingsScreen.tsx';
 import { RegisterScreen } from './registering/RegisterScreen.tsx';
 import { SignInScreen } from './session/SignInScreen.tsx';
+import { SupervisorDialog } from './session/SupervisorSignIn.tsx';
+import { WorkersScreen } from './workers/WorkersScreen.tsx';
 import { useSession } from './session/session-store.ts';
 import { useNav } from './state/nav-store.ts';
 import { useStationLink } from './state/station-link.ts';
@@ -62,12 +64,15 @@ export function App() {
           <RulesScreen />
         ) : screen === 'settings' ? (
           <SettingsScreen />
+        ) : screen === 'workers' ? (
+          <WorkersScreen />
         ) : screen === 'commands' ? (
           <CommandsScreen />
         ) : (
           <ScanScreen />
         )}
       </main>
+      <SupervisorDialog />
       <PdfLink />
       <ShortcutHints />
     </div>

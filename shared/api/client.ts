@@ -1,4 +1,5 @@
 import type { TokenCreated, TokenCreateInput, TokenListResponseSchema } from './tokens.ts';
+import type { FirstSupervisorInput, SupervisorSession, SupervisorSignIn } from './supervisor.ts';
 import type { z } from 'zod';
 import type { Health } from '../health.ts';
 import type { DockDay, DockDayQuery } from './dock-day.ts';
@@ -125,12 +126,16 @@ interface CallOptions {
   signal?: AbortSignal | undefined;
   /** The Accept header (default JSON). */
   accept?: string;
+  /** Another token for this call. */
+  token?: string | null;
 }
 
 export class ApiClient {
   readonly baseUrl: string;
   readonly token: string | null;
   readonly #fetch: FetchLike;
+  /** A supervisor session's token, sent instead of `token` on the routes only a supervisor may call. */
+  #supervisorToken: string | null = null;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -139,10 +144,18 @@ export class ApiClient {
   }
 
   /** Headers of every request: bearer token and Accept. */
-  headers(extra: Record<string, string> = {}): Record<string, string> {
+  headers(extra: Record<string, string> = {}, token: string | null = this.token): Record<string, string> {
     const headers: Record<string, string> = { Accept: 'application/json', ...extra };
-    if (this.token !== null) headers.Authorization = `Bearer ${this.token}`;
+    if (token !== null) headers.Authorization = `Bearer ${token}`;
     return headers;
+  }
+
+  /**
+   * Sends a supervisor session's token (null: none) on the routes only a supervisor may call
+   * (`auth: 'supervisor'` in the route table); every other call keeps the client's own token.
+   */
+  useSupervisorToken(token: string | null): void {
+    this.#supervisorToken = token;
   }
 
   async #send(route: RouteDefinition, options: CallOptions): Promise<Response> {
@@ -158,7 +171,8 @@ export class ApiClient {
     }
     if (options.idempotencyKey !== undefined) extra['Idempotency-Key'] = options.idempotencyKey;
     if (options.accept !== undefined) extra.Accept = options.accept;
-    const init: RequestInit = { method: route.method, headers: this.headers(extra) };
+    const token = options.token !== undefined ? options.token : route.auth === 'supervisor' && this.#supervisorToken !== null ? this.#supervisorToken : this.token;
+    const init: RequestInit = { method: route.method, headers: this.headers(extra, token) };
     if (body !== undefined) init.body = body;
     if (options.signal) init.signal = options.signal;
     let response: Response;
@@ -224,6 +238,25 @@ export class ApiClient {
   }
   updateOperator(id: number, body: OperatorUpdate, o: RequestOptions = {}): Promise<Operator> {
     return this.#call(API_ROUTES.updateOperator, { params: { id }, json: body, signal: o.signal });
+  }
+
+  // -- supervisor sessions ---------------------------------------------------------------------
+
+  /** A supervisor's badge and PIN: a session whose token may change settings (a new client on it: `withToken`). */
+  createSupervisorSession(body: SupervisorSignIn, o: PostOptions = {}): Promise<SupervisorSession> {
+    return this.#call(API_ROUTES.createSupervisorSession, { json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });
+  }
+  /** Ends the supervisor session this client uses (`useSupervisorToken`), or the one of its own token. */
+  async endSupervisorSession(o: RequestOptions = {}): Promise<void> {
+    await this.#send(API_ROUTES.endSupervisorSession, { signal: o.signal, token: this.#supervisorToken ?? this.token });
+  }
+  /** The station's first supervisor (only while it has none) and a session of theirs. */
+  createFirstSupervisor(body: FirstSupervisorInput, o: PostOptions = {}): Promise<SupervisorSession> {
+    return this.#call(API_ROUTES.createFirstSupervisor, { json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });
+  }
+  /** The same station, called with another token (a supervisor session's). */
+  withToken(token: string | null): ApiClient {
+    return new ApiClient({ baseUrl: this.baseUrl, token, fetch: this.#fetch });
   }
 
   // -- tokens (station token) ------------------------------------------------------------------
@@ -343,10 +376,11 @@ export class ApiClient {
     accountId: number,
     packageId: number,
     file: Blob,
-    o: PostOptions & { contentType?: string } = {},
+    o: PostOptions & { contentType?: string; capturedAt?: string } = {},
   ): Promise<MediaFile> {
     return this.#call(API_ROUTES.uploadMediaFile, {
       params: { account_id: accountId, id: packageId },
+      query: o.capturedAt === undefined ? undefined : { captured_at: o.capturedAt },
       raw: { body: file, contentType: o.contentType ?? (file.type || 'application/octet-stream') },
       idempotencyKey: o.idempotencyKey,
       signal: o.signal,
@@ -373,6 +407,11 @@ export class ApiClient {
   /** A unit's label as it prints now, as a PDF (the bearer token is needed: fetch it, then show the blob). */
   async unitLabelPdf(accountId: number, packageId: number, lineItemId: number, o: RequestOptions = {}): Promise<Blob> {
     const response = await this.#send(API_ROUTES.getUnitLabelPdf, { params: { account_id: accountId, id: packageId, line_item_id: lineItemId }, accept: 'application/pdf', signal: o.signal });
+    return response.blob();
+  }
+  /** Every unit's label of a package as a PDF, a page each (the browser's printer, at receipt). */
+  async packageLabelsPdf(accountId: number, packageId: number, o: RequestOptions = {}): Promise<Blob> {
+    const response = await this.#send(API_ROUTES.getPackageLabelsPdf, { params: { account_id: accountId, id: packageId }, accept: 'application/pdf', signal: o.signal });
     return response.blob();
   }
   /** The labels of every unit of a package that has none yet (and its slip when the settings ask for one). */

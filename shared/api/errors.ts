@@ -15,6 +15,12 @@ export const ERROR_CODES = {
     title: 'Forbidden',
     message: 'The access token is not valid for this account.',
   },
+  SUPERVISOR_REQUIRED: {
+    status: 403,
+    title: 'Forbidden',
+    message: 'Only a supervisor may do this: sign in with a supervisor badge and PIN (POST /api/v1/station/supervisor-sessions).',
+  },
+  SIGN_IN_REFUSED: { status: 403, title: 'Forbidden', message: 'That badge and PIN do not sign in a supervisor.' },
   NOT_FOUND: { status: 404, title: 'Not Found', message: 'The requested resource does not exist.' },
   INVALID_STATUS_TRANSITION: {
     status: 409,
@@ -35,6 +41,11 @@ export const ERROR_CODES = {
     status: 409,
     title: 'Conflict',
     message: 'Every unit needs a disposition first.',
+  },
+  SUPERVISOR_EXISTS: {
+    status: 409,
+    title: 'Conflict',
+    message: 'The station has a supervisor already: a supervisor adds workers.',
   },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
@@ -58,6 +69,7 @@ export const ERROR_CODES = {
     message: 'The request body is invalid.',
   },
   RATE_LIMITED: { status: 429, title: 'Too Many Requests', message: 'Too many requests; retry later.' },
+  SIGN_IN_LOCKED: { status: 429, title: 'Too Many Requests', message: 'Too many wrong PINs for this badge; it is locked for a while.' },
   INTERNAL_ERROR: { status: 500, title: 'Internal Server Error', message: 'An unexpected error occurred.' },
   UNAVAILABLE: {
     status: 503,

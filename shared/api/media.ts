@@ -95,12 +95,36 @@ export function bytesMatchMediaType(bytes: Uint8Array, declared: MediaType): boo
 export const MediaTypeSchema = z.enum(MEDIA_TYPE_NAMES);
 export const MediaKindSchema = z.enum(MEDIA_KINDS);
 
+/*
+ * When a photo was taken, given with its upload (`captured_at`): the dock's upload queue may send it
+ * minutes or days later (the station unreachable, the page reloaded). A station addition beside the
+ * spec's `created_at`, which stays when the station stored it. Bounded around the station's clock: a
+ * terminal's clock may run a little ahead, and a kept upload is not older than a year.
+ */
+export const CAPTURED_AT_MAX_AHEAD_MS = 10 * 60_000;
+export const CAPTURED_AT_MAX_AGE_DAYS = 366;
+
+/** The upload's query: only `captured_at`, an ISO 8601 time with its offset (stored in UTC). */
+export const MediaUploadQuerySchema = z.strictObject({
+  captured_at: z.iso
+    .datetime({ offset: true })
+    .transform((text) => new Date(text).toISOString())
+    .optional()
+    .describe(
+      `When the file was taken (ISO 8601 with offset; stored in UTC, answered as \`captured_at\`). At most ${CAPTURED_AT_MAX_AHEAD_MS / 60_000} minutes after and ${CAPTURED_AT_MAX_AGE_DAYS} days before the station's clock. Left out: not known (null).`,
+    ),
+});
+export type MediaUploadQuery = z.input<typeof MediaUploadQuerySchema>;
+
 /** A media file as answered (`POST .../media_files`, element of a package's `media_files`). */
 export const MediaFileSchema = z.object({
   id: z.int(),
   /** Capability URL under `{media_url}`; works in `<img src>` without a header. */
   url: z.string(),
   type: MediaKindSchema,
+  /** When the station stored it. */
   created_at: TimestampSchema,
+  /** Station addition: when it was taken, as its upload said (`captured_at`); null when it did not say. */
+  captured_at: TimestampSchema.nullable(),
 });
 export type MediaFile = z.infer<typeof MediaFileSchema>;

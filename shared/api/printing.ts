@@ -103,6 +103,15 @@ export const PrintJobListQuerySchema = z.strictObject({
 export const PrintJobListResponseSchema = listResponse(PrintJobSchema);
 export type PrintJobListResponse = z.infer<typeof PrintJobListResponseSchema>;
 
+/** The print queue at a glance (in the station status): what the header shows a worker. */
+export const PrintingStatusSchema = z.object({
+  /** Labels not printed yet: waiting, or being sent. */
+  waiting: z.int().min(0),
+  /** Why the oldest of them did not print yet, in words (its `last_error`); null when it has not failed. */
+  problem: z.string().nullable(),
+});
+export type PrintingStatus = z.infer<typeof PrintingStatusSchema>;
+
 /** `POST .../line_items/{line_item_id}/label`: a unit's label. `reprint`: print it again even when printed before. */
 export const UnitLabelRequestSchema = z.strictObject({
   reprint: z.boolean().default(false),

@@ -3,7 +3,7 @@ import { HealthSchema } from '../health.ts';
 import { IdParamSchema, PaginationQuerySchema } from './common.ts';
 import { DockDayQuerySchema, DockDayReceiptsQuerySchema, DockDaySchema } from './dock-day.ts';
 import type { ErrorCode } from './errors.ts';
-import { MediaFileSchema } from './media.ts';
+import { MediaFileSchema, MediaUploadQuerySchema } from './media.ts';
 import { DispositionRulesSchema, DispositionRulesUpdateSchema } from './disposition-rules.ts';
 import {
   PackageLineItemCreateSchema,
@@ -50,6 +50,7 @@ import {
   UnitLabelRequestSchema,
 } from './printing.ts';
 import { TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
+import { FirstSupervisorSchema, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
 
 import {
   RecordSyncSchema,
@@ -72,9 +73,10 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /**
  * Who may call a route: `none` (no token), `account` (an account token for the path's account,
- * or a station token), `station` (station token only), `any` (any valid token).
+ * or a station token), `station` (station token only), `supervisor` (a supervisor session or an
+ * administrative station token, e.g. one made by `returns-station token create`), `any` (any valid token).
  */
-export type RouteAuth = 'none' | 'account' | 'station' | 'any';
+export type RouteAuth = 'none' | 'account' | 'station' | 'supervisor' | 'any';
 
 export interface RouteDefinition {
   operationId: string;
@@ -351,14 +353,17 @@ export const API_ROUTES = {
     method: 'POST',
     path: `${PACKAGE}/media_files`,
     summary: 'Attach a photo, video or PDF (multipart field `file`, or a raw body of an allowed type).',
+    description:
+      'A `captured_at` later than 10 minutes after the station\'s clock, or older than 366 days before it, is a 422 on `captured_at` (nothing is stored).',
     tag: 'media files',
     auth: 'account',
     params: PackagePathSchema,
+    query: MediaUploadQuerySchema,
     body: 'media',
     status: 201,
     response: MediaFileSchema,
-    // MALFORMED_JSON: a multipart body that is not well-formed multipart.
-    errors: ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    // MALFORMED_JSON: a multipart body that is not well-formed multipart; INVALID_QUERY: a captured_at that is not a time.
+    errors: ['MALFORMED_JSON', 'INVALID_QUERY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   deleteMediaFile: {
     operationId: 'deleteMediaFile',
@@ -463,11 +468,11 @@ export const API_ROUTES = {
     summary: "Change the station's settings (the fields given; null clears the scanner framing or the currency).",
     description: "The scanner's `prefix` and `suffix` must be different keys (422 on `scanner.suffix`).",
     tag: 'station',
-    auth: 'station',
+    auth: 'supervisor',
     body: StationSettingsUpdateSchema,
     status: 200,
     response: StationSettingsSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
   },
   getDispositionRules: {
     operationId: 'getDispositionRules',
@@ -489,11 +494,11 @@ export const API_ROUTES = {
       'Refused field by field (422, paths like `rules[2].bin`): no rules, an empty condition or status set, an unknown disposition, a bin that is not 1–20 visible ASCII characters, ' +
       'and a rule that can never apply because the rules before it match every item it would (a duplicate included; 422 on `rules[i]`). Items already inspected keep their disposition.',
     tag: 'station',
-    auth: 'station',
+    auth: 'supervisor',
     body: DispositionRulesUpdateSchema,
     status: 200,
     response: DispositionRulesSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
   },
   lookupCode: {
     operationId: 'lookupCode',
@@ -523,28 +528,70 @@ export const API_ROUTES = {
     operationId: 'createOperator',
     method: 'POST',
     path: '/api/v1/station/operators',
-    summary: 'Add a dock worker (badge codes are unique).',
-    description: "A `badge_code` another operator has is a 422 on `badge_code`.",
+    summary: 'Add a dock worker or a supervisor (supervisor only; badge codes are unique).',
+    description: "A `badge_code` another operator has is a 422 on `badge_code`; a `sign_in_key` another active operator has, a 422 on `sign_in_key`.",
     tag: 'station',
-    auth: 'station',
+    auth: 'supervisor',
     body: OperatorCreateSchema,
     status: 201,
     response: OperatorSchema,
-    errors: [...CREATE, 'ACCOUNT_FORBIDDEN'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
   },
   updateOperator: {
     operationId: 'updateOperator',
     method: 'PATCH',
     path: '/api/v1/station/operators/{id}',
-    summary: 'Rename, re-badge, activate or deactivate a dock worker.',
-    description: "A `badge_code` another operator has is a 422 on `badge_code`.",
+    summary: 'Rename, re-badge, re-key, activate or deactivate a dock worker, make a supervisor, or reset a PIN (supervisor only).',
+    description:
+      "A `badge_code` another operator has is a 422 on `badge_code`; a `sign_in_key` another active operator has, a 422 on `sign_in_key`. " +
+      'A supervisor needs a badge and a PIN (422 on `pin` or `badge_code`). The last active supervisor cannot be deactivated or made a worker (422). ' +
+      "A new PIN, a deactivation or a change of role ends the operator's supervisor sessions.",
     tag: 'station',
-    auth: 'station',
+    auth: 'supervisor',
     params: OperatorPathSchema,
     body: OperatorUpdateSchema,
     status: 200,
     response: OperatorSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'SUPERVISOR_REQUIRED'],
+  },
+  createSupervisorSession: {
+    operationId: 'createSupervisorSession',
+    method: 'POST',
+    path: '/api/v1/station/supervisor-sessions',
+    summary: "A supervisor's badge and PIN: a supervisor session, whose token may change what only a supervisor may until `expires_at` (15 minutes).",
+    description:
+      'A badge that is not an active supervisor, or a wrong PIN, is a 403 `SIGN_IN_REFUSED` (the same answer for both). After 5 wrong PINs in a row the badge is locked for 5 minutes: ' +
+      '429 `SIGN_IN_LOCKED` with `Retry-After`, even with the right PIN.',
+    tag: 'station',
+    auth: 'station',
+    body: SupervisorSignInSchema,
+    status: 201,
+    response: SupervisorSessionSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SIGN_IN_REFUSED', 'SIGN_IN_LOCKED'],
+  },
+  endSupervisorSession: {
+    operationId: 'endSupervisorSession',
+    method: 'DELETE',
+    path: '/api/v1/station/supervisor-sessions/current',
+    summary: 'End the supervisor session whose token calls (nothing happens for any other token).',
+    tag: 'station',
+    auth: 'station',
+    status: 204,
+    response: null,
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  createFirstSupervisor: {
+    operationId: 'createFirstSupervisor',
+    method: 'POST',
+    path: '/api/v1/station/first-supervisor',
+    summary: "A station without an active supervisor takes its first one from any station token: the supervisor and a session of theirs.",
+    description: 'Once the station has an active supervisor this is a 409 `SUPERVISOR_EXISTS`: a supervisor adds the others. A badge another operator has is a 422 on `badge_code`.',
+    tag: 'station',
+    auth: 'station',
+    body: FirstSupervisorSchema,
+    status: 201,
+    response: SupervisorSessionSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_EXISTS'],
   },
   listTokens: {
     operationId: 'listTokens',
@@ -552,10 +599,10 @@ export const API_ROUTES = {
     path: '/api/v1/station/tokens',
     summary: 'Access tokens (never their secrets), revoked and expired ones included.',
     tag: 'station',
-    auth: 'station',
+    auth: 'supervisor',
     status: 200,
     response: TokenListResponseSchema,
-    errors: ['ACCOUNT_FORBIDDEN'],
+    errors: ['ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
   },
   createToken: {
     operationId: 'createToken',
@@ -563,11 +610,11 @@ export const API_ROUTES = {
     path: '/api/v1/station/tokens',
     summary: 'Make an account or station token; its secret is in this answer only.',
     tag: 'station',
-    auth: 'station',
+    auth: 'supervisor',
     body: TokenCreateSchema,
     status: 201,
     response: TokenCreatedSchema,
-    errors: [...CREATE, 'ACCOUNT_FORBIDDEN'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
   },
   revokeToken: {
     operationId: 'revokeToken',
@@ -575,11 +622,11 @@ export const API_ROUTES = {
     path: '/api/v1/station/tokens/{id}',
     summary: 'Revoke a token: it stops working at once.',
     tag: 'station',
-    auth: 'station',
+    auth: 'supervisor',
     params: OperatorPathSchema,
     status: 204,
     response: null,
-    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'SUPERVISOR_REQUIRED'],
   },
   // Labels and printing (docs/api-reference.md, Labels and printing).
   createUnitLabel: {
@@ -604,6 +651,19 @@ export const API_ROUTES = {
     tag: 'printing',
     auth: 'account',
     params: LineItemPathSchema,
+    status: 200,
+    response: 'pdf',
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'VALIDATION_FAILED'],
+  },
+  getPackageLabelsPdf: {
+    operationId: 'getPackageLabelsPdf',
+    method: 'GET',
+    path: `${PACKAGE}/labels.pdf`,
+    summary: "Every unit's label of a package as it prints now, one 4 × 2 in page each, in line order: what the browser's printer offers at receipt.",
+    description: 'A package with no unit that has a unit id yet is a 422 on `id`.',
+    tag: 'printing',
+    auth: 'account',
+    params: PackagePathSchema,
     status: 200,
     response: 'pdf',
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'VALIDATION_FAILED'],
@@ -769,11 +829,11 @@ export const API_ROUTES = {
     path: '/api/v1/station/upstream',
     summary: 'Set the upstream returns service: `returns_url` and `base_url` (or `url`, a Returns Station), token and accounts (replaces earlier settings).',
     tag: 'sync',
-    auth: 'station',
+    auth: 'supervisor',
     body: UpstreamSettingsInputSchema,
     status: 200,
     response: UpstreamViewSchema,
-    errors: [...CREATE, 'ACCOUNT_FORBIDDEN'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
   },
   removeUpstream: {
     operationId: 'removeUpstream',
@@ -781,10 +841,10 @@ export const API_ROUTES = {
     path: '/api/v1/station/upstream',
     summary: 'Stop syncing (waiting changes stay queued for a later upstream).',
     tag: 'sync',
-    auth: 'station',
+    auth: 'supervisor',
     status: 204,
     response: null,
-    errors: ['ACCOUNT_FORBIDDEN'],
+    errors: ['ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
   },
 } as const satisfies Record<string, RouteDefinition>;
 

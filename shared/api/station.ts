@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PrintingStatusSchema } from './printing.ts';
 import { StationSettingsSchema } from './station-settings.ts';
 import {
   CalendarDateSchema,
@@ -75,6 +76,8 @@ export const StationStatusSchema = z.object({
   storage: StationStorageSchema,
   /** The station's settings (also `GET /api/v1/station/settings`): terminals pick up a change within a status poll. */
   settings: StationSettingsSchema,
+  /** The labels still to print, and why the oldest did not print yet. */
+  printing: PrintingStatusSchema,
 });
 export type StationStatus = z.infer<typeof StationStatusSchema>;
 
@@ -137,11 +140,39 @@ export const BadgeCodeSchema = z
   .max(MAX_LENGTH.badgeCode)
   .regex(/^[\x21-\x7E]+$/, 'Expected 1–64 visible characters without spaces.');
 
-export const OperatorCreateSchema = z.strictObject({
-  name: NameSchema,
-  badge_code: BadgeCodeSchema.nullable().default(null),
-  active: z.boolean().default(true),
-});
+/** What a worker may do: a `worker` receives; a `supervisor` (badge plus PIN) also changes settings, rules, printers, tokens, the upstream and the workers. */
+export const OPERATOR_ROLES = ['worker', 'supervisor'] as const;
+export const OperatorRoleSchema = z.enum(OPERATOR_ROLES);
+export type OperatorRole = z.infer<typeof OperatorRoleSchema>;
+
+/** A supervisor's PIN: 4–8 digits (typed on a dock keypad). Stored only as a slow salted hash. */
+export const PinSchema = z.string().regex(/^[0-9]{4,8}$/, 'Expected a PIN of 4–8 digits.');
+
+/** The number key (1–9) a worker presses on the sign-in screen; unique among active workers. */
+export const SignInKeySchema = z.int().min(1).max(9);
+
+/** A supervisor signs in with a badge and a PIN: both are required for one. */
+function supervisorHasBadgeAndPin(body: { role?: OperatorRole | undefined; badge_code?: string | null | undefined; pin?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (body.role !== 'supervisor') return;
+  if (body.badge_code === null || body.badge_code === undefined) ctx.addIssue({ code: 'custom', path: ['badge_code'], message: 'A supervisor needs a badge.' });
+  if (body.pin === undefined) ctx.addIssue({ code: 'custom', path: ['pin'], message: 'A supervisor needs a PIN.' });
+}
+
+export const OperatorCreateSchema = z
+  .strictObject({
+    name: NameSchema,
+    badge_code: BadgeCodeSchema.nullable().default(null),
+    active: z.boolean().default(true),
+    role: OperatorRoleSchema.default('worker'),
+    sign_in_key: SignInKeySchema.nullable().default(null),
+    /** Required for a supervisor; a worker may have none. */
+    pin: PinSchema.optional(),
+  })
+  .superRefine(supervisorHasBadgeAndPin)
+  .meta({
+    if: { properties: { role: { const: 'supervisor' } }, required: ['role'] },
+    then: { required: ['badge_code', 'pin'], properties: { badge_code: { type: 'string' } } },
+  });
 export type OperatorCreate = z.infer<typeof OperatorCreateSchema>;
 export type OperatorCreateInput = z.input<typeof OperatorCreateSchema>;
 
@@ -150,6 +181,10 @@ export const OperatorUpdateSchema = z
     name: NameSchema.optional(),
     badge_code: BadgeCodeSchema.nullable().optional(),
     active: z.boolean().optional(),
+    role: OperatorRoleSchema.optional(),
+    sign_in_key: SignInKeySchema.nullable().optional(),
+    /** A new PIN (a PIN reset): the worker's supervisor sessions end. */
+    pin: PinSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
   .meta({ minProperties: 1 });
@@ -157,9 +192,15 @@ export type OperatorUpdate = z.infer<typeof OperatorUpdateSchema>;
 
 export const OperatorSchema = z.object({
   id: z.int(),
+  /** The worker's stable id (a UUID): the same on every station that knows the worker; `id` is this station's number for it (the `processor_id`). */
+  uid: z.uuid(),
   name: z.string(),
   badge_code: z.string().nullable(),
   active: z.boolean(),
+  role: OperatorRoleSchema,
+  sign_in_key: z.int().nullable(),
+  /** Whether a PIN is set (the PIN itself is never shown). */
+  has_pin: z.boolean(),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
 });

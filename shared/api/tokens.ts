@@ -8,11 +8,21 @@ import { INT32_MAX, NameSchema, TimestampSchema } from './common.ts';
 
 export const TOKEN_SCOPES = ['account', 'station'] as const;
 
+/**
+ * What a station token may do: `admin` everything (tokens made by `returns-station token create` or
+ * by a supervisor); `terminal` the dock's work but no settings (the UI link of `serve`, the desktop
+ * window); `supervisor` a supervisor's short session (badge plus PIN).
+ */
+export const STATION_TOKEN_ROLES = ['admin', 'terminal', 'supervisor'] as const;
+export type StationTokenRole = (typeof STATION_TOKEN_ROLES)[number];
+
 export const TokenSchema = z.object({
   id: z.int(),
   scope: z.enum(TOKEN_SCOPES),
   /** The account of an account token; null for a station token (every account). */
   account_id: z.int().nullable(),
+  /** A station token's role; null for an account token. */
+  role: z.enum(STATION_TOKEN_ROLES).nullable(),
   name: z.string(),
   created_at: TimestampSchema,
   expires_at: TimestampSchema.nullable(),

@@ -130,7 +130,8 @@ describe('a network label printer (ZPL on raw TCP)', () => {
     const job = waiting.find((j) => j.id === id);
     expect(job).toMatchObject({ state: 'waiting' });
     expect(job?.attempts).toBeGreaterThanOrEqual(2);
-    expect(job?.last_error).toMatch(/ECONNREFUSED|refused/i);
+    // Why, in words a worker can act on (the socket's code last).
+    expect(job?.last_error).toBe(`The printer 127.0.0.1 (port ${printer.port}) does not answer: nothing takes labels there. Is it on, and is that its address? (ECONNREFUSED)`);
     expect(job?.next_attempt_at).not.toBeNull();
 
     await printer.up();
@@ -193,7 +194,7 @@ test('after the printer fails a job, the jobs asked for meanwhile wait behind it
 });
 
 test('a label names a worker of the station; an operator_id that names none is refused (422) and queues nothing', async () => {
-  const worker = await createOperator(station.ctx, { name: 'Grace Hopper', badge_code: 'BADGE-GRACE', active: true });
+  const worker = await createOperator(station.ctx, { name: 'Grace Hopper', badge_code: 'BADGE-GRACE', active: true, role: 'worker', sign_in_key: null }, null);
   const count = (await jobs()).length;
   for (const [path, body] of [
     [`${itemPath(items[0] ?? 0)}/label`, { reprint: true, operator_id: 999_999 }],
@@ -240,6 +241,32 @@ test('a package with the slip setting gets a slip after its unit labels; units a
   ]);
   const received = await printer.waitForJobs(before + 3);
   expect(received.slice(before).map((zpl) => /\^FD([^^]*)\^FS/.exec(zpl)?.[1])).toEqual([more[0], more[1], pkg.tracking_number]);
+});
+
+test("a package's labels as one PDF: a page each unit with an id, every barcode scans; the station status counts labels waiting and says why", async () => {
+  const response = await fetch(`${origin}/api/v1/accounts/${ACCOUNT}/return_packages/${packageId}/labels.pdf`, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/pdf');
+  const pdf = Buffer.from(await response.arrayBuffer());
+  // One page a unit with an id (the fourth item has none), each its own label.
+  expect(pdf.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(units.length);
+  expect(await code128On(pdf)).toEqual([units[0]]);
+  const empty = await createPackage(origin, token, ACCOUNT, (await createReturn(origin, token, { account_id: ACCOUNT })).id);
+  expectError(await call(origin, 'GET', `/api/v1/accounts/${ACCOUNT}/return_packages/${empty.id}/labels.pdf`, { token }), 'VALIDATION_FAILED');
+
+  const status = async () => ((await call(origin, 'GET', '/api/v1/station', { token })).json as { printing: { waiting: number; problem: string | null } }).printing;
+  // The earlier tests' jobs acknowledged first (the printer reads a job before the station marks it printed).
+  expect(await until(status, (p) => p.waiting === 0)).toEqual({ waiting: 0, problem: null });
+  await printer.down();
+  try {
+    expect((await setPrinter({ kind: 'zpl_tcp', host: '127.0.0.1', port: printer.port })).status).toBe(200);
+    for (const item of [items[0], items[1]]) expect((await post(`${itemPath(item ?? 0)}/label`, { reprint: true })).status).toBe(201);
+    const failing = await until(status, (p) => p.problem !== null);
+    expect(failing).toEqual({ waiting: 2, problem: expect.stringMatching(/^The printer 127\.0\.0\.1 \(port \d+\) does not answer/) as unknown });
+  } finally {
+    await printer.up();
+  }
+  expect(await until(status, (p) => p.waiting === 0)).toEqual({ waiting: 0, problem: null });
 });
 
 test('a line item without a unit id has no label yet (422 on line_item_id); another account cannot print it', async () => {

@@ -9,6 +9,7 @@ import type { ReturnPackageCreateInput } from '#shared/api/return-packages.ts';
 import type { RateLimits } from '../../electron/station/api/rate-limit.ts';
 import type { HttpTimeouts } from '../../electron/station/api/http/timeouts.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
+import type { Clock } from '../../electron/station/domain/clock.ts';
 import { manualReturnBody } from '../support/manual-return.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
 import { readStartupSetting } from '../../electron/station/startup-settings.ts';
@@ -46,7 +47,7 @@ function hotSetFromEnv(env: NodeJS.ProcessEnv): { hotDays?: number; hotRecentLim
   };
 }
 
-export async function startStation(options: { rateLimits?: Partial<RateLimits>; timeouts?: Partial<HttpTimeouts> } = {}): Promise<TestStation> {
+export async function startStation(options: { rateLimits?: Partial<RateLimits>; timeouts?: Partial<HttpTimeouts>; clock?: Clock } = {}): Promise<TestStation> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   const station = await openStation({
     dataDir,
@@ -54,6 +55,7 @@ export async function startStation(options: { rateLimits?: Partial<RateLimits>; 
     logLevel: 'silent',
     rateLimits: options.rateLimits ?? GENEROUS,
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     // `npm run test:cold` runs suites with RETURNS_STATION_HOT_DAYS=0: every path meets cold records.
     ...hotSetFromEnv(process.env),
   });

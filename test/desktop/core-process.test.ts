@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../../shared/api/client.ts';
 import { startStation } from '../support/station-process.ts';
+import { asSupervisor } from '../support/supervisor.ts';
 import { type RunningShell, useShells } from './shell-process.ts';
 
 /*
@@ -26,6 +28,13 @@ async function operatorNames(origin: string, token: string): Promise<string[]> {
     if (data.length === 0) return names;
     names.push(...data.map((operator) => operator.name));
   }
+}
+
+/** A supervisor session's token on the station the window's (terminal) token reaches: adding workers needs one. */
+async function supervisorToken(origin: string, token: string): Promise<string> {
+  const session = await asSupervisor(new ApiClient({ baseUrl: origin, token }));
+  if (session.token === null) throw new Error('no supervisor session');
+  return session.token;
 }
 
 async function createOperator(origin: string, token: string, name: string): Promise<number> {
@@ -85,7 +94,7 @@ describe('the desktop app runs the station core in its own process', () => {
     const app = shell(dir);
     const url = await app.loaded;
     const first = await connectionOf(app, url);
-    expect(await createOperator(first.baseUrl, first.token, 'Before the crash')).toBe(201);
+    expect(await createOperator(first.baseUrl, await supervisorToken(first.baseUrl, first.token), 'Before the crash')).toBe(201);
     const corePid = (await app.record()).utilityProcesses[0]?.pid ?? 0;
 
     process.kill(corePid, 'SIGKILL');
@@ -97,7 +106,7 @@ describe('the desktop app runs the station core in its own process', () => {
     expect(second.baseUrl).toBe(first.baseUrl);
     expect(second.token).not.toBe(first.token);
     expect(await operatorNames(second.baseUrl, second.token)).toContain('Before the crash');
-    expect(await createOperator(second.baseUrl, second.token, 'After the crash')).toBe(201);
+    expect(await createOperator(second.baseUrl, await supervisorToken(second.baseUrl, second.token), 'After the crash')).toBe(201);
 
     const record = await app.record();
     expect(record.windows).toHaveLength(1);
@@ -171,7 +180,8 @@ describe('the desktop app runs the station core in its own process', () => {
     writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ closeDeadlineSeconds: 3 }));
     const app = shell(dir);
     const url = new URL(await app.loaded);
-    const { token } = await connectionOf(app, url.href);
+    const window = await connectionOf(app, url.href);
+    const token = await supervisorToken(window.baseUrl, window.token);
 
     // One write whose body is still on its way when the quit is asked: it must complete and be kept.
     const body = JSON.stringify({ name: 'Sent across the quit' });

@@ -1,9 +1,10 @@
 import { expect, test } from './fixtures.ts';
 import { lineRow, openAndSignIn, openSettings, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
+import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
  * Feedback a dock worker hears and reads (issue 11 item 7): F3 has a tone of its own, + and − say
- * the quantity, and a camera failure is said in plain words, not the browser's text.
+ * what they did, and a camera failure is said in plain words, not the browser's text.
  */
 
 /** Records the frequencies of every tone the page plays (its WebAudio oscillators). Page source as
@@ -27,7 +28,7 @@ const RECORD_TONES = `
 
 const NO_CAMERA = `navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));`;
 
-test('F3 plays its own tone, not the wrong-item tone; + and − say the quantity', async ({ page, demo }) => {
+test('F3 plays its own tone, not the wrong-item tone; + and − say what they did', async ({ page, demo }) => {
   await page.addInitScript(RECORD_TONES);
   const s = await scenario(demo, 'delivered');
   await openAndSignIn(page, demo, s.operator);
@@ -49,11 +50,12 @@ test('F3 plays its own tone, not the wrong-item tone; + and − say the quantity
 
   await page.keyboard.press('+');
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('notice')).toHaveText('Quantity: 2');
+  await expect(page.getByTestId('notice')).toHaveText('Another unit (2 now): set its condition.');
   await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
   await page.keyboard.press('-');
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('notice')).toHaveText('Quantity: 1');
+  await expect(page.getByTestId('notice')).toHaveText('Unit taken off (F8 undoes).');
+  await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('1');
 });
 
 test('a missing camera is said in plain words, not the browser’s “Requested device not found”', async ({ page, demo }) => {
@@ -97,6 +99,7 @@ test('receiving with conditions not set asks to confirm by default; the station 
 
   // The station's setting: received at once, and it lasts across a reload.
   const next = await scenario(demo, 'delivered');
+  await signInSupervisor(page);
   await openSettings(page);
   await page.getByTestId('unset-conditions').selectOption('allow');
   await page.reload();

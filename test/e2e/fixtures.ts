@@ -1,15 +1,26 @@
 import { test as base } from '@playwright/test';
 import { ApiClient } from '../../shared/api/client.ts';
+import { DEMO_OPERATORS } from '../../electron/station/demo/seed-demo.ts';
 import { type RunningStation, startStation } from '../support/station-process.ts';
 
 const UI_LINK = /^Open the station UI: (http:\/\/\S+)$/m;
 
-/** A `serve --demo` station: its UI link (with the station token) and a typed client on that token. */
+/**
+ * A `serve --demo` station: its UI link (with the terminal token the page uses), and a typed client
+ * on the command line's administrative token (`stationToken`), to set the station up and read what it recorded.
+ */
 export interface DemoStation extends RunningStation {
   uiUrl: string;
   token: string;
   api: ApiClient;
 }
+
+/** The demo's supervisor: badge and PIN for the settings. */
+export const DEMO_SUPERVISOR = (() => {
+  const supervisor = DEMO_OPERATORS.find((o) => o.role === 'supervisor');
+  if (!supervisor || !('pin' in supervisor)) throw new Error('The demo has no supervisor with a PIN.');
+  return supervisor;
+})();
 
 async function waitForLink(station: RunningStation, timeoutMs = 20_000): Promise<string> {
   const until = Date.now() + timeoutMs;
@@ -28,7 +39,7 @@ export async function startDemoStation(options: { dataDir?: string; port?: numbe
   const uiUrl = await waitForLink(station);
   const token = new URLSearchParams(new URL(uiUrl).hash.slice(1)).get('token');
   if (!token) throw new Error(`The UI link carries no token: ${uiUrl}`);
-  return { ...station, uiUrl, token, api: new ApiClient({ baseUrl: station.origin, token }) };
+  return { ...station, uiUrl, token, api: new ApiClient({ baseUrl: station.origin, token: station.stationToken }) };
 }
 
 /** The demo station each worker started, by worker index (none until a test asks for one). */

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { expect, test } from './fixtures.ts';
 import { firstAccount, leaveSettings, openAndSignIn, openSettings, scan, uid } from './receiving-helpers.ts';
+import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
  * A new manual return takes the currency its account works in (that of the account's latest return),
@@ -39,6 +40,7 @@ test('without returns on the account, the station’s currency; without that, US
   await openAndSignIn(page, demo, operator);
   await scan(page, `NEWST${tag}`);
   await expect(currencyOf(page)).toHaveValue('USD');
+  await signInSupervisor(page);
   await openSettings(page);
   await page.getByTestId('station-currency').selectOption('CHF');
   await leaveSettings(page);

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { freePort } from '../support/fake-zpl-printer.ts';
 import { expect, test } from './fixtures.ts';
 import { leaveSettings, openAndSignIn, openSettings, scan, scenario } from './receiving-helpers.ts';
+import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
  * Printing from the browser UI (issue 26, item 4) at 1024×600: with the browser as the printer a
@@ -58,7 +59,8 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
     await page.keyboard.press('ArrowUp'); // back to the first unit
     await expect(page.getByTestId('print-label')).toContainText(item.unit_id ?? '');
 
-    // A network label printer that does not answer: F5 queues the label, and it waits.
+    // A network label printer that does not answer: F5 queues the label, and it waits. Printers are a supervisor's.
+    await signInSupervisor(page);
     await openSettings(page);
     await form.getByRole('radio', { name: 'Network label printer (ZPL)' }).check();
     await form.getByTestId('printer-host').fill('127.0.0.1');

@@ -29,10 +29,12 @@ test('receive a three-line return: scanner for codes, touch for the rest', async
     [c, 'Damaged'],
   ];
   for (const [sku, condition] of conditions) {
-    await scan(page, sku);
-    if (sku === b) await scan(page, sku);
-    await page.getByRole('button', { name: new RegExp(condition) }).click();
-    await expect(page.getByTestId('scan-field')).toBeFocused();
+    // Each unit is its own: the second unit of b is scanned and given its condition like the first.
+    for (let unit = 0; unit < (sku === b ? 2 : 1); unit++) {
+      await scan(page, sku);
+      await page.getByRole('button', { name: new RegExp(condition) }).click();
+      await expect(page.getByTestId('scan-field')).toBeFocused();
+    }
   }
   await expect(lineRow(page, a).getByTestId('line-here')).toHaveText('1');
   await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('2');
@@ -56,11 +58,13 @@ test('receive a three-line return: scanner for codes, touch for the rest', async
   expect(pkg.status).toBe('received');
   expect(pkg.processor_id).toBe(s.operator.id);
   expect(pkg.media_files).toHaveLength(1);
-  const byLine = new Map(pkg.line_items.map((li) => [li.return_line_item_id, li]));
   const [la, lb, lc] = s.ret.return_line_items;
-  expect(byLine.get(la?.id ?? -1)).toMatchObject({ quantity: 1, condition: 'like_new' });
-  expect(byLine.get(lb?.id ?? -1)).toMatchObject({ quantity: 2, condition: 'good' });
-  expect(byLine.get(lc?.id ?? -1)).toMatchObject({ quantity: 1, condition: 'damaged' });
+  expect(pkg.line_items.map((li) => [li.return_line_item_id, li.quantity, li.condition])).toEqual([
+    [la?.id, 1, 'like_new'],
+    [lb?.id, 1, 'good'],
+    [lb?.id, 1, 'good'],
+    [lc?.id, 1, 'damaged'],
+  ]);
   // The photo is served at its capability URL.
   const photo = await fetch(new URL(pkg.media_files[0]?.url ?? '', demo.origin));
   expect(photo.headers.get('content-type')).toContain('image/jpeg');
@@ -83,11 +87,13 @@ test('receive a three-line return with the keyboard alone', async ({ page, demo 
   await page.keyboard.press('2'); // like new
   await page.keyboard.press('Enter');
   await expect(lineRow(page, a)).toContainText('Like new');
-  await scan(page, b);
-  await scan(page, b);
-  await page.keyboard.press('3'); // good
-  await page.keyboard.press('Enter');
+  for (let unit = 0; unit < 2; unit++) {
+    await scan(page, b);
+    await page.keyboard.press('3'); // good, each unit of b in turn
+    await page.keyboard.press('Enter');
+  }
   await expect(lineRow(page, b)).toContainText('Good');
+  await expect(page.locator(`[data-testid="unit-row"][data-sku="${b}"]`)).toContainText('Good');
   await scan(page, c);
   await page.keyboard.press('5'); // damaged
   await page.keyboard.press('F3'); // defective
@@ -114,13 +120,14 @@ test('receive a three-line return with the keyboard alone', async ({ page, demo 
   expect(pkg.line_items.map((li) => [li.quantity, li.condition, li.defective]).sort()).toEqual(
     [
       [1, 'like_new', false],
-      [2, 'good', false],
+      [1, 'good', false],
+      [1, 'good', false],
       [1, 'damaged', true],
     ].sort(),
   );
 });
 
-test('twenty scans typed at scanner speed count exactly twenty, wherever focus is', async ({ page, demo }) => {
+test('twenty scans typed at scanner speed count exactly twenty units, wherever focus is', async ({ page, demo }) => {
   const s = await scenario(demo);
   await openAndSignIn(page, demo, s.operator);
   await scan(page, s.tracking);
@@ -142,9 +149,9 @@ test('twenty scans typed at scanner speed count exactly twenty, wherever focus i
   await expect(page.getByLabel('Notes')).toHaveValue('');
   await waitForQuietSync(page);
   const pkg = await demo.api.getPackage(s.accountId, s.packageId);
-  expect(pkg.line_items).toHaveLength(1);
-  expect(pkg.line_items[0]?.quantity).toBe(20);
-  expect(pkg.line_items[0]?.notes).toBeNull();
+  // Twenty units, each an item of its own.
+  expect(pkg.line_items).toHaveLength(20);
+  expect(pkg.line_items.every((li) => li.quantity === 1 && li.notes === null && li.return_line_item_id === s.ret.return_line_items[1]?.id)).toBe(true);
 });
 
 test('keys pressed while the station is slow to answer a scan act on what the scan opens, in order', async ({ page, demo }) => {
@@ -164,36 +171,37 @@ test('keys pressed while the station is slow to answer a scan act on what the sc
   await page.keyboard.press('Enter');
   await expect(lineRow(page, s.skus[0])).toContainText('Like new · defective');
   await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('2');
+  // + made a unit of its own and selected it: the key after it sets that unit's condition.
   await page.keyboard.press('3'); // good
   await page.keyboard.press('Enter');
-  await expect(lineRow(page, s.skus[1])).toContainText('Good');
+  await expect(page.locator(`[data-testid="unit-row"][data-sku="${s.skus[1]}"]`)).toContainText('Good');
+  await expect(lineRow(page, s.skus[1])).toContainText('Not set');
   await expect(page.getByTestId('scan-field')).toHaveValue('');
   await waitForQuietSync(page);
   const pkg = await demo.api.getPackage(s.accountId, s.packageId);
   expect(pkg.line_items.map((li) => [li.quantity, li.condition, li.defective]).sort()).toEqual(
     [
       [1, 'like_new', true],
-      [2, 'good', false],
+      [1, null, false],
+      [1, 'good', false],
     ].sort(),
   );
 });
 
-test('two units of one line in different conditions: split one off with F6', async ({ page, demo }) => {
+test("an integrator's line of two units in different conditions: split one off with F6", async ({ page, demo }) => {
   const s = await scenario(demo);
+  const sku = s.skus[1]; // the line that expects two units
+  // An integration recorded both units as one line of quantity 2 (the dock records each unit alone).
+  await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: s.ret.return_line_items[1]?.id ?? null, quantity: 2, condition: 'like_new' });
   await openAndSignIn(page, demo, s.operator);
   await scan(page, s.tracking);
-  const sku = s.skus[1]; // the line that expects two units
-  await scan(page, sku);
-  await scan(page, sku);
   await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('2');
-  await page.keyboard.press('2'); // like new, for both so far
-  await page.keyboard.press('Enter');
   await expect(page.getByTestId('selected-item')).toContainText('Like new');
   await page.keyboard.press('F6');
-  await expect(page.locator(`[data-testid="split-row"][data-sku="${sku}"]`)).toHaveCount(1);
+  await expect(page.locator(`[data-testid="unit-row"][data-sku="${sku}"]`)).toHaveCount(1);
   await page.keyboard.press('5'); // the split unit is damaged
   await page.keyboard.press('Enter');
-  await expect(page.locator(`[data-testid="split-row"][data-sku="${sku}"]`)).toContainText('Damaged');
+  await expect(page.locator(`[data-testid="unit-row"][data-sku="${sku}"]`)).toContainText('Damaged');
   await expect(lineRow(page, sku).getByTestId('line-here')).toHaveText('2');
   await waitForQuietSync(page);
   // Only this line of the three: a partial receipt, asked about once.

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 import { openAndSignIn, scan, scenario } from './receiving-helpers.ts';
+import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
  * The disposition rules screen (issue 26, item 1), by keyboard at 1024×600: opened from the station
@@ -16,6 +17,8 @@ test('a supervisor changes a bin, is refused a shadowed rule beside it, fixes it
   try {
     const s = await scenario(demo, 'delivered');
     await openAndSignIn(page, demo, s.operator);
+    // The rules are a supervisor's: badge and PIN first.
+    await signInSupervisor(page);
 
     // Settings → Disposition rules, by keyboard.
     await page.getByTestId('settings-button').focus();

@@ -4,6 +4,7 @@ import { expect, test } from './fixtures.ts';
 import { firstAccount, leaveSettings, lineRow, openAndSignIn, openSettings, uid, waitForQuietSync } from './receiving-helpers.ts';
 import { scannerKeys, typeTimed } from './wedge-keyboard.ts';
 import type { DemoStation } from './fixtures.ts';
+import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
  * A key pressed by hand just before a scan never spoils it, typed with real timings: a keyboard-wedge
@@ -105,6 +106,7 @@ test('prefix/suffix mode: what the scanner frames is a scan, every other key is 
   const s = await digitScenario(demo);
   const [a, b] = s.skus;
   await openAndSignIn(page, demo, s.operator);
+  await signInSupervisor(page);
   await openSettings(page);
   await page.getByTestId('scanner-prefix').fill('F12');
   await page.getByTestId('scanner-suffix').fill('Enter');

@@ -7,6 +7,7 @@ import { STATION_BIN, startStation } from '../support/station-process.ts';
 import { startFaultProxy } from '../sync/fault-proxy.ts';
 import { expect, test } from './fixtures.ts';
 import { openAndSignIn, uid } from './receiving-helpers.ts';
+import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
  * The sync indicator and screen, as a station worker meets them: settings entered on the screen,
@@ -16,6 +17,9 @@ import { openAndSignIn, uid } from './receiving-helpers.ts';
  */
 
 const ACCOUNT = 1001;
+
+/** The supervisor of each test's own station: setting the upstream needs one. */
+const SYNC_SUPERVISOR = { name: 'Sync supervisor', badge: 'SUP-SYNC', pin: '4321' };
 
 test('sets the upstream, shows a refused change with its message, retries it, and says photos stay local', async ({ page }) => {
   test.setTimeout(90_000);
@@ -44,7 +48,10 @@ test('sets the upstream, shows a refused change with its message, retries it, an
 
     const localApi = new ApiClient({ baseUrl: local.origin, token: local.stationToken });
     const operator = await localApi.createOperator({ name: `Sync worker ${tag}`, badge_code: `BADGE-S${tag}` });
-    await openAndSignIn(page, { ...local, uiUrl: `${local.origin}/#token=${local.stationToken}`, token: local.stationToken, api: localApi }, operator);
+    // The page has the UI link's terminal token; the upstream is a supervisor's to set.
+    await localApi.createOperator({ name: SYNC_SUPERVISOR.name, badge_code: SYNC_SUPERVISOR.badge, pin: SYNC_SUPERVISOR.pin, role: 'supervisor' });
+    await openAndSignIn(page, { ...local, uiUrl: `${local.origin}/#token=${local.uiToken}`, token: local.uiToken, api: localApi }, operator);
+    await signInSupervisor(page, SYNC_SUPERVISOR);
 
     const indicator = page.getByTestId('sync-indicator');
     await expect(indicator).toContainText('Sync off');
@@ -87,7 +94,9 @@ test('enters the upstream as two addresses from the keyboard, or as one station 
     const localApi = new ApiClient({ baseUrl: local.origin, token: local.stationToken });
     const tag = uid();
     const operator = await localApi.createOperator({ name: `Sync clerk ${tag}`, badge_code: `BADGE-A${tag}` });
-    await openAndSignIn(page, { ...local, uiUrl: `${local.origin}/#token=${local.stationToken}`, token: local.stationToken, api: localApi }, operator);
+    await localApi.createOperator({ name: SYNC_SUPERVISOR.name, badge_code: SYNC_SUPERVISOR.badge, pin: SYNC_SUPERVISOR.pin, role: 'supervisor' });
+    await openAndSignIn(page, { ...local, uiUrl: `${local.origin}/#token=${local.uiToken}`, token: local.uiToken, api: localApi }, operator);
+    await signInSupervisor(page, SYNC_SUPERVISOR);
     await page.getByTestId('sync-indicator').click();
 
     // One station's address first; then the toggle, from the keyboard, splits it into the two it gives.

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { ApiClient } from '../../shared/api/client.ts';
 import { manualReturnBody, returnLine } from '../support/manual-return.ts';
+import { asSupervisor } from '../support/supervisor.ts';
 import { expect, launchDesktop, test } from './fixture.ts';
 
 /*
@@ -32,7 +33,8 @@ test.describe('with demo data', () => {
       manualReturnBody({ account_id: account, email: 'qa@example.com', return_line_items: [returnLine('QA-MUG', 1, { name: 'Mug' })] }),
     );
     await api.createPackage(account, { return_id: ret.id, tracking_number: 'QA-TRACK-1' });
-    const operator = await api.createOperator({ name: 'QA worker', badge_code: 'BADGE-QA' });
+    // The window's token is a terminal's: adding a worker takes the station's first supervisor.
+    const operator = await (await asSupervisor(api)).createOperator({ name: 'QA worker', badge_code: 'BADGE-QA' });
 
     await window.keyboard.type('BADGE-QA\n');
     await expect(window.getByTestId('operator')).toContainText(operator.name);
@@ -78,7 +80,7 @@ test('quitting while a request is in flight finishes it and releases the data di
 });
 
 test('the station runs in its own core process, which is started again after a crash, the window reconnecting', async ({ desktop }) => {
-  await desktop.api.createOperator({ name: 'Before the crash' });
+  await (await asSupervisor(desktop.api)).createOperator({ name: 'Before the crash' });
   // docs/decisions/core-process.md: the core is a utility process named in Electron's process list.
   const pid = await desktop.app.evaluate(({ app }) => app.getAppMetrics().find((metric) => metric.name === 'Returns Station core')?.pid);
   expect(pid).toBeDefined();

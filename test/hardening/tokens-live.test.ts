@@ -23,18 +23,21 @@ function cli(dataDir: string, ...args: string[]): Promise<{ status: number | nul
 
 it('makes and revokes tokens while the station runs; a revoke takes effect at once', async () => {
   const station = await startStation();
-  const { origin, stationToken: ui, dataDir } = station;
+  // The command line's administrative token; the UI link's terminal token may not manage tokens.
+  const { origin, stationToken: admin, uiToken, dataDir } = station;
+  expectError(await call(origin, 'POST', '/api/v1/station/tokens', { token: uiToken, body: { scope: 'station' } }), 'SUPERVISOR_REQUIRED');
+  expectError(await call(origin, 'GET', '/api/v1/station/tokens', { token: uiToken }), 'SUPERVISOR_REQUIRED');
 
   // Over the API.
-  const made = await call(origin, 'POST', '/api/v1/station/tokens', { token: ui, body: { scope: 'account', account_id: 7, name: 'label printer', expires_in_days: 30 } });
+  const made = await call(origin, 'POST', '/api/v1/station/tokens', { token: admin, body: { scope: 'account', account_id: 7, name: 'label printer', expires_in_days: 30 } });
   expect(made.status, made.text).toBe(201);
   const { id, secret } = made.json as { id: number; secret: string };
   expect((await call(origin, 'GET', '/api/v1/accounts/7/return_packages', { token: secret })).status).toBe(200);
   expect((await call(origin, 'GET', '/api/v1/accounts/7/return_packages', { token: secret })).status).toBe(200);
-  const listed = await call(origin, 'GET', '/api/v1/station/tokens', { token: ui });
+  const listed = await call(origin, 'GET', '/api/v1/station/tokens', { token: admin });
   expect(JSON.stringify(listed.json)).not.toContain(secret);
   expectError(await call(origin, 'POST', '/api/v1/station/tokens', { token: secret, body: { scope: 'station' } }), 'ACCOUNT_FORBIDDEN');
-  expect((await call(origin, 'DELETE', `/api/v1/station/tokens/${id}`, { token: ui })).status).toBe(204);
+  expect((await call(origin, 'DELETE', `/api/v1/station/tokens/${id}`, { token: admin })).status).toBe(204);
   expectError(await call(origin, 'GET', '/api/v1/accounts/7/return_packages', { token: secret }), 'INVALID_TOKEN');
 
   // From the command line, against the running station.

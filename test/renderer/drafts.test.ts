@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyItemScan, type Draft, emptyDraft, lineRows, splitDraft, unexpectedDrafts, updateDraft } from '../../renderer/src/inspect/drafts.ts';
+import { addUnit, applyItemScan, type Draft, emptyDraft, lineRows, removeUnit, splitDraft, unexpectedDrafts, unitsOfItem, updateDraft } from '../../renderer/src/inspect/drafts.ts';
 import { conditionForKey } from '../../renderer/src/inspect/conditions.ts';
 import { keys, threeLineReturn } from './fixtures.ts';
 
@@ -17,14 +17,29 @@ function scanAll(codes: string[], start: Draft[] = []) {
 }
 
 describe('item scans', () => {
-  it('adds one unit per scan to the line whose SKU matches, whatever the case and spaces', () => {
-    const { drafts, outcomes } = scanAll(['SKU-A', 'SKU-B', ' sku-b ', 'sku-c']);
+  it('adds one unit per scan, each an item of its own, to the line whose SKU matches, whatever the case and spaces', () => {
+    const { drafts, outcomes, ret } = scanAll(['SKU-A', 'SKU-B', ' sku-b ', 'sku-c']);
     expect(drafts.map((d) => [d.return_line_item_id, d.quantity])).toEqual([
       [71, 1],
-      [72, 2],
+      [72, 1],
+      [72, 1],
       [73, 1],
     ]);
     expect(outcomes.every((o) => o.kind === 'line' && !o.over)).toBe(true);
+    // Each scan selects the unit it made.
+    expect(outcomes.map((o) => (o.kind === 'line' ? o.key : null))).toEqual(drafts.map((d) => d.key));
+    expect(lineRows(ret, drafts)[1]).toMatchObject({ here: 2, remaining: 0 });
+  });
+
+  it('never copies a condition to a second unit of the same line', () => {
+    const first = scanAll(['SKU-B']);
+    const inspected = updateDraft(first.drafts, first.drafts[0]?.key ?? '', { condition: 'like_new', condition_by: 4 });
+    const { drafts } = applyItemScan(inspected, first.ret, 'SKU-B', () => 'second');
+    expect(drafts.map((d) => [d.return_line_item_id, d.condition, d.condition_by ?? null])).toEqual([
+      [72, 'like_new', 4],
+      [72, null, null],
+    ]);
+    expect(drafts[0]?.key).not.toBe(drafts[1]?.key);
   });
 
   it('marks an over-receipt from the first unit beyond what is due', () => {
@@ -34,18 +49,23 @@ describe('item scans', () => {
     expect(row).toMatchObject({ expected: 1, here: 2, remaining: -1 });
   });
 
-  it('records an unknown code as an unexpected item, and a repeat of it as a second unit', () => {
+  it('records an unknown code as an unexpected item, and a repeat of it as a second unit of its own', () => {
     const { outcomes, drafts, ret } = scanAll(['4006381333931', '4006381333931']);
     expect(outcomes[0]).toMatchObject({ kind: 'unexpected', isNew: true });
     expect(outcomes[1]).toMatchObject({ kind: 'unexpected', isNew: false });
-    expect(unexpectedDrafts(ret, drafts)).toHaveLength(1);
-    expect(drafts[0]).toMatchObject({ return_line_item_id: null, quantity: 2, barcode: '4006381333931' });
+    expect(unexpectedDrafts(ret, drafts)).toHaveLength(2);
+    expect(drafts.map((d) => [d.return_line_item_id, d.quantity, d.barcode, d.name])).toEqual([
+      [null, 1, '4006381333931', 'Unexpected item 4006381333931'],
+      [null, 1, '4006381333931', 'Unexpected item 4006381333931'],
+    ]);
+    expect(unitsOfItem(drafts, drafts[1] as Draft)).toBe(2);
   });
 
-  it('counts exactly twenty for twenty scans', () => {
-    const { drafts } = scanAll(Array(20).fill('SKU-B'));
-    expect(drafts).toHaveLength(1);
-    expect(drafts[0]?.quantity).toBe(20);
+  it('counts exactly twenty units for twenty scans', () => {
+    const { drafts, ret } = scanAll(Array(20).fill('SKU-B'));
+    expect(drafts).toHaveLength(20);
+    expect(new Set(drafts.map((d) => d.key)).size).toBe(20);
+    expect(lineRows(ret, drafts)[1]).toMatchObject({ here: 20, remaining: -18 });
   });
 
   it('shows received-before from the return and still-due after this package', () => {
@@ -79,9 +99,10 @@ describe('editing drafts', () => {
 });
 
 describe('splitting a unit off into its own condition', () => {
-  it('moves one unit into a new item of the same line, which then takes its own condition', () => {
-    const { drafts, ret } = scanAll(['SKU-B', 'SKU-B']);
-    const source = drafts.find((d) => d.return_line_item_id === 72);
+  it('moves one unit of an item of several (an integrator\'s line) into a new item of the same line, which then takes its own condition', () => {
+    const ret = threeLineReturn();
+    const drafts: Draft[] = [{ ...emptyDraft('li-5', 72), quantity: 2 }];
+    const source = drafts[0];
     const withGood = updateDraft(drafts, source?.key ?? '', { condition: 'good' });
     const split = splitDraft(withGood, source?.key ?? '', 'unit-2');
     expect(split).not.toBeNull();
@@ -102,17 +123,28 @@ describe('splitting a unit off into its own condition', () => {
     expect(splitDraft(drafts, drafts[0]?.key ?? '', 'x')).toBeNull();
   });
 
-  it('counts a further scan of the line on the selected item, not always the first', () => {
-    const ret = threeLineReturn();
-    const key = keys();
-    const two = applyItemScan(applyItemScan([], ret, 'SKU-B', key).drafts, ret, 'SKU-B', key).drafts;
-    const split = splitDraft(two, two[0]?.key ?? '', 'unit-2') ?? [];
-    const onSelected = applyItemScan(split, ret, 'SKU-B', key, false, 'unit-2').drafts;
-    expect(onSelected.map((d) => [d.key, d.quantity])).toEqual([
-      [two[0]?.key, 1],
-      ['unit-2', 2],
-    ]);
-    const noSelection = applyItemScan(split, ret, 'SKU-B', key).drafts;
-    expect(noSelection.map((d) => d.quantity)).toEqual([2, 1]);
+});
+
+describe('+ and − at the dock', () => {
+  it('+ adds another unit of the selected item right after it, condition unset, without the first unit\'s own tags', () => {
+    const { drafts } = scanAll(['SKU-A', 'SKU-B', 'SKU-C']);
+    const b = drafts[1] as Draft;
+    const inspected = updateDraft(drafts, b.key, { condition: 'good', notes: 'scuffed', unit_id: 'RS-AAAAAAAA-7', tags: ['gift', 'unit:RS-AAAAAAAA-7', 'bin:REFURB'] });
+    const next = addUnit(inspected, b.key, 'unit-new') ?? [];
+    expect(next.map((d) => d.key)).toEqual([drafts[0]?.key, b.key, 'unit-new', drafts[2]?.key]);
+    expect(next[2]).toMatchObject({ return_line_item_id: 72, quantity: 1, condition: null, notes: null, unit_id: null, tags: ['gift'] });
+    expect(addUnit(drafts, 'nothing', 'x')).toBeNull();
+  });
+
+  it('− takes a unit off unless it was put or its label printed; an item of several loses one', () => {
+    const { drafts } = scanAll(['SKU-B', 'SKU-B']);
+    const [a, b] = drafts as [Draft, Draft];
+    expect(removeUnit(drafts, b.key, false)).toEqual({ drafts: [a] });
+    expect(removeUnit(updateDraft(drafts, b.key, { put_confirmed: true }), b.key, false)).toEqual({ kept: 'put' });
+    expect(removeUnit(updateDraft(drafts, b.key, { labelled: true }), b.key, false)).toEqual({ kept: 'labelled' });
+    // A received package printed every unit's label.
+    expect(removeUnit(updateDraft(drafts, b.key, { unit_id: 'RS-AAAAAAAA-9' }), b.key, true)).toEqual({ kept: 'labelled' });
+    const several = updateDraft(drafts, a.key, { quantity: 3, labelled: true });
+    expect(removeUnit(several, a.key, false)).toEqual({ drafts: [{ ...a, quantity: 2, labelled: true }, b] });
   });
 });

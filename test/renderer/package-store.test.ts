@@ -68,15 +68,21 @@ describe('the package store with its outbox, against a real station', () => {
     const { ret, skus, pkg } = await parcel(p.client);
     p.usePackage.getState().open({ accountId: 1, pkg, ret });
     for (const sku of [skus[0], skus[1], skus[1]]) p.usePackage.getState().scanItem(sku);
-    p.usePackage.getState().setCondition('good');
+    // The last scan selected the second unit of the line: its condition is its own.
+    p.usePackage.getState().setCondition('good', worker);
     const result = await p.usePackage.getState().receive(worker);
     expect(result).toMatchObject({ kind: 'received', units: 3, pkg: { status: 'received', processor_id: worker } });
     const stored = await p.client.getPackage(1, pkg.id);
     expect(quantities(stored)).toEqual([
       [ret.return_line_items[0]?.id, 1],
-      [ret.return_line_items[1]?.id, 2],
+      [ret.return_line_items[1]?.id, 1],
+      [ret.return_line_items[1]?.id, 1],
     ]);
-    expect(stored.line_items[1]?.condition).toBe('good');
+    expect(stored.line_items.map((i) => [i.condition, i.condition_by])).toEqual([
+      [null, null],
+      [null, null],
+      ['good', worker],
+    ]);
     expect(p.outbox.entries).toEqual([]);
   });
 
@@ -111,7 +117,8 @@ describe('the package store with its outbox, against a real station', () => {
     await after.outbox.idle();
     const receivedA = await after.client.getPackage(1, a.pkg.id);
     expect(receivedA).toMatchObject({ status: 'received', processor_id: worker });
-    expect(quantities(receivedA)).toEqual(a.ret.return_line_items.map((l) => [l.id, l.quantity]));
+    // One item per unit scanned, in scan order.
+    expect(quantities(receivedA)).toEqual(a.ret.return_line_items.flatMap((l) => Array.from({ length: l.quantity }, () => [l.id, 1])));
     expect(quantities(await after.client.getPackage(1, b.pkg.id))).toEqual([[b.ret.return_line_items[2]?.id, 1]]);
     // Announced once, with the units counted at F2; nothing is left in the queue or the database.
     expect(after.late).toEqual([`received ${a.pkg.tracking_number} 4`]);
@@ -136,10 +143,14 @@ describe('the package store with its outbox, against a real station', () => {
     const after = page(idb, offline);
     await after.outbox.restore();
     after.usePackage.getState().open({ accountId: 1, pkg: a.pkg, ret: a.ret });
-    expect(after.usePackage.getState().drafts.map((d) => [d.return_line_item_id, d.quantity])).toEqual([[a.ret.return_line_items[1]?.id, 2]]);
+    const two = [
+      [a.ret.return_line_items[1]?.id, 1],
+      [a.ret.return_line_items[1]?.id, 1],
+    ];
+    expect(after.usePackage.getState().drafts.map((d) => [d.return_line_item_id, d.quantity])).toEqual(two);
     offline.down = false;
     await after.outbox.idle();
-    expect(quantities(await after.client.getPackage(1, a.pkg.id))).toEqual([[a.ret.return_line_items[1]?.id, 2]]);
+    expect(quantities(await after.client.getPackage(1, a.pkg.id))).toEqual(two);
   });
 
   it('a create whose answer was lost is not recorded twice', async () => {

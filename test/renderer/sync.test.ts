@@ -105,12 +105,35 @@ describe('UploadQueue', () => {
     expect(q.uploads[0]?.state).not.toBe('done');
     await vi.waitFor(() => expect(q.uploads[0]?.attempts).toBeGreaterThanOrEqual(2));
     // The answer of the first attempt that reaches the station is lost: the retry must not store it twice.
-    b.cable.loseAnswers = { method: 'POST', path: /\/media_files$/, times: 1 };
+    b.cable.loseAnswers = { method: 'POST', path: /\/media_files(\?|$)/, times: 1 };
     b.cable.down = false;
     await q.idle();
     expect(q.uploads[0]).toMatchObject({ id: upload.id, state: 'done' });
     expect(b.cable.requests.filter((r) => r.endsWith('/media_files'))).toHaveLength(2);
     expect((await b.client.getPackage(1, b.packageId)).media_files).toHaveLength(1);
+  });
+
+  it('sends a photo taken while the station was unreachable with the time it was taken', async () => {
+    const b = await bench();
+    b.cable.down = true;
+    const takenAt = new Date(Date.now() - 20 * 60_000);
+    const q = new UploadQueue({ api: b.client, onChange: () => undefined, retryMs: [5], sleep, now: () => takenAt });
+    q.add(1, b.packageId, new Blob([sampleMedia('image/jpeg', 5)], { type: 'image/jpeg' }));
+    await vi.waitFor(() => expect(q.uploads[0]?.attempts).toBeGreaterThanOrEqual(2));
+    b.cable.down = false;
+    await q.idle();
+    const [media] = (await b.client.getPackage(1, b.packageId)).media_files;
+    expect(media?.captured_at).toBe(takenAt.toISOString());
+    expect(Date.parse(media?.created_at ?? '')).toBeGreaterThan(takenAt.getTime());
+  });
+
+  it('keeps the photo when the station cannot take its time (a terminal clock far ahead): it is stored without one', async () => {
+    const b = await bench();
+    const q = new UploadQueue({ api: b.client, onChange: () => undefined, sleep, now: () => new Date(Date.now() + 3_600_000) });
+    q.add(1, b.packageId, new Blob([sampleMedia('image/jpeg', 6)], { type: 'image/jpeg' }));
+    await q.idle();
+    expect(q.uploads[0]).toMatchObject({ state: 'done', capturedAt: null, attempts: 2 });
+    expect((await b.client.getPackage(1, b.packageId)).media_files.map((media) => media.captured_at)).toEqual([null]);
   });
 
   it('gives up on a refusal no retry can fix and says why', async () => {

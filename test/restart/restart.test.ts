@@ -86,6 +86,8 @@ async function expectDemoGuideTrue(origin: string, token: string, stdout: string
   };
   const operators = (await get('/api/v1/station/operators?per_page=100')) as { data: Array<{ badge_code: string; name: string; active: boolean }> };
   expect(operators.data).toEqual(expect.arrayContaining(badges.map((badge) => expect.objectContaining(badge))));
+  const supervisor = /^Demo supervisor: badge (\S+), PIN (\d+) \(([^)]+)\)$/m.exec(stdout);
+  expect(operators.data).toEqual(expect.arrayContaining([expect.objectContaining({ badge_code: supervisor?.[1], name: supervisor?.[3], role: 'supervisor' })]));
   const tracking = /^A demo tracking number to scan or type: (\S+)$/m.exec(stdout)?.[1] ?? '';
   const found = (await get(`/api/v1/station/lookup?code=${encodeURIComponent(tracking)}`)) as { packages: Array<{ tracking_number: string; status: string }> };
   expect(found.packages).toEqual([expect.objectContaining({ tracking_number: tracking, status: 'in_transit' })]);

@@ -93,11 +93,12 @@ describe('ApiClient requests', () => {
   });
 
   it('uploads a Blob with its content type and deletes with 204', async () => {
-    const media = { id: 4, url: 'http://s/media/abc', type: 'image', created_at: NOW };
+    const media = { id: 4, url: 'http://s/media/abc', type: 'image', created_at: NOW, captured_at: '2026-03-01T09:58:00.000Z' };
     const { fetch, calls } = fakeFetch((call) => (call.init.method === 'DELETE' ? new Response(null, { status: 204 }) : json(201, media)));
     const client = new ApiClient({ baseUrl: 'http://s', token: 't', fetch });
     const blob = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
-    expect(await client.uploadMedia(1, 7, blob)).toEqual(media);
+    expect(await client.uploadMedia(1, 7, blob, { capturedAt: media.captured_at })).toEqual(media);
+    expect(calls[0]?.url).toBe('http://s/api/v1/accounts/1/return_packages/7/media_files?captured_at=2026-03-01T09%3A58%3A00.000Z');
     expect(headerOf(calls[0], 'Content-Type')).toBe('image/jpeg');
     expect(calls[0]?.init.body).toBe(blob);
     await expect(client.deleteLineItem(1, 7, 9)).resolves.toBeUndefined();

@@ -43,6 +43,9 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/tokens',
   'POST /api/v1/station/tokens',
   'DELETE /api/v1/station/tokens/{id}',
+  'POST /api/v1/station/supervisor-sessions',
+  'DELETE /api/v1/station/supervisor-sessions/current',
+  'POST /api/v1/station/first-supervisor',
   // Labels and printing (docs/api-reference.md, Labels and printing).
   'POST /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label.pdf',

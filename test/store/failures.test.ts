@@ -35,7 +35,7 @@ describe('a write that cannot be made durable', () => {
     try {
       const returnId = await store.write(() => insidesOf(store).db.returns.add(sampleReturn(1, 1)));
       await store.write(() => insidesOf(store).db.return_packages.bulkAdd([1, 2, 3].map((n) => samplePackage(1, returnId, n))));
-      await store.write(() => insidesOf(store).db.operators.bulkAdd([{ name: 'A', badge_code: 'A', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { name: 'B', badge_code: 'B', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
+      await store.write(() => insidesOf(store).db.operators.bulkAdd([{ uid: '00000000-0000-4000-8000-00000000000a', name: 'A', badge_code: 'A', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { uid: '00000000-0000-4000-8000-00000000000b', name: 'B', badge_code: 'B', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
       const onDisk = await dumpEngine(store);
 
       failNext = true;

@@ -52,7 +52,7 @@ describe('every mutation kind survives close and reopen', () => {
     await store.write(() => db.return_packages.bulkDelete([5, 99]));
     // deleteRange: a primary-key range and a whole-table clear.
     await store.write(async () => {
-      await db.operators.bulkAdd([1, 2, 3, 4].map((n) => ({ name: `Op ${n}`, badge_code: `B${n}`, active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' })));
+      await db.operators.bulkAdd([1, 2, 3, 4].map((n) => ({ uid: `00000000-0000-4000-8000-00000000000${n}`, name: `Op ${n}`, badge_code: `B${n}`, active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' })));
     });
     await store.write(() => db.operators.where('id').between(2, 3, true, true).delete());
     await store.write(async () => {
@@ -67,8 +67,8 @@ describe('every mutation kind survives close and reopen', () => {
     const before = await dumpEngine(store);
     expect(before.return_packages).toHaveLength(4);
     expect(before.operators).toEqual([
-      { name: 'Op 1', badge_code: 'B1', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z', id: 1 },
-      { name: 'Op 4', badge_code: 'B4', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z', id: 4 },
+      { uid: '00000000-0000-4000-8000-000000000001', name: 'Op 1', badge_code: 'B1', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z', id: 1 },
+      { uid: '00000000-0000-4000-8000-000000000004', name: 'Op 4', badge_code: 'B4', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z', id: 4 },
     ]);
     expect(before.carriers).toEqual([]);
     expect((before.idempotency_keys as Array<{ key: string }>).map((row) => row.key)).toEqual(['b', 'c']);
@@ -139,7 +139,7 @@ describe('every mutation kind survives close and reopen', () => {
 
   it('writes a schema upgrade through, once', async () => {
     let store = await openIn();
-    await store.write(() => insidesOf(store).db.operators.bulkAdd([{ name: 'Ada', badge_code: null, active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { name: 'Bo', badge_code: 'B', active: false, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
+    await store.write(() => insidesOf(store).db.operators.bulkAdd([{ uid: '00000000-0000-4000-8000-0000000000ad', name: 'Ada', badge_code: null, active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { uid: '00000000-0000-4000-8000-0000000000b0', name: 'Bo', badge_code: 'B', active: false, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
     let runs = 0;
     const v2: readonly SchemaVersion[] = [
       ...STATION_SCHEMA,

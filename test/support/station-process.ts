@@ -3,14 +3,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readControl } from '../../electron/station/control-file.ts';
 
 export const STATION_BIN = fileURLToPath(new URL('../../bin/returns-station.js', import.meta.url));
 const READY = /^Returns station listening on (http:\/\/\S+)\nOpen the station UI: \S+#token=(\S+)$/m;
 
 export interface RunningStation {
   origin: string;
-  /** The station token of the printed UI link. */
+  /**
+   * The command line's administrative station token (the control file `serve` writes for `token` and
+   * `operator` commands): tests set the station up with it as an operator would from the command line.
+   */
   stationToken: string;
+  /** The terminal token of the printed UI link: the dock's work, no settings without a supervisor. */
+  uiToken: string;
   dataDir: string;
   process: ChildProcess;
   /** Everything the station wrote to stdout and stderr so far. */
@@ -56,7 +62,7 @@ export async function startStation(
     }),
   );
 
-  const [origin, stationToken] = await new Promise<[string, string]>((resolve, reject) => {
+  const [origin, uiToken] = await new Promise<[string, string]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`station did not start in time:\n${stderr}`)), options.timeoutMs ?? 20_000);
     const onData = () => {
       const match = READY.exec(stdout);
@@ -73,9 +79,13 @@ export async function startStation(
     });
   });
 
+  // Written before the ready line is printed.
+  const control = readControl(dataDir);
+  if (!control) throw new Error(`serve wrote no control file in ${dataDir}`);
   return {
     origin,
-    stationToken,
+    stationToken: control.token,
+    uiToken,
     dataDir,
     process: child,
     output: () => ({ stdout, stderr }),

@@ -68,13 +68,15 @@ function invalidToken() {
 
 /**
  * Applies a route's rule (shared/api/routes.ts): `account` routes need the path's account's token or
- * a station token; `station` routes a station token; `any` routes any valid token.
+ * a station token; `station` routes a station token; `supervisor` routes a station token that is not
+ * a terminal's (an administrative token or a supervisor session); `any` routes any valid token.
  */
 export function authorize(request: FastifyRequest, auth: RouteAuth, pathAccountId: number | null): Principal | null {
   if (auth === 'none') return null;
   const principal = request.principal;
   if (!principal) throw invalidToken();
-  if (auth === 'station' && principal.scope !== 'station') throw fail('ACCOUNT_FORBIDDEN', 'This resource needs a station token.');
+  if ((auth === 'station' || auth === 'supervisor') && principal.scope !== 'station') throw fail('ACCOUNT_FORBIDDEN', 'This resource needs a station token.');
+  if (auth === 'supervisor' && principal.role === 'terminal') throw fail('SUPERVISOR_REQUIRED');
   if (pathAccountId !== null && principal.scope === 'account' && principal.accountId !== pathAccountId) {
     throw fail('ACCOUNT_FORBIDDEN', `This token is not valid for account ${pathAccountId}.`);
   }

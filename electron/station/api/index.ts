@@ -14,6 +14,7 @@ import { returnPackageRoutes } from './routes/return-packages.ts';
 import { returnRoutes } from './routes/returns.ts';
 import { stationRoutes } from './routes/station.ts';
 import { tokenRoutes } from './routes/tokens.ts';
+import { supervisorRoutes } from './routes/supervisor.ts';
 import { syncRoutes } from './routes/sync.ts';
 import { createViewCache } from './view-cache.ts';
 
@@ -56,6 +57,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await api.register(async (scope) => stationRoutes(scope, ctx));
     await api.register(async (scope) => printingRoutes(scope, ctx));
     await api.register(async (scope) => tokenRoutes(scope, ctx));
+    await api.register(async (scope) => supervisorRoutes(scope, ctx));
     await api.register(async (scope) => syncRoutes(scope, ctx));
     await api.register(async (scope) => eventRoutes(scope, ctx, { heartbeatMs: options.heartbeatMs }));
   });

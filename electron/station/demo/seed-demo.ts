@@ -3,17 +3,22 @@ import type { ManualReturnCreate } from '#shared/api/returns.ts';
 import type { PackageStatus } from '#shared/package-status.ts';
 import { runScript, type DomainContext } from '../domain/context.ts';
 import { createLineItem } from '../domain/line-items.ts';
-import { createOperator } from '../domain/operators.ts';
+import { createOperator, pinHashOf } from '../domain/operators.ts';
 import { createPackage, updatePackage } from '../domain/packages.ts';
 import { createReturn } from '../domain/returns.ts';
 
 export const DEMO_ACCOUNTS = [1001, 1002] as const;
 
-/** The demo's dock workers (the first receives the packages the demo shows as received). */
-const DEMO_OPERATORS = [
-  { name: 'Sam Rivera', badge: 'BADGE-001' },
-  { name: 'Alex Chen', badge: 'BADGE-002' },
-  { name: 'Jordan Novak', badge: 'BADGE-003' },
+/**
+ * The demo's people: dock workers (the first receives the packages the demo shows as received; number
+ * keys 1–3 sign them in) and a supervisor, whose badge and PIN open the settings, rules, printers,
+ * tokens, upstream and workers.
+ */
+export const DEMO_OPERATORS = [
+  { name: 'Sam Rivera', badge: 'BADGE-001', role: 'worker', key: 1 },
+  { name: 'Alex Chen', badge: 'BADGE-002', role: 'worker', key: 2 },
+  { name: 'Jordan Novak', badge: 'BADGE-003', role: 'worker', key: 3 },
+  { name: 'Morgan Diaz', badge: 'SUPER-001', role: 'supervisor', key: 9, pin: '2468' },
 ] as const;
 
 const CUSTOMERS = ['ana.silva', 'ben.okafor', 'chloe.martin', 'dev.patel', 'emma.schulz', 'farid.haddad', 'grace.lee', 'hugo.rossi', 'ines.garcia', 'jonas.berg', 'kim.tanaka', 'lea.dubois'];
@@ -41,8 +46,10 @@ export async function seedDemo(ctx: DomainContext): Promise<{ seeded: boolean }>
   await runScript(ctx, async (t, now) => {
     for (const id of DEMO_ACCOUNTS) if (!(await t.accounts.get(id))) await t.accounts.put({ id, name: `Demo shop ${id}`, created_at: now });
   });
-  for (const { name, badge } of DEMO_OPERATORS) {
-    await createOperator(ctx, { name, badge_code: badge, active: true });
+  for (const operator of DEMO_OPERATORS) {
+    const pin = 'pin' in operator ? operator.pin : undefined;
+    const input = { name: operator.name, badge_code: operator.badge, active: true, role: operator.role, sign_in_key: operator.key };
+    await createOperator(ctx, input, await pinHashOf({ pin }));
   }
   for (let i = 0; i < CUSTOMERS.length; i++) await seedCustomer(ctx, i);
   return { seeded: true };
@@ -50,11 +57,15 @@ export async function seedDemo(ctx: DomainContext): Promise<{ seeded: boolean }>
 
 /**
  * What `serve --demo` prints after its address, so a first try needs nothing else: the badges to sign
- * in with and a tracking number to scan or type (customer 0's package, on its way to the dock).
+ * in with, the supervisor's badge and PIN, and a tracking number to scan or type (customer 0's
+ * package, on its way to the dock).
  */
 export function demoGuide(): string[] {
+  const workers = DEMO_OPERATORS.filter((operator) => operator.role === 'worker');
+  const supervisors = DEMO_OPERATORS.filter((operator) => 'pin' in operator);
   return [
-    `Demo badges to sign in with: ${DEMO_OPERATORS.map(({ name, badge }) => `${badge} (${name})`).join(', ')}`,
+    `Demo badges to sign in with: ${workers.map(({ name, badge }) => `${badge} (${name})`).join(', ')}`,
+    ...supervisors.map(({ name, badge, pin }) => `Demo supervisor: badge ${badge}, PIN ${pin} (${name})`),
     `A demo tracking number to scan or type: ${demoPackage(0, 0, demoReturn(0), 'in_transit').tracking_number}`,
   ];
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { MediaKind, MediaType } from '#shared/api/media.ts';
+import { CAPTURED_AT_MAX_AGE_DAYS, CAPTURED_AT_MAX_AHEAD_MS, type MediaKind, type MediaType } from '#shared/api/media.ts';
 import { fail } from '../errors.ts';
 import type { MediaFile, BoundTables, ReadTables, StoredMedia } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
@@ -22,6 +22,7 @@ export async function attachMedia(
   stored: StoredMedia,
   contentType: MediaType,
   kind: MediaKind,
+  capturedAt: string | null = null,
 ): Promise<MediaFile> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const draft: Omit<MediaFile, 'id'> = {
@@ -33,10 +34,27 @@ export async function attachMedia(
     size: stored.size,
     url_token: randomBytes(32).toString('base64url'),
     created_at: now,
+    captured_at: capturedAt,
   };
   const id = await t.media_files.add(draft as MediaFile);
   await touchPackage(t, pkg, now, false);
   return { ...draft, id };
+}
+
+/**
+ * Refuses a capture time the station's clock says cannot be right (on `captured_at`): later than
+ * a terminal's clock may run ahead, or older than any upload is kept (422, a rule no schema can say:
+ * it moves with the clock; a malformed time is the query's 400).
+ */
+export function assertCaptureTime(capturedAt: string | undefined, now: string): void {
+  if (capturedAt === undefined) return;
+  const at = Date.parse(capturedAt);
+  const clock = Date.parse(now);
+  const earliest = clock - CAPTURED_AT_MAX_AGE_DAYS * 86_400_000;
+  if (at > clock + CAPTURED_AT_MAX_AHEAD_MS || at < earliest) {
+    const message = `captured_at must be between ${new Date(earliest).toISOString()} and ${new Date(clock + CAPTURED_AT_MAX_AHEAD_MS).toISOString()} (the station's clock: ${now}), got ${capturedAt}.`;
+    throw fail('VALIDATION_FAILED', message, { fields: [{ path: 'captured_at', message }] });
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { listMeta, type ListResponse } from '#shared/api/common.ts';
-import type { PackageSlip, PrintJob, PrintJobState, UnitLabel, UnitLabelRequest } from '#shared/api/printing.ts';
+import type { PackageSlip, PrintingStatus, PrintJob, PrintJobState, UnitLabel, UnitLabelRequest } from '#shared/api/printing.ts';
 import { fail } from '../errors.ts';
 import { type BoundTables, boundTables, type Frozen, type PackageLineItem, type PrintJobRecord, type ReadTables, type ReturnPackage, type StationStore } from '../store/index.ts';
 import { type DomainContext, runScript } from './context.ts';
@@ -101,6 +101,16 @@ export async function currentUnitLabel(t: ReadTables, now: string, accountId: nu
   return unitLabelOf(item, pkg, await labelFacts(t, null, pkg), now);
 }
 
+/** Every unit's label of a package as it would print now, in line order (its PDF); 422 when no unit has an id yet. */
+export async function currentPackageLabels(t: ReadTables, now: string, accountId: number, packageId: number): Promise<{ pkg: Frozen<ReturnPackage>; labels: UnitLabel[] }> {
+  const pkg = await packageOfAccount(t, accountId, packageId);
+  const items = await t.package_line_items.where('return_package_id').equals(pkg.id).toArray();
+  const facts = await labelFacts(t, null, pkg);
+  const labels = items.filter((item) => unitIdOf(item) !== null).map((item) => unitLabelOf(item, pkg, facts, now));
+  if (labels.length === 0) throw invalidReference('id', `Return package ${pkg.id} has no unit with a unit id yet: no label to print.`);
+  return { pkg, labels };
+}
+
 type NewJob = Pick<PrintJobRecord, 'kind' | 'unit_id' | 'account_id' | 'return_package_id' | 'line_item_id' | 'label' | 'reprint_of'>;
 
 /** Adds a job: waiting for the queue, or handed to the browser when the browser is the printer. */
@@ -196,6 +206,14 @@ export async function labelsOnReceipt(t: BoundTables, now: string, accountId: nu
 
 export function enqueueTestLabel(t: BoundTables, now: string): Promise<PrintJobRecord> {
   return addJob(t, now, { kind: 'test', unit_id: null, account_id: null, return_package_id: null, line_item_id: null, label: testLabel(now), reprint_of: null });
+}
+
+/** The labels still to print and why the oldest did not print yet (the station status). */
+export async function printingStatus(t: ReadTables): Promise<PrintingStatus> {
+  // A fresh query for each answer: a collection is not to be read twice.
+  const inState = (state: 'waiting' | 'sending') => t.print_jobs.where('state').equals(state);
+  const heads = [await inState('waiting').first(), await inState('sending').first()].filter((job) => job !== undefined).sort((a, b) => a.id - b.id);
+  return { waiting: (await inState('waiting').count()) + (await inState('sending').count()), problem: heads[0]?.last_error ?? null };
 }
 
 export function printJobView(job: PrintJobRecord): PrintJob {

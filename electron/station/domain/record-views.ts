@@ -118,7 +118,7 @@ export function lineItemView(l: Frozen<PackageLineItem>): LineItemView {
 
 /** A capability URL: the random token is the permission, so an `<img src>` works without a header. */
 export function mediaFileView(m: Readonly<MediaFile>, origin: string): MediaFileView {
-  return { id: m.id, url: `${origin}${MEDIA_PATH_PREFIX}${m.url_token}`, type: m.type, created_at: m.created_at };
+  return { id: m.id, url: `${origin}${MEDIA_PATH_PREFIX}${m.url_token}`, type: m.type, created_at: m.created_at, captured_at: m.captured_at ?? null };
 }
 
 export function returnView(r: Frozen<ReturnRecord>): ReturnView {

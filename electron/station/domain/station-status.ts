@@ -2,6 +2,7 @@ import type { StationStatus, StationStorage } from '#shared/api/station.ts';
 import type { MediaUsage } from '../media/index.ts';
 import { STATION_NAME, STATION_VERSION } from '../version.ts';
 import type { DomainContext } from './context.ts';
+import { printingStatus } from './print-jobs.ts';
 import { stationSettings } from './station-settings.ts';
 import { SYNC_DISABLED } from './sync-port.ts';
 
@@ -33,6 +34,7 @@ export async function stationStatus(ctx: DomainContext): Promise<StationStatus> 
     sync: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
     storage: storageState(await store.media.usage()),
     settings: await stationSettings(ctx),
+    printing: await printingStatus(ctx.store.tables),
   };
 }
 

@@ -1,6 +1,6 @@
 import { hashTokenSecret, looksLikeTokenSecret, newTokenSecret } from '../auth/token-secret.ts';
 import { fail } from '../errors.ts';
-import { boundTables, type Frozen, type StationStore, type Token, type TokenScope } from '../store/index.ts';
+import { type BoundTables, boundTables, type Frozen, type StationStore, type StationTokenRole, type Token, type TokenScope } from '../store/index.ts';
 import type { Clock } from './clock.ts';
 
 /** Who is calling: resolved from the bearer token on every API request. */
@@ -9,6 +9,15 @@ export interface Principal {
   scope: TokenScope;
   /** The account of an account token; null for a station token (all accounts). */
   accountId: number | null;
+  /** A station token's role (null for an account token): only `admin` and `supervisor` may change settings. */
+  role: StationTokenRole | null;
+  /** The supervisor whose session this is; null otherwise. */
+  operatorId: number | null;
+}
+
+/** A token's role: station tokens stored before roles were made by the command line (administrative). */
+export function roleOf(token: Pick<Token, 'scope' | 'role'>): StationTokenRole | null {
+  return token.scope === 'station' ? (token.role ?? 'admin') : null;
 }
 
 export interface NewToken {
@@ -17,33 +26,40 @@ export interface NewToken {
   secret: string;
 }
 
+export interface TokenOptions {
+  scope: TokenScope;
+  accountId: number | null;
+  name: string;
+  expiresAt?: string | null;
+  role?: StationTokenRole;
+  operatorId?: number;
+}
+
 /** Creates a token; an account token's account comes into being with it. */
-export async function createToken(
-  store: StationStore,
-  clock: Clock,
-  options: { scope: TokenScope; accountId: number | null; name: string; expiresAt?: string | null },
-): Promise<NewToken> {
+export async function createToken(store: StationStore, clock: Clock, options: TokenOptions): Promise<NewToken> {
+  return store.write(async (tx) => addToken(boundTables(tx), clock.now(), options));
+}
+
+/** Adds a token inside the caller's write (a station token is administrative unless `role` says otherwise). */
+export async function addToken(t: BoundTables, now: string, options: TokenOptions): Promise<NewToken> {
   if ((options.scope === 'account') !== (options.accountId !== null)) throw new Error('An account token needs an account; a station token has none.');
   const secret = newTokenSecret();
-  const now = clock.now();
-  const token = await store.write(async (tx) => {
-    const t = boundTables(tx);
-    if (options.accountId !== null && !(await t.accounts.get(options.accountId))) {
-      await t.accounts.put({ id: options.accountId, name: `Account ${options.accountId}`, created_at: now });
-    }
-    const draft: Omit<Token, 'id'> = {
-      token_hash: hashTokenSecret(secret),
-      scope: options.scope,
-      account_id: options.accountId,
-      name: options.name,
-      created_at: now,
-      revoked_at: null,
-      expires_at: options.expiresAt ?? null,
-    };
-    const id = await t.tokens.add(draft as Token);
-    return { ...draft, id };
-  });
-  return { token, secret };
+  if (options.accountId !== null && !(await t.accounts.get(options.accountId))) {
+    await t.accounts.put({ id: options.accountId, name: `Account ${options.accountId}`, created_at: now });
+  }
+  const draft: Omit<Token, 'id'> = {
+    token_hash: hashTokenSecret(secret),
+    scope: options.scope,
+    account_id: options.accountId,
+    name: options.name,
+    created_at: now,
+    revoked_at: null,
+    expires_at: options.expiresAt ?? null,
+    ...(options.scope === 'station' ? { role: options.role ?? 'admin' } : {}),
+    ...(options.operatorId === undefined ? {} : { operator_id: options.operatorId }),
+  };
+  const id = await t.tokens.add(draft as Token);
+  return { token: { ...draft, id }, secret };
 }
 
 export async function listTokens(store: StationStore): Promise<ReadonlyArray<Frozen<Token>>> {
@@ -81,5 +97,17 @@ export async function verifyToken(store: StationStore, clock: Clock, secret: str
   const token = await store.tokens.byHash(hashTokenSecret(secret));
   if (!token || token.revoked_at !== null) return null;
   if (token.expires_at !== null && token.expires_at <= clock.now()) return null;
-  return { principal: { tokenId: token.id, scope: token.scope, accountId: token.account_id }, expiresAt: token.expires_at };
+  return {
+    principal: { tokenId: token.id, scope: token.scope, accountId: token.account_id, role: roleOf(token), operatorId: token.operator_id ?? null },
+    expiresAt: token.expires_at,
+  };
+}
+
+/** Revokes every live supervisor session of an operator (a new PIN, a deactivation, a change of role). */
+export async function revokeSessionsOf(store: StationStore, clock: Clock, operatorId: number): Promise<void> {
+  const now = clock.now();
+  await store.write(['tokens'], async (tx) => {
+    const t = boundTables(tx);
+    await t.tokens.filter((token) => token.operator_id === operatorId && token.revoked_at === null).modify({ revoked_at: now });
+  });
 }

@@ -65,21 +65,33 @@ const BIN_VALUE_X = 34;
 
 /** The unit label as a one-page PDF: the same layout as the ZPL one (zpl.ts, unitLabelZpl). */
 export function unitLabelPdf(label: UnitLabel): Promise<Buffer> {
+  return documentBytes((doc) => drawUnitLabel(doc, label), `Unit ${label.unit_id}`);
+}
+
+/** Several unit labels as one PDF, a page each (a package's labels at once). */
+export function unitLabelsPdf(labels: readonly UnitLabel[], title: string): Promise<Buffer> {
   return documentBytes((doc) => {
-    const width = PAGE[0] - 2 * MARGIN;
-    drawCode128(doc, label.unit_id, MARGIN, 8, width, 32, 1.6);
-    doc.font('Helvetica').fontSize(8).text(label.unit_id, MARGIN, 42, { width, align: 'center', lineBreak: false });
-    doc.font('Helvetica').fontSize(8).text('BIN', MARGIN, 60, { lineBreak: false });
-    wholeText(doc, label.bin ?? 'NONE', BIN_VALUE_X, 53, PAGE[0] - MARGIN - BIN_VALUE_X, 20);
-    wholeText(doc, label.disposition ?? 'No disposition', MARGIN, 76, width, 12);
-    doc.moveTo(MARGIN, 92).lineTo(PAGE[0] - MARGIN, 92).lineWidth(0.8).stroke();
-    // The facts: cut at a length, and made smaller when even that is wider than the label.
-    const line = (text: string, y: number) => wholeText(doc, clip(text, 64), MARGIN, y, width, 7.5, 'Helvetica');
-    line(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 96);
-    line(label.name ?? '', 105);
-    line(`Parcel ${label.tracking_number ?? '-'}`, 114);
-    line(`${label.date}   ${label.worker ?? ''}`, 123);
-  }, `Unit ${label.unit_id}`);
+    labels.forEach((label, i) => {
+      if (i > 0) doc.addPage({ size: PAGE, margin: 0 });
+      drawUnitLabel(doc, label);
+    });
+  }, title);
+}
+
+function drawUnitLabel(doc: PDFKit.PDFDocument, label: UnitLabel): void {
+  const width = PAGE[0] - 2 * MARGIN;
+  drawCode128(doc, label.unit_id, MARGIN, 8, width, 32, 1.6);
+  doc.font('Helvetica').fontSize(8).text(label.unit_id, MARGIN, 42, { width, align: 'center', lineBreak: false });
+  doc.font('Helvetica').fontSize(8).text('BIN', MARGIN, 60, { lineBreak: false });
+  wholeText(doc, label.bin ?? 'NONE', BIN_VALUE_X, 53, PAGE[0] - MARGIN - BIN_VALUE_X, 20);
+  wholeText(doc, label.disposition ?? 'No disposition', MARGIN, 76, width, 12);
+  doc.moveTo(MARGIN, 92).lineTo(PAGE[0] - MARGIN, 92).lineWidth(0.8).stroke();
+  // The facts: cut at a length, and made smaller when even that is wider than the label.
+  const line = (text: string, y: number) => wholeText(doc, clip(text, 64), MARGIN, y, width, 7.5, 'Helvetica');
+  line(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 96);
+  line(label.name ?? '', 105);
+  line(`Parcel ${label.tracking_number ?? '-'}`, 114);
+  line(`${label.date}   ${label.worker ?? ''}`, 123);
 }
 
 /** The package slip as a one-page PDF. */

@@ -12,6 +12,35 @@ export interface SystemPrinter {
   print(pdf: Uint8Array, printerName: string | null): Promise<void>;
 }
 
+/** A network printer as a worker knows it: its address, and its port only when not the usual 9100. */
+const printerAt = (host: string, port: number): string => (port === 9100 ? host : `${host} (port ${port})`);
+
+/**
+ * Why a send to a network printer failed, in words a worker can act on ("The printer 10.0.0.5 does
+ * not answer …") rather than the socket's code (ECONNREFUSED); the code stays at the end for whoever
+ * looks further.
+ */
+export function printerProblem(host: string, port: number, error: NodeJS.ErrnoException): string {
+  const at = printerAt(host, port);
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return `The printer ${at} does not answer: nothing takes labels there. Is it on, and is that its address? (${error.code})`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'EHOSTDOWN':
+    case 'ETIMEDOUT':
+      return `The printer ${at} cannot be reached on the network: is it on and plugged in? (${error.code})`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `No printer is known by the name ${host} on the network: check the printer's address. (${error.code})`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `The printer ${at} broke off the label before taking it: it is sent again. (${error.code})`;
+    default:
+      return `The printer ${at} did not take the label: ${error.message}`;
+  }
+}
+
 /** How long one send to a network printer may take, connect to close. */
 export const ZPL_SEND_TIMEOUT_MS = 15_000;
 
@@ -28,7 +57,7 @@ export function sendZpl(host: string, port: number, zpl: string, timeoutMs = ZPL
     let failed: Error | undefined;
     const socket = connect({ host, port });
     socket.setTimeout(timeoutMs, () => {
-      failed ??= new Error(`The printer at ${host}:${port} did not take the job within ${Math.round(timeoutMs / 1000)} s.`);
+      failed ??= new Error(`The printer ${printerAt(host, port)} did not take the label within ${Math.round(timeoutMs / 1000)} s: is it on, with paper?`);
       socket.destroy();
     });
     socket.on('connect', () => {
@@ -37,10 +66,10 @@ export function sendZpl(host: string, port: number, zpl: string, timeoutMs = ZPL
     socket.on('finish', () => (finished = true));
     // What a printer answers (status) is not needed: read and dropped, so the socket can close.
     socket.on('data', () => undefined);
-    socket.on('error', (error) => (failed ??= new Error(`The printer at ${host}:${port}: ${error.message}`)));
+    socket.on('error', (error: NodeJS.ErrnoException) => (failed ??= new Error(printerProblem(host, port, error))));
     socket.on('close', (hadError) => {
       if (!failed && !hadError && finished) resolve();
-      else reject(failed ?? new Error(`The printer at ${host}:${port} closed the connection before taking the job.`));
+      else reject(failed ?? new Error(`The printer ${printerAt(host, port)} closed the connection before taking the label: it is sent again.`));
     });
   });
 }

@@ -16,6 +16,7 @@ export interface Account {
 }
 
 export type TokenScope = 'account' | 'station';
+export type StationTokenRole = 'admin' | 'terminal' | 'supervisor';
 
 export interface Token {
   id: number;
@@ -28,6 +29,10 @@ export interface Token {
   created_at: Timestamp;
   revoked_at: Timestamp | null;
   expires_at: Timestamp | null;
+  /** A station token's role (absent on tokens stored before roles: administrative). */
+  role?: StationTokenRole;
+  /** The supervisor of a supervisor session. */
+  operator_id?: number | null;
 }
 
 export type ReturnStatus = 'awaiting' | 'partially_received' | 'received';
@@ -167,6 +172,8 @@ export interface MediaFile {
   /** Random secret in the capability URL; looked up when the bytes are served. */
   url_token: string;
   created_at: Timestamp;
+  /** When it was taken, as its upload said; absent or null: not known (files stored before it was asked). */
+  captured_at?: Timestamp | null;
 }
 
 export interface Carrier {
@@ -185,10 +192,18 @@ export interface Location {
 
 export interface Operator {
   id: number;
+  /** Stable id (UUID), the same wherever the worker is known; filled at open for operators stored before it. */
+  uid: string;
   name: string;
   /** Unique when set; null operators have no badge. */
   badge_code: string | null;
   active: boolean;
+  /** Absent on operators stored before roles: a worker. */
+  role?: 'worker' | 'supervisor';
+  /** The number key of the sign-in screen, unique among active operators. */
+  sign_in_key?: number | null;
+  /** The PIN's scrypt hash (auth/pin-hash.ts); null or absent: no PIN. */
+  pin_hash?: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

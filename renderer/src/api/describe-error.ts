@@ -18,6 +18,8 @@ export function describeError(error: unknown): string {
         if (d.reason === 'disk_full') return 'The station’s disk is full — nothing was saved. Tell the supervisor: space must be freed on the station’s disk before work can go on.';
         if (d.reason === 'media_budget_reached') return 'The station’s photo storage is full — the photo was not saved. Tell the supervisor: old photos must be removed or the media budget raised.';
         return `The station is busy or restarting (${error.message}) Try again in a moment.`;
+      case 'SUPERVISOR_REQUIRED':
+        return 'Only a supervisor may change this: sign in as a supervisor (Supervisor, Alt+U) and try again. Nothing was changed.';
       case 'INVALID_TOKEN':
         return 'The station did not accept this screen’s token. Open the link the station printed again.';
       case 'VALIDATION_FAILED': {

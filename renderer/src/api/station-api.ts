@@ -8,11 +8,27 @@ import type { StationConnection } from '#shared/station-config.ts';
 
 let client: ApiClient | null = null;
 
+/** Called when the station refuses a change to this screen's terminal token: a supervisor must sign in. */
+let supervisorRequired: (message: string) => void = () => undefined;
+export function onSupervisorRequired(listener: (message: string) => void): void {
+  supervisorRequired = listener;
+}
+
+/** A 403 SUPERVISOR_REQUIRED answer, read from a copy of the response (the caller reads the original). */
+async function noticeSupervisorRequired(response: Response): Promise<void> {
+  if (response.status !== 403) return;
+  const body: unknown = await response.clone().json().catch(() => null);
+  if (typeof body === 'object' && body !== null && 'error_code' in body && body.error_code === 'SUPERVISOR_REQUIRED') {
+    supervisorRequired('Only a supervisor may make that change: sign in, then do it again.');
+  }
+}
+
 export function createStationApi(connection: StationConnection, onReachable: (reachable: boolean) => void): ApiClient {
   const tracked: FetchLike = async (input, init) => {
     try {
       const response = await globalThis.fetch(input, init);
       onReachable(true);
+      await noticeSupervisorRequired(response);
       return response;
     } catch (error) {
       if (!init?.signal?.aborted) onReachable(false);

@@ -3,7 +3,7 @@ import { useCamera } from '../media/camera.ts';
 import { useHeldKey } from '../scan/held-key.ts';
 import { registerScanField } from '../scan/scan-field.ts';
 import { useSession } from '../session/session-store.ts';
-import { useFeedback } from '../state/feedback-store.ts';
+import { noticeShownOn, useFeedback } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { toggleCameraScan } from '../workflow/commands.ts';
 import { CameraScanView } from './CameraScanView.tsx';
@@ -24,7 +24,8 @@ export function ScanBar() {
   const ref = useRef<HTMLInputElement>(null);
   const screen = useNav((s) => s.screen);
   const signedIn = useSession((s) => s.operator !== null);
-  const notice = useFeedback((s) => s.notice);
+  const latest = useFeedback((s) => s.notice);
+  const notice = latest && noticeShownOn(latest, screen) ? latest : null;
   const cameraMode = useCamera((s) => s.mode);
   // A lone shortcut key is shown, not done: the field says how to go on (key-capture.ts).
   const held = useHeldKey((s) => s.char);

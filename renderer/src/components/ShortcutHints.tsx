@@ -16,7 +16,7 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['Scan', 'add one unit'],
     ['1–6', 'condition'],
     ['↑ ↓', 'item'],
-    ['+ −', 'quantity'],
+    ['+ −', 'add / remove unit'],
     ['F3', 'defective'],
     ['F6', 'split a unit'],
     ['F4', 'photo'],

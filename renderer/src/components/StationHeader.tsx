@@ -3,8 +3,10 @@ import { useSession } from '../session/session-store.ts';
 import { useFeedback } from '../state/feedback-store.ts';
 import { useNav, type Screen } from '../state/nav-store.ts';
 import { useStationLink, type LinkState } from '../state/station-link.ts';
+import { PrintIndicator } from '../printing/PrintIndicator.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';
+import { SupervisorState } from '../session/SupervisorSignIn.tsx';
 
 const LINK_LABEL: Record<LinkState, string> = {
   connecting: 'Connecting…',
@@ -36,8 +38,10 @@ export function StationHeader() {
     <header className={`station-header ${menuOpen ? 'menu-open' : ''}`}>
       <StationRow menuOpen={menuOpen} toggleMenu={() => setOpenOn(menuOpen ? null : here)} />
       <StorageFull />
+      <PrintIndicator />
       <div className="header-row header-work" id="station-menu" data-testid="station-menu">
         <OperatorState />
+        <SupervisorState />
         <ScreenNav />
       </div>
     </header>

@@ -31,6 +31,11 @@ export interface Draft {
   put_confirmed: boolean;
   /** An override not yet confirmed by the station: who (operator id) and why. */
   override: { by: number | null; reason: string } | null;
+  /** Who set the condition and who put the unit (operator ids); absent in drafts kept by an older UI. */
+  condition_by?: number | null;
+  put_by?: number | null;
+  /** The unit's label was printed from this dock (F5): the unit is no longer taken off with −. */
+  labelled?: boolean;
 }
 
 export type ScanOutcome =
@@ -56,6 +61,8 @@ export function draftFromLineItem(item: PackageLineItem): Draft {
     unit_id: item.unit_id ?? null,
     put_confirmed: (item.put_confirmed_at ?? null) !== null,
     override: null,
+    condition_by: item.condition_by ?? null,
+    put_by: item.put_by ?? null,
   };
 }
 
@@ -64,6 +71,12 @@ export function matchReturnLine(ret: ReturnRecord | null, code: string): ReturnL
   if (!ret) return null;
   const wanted = normaliseCode(code);
   return ret.return_line_items.find((line) => normaliseCode(line.merchant_sku) === wanted) ?? null;
+}
+
+/** Units of the same item as `draft` on the package: its return line's, or (unexpected) its barcode's. */
+export function unitsOfItem(drafts: readonly Draft[], draft: Draft): number {
+  const same = (d: Draft) => (draft.return_line_item_id !== null ? d.return_line_item_id === draft.return_line_item_id : d.return_line_item_id === null && d.barcode === draft.barcode);
+  return drafts.filter(same).reduce((sum, d) => sum + d.quantity, 0);
 }
 
 /** A draft already carrying this code as its barcode (a repeated unexpected or re-labelled item). */
@@ -80,35 +93,24 @@ export function openUnits(line: ReturnLineItem, drafts: readonly Draft[], alread
 }
 
 /**
- * Adds one scanned unit. A return line's SKU adds to that line's draft (created on first scan);
- * a code matching an unexpected draft's barcode adds to it; anything else is a new unexpected item.
- * Returns the new drafts and what happened, so the caller can choose colour and sound.
+ * Adds one scanned unit, always as an item of its own (quantity 1, condition unset: nothing is
+ * copied from a unit before it; docs/decisions/units.md). A return line's SKU is a unit of that line;
+ * a code matching an item's barcode is another unit of that item; anything else is a new unexpected
+ * item. Returns the new drafts and what happened, so the caller can choose colour and sound.
  */
-export function applyItemScan(
-  drafts: readonly Draft[],
-  ret: ReturnRecord | null,
-  code: string,
-  newKey: () => string,
-  alreadyCounted = false,
-  selectedKey: string | null = null,
-): { drafts: Draft[]; outcome: ScanOutcome } {
+export function applyItemScan(drafts: readonly Draft[], ret: ReturnRecord | null, code: string, newKey: () => string, alreadyCounted = false): { drafts: Draft[]; outcome: ScanOutcome } {
   const line = matchReturnLine(ret, code);
   if (line) {
-    // A line split into several items (units in different conditions) counts on the selected one.
-    const ofLine = drafts.filter((d) => d.return_line_item_id === line.id);
-    const existing = ofLine.find((d) => d.key === selectedKey) ?? ofLine[0];
     const over = openUnits(line, drafts, alreadyCounted) <= 0;
-    if (existing) {
-      return { drafts: drafts.map((d) => (d === existing ? { ...d, quantity: d.quantity + 1 } : d)), outcome: { kind: 'line', key: existing.key, over } };
-    }
     const draft = emptyDraft(newKey(), line.id);
     return { drafts: [...drafts, draft], outcome: { kind: 'line', key: draft.key, over } };
   }
   const same = matchDraftBarcode(drafts, code);
   if (same) {
+    const unit = unitLike(same, newKey());
     return {
-      drafts: drafts.map((d) => (d === same ? { ...d, quantity: d.quantity + 1 } : d)),
-      outcome: same.return_line_item_id === null ? { kind: 'unexpected', key: same.key, isNew: false } : { kind: 'line', key: same.key, over: false },
+      drafts: [...drafts, unit],
+      outcome: same.return_line_item_id === null ? { kind: 'unexpected', key: unit.key, isNew: false } : { kind: 'line', key: unit.key, over: false },
     };
   }
   const normalised = normaliseCode(code);
@@ -138,14 +140,56 @@ export function emptyDraft(key: string, returnLineId: number | null): Draft {
   };
 }
 
+/** The station's own tags (`disposition:`, `bin:`, `unit:`) and a correction's mark belong to one unit, never to another. */
+const UNIT_OWN_TAG = /^(?:disposition|bin|unit):|^corrected-by-/;
+
+/** A new unit of the same item as `source`: same return line (or barcode, for an unexpected item), no condition yet. */
+function unitLike(source: Draft, key: string): Draft {
+  return {
+    ...emptyDraft(key, source.return_line_item_id),
+    merchant_sku: source.merchant_sku,
+    name: source.name,
+    barcode: source.barcode,
+    tags: source.tags.filter((tag) => !UNIT_OWN_TAG.test(tag)),
+  };
+}
+
+/** + : another unit of the selected item, right after it, condition unset. */
+export function addUnit(drafts: readonly Draft[], key: string, newKey: string): Draft[] | null {
+  const source = drafts.find((d) => d.key === key);
+  if (!source) return null;
+  const out: Draft[] = [];
+  for (const d of drafts) {
+    out.push(d);
+    if (d === source) out.push(unitLike(source, newKey));
+  }
+  return out;
+}
+
+/** Why − may not take this unit off: its put was confirmed, or its label printed (a label names one unit). */
+export type KeepReason = 'put' | 'labelled';
+
 /**
- * Takes one unit off an item into an item of its own, for a unit in another condition: same
- * return line (or barcode, for an unexpected item), no condition yet. Null when the item has one unit.
+ * − : takes the selected unit off, unless it was put or labelled (`received`: the package was
+ * received, which printed every unit's label). An integrator's item of several units loses one.
+ */
+export function removeUnit(drafts: readonly Draft[], key: string, received: boolean): { drafts: Draft[] } | { kept: KeepReason } | null {
+  const unit = drafts.find((d) => d.key === key);
+  if (!unit) return null;
+  if (unit.quantity > 1) return { drafts: updateDraft(drafts, key, { quantity: unit.quantity - 1 }) };
+  if (unit.put_confirmed) return { kept: 'put' };
+  if (unit.labelled === true || (received && unit.unit_id !== null)) return { kept: 'labelled' };
+  return { drafts: drafts.filter((d) => d !== unit) };
+}
+
+/**
+ * Takes one unit off an item of several (an integrator's line, or one recorded before each unit was
+ * its own) into an item of its own, for a unit in another condition. Null when the item has one unit.
  */
 export function splitDraft(drafts: readonly Draft[], key: string, newKey: string): Draft[] | null {
   const source = drafts.find((d) => d.key === key);
   if (!source || source.quantity < 2) return null;
-  const unit: Draft = { ...emptyDraft(newKey, source.return_line_item_id), merchant_sku: source.merchant_sku, name: source.name, barcode: source.barcode, tags: [...source.tags] };
+  const unit = unitLike(source, newKey);
   const out: Draft[] = [];
   for (const d of drafts) {
     if (d.key !== key) out.push(d);

@@ -5,7 +5,7 @@ import type { Draft } from './drafts.ts';
 /*
  * Persists the drafts of one package: the screen changes drafts instantly (scans never wait for the
  * network) and this loop brings the station's line items to the latest drafts, one request at a
- * time. Ten scans of one item while a request is in flight become one PATCH to the final quantity,
+ * time. Ten edits of one unit while a request is in flight become one PATCH to the final state,
  * never ten racing increments. A dropped connection is retried until it lands; an API refusal
  * stops the loop and is reported, with the drafts kept on screen.
  */
@@ -54,6 +54,8 @@ export function draftDiff(prev: Draft, next: Draft): PackageLineItemUpdate | nul
     const same = Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
     if (!same) body[field] = b;
   }
+  // Who set a new condition goes with it (the station records it with the time).
+  if (body.condition !== undefined && next.condition !== null && next.condition_by != null) body.condition_by = next.condition_by;
   return Object.keys(body).length === 0 ? null : (body as PackageLineItemUpdate);
 }
 
@@ -87,6 +89,7 @@ export function createBody(draft: Draft): PackageLineItemCreateInput {
     barcode: draft.barcode,
     tags: draft.tags,
   };
+  if (draft.condition !== null && draft.condition_by != null) body.condition_by = draft.condition_by;
   // Name and SKU default to the return line's; only unexpected items bring their own.
   if (draft.name !== null) body.name = draft.name;
   if (draft.merchant_sku !== null) body.merchant_sku = draft.merchant_sku;
@@ -224,7 +227,7 @@ export class LineSync {
       if (draft.put_confirmed && !saved.draft.put_confirmed && draft.bin !== null) {
         const bin = draft.bin;
         return async () => {
-          const item = await this.#api.confirmPut(this.#accountId, this.#packageId, saved.id, { bin });
+          const item = await this.#api.confirmPut(this.#accountId, this.#packageId, saved.id, { bin, ...(draft.put_by != null ? { put_by: draft.put_by } : {}) });
           this.#saved.set(draft.key, { id: saved.id, draft: withUnitOf(draft, item) });
         };
       }

@@ -5,7 +5,9 @@ import type { MediaFile } from '#shared/api/media.ts';
  * Photos upload in the background, one at a time, retrying until they land: the worker sees the
  * thumbnail at once and keeps scanning. Each upload carries its own Idempotency-Key, so a retry after
  * a lost answer never stores the photo twice. Only a refusal that no retry can fix (wrong type, too
- * large, package gone) stops an upload, and it stays on screen marked as failed.
+ * large, package gone) stops an upload, and it stays on screen marked as failed. Each carries the time
+ * it was taken, so a photo sent late keeps it; a time the station will not take (a terminal clock far
+ * off) is dropped rather than the photo.
  */
 
 export type UploadState = 'queued' | 'uploading' | 'retrying' | 'done' | 'failed';
@@ -16,6 +18,8 @@ export interface Upload {
   packageId: number;
   blob: Blob;
   contentType: string;
+  /** When the worker took (or added) it, sent as `captured_at`; null once the station refused the time. */
+  capturedAt: string | null;
   state: UploadState;
   attempts: number;
   media: MediaFile | null;
@@ -23,11 +27,11 @@ export interface Upload {
 }
 
 export interface MediaApi {
-  uploadMedia(accountId: number, packageId: number, file: Blob, o: { contentType?: string; idempotencyKey?: string }): Promise<MediaFile>;
+  uploadMedia(accountId: number, packageId: number, file: Blob, o: { contentType?: string; idempotencyKey?: string; capturedAt?: string }): Promise<MediaFile>;
 }
 
-/** An upload as kept across a reload: enough to send it again. */
-export type KeptUpload = Pick<Upload, 'id' | 'accountId' | 'packageId' | 'blob' | 'contentType'>;
+/** An upload as kept across a reload: enough to send it again (one kept by an older page has no capture time). */
+export type KeptUpload = Pick<Upload, 'id' | 'accountId' | 'packageId' | 'blob' | 'contentType'> & Partial<Pick<Upload, 'capturedAt'>>;
 
 /** Where uploads not yet stored on the station are kept (the browser's IndexedDB), so a reload resumes them. */
 export interface UploadKeeper {
@@ -41,6 +45,8 @@ export interface UploadQueueOptions {
   keeper?: UploadKeeper;
   retryMs?: readonly number[];
   sleep?: (ms: number) => Promise<void>;
+  /** The capture time of a photo added now (the browser's clock by default). */
+  now?: () => Date;
 }
 
 export class UploadQueue {
@@ -57,19 +63,21 @@ export class UploadQueue {
   }
 
   add(accountId: number, packageId: number, blob: Blob, contentType = blob.type || 'image/jpeg'): Upload {
+    const capturedAt = (this.#options.now?.() ?? new Date()).toISOString();
     const upload: Upload = {
       id: crypto.randomUUID(),
       accountId,
       packageId,
       blob,
       contentType,
+      capturedAt,
       state: 'queued',
       attempts: 0,
       media: null,
       error: null,
     };
     this.#uploads = [...this.#uploads, upload];
-    this.#options.keeper?.put({ id: upload.id, accountId, packageId, blob, contentType });
+    this.#options.keeper?.put({ id: upload.id, accountId, packageId, blob, contentType, capturedAt });
     this.#emit();
     void this.#run();
     return upload;
@@ -78,7 +86,7 @@ export class UploadQueue {
   /** Sends again the uploads an earlier page kept (each with its own Idempotency-Key, so never twice). */
   resume(kept: readonly KeptUpload[]): void {
     const known = new Set(this.#uploads.map((u) => u.id));
-    const fresh = kept.filter((k) => !known.has(k.id)).map((k): Upload => ({ ...k, state: 'queued', attempts: 0, media: null, error: null }));
+    const fresh = kept.filter((k) => !known.has(k.id)).map((k): Upload => ({ ...k, capturedAt: k.capturedAt ?? null, state: 'queued', attempts: 0, media: null, error: null }));
     if (fresh.length === 0) return;
     this.#uploads = [...this.#uploads, ...fresh];
     this.#emit();
@@ -124,10 +132,16 @@ export class UploadQueue {
           const media = await this.#options.api.uploadMedia(next.accountId, next.packageId, next.blob, {
             contentType: next.contentType,
             idempotencyKey: `upload-${next.id}`,
+            ...(next.capturedAt === null ? {} : { capturedAt: next.capturedAt }),
           });
           this.#patch(next.id, { state: 'done', media, error: null });
         } catch (error) {
           if (!this.#uploads.some((u) => u.id === next.id)) continue;
+          if (refusedCaptureTime(error) && next.capturedAt !== null) {
+            // The photo matters more than its time: send it again without one (the same key: nothing was stored).
+            this.#patch(next.id, { state: 'queued', capturedAt: null });
+            continue;
+          }
           if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
             this.#patch(next.id, { state: 'failed', error: error.message });
             continue;
@@ -141,6 +155,10 @@ export class UploadQueue {
       this.#running = false;
     }
   }
+}
+
+function refusedCaptureTime(error: unknown): boolean {
+  return error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED' && (error.details.fields ?? []).some((field) => field.path === 'captured_at');
 }
 
 function defaultSleep(ms: number): Promise<void> {

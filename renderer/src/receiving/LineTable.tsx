@@ -63,7 +63,7 @@ interface RowProps {
 
 const conditionText = (draft: Draft) => `${conditionLabel(draft.condition)}${draft.defective ? ' · defective' : ''}`;
 
-/** A return line: expected, before, here, due; then one row per unit split off it (F6). */
+/** A return line: expected, before, here, due, and its first unit; then one row per further unit, each its own. */
 function ExpectedLine({ row, selectedKey, select }: RowProps & { row: LineRow; selectedKey: string | null }) {
   const over = row.remaining < 0;
   const selected = row.draft !== null && row.draft.key === selectedKey;
@@ -88,23 +88,26 @@ function ExpectedLine({ row, selectedKey, select }: RowProps & { row: LineRow; s
         <td data-testid="line-remaining">{over ? `${-row.remaining} over` : row.remaining}</td>
         <td>
           {row.draft ? conditionText(row.draft) : '—'}
-          {row.draft && row.others.length > 0 ? ` × ${row.draft.quantity}` : ''}
+          {row.draft && row.draft.quantity > 1 ? ` × ${row.draft.quantity}` : ''}
           {row.draft && <DispositionChip draft={row.draft} />}
         </td>
       </tr>
-      {row.others.map((d) => (
-        <tr key={d.key} className={`row-split ${d.key === selectedKey ? 'row-selected' : ''}`} data-testid="split-row" data-sku={row.line.merchant_sku} aria-selected={d.key === selectedKey}>
+      {row.others.map((d, i) => (
+        <tr key={d.key} className={`row-unit ${d.key === selectedKey ? 'row-selected' : ''}`} data-testid="unit-row" data-sku={row.line.merchant_sku} aria-selected={d.key === selectedKey}>
           <th scope="row">
             <button type="button" className="link-button" onClick={() => select(d.key)}>
               {row.line.name}
             </button>
-            <span className="sku mono">split unit · {row.line.merchant_sku}</span>
+            <span className="sku mono">
+              unit {i + 2} · {row.line.merchant_sku}
+            </span>
           </th>
           <td colSpan={2} />
-          <td className="here">{d.quantity}</td>
+          <td className="here">{d.quantity > 1 ? d.quantity : ''}</td>
           <td />
           <td>
             {conditionText(d)}
+            {d.quantity > 1 ? ` × ${d.quantity}` : ''}
             <DispositionChip draft={d} />
           </td>
         </tr>

@@ -1,18 +1,17 @@
 import { useState } from 'react';
 import { CONDITION_KEYS } from '../inspect/conditions.ts';
 import { focusScan } from '../scan/scan-field.ts';
-import { printSelectedLabel, setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
+import { changeQuantity, printSelectedLabel, setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
 import { DispositionBanner } from './DispositionBanner.tsx';
 import { OverridePanel } from './OverridePanel.tsx';
 import { lockReasonOf } from './package-store.ts';
 import { usePackage } from './page-package.ts';
 
-/** Details of the selected item: condition (number keys), defective, quantity, notes, barcode, tags. */
+/** Details of the selected unit: condition (number keys), defective, + / −, notes, barcode, tags. */
 export function SelectedItemPanel() {
   const draft = usePackage((s) => s.drafts.find((d) => d.key === s.selectedKey) ?? null);
   const ret = usePackage((s) => s.current?.ret ?? null);
   const preview = usePackage((s) => s.conditionPreview);
-  const changeQuantity = usePackage((s) => s.changeQuantity);
   const edit = usePackage((s) => s.edit);
   const locked = usePackage((s) => lockReasonOf(s) !== null);
 
@@ -25,7 +24,8 @@ export function SelectedItemPanel() {
     <section className="selected" aria-label={`Selected item: ${name}`} data-testid="selected-item">
       <div className="selected-head">
         <h3>
-          Selected: {name} <span className="qty">× {draft.quantity}</span>
+          Selected: {name}
+          {draft.quantity > 1 && <span className="qty"> × {draft.quantity}</span>}
         </h3>
         <DispositionBanner draft={preview?.key === draft.key ? preview : draft} />
       </div>
@@ -42,10 +42,10 @@ export function SelectedItemPanel() {
         <button type="button" className={`btn btn-toggle ${draft.defective ? 'btn-warn-active' : ''}`} aria-pressed={draft.defective} onClick={toggleDefective}>
           Defective <kbd>F3</kbd>
         </button>
-        <button type="button" className="btn btn-qty" aria-label="One less" onClick={() => changeQuantity(draft.key, -1)}>
+        <button type="button" className="btn btn-qty" aria-label={draft.quantity > 1 ? 'One unit less' : 'Take this unit off'} onClick={() => changeQuantity(-1)}>
           − <kbd>-</kbd>
         </button>
-        <button type="button" className="btn btn-qty" aria-label="One more" onClick={() => changeQuantity(draft.key, 1)}>
+        <button type="button" className="btn btn-qty" aria-label="Another unit" onClick={() => changeQuantity(1)}>
           + <kbd>+</kbd>
         </button>
         {draft.quantity > 1 && (

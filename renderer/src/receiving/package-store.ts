@@ -6,7 +6,7 @@ import type { ReturnRecord } from '#shared/api/returns.ts';
 import { describeError } from '../api/describe-error.ts';
 import { type Disposition, type DispositionRuleLike, sameBin } from '#shared/dispositions.ts';
 import { applyRules, type DispositionFacts, knownBin, overridden, withRules } from '../inspect/disposition.ts';
-import { applyItemScan, type Draft, lineRows, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
+import { addUnit, applyItemScan, type Draft, type KeepReason, lineRows, removeUnit, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
 import type { SyncState } from '../inspect/line-sync.ts';
 import type { Upload, UploadQueue } from '../media/upload-queue.ts';
 import type { PackageOutbox } from '../pending/package-outbox.ts';
@@ -62,11 +62,20 @@ export interface PackageState {
   splitUnit(): boolean;
   select(key: string): void;
   moveSelection(step: number): void;
-  setCondition(condition: Condition): boolean;
+  /** Sets the selected unit's condition, recorded as set by `by` (an operator id) when given. */
+  setCondition(condition: Condition, by?: number | null): boolean;
   /** Shows (or with null, stops showing) the selected unit as `condition` would make it, changing nothing. */
   previewCondition(condition: Condition | null): void;
   toggleDefective(): boolean;
-  changeQuantity(key: string, delta: number): void;
+  /** + : another unit of the selected item (condition unset), selected; false when no item is selected. */
+  addUnit(): boolean;
+  /**
+   * − : takes the selected unit off ('removed'; an item of several units loses one: 'fewer'), or
+   * keeps it when it was put or its label printed; 'none' when nothing is selected.
+   */
+  removeUnit(): { kind: 'removed' | 'fewer' | 'none' } | { kind: 'kept'; reason: KeepReason };
+  /** The unit's label was printed (F5): it is kept from then on. */
+  markLabelled(key: string): void;
   edit(key: string, change: Partial<Pick<Draft, 'notes' | 'tags' | 'barcode'>>): void;
   /** A person's override of the selected unit's disposition (who and why); false when no unit is selected. */
   overrideDisposition(disposition: Disposition, by: number | null, reason: string): boolean;
@@ -74,7 +83,7 @@ export interface PackageState {
    * A scan of a bin while a unit is selected: 'put' (its bin: the put is recorded), 'already' (put
    * before), 'wrong' (another bin: nothing changes), or 'none' (not a bin this dock knows).
    */
-  scanBin(code: string): { kind: 'put' | 'already' | 'wrong' | 'none'; bin: string | null };
+  scanBin(code: string, by?: number | null): { kind: 'put' | 'already' | 'wrong' | 'none'; bin: string | null };
   addPhoto(blob: Blob, contentType?: string): void;
   undo(): string | null;
   /** Receives the package by `operatorId` (F2); rejects with the station's refusal. */
@@ -178,7 +187,7 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
     scanItem(code: string): ScanOutcome {
       const { current, drafts } = get();
       if (!current || locked()) return { kind: 'none' };
-      const { drafts: next, outcome } = applyItemScan(drafts, current.ret, code, newKey, current.pkg.status === 'received', get().selectedKey);
+      const { drafts: next, outcome } = applyItemScan(drafts, current.ret, code, newKey, current.pkg.status === 'received');
       if (outcome.kind !== 'none') commit(`scan ${code}`, next, outcome.key);
       return outcome;
     },
@@ -188,15 +197,15 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
     moveSelection(step: number) {
       const { current, drafts, selectedKey } = get();
       // Selection runs over the rows as shown: return lines with a draft, then unexpected items.
-      const keys = [...lineRows(current?.ret ?? null, drafts).flatMap((r) => (r.draft ? [r.draft.key] : [])), ...drafts.filter((d) => d.return_line_item_id === null).map((d) => d.key)];
+      const keys = [...lineRows(current?.ret ?? null, drafts).flatMap((r) => (r.draft ? [r.draft.key, ...r.others.map((d) => d.key)] : [])), ...drafts.filter((d) => d.return_line_item_id === null).map((d) => d.key)];
       if (keys.length === 0) return;
       const at = selectedKey === null ? -1 : keys.indexOf(selectedKey);
       set({ selectedKey: keys[Math.max(0, Math.min(keys.length - 1, at + step))] ?? null });
     },
-    setCondition(condition: Condition) {
+    setCondition(condition: Condition, by: number | null = null) {
       const { drafts, selectedKey } = get();
       if (selectedKey === null || locked()) return false;
-      commit(`condition ${condition}`, updateDraft(drafts, selectedKey, { condition }), selectedKey);
+      commit(`condition ${condition}`, updateDraft(drafts, selectedKey, { condition, condition_by: by }), selectedKey);
       return true;
     },
     previewCondition(condition: Condition | null) {
@@ -223,12 +232,34 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
       commit('split a unit', next, key);
       return true;
     },
-    changeQuantity(key: string, delta: number) {
-      const { drafts } = get();
-      const draft = drafts.find((d) => d.key === key);
-      if (!draft || locked()) return;
-      const next = updateDraft(drafts, key, { quantity: draft.quantity + delta });
-      commit(`quantity ${delta > 0 ? '+' : ''}${delta}`, next, next.some((d) => d.key === key) ? key : (next.at(-1)?.key ?? null));
+    addUnit() {
+      const { drafts, selectedKey } = get();
+      const key = newKey();
+      const next = selectedKey === null || locked() ? null : addUnit(drafts, selectedKey, key);
+      if (!next) return false;
+      commit('another unit', next, key);
+      return true;
+    },
+    removeUnit() {
+      const { current, drafts, selectedKey } = get();
+      if (selectedKey === null || locked()) return { kind: 'none' as const };
+      const outcome = removeUnit(drafts, selectedKey, current?.pkg.status === 'received');
+      if (outcome === null) return { kind: 'none' as const };
+      if ('kept' in outcome) return { kind: 'kept' as const, reason: outcome.kept };
+      const at = drafts.findIndex((d) => d.key === selectedKey);
+      const stays = outcome.drafts.some((d) => d.key === selectedKey);
+      // The unit before the one taken off is selected next (else the first).
+      const nextKey = stays ? selectedKey : (outcome.drafts[Math.max(0, at - 1)]?.key ?? null);
+      commit(stays ? 'one unit less' : 'unit taken off', outcome.drafts, nextKey);
+      return { kind: stays ? ('fewer' as const) : ('removed' as const) };
+    },
+    markLabelled(key: string) {
+      const { current, drafts } = get();
+      if (!current || !drafts.some((d) => d.key === key && d.labelled !== true)) return;
+      // Not an undoable change of the inspection: a fact about paper, kept with the draft.
+      const next = drafts.map((d) => (d.key === key ? { ...d, labelled: true } : d));
+      set({ drafts: next });
+      deps.outbox.change(current.accountId, current.pkg.id, next);
     },
     edit(key: string, change: Partial<Pick<Draft, 'notes' | 'tags' | 'barcode'>>) {
       if (locked()) return;
@@ -242,14 +273,14 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
       commit(`disposition ${disposition}`, drafts.map((d) => (d.key === draft.key ? next : d)), draft.key);
       return true;
     },
-    scanBin(code: string) {
+    scanBin(code: string, by: number | null = null) {
       const { drafts, selectedKey } = get();
       const draft = drafts.find((d) => d.key === selectedKey);
       if (!knownBin(code, deps.dispositionRules?.() ?? [], drafts)) return { kind: 'none' as const, bin: null };
       if (!draft || draft.bin === null || !sameBin(draft.bin, code)) return { kind: 'wrong' as const, bin: draft?.bin ?? null };
       if (draft.put_confirmed) return { kind: 'already' as const, bin: draft.bin };
       if (locked()) return { kind: 'none' as const, bin: null };
-      commit(`put in ${draft.bin}`, drafts.map((d) => (d.key === draft.key ? { ...d, put_confirmed: true } : d)), draft.key);
+      commit(`put in ${draft.bin}`, drafts.map((d) => (d.key === draft.key ? { ...d, put_confirmed: true, put_by: by } : d)), draft.key);
       return { kind: 'put' as const, bin: draft.bin };
     },
   };
@@ -274,8 +305,11 @@ function photoPart(set: Set, get: Get, deps: PackageStoreDeps) {
         if (removed?.media) void deps.deleteMedia(removed.accountId, removed.packageId, removed.media.id).catch(() => undefined);
         return 'photo removed';
       }
-      set({ drafts: last.drafts, selectedKey: last.selectedKey });
-      deps.outbox.change(current.accountId, current.pkg.id, last.drafts);
+      // A label printed stays printed whatever is undone.
+      const labelled = new Set(get().drafts.flatMap((d) => (d.labelled === true ? [d.key] : [])));
+      const drafts = labelled.size === 0 ? last.drafts : last.drafts.map((d) => (labelled.has(d.key) && d.labelled !== true ? { ...d, labelled: true } : d));
+      set({ drafts, selectedKey: last.selectedKey });
+      deps.outbox.change(current.accountId, current.pkg.id, drafts);
       return last.label;
     },
   };

@@ -2,6 +2,7 @@ import { normaliseCode } from '#shared/barcode.ts';
 import type { ApiClient } from '#shared/api/client.ts';
 import type { LookupUnit, Operator } from '#shared/api/station.ts';
 import { describeError } from '../api/describe-error.ts';
+import { unitsOfItem } from '../inspect/drafts.ts';
 import { pageClient } from '../api/station-api.ts';
 import { type RegisterStore, useRegister } from '../registering/register-store.ts';
 import { createSerialQueue, type SerialQueue } from '../scan/serial-queue.ts';
@@ -199,7 +200,7 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
   const ret = store.current?.ret ?? null;
   // A bin's barcode: the put of the selected unit (its bin), or a wrong bin that changes nothing.
   if (lockReasonOf(usePackage.getState()) === null) {
-    const put = store.scanBin(code);
+    const put = store.scanBin(code, r.sessions.getState().operator?.id ?? null);
     if (put.kind === 'put') return notify('success', `Put in ${put.bin ?? code}.`);
     if (put.kind === 'already') return notify('warning', `Already put in ${put.bin ?? code}.`);
     if (put.kind === 'wrong') return notify('error', put.bin ? `Wrong bin: ${code} is not ${put.bin}. Nothing changed — put the unit in ${put.bin}.` : `${code} is a bin: select a unit with a disposition first. Nothing changed.`);
@@ -223,13 +224,16 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
   }
   if (refuseWhenLocked()) return;
   const outcome = store.scanItem(code);
-  const draft = usePackage.getState().drafts.find((d) => outcome.kind !== 'none' && d.key === outcome.key);
+  const drafts = usePackage.getState().drafts;
+  const draft = drafts.find((d) => outcome.kind !== 'none' && d.key === outcome.key);
+  // Each scan is a unit of its own: say how many of the item the package now holds.
+  const units = draft ? unitsOfItem(drafts, draft) : 0;
   if (outcome.kind === 'line') {
     const name = ret?.return_line_items.find((l) => l.id === draft?.return_line_item_id)?.name ?? code;
-    if (outcome.over) notify('warning', `Over-receipt: ${name} — ${draft?.quantity ?? '?'} scanned, more than expected.`);
-    else notify('success', `${name}: ${draft?.quantity ?? '?'}`);
+    if (outcome.over) notify('warning', `Over-receipt: ${name} — ${units} scanned, more than expected.`);
+    else notify('success', `${name}: ${units}${units > 1 ? ' — a unit of its own: set its condition' : ''}`);
   } else if (outcome.kind === 'unexpected') {
-    notify('warning', `Unexpected item ${code}${outcome.isNew ? '' : `: ${draft?.quantity ?? '?'}`} — not on this return.`);
+    notify('warning', `Unexpected item ${code}${outcome.isNew ? '' : `: ${units}`} — not on this return.`);
   }
 }
 

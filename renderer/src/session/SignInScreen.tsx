@@ -1,44 +1,119 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Operator } from '#shared/api/station.ts';
 import { describeError } from '../api/describe-error.ts';
-import { heldPicks, useHeldKey } from '../scan/held-key.ts';
 import { notify } from '../state/feedback-store.ts';
+import { useNav } from '../state/nav-store.ts';
 import { useSession } from './session-store.ts';
+import { useSupervisorSession } from './supervisor-session.ts';
+import './session.css';
 
-/** Start of a shift: scan a badge (any time) or pick a name; number keys pick the first nine. */
+/** The number key shown beside a worker: their own, or on a station where nobody has one, the list's first nine. */
+function keyOf(operators: Operator[], operator: Operator, i: number): number | null {
+  if (operators.some((o) => o.sign_in_key !== null)) return operator.sign_in_key;
+  return i < 9 ? i + 1 : null;
+}
+
+/**
+ * Start of a shift: scan a badge (any time) or pick a name by its number key. A station without a
+ * supervisor asks for its first one here: the first start needs nothing but this screen.
+ */
 export function SignInScreen() {
   const operators = useSession((s) => s.operators);
   const loadOperators = useSession((s) => s.loadOperators);
   const signIn = useSession((s) => s.signIn);
-  const held = useHeldKey((s) => s.char);
   const [error, setError] = useState<string | null>(null);
+  const [loaded, setLoaded] = useState(false);
 
   useEffect(() => {
-    loadOperators().catch((e: unknown) => setError(describeError(e)));
+    loadOperators()
+      .then(() => setLoaded(true))
+      .catch((e: unknown) => setError(describeError(e)));
   }, [loadOperators]);
 
+  const noSupervisor = loaded && !operators.some((o) => o.role === 'supervisor' && o.has_pin && o.badge_code !== null);
   return (
     <section className="panel" aria-labelledby="sign-in-title">
-      <h2 id="sign-in-title">Who is receiving?</h2>
-      <p className="hint">Scan your badge, or pick your name (number keys 1–9).</p>
+      {noSupervisor && <FirstSupervisor hasWorkers={operators.length > 0} />}
+      {operators.length > 0 && (
+        <>
+          <h2 id="sign-in-title">Who is receiving?</h2>
+          <p className="hint">Scan your badge, or press your number key.</p>
+        </>
+      )}
       {error && <p className="inline-error">{error}</p>}
-      {operators.length === 0 && !error && <p className="hint">No operators yet — add them with <code>returns-station operator add --name …</code>.</p>}
       <ul className="choice-list">
-        {operators.map((operator, i) => (
-          <li key={operator.id}>
-            <button
-              type="button"
-              className="btn btn-choice"
-              data-held={heldPicks(held, i) ? '' : undefined}
-              onClick={() => {
-                signIn(operator);
-                notify('success', `Signed in: ${operator.name}`);
-              }}
-            >
-              {i < 9 && <kbd>{i + 1}</kbd>} {operator.name}
-            </button>
-          </li>
-        ))}
+        {operators.map((operator, i) => {
+          const key = keyOf(operators, operator, i);
+          return (
+            <li key={operator.id}>
+              <button
+                type="button"
+                className="btn btn-choice"
+                onClick={() => {
+                  signIn(operator);
+                  notify('success', `Signed in: ${operator.name}`);
+                }}
+              >
+                {key !== null && <kbd>{key}</kbd>} {operator.name}
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </section>
+  );
+}
+
+/** The station's first supervisor: name, badge and PIN (twice); then they are signed in and add the workers. */
+function FirstSupervisor({ hasWorkers }: { hasWorkers: boolean }) {
+  const setUpFirst = useSupervisorSession((s) => s.setUpFirst);
+  const [name, setName] = useState('');
+  const [badge, setBadge] = useState('');
+  const [pin, setPin] = useState('');
+  const [again, setAgain] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === '' || badge.trim() === '') return setError('Give the supervisor’s name and badge.');
+    if (!/^[0-9]{4,8}$/.test(pin)) return setError('The PIN is 4 to 8 digits.');
+    if (pin !== again) return setError('The two PINs differ: type the same PIN twice.');
+    setBusy(true);
+    const refused = await setUpFirst({ name: name.trim(), badge_code: badge.trim(), pin });
+    setBusy(false);
+    if (refused) return setError(refused);
+    const session = useSupervisorSession.getState().session;
+    await useSession.getState().loadOperators();
+    if (session) useSession.getState().signIn(session.operator);
+    notify('success', `${name.trim()} is the station's supervisor and signed in: add the workers now.`);
+    useNav.getState().go('workers');
+  };
+  return (
+    <form className="first-supervisor" onSubmit={(e) => void submit(e)} aria-labelledby="first-supervisor-title" data-testid="first-supervisor">
+      <h2 id="first-supervisor-title">{hasWorkers ? 'This station has no supervisor yet' : 'Welcome: set up this station’s supervisor'}</h2>
+      <p className="hint">
+        The supervisor adds the workers and alone changes settings, rules, printers and the upstream. They sign in with their badge and a PIN.
+      </p>
+      <label>
+        Name <input data-testid="first-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
+      </label>
+      <label>
+        Badge <input data-testid="first-badge" value={badge} onChange={(e) => setBadge(e.target.value)} maxLength={64} autoComplete="off" />
+      </label>
+      <label>
+        PIN (4–8 digits) <input data-testid="first-pin" type="password" inputMode="numeric" value={pin} onChange={(e) => setPin(e.target.value)} maxLength={8} autoComplete="new-password" />
+      </label>
+      <label>
+        PIN again <input data-testid="first-pin-again" type="password" inputMode="numeric" value={again} onChange={(e) => setAgain(e.target.value)} maxLength={8} autoComplete="new-password" />
+      </label>
+      {error && (
+        <p className="inline-error" role="alert" data-testid="first-supervisor-error">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn" data-testid="first-supervisor-save" disabled={busy}>
+        Set up the supervisor
+      </button>
+    </form>
   );
 }

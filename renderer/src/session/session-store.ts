@@ -18,6 +18,8 @@ export interface SessionState {
   signOut(): void;
   /** The active operator whose badge is this code, if any. */
   byBadge(code: string): Operator | null;
+  /** The active operator the number key signs in: their own key; on a station where nobody has one, the n-th. */
+  byKey(n: number): Operator | null;
 }
 
 function stored(): Operator | null {
@@ -53,6 +55,11 @@ export function createSessionStore(client: Pick<ApiClient, 'listOperators'>): Se
     signOut() {
       writeSetting('operator', null);
       set({ operator: null });
+    },
+    byKey(n) {
+      const operators = get().operators;
+      if (operators.some((o) => o.sign_in_key !== null)) return operators.find((o) => o.sign_in_key === n) ?? null;
+      return operators[n - 1] ?? null;
     },
     byBadge(code) {
       const wanted = normaliseCode(code);

@@ -5,6 +5,7 @@ import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming, type StationSettin
 import { useStationSettings } from '../state/station-settings.ts';
 import { PrinterSettingsForm } from '../printing/PrinterSettingsForm.tsx';
 import { leaveSettings } from './leave-settings.ts';
+import { SupervisorSignInButton } from '../session/SupervisorSignIn.tsx';
 
 /** The scanner's prefix and suffix keys, checked here first and then by the station. */
 function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null; message: string | null; say: (message: string | null) => void }) {
@@ -98,6 +99,13 @@ export function SettingsScreen() {
         </section>
         <section className="settings-section" aria-labelledby="settings-more-title" data-testid="settings-links">
           <h3 id="settings-more-title">Rules and sheets</h3>
+          <SupervisorSignInButton />
+          <p>
+            <button type="button" className="btn btn-small" data-testid="workers-link" onClick={() => go('workers')}>
+              Workers <kbd>Alt+W</kbd>
+            </button>{' '}
+            — badges, sign-in keys, supervisors and PINs; deactivate (supervisor).
+          </p>
           <p>
             <button type="button" className="btn btn-small" data-testid="disposition-rules-link" onClick={() => go('rules')}>
               Disposition rules

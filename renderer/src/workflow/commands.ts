@@ -2,7 +2,7 @@ import type { Disposition } from '#shared/dispositions.ts';
 import { describeError } from '../api/describe-error.ts';
 import { playDispositionTone } from '../feedback/sound.ts';
 import { withoutDisposition } from '../inspect/disposition.ts';
-import type { Draft } from '../inspect/drafts.ts';
+import { type Draft, type KeepReason, unitsOfItem } from '../inspect/drafts.ts';
 import { useDispositionRules } from '../state/disposition-rules.ts';
 import { conditionForKey, conditionLabel } from '../inspect/conditions.ts';
 import { capturePhoto, useCamera } from '../media/camera.ts';
@@ -18,6 +18,7 @@ import { useNav } from '../state/nav-store.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 import { openPdfInBrowser } from '../printing/pdf-view.ts';
+import { labelsAfterReceipt, type ReceivedPackage } from '../printing/after-receipt.ts';
 import { printUnitLabel } from '../printing/printing.ts';
 import { pageClient } from '../api/station-api.ts';
 
@@ -59,6 +60,7 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
     const units = `${result.units} unit${result.units === 1 ? '' : 's'}`;
     // Received now, or kept and sent when the station answers: either way the next parcel can be scanned.
     if (result.kind === 'received') notify('success', `${correcting ? 'Corrected the receipt of' : 'Received'} ${tracking} — ${units}. Scan the next parcel.`);
+    if (result.kind === 'received' && !correcting) void labelTrouble({ accountId: current.accountId, packageId: current.pkg.id, trackingNumber: tracking });
     else notify('pending', `${correcting ? 'Correcting the receipt of' : 'Receiving'} ${tracking} — ${units}… (waiting for the station). Scan the next parcel.`);
     useInProgress.getState().forget(current.accountId, current.pkg.id);
     usePackage.getState().close();
@@ -67,6 +69,14 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
   } catch (error) {
     notify('error', describeError(error));
   }
+}
+
+/** The labels of a package just received: offered as a PDF (the browser), or a warning when they did not print. */
+async function labelTrouble(received: ReceivedPackage): Promise<void> {
+  const warning = await labelsAfterReceipt(pageClient, received, useStationSettings.getState().labels.printer, openPdfInBrowser).catch(() => null);
+  if (warning === null) return;
+  notify('warning', warning);
+  void useStationLink.getState().refreshStatus().catch(() => undefined);
 }
 
 /** The question last asked: the same package lacking the same, confirmed by receiving again. */
@@ -125,7 +135,7 @@ const dispositionSound = (draft: Draft | undefined) => (draft?.disposition ? () 
 export function setConditionKey(key: string): void {
   const condition = conditionForKey(key);
   if (!condition || refuseWhenLocked()) return;
-  if (!usePackage.getState().setCondition(condition)) return notify('warning', 'Scan an item first, then set its condition.');
+  if (!usePackage.getState().setCondition(condition, useSession.getState().operator?.id ?? null)) return notify('warning', 'Scan an item first, then set its condition.');
   const draft = selectedDraft();
   notify('success', `Condition: ${conditionLabel(condition)}${whereTo(draft)}`, dispositionSound(draft));
 }
@@ -173,25 +183,40 @@ export async function printSelectedLabel(): Promise<void> {
   const operator = useSession.getState().operator;
   const target = { accountId: current.accountId, packageId: current.pkg.id, draft, lineItemId: outbox.lineItemIdOf(current.accountId, current.pkg.id, draft.key), operatorId: operator?.id ?? null };
   const outcome = await printUnitLabel(pageClient, target, useStationSettings.getState().labels.printer, openPdfInBrowser);
+  // A printed label names this unit: − keeps it from now on.
+  if (outcome.ok) usePackage.getState().markLabelled(draft.key);
   notify(outcome.ok ? 'success' : 'error', outcome.message);
 }
 
-/** One unit of the selected item gets a condition of its own (e.g. one of two arrived damaged). */
+/** F6: one unit of an item of several (an integrator's line) gets an item and a condition of its own. */
 export function splitUnit(): void {
   if (refuseWhenLocked()) return;
-  if (!usePackage.getState().splitUnit()) return notify('warning', 'Select an item with more than one unit to split one off.');
+  if (!usePackage.getState().splitUnit()) return notify('warning', 'Every scanned unit is already its own item: select an item of several units to split one off.');
   notify('success', 'One unit split off: set its condition.');
 }
 
-/** + / −: one unit more or less of the selected item, said out loud like every other change. */
+const KEPT: Record<KeepReason, string> = {
+  put: 'was put in its bin',
+  labelled: 'has its label printed',
+};
+
+/** + / −: another unit of the selected item (condition unset), or the selected unit taken off, said out loud like every other change. */
 export function changeQuantity(delta: 1 | -1): void {
   if (refuseWhenLocked()) return;
   const store = usePackage.getState();
-  const key = store.selectedKey;
-  if (key === null) return notify('warning', 'Scan an item first.');
-  store.changeQuantity(key, delta);
-  const draft = usePackage.getState().drafts.find((d) => d.key === key);
-  notify('success', draft ? `Quantity: ${draft.quantity}` : 'Item removed');
+  if (store.selectedKey === null) return notify('warning', 'Scan an item first.');
+  if (delta > 0) {
+    if (!store.addUnit()) return;
+    const added = selectedDraft();
+    return notify('success', `Another unit${added ? ` (${unitsOfItem(usePackage.getState().drafts, added)} now)` : ''}: set its condition.`);
+  }
+  const before = selectedDraft();
+  const outcome = store.removeUnit();
+  if (outcome.kind === 'kept') {
+    return notify('error', `Not taken off: ${before?.unit_id ?? 'this unit'} ${KEPT[outcome.reason]}. Nothing changed.`);
+  }
+  if (outcome.kind === 'fewer') return notify('success', `One unit less: ${selectedDraft()?.quantity ?? '?'} left on this item.`);
+  if (outcome.kind === 'removed') notify('success', 'Unit taken off (F8 undoes).');
 }
 
 export async function takePhoto(): Promise<void> {

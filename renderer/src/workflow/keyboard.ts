@@ -11,6 +11,7 @@ import { installKeyCapture } from '../scan/key-capture.ts';
 import { leaveSettings } from '../settings/leave-settings.ts';
 import { focusScan, scanField } from '../scan/scan-field.ts';
 import { useSession } from '../session/session-store.ts';
+import { useSupervisorSession } from '../session/supervisor-session.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { useStationSettings } from '../state/station-settings.ts';
@@ -22,9 +23,10 @@ import { back, changeQuantity, correctReceipt, printSelectedLabel, receive, setC
  * The keyboard map of the station (also shown on screen by ShortcutHints):
  *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F7 correct a receipt · F8 / Ctrl+Z undo
  *   F10 override the disposition (then 1–6 and why) · a bin's barcode confirms the put · F5 print (again) the unit's label
- *   F9 camera scan · 1–6 condition · ↑↓ item · + − quantity · 1–9 pick from a list
+ *   F9 camera scan · 1–6 condition · ↑↓ item · + − add / remove a unit · 1–9 pick from a list
  * A lone 1–9, + or − is shown, not done, until Enter, a command key or the next scan (scan/key-capture.ts).
  *   Alt+S receive screen · Alt+P packages · Alt+R returns · Alt+D the dock today (supervisor) · Alt+L print queue
+ *   Alt+W workers · Alt+U supervisor sign-in
  * A key pressed while scans are still being handled acts after them (the scan router's queue), as if
  * the station had answered at once: keys and scans act in the order the worker made them.
  */
@@ -39,7 +41,7 @@ function shortcutFor(char: string): (() => void) | null {
   const session = useSession.getState();
   const index = pickIndex(char);
   if (!session.operator) {
-    const operator = index === null ? undefined : session.operators[index];
+    const operator = index === null ? undefined : (session.byKey(index + 1) ?? undefined);
     return operator
       ? () => {
           session.signIn(operator);
@@ -119,8 +121,17 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
   const screen = useNav.getState().screen;
   const onPackage = screen === 'package';
   const key = event.key;
+  if (key === 'Escape' && useSupervisorSession.getState().asking) {
+    useSupervisorSession.getState().cancel();
+    focusScan();
+    return true;
+  }
+  if (event.altKey && event.code === 'KeyU' && !event.ctrlKey && !event.metaKey) {
+    useSupervisorSession.getState().ask();
+    return true;
+  }
   if (event.altKey && !event.ctrlKey && !event.metaKey) {
-    const target = { KeyS: 'scan', KeyP: 'packages', KeyR: 'returns', KeyD: 'supervisor', KeyL: 'print-queue' } as const;
+    const target = { KeyS: 'scan', KeyP: 'packages', KeyR: 'returns', KeyD: 'supervisor', KeyL: 'print-queue', KeyW: 'workers' } as const;
     const go = target[event.code as keyof typeof target];
     if (!go) return false;
     if (onPackage) back();
@@ -146,8 +157,8 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
     leaveSettings();
     return true;
   }
-  if (key === 'Escape' && screen === 'rules') {
-    // The rules screen is all fields: Esc leaves it from any of them (asked once when not saved).
+  if (key === 'Escape' && (screen === 'rules' || screen === 'workers')) {
+    // The rules and workers screens are all fields: Esc leaves them from any of them (the rules ask once when not saved).
     back();
     if (useNav.getState().screen !== 'rules') focusScan();
     return true;

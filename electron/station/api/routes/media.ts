@@ -4,7 +4,7 @@ import { errorBody } from '#shared/api/errors.ts';
 import { MEDIA_TYPE_NAMES, MEDIA_TYPES, MULTIPART_FIELD_BYTES, MULTIPART_FIELDS_MAX } from '#shared/api/media.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { assertPackageExists, attachMedia, detachMedia, mediaByUrlToken } from '../../domain/media-files.ts';
+import { assertCaptureTime, assertPackageExists, attachMedia, detachMedia, mediaByUrlToken } from '../../domain/media-files.ts';
 import { mediaFileView } from '../../domain/record-views.ts';
 import { type ReceivedUpload, receiveUpload } from '../media-upload.ts';
 import { addRoute } from '../route.ts';
@@ -20,21 +20,23 @@ export async function mediaFileRoutes(server: FastifyInstance, ctx: DomainContex
   // A raw upload stays a stream: it goes to disk in chunks, never whole into memory.
   server.addContentTypeParser(MEDIA_TYPE_NAMES, (_request, payload, done) => done(null, payload));
 
-  addRoute<typeof API_ROUTES.uploadMediaFile, ReceivedUpload>(
+  addRoute<typeof API_ROUTES.uploadMediaFile, ReceivedUpload & { capturedAt: string | null }>(
     server,
     ctx,
     API_ROUTES.uploadMediaFile,
     async ({ params, prepared, origin, t, now }) => {
-      const media = await attachMedia(t, now, params.account_id, params.id, prepared.stored, prepared.type, MEDIA_TYPES[prepared.type].kind);
+      const media = await attachMedia(t, now, params.account_id, params.id, prepared.stored, prepared.type, MEDIA_TYPES[prepared.type].kind, prepared.capturedAt);
       return { body: mediaFileView(media, origin) };
     },
     {
       // The bytes go to disk first (streamed, checked, fsynced); the transaction only records them.
-      prepare: async ({ params, request }) => {
+      prepare: async ({ params, query, request }) => {
         await assertPackageExists(ctx, params.account_id, params.id);
-        return receiveUpload(request, ctx.store);
+        assertCaptureTime(query.captured_at, ctx.clock.now());
+        return { ...(await receiveUpload(request, ctx.store)), capturedAt: query.captured_at ?? null };
       },
-      fingerprint: (upload) => ({ sha256: upload.stored.sha256, type: upload.type }),
+      // The same bytes said to be taken at another time are another request (none said: as before there was a time to say).
+      fingerprint: (upload) => ({ sha256: upload.stored.sha256, type: upload.type, ...(upload.capturedAt === null ? {} : { captured_at: upload.capturedAt }) }),
       // Recorded (or refused): the bytes are no longer held; the collector keeps them while a record names them.
       release: (upload) => ctx.store.media.release(upload.stored.sha256),
     },

@@ -3,6 +3,7 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import {
   cancelPrintJob,
+  currentPackageLabels,
   currentUnitLabel,
   enqueuePackageLabels,
   enqueueTestLabel,
@@ -11,7 +12,7 @@ import {
   printJobView,
   testLabel,
 } from '../../domain/print-jobs.ts';
-import { unitLabelPdf } from '../../printing/pdf.ts';
+import { unitLabelPdf, unitLabelsPdf } from '../../printing/pdf.ts';
 import { addRoute } from '../route.ts';
 
 const PDF_HEADERS = (name: string) => ({ 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${name}.pdf"` });
@@ -32,6 +33,10 @@ export function printingRoutes(server: FastifyInstance, ctx: DomainContext): voi
   addRoute(server, ctx, API_ROUTES.getUnitLabelPdf, async ({ t, now, params }) => {
     const label = await currentUnitLabel(t, now, params.account_id, params.id, params.line_item_id);
     return { body: await unitLabelPdf(label), headers: PDF_HEADERS(`unit-${label.unit_id}`) };
+  });
+  addRoute(server, ctx, API_ROUTES.getPackageLabelsPdf, async ({ t, now, params }) => {
+    const { pkg, labels } = await currentPackageLabels(t, now, params.account_id, params.id);
+    return { body: await unitLabelsPdf(labels, `Labels of ${pkg.tracking_number}`), headers: PDF_HEADERS(`labels-${pkg.id}`) };
   });
   addRoute(server, ctx, API_ROUTES.createPackageLabels, async ({ t, now, params, body, afterCommit }) => {
     const jobs = await enqueuePackageLabels(t, now, params.account_id, params.id, body.operator_id);

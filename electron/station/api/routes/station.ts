@@ -5,10 +5,16 @@ import type { DomainContext } from '../../domain/context.ts';
 import { dispositionRulesIn, replaceDispositionRules } from '../../domain/dispositions.ts';
 import { dockDay, dockDayReceiptsCsv } from '../../domain/dock-day.ts';
 import { lookupCode } from '../../domain/lookup.ts';
-import { createOperator, listOperators, updateOperator } from '../../domain/operators.ts';
+import { createOperator, listOperators, pinHashOf, updateOperator } from '../../domain/operators.ts';
 import { stationSettings, updateStationSettings } from '../../domain/station-settings.ts';
 import { stationStatus } from '../../domain/station-status.ts';
 import { addRoute } from '../route.ts';
+
+/** A body's PIN hashed before the write, and the body without it (what a retry must repeat). */
+interface HashedPin {
+  pinHash: string | null;
+  fingerprint: unknown;
+}
 
 /** Station resources (docs/api-reference.md, Station resources): status, the dock day, settings, scan lookup, dock workers. Station tokens only. */
 export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void {
@@ -36,9 +42,23 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
     const start = (query.page - 1) * query.per_page;
     return { body: { data: all.slice(start, start + query.per_page), meta: listMeta(query.page, query.per_page, all.length) } };
   });
-  addRoute(server, ctx, API_ROUTES.createOperator, async ({ body, request }) => {
-    const operator = await createOperator(ctx, body);
-    return { body: operator, headers: { location: `${request.url.split('?')[0]}/${operator.id}` } };
-  });
-  addRoute(server, ctx, API_ROUTES.updateOperator, async ({ params, body }) => ({ body: await updateOperator(ctx, params.id, body) }));
+  // A PIN is hashed before the write (scrypt is slow): in `prepare`.
+  addRoute<typeof API_ROUTES.createOperator, HashedPin>(
+    server,
+    ctx,
+    API_ROUTES.createOperator,
+    async ({ body, request, prepared }) => {
+      const operator = await createOperator(ctx, body, prepared.pinHash);
+      return { body: operator, headers: { location: `${request.url.split('?')[0]}/${operator.id}` } };
+    },
+    // A retry is the same request without the PIN: the idempotency record keeps no trace of it.
+    { prepare: async ({ body }) => ({ pinHash: await pinHashOf(body), fingerprint: { ...body, pin: undefined } }), fingerprint: (prepared) => prepared.fingerprint },
+  );
+  addRoute<typeof API_ROUTES.updateOperator, HashedPin>(
+    server,
+    ctx,
+    API_ROUTES.updateOperator,
+    async ({ params, body, prepared }) => ({ body: await updateOperator(ctx, params.id, body, prepared.pinHash) }),
+    { prepare: async ({ body }) => ({ pinHash: await pinHashOf(body), fingerprint: { ...body, pin: undefined } }), fingerprint: (prepared) => prepared.fingerprint },
+  );
 }

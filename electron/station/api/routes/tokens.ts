@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { TokenView } from '#shared/api/tokens.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { createToken, listTokens, revokeToken } from '../../domain/tokens.ts';
+import { createToken, listTokens, revokeToken, roleOf } from '../../domain/tokens.ts';
 import type { Token } from '../../store/index.ts';
 import { addRoute } from '../route.ts';
 
@@ -11,6 +11,7 @@ function tokenView(token: Token): TokenView {
     id: token.id,
     scope: token.scope,
     account_id: token.account_id,
+    role: roleOf(token),
     name: token.name,
     created_at: token.created_at,
     expires_at: token.expires_at,

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { API_ROUTES } from '#shared/api/routes.ts';
+import { hashPin } from '../../auth/pin-hash.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { addFirstSupervisor, openSession, SignInGuard, verifySupervisor } from '../../domain/supervisor-sessions.ts';
+import { revokeToken } from '../../domain/tokens.ts';
+import type { Frozen, Operator } from '../../store/index.ts';
+import { addRoute } from '../route.ts';
+
+/**
+ * Supervisor sessions (docs/decisions/supervisor.md): a badge and PIN give a short-lived token; a
+ * station without a supervisor takes its first one. The PIN is checked or hashed in `prepare`,
+ * outside the write (scrypt is slow); wrong tries are counted per badge in this server's memory.
+ */
+export function supervisorRoutes(server: FastifyInstance, ctx: DomainContext): void {
+  const guard = new SignInGuard(ctx.clock);
+  addRoute<typeof API_ROUTES.createSupervisorSession, Frozen<Operator>>(
+    server,
+    ctx,
+    API_ROUTES.createSupervisorSession,
+    async ({ prepared, t, now }) => ({ body: await openSession(t, now, prepared) }),
+    // The PIN never goes into the idempotency record's fingerprint.
+    { prepare: ({ body }) => verifySupervisor(ctx, guard, body), fingerprint: (operator) => ({ operator: operator.id }) },
+  );
+  addRoute(server, ctx, API_ROUTES.endSupervisorSession, async ({ principal }) => {
+    if (principal.role === 'supervisor') await revokeToken(ctx.store, ctx.clock, principal.tokenId);
+    return { body: undefined };
+  });
+  addRoute<typeof API_ROUTES.createFirstSupervisor, { pinHash: string; fingerprint: unknown }>(
+    server,
+    ctx,
+    API_ROUTES.createFirstSupervisor,
+    async ({ body, prepared, t, now }) => {
+      const operator = await addFirstSupervisor(t, now, body, prepared.pinHash);
+      return { body: await openSession(t, now, operator) };
+    },
+    { prepare: async ({ body }) => ({ pinHash: await hashPin(body.pin), fingerprint: { ...body, pin: undefined } }), fingerprint: (prepared) => prepared.fingerprint },
+  );
+}

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_IN_ATTEMPTS, SIGN_IN_LOCK_MINUTES, SUPERVISOR_SESSION_MINUTES } from '#shared/api/supervisor.ts';
+import { createToken } from '../../electron/station/domain/tokens.ts';
+import type { Clock } from '../../electron/station/domain/clock.ts';
+import { call, expectError, startStation, type TestStation } from './support.ts';
+
+/*
+ * The supervisor role over real HTTP: a terminal's station token (the UI link, the desktop window)
+ * does the dock's work but is refused what only a supervisor may, with the one error shape; a
+ * badge and PIN give a short session; wrong PINs lock the badge; another supervisor resets a PIN.
+ * The station's clock is the test's, so a lock's end and a session's expiry are reached at once.
+ */
+
+let offsetMs = 0;
+const clock: Clock = { now: () => new Date(Date.now() + offsetMs).toISOString() };
+let s: TestStation;
+let terminal: string;
+
+beforeAll(async () => {
+  s = await startStation({ clock });
+  terminal = (await createToken(s.station.store, clock, { scope: 'station', role: 'terminal', accountId: null, name: 'UI link' })).secret;
+});
+afterAll(async () => s.close());
+
+/** Every route only a supervisor may call, with a body it would take. */
+const GATED: Array<[string, string, unknown]> = [
+  ['PATCH', '/api/v1/station/settings', { currency: 'EUR' }],
+  ['PUT', '/api/v1/station/disposition-rules', { rules: [{ conditions: ['new'], statuses: ['received'], disposition: 'RESTOCK', bin: 'A1' }] }],
+  ['POST', '/api/v1/station/operators', { name: 'Nobody' }],
+  ['PATCH', '/api/v1/station/operators/1', { name: 'Renamed' }],
+  ['GET', '/api/v1/station/tokens', undefined],
+  ['POST', '/api/v1/station/tokens', { scope: 'station' }],
+  ['DELETE', '/api/v1/station/tokens/1', undefined],
+  ['POST', '/api/v1/station/upstream', { url: 'http://127.0.0.1:9', token: 'x', accounts: [1] }],
+  ['DELETE', '/api/v1/station/upstream', undefined],
+];
+
+async function signIn(badge: string, pin: string) {
+  return call(s.origin, 'POST', '/api/v1/station/supervisor-sessions', { token: terminal, body: { badge_code: badge, pin } });
+}
+
+describe('supervisor', () => {
+  let first: { token: string; expires_at: string; operator: { id: number; uid: string; role: string } };
+
+  it('refuses a terminal token every change only a supervisor may make (403 SUPERVISOR_REQUIRED), and leaves the dock its reads', async () => {
+    for (const [method, path, body] of GATED) {
+      const details = expectError(await call(s.origin, method, path, { token: terminal, body }), 'SUPERVISOR_REQUIRED');
+      expect(details.message).toMatch(/supervisor/);
+    }
+    for (const path of ['/api/v1/station/settings', '/api/v1/station/operators', '/api/v1/station/disposition-rules', '/api/v1/station']) {
+      expect((await call(s.origin, 'GET', path, { token: terminal })).status).toBe(200);
+    }
+    // An account token is still refused as before (it is no station token at all).
+    expectError(await call(s.origin, 'PATCH', '/api/v1/station/settings', { token: s.account1, body: { currency: 'EUR' } }), 'ACCOUNT_FORBIDDEN');
+    // Nothing changed.
+    expect(((await call(s.origin, 'GET', '/api/v1/station/settings', { token: terminal })).json as { currency: string | null }).currency).toBeNull();
+  });
+
+  it('takes its first supervisor from a terminal once; the session may change settings, and a second first supervisor is refused', async () => {
+    const made = await call(s.origin, 'POST', '/api/v1/station/first-supervisor', { token: terminal, body: { name: 'Morgan', badge_code: 'SUP-1', pin: '2468', sign_in_key: 9 } });
+    expect(made.status, made.text).toBe(201);
+    first = made.json as typeof first;
+    expect(first.operator).toMatchObject({ role: 'supervisor', sign_in_key: 9, has_pin: true, active: true });
+    expect(first.operator.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Date.parse(first.expires_at) - Date.now() - offsetMs).toBeGreaterThan((SUPERVISOR_SESSION_MINUTES - 1) * 60_000);
+    expect(made.text).not.toContain('2468');
+
+    const changed = await call(s.origin, 'PATCH', '/api/v1/station/settings', { token: first.token, body: { currency: 'EUR' } });
+    expect(changed.status, changed.text).toBe(200);
+    expect((changed.json as { currency: string }).currency).toBe('EUR');
+
+    expectError(await call(s.origin, 'POST', '/api/v1/station/first-supervisor', { token: terminal, body: { name: 'Intruder', badge_code: 'SUP-X', pin: '1111' } }), 'SUPERVISOR_EXISTS');
+    const listed = await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal });
+    expect(listed.text).not.toMatch(/pin_hash|scrypt|2468/);
+    expect((listed.json as { data: Array<{ name: string }> }).data.map((o) => o.name)).toEqual(['Morgan']);
+  });
+
+  it('refuses bad input with its field named: a PIN of letters, a supervisor without a PIN, a taken number key', async () => {
+    const short = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2', pin: '12a4' } }), 'VALIDATION_FAILED');
+    expect(JSON.stringify(short.fields)).toContain('pin');
+    const noPin = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2' } }), 'VALIDATION_FAILED');
+    expect(JSON.stringify(noPin.fields)).toContain('pin');
+    const key = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', sign_in_key: 9 } }), 'VALIDATION_FAILED');
+    expect(JSON.stringify(key.fields)).toContain('sign_in_key');
+    expect(((await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it(`signs a supervisor in by badge and PIN; ${SIGN_IN_ATTEMPTS} wrong PINs lock the badge for ${SIGN_IN_LOCK_MINUTES} minutes, right PIN or not`, async () => {
+    const worker = await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Sam', badge_code: 'W-1', sign_in_key: 1, pin: '1357' } });
+    expect(worker.status, worker.text).toBe(201);
+    // A worker's badge and PIN are no supervisor's: the same answer as a wrong PIN.
+    expectError(await signIn('W-1', '1357'), 'SIGN_IN_REFUSED');
+
+    const ok = await signIn('sup-1', '2468'); // a badge as a scanner may send it: normalised
+    expect(ok.status, ok.text).toBe(201);
+
+    for (let i = 1; i < SIGN_IN_ATTEMPTS; i++) {
+      const details = expectError(await signIn('SUP-1', '0000'), 'SIGN_IN_REFUSED');
+      expect(details.message).toContain(`${SIGN_IN_ATTEMPTS - i} ${SIGN_IN_ATTEMPTS - i === 1 ? 'try' : 'tries'} left`);
+    }
+    const lockedNow = await signIn('SUP-1', '0000');
+    expectError(lockedNow, 'SIGN_IN_LOCKED');
+    expect(lockedNow.headers.get('retry-after')).toBe(String(SIGN_IN_LOCK_MINUTES * 60));
+    // Locked: the right PIN is refused too, with the time left.
+    offsetMs += (SIGN_IN_LOCK_MINUTES * 60 - 30) * 1000;
+    const stillLocked = await signIn('SUP-1', '2468');
+    expect(expectError(stillLocked, 'SIGN_IN_LOCKED').retry_after_seconds).toBe(30);
+    // The session signed in before the lock still works: the lock stops sign-ins, not work.
+    expect((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: (ok.json as { token: string }).token })).status).toBe(200);
+    offsetMs += 31_000;
+    const after = await signIn('SUP-1', '2468');
+    expect(after.status, after.text).toBe(201);
+  });
+
+  it(`ends a session ${SUPERVISOR_SESSION_MINUTES} minutes after its sign-in (401), and at sign-out`, async () => {
+    const session = (await signIn('SUP-1', '2468')).json as { token: string };
+    expect((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: session.token })).status).toBe(200);
+    offsetMs += SUPERVISOR_SESSION_MINUTES * 60_000 + 1000;
+    expectError(await call(s.origin, 'GET', '/api/v1/station/tokens', { token: session.token }), 'INVALID_TOKEN');
+
+    const next = (await signIn('SUP-1', '2468')).json as { token: string };
+    expect((await call(s.origin, 'DELETE', '/api/v1/station/supervisor-sessions/current', { token: next.token })).status).toBe(204);
+    expectError(await call(s.origin, 'GET', '/api/v1/station/tokens', { token: next.token }), 'INVALID_TOKEN');
+    // Signing out with a terminal's token changes nothing for the terminal.
+    expect((await call(s.origin, 'DELETE', '/api/v1/station/supervisor-sessions/current', { token: terminal })).status).toBe(204);
+    expect((await call(s.origin, 'GET', '/api/v1/station', { token: terminal })).status).toBe(200);
+  });
+
+  it("lets another supervisor reset a PIN (the old PIN and the old sessions stop), and keeps the station's last supervisor", async () => {
+    const morgan = ((await signIn('SUP-1', '2468')).json as { token: string; operator: { id: number } });
+    const kim = await call(s.origin, 'POST', '/api/v1/station/operators', { token: morgan.token, body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2', pin: '8642' } });
+    expect(kim.status, kim.text).toBe(201);
+    const kimId = (kim.json as { id: number }).id;
+    const kimSession = (await signIn('SUP-2', '8642')).json as { token: string };
+
+    const reset = await call(s.origin, 'PATCH', `/api/v1/station/operators/${kimId}`, { token: morgan.token, body: { pin: '9753' } });
+    expect(reset.status, reset.text).toBe(200);
+    expectError(await call(s.origin, 'GET', '/api/v1/station/tokens', { token: kimSession.token }), 'INVALID_TOKEN');
+    expectError(await signIn('SUP-2', '8642'), 'SIGN_IN_REFUSED');
+    const kimAgain = (await signIn('SUP-2', '9753')).json as { token: string };
+
+    // Kim deactivates Morgan: Morgan's session ends. Kim, now the last supervisor, cannot go.
+    expect((await call(s.origin, 'PATCH', `/api/v1/station/operators/${morgan.operator.id}`, { token: kimAgain.token, body: { active: false } })).status).toBe(200);
+    expectError(await call(s.origin, 'GET', '/api/v1/station/tokens', { token: morgan.token }), 'INVALID_TOKEN');
+    const last = expectError(await call(s.origin, 'PATCH', `/api/v1/station/operators/${kimId}`, { token: kimAgain.token, body: { role: 'worker' } }), 'VALIDATION_FAILED');
+    expect(JSON.stringify(last.fields)).toContain('role');
+    expectError(await call(s.origin, 'PATCH', `/api/v1/station/operators/${kimId}`, { token: kimAgain.token, body: { active: false } }), 'VALIDATION_FAILED');
+    // An administrative token (the command line's) may do what a supervisor may.
+    expect((await call(s.origin, 'PATCH', `/api/v1/station/operators/${morgan.operator.id}`, { token: s.stationToken, body: { active: true, pin: '1122' } })).status).toBe(200);
+    expect((await signIn('SUP-1', '1122')).status).toBe(201);
+  });
+
+  it('says in the tokens list which token is a terminal, an administrator or a session', async () => {
+    const session = ((await signIn('SUP-2', '9753')).json as { token: string }).token;
+    const tokens = ((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: session })).json as { data: Array<{ name: string; role: string | null }> }).data;
+    expect(tokens.find((t) => t.name === 'UI link')?.role).toBe('terminal');
+    expect(tokens.find((t) => t.name === 'test station')?.role).toBe('admin');
+    expect(tokens.find((t) => t.name === 'test account 1')?.role).toBeNull();
+    expect(tokens.some((t) => t.role === 'supervisor')).toBe(true);
+  });
+});

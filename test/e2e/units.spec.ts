@@ -1,0 +1,111 @@
+import type { Page } from '@playwright/test';
+import type { PackageLineItem } from '#shared/api/line-items.ts';
+import { expect, test } from './fixtures.ts';
+import { lineRow, openAndSignIn, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
+
+/*
+ * Each unit its own (docs/decisions/units.md) at the dock, driven by the wedge keyboard: the same
+ * SKU scanned twice is two units, each with its own condition (the second unset until given),
+ * disposition, bin, unit id and put; + adds a unit, − takes one off unless it was put. Checked against
+ * what the station recorded, with who set each condition and who put each unit.
+ */
+
+const unitRow = (page: Page, sku: string) => page.locator(`[data-testid="unit-row"][data-sku="${sku}"]`);
+
+test('the same item scanned twice is two units, each inspected and put on its own', async ({ page, demo }) => {
+  const s = await scenario(demo, 'delivered');
+  const [a, b, c] = s.skus;
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  // Each unit: scanned, given its condition, put in the bin it shows.
+  await scan(page, a);
+  await page.keyboard.press('1');
+  await page.keyboard.press('Enter');
+  await scan(page, 'RESTOCK');
+  await expect(page.getByTestId('notice')).toContainText('Put in RESTOCK');
+  await scan(page, b);
+  await page.keyboard.press('2'); // like new
+  await page.keyboard.press('Enter');
+  await expect(lineRow(page, b)).toContainText('Like new');
+  // The second unit: a row of its own, selected, its condition not set (nothing copied from the first).
+  await scan(page, b);
+  await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('2');
+  await expect(unitRow(page, b)).toHaveCount(1);
+  await expect(unitRow(page, b)).toHaveAttribute('aria-selected', 'true');
+  await expect(unitRow(page, b)).toContainText('Not set');
+  await expect(lineRow(page, b)).toContainText('Like new');
+  await page.keyboard.press('5'); // damaged
+  await page.keyboard.press('Enter');
+  await expect(unitRow(page, b)).toContainText('Damaged');
+  await expect(lineRow(page, b)).toContainText('Like new');
+  // Its bin scanned: the put of this unit only.
+  await scan(page, 'LIQUIDATE');
+  await expect(page.getByTestId('notice')).toContainText('Put in LIQUIDATE');
+  await scan(page, c);
+  await page.keyboard.press('3');
+  await page.keyboard.press('Enter');
+  await scan(page, 'REFURB');
+  await expect(page.getByTestId('notice')).toContainText('Put in REFURB');
+  // The first unit of b, back in the list (↑), put last.
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(lineRow(page, b)).toHaveAttribute('aria-selected', 'true');
+  await scan(page, 'RESTOCK');
+  await expect(page.getByTestId('notice')).toContainText('Put in RESTOCK');
+  await waitForQuietSync(page);
+  await page.keyboard.press('F2');
+  await expect.poll(async () => (await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('received');
+
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  const lineB = s.ret.return_line_items[1]?.id;
+  const units = pkg.line_items.filter((li) => li.return_line_item_id === lineB) as [PackageLineItem, PackageLineItem];
+  expect(units.map((u) => [u.quantity, u.condition, u.disposition, u.bin, u.condition_by])).toEqual([
+    [1, 'like_new', 'restock', 'RESTOCK', s.operator.id],
+    [1, 'damaged', 'liquidate', 'LIQUIDATE', s.operator.id],
+  ]);
+  expect(units[0].unit_id).toMatch(/^RS-[A-Z0-9]{8}-\d+$/);
+  expect(units[1].unit_id).toMatch(/^RS-[A-Z0-9]{8}-\d+$/);
+  expect(units[0].unit_id).not.toBe(units[1].unit_id);
+  for (const u of units) expect(Date.parse(u.condition_at ?? '')).toBeLessThanOrEqual(Date.parse(pkg.processed_at ?? ''));
+  expect(units.map((u) => u.put_by)).toEqual([s.operator.id, s.operator.id]);
+  // Each put when it was made: the second unit's before the first's.
+  expect(Date.parse(units[1].put_confirmed_at ?? '')).toBeLessThan(Date.parse(units[0].put_confirmed_at ?? ''));
+  expect(pkg.line_items).toHaveLength(4);
+  expect(pkg.line_items.every((li) => li.quantity === 1)).toBe(true);
+});
+
+test('+ adds a unit of the selected item with its condition unset; − takes one off, but never a unit already put', async ({ page, demo }) => {
+  const s = await scenario(demo, 'delivered');
+  const b = s.skus[1];
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  await scan(page, b);
+  await page.keyboard.press('3'); // good
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('+');
+  await page.keyboard.press('Enter');
+  await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('2');
+  await expect(unitRow(page, b)).toHaveAttribute('aria-selected', 'true');
+  await expect(unitRow(page, b)).toContainText('Not set');
+  await page.keyboard.press('1'); // new
+  await page.keyboard.press('Enter');
+  await scan(page, 'RESTOCK');
+  await expect(page.getByTestId('notice')).toContainText('Put in RESTOCK');
+  // The unit put is kept: − says why and changes nothing.
+  await page.keyboard.press('-');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('notice')).toContainText('was put in its bin');
+  await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('2');
+  // The first unit, not put, is taken off.
+  await page.keyboard.press('ArrowUp');
+  await expect(lineRow(page, b)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('-');
+  await page.keyboard.press('Enter');
+  await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('1');
+  await waitForQuietSync(page);
+
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.line_items.map((li) => [li.return_line_item_id, li.quantity, li.condition, li.bin, li.put_by, li.condition_by])).toEqual([
+    [s.ret.return_line_items[1]?.id, 1, 'new', 'RESTOCK', s.operator.id, s.operator.id],
+  ]);
+});

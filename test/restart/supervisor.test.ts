@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { ApiClient, ApiError } from '#shared/api/client.ts';
+import type { Operator } from '#shared/api/station.ts';
+import { STATION_BIN, startStation } from '../support/station-process.ts';
+
+/*
+ * Workers and supervisors through the doors a user uses, across a real stop and start of
+ * `returns-station serve`: the first supervisor from the UI link's terminal token, a worker added by
+ * the command line while the station runs (through its API) and while it is stopped, a PIN reset by
+ * the command line; badges, keys, uids and PINs survive the restart, and the terminal token alone
+ * still cannot change anything only a supervisor may.
+ */
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The real command, not blocking this process; `stdin` is written to it (a PIN for `--pin -`). */
+function operatorCli(dataDir: string, args: string[], stdin = ''): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [STATION_BIN, 'operator', ...args, '--data-dir', dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+async function refusal(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof ApiError) return error.errorCode;
+  }
+  return 'not refused';
+}
+
+it('keeps workers, keys, uids and PINs across a restart; the command line adds and resets while the station runs and while it is stopped', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'supervisor-restart-'));
+  dirs.push(dir);
+  let station = await startStation({ dataDir: dir });
+  let terminal = new ApiClient({ baseUrl: station.origin, token: station.uiToken });
+  let firstUid: string;
+  try {
+    // A new station: the UI link's token takes the first supervisor, and nothing more.
+    expect((await terminal.listOperators()).data).toEqual([]);
+    const first = await terminal.createFirstSupervisor({ name: 'Morgan', badge_code: 'SUP-1', pin: '2468', sign_in_key: 9 });
+    firstUid = first.operator.uid;
+    expect(await refusal(terminal.createOperator({ name: 'Sneaky' }))).toBe('SUPERVISOR_REQUIRED');
+    expect(await refusal(terminal.createFirstSupervisor({ name: 'Second', badge_code: 'SUP-X', pin: '1111' }))).toBe('SUPERVISOR_EXISTS');
+    const supervisor = terminal.withToken(first.token);
+    await supervisor.createOperator({ name: 'Ada', badge_code: 'BADGE-ADA', sign_in_key: 1 });
+
+    // The command line while the station runs: through its API, no lock refused.
+    const added = await operatorCli(dir, ['add', '--name', 'Bo', '--badge', 'BADGE-BO', '--key', '2']);
+    expect(added.status, added.stderr).toBe(0);
+    const boId = Number(added.stdout.trim());
+    expect((await terminal.listOperators()).data.find((o) => o.id === boId)).toMatchObject({ name: 'Bo', sign_in_key: 2, role: 'worker', active: true });
+    const taken = await operatorCli(dir, ['add', '--name', 'Cy', '--key', '2']);
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toMatch(/Key 2 already signs in Bo/);
+    const badPin = await operatorCli(dir, ['add', '--name', 'Di', '--badge', 'SUP-2', '--supervisor', '--pin', '12']);
+    expect(badPin.status).toBe(2);
+    expect(badPin.stderr).toMatch(/--pin: .*4–8 digits/);
+    const listed = await operatorCli(dir, ['list']);
+    expect(listed.stdout).toMatch(/Morgan\s+SUP-1\s+9\s+supervisor\s+set\s+yes/);
+    expect(listed.stdout).not.toMatch(/2468|scrypt/);
+  } finally {
+    expect(await station.stop()).toBe(0);
+  }
+
+  // Stopped: the command line opens the store itself.
+  const offline = await operatorCli(dir, ['add', '--name', 'Eve', '--badge', 'SUP-3', '--supervisor', '--pin', '-', '--key', '5'], '8642\n');
+  expect(offline.status, offline.stderr).toBe(0);
+
+  station = await startStation({ dataDir: dir });
+  terminal = new ApiClient({ baseUrl: station.origin, token: station.uiToken });
+  try {
+    const workers: Operator[] = (await terminal.listOperators()).data;
+    expect(workers.map((o) => [o.name, o.badge_code, o.sign_in_key, o.role, o.has_pin, o.active])).toEqual([
+      ['Morgan', 'SUP-1', 9, 'supervisor', true, true],
+      ['Ada', 'BADGE-ADA', 1, 'worker', false, true],
+      ['Bo', 'BADGE-BO', 2, 'worker', false, true],
+      ['Eve', 'SUP-3', 5, 'supervisor', true, true],
+    ]);
+    expect(workers[0]?.uid).toBe(firstUid);
+    expect(new Set(workers.map((o) => o.uid)).size).toBe(4);
+    // The new UI link is a terminal's too; the PINs still sign in.
+    expect(await refusal(terminal.updateStationSettings({ currency: 'EUR' }))).toBe('SUPERVISOR_REQUIRED');
+    const eve = await terminal.createSupervisorSession({ badge_code: 'SUP-3', pin: '8642' });
+    const morgan = await terminal.createSupervisorSession({ badge_code: 'SUP-1', pin: '2468' });
+    expect((await terminal.withToken(morgan.token).updateStationSettings({ currency: 'EUR' })).currency).toBe('EUR');
+
+    // A PIN reset by the command line while the station runs: the old PIN and the open session stop.
+    const reset = await operatorCli(dir, ['set', String(eve.operator.id), '--pin', '-'], '1357\n');
+    expect(reset.status, reset.stderr).toBe(0);
+    expect(await refusal(terminal.withToken(eve.token).listTokens())).toBe('INVALID_TOKEN');
+    expect(await refusal(terminal.createSupervisorSession({ badge_code: 'SUP-3', pin: '8642' }))).toBe('SIGN_IN_REFUSED');
+    expect((await terminal.createSupervisorSession({ badge_code: 'SUP-3', pin: '1357' })).operator.name).toBe('Eve');
+  } finally {
+    expect(await station.stop()).toBe(0);
+  }
+}, 120_000);
