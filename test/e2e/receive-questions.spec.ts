@@ -82,6 +82,8 @@ test('a received package shows one state and offers its correction, not a receiv
   await expect(page.getByTestId('notice')).toHaveText(`Opened ${s.tracking} — received.`);
   await expect(page.getByTestId('receive')).toHaveCount(0);
   await expect(page.getByTestId('correct-receipt')).toBeVisible();
+  await expect(page.getByTestId('key-legend')).toContainText('F7 correct receipt');
+  await expect(page.getByTestId('key-legend')).not.toContainText('F2');
   await typeTimed(page, F2());
   await expect(page.getByTestId('notice')).toContainText('Press F7 to correct the receipt');
   expect((await demo.api.getPackage(s.accountId, s.packageId)).processor_id).toBe(s.operator.id);
@@ -92,6 +94,8 @@ test('a received package shows one state and offers its correction, not a receiv
   await expect(page.getByText('Scan an item to record it')).toHaveCount(0);
   await expect(page.getByTestId('receive')).toHaveCount(0);
   await expect(page.getByTestId('correct-receipt')).toHaveCount(0);
+  await expect(page.getByTestId('key-legend')).not.toContainText('F2');
+  await expect(page.getByTestId('key-legend')).not.toContainText('F7');
   await typeTimed(page, F2());
   await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'error');
   expect((await demo.api.getPackage(gone.accountId, gone.packageId)).status).toBe('cancelled');

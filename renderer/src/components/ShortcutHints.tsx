@@ -1,3 +1,5 @@
+import { lockReasonOf } from '../receiving/package-store.ts';
+import { usePackage } from '../receiving/page-package.ts';
 import { useSession } from '../session/session-store.ts';
 import { useNav } from '../state/nav-store.ts';
 
@@ -24,6 +26,16 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['F2', 'receive'],
     ['F7', 'correct receipt'],
     ['F5', 'label'],
+    ['Esc', 'back'],
+  ],
+  // A received package (its correction) and a cancelled one take no receive: their keys say so.
+  'package-received': [
+    ['F7', 'correct receipt'],
+    ['Scan', 'next parcel'],
+    ['Esc', 'back'],
+  ],
+  'package-cancelled': [
+    ['Scan', 'next parcel'],
     ['Esc', 'back'],
   ],
   register: [
@@ -79,7 +91,10 @@ const HINTS: Record<string, readonly [string, string][]> = {
 export function ShortcutHints() {
   const screen = useNav((s) => s.screen);
   const signedIn = useSession((s) => s.operator !== null);
-  const hints = HINTS[signedIn ? screen : 'signin'] ?? [];
+  // Locked: received (not being corrected) or cancelled.
+  const locked = usePackage((s) => (lockReasonOf(s) === null ? null : (s.current?.pkg.status ?? null)));
+  const key = !signedIn ? 'signin' : screen === 'package' && locked !== null ? `package-${locked}` : screen;
+  const hints = HINTS[key] ?? [];
   return (
     <footer className="station-footer" aria-label="Keyboard shortcuts" data-testid="key-legend">
       {hints.map(([key, what]) => (

@@ -219,7 +219,8 @@ export function installStationKeyboard(): () => void {
   const uninstall = installKeyCapture({
     field: scanField,
     submit: submitScan,
-    claims: (code) => useSession.getState().byBadge(code) !== null || isCommandCode(code),
+    // A badge scanned into the supervisor sign-in fills its field instead of switching the worker.
+    claims: (code) => (useSession.getState().byBadge(code) !== null && useSupervisorSession.getState().asking === null) || isCommandCode(code),
     isShortcut: (char) => shortcutFor(char) !== null || (scanQueue.size > 0 && MAY_BE_SHORTCUT.test(char)),
     shortcut: (char) => afterScans(() => runShortcut(char)),
     prompting: () => useNav.getState().screen === 'package' && useOverride.getState().state.step === 'pick',
