@@ -42,7 +42,8 @@ export function App() {
     <div className="station-layout">
       <StationHeader />
       <ScanBar />
-      <main className="station-work" aria-label="Work area" data-screen={signedIn ? screen : 'signin'}>
+      {/* Keyed by the screen: each screen opens scrolled to its top, not where the last one was left. */}
+      <main key={signedIn ? screen : 'signin'} className="station-work" aria-label="Work area" data-screen={signedIn ? screen : 'signin'}>
         {!signedIn ? (
           <SignInScreen />
         ) : screen === 'package' ? (

@@ -1,23 +1,48 @@
 import { useState } from 'react';
 import { AccountSelect } from '../components/AccountSelect.tsx';
 
-/** Account, status filters and search of a list; search runs on Enter (or the button). */
-export function ListControls<S extends string>(props: {
+/** The search of a list: runs on Enter (or the button); its label is the field's placeholder too. */
+export function ListSearch(props: { search: string; onSearch(text: string): void }) {
+  const [text, setText] = useState(props.search);
+  const what = 'Search: tracking number, email, SKU or return id';
+  return (
+    <form
+      role="search"
+      className="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSearch(text);
+      }}
+    >
+      <label className="search-field">
+        <span className="sr-only">{what}</span>
+        <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder={what} data-testid="list-search" />
+      </label>
+      <button type="submit" className="btn btn-secondary">
+        Search
+      </button>
+    </form>
+  );
+}
+
+/**
+ * Account and status filters of a list, in one row under the search. On a handheld they fold under
+ * a Filters button (`open`), so the rows keep the screen.
+ */
+export function ListFilters<S extends string>(props: {
   label: string;
   statuses: readonly S[];
   selected: readonly S[];
   accountId: number | null;
-  search: string;
+  open: boolean;
   onAccount(id: number): void;
   /** Offer "All accounts" (the station token lists every account's records). */
   allAccounts?: boolean;
   onStatuses(statuses: S[]): void;
-  onSearch(text: string): void;
 }) {
-  const [text, setText] = useState(props.search);
   return (
-    <div className="list-controls">
-      <AccountSelect className="text-field narrow" value={props.accountId} onChange={props.onAccount} allowAll={props.allAccounts ?? false} />
+    <div className={`list-filters ${props.open ? 'list-filters-open' : ''}`} id={`${props.label.toLowerCase()}-filters`}>
+      <AccountSelect className="list-account" value={props.accountId} onChange={props.onAccount} allowAll={props.allAccounts ?? false} />
       <div className="button-row" role="group" aria-label={`${props.label} status filter`}>
         <button type="button" className={`btn btn-filter ${props.selected.length === 0 ? 'btn-active' : ''}`} aria-pressed={props.selected.length === 0} onClick={() => props.onStatuses([])}>
           All
@@ -31,23 +56,16 @@ export function ListControls<S extends string>(props: {
           );
         })}
       </div>
-      <form
-        role="search"
-        className="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          props.onSearch(text);
-        }}
-      >
-        <label className="text-field">
-          <span>Search: tracking number, email, SKU or return id</span>
-          <input type="search" value={text} onChange={(e) => setText(e.target.value)} data-testid="list-search" />
-        </label>
-        <button type="submit" className="btn btn-secondary">
-          Search
-        </button>
-      </form>
     </div>
+  );
+}
+
+/** Shows or hides the filters where they fold (a handheld); says how many statuses are picked. */
+export function FiltersToggle({ label, open, picked, onToggle }: { label: string; open: boolean; picked: number; onToggle(): void }) {
+  return (
+    <button type="button" className="btn btn-secondary filters-toggle" aria-expanded={open} aria-controls={`${label.toLowerCase()}-filters`} onClick={onToggle}>
+      Filters{picked > 0 ? ` (${picked})` : ''}
+    </button>
   );
 }
 

@@ -1,7 +1,7 @@
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
 import { useStationLink } from '../state/station-link.ts';
-import { ListControls, Pager } from './ListControls.tsx';
+import { FiltersToggle, ListFilters, ListSearch, Pager } from './ListControls.tsx';
 import type { ListState } from './lists-store.ts';
 
 export interface ListColumn<R> {
@@ -29,6 +29,7 @@ export function ListScreen<S extends string, R extends { id: number }>(props: {
   const { store, columns } = props;
   const { query, rows, meta, loading, error, setQuery } = store();
   const firstAccount = useStationLink((s) => s.status?.accounts[0]?.id ?? null);
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
   useEffect(() => {
     if (query.accountId === null && firstAccount !== null) setQuery({ accountId: firstAccount });
@@ -37,26 +38,31 @@ export function ListScreen<S extends string, R extends { id: number }>(props: {
 
   const titleId = `${props.testId}-title`;
   return (
-    <section className="panel" aria-labelledby={titleId}>
-      <h2 id={titleId}>{props.title}</h2>
-      <ListControls
+    <section className="panel list-screen" aria-labelledby={titleId}>
+      <div className="list-bar">
+        <h2 id={titleId}>{props.title}</h2>
+        <ListSearch search={query.search} onSearch={(search) => setQuery({ search, page: 1 })} />
+        <FiltersToggle label={props.noun} open={filtersOpen} picked={query.statuses.length} onToggle={() => setFiltersOpen(!filtersOpen)} />
+        <Pager page={meta.current_page} totalPages={meta.total_pages} total={meta.total_count} onPage={(page) => setQuery({ page })} />
+      </div>
+      <ListFilters
         label={props.noun}
         statuses={props.statuses}
         selected={query.statuses}
         accountId={query.accountId}
-        search={query.search}
+        open={filtersOpen}
         onAccount={(id) => setQuery({ accountId: id, page: 1 })}
         allAccounts={props.allAccounts ?? false}
         onStatuses={(statuses) => setQuery({ statuses, page: 1 })}
-        onSearch={(search) => setQuery({ search, page: 1 })}
       />
       {error && (
         <p className="inline-error" role="alert">
           {error}
         </p>
       )}
-      <ListTable columns={columns} rows={rows} loading={loading} noun={props.noun} testId={props.testId} rowTestId={props.rowTestId} />
-      <Pager page={meta.current_page} totalPages={meta.total_pages} total={meta.total_count} onPage={(page) => setQuery({ page })} />
+      <div className="list-scroll">
+        <ListTable columns={columns} rows={rows} loading={loading} noun={props.noun} testId={props.testId} rowTestId={props.rowTestId} />
+      </div>
     </section>
   );
 }

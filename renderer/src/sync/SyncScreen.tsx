@@ -162,11 +162,12 @@ export function SyncScreen() {
           {message}
         </p>
       )}
+      {/* The upstream's setup first: on a first start it is what this screen is opened for. */}
+      <UpstreamSettings />
       <WaitingChanges />
       <SyncIssues />
       <SyncConflicts />
       <UpstreamLists />
-      <UpstreamSettings />
     </section>
   );
 }

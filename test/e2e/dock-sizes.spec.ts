@@ -1,0 +1,131 @@
+import type { Locator, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { createReturn, scan, scenario, uid } from './receiving-helpers.ts';
+
+/*
+ * Every screen at the sizes the station is used at: a dock terminal (1024×600), a small one
+ * (800×600) and a handheld in portrait (412×915). On each, nothing is wider than the window, the
+ * screen's next action and its key bar are in view (on the handheld: reachable by touch, the header's
+ * screens under its Menu button), the lists show at least 8 rows at 1024×600 and Esc leaves
+ * Settings. A screenshot of every screen is attached to the run for a person to look at.
+ */
+
+const SIZES = [
+  { name: '1024x600', width: 1024, height: 600 },
+  { name: '800x600', width: 800, height: 600 },
+  { name: '412x915', width: 412, height: 915 },
+] as const;
+
+for (const size of SIZES) {
+  test.describe(`at ${size.name}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+    const handheld = size.width < 700;
+
+    test('every screen fits, with its next action and its key bar in view', async ({ page, demo }, testInfo) => {
+      test.slow();
+      const s = await scenario(demo, 'delivered');
+      // More parcels and returns than the demo's, so each list has 8 rows and more to show.
+      for (let i = 0; i < 4; i += 1) await demo.api.createPackage(s.accountId, { return_id: s.ret.id, tracking_number: `${s.tracking}L${i}`, status: 'in_transit' });
+      for (let i = 0; i < 3; i += 1) await createReturn(demo.api, s.accountId, uid());
+      const look = (screen: string, actions: Locator[], scrolled = handheld) => expectFits(page, testInfo, `${screen}-${size.name}`, actions, scrolled);
+
+      await page.goto(demo.uiUrl);
+      await expect(page.getByTestId('link-state')).toHaveText('Station online');
+      await look('signin', [page.getByTestId('scan-field')]);
+      await scan(page, s.operator.badge_code ?? '');
+      await expect(page.getByTestId('operator')).toContainText(s.operator.name);
+      await look('scan', [page.getByTestId('scan-field')]);
+
+      // A unit the station already holds (its label has a unit id), then one scanned now; the first selected.
+      await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: s.ret.return_line_items[0]?.id ?? null, condition: 'like_new' });
+      await scan(page, s.tracking);
+      await expect(page.getByTestId('tracking-number')).toHaveText(s.tracking);
+      await scan(page, s.skus[1]);
+      await expect(page.getByTestId('selected-item')).toBeVisible();
+      await page.keyboard.press('ArrowUp');
+      const panel = page.getByTestId('selected-item');
+      await expect(panel.getByTestId('print-label')).toBeVisible();
+      await look('package', [
+        page.getByTestId('receive'),
+        page.getByTestId('condition-panel'),
+        panel.getByRole('button', { name: /^Defective/ }),
+        panel.getByTestId('print-label'),
+        panel.getByLabel('Notes'),
+        page.getByTestId('take-photo'),
+      ]);
+      // Every column of the line table reads whole (no "Expecte", "Like ne…").
+      await expectNoCutText(page.getByTestId('lines').locator('thead th, tbody td'));
+
+      await page.keyboard.press('Escape');
+      await scan(page, `SIZE${uid()}`);
+      await expect(page.getByTestId('register-view')).toBeVisible();
+      // The manual return form is long: under 1024 wide its button is reached by scrolling the work area.
+      await look('register', [page.getByTestId('scan-field'), page.getByRole('button', { name: 'Create return and register parcel' })], size.width < 1024);
+      await page.keyboard.press('Escape');
+
+      // A list row opens by its first cell: at 1024×600 the eighth is in view.
+      await page.keyboard.press('Alt+P');
+      await expect(page.getByTestId('package-row').first()).toBeVisible();
+      await look('packages', [page.getByTestId('list-search'), page.getByTestId('package-row').nth(size.width >= 1024 ? 7 : 0).locator('th')]);
+      await page.keyboard.press('Alt+R');
+      await expect(page.getByTestId('return-row').first()).toBeVisible();
+      await look('returns', [page.getByTestId('list-search'), page.getByTestId('return-row').nth(size.width >= 1024 ? 7 : 0).locator('th')]);
+
+      await page.keyboard.press('Alt+D');
+      await look('supervisor', [page.getByTestId('supervisor-export')]);
+      await page.keyboard.press('Alt+L');
+      await look('print-queue', [page.getByTestId('print-queue')]);
+
+      await openFromHeader(page, handheld, page.getByTestId('sync-indicator'));
+      await look('sync', [page.getByRole('button', { name: 'Save and sync' })]);
+
+      await openFromHeader(page, handheld, page.getByTestId('settings-button'));
+      // Its sections (and the supervisor's) are reached by scrolling the work area.
+      await look('settings', [page.getByTestId('scanner-save'), page.getByTestId('printer-save'), page.getByTestId('disposition-rules-link'), page.getByTestId('command-barcodes-link')], true);
+      await page.getByTestId('disposition-rules-link').click();
+      await expect(page.getByTestId('rule-row').first()).toBeVisible();
+      // "Add a rule" ends the rules table, which scrolls in its box: reached by scrolling it.
+      await look('rules', [page.getByTestId('rules-save'), page.getByTestId('rules-add')], true);
+      await page.keyboard.press('Escape');
+      await openFromHeader(page, handheld, page.getByTestId('settings-button'));
+      await page.getByTestId('command-barcodes-link').click();
+      await look('commands', [page.getByRole('button', { name: /^Print/ })]);
+    });
+  });
+}
+
+/** A screen the header opens: on a handheld, behind the Menu button. */
+async function openFromHeader(page: Page, handheld: boolean, button: Locator): Promise<void> {
+  if (handheld && !(await button.isVisible())) await page.getByTestId('menu-button').click();
+  await button.click();
+}
+
+/**
+ * No horizontal overflow, the page itself does not scroll, the key bar is in view, and each action
+ * is in view: at once at a dock's size, after scrolling the work area on a handheld (`scrolled`).
+ */
+async function expectFits(page: Page, testInfo: TestInfo, name: string, actions: Locator[], scrolled: boolean): Promise<void> {
+  const shot = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: shot });
+  await testInfo.attach(name, { path: shot, contentType: 'image/png' });
+  const { overflowX, overflowY } = await page.evaluate(() => {
+    const { document, innerWidth } = globalThis as unknown as { document: { documentElement: { scrollWidth: number; scrollHeight: number; clientHeight: number } }; innerWidth: number };
+    const root = document.documentElement;
+    return { overflowX: root.scrollWidth - innerWidth, overflowY: root.scrollHeight - root.clientHeight };
+  });
+  expect(overflowX, `${name}: the page is wider than the window`).toBeLessThanOrEqual(0);
+  expect(overflowY, `${name}: the page itself scrolls`).toBeLessThanOrEqual(0);
+  await expect(page.getByTestId('key-legend'), `${name}: key bar`).toBeInViewport({ ratio: 1 });
+  for (const action of actions) {
+    if (scrolled) await action.scrollIntoViewIfNeeded();
+    await expect(action, `${name}: ${action.toString()}`).toBeInViewport({ ratio: 0.98 });
+  }
+}
+
+/** No cell or head shortens its text with an ellipsis or clips it. */
+async function expectNoCutText(cells: Locator): Promise<void> {
+  for (const cell of await cells.all()) {
+    const { text, overflow } = await cell.evaluate((el) => ({ text: el.textContent ?? '', overflow: el.scrollWidth - el.clientWidth }));
+    expect(overflow, `"${text}" is cut off`).toBeLessThanOrEqual(0);
+  }
+}
