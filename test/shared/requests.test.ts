@@ -309,8 +309,12 @@ describe('line items', () => {
 });
 
 describe('operators', () => {
-  it('create defaults to active without badge; update needs a field', () => {
-    expect(OperatorCreateSchema.parse({ name: 'Ana' })).toEqual({ name: 'Ana', badge_code: null, active: true });
+  it('create defaults to an active worker without badge or key; a supervisor needs a badge and a PIN; update needs a field', () => {
+    expect(OperatorCreateSchema.parse({ name: 'Ana' })).toEqual({ name: 'Ana', badge_code: null, active: true, role: 'worker', sign_in_key: null });
+    // A supervisor signs in with a badge and a PIN, so both are required of one.
+    expect(OperatorCreateSchema.safeParse({ name: 'Sam', role: 'supervisor', badge_code: 'SUP-1' }).success).toBe(false);
+    expect(OperatorCreateSchema.safeParse({ name: 'Sam', role: 'supervisor', pin: '2468' }).success).toBe(false);
+    expect(OperatorCreateSchema.safeParse({ name: 'Sam', role: 'supervisor', badge_code: 'SUP-1', pin: '2468' }).success).toBe(true);
     expect(OperatorCreateSchema.safeParse({ name: '' }).success).toBe(false);
     expect(OperatorCreateSchema.safeParse({ name: 'Ana', badge_code: 'has space' }).success).toBe(false);
     expect(OperatorUpdateSchema.safeParse({}).success).toBe(false);
