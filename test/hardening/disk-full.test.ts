@@ -16,9 +16,11 @@ import { type RunningStation, STATION_BIN, startStation } from '../support/stati
 const mountPoint = mkdtempSync(join(tmpdir(), 'harden-full-'));
 const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', mountPoint]).status === 0;
 const stations: RunningStation[] = [];
+/** A stored token for account 1: it outlives a start (the control token of a start does not). */
+let stored = '';
 
 beforeAll(() => {
-  if (mounted) execFileSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', '1', '--data-dir', mountPoint], { stdio: 'ignore' });
+  stored = mounted ? execFileSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', '1', '--data-dir', mountPoint], { encoding: 'utf8' }).trim() : '';
 });
 afterAll(async () => {
   for (const station of stations) await station.stop();
@@ -29,7 +31,7 @@ afterAll(async () => {
 it.skipIf(!mounted)('answers 503 disk_full for uploads and writes that do not fit, and recovers once space is freed', async () => {
   let station = await startStation({ dataDir: mountPoint });
   stations.push(station);
-  const token = station.stationToken;
+  const token = stored;
   const ret = await call(station.origin, 'POST', '/returns', { token, body: { ...returnBody(), account_id: 1 } });
   expect(ret.status, ret.text).toBe(200);
   const pkg = await call(station.origin, 'POST', '/api/v1/accounts/1/return_packages', { token, body: packageBody((ret.json as { id: number }).id) });
@@ -56,7 +58,7 @@ it.skipIf(!mounted)('answers 503 disk_full for uploads and writes that do not fi
     refused += 1;
   }
   expect(refused).toBeGreaterThan(0);
-  const status = await call(station.origin, 'GET', '/api/v1/station', { token });
+  const status = await call(station.origin, 'GET', '/api/v1/station', { token: station.stationToken });
   expect((status.json as { storage: { state: string } }).storage.state).toBe('full');
 
   // Space freed: writes work again, and the station starts again on the directory.

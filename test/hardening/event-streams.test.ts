@@ -107,11 +107,11 @@ describe('the client never gives up while the station can answer', () => {
   it('follows the real station through a restart on the same port', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'harden-events-'));
     closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    execFileSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', '1', '--data-dir', dataDir], { stdio: 'ignore' });
+    // A stored token for account 1: it outlives the start (the control token of a start does not).
+    const token = execFileSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', '1', '--data-dir', dataDir], { encoding: 'utf8' }).trim();
     let running: RunningStation = await startStation({ dataDir });
     closers.push(async () => running.stop());
     const port = new URL(running.origin).port;
-    const token = running.stationToken;
     const stream = follow(new ApiClient({ baseUrl: running.origin, token }), 1, { reconnectMs: 50, maxReconnectMs: 200 });
     closers.push(async () => stream.stop());
     await until(() => stream.opens() === 1);

@@ -42,9 +42,9 @@ function trickler(origin: string, head: string, trickle: string): Socket {
 it('exits within its deadline under trickling clients, after finishing an upload in flight', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'harden-shutdown-'));
   dirs.push(dataDir);
-  execFileSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', '1', '--data-dir', dataDir], { stdio: 'ignore' });
+  // A stored token for account 1: it outlives the start (the control token of a start does not).
+  const token = execFileSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', '1', '--data-dir', dataDir], { encoding: 'utf8' }).trim();
   const station = await startStation({ dataDir, env: { RETURNS_STATION_SHUTDOWN_DEADLINE_MS: '3000' } });
-  const token = station.stationToken;
   const ret = await call(station.origin, 'POST', '/returns', { token, body: { ...returnBody(), account_id: 1 } });
   const pkg = await call(station.origin, 'POST', '/api/v1/accounts/1/return_packages', { token, body: packageBody((ret.json as { id: number }).id) });
   const uploadPath = `/api/v1/accounts/1/return_packages/${(pkg.json as { id: number }).id}/media_files`;

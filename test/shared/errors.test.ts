@@ -49,6 +49,12 @@ describe('error bodies', () => {
       UNSUPPORTED_MEDIA_TYPE: 415,
       VALIDATION_FAILED: 422,
       RATE_LIMITED: 429,
+      // The station's supervisor (docs/decisions/supervisor.md): a change only a supervisor may make,
+      // a sign-in refused or locked out, a first supervisor when there is one.
+      SUPERVISOR_REQUIRED: 403,
+      SIGN_IN_REFUSED: 403,
+      SIGN_IN_LOCKED: 429,
+      SUPERVISOR_EXISTS: 409,
       INTERNAL_ERROR: 500,
       UNAVAILABLE: 503,
     });

@@ -49,6 +49,7 @@ const CONTRACT_OPERATIONS = [
   // Labels and printing (docs/api-reference.md, Labels and printing).
   'POST /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label.pdf',
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}/labels.pdf',
   'POST /api/v1/accounts/{account_id}/return_packages/{id}/labels',
   'POST /api/v1/station/printer/test',
   'GET /api/v1/station/printer/test.pdf',
