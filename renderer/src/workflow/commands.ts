@@ -59,9 +59,10 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
     const result = await usePackage.getState().receive(operator.id);
     const units = `${result.units} unit${result.units === 1 ? '' : 's'}`;
     // Received now, or kept and sent when the station answers: either way the next parcel can be scanned.
-    if (result.kind === 'received') notify('success', `${correcting ? 'Corrected the receipt of' : 'Received'} ${tracking} — ${units}. Scan the next parcel.`);
-    if (result.kind === 'received' && !correcting) void labelTrouble({ accountId: current.accountId, packageId: current.pkg.id, trackingNumber: tracking });
-    else notify('pending', `${correcting ? 'Correcting the receipt of' : 'Receiving'} ${tracking} — ${units}… (waiting for the station). Scan the next parcel.`);
+    if (result.kind === 'received') {
+      notify('success', `${correcting ? 'Corrected the receipt of' : 'Received'} ${tracking} — ${units}. Scan the next parcel.`);
+      if (!correcting) void labelTrouble({ accountId: current.accountId, packageId: current.pkg.id, trackingNumber: tracking });
+    } else notify('pending', `${correcting ? 'Correcting the receipt of' : 'Receiving'} ${tracking} — ${units}… (waiting for the station). Scan the next parcel.`);
     useInProgress.getState().forget(current.accountId, current.pkg.id);
     usePackage.getState().close();
     useNav.getState().go('scan');
