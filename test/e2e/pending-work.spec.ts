@@ -47,7 +47,10 @@ test('scans and a photo made while the station is unreachable survive a reload a
   await expect(pending).toHaveAttribute('data-tracking', s.tracking);
   await expect(pending).toContainText('4 units');
   await expect(pending).toHaveAttribute('data-state', 'retrying');
-  expect((await demo.api.getPackage(s.accountId, s.packageId)).line_items).toEqual([]);
+  // At most the first scan is on the station. Chromium once delivered a request that its route
+  // reported aborted (a clean-clone CI run: both POSTs aborted in the trace, the first item on the
+  // station): to the dock that is a lost answer, and the replay below must not count it twice.
+  expect((await demo.api.getPackage(s.accountId, s.packageId)).line_items.length).toBeLessThanOrEqual(1);
 
   // The station answers again: the queue is replayed from IndexedDB, each scan counted once.
   await page.unroute('**/api/v1/**');
