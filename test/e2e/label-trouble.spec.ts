@@ -87,9 +87,15 @@ test('the browser as the printer: receiving offers the package\'s labels as one 
   await demo.api.updateStationSettings({ labels: { printer: { kind: 'browser' }, package_slip: false } });
   const s = await inspected(demo);
   await openAndSignIn(page, demo, s.operator);
+  const tabs: string[] = [];
+  page.on('popup', (tab) => tabs.push(tab.url()));
   await receiveAtDock(page, s);
   const offer = page.getByTestId('pdf-link');
   await expect(offer).toContainText(`Labels of ${s.tracking}`);
+  // Offered, not opened: a tab would take the keyboard, and the next parcel's scan would go into it.
+  await scan(page, 'NOT-A-PARCEL-1');
+  await expect(page.getByTestId('notice')).toContainText('NOT-A-PARCEL-1');
+  expect(tabs).toEqual([]);
   const href = await offer.getByRole('link', { name: 'Open PDF' }).getAttribute('href');
   expect(href).toMatch(/^blob:/);
   // What it offers is the package's labels PDF: one page a unit, the first scanning to the first unit.

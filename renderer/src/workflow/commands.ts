@@ -17,7 +17,7 @@ import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useStationSettings } from '../state/station-settings.ts';
-import { openPdfInBrowser } from '../printing/pdf-view.ts';
+import { offerPdfInBrowser, openPdfInBrowser } from '../printing/pdf-view.ts';
 import { labelsAfterReceipt, type ReceivedPackage } from '../printing/after-receipt.ts';
 import { printUnitLabel } from '../printing/printing.ts';
 import { pageClient } from '../api/station-api.ts';
@@ -74,7 +74,7 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
 
 /** The labels of a package just received: offered as a PDF (the browser), or a warning when they did not print. */
 async function labelTrouble(received: ReceivedPackage): Promise<void> {
-  const warning = await labelsAfterReceipt(pageClient, received, useStationSettings.getState().labels.printer, openPdfInBrowser).catch(() => null);
+  const warning = await labelsAfterReceipt(pageClient, received, useStationSettings.getState().labels.printer, offerPdfInBrowser).catch(() => null);
   if (warning === null) return;
   notify('warning', warning);
   void useStationLink.getState().refreshStatus().catch(() => undefined);
