@@ -24,7 +24,7 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
     await openAndSignIn(page, demo, s.operator);
 
     // The browser is the printer of a new station: the test label opens as a PDF in a tab of its own.
-    await openSettings(page);
+    await openSettings(page, 'printer');
     const form = page.getByTestId('printer-settings');
     await expect(form.getByRole('radio', { name: 'Browser (PDF)' })).toBeChecked();
     const testTab = page.waitForEvent('popup');
@@ -61,7 +61,7 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
 
     // A network label printer that does not answer: F5 queues the label, and it waits. Printers are a supervisor's.
     await signInSupervisor(page);
-    await openSettings(page);
+    await openSettings(page, 'printer');
     await form.getByRole('radio', { name: 'Network label printer (ZPL)' }).check();
     await form.getByTestId('printer-host').fill('127.0.0.1');
     await form.getByTestId('printer-port').fill(String(await freePort()));
