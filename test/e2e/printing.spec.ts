@@ -5,7 +5,7 @@ import { leaveSettings, openAndSignIn, openSettings, scan, scenario } from './re
 import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
- * Printing from the browser UI (issue 26, item 4) at 1024×600: with the browser as the printer a
+ * Printing from the browser UI at 1024×600: with the browser as the printer a
  * test print and a unit's label (F5) open as PDFs in a new tab; with a network label printer that is
  * off, F5 queues the label and the print queue (Alt+L) shows it waiting with its error, and a waiting
  * label is cancelled with the keyboard. axe stays clean on the settings and the queue.

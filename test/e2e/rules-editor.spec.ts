@@ -4,7 +4,7 @@ import { openAndSignIn, scan, scenario } from './receiving-helpers.ts';
 import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
- * The disposition rules screen (issue 26, item 1), by keyboard at 1024×600: opened from the station
+ * The disposition rules screen, by keyboard at 1024×600: opened from the station
  * settings, a rule's bin changed, a rule the others always catch refused beside it (with nothing typed
  * lost), fixed and saved; the dock then puts the unit in the new bin at once.
  */
