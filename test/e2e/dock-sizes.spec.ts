@@ -80,8 +80,15 @@ for (const size of SIZES) {
       await look('sync', [page.getByRole('button', { name: 'Save and sync' })]);
 
       await openFromHeader(page, handheld, page.getByTestId('settings-button'));
-      // Its sections (and the supervisor's) are reached by scrolling the work area.
-      await look('settings', [page.getByTestId('scanner-save'), page.getByTestId('printer-save'), page.getByTestId('disposition-rules-link'), page.getByTestId('command-barcodes-link')], true);
+      // Tabs name every section; each section shows whole with its save (Alt+1…3 between them).
+      const tabs = ['station', 'printer', 'more'].map((id) => page.getByTestId(`settings-tab-${id}`));
+      await look('settings', [...tabs, page.getByTestId('scanner-save'), page.getByTestId('unset-conditions'), page.getByTestId('station-currency')]);
+      await page.keyboard.press('Alt+2');
+      // The network printer's address fields make the section its longest.
+      await page.getByRole('radio', { name: 'Network label printer (ZPL)' }).check();
+      await look('settings-printer', [...tabs, page.getByTestId('printer-host'), page.getByTestId('printer-save'), page.getByTestId('printer-test'), page.getByTestId('print-queue-link')]);
+      await page.keyboard.press('Alt+3');
+      await look('settings-more', [...tabs, page.getByTestId('supervisor-sign-in'), page.getByTestId('workers-link'), page.getByTestId('disposition-rules-link'), page.getByTestId('command-barcodes-link')]);
       await page.getByTestId('disposition-rules-link').click();
       await expect(page.getByTestId('rule-row').first()).toBeVisible();
       // The rules' actions sit above the table (which scrolls in its box): in view at once at a dock's size.
