@@ -50,7 +50,7 @@ import {
   UnitLabelRequestSchema,
 } from './printing.ts';
 import { TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
-import { FirstSupervisorSchema, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
+import { FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
 
 import {
   RecordSyncSchema,
@@ -564,7 +564,8 @@ export const API_ROUTES = {
     summary: "A supervisor's badge and PIN: a supervisor session, whose token may change what only a supervisor may until `expires_at` (15 minutes).",
     description:
       'A badge that is not an active supervisor, or a wrong PIN, is a 403 `SIGN_IN_REFUSED` (the same answer for both). After 5 wrong PINs in a row the badge is locked for 5 minutes: ' +
-      '429 `SIGN_IN_LOCKED` with `Retry-After`, even with the right PIN.',
+      '429 `SIGN_IN_LOCKED` with `Retry-After`, even with the right PIN; tries sent at once count before their answers. ' +
+      `One token may send ${SIGN_IN_TRIES_PER_MINUTE} tries a minute (429 \`RATE_LIMITED\` after).`,
     tag: 'station',
     auth: 'station',
     body: SupervisorSignInSchema,
