@@ -1,5 +1,5 @@
 /*
- * Scan normalisation (issue 5): what a hardware or camera scan of a parcel label means.
+ * Scan normalisation: what a hardware or camera scan of a parcel label means.
  *
  * 1. Normalise: drop an AIM symbology prefix some scanners send (`]C1`, `]E0`, `]Q3` …), drop all
  *    white space and control characters (GS1 group separators included), upper-case.

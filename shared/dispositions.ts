@@ -1,7 +1,7 @@
 import { PACKAGE_STATUSES } from './package-status.ts';
 
 /*
- * Where an inspected unit goes next (issue 26): the station's dispositions, its ordered rule table
+ * Where an inspected unit goes next: the station's dispositions, its ordered rule table
  * and what a rule set must be to be saved. Pure functions over plain values, shared by the station
  * (which evaluates the rules when an item is recorded or its condition changes) and the UI (which
  * may show the same answer before the station confirms it). docs/operator-guide.md, Dispositions.

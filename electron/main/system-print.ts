@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { BrowserWindow } from 'electron';
 
 /*
- * The desktop app's system printers (issue 26): the label's PDF, loaded in a hidden window (no
+ * The desktop app's system printers: the label's PDF, loaded in a hidden window (no
  * preload, no Node: it shows a PDF file and nothing else) and printed without a dialog to the
  * printer named, or the system's default one. Resolves when Chromium's print says it succeeded,
  * which is when the job was handed to the system's print spooler. Thin by design: everything else

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commaListSchema, IdSchema, listResponse, NOT_BLANK_PATTERN, PaginationQueryShape, TimestampSchema } from './common.ts';
 
 /*
- * Labels and printing (issue 26, item 4; docs/operator-guide.md, Printers and labels): the unit
+ * Labels and printing (docs/operator-guide.md, Printers and labels): the unit
  * label's content, the printer a station prints to (part of the station settings), and the print
  * queue's jobs.
  */

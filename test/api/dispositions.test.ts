@@ -5,7 +5,7 @@ import { DEFAULT_DISPOSITION_RULES } from '#shared/dispositions.ts';
 import { call, createPackage, createReturn, expectError, startStation, type TestStation } from './support.ts';
 
 /*
- * Dispositions through the API (issue 26): the rules table (defaults, replace, refusals field by
+ * Dispositions through the API: the rules table (defaults, replace, refusals field by
  * field), the rules applied when an item is recorded or its condition changes, the override, the
  * put confirmation, the receive rule, the lists' filter and the tags that carry it all upstream.
  */

@@ -4,7 +4,7 @@ import { MediaFileSchema } from '#shared/api/media.ts';
 import { call, createPackage, createReturn, expectError, rawCall, sampleMedia, startStation, type TestStation } from './support.ts';
 
 /*
- * The three defects a fuzzer driven by /openapi.json found (issue 25, item 7): dates before the year
+ * The three defects a fuzzer driven by /openapi.json found: dates before the year
  * 1000, multipart parts in another order or without a file name, and a method the station does not
  * know. The walk over the whole document is test/api/openapi-walk.test.ts.
  */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackage, createReturn, sampleMedia, startStation, type TestStation } from './support.ts';
 
 /*
- * The contract says what the code enforces (issue 25, item 7): every operation of /openapi.json is
+ * The contract says what the code enforces: every operation of /openapi.json is
  * walked with input generated from the document itself — valid by its schemas, and invalid by one
  * change — with an account token and the station token, against a real station. Every answer must be
  * one the document lists for the operation: its status, for an error one of the codes it names, and a

@@ -12,7 +12,7 @@ import { code128On } from '../support/label-barcode.ts';
 import { call, createPackage, createReturn, expectError } from './support.ts';
 
 /*
- * Labels and the print queue through the API (issue 26, item 4): a fake ZPL printer (a TCP
+ * Labels and the print queue through the API: a fake ZPL printer (a TCP
  * listener) receives exactly the labels printed, once each, also after it was down; a job can be
  * cancelled while it waits; the system printer is a stand-in; a unit's PDF label scans back to
  * its unit id; a scanned unit id opens its package and item. The stop and start of the real

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_ATTEMPTS, SIGN_IN_LOCK_MINUTES, SUPERVISOR_SESSION_MINUTES } from '#shared/api/supervisor.ts';
+import { SIGN_IN_ATTEMPTS, SIGN_IN_LOCK_MINUTES, SIGN_IN_TRIES_PER_MINUTE, SUPERVISOR_SESSION_MINUTES } from '#shared/api/supervisor.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import type { Clock } from '../../electron/station/domain/clock.ts';
 import { call, expectError, startStation, type TestStation } from './support.ts';
@@ -35,9 +35,21 @@ const GATED: Array<[string, string, unknown]> = [
   ['DELETE', '/api/v1/station/upstream', undefined],
 ];
 
-async function signIn(badge: string, pin: string) {
-  return call(s.origin, 'POST', '/api/v1/station/supervisor-sessions', { token: terminal, body: { badge_code: badge, pin } });
+async function signIn(badge: string, pin: string, token = terminal) {
+  return call(s.origin, 'POST', '/api/v1/station/supervisor-sessions', { token, body: { badge_code: badge, pin } });
 }
+
+/** Another terminal's token (each has its own budget of sign-in tries). */
+async function newTerminal(): Promise<string> {
+  return (await createToken(s.station.store, clock, { scope: 'station', role: 'terminal', accountId: null, name: 'another terminal' })).secret;
+}
+
+function codeOf(answer: { status: number; json: unknown }): string {
+  return answer.status < 300 ? String(answer.status) : ((answer.json as { error_code?: string }).error_code ?? String(answer.status));
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
 
 describe('supervisor', () => {
   let first: { token: string; expires_at: string; operator: { id: number; uid: string; role: string } };
@@ -157,5 +169,52 @@ describe('supervisor', () => {
     expect(tokens.find((t) => t.name === 'test station')?.role).toBe('admin');
     expect(tokens.find((t) => t.name === 'test account 1')?.role).toBeNull();
     expect(tokens.some((t) => t.role === 'supervisor')).toBe(true);
+  });
+});
+
+describe('supervisor sign-in against a guesser', () => {
+  const KIM_PIN = '9753';
+
+  it(`counts tries sent at once before their answers: 40 wrong PINs at once check at most ${SIGN_IN_ATTEMPTS - 1}, lock the badge, and no late answer lifts the lock`, async () => {
+    offsetMs += 10 * 60_000;
+    const tokens = await Promise.all(Array.from({ length: 8 }, newTerminal));
+    const answers = await Promise.all(tokens.flatMap((token) => Array.from({ length: 5 }, () => signIn('SUP-2', '0000', token))));
+    const codes = answers.map(codeOf);
+    expect(codes.filter((c) => c === 'SIGN_IN_REFUSED').length, codes.join()).toBeLessThanOrEqual(SIGN_IN_ATTEMPTS - 1);
+    expect(codes.every((c) => c === 'SIGN_IN_REFUSED' || c === 'SIGN_IN_LOCKED'), codes.join()).toBe(true);
+    // Every answer is in: the badge is locked, the right PIN included.
+    expectError(await signIn('SUP-2', KIM_PIN, tokens[0]), 'SIGN_IN_LOCKED');
+    offsetMs += SIGN_IN_LOCK_MINUTES * 60_000 + 1000;
+    expect((await signIn('SUP-2', KIM_PIN, tokens[0])).status).toBe(201);
+  });
+
+  it(`takes at most ${SIGN_IN_TRIES_PER_MINUTE} tries a minute from one token, whatever the badges (429 RATE_LIMITED), and other tokens meanwhile`, async () => {
+    offsetMs += 2 * 60_000;
+    const guesser = await newTerminal();
+    for (let i = 0; i < SIGN_IN_TRIES_PER_MINUTE; i++) expectError(await signIn(`NOBODY-${i}`, '1234', guesser), 'SIGN_IN_REFUSED');
+    const limited = await signIn('SUP-2', KIM_PIN, guesser);
+    const details = expectError(limited, 'RATE_LIMITED');
+    expect(details.message).toContain(`${SIGN_IN_TRIES_PER_MINUTE} sign-in tries a minute`);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await signIn('SUP-2', KIM_PIN, await newTerminal())).status).toBe(201);
+    offsetMs += 61_000;
+    expect((await signIn('SUP-2', KIM_PIN, guesser)).status).toBe(201);
+  });
+
+  it("takes as long to refuse a badge that is no supervisor's as a supervisor's wrong PIN", async () => {
+    offsetMs += 2 * 60_000;
+    const token = await newTerminal();
+    const unknown: number[] = [];
+    const supervisor: number[] = [];
+    for (let i = 0; i < SIGN_IN_ATTEMPTS - 1; i++) {
+      for (const [badge, times] of [[`GHOST-${i}`, unknown], ['SUP-2', supervisor]] as const) {
+        const started = performance.now();
+        expectError(await signIn(badge, '0000', token), 'SIGN_IN_REFUSED');
+        times.push(performance.now() - started);
+      }
+    }
+    expect((await signIn('SUP-2', KIM_PIN, token)).status).toBe(201);
+    // Before, an unknown badge was refused in a tenth of the time (no hash was checked).
+    expect(median(unknown), `unknown ${unknown.map(Math.round).join()} ms, supervisor ${supervisor.map(Math.round).join()} ms`).toBeGreaterThan(0.4 * median(supervisor));
   });
 });

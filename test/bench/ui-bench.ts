@@ -390,8 +390,8 @@ export async function runUiBench(): Promise<BenchRow[]> {
   const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
   try {
     const link = await uiLink(station.output);
-    const token = new URLSearchParams(new URL(link).hash.slice(1)).get('token') ?? '';
-    const api = new ApiClient({ baseUrl: station.origin, token });
+    // The screen's link carries a terminal's token; making workers and returns is an administrator's.
+    const api = new ApiClient({ baseUrl: station.origin, token: station.stationToken });
     const accountId = (await api.station()).accounts[0]?.id ?? 1;
     await api.createOperator({ name: 'Bench worker', badge_code: 'BENCH-BADGE' });
     const parcels: Parcel[] = [];
@@ -469,17 +469,22 @@ export async function runUiBench(): Promise<BenchRow[]> {
       await page.keyboard.type(`${sku}\n`);
       actions++;
       await page.locator(`[data-sku="${sku}"] [data-testid="line-here"]`).filter({ hasText: '1' }).waitFor();
+      // A lone digit is held (its disposition previewed); the next scan, or F2, counts it.
       await page.keyboard.press(String(2 + i));
       actions++;
-      // A person looks before the next scan; the UI tells a lone condition key from a scan by ~80 ms.
-      await page.locator(`[data-sku="${sku}"]`).filter({ hasText: ['Like new', 'Good', 'Fair'][i] ?? '' }).waitFor();
+      await new Promise((r) => setTimeout(r, 300)); // a person looks before the next scan
     }
+    // No bin was scanned: receiving asks once, a second F2 receives.
+    await page.keyboard.press('F2');
+    actions++;
+    await page.getByTestId('notice').getByText('not put in their bins').waitFor();
     await page.keyboard.press('F2');
     actions++;
     await page.getByTestId('notice').getByText(`Received ${first.tracking}`).waitFor();
     const received = await api.getPackage(accountId, first.id);
-    const ok = received.status === 'received' && received.line_items.length === 3 && received.line_items.every((li) => li.condition !== null);
-    const target = first.skus.length * 2 + 1;
+    const ok = received.status === 'received' && received.line_items.map((li) => li.condition).sort().join() === 'fair,good,like_new';
+    // The issue's figure: a 3-item package in at most 10 actions, by keyboard or by scanner.
+    const target = 10;
 
     // The same receipt with a handheld scanner alone: command barcodes for the conditions and receive.
     const last = parcels[SCANS + 1];
@@ -493,6 +498,9 @@ export async function runUiBench(): Promise<BenchRow[]> {
       scans += 2;
     }
     await page.locator(`[data-sku="${last.skus[2] ?? ''}"]`).filter({ hasText: 'Fair' }).waitFor();
+    await page.keyboard.type('RSCMD-RECEIVE\n');
+    scans++;
+    await page.getByTestId('notice').getByText('not put in their bins').waitFor();
     await page.keyboard.type('RSCMD-RECEIVE\n');
     scans++;
     await page.getByTestId('notice').getByText(`Received ${last.tracking}`).waitFor();
@@ -531,14 +539,14 @@ export async function runUiBench(): Promise<BenchRow[]> {
       {
         section: 'ui',
         name: 'actions to receive a 3-line package after its scan',
-        value: `${actions} (3 item scans, 3 condition keys, 1 receive key)${ok ? '' : ' — receipt incomplete'}`,
-        target: `≤ ${target} (1 per unit + 1 per condition + 1)`,
+        value: `${actions} (3 item scans, 3 condition keys, F2 asked about the bins not put, F2 again)${ok ? '' : ' — receipt incomplete'}`,
+        target: `≤ ${target}`,
         ok: ok && actions <= target,
       },
       {
         section: 'ui',
         name: 'actions to receive a 3-line package after its scan, with a scanner alone',
-        value: `${scans} scans (3 items, 3 condition barcodes, 1 receive barcode), no key${scannerOk ? '' : ' — receipt incomplete'}`,
+        value: `${scans} scans (3 items, 3 condition barcodes, Receive asked about the bins not put, Receive again), no key${scannerOk ? '' : ' — receipt incomplete'}`,
         target: `≤ ${target} (as with the keyboard)`,
         ok: scannerOk && scans <= target,
       },

@@ -20,7 +20,7 @@ const scan = (page: Page, code: string) => typeTimed(page, scannerKeys(code, 0, 
 test('the command sheet shows every command as a Code 128 barcode of its code, ready to print', async ({ page, demo }) => {
   const s = await scenario(demo, 'delivered');
   await openAndSignIn(page, demo, s.operator);
-  await openSettings(page);
+  await openSettings(page, 'more');
   await page.getByTestId('command-barcodes-link').click();
   const cards = page.getByTestId('command-barcode');
   await expect(cards).toHaveCount(COMMANDS.length);

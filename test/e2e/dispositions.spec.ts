@@ -4,7 +4,7 @@ import { scannerKeys, typeTimed } from './wedge-keyboard.ts';
 import type { Page } from '@playwright/test';
 
 /*
- * Where each unit goes (issue 26, item 2), at 1024×600 with a handheld scanner alone: a condition
+ * Where each unit goes, at 1024×600 with a handheld scanner alone: a condition
  * scan shows the unit's disposition and bin at once, in its colour; scanning the bin confirms the
  * put; a wrong bin errs and changes nothing; the receive scan lands it all on the station.
  */

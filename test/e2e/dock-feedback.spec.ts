@@ -3,7 +3,7 @@ import { lineRow, openAndSignIn, openSettings, scan, scenario, waitForQuietSync 
 import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
- * Feedback a dock worker hears and reads (issue 11 item 7): F3 has a tone of its own, + and − say
+ * Feedback a dock worker hears and reads: F3 has a tone of its own, + and − say
  * what they did, and a camera failure is said in plain words, not the browser's text.
  */
 

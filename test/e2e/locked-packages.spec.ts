@@ -50,7 +50,7 @@ test('a received package refuses scans and keys until "Correct receipt", which r
   await expect(page.getByTestId('notice')).toContainText(`Corrected the receipt of ${s.tracking}`);
   pkg = await demo.api.getPackage(s.accountId, s.packageId);
   expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });
-  // The correction's own tag, then the station's for the disposition the new condition gives (issue 26),
+  // The correction's own tag, then the station's for the disposition the new condition gives,
   // on the unit selected when the package opened (the first); the other unit is as it was.
   const unitId = pkg.line_items[0]?.unit_id;
   expect(pkg.line_items[0]).toMatchObject({ quantity: 1, condition: 'good', condition_by: s.operator.id, disposition: 'refurbish', tags: [`corrected-by-${s.operator.id}`, 'disposition:refurbish', 'bin:REFURB', `unit:${unitId}`] });

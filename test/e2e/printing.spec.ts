@@ -5,7 +5,7 @@ import { leaveSettings, openAndSignIn, openSettings, scan, scenario } from './re
 import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
- * Printing from the browser UI (issue 26, item 4) at 1024×600: with the browser as the printer a
+ * Printing from the browser UI at 1024×600: with the browser as the printer a
  * test print and a unit's label (F5) open as PDFs in a new tab; with a network label printer that is
  * off, F5 queues the label and the print queue (Alt+L) shows it waiting with its error, and a waiting
  * label is cancelled with the keyboard. axe stays clean on the settings and the queue.
@@ -24,7 +24,7 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
     await openAndSignIn(page, demo, s.operator);
 
     // The browser is the printer of a new station: the test label opens as a PDF in a tab of its own.
-    await openSettings(page);
+    await openSettings(page, 'printer');
     const form = page.getByTestId('printer-settings');
     await expect(form.getByRole('radio', { name: 'Browser (PDF)' })).toBeChecked();
     const testTab = page.waitForEvent('popup');
@@ -61,7 +61,7 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
 
     // A network label printer that does not answer: F5 queues the label, and it waits. Printers are a supervisor's.
     await signInSupervisor(page);
-    await openSettings(page);
+    await openSettings(page, 'printer');
     await form.getByRole('radio', { name: 'Network label printer (ZPL)' }).check();
     await form.getByTestId('printer-host').fill('127.0.0.1');
     await form.getByTestId('printer-port').fill(String(await freePort()));

@@ -82,9 +82,11 @@ export function lineRow(page: Page, sku: string) {
 }
 
 /** The Settings screen, opened by the header's button. */
-export async function openSettings(page: Page): Promise<void> {
+export async function openSettings(page: Page, section?: 'station' | 'printer' | 'more'): Promise<void> {
   await page.getByTestId('settings-button').click();
   await expect(page.getByTestId('station-settings')).toBeVisible();
+  // One section at a time, under tabs: Station, Printer and labels, Supervisor/workers/rules.
+  if (section) await page.getByTestId(`settings-tab-${section}`).click();
 }
 
 /** Esc leaves Settings for the screen it was opened from. */

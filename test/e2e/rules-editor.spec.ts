@@ -4,7 +4,7 @@ import { openAndSignIn, scan, scenario } from './receiving-helpers.ts';
 import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
- * The disposition rules screen (issue 26, item 1), by keyboard at 1024×600: opened from the station
+ * The disposition rules screen, by keyboard at 1024×600: opened from the station
  * settings, a rule's bin changed, a rule the others always catch refused beside it (with nothing typed
  * lost), fixed and saved; the dock then puts the unit in the new bin at once.
  */
@@ -23,6 +23,7 @@ test('a supervisor changes a bin, is refused a shadowed rule beside it, fixes it
     // Settings → Disposition rules, by keyboard.
     await page.getByTestId('settings-button').focus();
     await page.keyboard.press('Enter');
+    await page.keyboard.press('Alt+3');
     await page.getByTestId('disposition-rules-link').focus();
     await page.keyboard.press('Enter');
     const screen = page.getByTestId('rules-screen');
@@ -88,6 +89,7 @@ test('a supervisor changes a bin, is refused a shadowed rule beside it, fixes it
     // Back again, nothing changed: Esc goes back to the dock at once, and the dock uses the new bin.
     await page.getByTestId('settings-button').focus();
     await page.keyboard.press('Enter');
+    await page.keyboard.press('Alt+3');
     await page.getByTestId('disposition-rules-link').focus();
     await page.keyboard.press('Enter');
     await expect(firstBin).toHaveValue('A-12');

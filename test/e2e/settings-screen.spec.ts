@@ -17,8 +17,27 @@ test('Settings opens as a screen from a package and Esc goes back to the same pa
   await openSettings(page);
   await expect(page.locator('main')).toHaveAttribute('data-screen', 'settings');
   await expect(page.getByTestId('package-view')).toHaveCount(0);
-  for (const id of ['scanner-save', 'unset-conditions', 'printer-save', 'disposition-rules-link', 'key-legend']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
+  // Tabs name every section; the Station section is first, whole, with its save in view.
+  for (const id of ['settings-tab-station', 'settings-tab-printer', 'settings-tab-more', 'scanner-save', 'unset-conditions', 'station-currency', 'key-legend']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('settings-tab-station')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('key-legend')).toContainText('Esc');
+  await expect(page.getByTestId('key-legend')).toContainText('Alt+1–3');
+
+  // Alt+2 shows the printer with its save; ← and → on the tabs move between the sections.
+  await page.keyboard.press('Alt+2');
+  await expect(page.getByTestId('settings-tab-printer')).toBeFocused();
+  for (const id of ['printer-save', 'printer-test', 'print-queue-link']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('scanner-save')).toHaveCount(0);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('settings-tab-more')).toBeFocused();
+  await expect(page.getByTestId('settings-tab-more')).toHaveAttribute('aria-selected', 'true');
+  for (const id of ['workers-link', 'disposition-rules-link', 'command-barcodes-link']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('settings-tab-station')).toBeFocused();
+  await expect(page.getByTestId('scanner-save')).toBeInViewport({ ratio: 1 });
+  // Tab from the tab goes into the section's fields.
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('scanner-prefix')).toBeFocused();
 
   // Esc from a field of the screen leaves it too.
   await page.getByTestId('scanner-prefix').focus();

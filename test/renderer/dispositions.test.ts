@@ -11,7 +11,7 @@ import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { StationCable } from './station-cable.ts';
 
 /*
- * Dispositions at the dock (issue 26, item 2), the package store against a real station: the rules
+ * Dispositions at the dock, the package store against a real station: the rules
  * the station answers run on the screen, so a condition key shows where the unit goes at once,
  * offline too, and the station (which applies the same rules) agrees; an override is recorded with
  * who and why; a bin's barcode confirms the put, a wrong one changes nothing.

@@ -8,7 +8,7 @@ import { createPackage, createReturn, startStation, type TestStation } from '../
 import { StationCable } from './station-cable.ts';
 
 /*
- * Printing from a terminal against a real station (issue 26, item 4): the printer chosen in the
+ * Printing from a terminal against a real station: the printer chosen in the
  * settings form, a test print (queued, or the PDF for the browser), a unit's label printed then
  * reprinted (never asked twice while it waits), and the print queue with an offline printer: the
  * waiting job shows its error and next try, and can be cancelled.

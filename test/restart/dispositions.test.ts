@@ -11,8 +11,8 @@ import { call } from '../api/support.ts';
 import { cli } from './station-state.ts';
 
 /*
- * Dispositions survive a real stop and start of `returns-station serve` on the same data directory
- * (issue 26): the rule table and the dispositions' names, each item's disposition, bin, unit id,
+ * Dispositions survive a real stop and start of `returns-station serve` on the same data directory:
+ * the rule table and the dispositions' names, each item's disposition, bin, unit id,
  * override and put, and the unit ids the station hands out after the restart stay unique.
  */
 

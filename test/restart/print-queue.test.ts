@@ -9,7 +9,7 @@ import { startStation } from '../support/station-process.ts';
 import { cli } from './station-state.ts';
 
 /*
- * The print queue across a stop and a start of the real `returns-station serve` (issue 26): labels
+ * The print queue across a stop and a start of the real `returns-station serve`: labels
  * asked for while the network printer is off wait in the data directory, go out once each when the
  * station starts again with the printer back, and are never sent again by later starts.
  */

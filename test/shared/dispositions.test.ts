@@ -14,7 +14,7 @@ import {
 import { lineItemIdOfUnit, stationShortId, unitIdPrefix } from '../../electron/station/domain/station-instance.ts';
 
 /*
- * The disposition rules as pure functions (issue 26): first match wins, what each condition matches,
+ * The disposition rules as pure functions: first match wins, what each condition matches,
  * which rule sets cannot be saved and why, and the station's tags.
  */
 

@@ -6,7 +6,7 @@ import { HOUR, MINUTE, Sim, SimStation, seedUpstream, startSimFake } from '../be
 import { seededFake, startedStation, useSimRig } from './sim-rig.ts';
 
 /*
- * The end of an outage (issue 24, item 9: "convergence after the upstream recovers is still within
+ * The end of an outage ("convergence after the upstream recovers is still within
  * the fleet target"). While the spec-only fake answers 503 with Retry-After, the gate sends one probe
  * at a time and the probed change backs off on its own; when the upstream answers again, every change
  * that waited only for it goes at once, not at the end of its own backoff (minutes later), and a

@@ -3,7 +3,7 @@ import { HOUR, MINUTE, Sim, SimStation, seedUpstream, startSimFake } from '../be
 import { seededFake, startedStation, useSimRig } from './sim-rig.ts';
 
 /*
- * The spec's rate limit, driven to its end (issue 24: "rate-limit headers and 429"). The spec-only
+ * The spec's rate limit, driven to its end ("rate-limit headers and 429"). The spec-only
  * fake counts every request of an account in fixed windows and answers 429 with Retry-After past the
  * limit. Two stations share an account whose window is far too small for their first pulls: they
  * must spread the pulls over the windows the limit allows (the budget reads X-RateLimit-*), never

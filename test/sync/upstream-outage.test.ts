@@ -3,7 +3,7 @@ import type { SeenRequest } from './fault-proxy.ts';
 import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, syncOnce, tracking, useProxiedUpstream, waitFor } from './support.ts';
 
 /*
- * A failing upstream is not hammered (issue 24, item 9): a 5xx or a lost answer backs off the whole
+ * A failing upstream is not hammered: a 5xx or a lost answer backs off the whole
  * upstream, honouring Retry-After, and after the backoff one probe goes alone. Before, during a
  * 30-second outage answered 503 + Retry-After: 5, eight stations sent 1,252 requests: every waiting
  * change was tried and backed off on its own. Real processes: the station under test, the fault

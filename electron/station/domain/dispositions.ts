@@ -19,7 +19,7 @@ import { stationInstanceId, unitIdPrefix } from './station-instance.ts';
 import { checkOperator } from './references.ts';
 
 /*
- * Dispositions at the station (issue 26; docs/api-reference.md, Dispositions): the rule table kept
+ * Dispositions at the station (docs/api-reference.md, Dispositions): the rule table kept
  * with the station settings, applied to an item when it is recorded or its condition (or another
  * fact a rule looks at) changes; a person's override; the put to the bin; and the receive rule.
  */

@@ -20,7 +20,7 @@ export async function lookupCode(ctx: DomainContext, raw: string): Promise<Looku
   const { store } = ctx;
   const scan = normaliseScan(raw);
   const packages: ListedPackage[] = [];
-  // A unit label (issue 26): the unit's package, and which item it is.
+  // A unit label: the unit's package, and which item it is.
   let unit: LookupUnit | null = null;
   for (const candidate of scan.candidates) {
     const [item] = await store.packages.lineItemsOfUnit(candidate, 1);

@@ -136,7 +136,7 @@ export interface PackageLineItem {
   barcode: string | null;
   tags: string[];
   /*
-   * Where the unit goes next (issue 26). Absent on items recorded before dispositions existed: read
+   * Where the unit goes next. Absent on items recorded before dispositions existed: read
    * them as null. `disposition_override.by` is an operator id (or null).
    */
   disposition?: Disposition | null;

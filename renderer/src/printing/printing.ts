@@ -4,7 +4,7 @@ import { describeError } from '../api/describe-error.ts';
 import type { Draft } from '../inspect/drafts.ts';
 
 /*
- * Printing from the UI (issue 26, item 4; docs/operator-guide.md, Printers and labels): the printer
+ * Printing from the UI (docs/operator-guide.md, Printers and labels): the printer
  * form of the station settings, a test print and a unit's label (print or reprint). With the browser
  * as the printer nothing is queued: the label's PDF is fetched with this screen's token and handed to
  * `openPdf` (a blob the browser shows and prints). Plain functions: the screens and keys call them,

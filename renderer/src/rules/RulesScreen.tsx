@@ -33,6 +33,12 @@ export function RulesScreen() {
   useEffect(() => {
     if (loaded) setTimeout(() => form.current?.querySelector<HTMLElement>('tbody input')?.focus(), 0);
   }, [loaded]);
+  // The actions sit above the table (in view at a dock's size however long it is): a rule added at
+  // its end is brought into view with the keyboard in its name.
+  const addRule = () => {
+    edit((d) => ({ ...d, rules: [...d.rules, newRule()] }));
+    setTimeout(() => [...(form.current?.querySelectorAll<HTMLElement>('[data-testid="rule-name"]') ?? [])].at(-1)?.focus(), 0);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void save();
@@ -43,6 +49,9 @@ export function RulesScreen() {
       <div className="rules-bar">
         <h2>Disposition rules</h2>
         <span className="rules-hint">First match wins; a blank or unticked condition is any.</span>
+        <button type="button" className="btn btn-small" data-testid="rules-add" disabled={!draft} onClick={addRule}>
+          Add a rule
+        </button>
         <button type="submit" className="btn btn-small" data-testid="rules-save" disabled={!draft || saving}>
           {saving ? 'Saving…' : 'Save'}
         </button>
@@ -115,9 +124,6 @@ export function RulesScreen() {
               </tbody>
             </table>
             <FieldError id="err-rules" message={refusals.fields.get(TABLE_FIELD)} />
-            <button type="button" className="btn btn-small" data-testid="rules-add" onClick={() => edit((d) => ({ ...d, rules: [...d.rules, newRule()] }))}>
-              Add a rule
-            </button>
           </div>
           <DispositionStylesForm styles={draft.dispositions} errors={refusals.fields} change={(dispositions) => edit((d) => ({ ...d, dispositions }))} />
         </>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { type CurrencyCode, ISO_4217_CURRENCIES } from '#shared/api/currencies.ts';
 import { useNav } from '../state/nav-store.ts';
 import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming, type StationSettingsUpdateInput } from '#shared/api/station-settings.ts';
@@ -6,6 +6,7 @@ import { useStationSettings } from '../state/station-settings.ts';
 import { PrinterSettingsForm } from '../printing/PrinterSettingsForm.tsx';
 import { leaveSettings } from './leave-settings.ts';
 import { SupervisorSignInButton } from '../session/SupervisorSignIn.tsx';
+import { SETTINGS_SECTIONS, settingsPanelId, settingsTabId, showSettingsSection, useSettingsSection } from './settings-section.ts';
 
 /** The scanner's prefix and suffix keys, checked here first and then by the station. */
 function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null; message: string | null; say: (message: string | null) => void }) {
@@ -48,20 +49,20 @@ function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null
 /**
  * The station's settings, a screen of its own (Esc leaves it): the scanner's prefix and suffix
  * (certainty that a scan is a scan), what receiving with conditions not set does, the currency of new
- * manual returns, where labels print, and the ways to the screens a supervisor keeps (disposition
- * rules, command barcodes). Kept by the station for all its terminals; a change applies at once
- * (other terminals: within a status poll).
+ * manual returns, where labels print, and the ways to the screens a supervisor keeps (workers,
+ * disposition rules, command barcodes). One section at a time under a row of tabs that names them all
+ * (Alt+1…3, or ← → on a tab), so each section fits a dock's screen with its save in view. Kept by the
+ * station for all its terminals; a change applies at once (other terminals: within a status poll).
  */
 export function SettingsScreen() {
-  const framing = useStationSettings((s) => s.framing);
-  const currency = useStationSettings((s) => s.currency);
-  const unset = useStationSettings((s) => s.unsetConditions);
-  const change = useStationSettings((s) => s.change);
-  const labels = useStationSettings((s) => s.labels);
-  const [message, setMessage] = useState<string | null>(null);
-  const [printerMessage, setPrinterMessage] = useState<string | null>(null);
-  const changeAndSay = async (patch: StationSettingsUpdateInput) => setMessage(await change(patch));
-  const go = useNav((s) => s.go);
+  const section = useSettingsSection((s) => s.section);
+  const show = useSettingsSection((s) => s.show);
+  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const by = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (by === 0) return;
+    event.preventDefault();
+    showSettingsSection(((index + by + SETTINGS_SECTIONS.length) % SETTINGS_SECTIONS.length) + 1);
+  };
 
   return (
     <section className="panel settings-screen" aria-labelledby="settings-title" data-testid="station-settings">
@@ -70,56 +71,101 @@ export function SettingsScreen() {
         <button type="button" className="btn btn-small" data-testid="settings-close" onClick={leaveSettings}>
           Back <kbd>Esc</kbd>
         </button>
+        <div role="tablist" aria-label="Sections" className="settings-tabs">
+          {SETTINGS_SECTIONS.map((s, i) => (
+            <button
+              key={s.id}
+              type="button"
+              role="tab"
+              id={settingsTabId(s.id)}
+              aria-selected={s.id === section}
+              aria-controls={settingsPanelId(s.id)}
+              tabIndex={s.id === section ? 0 : -1}
+              className="btn btn-small settings-tab"
+              data-testid={`settings-tab-${s.id}`}
+              onClick={() => show(s.id)}
+              onKeyDown={(e) => onTabKey(e, i)}
+            >
+              {s.title} <kbd>Alt+{i + 1}</kbd>
+            </button>
+          ))}
+        </div>
       </div>
-      <div className="settings-sections">
-        <section className="settings-section" aria-label="Station">
-          <h3>Station</h3>
-          {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
-          <ScannerForm key={framing ? `${framing.prefix} ${framing.suffix}` : ''} framing={framing} message={message} say={setMessage} />
-          <label>
-            Receiving with conditions not set{' '}
-            <select data-testid="unset-conditions" value={unset} onChange={(e) => void changeAndSay({ unset_conditions: e.target.value === 'allow' ? 'allow' : 'confirm' })}>
-              <option value="confirm">asks to confirm (F2 again)</option>
-              <option value="allow">receives at once</option>
-            </select>
-          </label>
-          <label>
-            Station currency (new manual returns, when their account has none yet){' '}
-            <select data-testid="station-currency" value={currency ?? ''} onChange={(e) => void changeAndSay({ currency: e.target.value === '' ? null : (e.target.value as CurrencyCode) })}>
-              <option value="">USD (not set)</option>
-              {ISO_4217_CURRENCIES.map((c) => (
-                <option key={c}>{c}</option>
-              ))}
-            </select>
-          </label>
-        </section>
-        <section className="settings-section" aria-label="Printer">
-          {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
-          <PrinterSettingsForm key={JSON.stringify(labels)} labels={labels} message={printerMessage} say={setPrinterMessage} />
-        </section>
-        <section className="settings-section" aria-labelledby="settings-more-title" data-testid="settings-links">
-          <h3 id="settings-more-title">Rules and sheets</h3>
-          <SupervisorSignInButton />
-          <p>
-            <button type="button" className="btn btn-small" data-testid="workers-link" onClick={() => go('workers')}>
-              Workers <kbd>Alt+W</kbd>
-            </button>{' '}
-            — badges, sign-in keys, supervisors and PINs; deactivate (supervisor).
-          </p>
-          <p>
-            <button type="button" className="btn btn-small" data-testid="disposition-rules-link" onClick={() => go('rules')}>
-              Disposition rules
-            </button>{' '}
-            — where each inspected unit goes, and its bin (supervisor).
-          </p>
-          <p>
-            <button type="button" className="btn btn-small" data-testid="command-barcodes-link" onClick={() => go('commands')}>
-              Command barcodes to print
-            </button>{' '}
-            — a scanner alone can then do everything.
-          </p>
-        </section>
+      <div role="tabpanel" id={settingsPanelId(section)} aria-labelledby={settingsTabId(section)} className={`settings-section settings-${section}`} data-testid={`settings-panel-${section}`}>
+        {section === 'station' && <StationSection />}
+        {section === 'printer' && <PrinterSection />}
+        {section === 'more' && <MoreSection />}
       </div>
     </section>
+  );
+}
+
+/** The scanner, receiving with conditions not set, the currency of new manual returns. */
+function StationSection() {
+  const framing = useStationSettings((s) => s.framing);
+  const currency = useStationSettings((s) => s.currency);
+  const unset = useStationSettings((s) => s.unsetConditions);
+  const change = useStationSettings((s) => s.change);
+  const [message, setMessage] = useState<string | null>(null);
+  const changeAndSay = async (patch: StationSettingsUpdateInput) => setMessage(await change(patch));
+  return (
+    <>
+      {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
+      <ScannerForm key={framing ? `${framing.prefix} ${framing.suffix}` : ''} framing={framing} message={message} say={setMessage} />
+      <div className="settings-column">
+        <label>
+          Receiving with conditions not set{' '}
+          <select data-testid="unset-conditions" value={unset} onChange={(e) => void changeAndSay({ unset_conditions: e.target.value === 'allow' ? 'allow' : 'confirm' })}>
+            <option value="confirm">asks to confirm (F2 again)</option>
+            <option value="allow">receives at once</option>
+          </select>
+        </label>
+        <label>
+          Station currency (new manual returns, when their account has none yet){' '}
+          <select data-testid="station-currency" value={currency ?? ''} onChange={(e) => void changeAndSay({ currency: e.target.value === '' ? null : (e.target.value as CurrencyCode) })}>
+            <option value="">USD (not set)</option>
+            {ISO_4217_CURRENCIES.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </>
+  );
+}
+
+/** Where labels print, the package slip, a test print, the print queue. */
+function PrinterSection() {
+  const labels = useStationSettings((s) => s.labels);
+  const [message, setMessage] = useState<string | null>(null);
+  // Keyed by what the station holds: a change from any terminal shows in the fields.
+  return <PrinterSettingsForm key={JSON.stringify(labels)} labels={labels} message={message} say={setMessage} />;
+}
+
+/** The ways to the screens a supervisor keeps, and the supervisor's sign-in. */
+function MoreSection() {
+  const go = useNav((s) => s.go);
+  return (
+    <div className="settings-links" data-testid="settings-links">
+      <SupervisorSignInButton />
+      <p>
+        <button type="button" className="btn btn-small" data-testid="workers-link" onClick={() => go('workers')}>
+          Workers <kbd>Alt+W</kbd>
+        </button>{' '}
+        — badges, sign-in keys, supervisors and PINs; deactivate (supervisor).
+      </p>
+      <p>
+        <button type="button" className="btn btn-small" data-testid="disposition-rules-link" onClick={() => go('rules')}>
+          Disposition rules
+        </button>{' '}
+        — where each inspected unit goes, and its bin (supervisor).
+      </p>
+      <p>
+        <button type="button" className="btn btn-small" data-testid="command-barcodes-link" onClick={() => go('commands')}>
+          Command barcodes to print
+        </button>{' '}
+        — a scanner alone can then do everything.
+      </p>
+    </div>
   );
 }

@@ -49,7 +49,7 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
   }
   // Scans already queued belong to this package: let them land first.
   if (!options.inScanQueue) await scanQueue.idle();
-  // Every unit leaves the bench with somewhere to go (issue 26): the station refuses it too.
+  // Every unit leaves the bench with somewhere to go: the station refuses it too.
   const undecided = withoutDisposition(usePackage.getState().drafts);
   if (undecided.length > 0) return notify('error', `${undecided.length} item${undecided.length === 1 ? ' has' : 's have'} no disposition (no rule matches): override where ${undecided.length === 1 ? 'it goes' : 'they go'} (F10).`);
   if (asksFirst()) return;

@@ -9,6 +9,7 @@ import { conditionForKey } from '../inspect/conditions.ts';
 import { useHeldKey } from '../scan/held-key.ts';
 import { installKeyCapture } from '../scan/key-capture.ts';
 import { leaveSettings } from '../settings/leave-settings.ts';
+import { showSettingsSection } from '../settings/settings-section.ts';
 import { focusScan, scanField } from '../scan/scan-field.ts';
 import { useSession } from '../session/session-store.ts';
 import { useSupervisorSession } from '../session/supervisor-session.ts';
@@ -131,6 +132,8 @@ function command(event: KeyboardEvent, inTextField: boolean): boolean {
     return true;
   }
   if (event.altKey && !event.ctrlKey && !event.metaKey) {
+    // Settings shows one section at a time: Alt and its number selects one.
+    if (screen === 'settings' && /^Digit[1-9]$/.test(event.code)) return showSettingsSection(Number(event.code.slice(5)));
     const target = { KeyS: 'scan', KeyP: 'packages', KeyR: 'returns', KeyD: 'supervisor', KeyL: 'print-queue', KeyW: 'workers' } as const;
     const go = target[event.code as keyof typeof target];
     if (!go) return false;
@@ -223,6 +226,7 @@ export function installStationKeyboard(): () => void {
     claims: (code) => (useSession.getState().byBadge(code) !== null && useSupervisorSession.getState().asking === null) || isCommandCode(code),
     isShortcut: (char) => shortcutFor(char) !== null || (scanQueue.size > 0 && MAY_BE_SHORTCUT.test(char)),
     shortcut: (char) => afterScans(() => runShortcut(char)),
+    refuse: (message) => notify('warning', message),
     prompting: () => useNav.getState().screen === 'package' && useOverride.getState().state.step === 'pick',
     pending: previewHeldKey,
     command: commandInOrder,

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /*
- * Lists filtered by disposition (issue 26): packages with a line item of a disposition, returns with
+ * Lists filtered by disposition: packages with a line item of a disposition, returns with
  * such a package. An index on the line items' JSON (disposition, package) answers it without a
  * column or a trigger: SQLite keeps an expression index itself, and one created on a data directory
  * of an earlier version is filled from its rows at once. Its name starts with `_` like the store's

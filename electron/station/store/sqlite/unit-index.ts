@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { ensureSideIndex } from './side-index.ts';
 
 /*
- * Unit ids (issue 26: a unit label scans back to its package and item). A line item names its unit
+ * Unit ids (a unit label scans back to its package and item). A line item names its unit
  * in a `unit:<id>` tag, and once dispositions are kept on line items also in a `unit_id` field;
  * neither an array element nor a field added later has a column index, so the side index
  * `_line_item_units` (side-index.ts) holds one row per (unit id lower-cased, line item).
