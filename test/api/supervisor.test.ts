@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_ATTEMPTS, SIGN_IN_LOCK_MINUTES, SIGN_IN_TRIES_PER_MINUTE, SUPERVISOR_SESSION_MINUTES } from '#shared/api/supervisor.ts';
+import { SUPERVISOR_TOKEN_MAX_DAYS } from '#shared/api/tokens.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import type { Clock } from '../../electron/station/domain/clock.ts';
 import { call, expectError, startStation, type TestStation } from './support.ts';
@@ -35,8 +36,8 @@ const GATED: Array<[string, string, unknown]> = [
   ['DELETE', '/api/v1/station/upstream', undefined],
 ];
 
-async function signIn(badge: string, pin: string, token = terminal) {
-  return call(s.origin, 'POST', '/api/v1/station/supervisor-sessions', { token, body: { badge_code: badge, pin } });
+async function signIn(badge: string, pin: string, token = terminal, headers: Record<string, string> = {}) {
+  return call(s.origin, 'POST', '/api/v1/station/supervisor-sessions', { token, body: { badge_code: badge, pin }, headers });
 }
 
 /** Another terminal's token (each has its own budget of sign-in tries). */
@@ -216,5 +217,47 @@ describe('supervisor sign-in against a guesser', () => {
     expect((await signIn('SUP-2', KIM_PIN, token)).status).toBe(201);
     // Before, an unknown badge was refused in a tenth of the time (no hash was checked).
     expect(median(unknown), `unknown ${unknown.map(Math.round).join()} ms, supervisor ${supervisor.map(Math.round).join()} ms`).toBeGreaterThan(0.4 * median(supervisor));
+  });
+
+  it('refuses an Idempotency-Key on sign-in and on the first supervisor (422 naming it): their answer holds a secret', async () => {
+    const token = await newTerminal();
+    const tokensBefore = ((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: s.stationToken })).json as { data: unknown[] }).data.length;
+    const signedIn = expectError(await signIn('SUP-2', KIM_PIN, token, { 'idempotency-key': 'sign-in-1' }), 'VALIDATION_FAILED');
+    expect(signedIn.message).toMatch(/Idempotency-Key/);
+    expect(JSON.stringify(signedIn.fields)).toContain('Idempotency-Key');
+    const first = await call(s.origin, 'POST', '/api/v1/station/first-supervisor', { token: terminal, headers: { 'idempotency-key': 'first-1' }, body: { name: 'Again', badge_code: 'SUP-Z', pin: '1111' } });
+    expectError(first, 'VALIDATION_FAILED');
+    expect(((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: s.stationToken })).json as { data: unknown[] }).data).toHaveLength(tokensBefore);
+    // Without the key, the same sign-in works.
+    expect((await signIn('SUP-2', KIM_PIN, token)).status).toBe(201);
+    // The document says so: no Idempotency-Key among the parameters of either.
+    type Operation = { parameters?: Array<{ name: string }> };
+    const doc = (await (await fetch(`${s.origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
+    const headersOf = (path: string) => doc.paths[path]?.post?.parameters?.map((p) => p.name) ?? [];
+    expect(headersOf('/api/v1/station/supervisor-sessions')).not.toContain('Idempotency-Key');
+    expect(headersOf('/api/v1/station/first-supervisor')).not.toContain('Idempotency-Key');
+    expect(headersOf('/api/v1/station/operators')).toContain('Idempotency-Key');
+  });
+
+  it(`bounds a token made by a supervisor session to ${SUPERVISOR_TOKEN_MAX_DAYS} days and ends it with its supervisor's PIN`, async () => {
+    const kim = (await signIn('SUP-2', KIM_PIN, await newTerminal())).json as { token: string; operator: { id: number } };
+    const made = await call(s.origin, 'POST', '/api/v1/station/tokens', { token: kim.token, body: { scope: 'station', name: 'integration by Kim' } });
+    expect(made.status, made.text).toBe(201);
+    const token = made.json as { secret: string; expires_at: string; created_at: string; role: string };
+    expect(token.role).toBe('admin');
+    expect(Math.abs(Date.parse(token.expires_at) - Date.parse(token.created_at) - SUPERVISOR_TOKEN_MAX_DAYS * 86_400_000)).toBeLessThan(1000);
+    const tooLong = expectError(await call(s.origin, 'POST', '/api/v1/station/tokens', { token: kim.token, body: { scope: 'station', expires_in_days: SUPERVISOR_TOKEN_MAX_DAYS + 1 } }), 'VALIDATION_FAILED');
+    expect(JSON.stringify(tooLong.fields)).toContain('expires_in_days');
+    // The command line's administrative token makes tokens without that bound.
+    const admins = (await call(s.origin, 'POST', '/api/v1/station/tokens', { token: s.stationToken, body: { scope: 'station', name: 'integration by admin' } })).json as { secret: string; expires_at: string | null };
+    expect(admins.expires_at).toBeNull();
+
+    // Kim's session ended by its own clock: the token Kim made still works.
+    offsetMs += SUPERVISOR_SESSION_MINUTES * 60_000 + 1000;
+    expect((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: token.secret })).status).toBe(200);
+    // A new PIN for Kim ends it; the administrator's stays.
+    expect((await call(s.origin, 'PATCH', `/api/v1/station/operators/${kim.operator.id}`, { token: s.stationToken, body: { pin: '4444' } })).status).toBe(200);
+    expectError(await call(s.origin, 'GET', '/api/v1/station/tokens', { token: token.secret }), 'INVALID_TOKEN');
+    expect((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: admins.secret })).status).toBe(200);
   });
 });

@@ -14,7 +14,8 @@ import { addRoute } from '../route.ts';
  * Supervisor sessions (docs/decisions/supervisor.md): a badge and PIN give a short-lived token; a
  * station without a supervisor takes its first one. The PIN is checked or hashed in `prepare`,
  * outside the write (scrypt is slow); wrong tries are counted per badge, and all tries per token,
- * in this server's memory.
+ * in this server's memory. Neither route takes an Idempotency-Key (route table: `replayable`): its
+ * answer holds a session's secret, which the station stores only as a hash.
  */
 export function supervisorRoutes(server: FastifyInstance, ctx: DomainContext): void {
   const guard = new SignInGuard(ctx.clock);
@@ -36,22 +37,20 @@ export function supervisorRoutes(server: FastifyInstance, ctx: DomainContext): v
         }
         return verifySupervisor(ctx, guard, body);
       },
-      // The PIN never goes into the idempotency record's fingerprint.
-      fingerprint: (operator) => ({ operator: operator.id }),
     },
   );
   addRoute(server, ctx, API_ROUTES.endSupervisorSession, async ({ principal }) => {
     if (principal.role === 'supervisor') await revokeToken(ctx.store, ctx.clock, principal.tokenId);
     return { body: undefined };
   });
-  addRoute<typeof API_ROUTES.createFirstSupervisor, { pinHash: string; fingerprint: unknown }>(
+  addRoute<typeof API_ROUTES.createFirstSupervisor, string>(
     server,
     ctx,
     API_ROUTES.createFirstSupervisor,
     async ({ body, prepared, t, now }) => {
-      const operator = await addFirstSupervisor(t, now, body, prepared.pinHash);
+      const operator = await addFirstSupervisor(t, now, body, prepared);
       return { body: await openSession(t, now, operator) };
     },
-    { prepare: async ({ body }) => ({ pinHash: await hashPin(body.pin), fingerprint: { ...body, pin: undefined } }), fingerprint: (prepared) => prepared.fingerprint },
+    { prepare: ({ body }) => hashPin(body.pin) },
   );
 }
