@@ -6,6 +6,8 @@ import { serve } from './serve.ts';
 import { tokenCommand } from './tokens.ts';
 import { syncCommand, upstreamCommand } from './upstream.ts';
 import { USAGE } from './usage.ts';
+import { SiteCertificateError } from '../station/tls/site-certificate.ts';
+import { StationCertificateError } from '../station/tls/station-certificates.ts';
 
 /** Entry point of `returns-station`: dispatches a command and turns known failures into clear exits. */
 export async function main(argv: string[]): Promise<void> {
@@ -51,6 +53,7 @@ function exitCodeFor(error: unknown): number {
 }
 
 function messageOf(error: unknown): string {
+  if (error instanceof SiteCertificateError || error instanceof StationCertificateError) return error.message;
   if (error instanceof DataDirLockedError || error instanceof UsageError || error instanceof CommandRefused || error instanceof StoreLockedError || error instanceof StoreVersionTooNewError || error instanceof NotAStationDatabaseError) return error.message;
   if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') return `${error.message}: the port is taken; choose another with --port.`;
   if (error instanceof Error) return error.message;

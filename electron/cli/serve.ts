@@ -9,6 +9,7 @@ import { semiSpaceMbFromEnv } from '../station/heap/young-generation.ts';
 import { UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
+import { tlsRequestFor, TlsSettingsError } from '../station/tls/serving-tls.ts';
 
 export const DEFAULT_PORT = 4780;
 /** How long the printed UI link's station token stays valid. */
@@ -21,6 +22,16 @@ function parsePort(value: string | undefined, fallback: number): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}".`);
   return port;
+}
+
+/** TLS beyond loopback, or with the site's certificate files (tls/serving-tls.ts); half a pair is a usage error. */
+function tlsRequestOf(host: string, certFile: string | undefined, keyFile: string | undefined) {
+  try {
+    return tlsRequestFor(host, { certFile, keyFile });
+  } catch (error) {
+    if (error instanceof TlsSettingsError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /**
@@ -52,12 +63,15 @@ export async function serve(args: string[]): Promise<void> {
       'data-dir': { type: 'string' },
       demo: { type: 'boolean', default: false },
       'new-store': { type: 'boolean', default: false },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
       ...STARTUP_SETTING_FLAGS,
     },
   });
   const host = values.host;
   const port = parsePort(values.port, DEFAULT_PORT);
   const dataDir = values['data-dir'] ?? defaultDataDir();
+  const tls = tlsRequestOf(host, values['tls-cert'], values['tls-key']);
 
   const { deadlineMs, clock, options } = serveSettings(values, process.env);
   const station = await openStation({
@@ -67,6 +81,7 @@ export async function serve(args: string[]): Promise<void> {
     command: `returns-station serve (port ${port})`,
     clock,
     newStore: values['new-store'],
+    tls,
   });
   let origin: string;
   try {
@@ -96,7 +111,13 @@ export async function serve(args: string[]): Promise<void> {
     name: `Command line of serve on ${origin}`,
     expiresAt: daysAfter(station.ctx.clock.now(), CONTROL_TOKEN_DAYS),
   });
-  writeControl(dataDir, { origin, token: control.secret, token_id: control.token.id, pid: process.pid });
+  writeControl(dataDir, {
+    origin,
+    token: control.secret,
+    token_id: control.token.id,
+    pid: process.pid,
+    ...(station.tls ? { tls: { ca: station.tls.trustPem, served_sha256: station.tls.servedSha256 } } : {}),
+  });
   // Listen for signals before announcing readiness: a supervisor may stop us the moment it reads the line.
   stopOnSignals(station, deadlineMs, () => {
     removeControl(dataDir);
@@ -104,6 +125,7 @@ export async function serve(args: string[]): Promise<void> {
   });
   process.stdout.write(`Returns station listening on ${origin}\n`);
   process.stdout.write(`Open the station UI: ${origin}/#token=${secret}\n`);
+  if (station.tls) process.stdout.write(`TLS certificate to trust (SHA-256): ${station.tls.trustSha256}\n`);
   if (values.demo) process.stdout.write(`${demoGuide().join('\n')}\n`);
   station.server.log.info({ dataDir }, 'station ready');
 }

@@ -8,6 +8,7 @@ import { withStationStore } from './with-station-store.ts';
 import { ApiClient, ApiError } from '#shared/api/client.ts';
 import type { TokenView } from '#shared/api/tokens.ts';
 import { readControl } from '../station/control-file.ts';
+import { fetchTrusting } from '../station/tls/pinned-fetch.ts';
 
 function idArg(value: string | undefined, what: string): number {
   const id = value === undefined ? null : parseStrictId(value);
@@ -89,7 +90,9 @@ export function runningStation(dataDir: string): ApiClient | null {
   } catch {
     return null;
   }
-  return new ApiClient({ baseUrl: control.origin, token: control.token });
+  // Over TLS the command line trusts its own station's certificate alone (pinned in the owner-only control file).
+  const fetch = control.tls ? fetchTrusting({ ca: control.tls.ca, servedSha256: control.tls.served_sha256 }) : undefined;
+  return new ApiClient({ baseUrl: control.origin, token: control.token, ...(fetch ? { fetch } : {}) });
 }
 
 interface TokenValues {

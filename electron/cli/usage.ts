@@ -1,10 +1,15 @@
 export const USAGE = `Usage: returns-station <command> [options]
 
 Commands:
-  serve [--host H] [--port P] [--data-dir D] [--demo] [--media-budget-mb N] [--new-store] [--hot-days N]
-        [--hot-recent-max N]
+  serve [--host H] [--port P] [--data-dir D] [--tls-cert F --tls-key F] [--demo] [--media-budget-mb N]
+        [--new-store] [--hot-days N] [--hot-recent-max N]
       Start the headless station (API and UI). When ready, prints on stdout
       "Returns station listening on http://H:P", then a UI link carrying a station token.
+      A --host beyond loopback (e.g. 0.0.0.0, the site's network) serves HTTPS only: with the
+      site's certificate (--tls-cert, PEM chain, and its unencrypted --tls-key), else with a
+      certificate authority the station makes once in D/tls/; a third line then prints the
+      SHA-256 fingerprint of the certificate stations and handhelds trust. --tls-cert on
+      loopback serves HTTPS there too.
       Logs go to stderr. --demo seeds demo data into an empty store. --media-budget-mb caps
       the media folder (also RETURNS_STATION_MEDIA_BUDGET_MB). --new-store begins an empty
       station where a station.db is missing although a station ran there before.
@@ -42,5 +47,5 @@ talk to a running station through its API (as an administrator); upstream and sy
 
 Environment: RETURNS_STATION_LOG_LEVEL (silent|error|warn|info|debug),
 RETURNS_STATION_ACCOUNT_RATE_LIMIT and RETURNS_STATION_STATION_RATE_LIMIT (requests per hour),
-RETURNS_STATION_SYNC_INTERVAL_MS (pull interval of serve, default 150000).
+RETURNS_STATION_SYNC_INTERVAL_MS (pull interval of serve, default 180000).
 `;

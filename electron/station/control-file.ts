@@ -9,7 +9,14 @@ import { z } from 'zod';
  */
 export const CONTROL_FILE = 'station.control.json';
 
-const ControlSchema = z.object({ origin: z.string().url(), token: z.string().min(1), token_id: z.int(), pid: z.int() });
+const ControlSchema = z.object({
+  origin: z.url(),
+  token: z.string().min(1),
+  token_id: z.int(),
+  pid: z.int(),
+  /** Served over TLS: the anchor to trust (PEM) and the served certificate's SHA-256, which the command line pins. */
+  tls: z.object({ ca: z.string().min(1), served_sha256: z.string().min(1) }).optional(),
+});
 export type StationControl = z.infer<typeof ControlSchema>;
 
 export function writeControl(dataDir: string, control: StationControl): void {

@@ -39,6 +39,8 @@ export interface ServerOptions {
 
 export interface ServerDeps extends ServerOptions {
   ctx: DomainContext;
+  /** Serve HTTPS with this key and certificate chain (electron/station/tls/); plain HTTP without. */
+  https?: { key: string; cert: string } | undefined;
   rateLimits: RateLimits;
   /** True once the station listens on a loopback address: then only loopback Host names are served. */
   isBoundToLoopback: () => boolean;
@@ -69,7 +71,11 @@ const UI_CSP = {
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const level = deps.logLevel ?? 'info';
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...deps.timeouts };
+  // Timeouts are checked every second (Node's default, 30 s, would let a slow client stay 3× longer);
+  // Node's HTTP options go with the TLS ones when serving HTTPS.
+  const nodeHttp = { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: 1000 };
   const server = Fastify({
+    ...(deps.https ? { https: { ...deps.https, ...nodeHttp } } : { http: nodeHttp }),
     logger: {
       level,
       stream: process.stderr,
@@ -87,8 +93,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     requestTimeout: timeouts.requestMs,
     connectionTimeout: timeouts.idleMs,
     keepAliveTimeout: timeouts.keepAliveMs,
-    // Timeouts are checked every second (Node's default, 30 s, would let a slow client stay 3× longer).
-    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: 1000 },
     return503OnClosing: false,
     clientErrorHandler: writeClientError,
     // Fastify's own URL errors (bad percent-encoding, over-long path segments) name no resource.

@@ -19,6 +19,9 @@ import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
 import { displayUrl, upgradeUpstreamSettings } from './sync/settings.ts';
 import { fillOperatorUids } from './domain/operators.ts';
 import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
+import { siteAddressName } from './tls/serving-names.ts';
+import { type ServingTls, servingTls, type TlsRequest } from './tls/serving-tls.ts';
+import type { StationAddress } from '#shared/api/station.ts';
 
 export interface StationOptions extends ServerOptions {
   dataDir: string;
@@ -50,6 +53,8 @@ export interface StationOptions extends ServerOptions {
   heapGrowthPercent?: number | null;
   /** The desktop app's system printers (the core process asks the main process); absent under `serve`. */
   systemPrinter?: SystemPrinter;
+  /** Serve HTTPS (electron/station/tls/): required beyond loopback (`tlsRequestFor`); plain HTTP without. */
+  tls?: TlsRequest | null;
   /** The print queue's first and longest wait after a failed send (default 2 s and 60 s). */
   printRetryFirstMs?: number;
   printRetryMaxMs?: number;
@@ -61,7 +66,12 @@ export interface Station {
   readonly store: StationStore;
   readonly ctx: DomainContext;
   readonly server: FastifyInstance;
-  /** Starts listening; resolves to the origin, with the real port when `port` is 0. */
+  /** What it serves TLS with and what clients pin; null when it serves plain HTTP (loopback). */
+  readonly tls: ServingTls | null;
+  /**
+   * Starts listening; resolves to the origin, with the real port when `port` is 0 (https when
+   * serving TLS; for a wildcard bind, named by the machine's first site address).
+   */
   listen(host: string, port: number): Promise<string>;
   /**
    * Stops accepting, lets in-flight requests finish for up to `deadlineMs` (default 5 s), then cuts
@@ -92,6 +102,8 @@ export async function openStation(options: StationOptions): Promise<Station> {
   let onShed = (_returns: number): void => {};
   try {
     const clock = options.clock ?? systemClock;
+    // Bad certificate files are refused before the store opens; the station's own are made under the lock.
+    const tls = options.tls ? await servingTls(options.tls, options.dataDir, Date.parse(clock.now())) : null;
     store = await openStore(storeOptionsOf(options, lock, clock, (returns) => onShed(returns)));
     await seedCatalog(store);
     // Settings stored with one URL (before the spec's two addresses) are rewritten before sync reads them.
@@ -101,10 +113,11 @@ export async function openStation(options: StationOptions): Promise<Station> {
     const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}), ...(options.syncPullIntervalMs !== undefined ? { idleEveryMs: options.syncPullIntervalMs } : {}) });
     // The print queue starts with the background work; until then a nudge has nothing to wake.
     const printing = { queue: undefined as PrintQueue | undefined };
-    const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync, printing: { nudge: () => printing.queue?.nudge() } };
-    const socket: SocketState = { loopback: false, closing: false };
+    const socket: SocketState = { loopback: false, closing: false, address: null };
+    const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync, printing: { nudge: () => printing.queue?.nudge() }, address: () => socket.address };
     const server = await buildServer({
       ...options,
+      https: tls ? { key: tls.key, cert: tls.cert } : undefined,
       ctx,
       rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
       isBoundToLoopback: () => socket.loopback,
@@ -125,6 +138,12 @@ export async function openStation(options: StationOptions): Promise<Station> {
       },
       'store open: the hot set is in memory, older records are read from disk',
     );
+    if (tls) {
+      server.log.info(
+        { tls: { source: tls.source, fingerprint_sha256: tls.trustSha256, serving_expires_at: tls.servedNotAfter, made: tls.made } },
+        tls.made === 'authority' ? 'TLS: made a new site certificate authority (stations and handhelds pin its fingerprint)' : 'TLS: serving HTTPS; stations and handhelds pin this fingerprint',
+      );
+    }
     if (upgradedUpstream) {
       server.log.info(
         { returns_url: displayUrl(upgradedUpstream.returns_url), base_url: displayUrl(upgradedUpstream.base_url) },
@@ -142,7 +161,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
       ...(options.printRetryMaxMs !== undefined ? { retryMaxMs: options.printRetryMaxMs } : {}),
       log: server.log,
     });
-    return stationOf({ dataDir: options.dataDir, store, ctx, server, lock, socket, background });
+    return stationOf({ dataDir: options.dataDir, store, ctx, server, tls, lock, socket, background });
   } catch (error) {
     await store?.close().catch(() => undefined);
     lock.release();
@@ -150,10 +169,11 @@ export async function openStation(options: StationOptions): Promise<Station> {
   }
 }
 
-/** What the server asks of its socket: whether it listens on loopback only, whether the station is closing. */
+/** What the server asks of its socket: whether it listens on loopback only, whether the station is closing, where it listens. */
 interface SocketState {
   loopback: boolean;
   closing: boolean;
+  address: StationAddress | null;
 }
 
 function storeOptionsOf(options: StationOptions, lock: DataDirLock, clock: Clock, onShed: (returns: number) => void): OpenStoreOptions {
@@ -196,25 +216,33 @@ interface OpenParts {
   store: StationStore;
   ctx: DomainContext;
   server: FastifyInstance;
+  tls: ServingTls | null;
   lock: DataDirLock;
   socket: SocketState;
   background: Background;
 }
 
 /** The open station's handle: listen, and a close that runs once. */
-function stationOf({ dataDir, store, ctx, server, lock, socket, background }: OpenParts): Station {
+function stationOf({ dataDir, store, ctx, server, tls, lock, socket, background }: OpenParts): Station {
   let closed: Promise<void> | undefined;
   return {
     dataDir,
     store,
     ctx,
     server,
+    tls,
     async listen(host, port) {
       await server.listen({ host, port });
       const address = server.server.address();
       if (address === null || typeof address === 'string') throw new Error('The station is not listening on TCP.');
       socket.loopback = isLoopbackHost(address.address);
-      return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      const name = siteAddressName(host);
+      const origin = `${tls ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${address.port}`;
+      socket.address = {
+        origin,
+        tls: tls && { source: tls.source, fingerprint_sha256: tls.trustSha256, serving_certificate_expires_at: tls.servedNotAfter },
+      };
+      return origin;
     },
     close(closeOptions = {}) {
       closed ??= (async () => {

@@ -329,6 +329,14 @@ export const ListMetaSchema = z.object({
   total_pages: z.int().min(0),
   total_count: z.int().min(0),
   per_page: z.int().min(1).max(PER_PAGE_MAX),
+  /** Station extension (docs/api-decisions.md, List search): a search most records match is counted within a budget. */
+  total_count_lower_bound: z
+    .literal(true)
+    .optional()
+    .meta({
+      description:
+        'Station extension, present only when true: a search by any part (`…_contains`) that most records match is counted among the first 1,000 records of the other filters, so at least `total_count` match (maybe many more) and `total_pages` counts only those; later pages are served all the same (page on until a page holds fewer than `per_page`, or reverse the sort for the last ones).',
+    }),
 });
 export type ListMeta = z.infer<typeof ListMetaSchema>;
 
@@ -341,12 +349,13 @@ export interface ListResponse<T> {
   meta: ListMeta;
 }
 
-/** Meta of a page: `total_pages = ceil(total_count / per_page)`. */
-export function listMeta(page: number, perPage: number, totalCount: number): ListMeta {
+/** Meta of a page: `total_pages = ceil(total_count / per_page)`; `lowerBound`: at least `totalCount` match. */
+export function listMeta(page: number, perPage: number, totalCount: number, lowerBound = false): ListMeta {
   return {
     current_page: page,
     total_pages: Math.ceil(totalCount / perPage),
     total_count: totalCount,
     per_page: perPage,
+    ...(lowerBound ? { total_count_lower_bound: true as const } : {}),
   };
 }

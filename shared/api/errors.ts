@@ -42,6 +42,11 @@ export const ERROR_CODES = {
     title: 'Conflict',
     message: 'Every unit needs a disposition first.',
   },
+  UNIT_LABELLED_OR_PUT: {
+    status: 409,
+    title: 'Conflict',
+    message: "This unit's label was made or its put confirmed: its quantity cannot change and it cannot be removed.",
+  },
   SUPERVISOR_EXISTS: {
     status: 409,
     title: 'Conflict',
@@ -104,6 +109,8 @@ export const ErrorDetailsSchema = z
     line_item_ids: z.array(z.int()).optional(),
     /** `WRONG_BIN` (the bin the unit goes to) and `DISPOSITION_MISSING` on a put (null: no bin yet). */
     expected_bin: z.string().nullable().optional(),
+    /** `UNIT_LABELLED_OR_PUT`: the unit whose label or put holds it. */
+    unit_id: z.string().optional(),
   })
   .catchall(z.unknown());
 export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;
@@ -129,6 +136,7 @@ export interface ErrorExtras {
   budget_bytes?: number;
   line_item_ids?: number[];
   expected_bin?: string | null;
+  unit_id?: string;
 }
 
 /**

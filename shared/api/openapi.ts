@@ -209,7 +209,7 @@ function errorResponses(codes: readonly ErrorCode[], withRateLimit: boolean): Re
 /** Headers an operation reads besides its path and query: replay keys on POST, the resume point on SSE. */
 function headerParameters(route: RouteDefinition): JsonObject[] {
   const out: JsonObject[] = [];
-  if (route.method === 'POST') {
+  if (route.method === 'POST' && route.replayable !== false) {
     out.push({
       name: 'Idempotency-Key',
       in: 'header',

@@ -49,8 +49,8 @@ import {
   PrintJobsCreatedSchema,
   UnitLabelRequestSchema,
 } from './printing.ts';
-import { TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
-import { FirstSupervisorSchema, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
+import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
+import { FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
 
 import {
   RecordSyncSchema,
@@ -93,6 +93,11 @@ export interface RouteDefinition {
   status: 200 | 201 | 204;
   /** Success body: a schema, `null` for no body (204), `sse` for an event stream, `csv` for a CSV file, `pdf` for a PDF document. */
   response: z.ZodType | null | 'sse' | 'csv' | 'pdf';
+  /**
+   * `false` on a POST whose answer holds a secret (a session's token): it refuses Idempotency-Key
+   * (422), because a replay would store that answer and hand the secret out again.
+   */
+  replayable?: false;
   /** Error codes the route may answer besides the ones every route may answer. */
   errors: readonly ErrorCode[];
   /**
@@ -310,14 +315,15 @@ export const API_ROUTES = {
       '`disposition` (not null) with `disposition_reason` overrides the rules (source `override`, recorded with `disposition_by`, an operator of the station (422 on the field), the reason and the time); `bin` defaults to the bin of the first rule with that disposition. `disposition: null` goes back to the rules. ' +
       'A new bin clears `put_confirmed_at` and `put_by`. Tags with the prefixes `disposition:`, `bin:`, `unit:` are the station\'s: replaced, never taken from the body. ' +
       'A change of `condition` records `condition_by` (an operator of the station, 422 on the field; only with a condition) and `condition_at`; the same condition again keeps them; an unset condition clears them. ' +
-      'The change is to this one item (one unit); other items of the same return line are untouched.',
+      'The change is to this one item (one unit); other items of the same return line are untouched. ' +
+      "A change of `quantity` is a 409 `UNIT_LABELLED_OR_PUT` (`details.unit_id`; nothing changes) once the item's put is confirmed or its unit has a label job that was not cancelled: that one label and put stand for the item's units.",
     tag: 'line items',
     auth: 'account',
     params: LineItemPathSchema,
     body: PackageLineItemUpdateSchema,
     status: 200,
     response: PackageLineItemSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'UNIT_LABELLED_OR_PUT'],
   },
   confirmPut: {
     operationId: 'confirmPut',
@@ -340,13 +346,15 @@ export const API_ROUTES = {
     method: 'DELETE',
     path: `${PACKAGE}/line_items/{line_item_id}`,
     summary: 'Remove an inspected item.',
-    description: 'Removes this one item (one unit, or an integrator\'s line of N as a whole); other items of the same return line stay.',
+    description:
+      "Removes this one item (one unit, or an integrator's line of N as a whole); other items of the same return line stay. " +
+      "An item whose put is confirmed or whose unit has a label job that was not cancelled (waiting, sent, printed or handed to the browser) is a 409 `UNIT_LABELLED_OR_PUT` (`details.unit_id`) and stays: cancel a label still waiting first.",
     tag: 'line items',
     auth: 'account',
     params: LineItemPathSchema,
     status: 204,
     response: null,
-    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'UNIT_LABELLED_OR_PUT'],
   },
   uploadMediaFile: {
     operationId: 'uploadMediaFile',
@@ -561,10 +569,12 @@ export const API_ROUTES = {
     summary: "A supervisor's badge and PIN: a supervisor session, whose token may change what only a supervisor may until `expires_at` (15 minutes).",
     description:
       'A badge that is not an active supervisor, or a wrong PIN, is a 403 `SIGN_IN_REFUSED` (the same answer for both). After 5 wrong PINs in a row the badge is locked for 5 minutes: ' +
-      '429 `SIGN_IN_LOCKED` with `Retry-After`, even with the right PIN.',
+      '429 `SIGN_IN_LOCKED` with `Retry-After`, even with the right PIN; tries sent at once count before their answers. ' +
+      `One token may send ${SIGN_IN_TRIES_PER_MINUTE} tries a minute (429 \`RATE_LIMITED\` after). No Idempotency-Key (422): the answer holds a secret.`,
     tag: 'station',
     auth: 'station',
     body: SupervisorSignInSchema,
+    replayable: false,
     status: 201,
     response: SupervisorSessionSchema,
     errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SIGN_IN_REFUSED', 'SIGN_IN_LOCKED'],
@@ -585,10 +595,13 @@ export const API_ROUTES = {
     method: 'POST',
     path: '/api/v1/station/first-supervisor',
     summary: "A station without an active supervisor takes its first one from any station token: the supervisor and a session of theirs.",
-    description: 'Once the station has an active supervisor this is a 409 `SUPERVISOR_EXISTS`: a supervisor adds the others. A badge another operator has is a 422 on `badge_code`.',
+    description:
+      'Once the station has an active supervisor this is a 409 `SUPERVISOR_EXISTS`: a supervisor adds the others. A badge another operator has is a 422 on `badge_code`. ' +
+      'No Idempotency-Key (422): the answer holds a secret.',
     tag: 'station',
     auth: 'station',
     body: FirstSupervisorSchema,
+    replayable: false,
     status: 201,
     response: SupervisorSessionSchema,
     errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_EXISTS'],
@@ -609,6 +622,9 @@ export const API_ROUTES = {
     method: 'POST',
     path: '/api/v1/station/tokens',
     summary: 'Make an account or station token; its secret is in this answer only.',
+    description:
+      `A supervisor session's token lasts ${SUPERVISOR_TOKEN_MAX_DAYS} days at most (absent \`expires_in_days\`: ${SUPERVISOR_TOKEN_MAX_DAYS}; more is a 422 on \`expires_in_days\`) and is that supervisor's: ` +
+      'a new PIN, a deactivation or the end of their role revokes it with their sessions. An administrative token (the command line) makes tokens without that bound.',
     tag: 'station',
     auth: 'supervisor',
     body: TokenCreateSchema,

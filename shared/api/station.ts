@@ -59,6 +59,24 @@ export const StationStorageSchema = z.object({
 });
 export type StationStorage = z.infer<typeof StationStorageSchema>;
 
+/** Where the station listens: the address stations join and handhelds open, and the certificate they pin. */
+export const StationAddressSchema = z.object({
+  /** The station's origin (https beyond loopback; a wildcard bind is named by the machine's first site address). */
+  origin: z.url(),
+  /** Null: plain HTTP on loopback, reachable from this machine only. */
+  tls: z
+    .object({
+      /** `station`: a site certificate authority the station made and keeps; `site`: the site's own certificate files. */
+      source: z.enum(['station', 'site']),
+      /** SHA-256 of the certificate clients pin (the authority; the top of a site's chain), as upper-case hex pairs. */
+      fingerprint_sha256: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
+      /** When the serving certificate ends (a station's own is renewed at a start within 30 days of it). */
+      serving_certificate_expires_at: z.iso.datetime(),
+    })
+    .nullable(),
+});
+export type StationAddress = z.infer<typeof StationAddressSchema>;
+
 /** `GET /api/v1/station`. */
 export const StationStatusSchema = z.object({
   name: z.string(),
@@ -78,6 +96,8 @@ export const StationStatusSchema = z.object({
   settings: StationSettingsSchema,
   /** The labels still to print, and why the oldest did not print yet. */
   printing: PrintingStatusSchema,
+  /** Where the station listens; null in a station that is not listening (tests that inject requests). */
+  address: StationAddressSchema.nullable(),
 });
 export type StationStatus = z.infer<typeof StationStatusSchema>;
 

@@ -13,6 +13,8 @@ export const SUPERVISOR_SESSION_MINUTES = 15;
 /** Wrong PINs in a row that lock a badge, and for how long. */
 export const SIGN_IN_ATTEMPTS = 5;
 export const SIGN_IN_LOCK_MINUTES = 5;
+/** Sign-in tries each station token may send a minute, whatever the badges (bounds guessing across badges). */
+export const SIGN_IN_TRIES_PER_MINUTE = 10;
 
 export const SupervisorSignInSchema = z.strictObject({
   badge_code: BadgeCodeSchema,

@@ -6,6 +6,9 @@ import { INT32_MAX, NameSchema, TimestampSchema } from './common.ts';
  * once, in the answer that creates it; the station keeps only its hash.
  */
 
+/** A token a supervisor session makes stops working after this many days at most (the command line's may last longer). */
+export const SUPERVISOR_TOKEN_MAX_DAYS = 30;
+
 export const TOKEN_SCOPES = ['account', 'station'] as const;
 
 /**
@@ -38,7 +41,10 @@ export const TokenCreateSchema = z
     /** Required for an account token (the account comes into being with it); absent for a station token. */
     account_id: z.int().min(1).max(INT32_MAX).optional(),
     name: NameSchema.optional(),
-    /** Days until the token stops working; absent: it never expires. */
+    /**
+     * Days until the token stops working; absent: it never expires, except for a supervisor session's
+     * token, which lasts SUPERVISOR_TOKEN_MAX_DAYS at most (absent: that many).
+     */
     expires_in_days: z.int().min(1).max(3650).optional(),
   })
   .refine((body) => (body.scope === 'account') === (body.account_id !== undefined), {

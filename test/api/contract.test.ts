@@ -470,11 +470,13 @@ describe('carriers, locations', () => {
 });
 
 describe('station resources', () => {
-  it('GET /api/v1/station: name, version, accounts, today\'s counts, sync state, storage, printing', async () => {
+  it('GET /api/v1/station: name, version, accounts, today\'s counts, sync state, storage, printing, address', async () => {
     const response = await get('/api/v1/station', s.stationToken);
     expect(response.status, response.text).toBe(200);
     const status = StationStatusSchema.strict().parse(response.json);
-    expect(keys(status)).toEqual(['accounts', 'name', 'printing', 'settings', 'storage', 'sync', 'today', 'version']);
+    expect(keys(status)).toEqual(['accounts', 'address', 'name', 'printing', 'settings', 'storage', 'sync', 'today', 'version']);
+    // Served plain on loopback: where it listens, nothing to pin.
+    expect(status.address).toEqual({ origin: s.origin, tls: null });
     expect(keys(status.printing)).toEqual(['problem', 'waiting']);
     expect(keys(status.storage)).toEqual(['disk_free_bytes', 'media_budget_bytes', 'media_bytes', 'state']);
     expect(keys(status.today)).toEqual(['date', 'in_progress', 'received']);

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReturnPackageListResponseSchema } from '#shared/api/return-packages.ts';
-import { ReturnListResponseSchema } from '#shared/api/returns.ts';
-import { returnLine } from '../support/manual-return.ts';
+import { ReturnPackageCreateSchema, ReturnPackageListResponseSchema } from '#shared/api/return-packages.ts';
+import { ManualReturnCreateSchema, ReturnListResponseSchema } from '#shared/api/returns.ts';
+import { createPackage as createPackageRecord } from '../../electron/station/domain/packages.ts';
+import { createReturn as createReturnRecord } from '../../electron/station/domain/returns.ts';
+import { boundTables } from '../../electron/station/store/index.ts';
+import { COUNT_BUDGET } from '../../electron/station/store/list-queries.ts';
+import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { call, createPackage, createReturn, startStation, type TestStation } from './support.ts';
 
 /*
@@ -100,5 +104,132 @@ describe('tracking_number_contains', () => {
   it('a 2-character text is a start: "1z" finds the UPS numbers, "yz" nothing', async () => {
     expect((await packagesOf(`tracking_number_contains=1z&account_id=1`)).meta.total_count).toBe(2);
     expect((await packagesOf(`tracking_number_contains=yz`)).data).toEqual([]);
+  });
+});
+
+/*
+ * A text found in many records is read in the list's own order, each row checked, and counted within
+ * a budget of rows (store/list-queries.ts, BROAD_MATCHES and COUNT_BUDGET): every page must still be
+ * the page a plain filter of the same rows gives, in every sort, with status and account filters, to
+ * the last page.
+ */
+describe('a text most records contain', () => {
+  const BULK = 3_000;
+  let b: TestStation;
+  /** What was written: each package's id, account, status, tracking number and creation time. */
+  const made: Array<{ id: number; account_id: number; status: string; tracking_number: string; created_at: string }> = [];
+  const returnsMade: Array<{ id: number; account_id: number; email: string; created_at: string }> = [];
+
+  beforeAll(async () => {
+    b = await startStation();
+    const { store } = b.station.ctx;
+    const base = Date.parse('2026-11-01T00:00:00.000Z');
+    // Creation times out of id order (a prime stride), so a sort by time is not a sort by id.
+    const at = (i: number) => new Date(base + ((i * 7919) % BULK) * 1000).toISOString();
+    const statuses = ['in_transit', 'delivered', 'pending', 'received'] as const;
+    for (let from = 0; from < BULK; from += 1_000) {
+      await store.write(async (tx) => {
+        const t = boundTables(tx);
+        for (let i = from; i < from + 1_000; i++) {
+          const account = 1 + (i % 2);
+          const email = `bulk.${i}@broad-${tag}.example`;
+          const ret = await createReturnRecord(t, at(i), account, ManualReturnCreateSchema.parse(manualReturnBody({ email, return_line_items: [returnLine(`BK-${i}`, 1)] })));
+          returnsMade.push({ id: ret.id, account_id: account, email, created_at: ret.created_at });
+          // Statuses unevenly spread: one in 7 received, the rest in thirds.
+          const status = statuses[i % 7 === 0 ? 3 : i % 3] ?? 'in_transit';
+          const tracking_number = `1Z${tag}BULK${String(i).padStart(5, '0')}`;
+          const pkg = await createPackageRecord(t, at(i), account, ReturnPackageCreateSchema.parse({ return_id: ret.id, tracking_number, status }));
+          made.push({ id: pkg.id, account_id: account, status, tracking_number, created_at: pkg.created_at });
+        }
+      });
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await b.close();
+  });
+
+  const listed = async (query: string) => {
+    const response = await call(b.origin, 'GET', `/api/v1/station/return_packages?${query}`, { token: b.stationToken });
+    expect(response.status, response.text).toBe(200);
+    return ReturnPackageListResponseSchema.parse(response.json);
+  };
+  const byTime = (a: { created_at: string; id: number }, z: { created_at: string; id: number }) => a.created_at.localeCompare(z.created_at) || a.id - z.id;
+  const SORTS = {
+    created_at: byTime,
+    '-created_at': (a: (typeof made)[number], z: (typeof made)[number]) => byTime(z, a),
+    id: (a: (typeof made)[number], z: (typeof made)[number]) => a.id - z.id,
+    '-id': (a: (typeof made)[number], z: (typeof made)[number]) => z.id - a.id,
+  };
+
+  it('pages 1, 2, 3, a middle one, the last and the one after agree with a plain filter, in every sort and with filters', async () => {
+    const cases: Array<{ query: string; keep: (p: (typeof made)[number]) => boolean }> = [
+      { query: '', keep: () => true },
+      { query: '&account_id=2', keep: (p) => p.account_id === 2 },
+      { query: '&status=delivered,pending', keep: (p) => p.status === 'delivered' || p.status === 'pending' },
+      { query: '&status=received&account_id=1', keep: (p) => p.status === 'received' && p.account_id === 1 },
+    ];
+    // Every package, and the first 1,000 (as many as make a text broad): a third of the rows.
+    for (const text of [`${tag}bulk`, `${tag}BULK00`]) {
+      for (const { query, keep } of cases) {
+        for (const [sort, compare] of Object.entries(SORTS)) {
+          const expected = made.filter((p) => keep(p) && p.tracking_number.toLowerCase().includes(text.toLowerCase())).sort(compare).map((p) => p.tracking_number);
+          const per = 100;
+          const last = Math.ceil(expected.length / per);
+          for (const page of new Set([1, 2, 3, Math.ceil(last / 2), last, last + 1])) {
+            const got = await listed(`tracking_number_contains=${text}&sort=${sort}&per_page=${per}&page=${page}${query}`);
+            expect(got.data.map((p) => p.tracking_number), `${text} ${query} ${sort} page ${page}`).toEqual(expected.slice((page - 1) * per, page * per));
+            // A count is exact, or a lower bound that says so.
+            if (got.meta.total_count_lower_bound) expect(got.meta.total_count).toBeLessThanOrEqual(expected.length);
+            else expect(got.meta.total_count, `${text} ${query} ${sort}`).toBe(expected.length);
+          }
+        }
+      }
+    }
+  });
+
+  it('counts within a budget of rows and says so; a count within it is exact and not flagged', async () => {
+    const all = await listed(`tracking_number_contains=${tag}bulk&per_page=25`);
+    // Every row matches: the budget's rows, and one more that shows more rows are left.
+    expect(all.meta).toEqual({ current_page: 1, per_page: 25, total_count: COUNT_BUDGET + 1, total_pages: Math.ceil((COUNT_BUDGET + 1) / 25), total_count_lower_bound: true });
+    // Pages after total_pages are served.
+    const beyond = await listed(`tracking_number_contains=${tag}bulk&per_page=25&page=${all.meta.total_pages + 10}`);
+    expect(beyond.data).toHaveLength(25);
+    expect(beyond.meta.total_count).toBeGreaterThanOrEqual((all.meta.total_pages + 10) * 25);
+    // Few of the broad text's rows are received in account 1 (one in 14): within the budget, counted exactly.
+    const few = made.filter((p) => p.status === 'received' && p.account_id === 1).length;
+    expect(few).toBeLessThan(COUNT_BUDGET);
+    const received = await listed(`tracking_number_contains=${tag}bulk&status=received&account_id=1&per_page=25`);
+    expect(received.meta).toEqual({ current_page: 1, per_page: 25, total_count: few, total_pages: Math.ceil(few / 25) });
+    // A selective text among them: its match set, counted exactly.
+    const ten = await listed(`tracking_number_contains=${tag}bulk0012`);
+    expect(ten.meta).toEqual({ current_page: 1, per_page: 25, total_count: 10, total_pages: 1 });
+  });
+
+  it('a return list of a broad email or SKU text pages like a plain filter, newest first', async () => {
+    const expected = returnsMade.filter((r) => r.account_id === 1).sort((a, z) => byTime(z, a)).map((r) => r.email);
+    for (const search of [`email_contains=${encodeURIComponent(`@broad-${tag}`)}`, 'sku_contains=bk-']) {
+      for (const page of [1, 2, 15, 16]) {
+        const response = await call(b.origin, 'GET', `/returns?${search}&per_page=100&page=${page}`, { token: b.account1 });
+        expect(response.status, response.text).toBe(200);
+        const got = ReturnListResponseSchema.parse(response.json);
+        expect(got.data.map((r) => r.email), `${search} page ${page}`).toEqual(expected.slice((page - 1) * 100, page * 100));
+        if (page === 1) expect(got.meta.total_count_lower_bound).toBe(true);
+      }
+    }
+  });
+
+  it('a write is seen by the next search: the count and pages are found again', async () => {
+    const { store, clock } = b.station.ctx;
+    const first = made[0];
+    if (!first) throw new Error('no package made');
+    const before = await listed(`tracking_number_contains=${tag}bulk&sort=id&per_page=1&page=1`);
+    expect(before.data[0]?.tracking_number).toBe(first.tracking_number);
+    await store.write(async (tx) => {
+      const t = boundTables(tx);
+      const pkg = await t.return_packages.get(first.id);
+      if (pkg) await t.return_packages.put({ ...pkg, tracking_number: `1Z${tag}GONE00000`, tracking_key: `1z${tag}gone00000`.toLowerCase(), updated_at: clock.now() });
+    });
+    const after = await listed(`tracking_number_contains=${tag}bulk&sort=id&per_page=1&page=1`);
+    expect(after.data[0]?.tracking_number).toBe(made[1]?.tracking_number);
   });
 });

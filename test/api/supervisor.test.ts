@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_ATTEMPTS, SIGN_IN_LOCK_MINUTES, SUPERVISOR_SESSION_MINUTES } from '#shared/api/supervisor.ts';
+import { SIGN_IN_ATTEMPTS, SIGN_IN_LOCK_MINUTES, SIGN_IN_TRIES_PER_MINUTE, SUPERVISOR_SESSION_MINUTES } from '#shared/api/supervisor.ts';
+import { SUPERVISOR_TOKEN_MAX_DAYS } from '#shared/api/tokens.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import type { Clock } from '../../electron/station/domain/clock.ts';
 import { call, expectError, startStation, type TestStation } from './support.ts';
@@ -35,9 +36,21 @@ const GATED: Array<[string, string, unknown]> = [
   ['DELETE', '/api/v1/station/upstream', undefined],
 ];
 
-async function signIn(badge: string, pin: string) {
-  return call(s.origin, 'POST', '/api/v1/station/supervisor-sessions', { token: terminal, body: { badge_code: badge, pin } });
+async function signIn(badge: string, pin: string, token = terminal, headers: Record<string, string> = {}) {
+  return call(s.origin, 'POST', '/api/v1/station/supervisor-sessions', { token, body: { badge_code: badge, pin }, headers });
 }
+
+/** Another terminal's token (each has its own budget of sign-in tries). */
+async function newTerminal(): Promise<string> {
+  return (await createToken(s.station.store, clock, { scope: 'station', role: 'terminal', accountId: null, name: 'another terminal' })).secret;
+}
+
+function codeOf(answer: { status: number; json: unknown }): string {
+  return answer.status < 300 ? String(answer.status) : ((answer.json as { error_code?: string }).error_code ?? String(answer.status));
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
 
 describe('supervisor', () => {
   let first: { token: string; expires_at: string; operator: { id: number; uid: string; role: string } };
@@ -157,5 +170,94 @@ describe('supervisor', () => {
     expect(tokens.find((t) => t.name === 'test station')?.role).toBe('admin');
     expect(tokens.find((t) => t.name === 'test account 1')?.role).toBeNull();
     expect(tokens.some((t) => t.role === 'supervisor')).toBe(true);
+  });
+});
+
+describe('supervisor sign-in against a guesser', () => {
+  const KIM_PIN = '9753';
+
+  it(`counts tries sent at once before their answers: 40 wrong PINs at once check at most ${SIGN_IN_ATTEMPTS - 1}, lock the badge, and no late answer lifts the lock`, async () => {
+    offsetMs += 10 * 60_000;
+    const tokens = await Promise.all(Array.from({ length: 8 }, newTerminal));
+    const answers = await Promise.all(tokens.flatMap((token) => Array.from({ length: 5 }, () => signIn('SUP-2', '0000', token))));
+    const codes = answers.map(codeOf);
+    expect(codes.filter((c) => c === 'SIGN_IN_REFUSED').length, codes.join()).toBeLessThanOrEqual(SIGN_IN_ATTEMPTS - 1);
+    expect(codes.every((c) => c === 'SIGN_IN_REFUSED' || c === 'SIGN_IN_LOCKED'), codes.join()).toBe(true);
+    // Every answer is in: the badge is locked, the right PIN included.
+    expectError(await signIn('SUP-2', KIM_PIN, tokens[0]), 'SIGN_IN_LOCKED');
+    offsetMs += SIGN_IN_LOCK_MINUTES * 60_000 + 1000;
+    expect((await signIn('SUP-2', KIM_PIN, tokens[0])).status).toBe(201);
+  });
+
+  it(`takes at most ${SIGN_IN_TRIES_PER_MINUTE} tries a minute from one token, whatever the badges (429 RATE_LIMITED), and other tokens meanwhile`, async () => {
+    offsetMs += 2 * 60_000;
+    const guesser = await newTerminal();
+    for (let i = 0; i < SIGN_IN_TRIES_PER_MINUTE; i++) expectError(await signIn(`NOBODY-${i}`, '1234', guesser), 'SIGN_IN_REFUSED');
+    const limited = await signIn('SUP-2', KIM_PIN, guesser);
+    const details = expectError(limited, 'RATE_LIMITED');
+    expect(details.message).toContain(`${SIGN_IN_TRIES_PER_MINUTE} sign-in tries a minute`);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await signIn('SUP-2', KIM_PIN, await newTerminal())).status).toBe(201);
+    offsetMs += 61_000;
+    expect((await signIn('SUP-2', KIM_PIN, guesser)).status).toBe(201);
+  });
+
+  it("takes as long to refuse a badge that is no supervisor's as a supervisor's wrong PIN", async () => {
+    offsetMs += 2 * 60_000;
+    const token = await newTerminal();
+    const unknown: number[] = [];
+    const supervisor: number[] = [];
+    for (let i = 0; i < SIGN_IN_ATTEMPTS - 1; i++) {
+      for (const [badge, times] of [[`GHOST-${i}`, unknown], ['SUP-2', supervisor]] as const) {
+        const started = performance.now();
+        expectError(await signIn(badge, '0000', token), 'SIGN_IN_REFUSED');
+        times.push(performance.now() - started);
+      }
+    }
+    expect((await signIn('SUP-2', KIM_PIN, token)).status).toBe(201);
+    // Before, an unknown badge was refused in a tenth of the time (no hash was checked).
+    expect(median(unknown), `unknown ${unknown.map(Math.round).join()} ms, supervisor ${supervisor.map(Math.round).join()} ms`).toBeGreaterThan(0.4 * median(supervisor));
+  });
+
+  it('refuses an Idempotency-Key on sign-in and on the first supervisor (422 naming it): their answer holds a secret', async () => {
+    const token = await newTerminal();
+    const tokensBefore = ((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: s.stationToken })).json as { data: unknown[] }).data.length;
+    const signedIn = expectError(await signIn('SUP-2', KIM_PIN, token, { 'idempotency-key': 'sign-in-1' }), 'VALIDATION_FAILED');
+    expect(signedIn.message).toMatch(/Idempotency-Key/);
+    expect(JSON.stringify(signedIn.fields)).toContain('Idempotency-Key');
+    const first = await call(s.origin, 'POST', '/api/v1/station/first-supervisor', { token: terminal, headers: { 'idempotency-key': 'first-1' }, body: { name: 'Again', badge_code: 'SUP-Z', pin: '1111' } });
+    expectError(first, 'VALIDATION_FAILED');
+    expect(((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: s.stationToken })).json as { data: unknown[] }).data).toHaveLength(tokensBefore);
+    // Without the key, the same sign-in works.
+    expect((await signIn('SUP-2', KIM_PIN, token)).status).toBe(201);
+    // The document says so: no Idempotency-Key among the parameters of either.
+    type Operation = { parameters?: Array<{ name: string }> };
+    const doc = (await (await fetch(`${s.origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
+    const headersOf = (path: string) => doc.paths[path]?.post?.parameters?.map((p) => p.name) ?? [];
+    expect(headersOf('/api/v1/station/supervisor-sessions')).not.toContain('Idempotency-Key');
+    expect(headersOf('/api/v1/station/first-supervisor')).not.toContain('Idempotency-Key');
+    expect(headersOf('/api/v1/station/operators')).toContain('Idempotency-Key');
+  });
+
+  it(`bounds a token made by a supervisor session to ${SUPERVISOR_TOKEN_MAX_DAYS} days and ends it with its supervisor's PIN`, async () => {
+    const kim = (await signIn('SUP-2', KIM_PIN, await newTerminal())).json as { token: string; operator: { id: number } };
+    const made = await call(s.origin, 'POST', '/api/v1/station/tokens', { token: kim.token, body: { scope: 'station', name: 'integration by Kim' } });
+    expect(made.status, made.text).toBe(201);
+    const token = made.json as { secret: string; expires_at: string; created_at: string; role: string };
+    expect(token.role).toBe('admin');
+    expect(Math.abs(Date.parse(token.expires_at) - Date.parse(token.created_at) - SUPERVISOR_TOKEN_MAX_DAYS * 86_400_000)).toBeLessThan(1000);
+    const tooLong = expectError(await call(s.origin, 'POST', '/api/v1/station/tokens', { token: kim.token, body: { scope: 'station', expires_in_days: SUPERVISOR_TOKEN_MAX_DAYS + 1 } }), 'VALIDATION_FAILED');
+    expect(JSON.stringify(tooLong.fields)).toContain('expires_in_days');
+    // The command line's administrative token makes tokens without that bound.
+    const admins = (await call(s.origin, 'POST', '/api/v1/station/tokens', { token: s.stationToken, body: { scope: 'station', name: 'integration by admin' } })).json as { secret: string; expires_at: string | null };
+    expect(admins.expires_at).toBeNull();
+
+    // Kim's session ended by its own clock: the token Kim made still works.
+    offsetMs += SUPERVISOR_SESSION_MINUTES * 60_000 + 1000;
+    expect((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: token.secret })).status).toBe(200);
+    // A new PIN for Kim ends it; the administrator's stays.
+    expect((await call(s.origin, 'PATCH', `/api/v1/station/operators/${kim.operator.id}`, { token: s.stationToken, body: { pin: '4444' } })).status).toBe(200);
+    expectError(await call(s.origin, 'GET', '/api/v1/station/tokens', { token: token.secret }), 'INVALID_TOKEN');
+    expect((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: admins.secret })).status).toBe(200);
   });
 });

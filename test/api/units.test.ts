@@ -153,3 +153,68 @@ describe("an integrator's lines", () => {
     ]);
   });
 });
+
+describe('a line held by its label or put', () => {
+  type Job = { id: number; state: string; unit_id: string | null; line_item_id: number | null };
+  const refused = async (method: 'PATCH' | 'DELETE', path: string, body?: Record<string, unknown>) =>
+    expectError(await call(s.origin, method, path, { token: s.account1, ...(body ? { body } : {}) }), 'UNIT_LABELLED_OR_PUT');
+
+  it('a put unit keeps its quantity and stays: PATCH of quantity and DELETE are 409 and change nothing', async () => {
+    const { pkg, items } = await newPackage();
+    const unit = await send('POST', items, { condition: 'new' });
+    const put = await send('POST', `${items}/${unit.id}/put`, { bin: 'RESTOCK', put_by: ada }, 200);
+    const quantity = await refused('PATCH', `${items}/${unit.id}`, { quantity: 4 });
+    expect(quantity).toMatchObject({ unit_id: unit.unit_id });
+    expect(quantity.message).toContain('put into RESTOCK was confirmed');
+    expect((await refused('DELETE', `${items}/${unit.id}`)).message).toContain('cannot be removed');
+    expect(await itemsOf(pkg.id)).toEqual([put]);
+    // Its other fields still change; the same quantity again is no change.
+    expect(await send('PATCH', `${items}/${unit.id}`, { notes: 'scuffed box', quantity: 1 })).toMatchObject({ quantity: 1, notes: 'scuffed box', put_confirmed_at: put.put_confirmed_at });
+  });
+
+  it("a labelled unit (also an integrator's line of N) keeps its quantity, and its print job keeps its line", async () => {
+    const { pkg, line, items } = await newPackage();
+    const unit = await send('POST', items, { return_line_item_id: line.id, condition: 'good' });
+    const many = await send('POST', items, { return_line_item_id: line.id, quantity: 3, condition: 'new' });
+    // Before its label a line of N changes its quantity freely.
+    expect(await send('PATCH', `${items}/${many.id}`, { quantity: 2 })).toMatchObject({ quantity: 2 });
+    for (const item of [unit, many]) expect((await call(s.origin, 'POST', `${items}/${item.id}/label`, { token: s.account1, body: {} })).status).toBe(201);
+    expect((await refused('PATCH', `${items}/${unit.id}`, { quantity: 4 })).message).toContain('its label was made');
+    expect((await refused('PATCH', `${items}/${many.id}`, { quantity: 3 })).message).toContain('these 2 units');
+    await refused('DELETE', `${items}/${unit.id}`);
+    await refused('DELETE', `${items}/${many.id}`);
+    expect((await itemsOf(pkg.id)).map((i) => [i.id, i.quantity, i.unit_id])).toEqual([
+      [unit.id, 1, unit.unit_id],
+      [many.id, 2, many.unit_id],
+    ]);
+    const jobs = await call(s.origin, 'GET', '/api/v1/station/print-jobs', { token: s.stationToken });
+    const ours = (jobs.json as { data: Job[] }).data.filter((j) => j.unit_id === unit.unit_id || j.unit_id === many.unit_id);
+    expect(ours.map((j) => j.line_item_id).sort()).toEqual([unit.id, many.id].sort());
+  });
+
+  it('a label still waiting, once cancelled, frees the unit to be removed', async () => {
+    const settings = (printer: unknown) => call(s.origin, 'PATCH', '/api/v1/station/settings', { token: s.stationToken, body: { labels: { printer } } });
+    // A printer nobody answers at: the label waits in the queue.
+    expect((await settings({ kind: 'zpl_tcp', host: '127.0.0.1', port: 9 })).status).toBe(200);
+    try {
+      const { pkg, items } = await newPackage();
+      const unit = await send('POST', items, { condition: 'new' });
+      const made = await call(s.origin, 'POST', `${items}/${unit.id}/label`, { token: s.account1, body: {} });
+      expect(made.status, made.text).toBe(201);
+      await refused('DELETE', `${items}/${unit.id}`);
+      // A try may be under way at this instant (the job `sending` for a moment: 409): cancel again.
+      const cancel = () => call(s.origin, 'DELETE', `/api/v1/station/print-jobs/${(made.json as Job).id}`, { token: s.stationToken });
+      let cancelled = await cancel();
+      for (let tries = 0; cancelled.status === 409 && tries < 20; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        cancelled = await cancel();
+      }
+      expect(cancelled.status, cancelled.text).toBe(200);
+      const removed = await call(s.origin, 'DELETE', `${items}/${unit.id}`, { token: s.account1 });
+      expect(removed.status, removed.text).toBe(204);
+      expect(await itemsOf(pkg.id)).toEqual([]);
+    } finally {
+      expect((await settings({ kind: 'browser' })).status).toBe(200);
+    }
+  });
+});

@@ -93,3 +93,38 @@ test('an EAN typed by hand inside a package is one unexpected item with the whol
     ].sort(),
   );
 });
+
+test('shortcut keys pressed again and again are no code: + + + adds three units, 3 3 sets Good once, 1 2 is refused', async ({ page, demo }) => {
+  const s = await scenario(demo, 'delivered');
+  const [a] = s.skus;
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  await scan(page, a);
+  const person = () => 200;
+  const unitRows = page.locator(`[data-testid="unit-row"][data-sku="${a}"]`);
+
+  // The parcel of four alike: one scan, + three times, Enter.
+  await typeTimed(page, typedKeys('+++', person));
+  await expect(unitRows).toHaveCount(3);
+  await expect(unitRows.last()).toHaveAttribute('aria-selected', 'true');
+  // A worker who thought the first 3 did nothing presses it again: Good, once, on the selected unit.
+  await typeTimed(page, typedKeys('33', person));
+  await expect(unitRows.last()).toContainText('Good');
+  // Two digits are no code and no key: refused in words, nothing recorded.
+  await typeTimed(page, typedKeys('12', person));
+  await expect(page.getByTestId('notice')).toContainText('12 is not a code');
+  await expect(page.getByTestId('unexpected-row')).toHaveCount(0);
+  await expect(unitRows.last()).toContainText('Good');
+  // − pressed twice takes one unit off (the selected one), not two.
+  await page.keyboard.press('ArrowUp');
+  await typeTimed(page, typedKeys('--', person));
+  await expect(unitRows).toHaveCount(2);
+
+  await waitForQuietSync(page);
+  const recorded = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(recorded.line_items.map((li) => [li.return_line_item_id, li.barcode, li.quantity, li.condition])).toEqual([
+    [s.ret.return_line_items[0]?.id, null, 1, null],
+    [s.ret.return_line_items[0]?.id, null, 1, null],
+    [s.ret.return_line_items[0]?.id, null, 1, 'good'],
+  ]);
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BurstDetector } from '../../renderer/src/scan/burst-detector.ts';
-import { framedDelivery, framedStep, heldKeyStep, type KeyPlace, printableStep, scanFieldEntry, scanInTextField } from '../../renderer/src/scan/key-decisions.ts';
+import { framedDelivery, framedStep, heldKeyStep, type KeyPlace, MAX_PLUS_RUN, printableStep, scanFieldEntry, scanInTextField, typedEntry } from '../../renderer/src/scan/key-decisions.ts';
 
 /*
  * The key capture's decisions, key by key, as a dock worker meets them: what reaches the scan field,
@@ -15,6 +15,8 @@ const FORM_FIELD: KeyPlace = { kind: 'text-field', passthrough: false, search: f
 const SEARCH_BOX: KeyPlace = { kind: 'text-field', passthrough: false, search: true };
 const ITEM_NOTES: KeyPlace = { kind: 'text-field', passthrough: true, search: false };
 const CONDITION_KEYS = (char: string) => /^[0-9+-]$/.test(char);
+/** A package screen: conditions 1–6, + and −; one worker's badge is the short `77`. */
+const PACKAGE_SCREEN = { isShortcut: (char: string) => /^[1-6+-]$/.test(char), claims: (code: string) => code === '77' };
 
 const key = (place: KeyPlace, over: Partial<Parameters<typeof printableStep>[0]> = {}) =>
   printableStep({ place, hasScanField: true, holding: false, scanFieldEmpty: true, isShortcut: false, prompting: false, ...over });
@@ -80,33 +82,35 @@ function enterAfter(keys: Array<[string, number]>, enterAt: number, released: st
   const burst = new BurstDetector();
   for (const [char, at] of keys) burst.key(char, at);
   const value = keys.map(([char]) => char).join('');
-  return scanFieldEntry(value, burst.enter(enterAt), released, CONDITION_KEYS);
+  return scanFieldEntry(value, burst.enter(enterAt), released, { isShortcut: CONDITION_KEYS, claims: () => false });
 }
+
+const code = (text: string, shortcut: string | null = null) => ({ kind: 'code', shortcut, code: text });
 
 const scanned = (code: string, from: number, gap = 12): Array<[string, number]> => [...code].map((char, i) => [char, from + i * gap]);
 
 describe("the scan field's Enter (scans told by their speed)", () => {
   it('a scanner burst is submitted as the scanned code', () => {
-    expect(enterAfter(scanned('1Z999AA10123456784', 1000), 1000 + 18 * 12)).toEqual({ shortcut: null, code: '1Z999AA10123456784' });
+    expect(enterAfter(scanned('1Z999AA10123456784', 1000), 1000 + 18 * 12)).toEqual(code('1Z999AA10123456784'));
   });
 
   it('a condition digit pressed by hand just before a scan still sets the condition, then the scan runs', () => {
     const keys: Array<[string, number]> = [['2', 0], ...scanned('SKU-41DF50', 70)];
-    expect(enterAfter(keys, 70 + 10 * 12, '2')).toEqual({ shortcut: '2', code: 'SKU-41DF50' });
+    expect(enterAfter(keys, 70 + 10 * 12, '2')).toEqual(code('SKU-41DF50', '2'));
   });
 
   it('another key pressed alone before a scan is dropped, not glued to the code', () => {
     const keys: Array<[string, number]> = [['+', 0], ...scanned('SKU-41DF50', 70)];
-    expect(enterAfter(keys, 70 + 10 * 12, null)).toEqual({ shortcut: null, code: 'SKU-41DF50' });
+    expect(enterAfter(keys, 70 + 10 * 12, null)).toEqual(code('SKU-41DF50'));
   });
 
   it('a tracking number that starts with a digit is read whole, its first digit not taken for a condition', () => {
-    expect(enterAfter(scanned('1Z999AA10123456784', 0), 18 * 12, '1')).toEqual({ shortcut: null, code: '1Z999AA10123456784' });
+    expect(enterAfter(scanned('1Z999AA10123456784', 0), 18 * 12, '1')).toEqual(code('1Z999AA10123456784'));
   });
 
   it('text typed by hand is submitted as typed', () => {
     const keys: Array<[string, number]> = [...'1Z42'].map((char, i) => [char, i * 150]);
-    expect(enterAfter(keys, 700)).toEqual({ shortcut: null, code: '1Z42' });
+    expect(enterAfter(keys, 700)).toEqual(code('1Z42'));
   });
 
   const typed = (code: string, gaps: (i: number) => number): Array<[string, number]> => {
@@ -122,14 +126,64 @@ describe("the scan field's Enter (scans told by their speed)", () => {
     it(`a code typed by ${pace} is read whole, its first digit the held key`, () => {
       for (const code of ['1ZDEMO0000000010', '4006381333931']) {
         const keys = typed(code, gaps);
-        expect(enterAfter(keys, (keys.at(-1)?.[1] ?? 0) + 200, code.charAt(0))).toEqual({ shortcut: null, code });
+        expect(enterAfter(keys, (keys.at(-1)?.[1] ?? 0) + 200, code.charAt(0))).toEqual({ kind: 'code', shortcut: null, code });
       }
     });
   }
 
   it('digits typed by hand before a fast tail are never split off it (only a single key is)', () => {
     const keys: Array<[string, number]> = [['4', 0], ['0', 200], ...scanned('0638133', 400, 20)];
-    expect(enterAfter(keys, 400 + 7 * 20, '4')).toEqual({ shortcut: null, code: '400638133' });
+    expect(enterAfter(keys, 400 + 7 * 20, '4')).toEqual(code('400638133'));
+  });
+});
+
+describe('a scan field holding shortcut keys only (no code)', () => {
+  /** `text` typed at a person's pace (200 ms a key), its first key held, then Enter. */
+  const typedOnPackage = (text: string) => {
+    const burst = new BurstDetector();
+    [...text].forEach((char, i) => burst.key(char, i * 200));
+    return scanFieldEntry(text, burst.enter(text.length * 200), text.charAt(0), PACKAGE_SCREEN);
+  };
+
+  it('+ pressed again and again adds that many units, never an item called "+++"', () => {
+    expect(typedOnPackage('++')).toEqual({ kind: 'shortcut', char: '+', times: 2 });
+    expect(typedOnPackage('++++')).toEqual({ kind: 'shortcut', char: '+', times: 4 });
+    expect(typedOnPackage('+'.repeat(MAX_PLUS_RUN))).toEqual({ kind: 'shortcut', char: '+', times: MAX_PLUS_RUN });
+  });
+
+  it('+ held down until it repeats past the limit adds nothing, and says so', () => {
+    // A key held down repeats at a scanner's pace: the limit holds for a burst too.
+    const held = '+'.repeat(30);
+    const burst = new BurstDetector();
+    [...held].forEach((char, i) => burst.key(char, i === 0 ? 0 : 500 + i * 30));
+    const entry = scanFieldEntry(held, burst.enter(500 + 31 * 30), '+', PACKAGE_SCREEN);
+    expect(entry).toMatchObject({ kind: 'refused', text: held });
+    expect(entry.kind === 'refused' && entry.message).toContain(`at most ${MAX_PLUS_RUN} units`);
+  });
+
+  it('a condition key pressed again is that condition once; − pressed again removes one unit', () => {
+    expect(typedOnPackage('33')).toEqual({ kind: 'shortcut', char: '3', times: 1 });
+    expect(typedOnPackage('333')).toEqual({ kind: 'shortcut', char: '3', times: 1 });
+    expect(typedOnPackage('--')).toEqual({ kind: 'shortcut', char: '-', times: 1 });
+    expect(typedOnPackage('----')).toEqual({ kind: 'shortcut', char: '-', times: 1 });
+  });
+
+  it('other digits, + and − shorter than any code are refused: nothing is recorded', () => {
+    for (const text of ['12', '305', '3+', '+3', '-+', '77', '9', '88']) {
+      const entry = typedOnPackage(text);
+      expect(entry, text).toMatchObject(text === '77' ? { kind: 'code', code: '77' } : { kind: 'refused', text });
+    }
+    // + and − alone are no code at any length.
+    expect(typedOnPackage('+-+-+')).toMatchObject({ kind: 'refused' });
+  });
+
+  it('+ and digits where they are no shortcut (no package open) are refused, not looked up', () => {
+    const scanScreen = { isShortcut: () => false, claims: () => false };
+    for (const text of ['+++', '33', '1']) expect(typedEntry(text, scanScreen), text).toMatchObject({ kind: 'refused', text });
+  });
+
+  it('real codes typed by hand are read whole, also those that start with or repeat a shortcut key', () => {
+    for (const text of ['1ZDEMO0000000010', '4006381333931', '1111', '3333', '1234', 'AC-WBN-01', '+49-BIN']) expect(typedOnPackage(text), text).toEqual({ kind: 'code', shortcut: null, code: text });
   });
 });
 

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { readControl } from '../../electron/station/control-file.ts';
 
 export const STATION_BIN = fileURLToPath(new URL('../../bin/returns-station.js', import.meta.url));
-const READY = /^Returns station listening on (http:\/\/\S+)\nOpen the station UI: \S+#token=(\S+)$/m;
+const READY = /^Returns station listening on (https?:\/\/\S+)\nOpen the station UI: \S+#token=(\S+)$/m;
+/** Printed after the ready lines by a station serving TLS. */
+const TLS_LINE = /^TLS certificate to trust \(SHA-256\): (\S+)$/m;
 
 export interface RunningStation {
   origin: string;
@@ -17,6 +19,8 @@ export interface RunningStation {
   stationToken: string;
   /** The terminal token of the printed UI link: the dock's work, no settings without a supervisor. */
   uiToken: string;
+  /** Served over TLS: the SHA-256 fingerprint it printed of the certificate to trust; null over plain HTTP. */
+  tlsFingerprint: string | null;
   dataDir: string;
   process: ChildProcess;
   /** Everything the station wrote to stdout and stderr so far. */
@@ -62,14 +66,16 @@ export async function startStation(
     }),
   );
 
-  const [origin, uiToken] = await new Promise<[string, string]>((resolve, reject) => {
+  const [origin, uiToken, tlsFingerprint] = await new Promise<[string, string, string | null]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`station did not start in time:\n${stderr}`)), options.timeoutMs ?? 20_000);
     const onData = () => {
       const match = READY.exec(stdout);
-      if (match?.[1] && match[2]) {
+      // Over TLS the fingerprint's line follows the two ready lines (its own write: it may come in a later chunk).
+      const fingerprint = match?.[1]?.startsWith('https:') ? TLS_LINE.exec(stdout)?.[1] : null;
+      if (match?.[1] && match[2] && fingerprint !== undefined) {
         clearTimeout(timer);
         child.stdout.off('data', onData);
-        resolve([match[1], match[2]]);
+        resolve([match[1], match[2], fingerprint]);
       }
     };
     child.stdout.on('data', onData);
@@ -86,6 +92,7 @@ export async function startStation(
     origin,
     stationToken: control.token,
     uiToken,
+    tlsFingerprint,
     dataDir,
     process: child,
     output: () => ({ stdout, stderr }),

@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { USAGE } from '../../electron/cli/usage.ts';
+import { DEFAULT_PULL_INTERVAL_MS } from '../../electron/station/sync/scheduler.ts';
 import { readStartupSetting, STARTUP_SETTING_FLAGS, STARTUP_SETTINGS, StartupSettingError, settingsGivenByFlags, stationOptionsFromStartupSettings } from '../../electron/station/startup-settings.ts';
 
 /*
@@ -88,5 +91,19 @@ describe('station settings', () => {
   it("gives serve a flag for each setting that has one, and reads them back from parseArgs' values", () => {
     expect(Object.keys(STARTUP_SETTING_FLAGS).sort()).toEqual(['hot-days', 'hot-recent-max', 'media-budget-mb']);
     expect(settingsGivenByFlags({ 'hot-days': '2', 'media-budget-mb': '10', demo: true, host: '0.0.0.0' })).toEqual({ hotDays: '2', mediaBudgetMb: '10' });
+  });
+});
+
+describe('the pull interval as documented', () => {
+  it("is the code's default, said in the settings table and in the usage text, and nowhere else as a number", () => {
+    const guide = readFileSync(new URL('../../docs/operator-guide.md', import.meta.url), 'utf8');
+    expect(guide).toContain(`| \`RETURNS_STATION_SYNC_INTERVAL_MS\` | the pull interval: how often the station pulls from the upstream | ${DEFAULT_PULL_INTERVAL_MS} (${DEFAULT_PULL_INTERVAL_MS / 60_000} minutes) |`);
+    expect(USAGE).toContain(`RETURNS_STATION_SYNC_INTERVAL_MS (pull interval of serve, default ${DEFAULT_PULL_INTERVAL_MS})`);
+    const docs = ['README.md', 'docs/operator-guide.md', 'docs/architecture.md', ...readdirSync(new URL('../../docs/decisions/', import.meta.url)).map((name) => `docs/decisions/${name}`)];
+    for (const doc of docs) {
+      const text = readFileSync(new URL(`../../${doc}`, import.meta.url), 'utf8');
+      // Any other figure for the interval (a stale 150000, a "pull every 5 minutes") would contradict the table.
+      expect(text.match(/\b(150[,.]?000|pull(?: round)? every \d+ minutes?)\b/g) ?? [], doc).toEqual([]);
+    }
   });
 });

@@ -71,6 +71,11 @@ export interface RouteExtras<R extends RouteDefinition, P> {
   coalesce?: boolean;
 }
 
+function notReplayable() {
+  const message = 'This request takes no Idempotency-Key: its answer holds a secret the station does not keep. Send it again without the key.';
+  return fail('VALIDATION_FAILED', message, { fields: [{ path: 'Idempotency-Key', message }] });
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** `/a/{id}` (OpenAPI, shared/api/routes.ts) → `/a/:id` (Fastify). */
@@ -151,6 +156,7 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
       const body = (route.body && route.body !== 'media' ? parseBody(route.body, request.body) : undefined) as RouteInput<R>['body'];
       // Checked before `prepare`, which may stream an upload to disk.
       const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(request) : null;
+      if (idempotencyKey !== null && route.replayable === false) throw notReplayable();
       const base = { request, principal, params, query, body, origin: originOf(request) };
       const prepared = (extras.prepare ? await extras.prepare(base) : undefined) as P;
 

@@ -34,3 +34,19 @@ export async function pinMatches(pin: string, stored: string): Promise<boolean> 
   const key = await derive(pin, Buffer.from(match[4] ?? '', 'base64url'), { N, r, p, maxmem: 128 * N * r * 2 }, expected.length);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
+
+/** A hash of no one's PIN (made once, on first need): checking against it costs what a real check costs. */
+let decoy: Promise<string> | undefined;
+export function decoyPinHash(): Promise<string> {
+  decoy ??= hashPin(randomBytes(8).toString('hex'));
+  return decoy;
+}
+
+/**
+ * Whether `pin` is the PIN of `stored`; with no hash to check (no such supervisor), the same work
+ * against the decoy and false, so the answer's time does not tell whether the badge is a supervisor's.
+ */
+export async function pinMatchesOrDecoy(pin: string, stored: string | null): Promise<boolean> {
+  const matches = await pinMatches(pin, stored ?? (await decoyPinHash()));
+  return stored !== null && matches;
+}

@@ -1,4 +1,5 @@
 import { boundTables, type StationStore, type BoundTables } from '../store/index.ts';
+import type { StationAddress } from '#shared/api/station.ts';
 import type { Clock } from './clock.ts';
 import type { ConfigCache } from './config-cache.ts';
 import type { PrintPort } from './print-port.ts';
@@ -13,6 +14,8 @@ export interface DomainContext {
   readonly sync?: SyncPort;
   /** The label print queue; absent in tools that open the store without it. */
   readonly printing?: PrintPort;
+  /** Where the station listens and what clients pin; null before it listens, absent in tools. */
+  readonly address?: () => StationAddress | null;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { PackageLineItem, ReturnPackage, BoundTables, ReadTables } from '..
 import { packageOfAccount, touchPackage } from './packages.ts';
 import { checkOperator, invalidReference } from './references.ts';
 import { applyOverride, applyRules, confirmPutOf, touchesRuleFacts } from './dispositions.ts';
+import { labelJobOfUnit, unitIdOf } from './print-jobs.ts';
 
 async function returnLine(t: BoundTables, pkg: ReturnPackage, returnLineItemId: number) {
   const ret = await t.returns.get(pkg.return_id);
@@ -17,6 +18,29 @@ async function lineItemOfPackage(t: BoundTables, pkg: ReturnPackage, id: number)
   const item = await t.package_line_items.get(id);
   if (!item || item.return_package_id !== pkg.id) throw fail('NOT_FOUND', `Return package ${pkg.id} has no line item ${id}.`);
   return item;
+}
+
+/**
+ * A line whose put was confirmed, or whose unit has a label job that was not cancelled (waiting, sent,
+ * printed or handed to the browser), is held by that put and that label: one label and one put stand
+ * for exactly this line's units. Its quantity cannot change and it cannot be removed (409), whether it
+ * is a dock unit of 1 or an integrator's line of N; before its label or put it is free to change.
+ */
+async function refuseIfLabelledOrPut(t: BoundTables, item: PackageLineItem, change: 'quantity' | 'delete'): Promise<void> {
+  const unitId = unitIdOf(item);
+  const why = item.put_confirmed_at
+    ? `its put into ${item.bin ?? 'its bin'} was confirmed`
+    : unitId !== null && (await labelJobOfUnit(t, unitId))
+      ? 'its label was made'
+      : null;
+  if (why === null) return;
+  const name = unitId === null ? `Line item ${item.id}` : `Unit ${unitId} (line item ${item.id})`;
+  const units = item.quantity === 1 ? 'this one unit' : `these ${item.quantity} units`;
+  const message =
+    change === 'quantity'
+      ? `${name} cannot change its quantity: ${why}, and they stand for ${units}. Record other units as line items of their own.`
+      : `${name} cannot be removed: ${why}, and they stand for ${units}. A label still waiting can be cancelled first (its print job).`;
+  throw fail('UNIT_LABELLED_OR_PUT', message, unitId === null ? {} : { unit_id: unitId });
 }
 
 /** Records an inspected item; name and SKU default to those of the return line it is received against. */
@@ -66,6 +90,7 @@ export async function updateLineItem(t: BoundTables, now: string, accountId: num
   const { disposition, bin, disposition_reason, disposition_by, condition_by, ...fields } = patch;
   if (fields.return_line_item_id != null) await returnLine(t, pkg, fields.return_line_item_id);
   await checkOperator(t, 'condition_by', condition_by);
+  if (fields.quantity !== undefined && fields.quantity !== item.quantity) await refuseIfLabelledOrPut(t, item, 'quantity');
   let next: PackageLineItem = { ...item, ...fields };
   // Who set the condition, and when: recorded when it changes (the same condition again keeps the first).
   if (fields.condition !== undefined && fields.condition !== item.condition) next = { ...next, ...conditionSet(fields.condition, condition_by, now) };
@@ -93,7 +118,8 @@ export async function confirmPut(t: BoundTables, now: string, accountId: number,
 
 export async function deleteLineItem(t: BoundTables, now: string, accountId: number, packageId: number, id: number): Promise<void> {
   const pkg = await packageOfAccount(t, accountId, packageId);
-  await lineItemOfPackage(t, pkg, id);
+  const item = await lineItemOfPackage(t, pkg, id);
+  await refuseIfLabelledOrPut(t, item, 'delete');
   await t.package_line_items.delete(id);
   await touchPackage(t, pkg, now, true, -1);
 }

@@ -7,6 +7,7 @@ import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import { type DomainContext, runScript } from './context.ts';
 import { invalidReference } from './references.ts';
+import { revokeTokensOf } from './tokens.ts';
 
 /*
  * Dock workers and supervisors (docs/decisions/supervisor.md). A worker's `uid` is its stable id
@@ -103,10 +104,8 @@ export async function updateOperator(ctx: DomainContext, id: number, patch: Oper
       const field = patch.active === false ? 'active' : 'role';
       throw invalidReference(field, `${operator.name} is the station's last supervisor: make another worker a supervisor first.`);
     }
-    // A new PIN, a deactivation or the end of the role ends the sessions the old state gave.
-    if (pinHash !== null || !isActiveSupervisor(next)) {
-      await t.tokens.filter((token) => token.operator_id === id && token.revoked_at === null).modify({ revoked_at: now });
-    }
+    // A new PIN, a deactivation or the end of the role ends the sessions the old state gave, and the tokens they made.
+    if (pinHash !== null || !isActiveSupervisor(next)) await revokeTokensOf(t, now, id);
     if (JSON.stringify(next) === JSON.stringify(operator)) return operatorView(operator);
     next.updated_at = advance(operator.updated_at, now);
     await t.operators.put(next);

@@ -132,8 +132,8 @@ async function addJob(t: BoundTables, now: string, job: NewJob): Promise<PrintJo
   return { ...draft, id };
 }
 
-/** The newest job of a unit that was not cancelled, or undefined. */
-async function liveJobOfUnit(t: ReadTables, unitId: string): Promise<PrintJobRecord | undefined> {
+/** The newest label job of a unit that was not cancelled (waiting, sent, printed, handed to the browser), or undefined. */
+export async function labelJobOfUnit(t: ReadTables, unitId: string): Promise<PrintJobRecord | undefined> {
   const jobs = await t.print_jobs.where('unit_id').equals(unitId).filter((job) => job.kind === 'unit' && job.state !== 'cancelled').toArray();
   return jobs.at(-1);
 }
@@ -150,7 +150,7 @@ export async function enqueueUnitLabel(
 ): Promise<{ job: PrintJobRecord; created: boolean }> {
   const { pkg, item } = await lineItemOf(t, ids.accountId, ids.packageId, ids.lineItemId);
   const label = unitLabelOf(item, pkg, await labelFacts(t, request.operator_id, pkg), now);
-  const earlier = await liveJobOfUnit(t, label.unit_id);
+  const earlier = await labelJobOfUnit(t, label.unit_id);
   if (earlier && !request.reprint) return { job: earlier, created: false };
   const job = await addJob(t, now, {
     kind: 'unit',
@@ -176,7 +176,7 @@ export async function enqueuePackageLabels(t: BoundTables, now: string, accountI
   const labels = items.filter((item) => unitIdOf(item) !== null).map((item) => ({ item, label: unitLabelOf(item, pkg, facts, now) }));
   const jobs: PrintJobRecord[] = [];
   for (const { item, label } of labels) {
-    if (await liveJobOfUnit(t, label.unit_id)) continue;
+    if (await labelJobOfUnit(t, label.unit_id)) continue;
     jobs.push(await addJob(t, now, { kind: 'unit', unit_id: label.unit_id, account_id: accountId, return_package_id: pkg.id, line_item_id: item.id, label, reprint_of: null }));
   }
   const settings = await settingsIn(t);

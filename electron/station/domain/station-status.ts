@@ -35,6 +35,7 @@ export async function stationStatus(ctx: DomainContext): Promise<StationStatus> 
     storage: storageState(await store.media.usage()),
     settings: await stationSettings(ctx),
     printing: await printingStatus(ctx.store.tables),
+    address: ctx.address?.() ?? null,
   };
 }
 

@@ -103,11 +103,10 @@ export async function verifyToken(store: StationStore, clock: Clock, secret: str
   };
 }
 
-/** Revokes every live supervisor session of an operator (a new PIN, a deactivation, a change of role). */
-export async function revokeSessionsOf(store: StationStore, clock: Clock, operatorId: number): Promise<void> {
-  const now = clock.now();
-  await store.write(['tokens'], async (tx) => {
-    const t = boundTables(tx);
-    await t.tokens.filter((token) => token.operator_id === operatorId && token.revoked_at === null).modify({ revoked_at: now });
-  });
+/**
+ * Revokes, inside the caller's write, every live token that came from an operator's sign-in: their
+ * sessions and the tokens those sessions made (a new PIN, a deactivation, the end of the role).
+ */
+export async function revokeTokensOf(t: BoundTables, now: string, operatorId: number): Promise<void> {
+  await t.tokens.filter((token) => token.operator_id === operatorId && token.revoked_at === null).modify({ revoked_at: now });
 }

@@ -1,5 +1,5 @@
 import { BurstDetector } from './burst-detector.ts';
-import { type FramedDelivery, framedDelivery, framedStep, heldKeyStep, type KeyPlace, printableStep, scanFieldEntry, scanInTextField } from './key-decisions.ts';
+import { type FramedDelivery, framedDelivery, framedStep, heldKeyStep, type KeyPlace, printableStep, type ScanFieldEntry, scanFieldEntry, scanInTextField, typedEntry } from './key-decisions.ts';
 import { isKey, type ScannerFraming } from './scanner-framing.ts';
 
 /*
@@ -31,6 +31,8 @@ export interface KeyCaptureHandlers {
   /** Whether `char` typed alone in the empty scan field is a shortcut on the current screen. */
   isShortcut(char: string): boolean;
   shortcut(char: string): void;
+  /** The scan field's text was no code and no shortcut (`12`, `3+`): nothing is done; the worker is told why. */
+  refuse(message: string): void;
   /** A prompt on screen asks for a number: a shortcut key answers it at once, nothing is held. */
   prompting(): boolean;
   /**
@@ -180,9 +182,10 @@ function onEnter(c: Capture, event: KeyboardEvent, field: HTMLInputElement | nul
     event.preventDefault();
     if (framed) {
       // Typed by hand (a framed scan never reaches here): the field's text as it stands.
-      const code = field.value;
+      const entry = typedEntry(field.value, c.handlers);
       field.value = '';
-      c.handlers.submit(code);
+      c.released = null;
+      runEntry(c, entry);
     } else submitScanField(c, field, event.timeStamp);
     return;
   }
@@ -206,9 +209,18 @@ function onEnter(c: Capture, event: KeyboardEvent, field: HTMLInputElement | nul
 /** The scan field's Enter in timing mode (see scanFieldEntry). */
 function submitScanField(c: Capture, field: HTMLInputElement, at: number): void {
   releaseHeld(c, field);
-  const entry = scanFieldEntry(field.value, c.burst.enter(at), c.released, c.handlers.isShortcut);
+  const entry = scanFieldEntry(field.value, c.burst.enter(at), c.released, c.handlers);
   field.value = '';
   c.released = null;
+  runEntry(c, entry);
+}
+
+function runEntry(c: Capture, entry: ScanFieldEntry): void {
+  if (entry.kind === 'refused') return c.handlers.refuse(entry.message);
+  if (entry.kind === 'shortcut') {
+    for (let i = 0; i < entry.times; i++) c.handlers.shortcut(entry.char);
+    return;
+  }
   if (entry.shortcut !== null) c.handlers.shortcut(entry.shortcut);
   c.handlers.submit(entry.code);
 }

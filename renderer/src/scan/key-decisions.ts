@@ -59,27 +59,69 @@ export function heldKeyStep(key: { key: string; ctrlKey: boolean; altKey: boolea
   return 'commit-then';
 }
 
-/** What the scan field's Enter does (timing mode): an optional shortcut run first, then the code submitted. */
-export interface ScanFieldEntry {
-  shortcut: string | null;
-  code: string;
+/**
+ * What the scan field's Enter does:
+ * - `code`: an optional shortcut run first (a key pressed by hand just before a scan), then the code submitted;
+ * - `shortcut`: the field held only a shortcut key pressed again and again: it runs `times` times;
+ * - `refused`: the field held no code and no shortcut: nothing is done, the worker is told why.
+ */
+export type ScanFieldEntry = { kind: 'code'; shortcut: string | null; code: string } | { kind: 'shortcut'; char: string; times: number } | { kind: 'refused'; text: string; message: string };
+
+/** No code the station reads is shorter (tracking numbers, SKUs, EANs, bins, badges typed by hand). */
+export const MIN_CODE_LENGTH = 4;
+/** The most units one Enter adds with + pressed again and again (a key held down repeats for ever). */
+export const MAX_PLUS_RUN = 9;
+
+/** What the scan field's text means besides a code: the same for a scanner's and a person's Enter. */
+export interface TypedText {
+  /** Whether `char` typed alone is a shortcut on this screen. */
+  isShortcut(char: string): boolean;
+  /** A code that is a scan wherever it lands (a badge): always a code, however short. */
+  claims(code: string): boolean;
+}
+
+/**
+ * The field's text when nothing was split off it. A text of shortcut keys only is not a code: a key
+ * pressed again and again is the key once (a worker repeating a key whose preview they took for not
+ * done: `33` sets condition 3 once, `--` removes one unit), except `+`, which adds a unit each time
+ * (`+++`: three units, at most MAX_PLUS_RUN). A repeated digit of MIN_CODE_LENGTH or more is a code
+ * (`1111`). Other text of digits, + and − shorter than any code (`12`, `3+`), or of + and − alone, is
+ * refused: nothing is recorded. A badge the station knows is a code however short.
+ */
+export function typedEntry(text: string, how: TypedText): ScanFieldEntry {
+  const first = text.charAt(0);
+  const repeated = text.length >= 2 && [...text].every((char) => char === first) && how.isShortcut(first);
+  if (repeated && first === '+') {
+    return text.length <= MAX_PLUS_RUN
+      ? { kind: 'shortcut', char: '+', times: text.length }
+      : { kind: 'refused', text, message: `+ pressed ${text.length} times: at most ${MAX_PLUS_RUN} units are added at one Enter. Nothing was added.` };
+  }
+  if (repeated && (first === '-' || text.length < MIN_CODE_LENGTH)) return { kind: 'shortcut', char: first, times: 1 };
+  const notACode = /^[+-]+$/.test(text) || (/^[0-9+-]+$/.test(text) && text.length < MIN_CODE_LENGTH);
+  if (notACode && !how.claims(text)) {
+    return { kind: 'refused', text, message: `${text} is not a code (codes have ${MIN_CODE_LENGTH} characters or more): nothing was recorded. A key's action takes the key once, then Enter.` };
+  }
+  return { kind: 'code', shortcut: null, code: text };
 }
 
 /**
  * The scan field's Enter when scans are told by their speed. `value` is the field's text (a held
  * character included), `scanned` the burst that ended with this Enter, `released` the held shortcut
  * character that went into the field because more keys followed it. The field's text is submitted
- * whole, as typed, with one exception: a scanner burst right behind a single key pressed alone by hand
- * (a digit, + or −) is not glued to it: that key, when it was a held shortcut, runs first (it acts on
- * the item selected when it was pressed) and the burst is the scan; a lone key that was no shortcut
- * is dropped. Typed text of two characters or more is never split.
+ * whole, as typed (see typedEntry for text that is no code), with one exception: a scanner burst right
+ * behind a single key pressed alone by hand (a digit, + or −) is not glued to it: that key, when it was
+ * a held shortcut, runs first (it acts on the item selected when it was pressed) and the burst is the
+ * scan; a lone key that was no shortcut is dropped. Typed text of two characters or more is never split.
  */
-export function scanFieldEntry(value: string, scanned: Burst | null, released: string | null, isShortcut: (char: string) => boolean): ScanFieldEntry {
+export function scanFieldEntry(value: string, scanned: Burst | null, released: string | null, how: TypedText): ScanFieldEntry {
+  const whole = typedEntry(value, how);
+  // Shortcut keys only (a key held down repeats at a scanner's pace): never a scan.
+  if (whole.kind !== 'code') return whole;
   if (scanned && scanned.before.length === 1 && value === scanned.before + scanned.code && /^[0-9+-]$/.test(scanned.before)) {
-    const runs = released !== null && scanned.before === released && isShortcut(released);
-    return { shortcut: runs ? released : null, code: scanned.code };
+    const runs = released !== null && scanned.before === released && how.isShortcut(released);
+    return { kind: 'code', shortcut: runs ? released : null, code: scanned.code };
   }
-  return { shortcut: null, code: value };
+  return whole;
 }
 
 /**

@@ -226,6 +226,7 @@ export function installStationKeyboard(): () => void {
     claims: (code) => (useSession.getState().byBadge(code) !== null && useSupervisorSession.getState().asking === null) || isCommandCode(code),
     isShortcut: (char) => shortcutFor(char) !== null || (scanQueue.size > 0 && MAY_BE_SHORTCUT.test(char)),
     shortcut: (char) => afterScans(() => runShortcut(char)),
+    refuse: (message) => notify('warning', message),
     prompting: () => useNav.getState().screen === 'package' && useOverride.getState().state.step === 'pick',
     pending: previewHeldKey,
     command: commandInOrder,

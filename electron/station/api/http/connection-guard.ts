@@ -36,6 +36,9 @@ export interface ConnectionGuard {
 export function guardConnections(server: Server, limits: ConnectionLimits): ConnectionGuard {
   const tracked = new Map<Socket, Tracked>();
   const perPeer = new Map<string, number>();
+  // Served over TLS, a request's socket is the TLS socket over the tracked TCP one: found by its remote end.
+  const overTls = new WeakMap<Socket, Tracked>();
+  const entryOf = (socket: Socket): Tracked | undefined => tracked.get(socket) ?? overTls.get(socket);
 
   const evictFrom = (candidates: Iterable<Tracked>): boolean => {
     let idle: Tracked | undefined;
@@ -77,8 +80,14 @@ export function guardConnections(server: Server, limits: ConnectionLimits): Conn
     socket.once('close', () => forget(socket));
   });
 
+  server.on('secureConnection', (secure: Socket) => {
+    for (const entry of tracked.values()) {
+      if (entry.socket.remotePort === secure.remotePort && entry.socket.remoteAddress === secure.remoteAddress) return void overTls.set(secure, entry);
+    }
+  });
+
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const entry = tracked.get(request.socket);
+    const entry = entryOf(request.socket);
     if (!entry) return;
     entry.busy += 1;
     response.once('close', () => {
@@ -88,7 +97,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits): Conn
 
   return {
     trust(socket) {
-      const entry = tracked.get(socket);
+      const entry = entryOf(socket);
       if (entry) entry.trusted = true;
     },
     get open() {

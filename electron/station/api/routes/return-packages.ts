@@ -21,9 +21,9 @@ async function packagePage<Row>(
   { page, per_page, sort, account_id, ...filters }: StationPackageListQuery,
   toRow: (view: ReturnPackageListItem, pkg: Frozen<StoredPackage>) => Row,
 ): Promise<JsonOf<{ data: Row[]; meta: ListMeta }>> {
-  const { ids, total } = findPackages(ctx, { ...filters, ...(account_id === undefined ? {} : { account_id }) }, sort, page, per_page);
+  const { ids, total, lowerBound } = findPackages(ctx, { ...filters, ...(account_id === undefined ? {} : { account_id }) }, sort, page, per_page);
   const listed = await ctx.store.packages.page(ids);
-  return jsonOf({ data: listed.map((entry) => toRow(packageListViewOf(ctx.config, entry), entry.pkg)), meta: listMeta(page, per_page, total) });
+  return jsonOf({ data: listed.map((entry) => toRow(packageListViewOf(ctx.config, entry), entry.pkg)), meta: listMeta(page, per_page, total, lowerBound) });
 }
 
 /**

@@ -14,9 +14,9 @@ import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
 
 /** One page of returns as the JSON of its body: ids and count from SQLite, the records from the store (`returns.many`). */
 async function returnPage(ctx: DomainContext, filters: ReturnFilters, page: number, perPage: number) {
-  const { ids, total } = findReturns(ctx, filters, page, perPage);
+  const { ids, total, lowerBound } = findReturns(ctx, filters, page, perPage);
   const records = await ctx.store.returns.many(ids);
-  return jsonOf({ data: records.map(returnView), meta: listMeta(page, perPage, total) });
+  return jsonOf({ data: records.map(returnView), meta: listMeta(page, perPage, total, lowerBound) });
 }
 
 /** Manual returns: `POST/GET /returns` (the token's account), `GET .../accounts/{id}/returns` and one return (its JSON remembered in `views`). */

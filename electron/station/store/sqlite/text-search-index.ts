@@ -75,9 +75,49 @@ export function ensureTextSearchIndex(sqlite: DatabaseSync): void {
 /** Shorter texts have no trigram: they are searched as a start (a prefix range). */
 export const MIN_CONTAINS_LENGTH = 3;
 
-/** The condition on the table for a column of its text index containing the text (a parameter from `containsPhrase`). */
-export function containsCondition(table: 'return_packages' | 'returns', column: 'tracking' | 'email' | 'skus'): string {
-  return `k IN (SELECT rowid FROM ${table === 'returns' ? RETURNS.table : PACKAGES.table} WHERE ${column} MATCH ?)`;
+export type TextColumn = 'tracking' | 'email' | 'skus';
+type TextTable = 'return_packages' | 'returns';
+
+/** The text index of a table. */
+const indexOf = (table: TextTable): string => (table === 'returns' ? RETURNS.table : PACKAGES.table);
+
+/**
+ * A row's own lower-cased value of a column containing `?` (the text, lower-cased): the generated
+ * columns of sqlite/layout.ts, or the return's SKU keys (kept lower-cased in its record).
+ */
+function rowContains(table: TextTable, column: TextColumn): string {
+  // A value with a character beyond ASCII may hold one the index folds into ASCII (the Kelvin sign is
+  // a "k" to it): that row asks the index itself, by its own key.
+  const viaIndex = `EXISTS (SELECT 1 FROM ${indexOf(table)} WHERE ${indexOf(table)}.rowid = ${table}.k AND ${column} MATCH ?)`;
+  const contains = (value: string) => `(instr(${value}, ?) > 0 OR (length(CAST(${value} AS BLOB)) <> length(${value}) AND ${viaIndex}))`;
+  if (column === 'skus') return `EXISTS (SELECT 1 FROM json_each(${table}.v, '$.sku_keys') WHERE ${contains('value')})`;
+  return contains(column === 'email' ? 'email_lc' : 'tracking_lc');
+}
+
+/**
+ * The condition on the table for a column of its text index containing the text, in either of two
+ * forms that select the same rows (docs/decisions/lists-from-sqlite.md, "A broad search"):
+ * - `set`: the row is in the set of every match, read from the index (its cost grows with the
+ *   matches: for a selective text); its parameter is `containsPhrase(text)`;
+ * - `row`: each row's own value is checked as the list's index is walked, and the walk stops at the
+ *   page (for a text most rows contain); its parameters are the text lower-cased and the phrase. Only
+ *   for an ASCII text: SQLite's lower() folds ASCII, the index folds all of Unicode.
+ */
+export function containsCondition(table: TextTable, column: TextColumn, form: 'set' | 'row'): { sql: string; params: (text: string) => string[]; reads: string } {
+  if (form === 'set') return { sql: `k IN (SELECT rowid FROM ${indexOf(table)} WHERE ${column} MATCH ?)`, params: (text) => [containsPhrase(text)], reads: 'k' };
+  // Its `?`s in the order they appear: the lower-cased text (instr), then the phrase (the index).
+  return { sql: rowContains(table, column), params: (text) => [text.toLowerCase(), containsPhrase(text)], reads: ROW_READS[column] };
+}
+
+/** The columns a row's check reads, besides its key. */
+const ROW_READS: Record<TextColumn, string> = { tracking: 'tracking_lc', email: 'email_lc', skus: 'v' };
+
+/** Whether a text can be searched row by row (`row` form): ASCII only, as SQLite's lower() folds. */
+export const rowSearchable = (text: string): boolean => /^[\x20-\x7e]*$/.test(text);
+
+/** How many rows of the text index contain the text, counted up to `limit` at most (a parameter from `containsPhrase`). */
+export function containsProbe(table: TextTable, column: TextColumn, limit: number): string {
+  return `SELECT count(*) AS n FROM (SELECT 1 FROM ${indexOf(table)} WHERE ${column} MATCH ? LIMIT ${Math.floor(limit)})`;
 }
 
 /** The text as one FTS5 phrase, taken literally (a quote doubled), so no query syntax applies. */
