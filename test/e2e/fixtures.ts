@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test as base } from '@playwright/test';
+import { fetchTrusting } from '../../electron/station/tls/pinned-fetch.ts';
 import { ApiClient } from '../../shared/api/client.ts';
 import { DEMO_OPERATORS } from '../../electron/station/demo/seed-demo.ts';
 import { type RunningStation, startStation } from '../support/station-process.ts';
 
-const UI_LINK = /^Open the station UI: (http:\/\/\S+)$/m;
+const UI_LINK = /^Open the station UI: (https?:\/\/\S+)$/m;
 
 /**
  * A `serve --demo` station: its UI link (with the terminal token the page uses), and a typed client
@@ -33,13 +36,15 @@ async function waitForLink(station: RunningStation, timeoutMs = 20_000): Promise
 }
 
 /** Starts a `serve --demo` station of a test's own (e.g. one the test stops and starts again). */
-export async function startDemoStation(options: { dataDir?: string; port?: number } = {}): Promise<DemoStation> {
-  const args = ['--demo', ...(options.port === undefined ? [] : ['--port', String(options.port)])];
+export async function startDemoStation(options: { dataDir?: string; port?: number; /** More `serve` flags (`--host`). */ args?: string[] } = {}): Promise<DemoStation> {
+  const args = ['--demo', ...(options.port === undefined ? [] : ['--port', String(options.port)]), ...(options.args ?? [])];
   const station = await startStation({ args, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) });
   const uiUrl = await waitForLink(station);
   const token = new URLSearchParams(new URL(uiUrl).hash.slice(1)).get('token');
   if (!token) throw new Error(`The UI link carries no token: ${uiUrl}`);
-  return { ...station, uiUrl, token, api: new ApiClient({ baseUrl: station.origin, token: station.stationToken }) };
+  // Over TLS the test's client trusts the station's own certificate authority alone.
+  const fetch = station.tlsFingerprint === null ? undefined : fetchTrusting({ ca: readFileSync(join(station.dataDir, 'tls', 'site-ca.pem'), 'utf8') });
+  return { ...station, uiUrl, token, api: new ApiClient({ baseUrl: station.origin, token: station.stationToken, ...(fetch ? { fetch } : {}) }) };
 }
 
 /** The demo station each worker started, by worker index (none until a test asks for one). */

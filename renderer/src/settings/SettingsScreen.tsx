@@ -5,6 +5,7 @@ import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming, type StationSettin
 import { useStationSettings } from '../state/station-settings.ts';
 import { PrinterSettingsForm } from '../printing/PrinterSettingsForm.tsx';
 import { leaveSettings } from './leave-settings.ts';
+import { SiteAddress } from './SiteAddress.tsx';
 import { SupervisorSignInButton } from '../session/SupervisorSignIn.tsx';
 import { SETTINGS_SECTIONS, settingsPanelId, settingsTabId, showSettingsSection, useSettingsSection } from './settings-section.ts';
 
@@ -166,6 +167,7 @@ function MoreSection() {
         </button>{' '}
         — a scanner alone can then do everything.
       </p>
+      <SiteAddress />
     </div>
   );
 }
