@@ -45,7 +45,8 @@ export const REVIEW_KINDS = ['over_receipt', 'unexpected_item', 'short_receipt']
 
 /**
  * A received line that a supervisor should look at: more than the return expected, not on it, or a
- * return line with fewer units received than it expects (a partial receipt; `received` may be 0).
+ * return line with fewer units received than it expects across its parcels (a partial receipt, on the
+ * parcel that closed the return; `received` may be 0).
  */
 export const DockDayReviewSchema = DockDayPackageSchema.extend({
   kind: z.enum(REVIEW_KINDS),

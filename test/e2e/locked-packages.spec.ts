@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { lineRow, openAndSignIn, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
+import { scannerKeys, typeTimed } from './wedge-keyboard.ts';
 
 /*
  * Received and cancelled packages cannot be changed by a stray scan or key; correcting a receipt is
@@ -86,7 +87,19 @@ test('an exception package is received only with every item inspected and a seco
   await page.keyboard.press('Enter');
   await waitForQuietSync(page);
   await page.keyboard.press('F2');
-  await expect(page.getByTestId('notice')).toContainText('Press F2 again');
+  // One question, with what is short and not put besides.
+  await expect(page.getByTestId('notice')).toContainText(`${s.tracking} is an exception — 1 of 4 units scanned`);
+  await expect(page.getByTestId('notice')).toContainText('1 unit not put in its bin. Press F2 again');
+  expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('exception');
+  // A unit scanned right before the second F2 is looked at first: no condition, no receipt.
+  await typeTimed(page, [...scannerKeys(s.skus[2], 0, 10), { key: 'F2', atMs: s.skus[2].length * 10 + 20 }]);
+  await expect(page.getByTestId('notice')).toContainText('set the condition of every item first (1 not set)');
+  await page.keyboard.press('4');
+  await page.keyboard.press('Enter');
+  await waitForQuietSync(page);
+  // The units changed since the question: it is asked again, not taken as confirmed.
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('notice')).toContainText('2 units not put in their bins. Press F2 again');
   expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('exception');
   await page.keyboard.press('F2');
   await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking}`);

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { lineRow, openAndSignIn, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
+import { createReturn, firstAccount, lineRow, openAndSignIn, scan, scenario, uid, waitForQuietSync } from './receiving-helpers.ts';
 import { typeTimed } from './wedge-keyboard.ts';
 
 /*
@@ -99,4 +99,43 @@ test('a received package shows one state and offers its correction, not a receiv
   await typeTimed(page, F2());
   await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'error');
   expect((await demo.api.getPackage(gone.accountId, gone.packageId)).status).toBe('cancelled');
+});
+
+test('a return sent in two parcels: each is received at once with what it brought, and neither is a partial receipt on Today', async ({ page, demo }) => {
+  const tag = uid();
+  const accountId = await firstAccount(demo.api);
+  // Item A twice, B and C once; the first parcel brings A and B, the second A and C.
+  const { ret, skus } = await createReturn(demo.api, accountId, tag, [2, 1, 1]);
+  const parcels = [`1Z${tag}00001${tag}`, `1Z${tag}00002${tag}`];
+  const ids: number[] = [];
+  for (const tracking of parcels) ids.push((await demo.api.createPackage(accountId, { return_id: ret.id, tracking_number: tracking, status: 'in_transit' })).id);
+  const operator = await demo.api.createOperator({ name: `Dock worker ${tag}`, badge_code: `BADGE-${tag}` });
+  await openAndSignIn(page, demo, operator);
+  const notice = page.getByTestId('notice');
+
+  const contents = [
+    [skus[0], skus[1]],
+    [skus[0], skus[2]],
+  ];
+  for (const [i, tracking] of parcels.entries()) {
+    await scan(page, tracking);
+    await expect(page.getByTestId('tracking-number')).toHaveText(tracking);
+    for (const sku of contents[i] ?? []) {
+      await scan(page, sku);
+      await typeTimed(page, [{ key: '1', atMs: 0 }, { key: 'Enter', atMs: 200 }]);
+      await expect(lineRow(page, sku)).toContainText('New');
+      await scan(page, 'RESTOCK');
+      await expect(notice).toContainText('Put in RESTOCK');
+    }
+    await waitForQuietSync(page);
+    // One F2: nothing is missing, in the first parcel (the second is still to come) as in the second.
+    await typeTimed(page, F2());
+    await expect(notice).toContainText(`Received ${tracking} — 2 units`);
+    await expect.poll(async () => (await demo.api.getPackage(accountId, ids[i] ?? 0)).status).toBe('received');
+  }
+
+  const recorded = await demo.api.getReturn(accountId, ret.id);
+  expect(recorded.return_line_items.map((l) => l.unreceived_quantity)).toEqual([0, 0, 0]);
+  const day = await demo.api.dockDay();
+  expect(day.review.filter((r) => ids.includes(r.package_id))).toEqual([]);
 });

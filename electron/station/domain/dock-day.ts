@@ -11,7 +11,7 @@ import {
   RECEIPT_CSV_COLUMNS,
 } from '#shared/api/dock-day.ts';
 import { type Disposition, DISPOSITIONS } from '#shared/dispositions.ts';
-import type { Frozen, PackageFilters, PackageLineItem, PackageSort, ReturnPackage, ReturnRecord } from '../store/index.ts';
+import type { Frozen, PackageFilters, PackageLineItem, PackageSort, ReadTables, ReturnPackage, ReturnRecord } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
 import { lineItemsOf } from './line-items.ts';
 import { SYNC_DISABLED } from './sync-port.ts';
@@ -91,11 +91,25 @@ function packageSummary(pkg: Frozen<ReturnPackage>): DockDayPackage {
 }
 
 /**
- * Received lines a supervisor should see: not on the return, more than the return line's quantity, or
- * fewer (a partial receipt, a line with nothing received too). Units are the sum of the line items'
- * quantities per return line, whether a line item holds one unit or several.
+ * Whether `pkg` closed its return: no other package of the return is still to come (neither received
+ * nor cancelled) and none was received after it. Only then is a line the return still lacks short:
+ * a return sent in two parcels is whole once the second arrives, and its first parcel is no partial
+ * receipt. The return's packages are a few records of the `return_id` index.
  */
-function reviewOf({ pkg, ret, items }: Receipt): DockDayReview[] {
+async function closesItsReturn(tables: ReadTables, pkg: Frozen<ReturnPackage>): Promise<boolean> {
+  const siblings = await tables.return_packages.where('return_id').equals(pkg.return_id).toArray();
+  const later = (other: Frozen<ReturnPackage>) => (other.processed_at ?? '') > (pkg.processed_at ?? '') || ((other.processed_at ?? '') === (pkg.processed_at ?? '') && other.id > pkg.id);
+  return siblings.every((other) => other.id === pkg.id || other.status === 'cancelled' || (other.status === 'received' && !later(other)));
+}
+
+/**
+ * Received lines a supervisor should see: not on the return, more than the return line's quantity in
+ * this package, or fewer than the return line's quantity across its parcels (a partial receipt, a
+ * line with nothing received too): the units the return still lacks (its line's `unreceived_quantity`,
+ * recounted at every receipt), shown on the package that closed the return (closesItsReturn). Units
+ * are the sum of the line items' quantities per return line, whether a line item holds one unit or several.
+ */
+async function reviewOf(tables: ReadTables, { pkg, ret, items }: Receipt): Promise<DockDayReview[]> {
   const out: DockDayReview[] = [];
   const receivedByLine = new Map<number, number>();
   for (const item of items) {
@@ -109,9 +123,9 @@ function reviewOf({ pkg, ret, items }: Receipt): DockDayReview[] {
     const line = ret?.return_line_items.find((l) => l.id === lineId);
     if (line && received > line.quantity) out.push({ ...packageSummary(pkg), kind: 'over_receipt', item: line.merchant_sku || line.name, expected: line.quantity, received });
   }
-  for (const line of ret?.return_line_items ?? []) {
-    const received = receivedByLine.get(line.id) ?? 0;
-    if (received < line.quantity) out.push({ ...packageSummary(pkg), kind: 'short_receipt', item: line.merchant_sku || line.name, expected: line.quantity, received });
+  const lacking = (ret?.return_line_items ?? []).filter((line) => line.unreceived_quantity > 0);
+  if (lacking.length > 0 && (await closesItsReturn(tables, pkg))) {
+    for (const line of lacking) out.push({ ...packageSummary(pkg), kind: 'short_receipt', item: line.merchant_sku || line.name, expected: line.quantity, received: line.quantity - line.unreceived_quantity });
   }
   return out;
 }
@@ -229,7 +243,7 @@ export async function dockDay(ctx: DomainContext, query: { date?: string | undef
     worker.packages += 1;
     worker.units += received;
     workers.set(receipt.pkg.processor_id, worker);
-    reviews.push(reviewOf(receipt));
+    reviews.push(await reviewOf(ctx.store.tables, receipt));
     tally.add(receipt);
   }
   // The latest receipt first: what a supervisor has not seen yet heads the list.

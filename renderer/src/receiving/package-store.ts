@@ -43,8 +43,6 @@ export interface PackageState {
   error: string | null;
   /** Who is correcting the receipt of this received package ("Correct receipt", F7), or null. */
   correctingBy: { id: number; name: string } | null;
-  /** Set by a first F2 on an exception package: the next F2 receives it. */
-  exceptionConfirmed: boolean;
   /**
    * The selected unit as a condition key being held would make it (the key waits a moment for a
    * scanner's next character): its disposition shows at once; null when no key is held.
@@ -53,7 +51,6 @@ export interface PackageState {
   open(work: OpenPackage): void;
   /** Opens a received package for an explicit, recorded correction by `operator`. */
   startCorrection(operator: { id: number; name: string }): void;
-  confirmException(): void;
   close(): void;
   /** Follows the outbox's save state of the open package. */
   syncChanged(): void;
@@ -104,8 +101,8 @@ type Set = StoreApi<PackageState>['setState'];
 type Get = StoreApi<PackageState>['getState'];
 type Commit = (label: string, changed: Draft[], selectedKey: string | null) => void;
 
-type Closed = Pick<PackageState, 'current' | 'drafts' | 'selectedKey' | 'undoStack' | 'error' | 'correctingBy' | 'exceptionConfirmed' | 'receiving' | 'conditionPreview'>;
-const closed = (): Closed => ({ current: null, drafts: [], selectedKey: null, undoStack: [], error: null, correctingBy: null, exceptionConfirmed: false, receiving: false, conditionPreview: null });
+type Closed = Pick<PackageState, 'current' | 'drafts' | 'selectedKey' | 'undoStack' | 'error' | 'correctingBy' | 'receiving' | 'conditionPreview'>;
+const closed = (): Closed => ({ current: null, drafts: [], selectedKey: null, undoStack: [], error: null, correctingBy: null, receiving: false, conditionPreview: null });
 
 export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreApi<PackageState>> {
   let nextKey = 0;
@@ -164,9 +161,6 @@ function openingPart(set: Set, get: Get, deps: PackageStoreDeps) {
     },
     startCorrection(operator: { id: number; name: string }) {
       if (get().current?.pkg.status === 'received') set({ correctingBy: operator });
-    },
-    confirmException() {
-      set({ exceptionConfirmed: true });
     },
     applyRemote(pkg: ReturnPackage) {
       const { current } = get();

@@ -1,11 +1,15 @@
 import type { ReturnRecord } from '#shared/api/returns.ts';
+import { withoutDisposition } from '../inspect/disposition.ts';
 import type { Draft } from '../inspect/drafts.ts';
 
 /*
  * What a package lacks when the worker asks to receive it, for the one question receiving asks first
- * (workflow/commands.ts): nothing scanned, fewer units of a return line than it expects, units with no
- * condition, units not put in their bin. Units are counted as the sum of the drafts' quantities per
- * return line, so one draft of quantity N and N drafts of 1 count the same.
+ * (workflow/commands.ts): nothing scanned, fewer units of a return line than are still to receive,
+ * units with no condition, units not put in their bin. Units are counted as the sum of the drafts'
+ * quantities per return line, so one draft of quantity N and N drafts of 1 count the same. A line
+ * expects what is still unreceived (the return line's `unreceived_quantity`: a return sent in two
+ * parcels expects in the second what the first did not bring), and nothing is short while another
+ * parcel of the return is still to come: the rest may be in it.
  */
 
 export interface ReceiveGaps {
@@ -22,7 +26,7 @@ export interface ReceiveGaps {
   unputUnits: number;
 }
 
-export function receiveGaps(ret: Pick<ReturnRecord, 'return_line_items'> | null, drafts: readonly Draft[]): ReceiveGaps {
+export function receiveGaps(ret: Pick<ReturnRecord, 'return_line_items'> | null, drafts: readonly Draft[], moreParcels = false): ReceiveGaps {
   const scannedByLine = new Map<number, number>();
   let units = 0;
   let unsetConditions = 0;
@@ -34,13 +38,13 @@ export function receiveGaps(ret: Pick<ReturnRecord, 'return_line_items'> | null,
     if (d.bin !== null && !d.put_confirmed) unputUnits += d.quantity;
   }
   const lines = ret?.return_line_items ?? [];
-  const short = lines
-    .map((l) => ({ name: l.name || l.merchant_sku, scanned: scannedByLine.get(l.id) ?? 0, expected: l.quantity }))
-    .filter((l) => l.scanned < l.expected);
+  const short = moreParcels
+    ? []
+    : lines.map((l) => ({ name: l.name || l.merchant_sku, scanned: scannedByLine.get(l.id) ?? 0, expected: l.unreceived_quantity })).filter((l) => l.scanned < l.expected);
   return {
     units,
-    lineUnits: lines.reduce((sum, l) => sum + Math.min(scannedByLine.get(l.id) ?? 0, l.quantity), 0),
-    expectedUnits: lines.reduce((sum, l) => sum + l.quantity, 0),
+    lineUnits: lines.reduce((sum, l) => sum + Math.min(scannedByLine.get(l.id) ?? 0, l.unreceived_quantity), 0),
+    expectedUnits: lines.reduce((sum, l) => sum + l.unreceived_quantity, 0),
     short,
     unsetConditions,
     unputUnits,
@@ -64,4 +68,55 @@ export function missingParts(gaps: ReceiveGaps, allowUnsetConditions: boolean): 
   if (gaps.unsetConditions > 0 && !allowUnsetConditions) parts.push(`${plural(gaps.unsetConditions, 'unit', 'units')} with no condition`);
   if (gaps.unputUnits > 0) parts.push(gaps.unputUnits === 1 ? '1 unit not put in its bin' : `${gaps.unputUnits} units not put in their bins`);
   return parts;
+}
+
+/** What receiving needs to know besides the return and the drafts. */
+export interface ReceiveFacts {
+  /** `accountId:packageId`: a question is confirmed only for the package it was asked about. */
+  packageRef: string;
+  trackingNumber: string;
+  /** An exception package (lost, damaged, refused, …): received only inspected, and always asked. */
+  exception: boolean;
+  /** A correction of a receipt: no question (only the refusals). */
+  correcting: boolean;
+  /** The station's setting: units may be received with no condition. */
+  allowUnsetConditions: boolean;
+  /** Another parcel of the same return is still to come (not received, not cancelled). */
+  moreParcels: boolean;
+}
+
+/**
+ * What F2 meets: `refuse` (nothing is received; the worker must act first), `ask` (one question listing
+ * what is missing; the same question confirmed by a second F2 receives, `key` says which question it
+ * was), or null: receive at once. `key` carries the drafts as the worker sees them, so any change
+ * between the two F2s (a unit scanned, a condition set) asks again.
+ */
+export type ReceiveQuestion = { kind: 'refuse'; message: string } | { kind: 'ask'; message: string; key: string } | null;
+
+/** The drafts as the worker sees them: what a confirmation was given for. */
+function seen(drafts: readonly Draft[]): string {
+  return drafts.map((d) => [d.key, d.quantity, d.condition, d.bin, d.put_confirmed, d.disposition].join(',')).join(';');
+}
+
+export function receiveQuestion(ret: Pick<ReturnRecord, 'return_line_items'> | null, drafts: readonly Draft[], facts: ReceiveFacts): ReceiveQuestion {
+  const tracking = facts.trackingNumber;
+  if (facts.exception) {
+    // An exception package is received only when every unit in it has been looked at and given a condition.
+    if (drafts.every((d) => d.quantity === 0)) return { kind: 'refuse', message: `${tracking} is an exception: scan what the parcel holds before receiving it.` };
+    const unset = drafts.filter((d) => d.quantity > 0 && d.condition === null).length;
+    if (unset > 0) return { kind: 'refuse', message: `${tracking} is an exception: set the condition of every item first (${unset} not set).` };
+  }
+  // Every unit leaves the bench with somewhere to go: the station refuses it too.
+  const undecided = withoutDisposition(drafts).length;
+  if (undecided > 0) {
+    return { kind: 'refuse', message: `${undecided} item${undecided === 1 ? ' has' : 's have'} no disposition (no rule matches): override where ${undecided === 1 ? 'it goes' : 'they go'} (F10).` };
+  }
+  if (facts.correcting) return null;
+  const parts = missingParts(receiveGaps(ret, drafts, facts.moreParcels), facts.allowUnsetConditions);
+  if (!facts.exception && parts.length === 0) return null;
+  const key = `${facts.packageRef}|${parts.join('|')}|${seen(drafts)}`;
+  const message = facts.exception
+    ? `${tracking} is an exception${parts.length > 0 ? ` — ${parts.join('; ')}` : ''}. Press F2 again (or scan Receive) to receive it as inspected.`
+    : `Receive ${tracking} — ${parts.join('; ')}? Press F2 (or scan Receive) again to receive it as it is.`;
+  return { kind: 'ask', message, key };
 }

@@ -1,7 +1,6 @@
 import type { Disposition } from '#shared/dispositions.ts';
 import { describeError } from '../api/describe-error.ts';
 import { playDispositionTone } from '../feedback/sound.ts';
-import { withoutDisposition } from '../inspect/disposition.ts';
 import { type Draft, type KeepReason, unitsOfItem } from '../inspect/drafts.ts';
 import { useDispositionRules } from '../state/disposition-rules.ts';
 import { conditionForKey, conditionLabel } from '../inspect/conditions.ts';
@@ -9,7 +8,7 @@ import { capturePhoto, useCamera } from '../media/camera.ts';
 import { useInProgress } from '../receiving/in-progress-store.ts';
 import { leaveInProgress } from '../receiving/open-package.ts';
 import { refuseWhenLocked } from '../receiving/package-lock.ts';
-import { missingParts, receiveGaps } from '../receiving/receive-check.ts';
+import { receiveGaps, receiveQuestion } from '../receiving/receive-check.ts';
 import { outbox, usePackage } from '../receiving/page-package.ts';
 import { scanQueue } from '../receiving/scan-router.ts';
 import { useSession } from '../session/session-store.ts';
@@ -30,29 +29,32 @@ import { pageClient } from '../api/station-api.ts';
 /** `inScanQueue`: called from the scan queue (a Receive command barcode), whose earlier scans have landed. */
 export async function receive(options: { inScanQueue?: boolean } = {}): Promise<void> {
   const operator = useSession.getState().operator;
-  const store = usePackage.getState();
-  const current = store.current;
-  if (!current || store.receiving) return;
+  const current = usePackage.getState().current;
+  if (!current || usePackage.getState().receiving) return;
   if (!operator) return notify('error', 'Sign in before receiving.');
-  if (current.pkg.status === 'received' && store.correctingBy === null) return notify('error', `${current.pkg.tracking_number} is already received. Press F7 to correct the receipt.`);
+  if (current.pkg.status === 'received' && usePackage.getState().correctingBy === null) return notify('error', `${current.pkg.tracking_number} is already received. Press F7 to correct the receipt.`);
   if (refuseWhenLocked()) return;
-  if (current.pkg.status === 'exception') {
-    // An exception package (lost, damaged, refused, …) is received only when every item in it has
-    // been looked at and given a condition, and the worker confirms it with a second F2.
-    const unset = store.drafts.filter((d) => d.condition === null).length;
-    if (store.drafts.length === 0) return notify('error', `${current.pkg.tracking_number} is an exception: scan what the parcel holds before receiving it.`);
-    if (unset > 0) return notify('error', `${current.pkg.tracking_number} is an exception: set the condition of every item first (${unset} not set).`);
-    if (!store.exceptionConfirmed) {
-      store.confirmException();
-      return notify('warning', `${current.pkg.tracking_number} is an exception. Press F2 again to receive it as inspected.`);
-    }
-  }
-  // Scans already queued belong to this package: let them land first.
+  // Scans already queued belong to this package: let them land first, then look at what it holds.
   if (!options.inScanQueue) await scanQueue.idle();
-  // Every unit leaves the bench with somewhere to go: the station refuses it too.
-  const undecided = withoutDisposition(usePackage.getState().drafts);
-  if (undecided.length > 0) return notify('error', `${undecided.length} item${undecided.length === 1 ? ' has' : 's have'} no disposition (no rule matches): override where ${undecided.length === 1 ? 'it goes' : 'they go'} (F10).`);
-  if (asksFirst()) return;
+  const moreParcels = receiveGaps(current.ret, usePackage.getState().drafts).short.length > 0 && (await moreParcelsToCome(current.accountId, current.pkg.id, current.pkg.return_id));
+  const store = usePackage.getState();
+  // The package as it is now (the station may have answered meanwhile); another one opened: nothing to do.
+  const open = store.current;
+  if (!open || open.accountId !== current.accountId || open.pkg.id !== current.pkg.id || store.receiving) return;
+  const question = receiveQuestion(open.ret, store.drafts, {
+    packageRef: `${open.accountId}:${open.pkg.id}`,
+    trackingNumber: open.pkg.tracking_number,
+    exception: open.pkg.status === 'exception',
+    correcting: store.correctingBy !== null,
+    allowUnsetConditions: useStationSettings.getState().unsetConditions === 'allow',
+    moreParcels,
+  });
+  if (question?.kind === 'refuse') return notify('error', question.message);
+  if (question?.kind === 'ask' && askedAbout !== question.key) {
+    askedAbout = question.key;
+    return notify('warning', question.message);
+  }
+  askedAbout = null;
   try {
     const correcting = store.correctingBy !== null;
     const tracking = current.pkg.tracking_number;
@@ -80,29 +82,18 @@ async function labelTrouble(received: ReceivedPackage): Promise<void> {
   void useStationLink.getState().refreshStatus().catch(() => undefined);
 }
 
-/** The question last asked: the same package lacking the same, confirmed by receiving again. */
+/** The question last asked (receiveQuestion's key): the same question confirmed by receiving again. */
 let askedAbout: string | null = null;
 
-/**
- * Receiving asks first, in one question, when something is missing (receiving/receive-check.ts):
- * nothing scanned, fewer units than the return expects, conditions (unless the station allows them
- * unset; never for a package with nothing scanned), bin puts. A second F2 with nothing changed
- * receives. Not for an exception (it has its own second F2) or a correction of a receipt.
- */
-function asksFirst(): boolean {
-  const store = usePackage.getState();
-  const current = store.current;
-  if (!current || current.pkg.status === 'exception' || store.correctingBy !== null) return false;
-  const parts = missingParts(receiveGaps(current.ret, store.drafts), useStationSettings.getState().unsetConditions === 'allow');
-  if (parts.length === 0) return false;
-  const key = `${current.accountId}:${current.pkg.id}:${parts.join('|')}`;
-  if (askedAbout === key) {
-    askedAbout = null;
+/** Whether another parcel of the return is still to come (not received or cancelled): what this one lacks may be in it. */
+async function moreParcelsToCome(accountId: number, packageId: number, returnId: number): Promise<boolean> {
+  try {
+    const { data } = await pageClient.listPackages(accountId, { return_id: returnId, per_page: 100 });
+    return data.some((p) => p.id !== packageId && p.status !== 'received' && p.status !== 'cancelled');
+  } catch {
+    // The station does not answer: ask, rather than receive short without a word.
     return false;
   }
-  askedAbout = key;
-  notify('warning', `Receive ${current.pkg.tracking_number} — ${parts.join('; ')}? Press F2 (or scan Receive) again to receive it as it is.`);
-  return true;
 }
 
 /** "Correct receipt" (F7): opens a received package for changes, recorded on each changed item. */
