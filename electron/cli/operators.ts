@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
-import { type ApiClient, ApiError } from '#shared/api/client.ts';
+import { ApiError } from '#shared/api/client.ts';
 import { parseRequest } from '#shared/api/errors.ts';
-import { type Operator, OperatorCreateSchema, OperatorUpdateSchema } from '#shared/api/station.ts';
+import { OperatorCreateSchema, OperatorUpdateSchema } from '#shared/api/station.ts';
 import { parseStrictId } from '#shared/api/common.ts';
 import { defaultDataDir } from '../station/data-dir.ts';
 import { ContractError } from '../station/errors.ts';
@@ -100,7 +100,7 @@ export async function operatorCommand(args: string[]): Promise<void> {
       return;
     }
     case 'list': {
-      const operators = running ? await refusedAsCommand(() => allOperators(running)) : await withStationStore(dataDir, 'returns-station operator list', (ctx) => listOperators(ctx));
+      const operators = running ? await refusedAsCommand(() => running.listAllOperators()) : await withStationStore(dataDir, 'returns-station operator list', (ctx) => listOperators(ctx));
       printTable(
         ['ID', 'NAME', 'BADGE', 'KEY', 'ROLE', 'PIN', 'ACTIVE', 'UID'],
         operators.map((o) => [String(o.id), o.name, o.badge_code ?? '', o.sign_in_key === null ? '' : String(o.sign_in_key), o.role, o.has_pin ? 'set' : '', o.active ? 'yes' : 'no', o.uid]),
@@ -109,15 +109,6 @@ export async function operatorCommand(args: string[]): Promise<void> {
     }
     default:
       throw new UsageError(`Unknown operator action "${action ?? ''}": use add, set or list.`);
-  }
-}
-
-async function allOperators(api: ApiClient): Promise<Operator[]> {
-  const all: Operator[] = [];
-  for (let page = 1; ; page++) {
-    const answer = await api.listOperators({ page, per_page: 250 });
-    all.push(...answer.data);
-    if (page >= answer.meta.total_pages) return all;
   }
 }
 

@@ -233,6 +233,15 @@ export class ApiClient {
   listOperators(query: PageQuery = {}, o: RequestOptions = {}): Promise<z.infer<typeof OperatorListResponseSchema>> {
     return this.#call(API_ROUTES.listOperators, { query: { ...query }, signal: o.signal });
   }
+  /** Every operator, page after page (a station has a handful; the pages bound each answer). */
+  async listAllOperators(o: RequestOptions = {}): Promise<Operator[]> {
+    const all: Operator[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await this.listOperators({ page, per_page: 250 }, o);
+      all.push(...answer.data);
+      if (page >= answer.meta.total_pages) return all;
+    }
+  }
   createOperator(body: OperatorCreateInput, o: PostOptions = {}): Promise<Operator> {
     return this.#call(API_ROUTES.createOperator, { json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });
   }

@@ -16,6 +16,15 @@ interface HashedPin {
   fingerprint: unknown;
 }
 
+/**
+ * A body's PIN hashed in `prepare` (scrypt is slow: never inside the write); a retry is the same
+ * request without the PIN, so the idempotency record keeps no trace of it.
+ */
+const PIN_HASHED_FIRST = {
+  prepare: async ({ body }: { body: { pin?: string | undefined } }): Promise<HashedPin> => ({ pinHash: await pinHashOf(body), fingerprint: { ...body, pin: undefined } }),
+  fingerprint: (prepared: HashedPin) => prepared.fingerprint,
+};
+
 /** Station resources (docs/api-reference.md, Station resources): status, the dock day, settings, scan lookup, dock workers. Station tokens only. */
 export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.getStation, async () => ({ body: await stationStatus(ctx) }));
@@ -42,7 +51,6 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
     const start = (query.page - 1) * query.per_page;
     return { body: { data: all.slice(start, start + query.per_page), meta: listMeta(query.page, query.per_page, all.length) } };
   });
-  // A PIN is hashed before the write (scrypt is slow): in `prepare`.
   addRoute<typeof API_ROUTES.createOperator, HashedPin>(
     server,
     ctx,
@@ -51,14 +59,13 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
       const operator = await createOperator(ctx, body, prepared.pinHash);
       return { body: operator, headers: { location: `${request.url.split('?')[0]}/${operator.id}` } };
     },
-    // A retry is the same request without the PIN: the idempotency record keeps no trace of it.
-    { prepare: async ({ body }) => ({ pinHash: await pinHashOf(body), fingerprint: { ...body, pin: undefined } }), fingerprint: (prepared) => prepared.fingerprint },
+    PIN_HASHED_FIRST,
   );
   addRoute<typeof API_ROUTES.updateOperator, HashedPin>(
     server,
     ctx,
     API_ROUTES.updateOperator,
     async ({ params, body, prepared }) => ({ body: await updateOperator(ctx, params.id, body, prepared.pinHash) }),
-    { prepare: async ({ body }) => ({ pinHash: await pinHashOf(body), fingerprint: { ...body, pin: undefined } }), fingerprint: (prepared) => prepared.fingerprint },
+    PIN_HASHED_FIRST,
   );
 }
