@@ -100,6 +100,9 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   DockDay: DockDaySchema,
 };
 
+/** The station token roles a `supervisor` route takes (shared/api/routes.ts, RouteAuth). */
+const SUPERVISOR_ROLES = ['supervisor', 'admin'] as const;
+
 const COMPONENT_URI = (id: string) => `#/components/schemas/${id}`;
 
 /** Drops `$schema` and `$id`: OpenAPI 3.1's default dialect (JSON Schema 2020-12) covers every schema. */
@@ -314,6 +317,8 @@ function operationOf(
     ...(route.description === undefined ? {} : { description: route.description }),
     tags: [route.tag],
     ...(authenticated ? {} : { security: [] }),
+    // Who may call it beyond the token's scope: a terminal's station token is refused (403 SUPERVISOR_REQUIRED).
+    ...(route.auth === 'supervisor' ? { 'x-required-role': SUPERVISOR_ROLES } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: {
@@ -352,7 +357,9 @@ export function buildOpenApiDocument(version: string): JsonObject {
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An account token (one account) or a station token (every account).',
+          description:
+            'An account token (one account) or a station token (every account). A station token has a role: `admin`, `terminal` or `supervisor`; ' +
+            'operations marked `x-required-role` refuse a `terminal` token (403 `SUPERVISOR_REQUIRED`).',
         },
       },
       schemas: { ...requests.schemas, ...responses.schemas },

@@ -536,7 +536,7 @@ export const API_ROUTES = {
     operationId: 'createOperator',
     method: 'POST',
     path: '/api/v1/station/operators',
-    summary: 'Add a dock worker or a supervisor (supervisor only; badge codes are unique).',
+    summary: 'Add a dock worker or a supervisor (supervisor only; badge codes are unique as a scan reads them: `sup-1` is `SUP-1`).',
     description: "A `badge_code` another operator has is a 422 on `badge_code`; a `sign_in_key` another active operator has, a 422 on `sign_in_key`.",
     tag: 'station',
     auth: 'supervisor',

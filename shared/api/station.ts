@@ -41,6 +41,12 @@ export const SyncStatusSchema = z.object({
    * honours the upstream's Retry-After); then one request probes it. Null when sync is not backing off.
    */
   backoff_until: TimestampSchema.nullable(),
+  /**
+   * How the station learns of the upstream's changes: `following` its event stream (a Returns
+   * Station, such as the site's hub, has one: changes arrive in seconds), or `polling` by the pull
+   * interval (a returns service without one). Null while sync is off or not yet known.
+   */
+  upstream_events: z.enum(['following', 'polling']).nullable(),
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 

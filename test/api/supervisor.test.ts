@@ -260,4 +260,26 @@ describe('supervisor sign-in against a guesser', () => {
     expectError(await call(s.origin, 'GET', '/api/v1/station/tokens', { token: token.secret }), 'INVALID_TOKEN');
     expect((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: admins.secret })).status).toBe(200);
   });
+
+  it('refuses a badge another operator holds in another case (a scan reads both the same)', async () => {
+    const session = ((await signIn('SUP-2', '4444', await newTerminal())).json as { token: string }).token;
+    expect((await call(s.origin, 'POST', '/api/v1/station/operators', { token: session, body: { name: 'Lee', badge_code: 'sup-7' } })).status).toBe(201);
+    const taken = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: session, body: { name: 'Ray', role: 'supervisor', badge_code: 'SUP-7', pin: '5555' } }), 'VALIDATION_FAILED');
+    expect(taken.message).toContain('Lee');
+    expect(JSON.stringify(taken.fields)).toContain('badge_code');
+    const names = ((await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: Array<{ name: string }> }).data.map((o) => o.name);
+    expect(names).toContain('Lee');
+    expect(names).not.toContain('Ray');
+    // Lee's own badge in another case is still Lee's.
+    const lee = ((await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: Array<{ id: number; name: string }> }).data.find((o) => o.name === 'Lee');
+    expect((await call(s.origin, 'PATCH', `/api/v1/station/operators/${lee?.id ?? 0}`, { token: session, body: { badge_code: 'SUP-7' } })).status).toBe(200);
+  });
+
+  it('says in /openapi.json which operations need a supervisor (x-required-role)', async () => {
+    type Operation = { 'x-required-role'?: string[] };
+    const doc = (await (await fetch(`${s.origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
+    const op = (path: string, method: string) => doc.paths[path]?.[method] ?? {};
+    for (const [method, path] of GATED) expect(op(path.replace(/\/1$/, '/{id}'), method.toLowerCase())['x-required-role'], `${method} ${path}`).toEqual(['supervisor', 'admin']);
+    expect(op('/api/v1/station/settings', 'get')['x-required-role']).toBeUndefined();
+  });
 });

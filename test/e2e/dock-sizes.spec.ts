@@ -1,6 +1,7 @@
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { createReturn, scan, scenario, uid } from './receiving-helpers.ts';
+import { expectFits, expectNoCutText, openFromHeader, packageActions, SIZES } from './screen-fit.ts';
 
 /*
  * Every screen at the sizes the station is used at: a dock terminal (1024×600), a small one
@@ -9,12 +10,6 @@ import { createReturn, scan, scenario, uid } from './receiving-helpers.ts';
  * screens under its Menu button), the lists show at least 8 rows at 1024×600 and Esc leaves
  * Settings. A screenshot of every screen is attached to the run for a person to look at.
  */
-
-const SIZES = [
-  { name: '1024x600', width: 1024, height: 600 },
-  { name: '800x600', width: 800, height: 600 },
-  { name: '412x915', width: 412, height: 915 },
-] as const;
 
 for (const size of SIZES) {
   test.describe(`at ${size.name}`, () => {
@@ -45,14 +40,7 @@ for (const size of SIZES) {
       await page.keyboard.press('ArrowUp');
       const panel = page.getByTestId('selected-item');
       await expect(panel.getByTestId('print-label')).toBeVisible();
-      await look('package', [
-        page.getByTestId('receive'),
-        page.getByTestId('condition-panel'),
-        panel.getByRole('button', { name: /^Defective/ }),
-        panel.getByTestId('print-label'),
-        panel.getByLabel('Notes'),
-        page.getByTestId('take-photo'),
-      ]);
+      await look('package', packageActions(page));
       // Every column of the line table reads whole (no "Expecte", "Like ne…").
       await expectNoCutText(page.getByTestId('lines').locator('thead th, tbody td'));
 
@@ -99,40 +87,4 @@ for (const size of SIZES) {
       await look('commands', [page.getByRole('button', { name: /^Print/ })]);
     });
   });
-}
-
-/** A screen the header opens: on a handheld, behind the Menu button. */
-async function openFromHeader(page: Page, handheld: boolean, button: Locator): Promise<void> {
-  if (handheld && !(await button.isVisible())) await page.getByTestId('menu-button').click();
-  await button.click();
-}
-
-/**
- * No horizontal overflow, the page itself does not scroll, the key bar is in view, and each action
- * is in view: at once at a dock's size, after scrolling the work area on a handheld (`scrolled`).
- */
-async function expectFits(page: Page, testInfo: TestInfo, name: string, actions: Locator[], scrolled: boolean): Promise<void> {
-  const shot = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: shot });
-  await testInfo.attach(name, { path: shot, contentType: 'image/png' });
-  const { overflowX, overflowY } = await page.evaluate(() => {
-    const { document, innerWidth } = globalThis as unknown as { document: { documentElement: { scrollWidth: number; scrollHeight: number; clientHeight: number } }; innerWidth: number };
-    const root = document.documentElement;
-    return { overflowX: root.scrollWidth - innerWidth, overflowY: root.scrollHeight - root.clientHeight };
-  });
-  expect(overflowX, `${name}: the page is wider than the window`).toBeLessThanOrEqual(0);
-  expect(overflowY, `${name}: the page itself scrolls`).toBeLessThanOrEqual(0);
-  await expect(page.getByTestId('key-legend'), `${name}: key bar`).toBeInViewport({ ratio: 1 });
-  for (const action of actions) {
-    if (scrolled) await action.scrollIntoViewIfNeeded();
-    await expect(action, `${name}: ${action.toString()}`).toBeInViewport({ ratio: 0.98 });
-  }
-}
-
-/** No cell or head shortens its text with an ellipsis or clips it. */
-async function expectNoCutText(cells: Locator): Promise<void> {
-  for (const cell of await cells.all()) {
-    const { text, overflow } = await cell.evaluate((el) => ({ text: el.textContent ?? '', overflow: el.scrollWidth - el.clientWidth }));
-    expect(overflow, `"${text}" is cut off`).toBeLessThanOrEqual(0);
-  }
 }

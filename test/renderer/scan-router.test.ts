@@ -106,6 +106,35 @@ describe('the scan router', () => {
     expect(await scan(bo.badge_code ?? '')).toBe('Signed in: Bo (instead of Dee)');
   });
 
+  it('a deactivated worker’s badge says so and records nothing: at sign-in, on the scan screen, inside a package', async () => {
+    const gone = await client.createOperator({ name: 'Ed', badge_code: `BADGE-ED-${n}` });
+    await client.updateOperator(gone.id, { active: false });
+    const refused = "Ed's badge is deactivated: nobody was signed in. Ask a supervisor (Workers) to activate it.";
+    // Signed out: nobody is signed in.
+    usePackage.getState().close();
+    useNav.getState().go('scan');
+    const before = useSession.getState().operator;
+    useSession.getState().signOut();
+    expect(await scan(gone.badge_code ?? '')).toBe(refused);
+    expect(useSession.getState().operator).toBeNull();
+    if (before) useSession.getState().signIn(before);
+    // On the scan screen: no unknown parcel to register, the worker stays.
+    expect(await scan(gone.badge_code ?? '')).toBe(refused);
+    expect(useNav.getState().screen).toBe('scan');
+    expect(useSession.getState().operator?.id).toBe(before?.id);
+    // Inside a package: no unexpected item, on the screen or on the station.
+    const a = await parcel();
+    expect(await scan(a.tracking)).toMatch(/^(Opened|Switched to) /);
+    expect(await scan(a.sku)).toMatch(/: 1$/);
+    expect(await scan(gone.badge_code ?? '')).toBe(refused);
+    expect(usePackage.getState().drafts.map((d) => [d.barcode, d.quantity])).toEqual([[null, 1]]);
+    expect(useSession.getState().operator?.id).toBe(before?.id);
+    await outbox.idle();
+    const recorded = (await client.getPackage(1, a.id)).line_items;
+    expect(recorded).toHaveLength(1);
+    expect(JSON.stringify(recorded)).not.toContain(gone.badge_code);
+  });
+
   it('an unknown code on the scan screen starts registering a parcel', async () => {
     usePackage.getState().close();
     useNav.getState().go('scan');

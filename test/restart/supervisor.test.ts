@@ -5,14 +5,18 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ApiClient, ApiError } from '#shared/api/client.ts';
 import type { Operator } from '#shared/api/station.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { STORE_FILE } from '../../electron/station/store/index.ts';
 import { STATION_BIN, startStation } from '../support/station-process.ts';
+import { cli } from './station-state.ts';
 
 /*
  * Workers and supervisors through the doors a user uses, across a real stop and start of
  * `returns-station serve`: the first supervisor from the UI link's terminal token, a worker added by
  * the command line while the station runs (through its API) and while it is stopped, a PIN reset by
  * the command line; badges, keys, uids and PINs survive the restart, and the terminal token alone
- * still cannot change anything only a supervisor may.
+ * still cannot change anything only a supervisor may. A UI link stored before tokens had roles is a
+ * terminal's after a restart; the command line's tokens of that age stay administrative.
  */
 
 const dirs: string[] = [];
@@ -104,6 +108,45 @@ it('keeps workers, keys, uids and PINs across a restart; the command line adds a
     expect(await refusal(terminal.withToken(eve.token).listTokens())).toBe('INVALID_TOKEN');
     expect(await refusal(terminal.createSupervisorSession({ badge_code: 'SUP-3', pin: '8642' }))).toBe('SIGN_IN_REFUSED');
     expect((await terminal.createSupervisorSession({ badge_code: 'SUP-3', pin: '1357' })).operator.name).toBe('Eve');
+  } finally {
+    expect(await station.stop()).toBe(0);
+  }
+}, 120_000);
+
+it("takes a UI link stored before roles as a terminal's after a restart; the command line's tokens stay administrative", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'supervisor-old-tokens-'));
+  dirs.push(dir);
+  const commandLine = cli(dir, 'token', 'create', '--station', '--name', 'integration').trim();
+  let station = await startStation({ dataDir: dir });
+  const oldLink = station.uiToken;
+  expect((await station.stop())).toBe(0);
+
+  // The tokens as a version before roles stored them: no `role`.
+  const db = new DatabaseSync(join(dir, STORE_FILE));
+  const rows = db.prepare('SELECT k, v FROM tokens').all() as Array<{ k: number; v: string }>;
+  for (const row of rows) {
+    const token = JSON.parse(row.v) as Record<string, unknown>;
+    Reflect.deleteProperty(token, 'role');
+    db.prepare('UPDATE tokens SET v = ? WHERE k = ?').run(JSON.stringify(token), row.k);
+  }
+  expect(rows.length).toBeGreaterThanOrEqual(3);
+  db.close();
+
+  station = await startStation({ dataDir: dir });
+  try {
+    const link = new ApiClient({ baseUrl: station.origin, token: oldLink });
+    const admin = new ApiClient({ baseUrl: station.origin, token: commandLine });
+    // The old link still does the dock's work, and no more.
+    expect((await link.station()).name).toBeTruthy();
+    expect(await refusal(link.updateStationSettings({ currency: 'EUR' }))).toBe('SUPERVISOR_REQUIRED');
+    expect(await refusal(link.createToken({ scope: 'station' }))).toBe('SUPERVISOR_REQUIRED');
+    // The command line's own token, stored without a role too, may change the station.
+    expect((await admin.updateStationSettings({ currency: 'EUR' })).currency).toBe('EUR');
+    const tokens = (await admin.listTokens()).data;
+    const rolesOf = (prefix: string) => tokens.filter((t) => t.name.startsWith(prefix)).map((t) => t.role);
+    expect(rolesOf('integration')).toEqual(['admin']);
+    expect(rolesOf('UI link of serve on ')).toEqual(['terminal', 'terminal']);
+    expect(rolesOf('Command line of serve on ')).toEqual(['admin', 'admin']);
   } finally {
     expect(await station.stop()).toBe(0);
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Operator as OperatorView, OperatorCreate, OperatorUpdate } from '#shared/api/station.ts';
+import { normaliseCode } from '#shared/barcode.ts';
 import { hashPin } from '../auth/pin-hash.ts';
 import { fail } from '../errors.ts';
 import { boundTables, type BoundTables, type Frozen, type Operator, type StationStore } from '../store/index.ts';
@@ -41,10 +42,12 @@ export async function pinHashOf(body: { pin?: string | undefined }): Promise<str
   return body.pin === undefined ? null : hashPin(body.pin);
 }
 
+/** Badges are compared as a scan reads them (normalised: `sup-1` is `SUP-1`), so every badge signs in one operator. */
 async function assertBadgeFree(t: BoundTables, badge: string | null, exceptId?: number): Promise<void> {
   if (badge === null) return;
-  const holder = await t.operators.where('badge_code').equals(badge).first();
-  if (holder && holder.id !== exceptId) throw invalidReference('badge_code', `Badge ${badge} already belongs to operator ${holder.id} (${holder.name}).`);
+  const wanted = normaliseCode(badge);
+  const holder = await t.operators.filter((o) => o.id !== exceptId && o.badge_code !== null && normaliseCode(o.badge_code) === wanted).first();
+  if (holder) throw invalidReference('badge_code', `Badge ${badge} already belongs to operator ${holder.id} (${holder.name}${holder.badge_code === badge ? '' : `, badge ${holder.badge_code}`}).`);
 }
 
 async function assertSignInKeyFree(t: BoundTables, key: number | null, active: boolean, exceptId?: number): Promise<void> {

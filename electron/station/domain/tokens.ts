@@ -15,9 +15,19 @@ export interface Principal {
   operatorId: number | null;
 }
 
-/** A token's role: station tokens stored before roles were made by the command line (administrative). */
-export function roleOf(token: Pick<Token, 'scope' | 'role'>): StationTokenRole | null {
-  return token.scope === 'station' ? (token.role ?? 'admin') : null;
+/**
+ * The names `serve` and the desktop app gave their per-start window tokens before tokens had roles
+ * (electron/cli/serve.ts, electron/core/index.ts): links that may still live in a browser's history.
+ */
+const WINDOW_TOKEN_NAMES = /^(UI link of serve on |desktop app window$)/;
+
+/**
+ * A token's role. Station tokens stored before roles: a window's token (the UI link, the desktop
+ * window) is a terminal's, as it would be today; any other was made on the command line (administrative).
+ */
+export function roleOf(token: Pick<Token, 'scope' | 'role' | 'name'>): StationTokenRole | null {
+  if (token.scope !== 'station') return null;
+  return token.role ?? (WINDOW_TOKEN_NAMES.test(token.name) ? 'terminal' : 'admin');
 }
 
 export interface NewToken {

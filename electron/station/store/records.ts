@@ -29,7 +29,7 @@ export interface Token {
   created_at: Timestamp;
   revoked_at: Timestamp | null;
   expires_at: Timestamp | null;
-  /** A station token's role (absent on tokens stored before roles: administrative). */
+  /** A station token's role (absent on tokens stored before roles: see roleOf in domain/tokens.ts). */
   role?: StationTokenRole;
   /** The supervisor of a supervisor session. */
   operator_id?: number | null;

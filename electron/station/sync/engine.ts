@@ -17,6 +17,7 @@ import { INSTANCE_KEY, stationInstanceId } from '../domain/station-instance.ts';
 import { syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
 import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
+import type { UpstreamEventsState } from './upstream-events.ts';
 
 export interface RoundOptions {
   /** Pull too (the scheduler pulls on its interval; a round after a local change only pushes). */
@@ -25,6 +26,8 @@ export interface RoundOptions {
   pullMode?: PullMode;
   /** Send backed-off changes now (`sync --once`). */
   ignoreBackoff?: boolean;
+  /** Accounts whose upstream told of a change (its event stream): their changes are read now (`prompt`), the others' when due. */
+  pullNow?: readonly number[];
 }
 
 /** One sync engine per open store: rounds run one at a time. */
@@ -49,6 +52,8 @@ export interface SyncEngine {
   upstreamHealth(): UpstreamHealth;
   /** Asks the scheduler for a round now (settings changed, a person asked to retry). */
   nudge(): void;
+  /** How sync learns of the upstream's changes (upstream-events.ts), for the status; null: no upstream. */
+  setUpstreamEvents(state: UpstreamEventsState | null): void;
   onNudge(listener: () => void): () => void;
 }
 
@@ -86,8 +91,9 @@ function createStatusFeed(store: StationStore, outbox: OutboxLedger) {
   const listeners = new Set<(status: SyncStatus) => void>();
   let current: SyncStatus = SYNC_DISABLED;
   let latestRound: LastRound = { offline: false, error: null, backoffUntil: null };
+  let events: UpstreamEventsState | null = null;
   const read = oneAtATime(async (): Promise<SyncStatus> => {
-    const fresh = await syncStatusOf(store, outbox, await readUpstreamSettings(store), latestRound);
+    const fresh = await syncStatusOf(store, outbox, await readUpstreamSettings(store), latestRound, events);
     if (JSON.stringify(fresh) !== JSON.stringify(current)) {
       current = fresh;
       for (const listener of listeners) listener(fresh);
@@ -103,6 +109,9 @@ function createStatusFeed(store: StationStore, outbox: OutboxLedger) {
     refresh(lastRound: LastRound): Promise<SyncStatus> {
       latestRound = lastRound;
       return read();
+    },
+    setEvents(state: UpstreamEventsState | null) {
+      events = state;
     },
   };
 }
@@ -132,9 +141,10 @@ export const AFTER_OUTAGE_MS = 10 * 60_000;
 /** One account's turn in a round: push, then (on the scheduler's rounds) pull. */
 async function syncAccount(sc: SyncContext, accountId: number, options: RoundOptions, report: RoundReport): Promise<void> {
   await pushAccount(sc, accountId, report);
+  const mode = options.pullMode ?? (options.pullNow?.includes(accountId) ? 'prompt' : 'idle');
   if (options.pull) {
     try {
-      const pulled = await pullAccount(sc, accountId, report, options.pullMode ?? 'idle');
+      const pulled = await pullAccount(sc, accountId, report, mode);
       report.pull_left.push(...pulled.left.map((left) => `account ${accountId}: ${left}`));
     } catch (error) {
       // An answer the station cannot read stops this account's pull, not the round.
@@ -143,7 +153,7 @@ async function syncAccount(sc: SyncContext, accountId: number, options: RoundOpt
     }
   }
   // Idle rounds fill the get-only fields of open packages, a few an hour (fresh.ts).
-  if (options.pull && (options.pullMode ?? 'idle') === 'idle') await fillDetails(sc, accountId);
+  if (options.pull && mode !== 'complete') await fillDetails(sc, accountId);
   await updateAccountState(sc.store, accountId, { last_success_at: sc.clock.now() });
 }
 
@@ -295,6 +305,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     upstreamHealth: () => ({ backoffUntil: lastBudget ? closedUntil(lastBudget) : null, share: lastBudget?.share() ?? 1 }),
     nudge() {
       for (const listener of nudgeListeners) listener();
+    },
+    setUpstreamEvents(state) {
+      feed.setEvents(state);
+      void refreshStatus();
     },
     onNudge(listener) {
       nudgeListeners.add(listener);

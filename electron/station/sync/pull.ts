@@ -38,7 +38,12 @@ export const DEFAULT_IDLE_EVERY_MS = 180_000;
  */
 const ROUNDS = { packages: { newest: 1, refresh: 1 }, returns: { newest: 2, refresh: 4 } } as const;
 
-export type PullMode = 'idle' | 'complete';
+/**
+ * `idle`: only the reads that are due; `complete`: every list to its end and every open page;
+ * `prompt`: the upstream told of a change (its event stream: upstream-events.ts), so what changed is
+ * read now — the change feed, else the newest end of each list — and the rest only when due.
+ */
+export type PullMode = 'idle' | 'complete' | 'prompt';
 
 /** What a pull left for later (the budget ran out, or a pass is under way), per list, for a person. */
 export interface PullResult {
@@ -173,9 +178,10 @@ export async function pullAccount(sc: SyncContext, accountId: number, report: Ro
 /** One list's share of a round; returns what it left for later, or null. */
 async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, mode: PullMode): Promise<string | null> {
   const complete = mode === 'complete';
+  const now = complete || mode === 'prompt';
   let state = await listState(sc.store.tables, accountId, kind.list);
   if (state.changes === 'honoured' && state.pass === null && state.passed_at !== null) {
-    if (!complete && since(state.settled_at, sc.clock.now()) < newestEvery(sc, kind)) return null;
+    if (!now && since(state.settled_at, sc.clock.now()) < newestEvery(sc, kind)) return null;
     const feed = await readChanges(sc, kind, accountId, report, 'pull');
     if (feed === 'budget') return `${kind.list}: changes left for the next round (rate budget)`;
     if (feed === 'done') return null;
@@ -184,7 +190,7 @@ async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKin
   }
   state = await listState(sc.store.tables, accountId, kind.list);
   if (state.pass !== null || state.passed_at === null) return fullPass(sc, kind, accountId, report, complete);
-  if (complete || since(state.settled_at, sc.clock.now()) >= newestEvery(sc, kind)) {
+  if (now || since(state.settled_at, sc.clock.now()) >= newestEvery(sc, kind)) {
     const newest = await readNewest(sc, kind, accountId, report, 'pull');
     if (newest === 'budget') return `${kind.list}: new records left for the next round (rate budget)`;
     if (newest === 'unknown-order') return fullPass(sc, kind, accountId, report, complete);

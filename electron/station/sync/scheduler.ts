@@ -1,6 +1,8 @@
 import type { StationStore } from '../store/index.ts';
 import type { SyncEngine } from './engine.ts';
 import { DEFAULT_IDLE_EVERY_MS } from './pull.ts';
+import { startUpstreamEvents } from './upstream-events.ts';
+import type { FetchLike } from './upstream-client.ts';
 
 /** Pull interval when idle: what each round reads is timed in pull.ts (≤ 60 requests an hour an account). */
 export const DEFAULT_PULL_INTERVAL_MS = DEFAULT_IDLE_EVERY_MS;
@@ -8,6 +10,8 @@ export const DEFAULT_PULL_INTERVAL_MS = DEFAULT_IDLE_EVERY_MS;
 const MORE_DELAY_MS = 1_000;
 /** A local change is pushed this soon after it is durable (changes of a burst go together). */
 const PUSH_DELAY_MS = 300;
+/** An upstream's change event is pulled this soon (the events of a burst go in one round). */
+const EVENT_DELAY_MS = 100;
 /**
  * Commits refresh the sync status (what the UI shows, sent as `sync.status` events) at most this
  * often: under a stream of creates there is a commit every few milliseconds
@@ -22,9 +26,11 @@ export interface SyncScheduler {
 
 /**
  * Runs the engine while the station runs: a pull round at start and every interval, a push round
- * soon after every local change, and a retry when the earliest backed-off change is due.
+ * soon after every local change, a pull of an account soon after its upstream tells of a change
+ * (its event stream, when it has one: upstream-events.ts), and a retry when the earliest backed-off
+ * change is due. Rounds run one at a time; what comes during one is gathered into the next.
  */
-export function startSyncScheduler(store: StationStore, engine: SyncEngine, options: { pullIntervalMs?: number; log?: (message: string) => void } = {}): SyncScheduler {
+export function startSyncScheduler(store: StationStore, engine: SyncEngine, options: { pullIntervalMs?: number; log?: (message: string) => void; fetch?: FetchLike } = {}): SyncScheduler {
   const pullInterval = options.pullIntervalMs ?? DEFAULT_PULL_INTERVAL_MS;
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
@@ -32,6 +38,8 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
   let timer: NodeJS.Timeout | undefined;
   /** A local change arrived while a round ran: push again right after it. */
   let dirty = false;
+  /** Accounts whose upstream told of a change since the last round began: read in the next one. */
+  const told = new Set<number>();
   let statusTimer: NodeJS.Timeout | undefined;
   let statusRefreshedAt = 0;
 
@@ -61,20 +69,24 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
   const tick = () => {
     timer = undefined;
     dirty = false;
-    const pull = Date.now() >= nextPullAt;
-    if (pull) nextPullAt = Date.now() + pullInterval;
+    const pullNow = [...told];
+    told.clear();
+    const due = Date.now() >= nextPullAt;
+    if (due) nextPullAt = Date.now() + pullInterval;
     running = engine
-      .runRound({ pull })
+      .runRound({ pull: due || pullNow.length > 0, pullNow })
       .then(async (report) => {
         if (report.offline) options.log?.(`sync: the upstream cannot be reached or is failing; ${report.backoff_until ? `backing off until ${report.backoff_until}` : 'retrying later'}`);
         // A round the gate cut short did not pull: the pull stays due for when it opens.
-        if (pull && report.backoff_until !== null) nextPullAt = 0;
+        if (due && report.backoff_until !== null) nextPullAt = 0;
+        // Told of a change the gate kept this round from reading: read it when the gate opens.
+        if (report.backoff_until !== null) for (const accountId of pullNow) told.add(accountId);
         // Wake for the earliest backed-off change, else for the next pull.
         const retryAt = await engine.nextRetryAt();
         const nextRetry = retryAt === undefined ? Infinity : retryAt - Date.now();
         if (report.more && !report.offline) nextPullAt = Math.min(nextPullAt, Date.now() + MORE_DELAY_MS);
         // While the upstream backs off, schedule() waits for its gate (the probe goes as it opens).
-        schedule(dirty ? PUSH_DELAY_MS : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline && report.backoff_until === null ? 5_000 : 0)));
+        schedule(dirty ? PUSH_DELAY_MS : told.size > 0 ? EVENT_DELAY_MS : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline && report.backoff_until === null ? 5_000 : 0)));
       })
       .catch((error: unknown) => {
         options.log?.(`sync round failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -90,10 +102,23 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
       if (timer) schedule(PUSH_DELAY_MS);
     }
   });
+  const events = startUpstreamEvents({
+    store,
+    changed(accountId) {
+      told.add(accountId);
+      // While a round runs, the next one is scheduled when it ends (see tick).
+      if (timer && !stopped) schedule(EVENT_DELAY_MS);
+    },
+    gateClosedUntil: () => engine.upstreamHealth().backoffUntil,
+    onState: (state) => engine.setUpstreamEvents(state),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
   // Settings changed or a person asked: a full round (pull too) as soon as possible.
   const unsubscribeNudge = engine.onNudge(() => {
     nextPullAt = 0;
     dirty = true;
+    void events.settingsChanged();
     if (timer) schedule(0, { gate: false });
   });
   schedule(0);
@@ -104,6 +129,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
       unsubscribeNudge();
       if (timer) clearTimeout(timer);
       if (statusTimer) clearTimeout(statusTimer);
+      await events.stop();
       await running.catch(() => undefined);
     },
   };

@@ -79,6 +79,12 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['Esc', 'back'],
     ['Alt+S', 'receive'],
   ],
+  workers: [
+    ['Tab', 'next field'],
+    ['Enter', 'add / save worker'],
+    ['Alt+U', 'supervisor sign-in'],
+    ['Esc', 'back'],
+  ],
   supervisor: [
     ['Tab', 'day, late after, export, lists'],
     ['Alt+L', 'print queue'],

@@ -69,16 +69,20 @@ export function FiltersToggle({ label, open, picked, onToggle }: { label: string
   );
 }
 
-export function Pager({ page, totalPages, total, onPage }: { page: number; totalPages: number; total: number; onPage(page: number): void }) {
+/**
+ * Previous and next page. `atLeast`: the station counted a broad search only in part (its total is
+ * a lower bound), so more pages may follow the counted ones and the page has no "of".
+ */
+export function Pager({ page, totalPages, total, atLeast = false, onPage }: { page: number; totalPages: number; total: number; atLeast?: boolean; onPage(page: number): void }) {
   return (
     <div className="pager" aria-label="Pages">
       <button type="button" className="btn btn-secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         ← Previous
       </button>
       <span data-testid="pager">
-        Page {Math.min(page, Math.max(totalPages, 1))} of {Math.max(totalPages, 1)} · {total} in all
+        {atLeast ? `Page ${page} · at least ${total.toLocaleString('en')}` : `Page ${Math.min(page, Math.max(totalPages, 1))} of ${Math.max(totalPages, 1)} · ${total} in all`}
       </span>
-      <button type="button" className="btn btn-secondary" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
+      <button type="button" className="btn btn-secondary" disabled={!atLeast && page >= totalPages} onClick={() => onPage(page + 1)}>
         Next →
       </button>
     </div>

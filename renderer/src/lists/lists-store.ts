@@ -26,6 +26,8 @@ interface Meta {
   current_page: number;
   total_pages: number;
   total_count: number;
+  /** The count is a lower bound: a search that many records match (docs/api-decisions.md, List search). */
+  total_count_lower_bound?: true;
 }
 
 export interface ListState<S extends string, R> {

@@ -54,8 +54,9 @@ export function SelectedItemPanel() {
           </button>
         )}
         {draft.unit_id !== null && (
-          <button type="button" className="btn btn-toggle" data-testid="print-label" onClick={() => void printSelectedLabel()}>
-            Label {draft.unit_id} <kbd>F5</kbd>
+          <button type="button" className="btn btn-toggle print-label" data-testid="print-label" aria-label={`Label ${draft.unit_id} (F5)`} onClick={() => void printSelectedLabel()}>
+            <span className="print-label-word">Label </span>
+            <span className="mono">{draft.unit_id}</span> <kbd>F5</kbd>
           </button>
         )}
       </div>

@@ -125,6 +125,7 @@ async function signInByBadge(r: Router, code: string): Promise<void> {
     operator = r.sessions.getState().byBadge(code);
   }
   if (!operator) return notify('error', `No operator has badge ${code}. Scan your badge or pick your name.`);
+  if (!operator.active) return refuseDeactivated(operator);
   r.sessions.getState().signIn(operator);
   notify('success', `Signed in: ${operator.name}`);
 }
@@ -143,7 +144,13 @@ async function badgeOnStation(r: Router, code: string): Promise<Operator | null>
   return r.sessions.getState().byBadge(code);
 }
 
+/** A deactivated worker's badge signs nobody in and records nothing: it says so, in words. */
+function refuseDeactivated(operator: Operator): void {
+  notify('error', `${operator.name}'s badge is deactivated: nobody was signed in. Ask a supervisor (Workers) to activate it.`);
+}
+
 function switchOperator(r: Router, operator: Operator): void {
+  if (!operator.active) return refuseDeactivated(operator);
   const before = r.sessions.getState().operator;
   if (before?.id === operator.id) return notify('success', `${operator.name} is already signed in.`);
   r.sessions.getState().signIn(operator);

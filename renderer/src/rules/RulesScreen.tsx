@@ -37,7 +37,7 @@ export function RulesScreen() {
   // its end is brought into view with the keyboard in its name.
   const addRule = () => {
     edit((d) => ({ ...d, rules: [...d.rules, newRule()] }));
-    setTimeout(() => [...(form.current?.querySelectorAll<HTMLElement>('[data-testid="rule-name"]') ?? [])].at(-1)?.focus(), 0);
+    setTimeout(() => [...(form.current?.querySelectorAll('tbody tr[data-rule]') ?? [])].at(-1)?.querySelector<HTMLElement>('input')?.focus(), 0);
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -4,6 +4,7 @@ import { describeError } from '../api/describe-error.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { useSession } from './session-store.ts';
+import { BadgePinFields, pinProblem } from './BadgePinFields.tsx';
 import { useSupervisorSession } from './supervisor-session.ts';
 import './session.css';
 
@@ -76,7 +77,8 @@ function FirstSupervisor({ hasWorkers }: { hasWorkers: boolean }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (name.trim() === '' || badge.trim() === '') return setError('Give the supervisor’s name and badge.');
-    if (!/^[0-9]{4,8}$/.test(pin)) return setError('The PIN is 4 to 8 digits.');
+    const problem = pinProblem(pin);
+    if (problem) return setError(problem);
     if (pin !== again) return setError('The two PINs differ: type the same PIN twice.');
     setBusy(true);
     const refused = await setUpFirst({ name: name.trim(), badge_code: badge.trim(), pin });
@@ -94,18 +96,10 @@ function FirstSupervisor({ hasWorkers }: { hasWorkers: boolean }) {
       <p className="hint">
         The supervisor adds the workers and alone changes settings, rules, printers and the upstream. They sign in with their badge and a PIN.
       </p>
-      <label>
+      <label className="badge-pin-field">
         Name <input data-testid="first-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
       </label>
-      <label>
-        Badge <input data-testid="first-badge" value={badge} onChange={(e) => setBadge(e.target.value)} maxLength={64} autoComplete="off" />
-      </label>
-      <label>
-        PIN (4–8 digits) <input data-testid="first-pin" type="password" inputMode="numeric" value={pin} onChange={(e) => setPin(e.target.value)} maxLength={8} autoComplete="new-password" />
-      </label>
-      <label>
-        PIN again <input data-testid="first-pin-again" type="password" inputMode="numeric" value={again} onChange={(e) => setAgain(e.target.value)} maxLength={8} autoComplete="new-password" />
-      </label>
+      <BadgePinFields badgeTestId="first-badge" pinTestId="first-pin" againTestId="first-pin-again" badge={[badge, setBadge]} pin={[pin, setPin]} again={[again, setAgain]} />
       {error && (
         <p className="inline-error" role="alert" data-testid="first-supervisor-error">
           {error}

@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { BadgePinFields, pinProblem } from './BadgePinFields.tsx';
 import { useSupervisorSession } from './supervisor-session.ts';
 import './session.css';
 
@@ -54,9 +55,10 @@ function SignInForm({ reason }: { reason: string | null }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (badge.trim() === '') return setError('Scan or type the supervisor’s badge.');
-    if (!/^[0-9]{4,8}$/.test(pin)) {
+    const problem = pinProblem(pin);
+    if (problem) {
       pinField.current?.focus();
-      return setError('The PIN is 4 to 8 digits.');
+      return setError(problem);
     }
     setBusy(true);
     const refused = await signIn(badge.trim(), pin);
@@ -72,14 +74,7 @@ function SignInForm({ reason }: { reason: string | null }) {
       <form onSubmit={(e) => void submit(e)} className="panel">
         <h2 id="supervisor-dialog-title">Supervisor sign-in</h2>
         <p className="hint">{reason ?? 'Settings, rules, printers, tokens, the upstream and the workers need a supervisor.'} Esc cancels.</p>
-        <label>
-          Badge{' '}
-          <input data-testid="supervisor-badge" value={badge} onChange={(e) => setBadge(e.target.value)} maxLength={64} autoComplete="off" autoFocus />
-        </label>
-        <label>
-          PIN{' '}
-          <input ref={pinField} data-testid="supervisor-pin" type="password" inputMode="numeric" value={pin} onChange={(e) => setPin(e.target.value)} maxLength={8} autoComplete="off" />
-        </label>
+        <BadgePinFields badgeTestId="supervisor-badge" pinTestId="supervisor-pin" badge={[badge, setBadge]} pin={[pin, setPin]} pinRef={pinField} autoFocus />
         {error && (
           <p className="inline-error" role="alert" data-testid="supervisor-error">
             {error}

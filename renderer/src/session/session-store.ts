@@ -12,11 +12,14 @@ import { readSetting, writeSetting } from '../state/settings.ts';
 
 export interface SessionState {
   operator: Operator | null;
+  /** The active workers: the sign-in screen's choices. */
   operators: Operator[];
+  /** The deactivated ones: their badges are refused in words, never read as a parcel or an item. */
+  deactivated: Operator[];
   loadOperators(): Promise<void>;
   signIn(operator: Operator): void;
   signOut(): void;
-  /** The active operator whose badge is this code, if any. */
+  /** The operator whose badge is this code, active or deactivated (`active` says which), if any. */
   byBadge(code: string): Operator | null;
   /** The active operator the number key signs in: their own key; on a station where nobody has one, the n-th. */
   byKey(n: number): Operator | null;
@@ -39,6 +42,7 @@ export function createSessionStore(client: Pick<ApiClient, 'listOperators'>): Se
   return create<SessionState>()((set, get) => ({
     operator: stored(),
     operators: [],
+    deactivated: [],
     async loadOperators() {
       const all: Operator[] = [];
       for (let page = 1; ; page++) {
@@ -46,7 +50,7 @@ export function createSessionStore(client: Pick<ApiClient, 'listOperators'>): Se
         all.push(...answer.data);
         if (page >= answer.meta.total_pages) break;
       }
-      set({ operators: all.filter((o) => o.active) });
+      set({ operators: all.filter((o) => o.active), deactivated: all.filter((o) => !o.active) });
     },
     signIn(operator) {
       writeSetting('operator', JSON.stringify(operator));
@@ -63,7 +67,8 @@ export function createSessionStore(client: Pick<ApiClient, 'listOperators'>): Se
     },
     byBadge(code) {
       const wanted = normaliseCode(code);
-      return get().operators.find((o) => o.badge_code !== null && normaliseCode(o.badge_code) === wanted) ?? null;
+      const has = (o: Operator) => o.badge_code !== null && normaliseCode(o.badge_code) === wanted;
+      return get().operators.find(has) ?? get().deactivated.find(has) ?? null;
     },
   }));
 }

@@ -57,13 +57,6 @@ function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null
  */
 export function SettingsScreen() {
   const section = useSettingsSection((s) => s.section);
-  const show = useSettingsSection((s) => s.show);
-  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const by = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-    if (by === 0) return;
-    event.preventDefault();
-    showSettingsSection(((index + by + SETTINGS_SECTIONS.length) % SETTINGS_SECTIONS.length) + 1);
-  };
 
   return (
     <section className="panel settings-screen" aria-labelledby="settings-title" data-testid="station-settings">
@@ -73,31 +66,47 @@ export function SettingsScreen() {
           Back <kbd>Esc</kbd>
         </button>
         <div role="tablist" aria-label="Sections" className="settings-tabs">
-          {SETTINGS_SECTIONS.map((s, i) => (
-            <button
-              key={s.id}
-              type="button"
-              role="tab"
-              id={settingsTabId(s.id)}
-              aria-selected={s.id === section}
-              aria-controls={settingsPanelId(s.id)}
-              tabIndex={s.id === section ? 0 : -1}
-              className="btn btn-small settings-tab"
-              data-testid={`settings-tab-${s.id}`}
-              onClick={() => show(s.id)}
-              onKeyDown={(e) => onTabKey(e, i)}
-            >
-              {s.title} <kbd>Alt+{i + 1}</kbd>
-            </button>
-          ))}
+          <SettingsTab n={1} testId="settings-tab-station" />
+          <SettingsTab n={2} testId="settings-tab-printer" />
+          <SettingsTab n={3} testId="settings-tab-more" />
         </div>
       </div>
-      <div role="tabpanel" id={settingsPanelId(section)} aria-labelledby={settingsTabId(section)} className={`settings-section settings-${section}`} data-testid={`settings-panel-${section}`}>
+      <div role="tabpanel" id={settingsPanelId(section)} aria-labelledby={settingsTabId(section)} className="settings-section">
         {section === 'station' && <StationSection />}
         {section === 'printer' && <PrinterSection />}
         {section === 'more' && <MoreSection />}
       </div>
     </section>
+  );
+}
+
+/** The n-th section's tab (Alt+n): selected on a click, ← and → move to the tab beside it (the ARIA tabs pattern). */
+function SettingsTab({ n, testId }: { n: number; testId: string }) {
+  const selected = useSettingsSection((s) => s.section);
+  const show = useSettingsSection((s) => s.show);
+  const section = SETTINGS_SECTIONS[n - 1];
+  if (!section) return null;
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const by = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (by === 0) return;
+    event.preventDefault();
+    showSettingsSection(((n - 1 + by + SETTINGS_SECTIONS.length) % SETTINGS_SECTIONS.length) + 1);
+  };
+  return (
+    <button
+      type="button"
+      role="tab"
+      id={settingsTabId(section.id)}
+      aria-selected={section.id === selected}
+      aria-controls={settingsPanelId(section.id)}
+      tabIndex={section.id === selected ? 0 : -1}
+      className="btn btn-small settings-tab"
+      data-testid={testId}
+      onClick={() => show(section.id)}
+      onKeyDown={onKeyDown}
+    >
+      {section.title} <kbd>Alt+{n}</kbd>
+    </button>
   );
 }
 

@@ -32,7 +32,7 @@ export function SyncIndicator() {
       onClick={() => go('sync')}
     >
       <span className="sync-dot" aria-hidden="true" />
-      {LABEL[sync.state]}
+      <span className="sync-state">{LABEL[sync.state]}</span>
       {detail && <span className="sync-detail">{detail}</span>}
     </button>
   );

@@ -1,0 +1,59 @@
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+
+/* Checks that a screen fits the window at the sizes the station is used at, for the dock-sizes specs. */
+
+/** A dock terminal (1024×600), a small one (800×600) and a handheld in portrait (412×915). */
+export const SIZES = [
+  { name: '1024x600', width: 1024, height: 600 },
+  { name: '800x600', width: 800, height: 600 },
+  { name: '412x915', width: 412, height: 915 },
+] as const;
+
+/** An open package's next actions: receive, the conditions, and the selected unit's Defective, Label, Notes and Photo. */
+export function packageActions(page: Page): Locator[] {
+  const panel = page.getByTestId('selected-item');
+  return [
+    page.getByTestId('receive'),
+    page.getByTestId('condition-panel'),
+    panel.getByRole('button', { name: /^Defective/ }),
+    panel.getByTestId('print-label'),
+    panel.getByLabel('Notes'),
+    page.getByTestId('take-photo'),
+  ];
+}
+
+/** A screen the header opens: on a handheld, behind the Menu button. */
+export async function openFromHeader(page: Page, handheld: boolean, button: Locator): Promise<void> {
+  if (handheld && !(await button.isVisible())) await page.getByTestId('menu-button').click();
+  await button.click();
+}
+
+/**
+ * No horizontal overflow, the page itself does not scroll, the key bar is in view, and each action
+ * is in view: at once at a dock's size, after scrolling the work area on a handheld (`scrolled`).
+ */
+export async function expectFits(page: Page, testInfo: TestInfo, name: string, actions: Locator[], scrolled: boolean): Promise<void> {
+  const shot = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: shot });
+  await testInfo.attach(name, { path: shot, contentType: 'image/png' });
+  const { overflowX, overflowY } = await page.evaluate(() => {
+    const { document, innerWidth } = globalThis as unknown as { document: { documentElement: { scrollWidth: number; scrollHeight: number; clientHeight: number } }; innerWidth: number };
+    const root = document.documentElement;
+    return { overflowX: root.scrollWidth - innerWidth, overflowY: root.scrollHeight - root.clientHeight };
+  });
+  expect(overflowX, `${name}: the page is wider than the window`).toBeLessThanOrEqual(0);
+  expect(overflowY, `${name}: the page itself scrolls`).toBeLessThanOrEqual(0);
+  await expect(page.getByTestId('key-legend'), `${name}: key bar`).toBeInViewport({ ratio: 1 });
+  for (const action of actions) {
+    if (scrolled) await action.scrollIntoViewIfNeeded();
+    await expect(action, `${name}: ${action.toString()}`).toBeInViewport({ ratio: 0.98 });
+  }
+}
+
+/** No cell or head shortens its text with an ellipsis or clips it. */
+export async function expectNoCutText(cells: Locator): Promise<void> {
+  for (const cell of await cells.all()) {
+    const { text, overflow } = await cell.evaluate((el) => ({ text: el.textContent ?? '', overflow: el.scrollWidth - el.clientWidth }));
+    expect(overflow, `"${text}" is cut off`).toBeLessThanOrEqual(0);
+  }
+}
