@@ -5,11 +5,12 @@ import { openStation, type Station } from '../station/station.ts';
 import { stationOptionsOf } from '../main/settings.ts';
 import type { FromCore, ToCore } from './protocol.ts';
 import { systemPrinterOverPort } from './system-printer.ts';
+import { tlsRequestFor } from '../station/tls/serving-tls.ts';
 
 /*
  * The desktop app's station core, in its own process (an Electron utilityProcess started by the
  * main process, electron/main/core-process.ts): the same `openStation` as `returns-station serve`,
- * on a loopback port, with the settings the main process read. Its synchronous SQLite, its sweeps
+ * on the port desktop.json keeps (loopback, or the site's network over TLS for a hub), with the settings the main process read. Its synchronous SQLite, its sweeps
  * and its bulk load at open no longer share the process that owns the window and the menu; its V8
  * flags came on its command line (docs/decisions/core-process.md). It says `ready` (origin and a
  * window token) or `failed`, and closes on `close`, then exits.
@@ -29,21 +30,23 @@ function post(message: FromCore): void {
 const systemPrinter = systemPrinterOverPort(post);
 
 /** Listens on `port` when it is free (the window's origin, and the work the UI keeps under it, stay the same across starts and restarts), else on any (the main process says so). */
-async function listen(station: Station, port: number): Promise<string> {
-  if (port === 0) return station.listen('127.0.0.1', 0);
+async function listen(station: Station, host: string, port: number): Promise<string> {
+  if (port === 0) return station.listen(host, 0);
   try {
-    return await station.listen('127.0.0.1', port);
+    return await station.listen(host, port);
   } catch (error) {
     if (!(error instanceof Error && 'code' in error && (error.code === 'EADDRINUSE' || error.code === 'EACCES'))) throw error;
-    return station.listen('127.0.0.1', 0);
+    return station.listen(host, 0);
   }
 }
 
 async function open({ dataDir, rendererDir, settings, port }: OpenRequest): Promise<Station | undefined> {
   let station: Station | undefined;
   try {
-    station = await openStation({ ...stationOptionsOf(settings, process.env), dataDir, rendererDir, command: 'Returns Station desktop app', systemPrinter });
-    const origin = await listen(station, port);
+    // Beyond loopback (a hub on the site's network) the station serves TLS only, as `serve` does.
+    const tls = tlsRequestFor(settings.host, { certFile: settings.tlsCert, keyFile: settings.tlsKey });
+    station = await openStation({ ...stationOptionsOf(settings, process.env), dataDir, rendererDir, command: 'Returns Station desktop app', systemPrinter, tls });
+    const origin = await listen(station, settings.host, port);
     if (settings.demo) await seedDemo(station.ctx);
     // The window's own station token lives only in memory and for one day: a new one each start. A
     // terminal's: settings need a supervisor's session (badge and PIN).
@@ -54,7 +57,7 @@ async function open({ dataDir, rendererDir, settings, port }: OpenRequest): Prom
       name: 'desktop app window',
       expiresAt: daysAfter(station.ctx.clock.now(), 1),
     });
-    post({ type: 'ready', origin, token: secret });
+    post({ type: 'ready', origin, token: secret, servedCertificate: station.tls?.servedPem ?? null });
     return station;
   } catch (error) {
     post({ type: 'failed', message: error instanceof Error ? error.message : String(error), exitCode: 1 });

@@ -8,7 +8,7 @@ import type { DesktopSettings } from '../main/settings.ts';
 
 /** The main process to the core. */
 export type ToCore =
-  /** Open the station on this data directory, listen on loopback (on `port` if it is free, else any), report `ready` or `failed`. */
+  /** Open the station on this data directory, listen on `settings.host` (on `port` if it is free, else any), report `ready` or `failed`. */
   | { type: 'open'; dataDir: string; rendererDir: string; settings: DesktopSettings; port: number }
   /** Close the station (in-flight requests may take `deadlineMs`, then they are cut), then exit. */
   | { type: 'close'; deadlineMs: number }
@@ -17,8 +17,11 @@ export type ToCore =
 
 /** The core to the main process. */
 export type FromCore =
-  /** The station is open: its origin, and a station token for the window (one day, memory only). */
-  | { type: 'ready'; origin: string; token: string }
+  /**
+   * The station is open: its origin, a station token for the window (one day, memory only), and,
+   * served over TLS, the certificate it serves (PEM): the window trusts exactly that one.
+   */
+  | { type: 'ready'; origin: string; token: string; servedCertificate: string | null }
   /** The station could not open (a bad setting, a data directory it must refuse, …); the core exits with `exitCode`. */
   | { type: 'failed'; message: string; exitCode: number }
   /** A label for the system printers (Electron's printing lives in the main process): a PDF, to the printer named (null: the default). */

@@ -10,6 +10,8 @@ import { CORE_SERVICE_NAME, type FromCore, type ToCore } from '../core/protocol.
 export interface CoreReady {
   origin: string;
   token: string;
+  /** Served over TLS: the certificate the station serves (PEM), the only one the window trusts; null over loopback HTTP. */
+  servedCertificate: string | null;
 }
 
 /** Why a core did not become ready: it said why (`refused`: starting again would not help), or it stopped without a word. */
@@ -63,7 +65,7 @@ export function startCore({ modulePath, v8Flags, open, print }: CoreStart): Core
     const message = raw as FromCore;
     if (message.type === 'ready') {
       ready = true;
-      settle?.resolve({ origin: message.origin, token: message.token });
+      settle?.resolve({ origin: message.origin, token: message.token, servedCertificate: message.servedCertificate });
     }
     if (message.type === 'failed') settle?.reject(new CoreStartError(message.message, true, message.exitCode));
     if (message.type === 'print') {

@@ -1,3 +1,5 @@
+import { X509Certificate } from 'node:crypto';
+
 /*
  * The desktop shell's security guards as plain functions of plain values, so they are unit-tested
  * without Electron (test/desktop/guards.test.ts) and installed by window.ts. The window shows one
@@ -56,4 +58,24 @@ export function mayReceiveConnection(sender: IpcSender, windowWebContentsId: num
 /** The window never navigates away from the station; links to elsewhere are not followed. */
 export function mayNavigate(url: string, origin: string): boolean {
   return isOwnOrigin(url, origin);
+}
+
+/** Chromium's answers to a certificate check (Electron's `setCertificateVerifyProc`): accept, or its own verification. */
+export const CERTIFICATE_TRUSTED = 0;
+export const CERTIFICATE_CHROMIUM_DECIDES = -3;
+
+/**
+ * The window trusts exactly the certificate its station serves, on the station's own host: a hub on
+ * the site's network serves one made under the station's own authority, which the system does not
+ * know. Anything else is left to Chromium's own verification (which refuses an unknown authority).
+ */
+export function certificateAnswer(hostname: string, certificatePem: string, origin: string, servedPem: string | null): number {
+  if (servedPem === null) return CERTIFICATE_CHROMIUM_DECIDES;
+  try {
+    const own = new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1');
+    if (hostname.replace(/^\[(.*)\]$/, '$1') !== own) return CERTIFICATE_CHROMIUM_DECIDES;
+    return new X509Certificate(certificatePem).fingerprint256 === new X509Certificate(servedPem).fingerprint256 ? CERTIFICATE_TRUSTED : CERTIFICATE_CHROMIUM_DECIDES;
+  } catch {
+    return CERTIFICATE_CHROMIUM_DECIDES;
+  }
 }

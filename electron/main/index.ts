@@ -14,7 +14,7 @@ import { createStationWindow, guardSession, SESSION_PARTITION } from './window.t
 
 /*
  * The desktop app is a thin shell: the same station core as `returns-station serve`, in its own
- * process (an Electron utilityProcess, electron/core/) on the loopback port desktop.json keeps (the
+ * process (an Electron utilityProcess, electron/core/) on the port (and host) desktop.json keeps (the
  * window's origin, the same at every start), and one sandboxed
  * window on its UI. This process keeps the window, the menu and the quit sequence, and starts the
  * core again when it crashes. Chromium's own files stay in a subfolder of the data directory. See
@@ -30,7 +30,7 @@ let closingCore: Promise<void> | undefined;
 /** Read once at start: desktop.json edited (or broken) while the app runs must not keep it from quitting. */
 let closeDeadlineSeconds = DesktopSettingsSchema.shape.closeDeadlineSeconds.parse(undefined);
 /** The station as the window reaches it; a restarted core gets a new token (and a new port if its old one is taken). */
-let station: CoreReady = { origin: '', token: '' };
+let station: CoreReady = { origin: '', token: '', servedCertificate: null };
 let restarts: number[] = [];
 let launchCore: (port: number) => Promise<CoreReady> = () => Promise.reject(new Error('not started'));
 
@@ -64,7 +64,7 @@ async function start(): Promise<void> {
   const origin = () => station.origin;
 
   const stationSession = session.fromPartition(SESSION_PARTITION);
-  guardSession(stationSession, origin);
+  guardSession(stationSession, origin, () => station.servedCertificate);
   Menu.setApplicationMenu(
     settings.kiosk
       ? null

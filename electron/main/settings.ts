@@ -22,6 +22,17 @@ export const DESKTOP_PORT_ENV = 'RETURNS_STATION_DESKTOP_PORT';
 
 const PortSchema = z.int().min(0).max(65_535);
 
+/** The environment's host over desktop.json's (testers). */
+export const DESKTOP_HOST_ENV = 'RETURNS_STATION_DESKTOP_HOST';
+
+/** An IP address or a host name the station binds (a hub on the site's network: `0.0.0.0`). */
+const HostSchema = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(\[?[0-9A-Fa-f:.]+\]?|[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*)$/, 'an IP address or a host name');
+const FileSchema = z.string().min(1).max(4096);
+
 export const DesktopSettingsSchema = z.strictObject({
   /** Full screen, no menu, cannot be left by accident (Alt+F4 and the close button are refused). */
   kiosk: z.boolean().default(false),
@@ -37,6 +48,15 @@ export const DesktopSettingsSchema = z.strictObject({
    * 0: a free port at every start (the window's kept work does not outlive a restart of the app).
    */
   port: PortSchema.default(DESKTOP_PORT),
+  /**
+   * The address the station binds: loopback (the default) serves this computer only, over plain
+   * HTTP; any other (`0.0.0.0`: every address, for the site's hub) serves HTTPS only, with the
+   * site's certificate files when given, else the station's own (docs/decisions/hub-tls.md).
+   */
+  host: HostSchema.default('127.0.0.1'),
+  /** The site's certificate chain and its unencrypted key (PEM files), as `serve --tls-cert --tls-key`. */
+  tlsCert: FileSchema.optional(),
+  tlsKey: FileSchema.optional(),
   /**
    * The station's settings an operator of a dock terminal tunes (docs/operator-guide.md): the hot
    * set's window in days and its limit of returns kept for a recent change alone, and the media
@@ -86,10 +106,19 @@ export function readDesktopSettings(dataDir: string, env: NodeJS.ProcessEnv, arg
   return {
     ...parsed.data,
     port: portFromEnv(env) ?? parsed.data.port,
+    host: hostFromEnv(env) ?? parsed.data.host,
     kiosk: flag('kiosk', 'RETURNS_STATION_KIOSK', parsed.data.kiosk),
     debug: flag('debug', 'RETURNS_STATION_DEBUG', parsed.data.debug),
     demo: flag('demo', 'RETURNS_STATION_DEMO', parsed.data.demo),
   };
+}
+
+function hostFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  const text = env[DESKTOP_HOST_ENV];
+  if (text === undefined || text === '') return undefined;
+  const parsed = HostSchema.safeParse(text);
+  if (!parsed.success) throw new Error(`${DESKTOP_HOST_ENV} must be an IP address or a host name, got "${text}".`);
+  return parsed.data;
 }
 
 function portFromEnv(env: NodeJS.ProcessEnv): number | undefined {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { BrowserWindow, type Session } from 'electron';
-import { allowsPermission, allowsPermissionCheck, mayNavigate } from './guards.ts';
+import { allowsPermission, allowsPermissionCheck, certificateAnswer, mayNavigate } from './guards.ts';
 import type { DesktopSettings } from './settings.ts';
 
 /** The window's own session (not `defaultSession`): its storage and permissions are the station's only. */
@@ -10,7 +10,9 @@ export const SESSION_PARTITION = 'persist:returns-station';
  * Installs the permission guards on the station's session (see guards.ts for the rules). `origin`
  * gives the station's origin when asked: a restarted core may listen on another port.
  */
-export function guardSession(session: Session, origin: () => string): void {
+export function guardSession(session: Session, origin: () => string, servedCertificate: () => string | null): void {
+  // Served over TLS (a hub on the site's network), the window trusts the one certificate its station serves.
+  session.setCertificateVerifyProc((request, callback) => callback(certificateAnswer(request.hostname, request.certificate.data, origin(), servedCertificate())));
   session.setPermissionRequestHandler((_webContents, permission, callback, details) => {
     const mediaTypes = 'mediaTypes' in details ? (details.mediaTypes ?? []) : [];
     callback(allowsPermission({ permission, requestingUrl: details.requestingUrl, mediaTypes }, origin()));

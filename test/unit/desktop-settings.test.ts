@@ -28,3 +28,18 @@ describe("the desktop app's port", () => {
     expect(() => readDesktopSettings(dir, {}, [])).toThrow(/desktop\.json: port: /);
   });
 });
+
+describe("the desktop app's host", () => {
+  it('is loopback unless desktop.json or the environment names another; a bad one is refused, naming where it came from', () => {
+    writeFileSync(join(dir, 'desktop.json'), JSON.stringify({}));
+    expect(readDesktopSettings(dir, {}, []).host).toBe('127.0.0.1');
+    writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ host: '0.0.0.0', tlsCert: '/etc/site.crt', tlsKey: '/etc/site.key' }));
+    expect(readDesktopSettings(dir, {}, [])).toMatchObject({ host: '0.0.0.0', tlsCert: '/etc/site.crt', tlsKey: '/etc/site.key' });
+    expect(readDesktopSettings(dir, { RETURNS_STATION_DESKTOP_HOST: 'dock-hub.local' }, []).host).toBe('dock-hub.local');
+    expect(readDesktopSettings(dir, { RETURNS_STATION_DESKTOP_HOST: '' }, []).host).toBe('0.0.0.0');
+    expect(() => readDesktopSettings(dir, { RETURNS_STATION_DESKTOP_HOST: 'http://x' }, [])).toThrow('RETURNS_STATION_DESKTOP_HOST must be an IP address or a host name, got "http://x".');
+    writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ host: 'a b' }));
+    expect(() => readDesktopSettings(dir, {}, [])).toThrow(/desktop\.json: host: an IP address or a host name/);
+    writeFileSync(join(dir, 'desktop.json'), JSON.stringify({}));
+  });
+});

@@ -16,7 +16,8 @@ export interface ServingTls {
   trustPem: string;
   /** Its SHA-256 fingerprint (what a join pins). */
   trustSha256: string;
-  /** The serving certificate's own fingerprint and end. */
+  /** The serving certificate (PEM), its own fingerprint and its end. */
+  servedPem: string;
   servedSha256: string;
   servedNotAfter: string;
   /** What this start made (station certificates only). */
@@ -33,6 +34,7 @@ export async function servingTls(request: TlsRequest, dataDir: string, now: numb
       cert: site.certPem,
       trustPem: site.top.toString(),
       trustSha256: site.top.fingerprint256,
+      servedPem: site.leaf.toString(),
       servedSha256: site.leaf.fingerprint256,
       servedNotAfter: site.leaf.validToDate.toISOString(),
       made: 'none',
@@ -47,6 +49,7 @@ export async function servingTls(request: TlsRequest, dataDir: string, now: numb
     cert: `${kept.certPem.trimEnd()}\n${kept.caPem}`,
     trustPem: kept.caPem,
     trustSha256: authority.fingerprint256,
+    servedPem: kept.certPem,
     servedSha256: served.fingerprint256,
     servedNotAfter: served.validToDate.toISOString(),
     made: kept.made,

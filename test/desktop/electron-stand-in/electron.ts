@@ -43,6 +43,7 @@ const appListeners = new Map<string, Listener[]>();
 const ipcListeners = new Map<string, Listener>();
 let requestHandler: Listener | undefined;
 let checkHandler: Listener | undefined;
+let verifyProc: Listener | undefined;
 const windowInstances: FakeBrowserWindow[] = [];
 
 function send(message: unknown): void {
@@ -151,6 +152,10 @@ class FakeSession {
     if (this.partition === 'default') record.defaultSessionTouched = true;
     checkHandler = fn;
   }
+  setCertificateVerifyProc(fn: Listener) {
+    if (this.partition === 'default') record.defaultSessionTouched = true;
+    verifyProc = fn;
+  }
 }
 
 export const session = {
@@ -257,6 +262,7 @@ export default { app, BrowserWindow, session, ipcMain, Menu, dialog, shell, util
 type Command =
   | { type: 'record' }
   | { type: 'permission'; permission: string; requestingUrl: string; mediaTypes?: string[] }
+  | { type: 'verify-certificate'; hostname: string; pem: string }
   | { type: 'permission-check'; permission: string; requestingOrigin: string }
   | { type: 'connection'; frameUrl: string; isMainFrame: boolean; ownWebContents: boolean }
   | { type: 'navigate'; event: 'will-navigate' | 'will-redirect'; url: string }
@@ -292,6 +298,11 @@ process.on('message', (raw: unknown) => {
       let answer: unknown = 'no answer';
       requestHandler?.(window?.webContents, command.permission, (granted: boolean) => (answer = granted), { requestingUrl: command.requestingUrl, mediaTypes: command.mediaTypes });
       return reply(answer);
+    }
+    case 'verify-certificate': {
+      let answer: unknown = 'no answer';
+      verifyProc?.({ hostname: command.hostname, certificate: { data: command.pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID', errorCode: -202 }, (code: number) => (answer = code));
+      return reply(verifyProc ? answer : 'no verify proc');
     }
     case 'permission-check':
       return reply(checkHandler?.(window?.webContents, command.permission, command.requestingOrigin, {}) ?? 'no handler');
