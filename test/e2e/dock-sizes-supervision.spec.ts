@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { ApiClient } from '../../shared/api/client.ts';
 import { startStation } from '../support/station-process.ts';
 import { expect, test } from './fixtures.ts';
@@ -41,7 +42,11 @@ for (const size of SIZES) {
         await page.keyboard.press('Escape');
         await page.keyboard.press('Alt+W');
         await expect(screen.getByTestId('worker-row')).toHaveCount(11);
-        await look('workers', [page.getByTestId('worker-name'), page.getByTestId('worker-pin'), page.getByTestId('worker-save'), screen.getByRole('button', { name: 'Deactivate Dock worker number 1' })]);
+        // With a supervisor signed in, the header's screens and both sign-outs stay in the window (on a handheld: under Menu).
+        const header = handheld ? [] : [page.getByTestId('settings-button'), page.getByTestId('supervisor-sign-out'), page.getByRole('button', { name: 'Sign out', exact: true })];
+        // …and none lies under another.
+        if (!handheld) await expectSideBySide(page.getByTestId('station-menu').locator('button'));
+        await look('workers', [...header, page.getByTestId('worker-name'), page.getByTestId('worker-pin'), page.getByTestId('worker-save'), screen.getByRole('button', { name: 'Deactivate Dock worker number 1' })]);
 
         // The supervisor signs out; Alt+U asks for a badge and PIN over the screen.
         await openFromHeader(page, handheld, page.getByTestId('supervisor-sign-out'));
@@ -92,4 +97,13 @@ for (const size of SIZES) {
       }
     });
   });
+}
+
+/** The buttons of a row, left to right, each ending before the next begins. */
+async function expectSideBySide(buttons: Locator): Promise<void> {
+  const boxes = (await Promise.all((await buttons.all()).map(async (b) => ({ name: (await b.textContent()) ?? '', box: await b.boundingBox() })))).filter((b) => b.box !== null);
+  for (let i = 1; i < boxes.length; i += 1) {
+    const [before, after] = [boxes[i - 1], boxes[i]];
+    expect((before?.box?.x ?? 0) + (before?.box?.width ?? 0), `"${before?.name}" runs under "${after?.name}"`).toBeLessThanOrEqual(after?.box?.x ?? 0);
+  }
 }

@@ -26,9 +26,11 @@ export function SupervisorState() {
   const until = new Date(session.expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return (
     <span className="supervisor-state" data-testid="supervisor-state">
-      Supervisor: <strong>{session.operator.name}</strong> (until {until}){' '}
+      <span className="supervisor-who" title={`Supervisor: ${session.operator.name} (until ${until})`}>
+        Supervisor: <strong>{session.operator.name}</strong> (until {until})
+      </span>{' '}
       <button type="button" className="btn btn-small" data-testid="supervisor-sign-out" onClick={() => void signOut()}>
-        Sign out supervisor
+        End supervisor
       </button>
     </span>
   );

@@ -7,7 +7,7 @@ import { onSupervisorRequired, pageClient } from '../api/station-api.ts';
 /*
  * The supervisor signed in on this screen, if any (docs/decisions/supervisor.md): their session's
  * token goes with the calls only a supervisor may make; the dock's own work keeps the terminal's
- * token. Kept in memory only: a reload, the session's end or "Sign out supervisor" drops it.
+ * token. Kept in memory only: a reload, the session's end or "End supervisor" drops it.
  */
 
 export interface SupervisorSessionState {
