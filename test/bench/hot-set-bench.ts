@@ -88,7 +88,7 @@ async function timeSearch<T extends 'return_packages' | 'returns'>(store: Statio
 }
 
 /** The search rows: selective texts (a match set) and texts in every record (read in the list's order), each beside the raw list baseline. */
-export async function searchRows(store: StationStore, coldIds: readonly number[], size: string, full: boolean, rawP99: number): Promise<BenchRow[]> {
+export async function searchRows(store: StationStore, coldIds: readonly number[], size: string, full: boolean, rawP99: number, broadSamples = 100): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const touchId = store.listIds('return_packages', { status: ['in_transit'], sort: 'id', per_page: 1 }).ids[0] ?? 1;
   const row = (name: string, timed: { p50: number; p99: number }): void => {
@@ -106,13 +106,13 @@ export async function searchRows(store: StationStore, coldIds: readonly number[]
   const byEmailInAccount = await timeSearch(store, 'returns', (i) => ({ account_id: 2, email_contains: `omer.${String(coldId(i)).slice(0, 3)}`, per_page: 25, page: 1 }), 300, touchId);
   row(`search: returns list of account 2 page 1 + count at ${size}, email containing "omer.NNN" (${byEmailInAccount.total} matches)`, byEmailInAccount);
   // Texts in every record, each counted within its budget (list-queries.ts): every email, tracking number and SKU.
-  const everyEmail = await timeSearch(store, 'returns', () => ({ account_id: 2, email_contains: 'example', per_page: 25, page: 1 }), 100, touchId);
+  const everyEmail = await timeSearch(store, 'returns', () => ({ account_id: 2, email_contains: 'example', per_page: 25, page: 1 }), broadSamples, touchId);
   row(`search: returns list of account 2 page 1 + count at ${size}, a text every email contains ("example", ${everyEmail.total})`, everyEmail);
-  const everyTracking = await timeSearch(store, 'return_packages', () => ({ account_id: 2, tracking_number_contains: '1z0', sort: '-updated_at', per_page: 25, page: 1 }), 100, touchId);
+  const everyTracking = await timeSearch(store, 'return_packages', () => ({ account_id: 2, tracking_number_contains: '1z0', sort: '-updated_at', per_page: 25, page: 1 }), broadSamples, touchId);
   row(`search: package list of account 2 page 1 + count at ${size}, a text every tracking number contains ("1z0", ${everyTracking.total})`, everyTracking);
-  const everySku = await timeSearch(store, 'returns', () => ({ account_id: 2, sku_contains: 'sw-', per_page: 25, page: 1 }), 100, touchId);
+  const everySku = await timeSearch(store, 'returns', () => ({ account_id: 2, sku_contains: 'sw-', per_page: 25, page: 1 }), broadSamples, touchId);
   row(`search: returns list of account 2 page 1 + count at ${size}, a text every SKU contains ("sw-", ${everySku.total})`, everySku);
-  const everyEmailReceived = await timeSearch(store, 'returns', () => ({ account_id: 2, status: ['received'], email_contains: 'example', per_page: 25, page: 1 }), 100, touchId);
+  const everyEmailReceived = await timeSearch(store, 'returns', () => ({ account_id: 2, status: ['received'], email_contains: 'example', per_page: 25, page: 1 }), broadSamples, touchId);
   row(`search: received returns of account 2 page 1 + count at ${size}, "example" (${everyEmailReceived.total})`, everyEmailReceived);
   return rows;
 }

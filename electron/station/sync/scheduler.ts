@@ -2,6 +2,7 @@ import type { StationStore } from '../store/index.ts';
 import type { SyncEngine } from './engine.ts';
 import { DEFAULT_IDLE_EVERY_MS } from './pull.ts';
 import { startUpstreamEvents } from './upstream-events.ts';
+import { readUpstreamSettings } from './settings.ts';
 import type { FetchLike } from './upstream-client.ts';
 
 /** Pull interval when idle: what each round reads is timed in pull.ts (≤ 60 requests an hour an account). */
@@ -103,7 +104,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
     }
   });
   const events = startUpstreamEvents({
-    store,
+    readSettings: () => readUpstreamSettings(store),
     changed(accountId) {
       told.add(accountId);
       // While a round runs, the next one is scheduled when it ends (see tick).

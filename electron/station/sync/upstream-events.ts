@@ -1,6 +1,4 @@
 import { createSseParser } from '#shared/api/sse.ts';
-import type { StationStore } from '../store/index.ts';
-import { readUpstreamSettings } from './settings.ts';
 import type { FetchLike, UpstreamSettings } from './upstream-client.ts';
 
 /*
@@ -38,7 +36,8 @@ const OPEN_TIMEOUT_MS = 20_000;
 const CHANGE_EVENT = /^(package|return)\.(created|updated)$/;
 
 export interface UpstreamEventsOptions {
-  store: StationStore;
+  /** The upstream settings as stored now (settings.ts); null: no upstream. */
+  readSettings(): Promise<UpstreamSettings | null>;
   /** A change event arrived for this account (or a stream (re)opened: what happened while it was closed is pulled). */
   changed(accountId: number): void;
   /** Until when (ms) the upstream's gate holds every request; null when open. A stream is not (re)opened before. */
@@ -48,6 +47,8 @@ export interface UpstreamEventsOptions {
   fetch?: FetchLike;
   log?: (message: string) => void;
   random?: () => number;
+  /** Silence after which a stream is taken for stalled (default STALL_MS; the tests shorten it). */
+  stallMs?: number;
 }
 
 export interface UpstreamEvents {
@@ -80,7 +81,7 @@ async function followOnce(
   accountId: number,
   lastEventId: { value: string },
   signal: AbortSignal,
-  options: Pick<UpstreamEventsOptions, 'changed' | 'fetch'> & { opened(): void },
+  options: Pick<UpstreamEventsOptions, 'changed' | 'fetch'> & { opened(): void; stallMs: number },
 ): Promise<Outcome> {
   const url = `${settings.base_url.replace(/\/+$/, '')}/v1/accounts/${accountId}/events`;
   const headers: Record<string, string> = { Accept: 'text/event-stream', Authorization: `Bearer ${settings.token}` };
@@ -122,7 +123,7 @@ async function followOnce(
     );
     const rearm = () => {
       if (stall) clearTimeout(stall);
-      stall = setTimeout(abort, STALL_MS);
+      stall = setTimeout(abort, options.stallMs);
     };
     rearm();
     const decoder = new TextDecoder();
@@ -133,7 +134,7 @@ async function followOnce(
       }
     } catch (error) {
       if (signal.aborted) return { kind: 'stopped' };
-      const why = local.signal.aborted ? `no data for ${STALL_MS / 1000} s` : error instanceof Error ? error.message : String(error);
+      const why = local.signal.aborted ? `no data for ${options.stallMs / 1000} s` : error instanceof Error ? error.message : String(error);
       return { kind: 'dropped', why, healthy: Date.now() - openedAt >= HEALTHY_MS };
     }
     if (signal.aborted) return { kind: 'stopped' };
@@ -191,6 +192,7 @@ export function startUpstreamEvents(options: UpstreamEventsOptions): UpstreamEve
       }
       const outcome = await followOnce(settings, accountId, lastEventId, signal, {
         ...options,
+        stallMs: options.stallMs ?? STALL_MS,
         opened() {
           open.set(accountId, true);
           refreshState();
@@ -238,7 +240,7 @@ export function startUpstreamEvents(options: UpstreamEventsOptions): UpstreamEve
   let changing: Promise<void> = Promise.resolve();
   const settingsChanged = () => {
     changing = changing.then(async () => {
-      const settings = await readUpstreamSettings(options.store);
+      const settings = await options.readSettings();
       if (settings && current && current.key === keyOf(settings) && current.accounts === JSON.stringify(settings.accounts)) return;
       await restart(settings);
     });
