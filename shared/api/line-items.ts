@@ -183,6 +183,12 @@ export const PackageLineItemSchema = z.object({
   /** Who set the condition (an operator id, or null when not named) and when; both null while the condition is unset. */
   condition_by: z.int().nullable(),
   condition_at: TimestampSchema.nullable(),
+  /**
+   * When the unit's label was first asked for (a print job made: waiting, sent, printed or handed to the
+   * browser); null while it has none, and again once every job of it is cancelled. While it is set the
+   * item's quantity cannot change and it cannot be removed (409 `UNIT_LABELLED_OR_PUT`).
+   */
+  labelled_at: TimestampSchema.nullable(),
 });
 export type PackageLineItem = z.infer<typeof PackageLineItemSchema>;
 

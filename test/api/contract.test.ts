@@ -59,7 +59,7 @@ const G = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 
 const U = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'location_id', 'notes', 'created_at', 'updated_at'];
 const DIMENSIONS = ['dimension_unit', 'height', 'length', 'width'];
 // The station's disposition and unit fields follow the returns service's own.
-const LINE_ITEM = ['barcode', 'bin', 'condition', 'condition_at', 'condition_by', 'defective', 'disposition', 'disposition_override', 'disposition_source', 'id', 'merchant_sku', 'name', 'notes', 'put_by', 'put_confirmed_at', 'quantity', 'return_line_item_id', 'tags', 'unit_id'];
+const LINE_ITEM = ['barcode', 'bin', 'condition', 'condition_at', 'condition_by', 'defective', 'disposition', 'disposition_override', 'disposition_source', 'id', 'labelled_at', 'merchant_sku', 'name', 'notes', 'put_by', 'put_confirmed_at', 'quantity', 'return_line_item_id', 'tags', 'unit_id'];
 const RETURN = ['account_id', 'created_at', 'currency', 'dimension_unit', 'email', 'height', 'id', 'length', 'reason_of_return', 'receive_by', 'return_line_items', 'status', 'total_price', 'updated_at', 'weight', 'weight_unit', 'width'];
 const RETURN_LINE = ['currency', 'id', 'merchant_sku', 'name', 'price', 'quantity', 'unreceived_quantity'];
 const META = ['current_page', 'per_page', 'total_count', 'total_pages'];

@@ -178,7 +178,10 @@ describe('a line held by its label or put', () => {
     const many = await send('POST', items, { return_line_item_id: line.id, quantity: 3, condition: 'new' });
     // Before its label a line of N changes its quantity freely.
     expect(await send('PATCH', `${items}/${many.id}`, { quantity: 2 })).toMatchObject({ quantity: 2 });
+    expect([unit.labelled_at, many.labelled_at]).toEqual([null, null]);
     for (const item of [unit, many]) expect((await call(s.origin, 'POST', `${items}/${item.id}/label`, { token: s.account1, body: {} })).status).toBe(201);
+    // The package's view says which units are labelled (the dock's − knows it after a reload).
+    for (const item of await itemsOf(pkg.id)) expect(item.labelled_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect((await refused('PATCH', `${items}/${unit.id}`, { quantity: 4 })).message).toContain('its label was made');
     expect((await refused('PATCH', `${items}/${many.id}`, { quantity: 3 })).message).toContain('these 2 units');
     await refused('DELETE', `${items}/${unit.id}`);
@@ -201,6 +204,7 @@ describe('a line held by its label or put', () => {
       const unit = await send('POST', items, { condition: 'new' });
       const made = await call(s.origin, 'POST', `${items}/${unit.id}/label`, { token: s.account1, body: {} });
       expect(made.status, made.text).toBe(201);
+      expect((await itemsOf(pkg.id))[0]?.labelled_at).not.toBeNull();
       await refused('DELETE', `${items}/${unit.id}`);
       // A try may be under way at this instant (the job `sending` for a moment: 409): cancel again.
       const cancel = () => call(s.origin, 'DELETE', `/api/v1/station/print-jobs/${(made.json as Job).id}`, { token: s.stationToken });
@@ -210,6 +214,8 @@ describe('a line held by its label or put', () => {
         cancelled = await cancel();
       }
       expect(cancelled.status, cancelled.text).toBe(200);
+      // Its only label cancelled: no longer labelled.
+      expect((await itemsOf(pkg.id))[0]?.labelled_at).toBeNull();
       const removed = await call(s.origin, 'DELETE', `${items}/${unit.id}`, { token: s.account1 });
       expect(removed.status, removed.text).toBe(204);
       expect(await itemsOf(pkg.id)).toEqual([]);

@@ -26,6 +26,8 @@ for (const size of SIZES) {
         await page.goto(`${station.origin}/#token=${station.uiToken}`);
         await expect(page.getByTestId('first-supervisor')).toBeVisible();
         await look('first-supervisor', [page.getByTestId('first-name'), page.getByTestId('first-pin-again'), page.getByTestId('first-supervisor-save')]);
+        // Its key bar says what its keys do (there is nobody to pick by number yet).
+        await expect(page.getByTestId('key-legend')).toContainText('Enter set up the supervisor');
         await page.getByTestId('first-name').fill('Morgan Diaz');
         await page.getByTestId('first-badge').fill('SUP-01');
         await page.getByTestId('first-pin').fill('2468');

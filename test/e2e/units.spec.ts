@@ -109,3 +109,31 @@ test('+ adds a unit of the selected item with its condition unset; − takes one
     [s.ret.return_line_items[1]?.id, 1, 'new', 'RESTOCK', s.operator.id, s.operator.id],
   ]);
 });
+
+test('− keeps a unit whose label was made on another terminal, known after a reload, and the station keeps it too', async ({ page, demo }) => {
+  const s = await scenario(demo, 'delivered');
+  const b = s.skus[1];
+  await openAndSignIn(page, demo, s.operator);
+  await scan(page, s.tracking);
+  await scan(page, b);
+  await page.keyboard.press('3'); // good
+  await page.keyboard.press('Enter');
+  await expect(lineRow(page, b)).toContainText('Good');
+  await waitForQuietSync(page);
+  // Another terminal prints its label.
+  const [unit] = (await demo.api.getPackage(s.accountId, s.packageId)).line_items;
+  await demo.api.createUnitLabel(s.accountId, s.packageId, unit?.id ?? 0);
+  // This terminal reloads: it learns the label from the station, not from its own memory.
+  await page.reload();
+  await expect(page.getByTestId('scan-field')).toBeFocused();
+  await scan(page, s.tracking);
+  await expect(lineRow(page, b)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('-');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('notice')).toContainText(`Not taken off: ${unit?.unit_id} has its label`);
+  await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('1');
+  await waitForQuietSync(page);
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.line_items.map((li) => [li.id, li.quantity, li.unit_id])).toEqual([[unit?.id, 1, unit?.unit_id]]);
+  expect(pkg.line_items[0]?.labelled_at).not.toBeNull();
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addUnit, applyItemScan, type Draft, emptyDraft, lineRows, removeUnit, splitDraft, unexpectedDrafts, unitsOfItem, updateDraft } from '../../renderer/src/inspect/drafts.ts';
+import { addUnit, applyItemScan, type Draft, draftFromLineItem, emptyDraft, lineRows, removeUnit, splitDraft, unexpectedDrafts, unitsOfItem, updateDraft } from '../../renderer/src/inspect/drafts.ts';
 import { conditionForKey } from '../../renderer/src/inspect/conditions.ts';
 import { keys, threeLineReturn } from './fixtures.ts';
 
@@ -144,7 +144,18 @@ describe('+ and − at the dock', () => {
     expect(removeUnit(updateDraft(drafts, b.key, { labelled: true }), b.key, false)).toEqual({ kept: 'labelled' });
     // A received package printed every unit's label.
     expect(removeUnit(updateDraft(drafts, b.key, { unit_id: 'RS-AAAAAAAA-9' }), b.key, true)).toEqual({ kept: 'labelled' });
-    const several = updateDraft(drafts, a.key, { quantity: 3, labelled: true });
-    expect(removeUnit(several, a.key, false)).toEqual({ drafts: [{ ...a, quantity: 2, labelled: true }, b] });
+    // An item of several loses one, until its label or put stands for all of them (the station refuses it too).
+    const several = updateDraft(drafts, a.key, { quantity: 3 });
+    expect(removeUnit(several, a.key, false)).toEqual({ drafts: [{ ...a, quantity: 2 }, b] });
+    expect(removeUnit(updateDraft(several, a.key, { labelled: true }), a.key, false)).toEqual({ kept: 'labelled' });
+    expect(removeUnit(updateDraft(several, a.key, { put_confirmed: true }), a.key, false)).toEqual({ kept: 'put' });
+  });
+
+  it('− knows a unit labelled on the station (another terminal, or before a reload) from its labelled_at', () => {
+    const item = { id: 9, return_line_item_id: 72, quantity: 1, merchant_sku: 'SKU-B', name: 'B', condition: 'good', defective: false, notes: null, barcode: null, tags: [], disposition: 'refurbish', bin: 'REFURB', unit_id: 'RS-AAAAAAAA-9', disposition_source: 'rule', disposition_override: null, put_confirmed_at: null, put_by: null, condition_by: null, condition_at: null } as const;
+    const labelled = draftFromLineItem({ ...item, tags: [], labelled_at: '2026-11-27T23:00:00.000Z' });
+    const notYet = draftFromLineItem({ ...item, tags: [], labelled_at: null });
+    expect(removeUnit([labelled], labelled.key, false)).toEqual({ kept: 'labelled' });
+    expect(removeUnit([notYet], notYet.key, false)).toEqual({ drafts: [] });
   });
 });

@@ -15,7 +15,7 @@ import { cli } from './station-state.ts';
  * condition, who set it and when, its put and who made it stay; a line item stored before units
  * kept those fields (its JSON without them, as the previous version wrote it, a quantity 2 made by two
  * scans) opens as it was — answered with nulls, its quantity and unit id kept — and takes them from
- * its next change on.
+ * its next change on. A unit's label (labelled_at) and put keep holding it after the restart.
  */
 
 const dirs: string[] = [];
@@ -45,6 +45,8 @@ it('keeps who set each unit and when across a restart, and upgrades an older-sha
   await api.confirmPut(1001, pkg.id, first.id, { bin: 'RESTOCK', put_by: ada });
   // What the previous version made of two scans of one SKU: one item of quantity 2.
   const legacy = await api.createLineItem(1001, pkg.id, { return_line_item_id: line.id, quantity: 2, condition: 'fair' });
+  // The second unit's label is made: the station remembers it (labelled_at) and holds the unit.
+  await api.createUnitLabel(1001, pkg.id, second.id);
   const before = await api.getPackage(1001, pkg.id);
   expect(await station.stop()).toBe(0);
 
@@ -67,6 +69,11 @@ it('keeps who set each unit and when across a restart, and upgrades an older-sha
   expect(a.put_confirmed_at).not.toBeNull();
   expect(b).toMatchObject({ quantity: 1, condition: 'good', condition_by: ada, put_by: null, put_confirmed_at: null, bin: 'REFURB' });
   expect(b.condition_at).not.toBeNull();
+  // Its label and the first unit's put still hold them: neither is removed, neither's quantity changes.
+  expect(b.labelled_at).not.toBeNull();
+  expect(a.labelled_at).toBeNull();
+  await expect(api.deleteLineItem(1001, pkg.id, b.id)).rejects.toMatchObject({ status: 409, errorCode: 'UNIT_LABELLED_OR_PUT', details: { unit_id: b.unit_id } });
+  await expect(api.updateLineItem(1001, pkg.id, a.id, { quantity: 3 })).rejects.toMatchObject({ status: 409, errorCode: 'UNIT_LABELLED_OR_PUT' });
   expect(new Set([a.unit_id, b.unit_id, old.unit_id]).size).toBe(3);
   // Nothing relabelled: the older item keeps its quantity and its unit id, and answers nulls.
   expect(old).toMatchObject({ quantity: 2, unit_id: legacy.unit_id, condition_by: null, condition_at: null, put_by: null });

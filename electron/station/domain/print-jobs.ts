@@ -138,6 +138,12 @@ export async function labelJobOfUnit(t: ReadTables, unitId: string): Promise<Pri
   return jobs.at(-1);
 }
 
+/** Marks the item as labelled (the first time its unit gets a job), in the same write: its view says so. */
+async function markLabelled(t: BoundTables, item: Frozen<PackageLineItem> | PackageLineItem, now: string): Promise<void> {
+  if (item.labelled_at) return;
+  await t.package_line_items.put({ ...(item as PackageLineItem), labelled_at: now });
+}
+
 /**
  * A unit's label, in the request's write: the job already made for the unit unless `reprint`
  * (then a new one naming the last as `reprint_of`). `created` says which.
@@ -161,6 +167,7 @@ export async function enqueueUnitLabel(
     label,
     reprint_of: request.reprint ? (earlier?.id ?? null) : null,
   });
+  await markLabelled(t, item, now);
   return { job, created: true };
 }
 
@@ -178,6 +185,7 @@ export async function enqueuePackageLabels(t: BoundTables, now: string, accountI
   for (const { item, label } of labels) {
     if (await labelJobOfUnit(t, label.unit_id)) continue;
     jobs.push(await addJob(t, now, { kind: 'unit', unit_id: label.unit_id, account_id: accountId, return_package_id: pkg.id, line_item_id: item.id, label, reprint_of: null }));
+    await markLabelled(t, item, now);
   }
   const settings = await settingsIn(t);
   if (settings.labels.package_slip && jobs.length > 0) {
@@ -234,6 +242,14 @@ export async function printJobOf(t: ReadTables, id: number): Promise<PrintJobRec
   return job;
 }
 
+/** A unit whose every label job is cancelled is no longer labelled: it may be removed again. */
+async function unmarkIfNoLabel(t: BoundTables, job: PrintJobRecord): Promise<void> {
+  if (job.kind !== 'unit' || job.unit_id === null || job.line_item_id === null) return;
+  if (await labelJobOfUnit(t, job.unit_id)) return;
+  const item = await t.package_line_items.get(job.line_item_id);
+  if (item?.labelled_at) await t.package_line_items.put({ ...item, labelled_at: null });
+}
+
 /** Cancels a waiting job; a job being sent, printed or handed to the browser cannot be (409). */
 export async function cancelPrintJob(t: BoundTables, now: string, id: number): Promise<PrintJobRecord> {
   const job = await printJobOf(t, id);
@@ -241,6 +257,7 @@ export async function cancelPrintJob(t: BoundTables, now: string, id: number): P
   if (job.state !== 'waiting') throw fail('INVALID_STATUS_TRANSITION', `Print job ${id} is ${job.state}: only a waiting job can be cancelled.`);
   const next: PrintJobRecord = { ...job, state: 'cancelled', next_attempt_at: null, updated_at: now };
   await t.print_jobs.put(next);
+  await unmarkIfNoLabel(t, job);
   return next;
 }
 

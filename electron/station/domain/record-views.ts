@@ -113,6 +113,7 @@ export function lineItemView(l: Frozen<PackageLineItem>): LineItemView {
     put_by: l.put_by ?? null,
     condition_by: l.condition_by ?? null,
     condition_at: l.condition_at ?? null,
+    labelled_at: l.labelled_at ?? null,
   };
 }
 

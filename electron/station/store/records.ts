@@ -152,6 +152,8 @@ export interface PackageLineItem {
   put_by?: number | null;
   condition_by?: number | null;
   condition_at?: Timestamp | null;
+  /** When the unit's label was first asked for; null again once every job of it is cancelled. Absent on older items. */
+  labelled_at?: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

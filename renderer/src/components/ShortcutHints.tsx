@@ -8,6 +8,11 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['Scan', 'badge'],
     ['1–9', 'pick your name'],
   ],
+  // A station with nobody to sign in: its first supervisor's form.
+  'first-supervisor': [
+    ['Tab', 'next field'],
+    ['Enter', 'set up the supervisor'],
+  ],
   scan: [
     ['Enter', 'open parcel'],
     ['F9', 'camera scan'],
@@ -98,9 +103,10 @@ const HINTS: Record<string, readonly [string, string][]> = {
 export function ShortcutHints() {
   const screen = useNav((s) => s.screen);
   const signedIn = useSession((s) => s.operator !== null);
+  const nobody = useSession((s) => s.operators.length === 0);
   // Locked: received (not being corrected) or cancelled.
   const locked = usePackage((s) => (lockReasonOf(s) === null ? null : (s.current?.pkg.status ?? null)));
-  const key = !signedIn ? 'signin' : screen === 'package' && locked !== null ? `package-${locked}` : screen;
+  const key = !signedIn ? (nobody ? 'first-supervisor' : 'signin') : screen === 'package' && locked !== null ? `package-${locked}` : screen;
   const hints = HINTS[key] ?? [];
   return (
     <footer className="station-footer" aria-label="Keyboard shortcuts" data-testid="key-legend">

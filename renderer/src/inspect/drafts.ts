@@ -34,7 +34,7 @@ export interface Draft {
   /** Who set the condition and who put the unit (operator ids); absent in drafts kept by an older UI. */
   condition_by?: number | null;
   put_by?: number | null;
-  /** The unit's label was printed from this dock (F5): the unit is no longer taken off with −. */
+  /** The unit's label was asked for (the station's `labelled_at`, or F5 here): the unit is no longer taken off with −. */
   labelled?: boolean;
 }
 
@@ -63,6 +63,8 @@ export function draftFromLineItem(item: PackageLineItem): Draft {
     override: null,
     condition_by: item.condition_by ?? null,
     put_by: item.put_by ?? null,
+    // Labelled on the station (F5 on any terminal, or receiving): known after a reload or a reopen too.
+    labelled: (item.labelled_at ?? null) !== null,
   };
 }
 
@@ -171,14 +173,16 @@ export type KeepReason = 'put' | 'labelled';
 
 /**
  * − : takes the selected unit off, unless it was put or labelled (`received`: the package was
- * received, which printed every unit's label). An integrator's item of several units loses one.
+ * received, which printed every unit's label). An integrator's item of several units loses one,
+ * unless it was put or labelled.
  */
 export function removeUnit(drafts: readonly Draft[], key: string, received: boolean): { drafts: Draft[] } | { kept: KeepReason } | null {
   const unit = drafts.find((d) => d.key === key);
   if (!unit) return null;
-  if (unit.quantity > 1) return { drafts: updateDraft(drafts, key, { quantity: unit.quantity - 1 }) };
+  // A put or a label stands for the item's units as they are: the station refuses a change too (409).
   if (unit.put_confirmed) return { kept: 'put' };
   if (unit.labelled === true || (received && unit.unit_id !== null)) return { kept: 'labelled' };
+  if (unit.quantity > 1) return { drafts: updateDraft(drafts, key, { quantity: unit.quantity - 1 }) };
   return { drafts: drafts.filter((d) => d !== unit) };
 }
 

@@ -189,7 +189,7 @@ export function splitUnit(): void {
 
 const KEPT: Record<KeepReason, string> = {
   put: 'was put in its bin',
-  labelled: 'has its label printed',
+  labelled: 'has its label (printed or waiting to print)',
 };
 
 /** + / −: another unit of the selected item (condition unset), or the selected unit taken off, said out loud like every other change. */

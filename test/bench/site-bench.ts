@@ -1,0 +1,77 @@
+import { type FaultProxy, startFaultProxy } from '../sync/fault-proxy.ts';
+import { receiveAndTime, type Site, startSite } from '../sync/site-support.ts';
+import type { BenchRow } from './report.ts';
+
+/*
+ * `site`: a hub (`serve` on the spec-only fake) and BENCH_SITE_STATIONS stations (8) on it, all real
+ * processes. A receipt made at one station → on every other station (each station's API polled every
+ * 100 ms): p50/p95/max over BENCH_SITE_ROUNDS rounds (3) in which every station receives a package at
+ * once. Beside it, the same site without following: the stations reach the hub through a proxy that
+ * answers 404 to the event stream (as a returns service would), so they poll by their pull interval
+ * (the real one unless BENCH_SITE_BASELINE_INTERVAL_MS shortens it), one round.
+ */
+
+const SECTION = 'site';
+const STATIONS = Number(process.env.BENCH_SITE_STATIONS ?? 8);
+const ROUNDS = Number(process.env.BENCH_SITE_ROUNDS ?? 3);
+const BASELINE_INTERVAL_MS = process.env.BENCH_SITE_BASELINE_INTERVAL_MS;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
+}
+
+/** Rounds in which every station receives one package at the same time; every other station's delay (ms). */
+async function measure(site: Site, rounds: number, timeoutMs: number): Promise<number[]> {
+  const apis = site.stations.map((s) => s.api);
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const times = await Promise.all(apis.map((api, i) => receiveAndTime(api, apis.filter((_, j) => j !== i), site.trackings[round * apis.length + i] ?? '', timeoutMs)));
+    samples.push(...times.flat());
+  }
+  return samples.sort((x, y) => x - y);
+}
+
+function row(name: string, samples: number[], extra: Partial<BenchRow>): BenchRow {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return {
+    section: SECTION,
+    name,
+    p50_ms: percentile(samples, 0.5),
+    p99_ms: percentile(samples, 0.99),
+    value: `p95 ${s(percentile(samples, 0.95))}, max ${s(samples.at(-1) ?? 0)} (${samples.length} arrivals)`,
+    ...extra,
+  };
+}
+
+export async function runSiteBench(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const baselineName = `receipt on every other station, ${STATIONS} stations polling the hub${BASELINE_INTERVAL_MS ? ` (pull interval ${BASELINE_INTERVAL_MS} ms)` : ' (default pull interval)'}`;
+  let proxy: FaultProxy | undefined;
+  const baseline = await startSite({
+    stations: STATIONS,
+    packages: STATIONS,
+    following: false,
+    upstreamOf: async (hub) => {
+      proxy = await startFaultProxy(hub);
+      proxy.fault = (req) => (req.path.endsWith('/events') ? { status: 404, body: { error: 'Not Found' } } : null);
+      return proxy.url;
+    },
+    ...(BASELINE_INTERVAL_MS ? { env: { RETURNS_STATION_SYNC_INTERVAL_MS: BASELINE_INTERVAL_MS } } : {}),
+  });
+  try {
+    rows.push(row(baselineName, await measure(baseline, 1, 15 * 60_000), {}));
+  } finally {
+    await baseline.stop();
+    await proxy?.close();
+  }
+  const site = await startSite({ stations: STATIONS, packages: STATIONS * ROUNDS });
+  try {
+    const samples = await measure(site, ROUNDS, 60_000);
+    const p95 = percentile(samples, 0.95);
+    const max = samples.at(-1) ?? Infinity;
+    rows.push(row(`receipt on every other station, ${STATIONS} stations following the hub's events`, samples, { baseline: baselineName, target: 'p95 < 5 s, max < 15 s', ok: p95 < 5_000 && max < 15_000 }));
+  } finally {
+    await site.stop();
+  }
+  return rows;
+}
