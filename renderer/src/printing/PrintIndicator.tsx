@@ -18,12 +18,12 @@ export function PrintIndicator() {
         type="button"
         className={`btn btn-small print-indicator${printing.problem ? ' print-failing' : ''}`}
         data-testid="print-indicator"
+        // Its name is what it shows (axe: label-content-name-mismatch); the whole reason is its description.
         title={printing.problem ?? undefined}
-        aria-label={`${count}${printing.problem ? `: ${printing.problem}` : ''}. Open the print queue.`}
         onClick={() => go('print-queue')}
       >
-        {count}
-        {printing.problem && <span className="print-problem">{shortProblem(printing.problem)}</span>}
+        {count}{' '}
+        {printing.problem && <span className="print-problem">{shortProblem(printing.problem)}</span>}{' '}
         <span className="print-open">Print queue (Alt+L)</span>
       </button>
     </div>
