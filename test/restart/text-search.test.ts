@@ -70,4 +70,4 @@ it('a data directory written before the text search index finds any part after a
   } finally {
     await station.stop();
   }
-});
+}, 60_000); // three starts of the real station, like the other restart tests
