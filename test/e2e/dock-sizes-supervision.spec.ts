@@ -2,7 +2,7 @@ import type { Locator } from '@playwright/test';
 import { ApiClient } from '../../shared/api/client.ts';
 import { startStation } from '../support/station-process.ts';
 import { expect, test } from './fixtures.ts';
-import { scan, scenario } from './receiving-helpers.ts';
+import { openAndSignIn, scan, scenario } from './receiving-helpers.ts';
 import { expectFits, openFromHeader, packageActions, SIZES } from './screen-fit.ts';
 
 /*
@@ -68,9 +68,8 @@ for (const size of SIZES) {
     test('the dock while the upstream does not answer', async ({ page, demo }, testInfo) => {
       test.slow();
       const s = await scenario(demo, 'delivered');
-      await page.goto(demo.uiUrl);
-      await scan(page, s.operator.badge_code ?? '');
-      await expect(page.getByTestId('operator')).toContainText(s.operator.name);
+      // Signed in once the page is up (a badge scanned before the scan field has focus goes nowhere).
+      await openAndSignIn(page, demo, s.operator);
       const header = page.locator('.station-header');
       const calm = (await header.boundingBox())?.height ?? 0;
       // Nothing listens on 127.0.0.1:9: sync finds the upstream offline and says so in the header.

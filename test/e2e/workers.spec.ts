@@ -19,7 +19,8 @@ test('a new station asks for its first supervisor, who adds and deactivates work
     const form = page.getByTestId('first-supervisor');
     await expect(form).toBeVisible();
 
-    await page.getByTestId('first-name').focus();
+    // Nobody to scan in yet: the first person starts at the name.
+    await expect(page.getByTestId('first-name')).toBeFocused();
     await page.keyboard.type('Morgan Diaz', { delay: 90 });
     await page.keyboard.press('Tab');
     await page.keyboard.type('SUP-01', { delay: 90 });

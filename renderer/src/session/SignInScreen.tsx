@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Operator } from '#shared/api/station.ts';
 import { describeError } from '../api/describe-error.ts';
 import { notify } from '../state/feedback-store.ts';
@@ -74,6 +74,11 @@ function FirstSupervisor({ hasWorkers }: { hasWorkers: boolean }) {
   const [again, setAgain] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A new station has nobody to scan in: its first person starts at the name, not in the scan field.
+  const nameField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!hasWorkers) nameField.current?.focus();
+  }, [hasWorkers]);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (name.trim() === '' || badge.trim() === '') return setError('Give the supervisor’s name and badge.');
@@ -97,7 +102,7 @@ function FirstSupervisor({ hasWorkers }: { hasWorkers: boolean }) {
         The supervisor adds the workers and alone changes settings, rules, printers and the upstream. They sign in with their badge and a PIN.
       </p>
       <label className="badge-pin-field">
-        Name <input data-testid="first-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
+        Name <input ref={nameField} data-testid="first-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
       </label>
       <BadgePinFields badgeTestId="first-badge" pinTestId="first-pin" againTestId="first-pin-again" badge={[badge, setBadge]} pin={[pin, setPin]} again={[again, setAgain]} />
       {error && (
