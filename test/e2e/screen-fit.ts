@@ -50,10 +50,40 @@ export async function expectFits(page: Page, testInfo: TestInfo, name: string, a
   }
 }
 
-/** No cell or head shortens its text with an ellipsis or clips it. */
+/**
+ * No cell or head shortens its text with an ellipsis or clips it — the cell itself or anything in it
+ * (an item's name, its SKU, a chip) — and no word of a disposition chip is broken over two lines.
+ */
 export async function expectNoCutText(cells: Locator): Promise<void> {
   for (const cell of await cells.all()) {
-    const { text, overflow } = await cell.evaluate((el) => ({ text: el.textContent ?? '', overflow: el.scrollWidth - el.clientWidth }));
+    const { text, overflow, brokenWords } = await cell.evaluate((el) => {
+      const doc = el.ownerDocument;
+      // Every element's own overflow, and the text's extent beyond the cell's box.
+      let most = 0;
+      for (const inner of [el, ...Array.from(el.querySelectorAll('*'))]) if (inner.clientWidth > 0) most = Math.max(most, inner.scrollWidth - inner.clientWidth);
+      const all = doc.createRange();
+      all.selectNodeContents(el);
+      const box = el.getBoundingClientRect();
+      const extent = all.getBoundingClientRect();
+      most = Math.max(most, Math.round(extent.right - box.right), Math.round(box.left - extent.left));
+      // A chip's words each on one line ("Restoc / k" is not).
+      const broken: string[] = [];
+      for (const chip of Array.from(el.querySelectorAll('.disposition-chip'))) {
+        const walker = doc.createTreeWalker(chip, 4);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const value = node.nodeValue ?? '';
+          for (const match of value.matchAll(/\S+/g)) {
+            const word = doc.createRange();
+            word.setStart(node, match.index);
+            word.setEnd(node, match.index + match[0].length);
+            const lines = new Set(Array.from(word.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+            if (lines.size > 1) broken.push(match[0]);
+          }
+        }
+      }
+      return { text: el.textContent ?? '', overflow: most, brokenWords: broken };
+    });
     expect(overflow, `"${text}" is cut off`).toBeLessThanOrEqual(0);
+    expect(brokenWords, `"${text}": words broken over two lines`).toEqual([]);
   }
 }

@@ -111,10 +111,12 @@ function TodayCounts() {
   return (
     <span className="counts">
       <span className="count" data-testid="count-received">
-        Received today: <strong>{today?.received ?? '—'}</strong>
+        <span className="count-long">Received today:</span>
+        <span className="count-short">Today:</span> <strong>{today?.received ?? '—'}</strong>
       </span>{' '}
       <span className="count" data-testid="count-in-progress">
-        In progress: <strong>{today?.in_progress ?? '—'}</strong>
+        <span className="count-long">In progress:</span>
+        <span className="count-short" title="In progress">Open:</span> <strong>{today?.in_progress ?? '—'}</strong>
       </span>
     </span>
   );

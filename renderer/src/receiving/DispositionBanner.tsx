@@ -29,7 +29,8 @@ export function DispositionChip({ draft }: { draft: Draft }) {
   return (
     <span className="disposition-chip" data-testid="disposition-chip" style={{ borderColor: style.color }}>
       {style.label}
-      {draft.bin !== null ? ` · ${draft.bin}${draft.put_confirmed ? ' ✓' : ''}` : ''}
+      {/* Its bin: left to the selected unit's banner where the table is narrow (styles.css). */}
+      {draft.bin !== null && <span className="chip-bin">{` · ${draft.bin}${draft.put_confirmed ? ' ✓' : ''}`}</span>}
     </span>
   );
 }
