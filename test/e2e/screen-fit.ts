@@ -76,7 +76,7 @@ export async function expectNoCutText(cells: Locator): Promise<void> {
             const word = doc.createRange();
             word.setStart(node, match.index);
             word.setEnd(node, match.index + match[0].length);
-            const lines = new Set(Array.from(word.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+            const lines = new Set(Array.from(word.getClientRects() as ArrayLike<{ width: number; top: number }>).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
             if (lines.size > 1) broken.push(match[0]);
           }
         }
