@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { startUpstreamEvents, type UpstreamEvents, type UpstreamEventsState } from '../../electron/station/sync/upstream-events.ts';
 import type { UpstreamSettings } from '../../electron/station/sync/upstream-client.ts';
+import { createRateBudget, type RateBudget } from '../../electron/station/sync/rate-budget.ts';
 import { waitFor } from './support.ts';
 
 /*
@@ -32,10 +33,10 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void
   return { settings: { returns_url: origin, base_url: `${origin}/api`, token: 't0ken', accounts: [7] }, requests };
 }
 
-function follow(settings: UpstreamSettings, extra: { stallMs?: number } = {}) {
+function follow(settings: UpstreamSettings, extra: { stallMs?: number } = {}, budget: RateBudget = createRateBudget()) {
   const changed: number[] = [];
   const states: Array<UpstreamEventsState | null> = [];
-  follower = startUpstreamEvents({ readSettings: async () => settings, changed: (id) => changed.push(id), gateClosedUntil: () => null, onState: (s) => states.push(s), random: () => 0, ...extra });
+  follower = startUpstreamEvents({ readSettings: async () => settings, changed: (id) => changed.push(id), budget: () => budget, ready: Promise.resolve(), onState: (s) => states.push(s), random: () => 0, ...extra });
   return { changed, states };
 }
 
@@ -81,4 +82,23 @@ it('a stream that sends nothing for its stall time is dropped and reopened', asy
   });
   follow(settings, { stallMs: 300 });
   await waitFor('reopened', async () => requests.length >= 2, 5_000);
+});
+
+it('a failing upstream is knocked on no sooner for its stream: a 503 closes the shared gate, and the stream waits for the rounds\' probe', async () => {
+  const { settings, requests } = await serve((_req, res) => res.writeHead(503, { 'retry-after': '2', 'content-type': 'application/json' }).end('{"error":"down"}'));
+  const budget = createRateBudget();
+  const at: number[] = [];
+  server?.on('request', () => at.push(Date.now()));
+  follow(settings, {}, budget);
+  await waitFor('the first opening', async () => requests.length === 1 && budget.gate().opensAt !== null);
+  // The gate is the rounds' too: closed until Retry-After, and past it the stream does not probe.
+  const opensAt = budget.gate().opensAt ?? 0;
+  expect(opensAt - (at[0] ?? 0)).toBeGreaterThanOrEqual(1_950);
+  await new Promise((resolve) => setTimeout(resolve, opensAt - Date.now() + 1_500));
+  expect(requests.length).toBe(1);
+  // A round's probe is answered: the gate opens, and the stream knocks again.
+  expect(await budget.acquire('push')).toBe(true);
+  budget.observe(200, new Headers());
+  await waitFor('the second opening', async () => requests.length === 2);
+  expect((at[1] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(3_450);
 });

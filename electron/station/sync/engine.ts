@@ -54,6 +54,8 @@ export interface SyncEngine {
   nudge(): void;
   /** How sync learns of the upstream's changes (upstream-events.ts), for the status; null: no upstream. */
   setUpstreamEvents(state: UpstreamEventsState | null): void;
+  /** The request budget (and gate) of this upstream, shared with the rounds: the event streams' openings go through it too. */
+  upstreamBudget(settings: UpstreamSettings): RateBudget;
   onNudge(listener: () => void): () => void;
 }
 
@@ -310,6 +312,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       feed.setEvents(state);
       void refreshStatus();
     },
+    upstreamBudget: budgetFor,
     onNudge(listener) {
       nudgeListeners.add(listener);
       return () => nudgeListeners.delete(listener);

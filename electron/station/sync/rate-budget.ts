@@ -39,6 +39,8 @@ export interface RateBudget {
   observe(status: number, headers: Headers): void;
   /** An acquired request got no answer (network error, timeout, reset): the upstream backs off. */
   unreachable(reason: string): void;
+  /** An acquired request ended without telling anything of the upstream (called off by the station itself). */
+  released(): void;
   /** The upstream's gate: when it opens (`opensAt`; null: open), whether its probe is out, the failures in a row. */
   gate(): GateState;
   /** How many consumers share this budget, this station included (≥ 1; 1 when Remaining falls only by its own requests). */
@@ -131,6 +133,9 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
       inFlight = Math.max(0, inFlight - 1);
       shares.uncounted();
       gate.failed(reason, null);
+    },
+    released() {
+      inFlight = Math.max(0, inFlight - 1);
     },
     gate: () => gate.state(),
     share: () => shares.share(),

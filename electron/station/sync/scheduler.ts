@@ -35,6 +35,9 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
   const pullInterval = options.pullIntervalMs ?? DEFAULT_PULL_INTERVAL_MS;
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
+  /** The first round's end: the event streams open after it, so that they never knock beside it on an upstream not yet heard. */
+  let firstRoundEnded = () => {};
+  const firstRound = new Promise<void>((resolve) => (firstRoundEnded = resolve));
   let nextPullAt = 0;
   let timer: NodeJS.Timeout | undefined;
   /** A local change arrived while a round ran: push again right after it. */
@@ -77,6 +80,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
     running = engine
       .runRound({ pull: due || pullNow.length > 0, pullNow })
       .then(async (report) => {
+        firstRoundEnded();
         if (report.offline) options.log?.(`sync: the upstream cannot be reached or is failing; ${report.backoff_until ? `backing off until ${report.backoff_until}` : 'retrying later'}`);
         // A round the gate cut short did not pull: the pull stays due for when it opens.
         if (due && report.backoff_until !== null) nextPullAt = 0;
@@ -90,6 +94,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
         schedule(dirty ? PUSH_DELAY_MS : told.size > 0 ? EVENT_DELAY_MS : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline && report.backoff_until === null ? 5_000 : 0)));
       })
       .catch((error: unknown) => {
+        firstRoundEnded();
         options.log?.(`sync round failed: ${error instanceof Error ? error.message : String(error)}`);
         schedule(pullInterval);
       });
@@ -110,7 +115,8 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
       // While a round runs, the next one is scheduled when it ends (see tick).
       if (timer && !stopped) schedule(EVENT_DELAY_MS);
     },
-    gateClosedUntil: () => engine.upstreamHealth().backoffUntil,
+    budget: (settings) => engine.upstreamBudget(settings),
+    ready: firstRound,
     onState: (state) => engine.setUpstreamEvents(state),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.log ? { log: options.log } : {}),

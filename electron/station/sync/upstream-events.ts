@@ -1,5 +1,7 @@
 import { createSseParser } from '#shared/api/sse.ts';
+import type { RateBudget } from './rate-budget.ts';
 import type { FetchLike, UpstreamSettings } from './upstream-client.ts';
+import { UpstreamBackingOffError } from './upstream-gate.ts';
 
 /*
  * Following the upstream's event stream (docs/decisions/sync.md, "Following a Returns Station").
@@ -9,7 +11,8 @@ import type { FetchLike, UpstreamSettings } from './upstream-client.ts';
  * and `text/event-stream`; any other answer means a returns service without one, asked again only
  * when the settings change or after an hour. Each change event is a reason to pull that account now
  * (the scheduler coalesces them into its rounds, which go through the upstream's gate and rate
- * budget like every other request); the stream itself sends nothing upstream but its opening.
+ * budget like every other request); the stream itself sends nothing upstream but its opening, which
+ * goes through that same budget and gate: a failing upstream is not knocked on more often for it.
  * Polling stays as it is: the fallback, and the check that nothing was missed.
  */
 
@@ -27,6 +30,8 @@ export const RECONNECT_CAP_MS = 60_000;
  * api/http/timeouts.ts) for twice that long is taken for stalled: dropped and reopened.
  */
 export const STALL_MS = 30_000;
+/** While the gate is closed with no end known (its probe is out), look again this often. */
+const GATE_LOOK_AGAIN_MS = 1_000;
 /** A stream that stayed open this long was healthy: the next drop starts the backoff afresh. */
 const HEALTHY_MS = 30_000;
 /** The opening's answer (its status and headers) must come within this. */
@@ -40,8 +45,15 @@ export interface UpstreamEventsOptions {
   readSettings(): Promise<UpstreamSettings | null>;
   /** A change event arrived for this account (or a stream (re)opened: what happened while it was closed is pulled). */
   changed(accountId: number): void;
-  /** Until when (ms) the upstream's gate holds every request; null when open. A stream is not (re)opened before. */
-  gateClosedUntil(): number | null;
+  /**
+   * The upstream's request budget, shared with the rounds (rate-budget.ts): each opening is a request
+   * like theirs — it waits for the budget and is held while the gate is closed (a 5xx or a lost answer,
+   * honouring Retry-After), and its answer, or a connection that failed, is told back. It is never the
+   * gate's probe (the rounds probe: a stream's head may be held back by a proxy that buffers).
+   */
+  budget(settings: UpstreamSettings): Pick<RateBudget, 'acquire' | 'observe' | 'unreachable' | 'released' | 'gate'>;
+  /** Resolves when the rounds have spoken to the upstream once: streams open after that, not beside the first round. */
+  ready: Promise<void>;
   /** Told whenever the state changes (for the sync status); null while no upstream is set. */
   onState(state: UpstreamEventsState | null): void;
   fetch?: FetchLike;
@@ -81,7 +93,7 @@ async function followOnce(
   accountId: number,
   lastEventId: { value: string },
   signal: AbortSignal,
-  options: Pick<UpstreamEventsOptions, 'changed' | 'fetch'> & { opened(): void; stallMs: number },
+  options: Pick<UpstreamEventsOptions, 'changed' | 'fetch'> & { opened(): void; stallMs: number; budget: Pick<RateBudget, 'observe' | 'unreachable' | 'released'> },
 ): Promise<Outcome> {
   const url = `${settings.base_url.replace(/\/+$/, '')}/v1/accounts/${accountId}/events`;
   const headers: Record<string, string> = { Accept: 'text/event-stream', Authorization: `Bearer ${settings.token}` };
@@ -98,11 +110,24 @@ async function followOnce(
     try {
       response = await fetchImpl(url, { method: 'GET', headers, signal: local.signal });
     } catch (error) {
-      if (signal.aborted) return { kind: 'stopped' };
-      return { kind: 'dropped', why: error instanceof Error ? error.message : String(error), healthy: false };
+      if (signal.aborted) {
+        options.budget.released();
+        return { kind: 'stopped' };
+      }
+      // A stream's head held back (a proxy that buffers) says nothing of the upstream's health; a
+      // connection that failed does.
+      if (local.signal.aborted) {
+        options.budget.released();
+        return { kind: 'dropped', why: `no answer in ${OPEN_TIMEOUT_MS / 1000} s`, healthy: false };
+      }
+      const why = error instanceof Error ? error.message : String(error);
+      options.budget.unreachable(why);
+      return { kind: 'dropped', why, healthy: false };
     } finally {
       clearTimeout(openTimer);
     }
+    // The opening's answer counts like any other: its limit headers, a 429's or a 5xx's Retry-After.
+    options.budget.observe(response.status, response.headers);
     const why = notAStream(response);
     if (why !== null || !response.body) {
       await response.body?.cancel().catch(() => undefined);
@@ -179,19 +204,43 @@ export function startUpstreamEvents(options: UpstreamEventsOptions): UpstreamEve
   async function followAccount(settings: UpstreamSettings, accountId: number, signal: AbortSignal): Promise<void> {
     const lastEventId = { value: '' };
     let failures = 0;
+    const budget = options.budget(settings);
+    let askedForProbe = false;
+    await Promise.race([options.ready, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
     while (!signal.aborted) {
-      // Never knock while the upstream's gate is closed (a 5xx or a lost answer: upstream-gate.ts).
-      const gate = options.gateClosedUntil();
-      if (gate !== null && gate > Date.now()) {
-        await sleep(gate - Date.now(), signal);
-        continue;
-      }
       if (noStreamUntil > Date.now()) {
         await sleep(noStreamUntil - Date.now(), signal);
         continue;
       }
+      // Never knock while the upstream's gate is closed (a 5xx or a lost answer: upstream-gate.ts) or
+      // its probe is out — the rounds probe — nor beyond its rate budget (a refusal to wait: later).
+      const gate = budget.gate();
+      if (gate.opensAt !== null || gate.probing) {
+        // A round is asked for (it waits for the gate): its probe is what opens it again, and it pulls
+        // what changed while no stream was open.
+        if (!askedForProbe) options.changed(accountId);
+        askedForProbe = true;
+        await sleep(Math.max((gate.opensAt ?? 0) - Date.now(), GATE_LOOK_AGAIN_MS), signal);
+        continue;
+      }
+      askedForProbe = false;
+      let admitted: boolean;
+      try {
+        admitted = await budget.acquire('pull');
+      } catch (error) {
+        if (!(error instanceof UpstreamBackingOffError)) throw error;
+        const opensAt = budget.gate().opensAt;
+        await sleep(opensAt === null ? GATE_LOOK_AGAIN_MS : Math.max(opensAt - Date.now(), GATE_LOOK_AGAIN_MS), signal);
+        continue;
+      }
+      if (signal.aborted) return;
+      if (!admitted) {
+        await sleep(reconnectDelayMs(failures + 1, random), signal);
+        continue;
+      }
       const outcome = await followOnce(settings, accountId, lastEventId, signal, {
         ...options,
+        budget,
         stallMs: options.stallMs ?? STALL_MS,
         opened() {
           open.set(accountId, true);
