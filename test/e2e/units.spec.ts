@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
 import type { PackageLineItem } from '#shared/api/line-items.ts';
+import type { DemoStation } from './fixtures.ts';
 import { expect, test } from './fixtures.ts';
-import { lineRow, openAndSignIn, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
+import { lineRow, openAndSignIn, scan, scenario, type Scenario, waitForQuietSync } from './receiving-helpers.ts';
 
 /*
  * Each unit its own (docs/decisions/units.md) at the dock, driven by the wedge keyboard: the same
@@ -74,7 +75,8 @@ test('the same item scanned twice is two units, each inspected and put on its ow
   expect(pkg.line_items.every((li) => li.quantity === 1)).toBe(true);
 });
 
-test('+ adds a unit of the selected item with its condition unset; − takes one off, but never a unit already put', async ({ page, demo }) => {
+/** A delivered parcel opened at the dock, one unit of its second item scanned and set to Good (3, Enter). */
+async function oneGoodUnitOfB(page: Page, demo: DemoStation): Promise<{ s: Scenario; b: string }> {
   const s = await scenario(demo, 'delivered');
   const b = s.skus[1];
   await openAndSignIn(page, demo, s.operator);
@@ -82,6 +84,11 @@ test('+ adds a unit of the selected item with its condition unset; − takes one
   await scan(page, b);
   await page.keyboard.press('3'); // good
   await page.keyboard.press('Enter');
+  return { s, b };
+}
+
+test('+ adds a unit of the selected item with its condition unset; − takes one off, but never a unit already put', async ({ page, demo }) => {
+  const { s, b } = await oneGoodUnitOfB(page, demo);
   await page.keyboard.press('+');
   await page.keyboard.press('Enter');
   await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('2');
@@ -111,13 +118,7 @@ test('+ adds a unit of the selected item with its condition unset; − takes one
 });
 
 test('− keeps a unit whose label was made on another terminal, known after a reload, and the station keeps it too', async ({ page, demo }) => {
-  const s = await scenario(demo, 'delivered');
-  const b = s.skus[1];
-  await openAndSignIn(page, demo, s.operator);
-  await scan(page, s.tracking);
-  await scan(page, b);
-  await page.keyboard.press('3'); // good
-  await page.keyboard.press('Enter');
+  const { s, b } = await oneGoodUnitOfB(page, demo);
   await expect(lineRow(page, b)).toContainText('Good');
   await waitForQuietSync(page);
   // Another terminal prints its label.
