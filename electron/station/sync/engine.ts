@@ -310,7 +310,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     setUpstreamEvents(state) {
       feed.setEvents(state);
-      void refreshStatus();
+      // Told as the streams stop too, while the store may be closing: a failed read changes nothing.
+      void refreshStatus().catch(() => undefined);
     },
     upstreamBudget: budgetFor,
     onNudge(listener) {

@@ -292,6 +292,9 @@ export function startUpstreamEvents(options: UpstreamEventsOptions): UpstreamEve
       const settings = await options.readSettings();
       if (settings && current && current.key === keyOf(settings) && current.accounts === JSON.stringify(settings.accounts)) return;
       await restart(settings);
+    }).catch((error: unknown) => {
+      // The store closed under a read at shutdown (or a read failed): streams stay as they are.
+      if (!stopped) options.log?.(`sync: the upstream settings could not be read for the event streams: ${error instanceof Error ? error.message : String(error)}`);
     });
     return changing;
   };
