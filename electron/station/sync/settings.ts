@@ -12,8 +12,14 @@ const AddressSchema = z.url({ protocol: /^https?$/ });
 const TokenSchema = z.string().min(1).max(4096);
 const AccountsSchema = z.array(z.int().positive()).min(1).max(100);
 
-/** The row as this version stores it: the spec's two addresses. */
-const StoredSettingsSchema = z.object({ returns_url: AddressSchema, base_url: AddressSchema, token: TokenSchema, accounts: AccountsSchema });
+const SiteMembershipSchema = z.object({
+  hub_ca_pem: z.string().min(1).max(16_384),
+  hub_ca_sha256: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
+  member_id: z.string().min(1).max(100),
+});
+
+/** The row as this version stores it: the spec's two addresses, and the hub's pin when the station joined a site. */
+const StoredSettingsSchema = z.object({ returns_url: AddressSchema, base_url: AddressSchema, token: TokenSchema, accounts: AccountsSchema, site: SiteMembershipSchema.optional() });
 
 /** The row as stations before the two addresses stored it: one Returns Station's address. */
 const OneUrlSettingsSchema = z.object({ url: AddressSchema, token: TokenSchema, accounts: AccountsSchema });

@@ -18,6 +18,22 @@ export interface UpstreamSettings {
   base_url: string;
   token: string;
   accounts: number[];
+  /**
+   * Present when this station joined a site's hub (`site join`): the upstream is then that hub, a
+   * Returns Station reached over TLS pinned to the hub's site authority, and the station's own richer
+   * interface is used with it. Absent for a returns service of the spec (even one that is a Returns Station).
+   */
+  site?: SiteMembership;
+}
+
+/** What a station keeps of the hub it joined. */
+export interface SiteMembership {
+  /** The hub's site certificate authority (PEM): the one anchor trusted for the hub's address. */
+  hub_ca_pem: string;
+  /** Its SHA-256 fingerprint (upper-case hex pairs joined by colons), as the hub prints and shows it. */
+  hub_ca_sha256: string;
+  /** This station's id among the site's members, as the hub issued it at join. */
+  member_id: string;
 }
 
 export type { UpstreamAnswer } from './upstream-answer.ts';
