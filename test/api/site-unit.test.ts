@@ -27,7 +27,7 @@ async function newPackage() {
 async function send(method: string, path: string, body: Record<string, unknown>, status = method === 'POST' ? 201 : 200) {
   const res = await call(s.origin, method, path, { token: s.account1, body });
   expect(res.status, res.text).toBe(status);
-  return res.json as PackageLineItem & { processed_at?: string | null; error_code?: string; details?: { fields?: Array<{ path: string }> } };
+  return res.json as PackageLineItem & { status?: string; processed_at?: string | null; error_code?: string; details?: { fields?: Array<{ path: string }> } };
 }
 
 const overridden = {
