@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
@@ -57,9 +59,13 @@ export function mediaBytesRoute(server: FastifyInstance, ctx: DomainContext): vo
   server.get('/media/:token', async (request, reply) => {
     const { token } = request.params as { token: string };
     const media = /^[A-Za-z0-9_-]{43}$/.test(token) ? await mediaByUrlToken(ctx.store.tables, token) : undefined;
-    if (!media || !(await ctx.store.media.exists(media.sha256))) {
+    const local = media !== undefined && (await ctx.store.media.exists(media.sha256));
+    if (!media || (!local && media.remote_url === undefined)) {
       return reply.code(404).send(errorBody('NOT_FOUND', 'No such media file.'));
     }
+    // A photo taken at another station of the site: its bytes are read from the hub as they are shown.
+    const remote = local ? null : await bytesAtHub(media.remote_url ?? '');
+    if (!local && remote === null) return reply.code(503).send(errorBody('UNAVAILABLE', 'This photo is kept at the site’s hub, which cannot be reached now.'));
     reply
       .code(200)
       .type(media.content_type)
@@ -68,6 +74,21 @@ export function mediaBytesRoute(server: FastifyInstance, ctx: DomainContext): vo
       .header('content-security-policy', "default-src 'none'; sandbox")
       .header('cache-control', 'private, max-age=31536000, immutable')
       .header('cross-origin-resource-policy', 'same-origin');
-    return reply.send(ctx.store.media.open(media.sha256));
+    return reply.send(remote ?? ctx.store.media.open(media.sha256));
   });
+}
+
+/** How long the hub may take to start answering a photo's bytes. */
+const HUB_MEDIA_TIMEOUT_MS = 10_000;
+
+/** The bytes behind the hub's capability URL (no token: the URL is the permission), or null when the hub does not give them. */
+async function bytesAtHub(url: string): Promise<Readable | null> {
+  if (!/^https?:\/\//i.test(url)) return null;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(HUB_MEDIA_TIMEOUT_MS) });
+    if (!response.ok || !response.body) return null;
+    return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+  } catch {
+    return null;
+  }
 }
