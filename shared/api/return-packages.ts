@@ -176,6 +176,8 @@ export const ReturnPackageUpdateSchema = z
     carrier_id: optionalPackageFields.carrier_id.optional(),
     location_id: optionalPackageFields.location_id.optional(),
     processor_id: IdSchema.nullable().optional(),
+    /** Station addition for a site's stations: when the station that received it did (else a move to `received` sets it now). */
+    processed_at: TimestampInputSchema.nullable().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
   .meta({ minProperties: 1 });

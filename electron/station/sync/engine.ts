@@ -6,7 +6,7 @@ import { SyncPausedError } from './errors.ts';
 import { createFreshReads, type FreshResult, fillDetails } from './fresh.ts';
 import { accountState, updateAccountState } from './account-state.ts';
 import { PullError } from './list-scan.ts';
-import { pullAccount, type PullMode } from './pull.ts';
+import { DEFAULT_IDLE_EVERY_MS, pullAccount, type PullMode } from './pull.ts';
 import { pushAccount } from './push.ts';
 import { createRateBudget, type RateBudget, type RateBudgetOptions } from './rate-budget.ts';
 import { readUpstreamSettings } from './settings.ts';
@@ -90,13 +90,13 @@ async function instanceIdOf(store: StationStore): Promise<string> {
  * package, and under a stream of creates those reads had piled up, one per commit; the waiting
  * changes are counted by the outbox's ledger (outbox-ledger.ts, docs/decisions/create-path.md).
  */
-function createStatusFeed(store: StationStore, outbox: OutboxLedger) {
+function createStatusFeed(store: StationStore, outbox: OutboxLedger, pullIntervalMs: number) {
   const listeners = new Set<(status: SyncStatus) => void>();
   let current: SyncStatus = SYNC_DISABLED;
   let latestRound: LastRound = { offline: false, error: null, backoffUntil: null };
   let events: UpstreamEventsState | null = null;
   const read = oneAtATime(async (): Promise<SyncStatus> => {
-    const fresh = await syncStatusOf(store, outbox, await readUpstreamSettings(store), latestRound, events);
+    const fresh = await syncStatusOf(store, outbox, await readUpstreamSettings(store), latestRound, events, pullIntervalMs);
     if (JSON.stringify(fresh) !== JSON.stringify(current)) {
       current = fresh;
       for (const listener of listeners) listener(fresh);
@@ -199,7 +199,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   // One request budget per upstream, kept across rounds: keyed by its base_url (where nearly all its requests go).
   const budgets = new Map<string, RateBudget>();
   const outbox = createOutboxLedger(store);
-  const feed = createStatusFeed(store, outbox);
+  const feed = createStatusFeed(store, outbox, options.idleEveryMs ?? DEFAULT_IDLE_EVERY_MS);
   const nudgeListeners = new Set<() => void>();
   let lastRound: LastRound = { offline: false, error: null, backoffUntil: null };
   /** The budget of the upstream the last round used. */
