@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
@@ -64,7 +62,7 @@ export function mediaBytesRoute(server: FastifyInstance, ctx: DomainContext): vo
       return reply.code(404).send(errorBody('NOT_FOUND', 'No such media file.'));
     }
     // A photo taken at another station of the site: its bytes are read from the hub as they are shown.
-    const remote = local ? null : await bytesAtHub(media.remote_url ?? '');
+    const remote = local || !ctx.sync ? null : await ctx.sync.hubMediaBytes(media.remote_url ?? '');
     if (!local && remote === null) return reply.code(503).send(errorBody('UNAVAILABLE', 'This photo is kept at the site’s hub, which cannot be reached now.'));
     reply
       .code(200)
@@ -76,19 +74,4 @@ export function mediaBytesRoute(server: FastifyInstance, ctx: DomainContext): vo
       .header('cross-origin-resource-policy', 'same-origin');
     return reply.send(remote ?? ctx.store.media.open(media.sha256));
   });
-}
-
-/** How long the hub may take to start answering a photo's bytes. */
-const HUB_MEDIA_TIMEOUT_MS = 10_000;
-
-/** The bytes behind the hub's capability URL (no token: the URL is the permission), or null when the hub does not give them. */
-async function bytesAtHub(url: string): Promise<Readable | null> {
-  if (!/^https?:\/\//i.test(url)) return null;
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(HUB_MEDIA_TIMEOUT_MS) });
-    if (!response.ok || !response.body) return null;
-    return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
-  } catch {
-    return null;
-  }
 }
