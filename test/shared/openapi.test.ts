@@ -66,6 +66,12 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/upstream',
   'POST /api/v1/station/upstream',
   'DELETE /api/v1/station/upstream',
+  // A site (docs/decisions/site-join.md).
+  'POST /api/v1/site/join',
+  'GET /api/v1/station/site',
+  'POST /api/v1/station/site/invites',
+  'DELETE /api/v1/station/site/members/{id}',
+  'POST /api/v1/station/site/join',
 ];
 
 function operations(d: Json): string[] {

@@ -16,6 +16,7 @@ import { SYNC_DISABLED } from '../domain/sync-port.ts';
 import { INSTANCE_KEY, stationInstanceId } from '../domain/station-instance.ts';
 import { syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
+import { upstreamFetch } from './upstream-fetch.ts';
 import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
 import type { UpstreamEventsState } from './upstream-events.ts';
 
@@ -231,7 +232,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   }
 
   async function contextFor(settings: UpstreamSettings, budget: RateBudget = budgetFor(settings)): Promise<SyncContext> {
-    const client = createUpstreamClient(settings, budget, options.fetch);
+    const client = createUpstreamClient(settings, budget, upstreamFetch(settings, options.fetch), settings.site ? () => ({ 'Returns-Station-Pending': String(feed.current().pending_changes) }) : undefined);
     return { store, clock, client, outbox, instanceId: await instanceIdOf(store), pace: () => (afterOutage(budget) ? 1 : budget.share()), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
   }
 
