@@ -3,6 +3,7 @@ import { NotAStationDatabaseError, StoreLockedError, StoreVersionTooNewError } f
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { operatorCommand } from './operators.ts';
 import { serve } from './serve.ts';
+import { siteCommand } from './site.ts';
 import { tokenCommand } from './tokens.ts';
 import { syncCommand, upstreamCommand } from './upstream.ts';
 import { USAGE } from './usage.ts';
@@ -24,6 +25,8 @@ export async function main(argv: string[]): Promise<void> {
         return await upstreamCommand(args);
       case 'sync':
         return await syncCommand(args);
+      case 'site':
+        return await siteCommand(args);
       case undefined:
       case 'help':
       case '--help':
@@ -38,9 +41,9 @@ export async function main(argv: string[]): Promise<void> {
     process.stderr.write(`returns-station: ${messageOf(error)}\n`);
     if (error instanceof UsageError) process.stderr.write(`\n${USAGE}`);
   } finally {
-    // A token command may have talked to a running station: its kept-alive connection would hold
+    // A token or site command may have talked to a running station: its kept-alive connection would hold
     // the process for seconds after the answer. Exit once the output is written.
-    if (command === 'token') {
+    if (command === 'token' || command === 'site') {
       await new Promise<void>((resolve) => process.stdout.write('', () => process.stderr.write('', () => resolve())));
       process.exit();
     }

@@ -37,13 +37,22 @@ Commands:
       a Returns Station: returns_url URL, base_url URL/api.
   upstream show [--data-dir D]      (both addresses; never the token)
   upstream remove [--data-dir D]
+  site invite [--data-dir D]
+      On a hub (running or not): print a join code alone on stdout (works once, for 15 minutes);
+      the hub's address and certificate authority fingerprint on stderr.
+  site join https://HUB:PORT --code C [--name N] [--data-dir D]
+      On a station (running or not): join the hub's site. Pins the hub's certificate authority,
+      bound to the code (a machine in the middle is refused, nothing stored), takes a token for
+      every account of the site and syncs with the hub from now on.
+  site show [--data-dir D]      (a hub's members, last contact, pending; a station's hub)
+  site remove ID [--data-dir D]  (on a hub: revokes the member's token; it keeps its unsent work)
   sync --once [--data-dir D]
       One full sync round, then a summary. Exit 0 all sent, 3 changes waiting, 1 offline/paused.
   help
 
 Defaults: --host 127.0.0.1, --port 4780, --data-dir $RETURNS_STATION_DATA_DIR or the platform's
-application-data folder. Only one process may hold a data directory: token and operator commands
-talk to a running station through its API (as an administrator); upstream and sync need it stopped.
+application-data folder. Only one process may hold a data directory: token, operator and site
+commands talk to a running station through its API (as an administrator); upstream and sync need it stopped.
 
 Environment: RETURNS_STATION_LOG_LEVEL (silent|error|warn|info|debug),
 RETURNS_STATION_ACCOUNT_RATE_LIMIT and RETURNS_STATION_STATION_RATE_LIMIT (requests per hour),

@@ -12,6 +12,7 @@ import type { MediaFile } from './media.ts';
 import type { PrintJob, PrintJobListResponse, PrintJobState, UnitLabelRequest } from './printing.ts';
 import type {
   ReturnPackage,
+  SiteReceipt,
   ReturnPackageCreateInput,
   ReturnPackageCreated,
   ReturnPackageListQuery,
@@ -23,6 +24,7 @@ import type {
 } from './return-packages.ts';
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
+import type { SiteInvite, SiteJoinInput, SiteView } from './site.ts';
 import { createSseParser } from './sse.ts';
 import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
 import type {
@@ -331,6 +333,10 @@ export class ApiClient {
   getPackage(accountId: number, id: number, o: RequestOptions = {}): Promise<ReturnPackage> {
     return this.#call(API_ROUTES.getReturnPackage, { params: { account_id: accountId, id }, signal: o.signal });
   }
+  /** A site's whole receipt of a package (G with notes, media named by hash): docs/decisions/site-receipt.md. */
+  getSiteReceipt(accountId: number, id: number, o: RequestOptions = {}): Promise<SiteReceipt> {
+    return this.#call(API_ROUTES.getSiteReceipt, { params: { account_id: accountId, id }, signal: o.signal });
+  }
   updatePackage(accountId: number, id: number, body: ReturnPackageUpdateInput, o: RequestOptions = {}): Promise<ReturnPackageUpdated> {
     return this.#call(API_ROUTES.updateReturnPackage, {
       params: { account_id: accountId, id },
@@ -477,6 +483,21 @@ export class ApiClient {
   async removeUpstream(o: RequestOptions = {}): Promise<void> {
     await this.#send(API_ROUTES.removeUpstream, { signal: o.signal });
   }
+  // -- a site ----------------------------------------------------------------------------------
+
+  site(o: RequestOptions = {}): Promise<SiteView> {
+    return this.#call(API_ROUTES.getSite, { signal: o.signal });
+  }
+  createSiteInvite(o: RequestOptions = {}): Promise<SiteInvite> {
+    return this.#call(API_ROUTES.createSiteInvite, { signal: o.signal });
+  }
+  async removeSiteMember(id: number, o: RequestOptions = {}): Promise<void> {
+    await this.#send(API_ROUTES.removeSiteMember, { params: { id }, signal: o.signal });
+  }
+  joinHub(body: SiteJoinInput, o: RequestOptions = {}): Promise<SiteView> {
+    return this.#call(API_ROUTES.joinHub, { json: body, signal: o.signal });
+  }
+
   getPackageSync(accountId: number, id: number, o: RequestOptions = {}): Promise<RecordSync> {
     return this.#call(API_ROUTES.getReturnPackageSync, { params: { account_id: accountId, id }, signal: o.signal });
   }

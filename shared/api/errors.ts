@@ -21,6 +21,27 @@ export const ERROR_CODES = {
     message: 'Only a supervisor may do this: sign in with a supervisor badge and PIN (POST /api/v1/station/supervisor-sessions).',
   },
   SIGN_IN_REFUSED: { status: 403, title: 'Forbidden', message: 'That badge and PIN do not sign in a supervisor.' },
+  JOIN_CODE_REFUSED: {
+    status: 403,
+    title: 'Forbidden',
+    message: 'The join code is unknown, used, expired or burned: ask the hub for a new one (returns-station site invite).',
+  },
+  JOIN_PROOF_WRONG: {
+    status: 403,
+    title: 'Forbidden',
+    message:
+      'The join proof does not match this hub: the code is wrong, or a machine between the station and the hub served its own certificate. A few wrong proofs burn the code.',
+  },
+  SITE_MEMBER_REMOVED: {
+    status: 401,
+    title: 'Unauthorized',
+    message: 'This station was removed from the site by its hub: its token no longer works. Its unsent changes stay on it.',
+  },
+  NOT_A_HUB: {
+    status: 409,
+    title: 'Conflict',
+    message: 'This station cannot take members: it serves no TLS (start it with serve --host on the site network) or has no accounts.',
+  },
   NOT_FOUND: { status: 404, title: 'Not Found', message: 'The requested resource does not exist.' },
   INVALID_STATUS_TRANSITION: {
     status: 409,

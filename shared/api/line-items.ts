@@ -8,6 +8,7 @@ import {
   NotesSchema,
   QuantitySchema,
   SkuSchema,
+  TimestampInputSchema,
   TimestampSchema,
 } from './common.ts';
 import { BIN_PATTERN, CONDITIONS, DISPOSITION_SOURCES, DISPOSITIONS, MAX_BIN_LENGTH } from '../dispositions.ts';
@@ -80,6 +81,32 @@ const given = (name: string) => ({ required: [name], properties: { [name]: { not
 
 const CONDITION_BY_JSON_SCHEMA = { if: { required: ['condition_by'] }, then: given('condition') };
 
+/** A unit id as stations make them: `RS-` + 8 of the station's id + `-` + the item's id on that station. */
+export const UNIT_ID_PATTERN = '^RS-[A-Z0-9]{8}-[1-9][0-9]{0,15}$';
+
+/**
+ * Between a site's hub and its stations (docs/decisions/site-receipt.md): the unit's decision as the
+ * station that made it recorded it — disposition, bin, unit id, a person's override, the put and when
+ * the condition was set —
+ * stored as given: the receiving station does not apply its own rules to it. Operator ids stay on the
+ * station that has those operators.
+ */
+export const SiteUnitSchema = z
+  .strictObject({
+    disposition: DispositionSchema.nullable(),
+    bin: BinSchema.nullable(),
+    unit_id: z.string().regex(new RegExp(UNIT_ID_PATTERN)).nullable(),
+    disposition_source: DispositionSourceSchema.nullable(),
+    /** Why and when a person overrode the rules; null when the rules decided. */
+    disposition_override: z.strictObject({ reason: boundedText(MAX_DISPOSITION_REASON_LENGTH), at: TimestampInputSchema }).nullable(),
+    /** When the put into `bin` was confirmed; null while it was not. */
+    put_confirmed_at: TimestampInputSchema.nullable(),
+    /** When the condition was set at that station (null while unset). */
+    condition_at: TimestampInputSchema.nullable(),
+  })
+  .meta({ description: "A unit's disposition, bin, unit id, override, put and condition time as the site's station that decided them recorded them (a site's hub and its stations send it): stored as given, the station's own rules are not applied." });
+export type SiteUnit = z.infer<typeof SiteUnitSchema>;
+
 /**
  * `POST .../return_packages/{id}/line_items`: one unit (the dock records every scanned unit as its
  * own item of quantity 1; an integrator may record N alike as one). Defaults: `return_line_item_id`
@@ -98,6 +125,7 @@ export const PackageLineItemCreateSchema = z
     barcode: lineItemFields.barcode.default(null),
     tags: lineItemFields.tags.default([]),
     condition_by: ConditionBySchema,
+    site_unit: SiteUnitSchema.optional(),
   })
   .superRefine(conditionByField)
   .meta({ allOf: [CONDITION_BY_JSON_SCHEMA] });
@@ -125,6 +153,13 @@ function overrideFields(body: { disposition?: string | null; bin?: string; dispo
   }
 }
 
+/** A recorded decision (`site_unit`) is not also an override: the two say different things of one unit. */
+function siteUnitAlone(body: { site_unit?: unknown; disposition?: unknown }, ctx: z.RefinementCtx): void {
+  if (body.site_unit !== undefined && body.disposition !== undefined) ctx.addIssue({ code: 'custom', path: ['site_unit'], message: 'Give site_unit or an override (disposition), not both.' });
+}
+
+const SITE_UNIT_ALONE_JSON_SCHEMA = { not: { required: ['site_unit', 'disposition'] } };
+
 /** `PATCH .../line_items/{line_item_id}`: any of the fields, at least one. */
 export const PackageLineItemUpdateSchema = z
   .strictObject({
@@ -145,11 +180,14 @@ export const PackageLineItemUpdateSchema = z
     /** The dock worker who overrides (an operator id, as `processor_id`); null or left out: not recorded. */
     disposition_by: IdSchema.nullable().optional(),
     condition_by: ConditionBySchema,
+    /** A site's station says what it decided (instead of an override or the rules). */
+    site_unit: SiteUnitSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
   .superRefine(overrideFields)
+  .superRefine(siteUnitAlone)
   .superRefine(conditionByField)
-  .meta({ minProperties: 1, allOf: [...OVERRIDE_JSON_SCHEMA, CONDITION_BY_JSON_SCHEMA] });
+  .meta({ minProperties: 1, allOf: [...OVERRIDE_JSON_SCHEMA, CONDITION_BY_JSON_SCHEMA, SITE_UNIT_ALONE_JSON_SCHEMA] });
 export type PackageLineItemUpdate = z.infer<typeof PackageLineItemUpdateSchema>;
 
 export const DispositionOverrideSchema = z.object({ by: z.int().nullable(), reason: z.string(), at: TimestampSchema });

@@ -17,6 +17,7 @@ import {
   ReturnPackageListQuerySchema,
   ReturnPackageListResponseSchema,
   ReturnPackageSchema,
+  SiteReceiptSchema,
   ReturnPackageUpdateSchema,
   ReturnPackageUpdatedSchema,
   StationPackageListQuerySchema,
@@ -49,6 +50,7 @@ import {
   PrintJobsCreatedSchema,
   UnitLabelRequestSchema,
 } from './printing.ts';
+import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, SiteInviteSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import { FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
 
@@ -265,6 +267,19 @@ export const API_ROUTES = {
     params: PackagePathSchema,
     status: 200,
     response: ReturnPackageSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  getSiteReceipt: {
+    operationId: 'getSiteReceipt',
+    method: 'GET',
+    path: `${PACKAGE}/site_receipt`,
+    summary: "The whole receipt of a package for a site's stations: G with the dock's notes, and each media file's sha256, type and size.",
+    description: "Read by the stations that joined this station as their site's hub (docs/decisions/site-receipt.md); the spec's answers (L, C, G, U) stay as they are.",
+    tag: 'return packages',
+    auth: 'account',
+    params: PackagePathSchema,
+    status: 200,
+    response: SiteReceiptSchema,
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   updateReturnPackage: {
@@ -861,6 +876,77 @@ export const API_ROUTES = {
     status: 204,
     response: null,
     errors: ['ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+  },
+  // A site (docs/api-reference.md, A site): a hub's join codes and members, a station's joining.
+  joinSite: {
+    operationId: 'joinSite',
+    method: 'POST',
+    path: '/api/v1/site/join',
+    summary: "A station joins this hub with a join code's proof (no token: the proof is the credential).",
+    description:
+      '`proof` is HMAC-SHA256, keyed by the SHA-256 of `returns-station site join\\0` and the normalised code, over `join\\0{ca_sha256}\\0{nonce}`, where ' +
+      "`ca_sha256` is the fingerprint of the top certificate the station was served. The hub checks it against its own site authority's fingerprint: a wrong " +
+      `proof (a wrong code, or a machine in the middle serving its own certificate) is a 403 \`JOIN_PROOF_WRONG\` and counts against the code; ${JOIN_CODE_WRONG_PROOFS} burn it. ` +
+      'An unknown, used, expired or burned code is a 403 `JOIN_CODE_REFUSED`. The answer proves the hub knows the code too: `hub_proof` is the same HMAC over ' +
+      '`hub\\0{ca_sha256}\\0{nonce}`. Only a station serving TLS takes members (409 `NOT_A_HUB`).',
+    tag: 'site',
+    auth: 'none',
+    body: SiteJoinRequestSchema,
+    status: 200,
+    response: SiteJoinAnswerSchema,
+    replayable: false,
+    errors: [...WRITE, 'JOIN_CODE_REFUSED', 'JOIN_PROOF_WRONG', 'NOT_A_HUB'],
+  },
+  getSite: {
+    operationId: 'getSite',
+    method: 'GET',
+    path: '/api/v1/station/site',
+    summary: "This station's site: the hub it joined (and whether it was removed), what it holds unsent, and the members that joined it.",
+    tag: 'site',
+    auth: 'station',
+    status: 200,
+    response: SiteViewSchema,
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  createSiteInvite: {
+    operationId: 'createSiteInvite',
+    method: 'POST',
+    path: '/api/v1/station/site/invites',
+    summary: `Make a join code for a station: it works once, for ${JOIN_CODE_MINUTES} minutes; shown in this answer only (the hub keeps its hash).`,
+    tag: 'site',
+    auth: 'supervisor',
+    status: 201,
+    response: SiteInviteSchema,
+    replayable: false,
+    errors: ['ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'VALIDATION_FAILED'],
+  },
+  removeSiteMember: {
+    operationId: 'removeSiteMember',
+    method: 'DELETE',
+    path: '/api/v1/station/site/members/{id}',
+    summary: "Remove a member from the site: its token is revoked at once; it keeps its unsent changes.",
+    tag: 'site',
+    auth: 'supervisor',
+    params: OperatorPathSchema,
+    status: 204,
+    response: null,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'SUPERVISOR_REQUIRED'],
+  },
+  joinHub: {
+    operationId: 'joinHub',
+    method: 'POST',
+    path: '/api/v1/station/site/join',
+    summary: "Join a hub with its join code: this station pins the hub's site authority and syncs with the hub from now on.",
+    description:
+      'The station reads the authority the hub serves, proves the code over its fingerprint, and stores nothing unless the hub proves the code back ' +
+      '(docs/decisions/site-join.md). Joining again replaces the membership. A refusal by the hub, or a hub that cannot be reached, is a 422 on `code` or `hub_url` with the reason.',
+    tag: 'site',
+    auth: 'supervisor',
+    body: SiteJoinInputSchema,
+    status: 200,
+    response: SiteViewSchema,
+    replayable: false,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
   },
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -47,6 +47,8 @@ export const SyncStatusSchema = z.object({
    * interval (a returns service without one). Null while sync is off or not yet known.
    */
   upstream_events: z.enum(['following', 'polling']).nullable(),
+  /** How often the station reads its upstream's lists when nothing tells it of a change (the pull interval), in ms; null while sync is off. */
+  pull_interval_ms: z.int().positive().nullable(),
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 

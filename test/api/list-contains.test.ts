@@ -167,16 +167,18 @@ describe('a text most records contain', () => {
       { query: '&account_id=2', keep: (p) => p.account_id === 2 },
       { query: '&status=delivered,pending', keep: (p) => p.status === 'delivered' || p.status === 'pending' },
       { query: '&status=received&account_id=1', keep: (p) => p.status === 'received' && p.account_id === 1 },
+      { query: '&status=received', keep: (p) => p.status === 'received' },
+      { query: '&status=in_transit,received', keep: (p) => p.status === 'in_transit' || p.status === 'received' },
     ];
-    // Every package, and the first 1,000 (as many as make a text broad): a third of the rows.
-    for (const text of [`${tag}bulk`, `${tag}BULK00`]) {
+    // Every package, and the first 1,000 (as many as make a text broad): a third of the rows; and no text.
+    for (const text of [`${tag}bulk`, `${tag}BULK00`, '']) {
       for (const { query, keep } of cases) {
         for (const [sort, compare] of Object.entries(SORTS)) {
           const expected = made.filter((p) => keep(p) && p.tracking_number.toLowerCase().includes(text.toLowerCase())).sort(compare).map((p) => p.tracking_number);
           const per = 100;
           const last = Math.ceil(expected.length / per);
           for (const page of new Set([1, 2, 3, Math.ceil(last / 2), last, last + 1])) {
-            const got = await listed(`tracking_number_contains=${text}&sort=${sort}&per_page=${per}&page=${page}${query}`);
+            const got = await listed(`${text ? `tracking_number_contains=${text}&` : ''}sort=${sort}&per_page=${per}&page=${page}${query}`);
             expect(got.data.map((p) => p.tracking_number), `${text} ${query} ${sort} page ${page}`).toEqual(expected.slice((page - 1) * per, page * per));
             // A count is exact, or a lower bound that says so.
             if (got.meta.total_count_lower_bound) expect(got.meta.total_count).toBeLessThanOrEqual(expected.length);
@@ -203,8 +205,11 @@ describe('a text most records contain', () => {
     // A selective text among them: its match set, counted exactly.
     const ten = await listed(`tracking_number_contains=${tag}bulk0012`);
     expect(ten.meta).toEqual({ current_page: 1, per_page: 25, total_count: 10, total_pages: 1 });
-    // Every account in time order has no index to walk: a match set, counted exactly.
-    expect((await listed(`tracking_number_contains=${tag}bulk&per_page=25`)).meta).toEqual({ current_page: 1, per_page: 25, total_count: BULK, total_pages: BULK / 25 });
+    // Every account's list walks its own order too (indexes without the account), in each sort and with statuses.
+    for (const query of ['', '&sort=created_at', '&sort=-updated_at', '&status=in_transit,received']) {
+      const every = await listed(`tracking_number_contains=${tag}bulk&per_page=25${query}`);
+      expect(every.meta, query).toEqual({ current_page: 1, per_page: 25, total_count: COUNT_BUDGET + 1, total_pages: Math.ceil((COUNT_BUDGET + 1) / 25), total_count_lower_bound: true });
+    }
   });
 
   it('a return list of a broad email or SKU text pages like a plain filter, newest first', async () => {
@@ -218,6 +223,26 @@ describe('a text most records contain', () => {
         if (page === 1) expect(got.meta.total_count_lower_bound).toBe(true);
       }
     }
+  });
+
+  it('the returns list of every account (a station token) pages a broad email or SKU text like a plain filter, with statuses', async () => {
+    const newest = [...returnsMade].sort((a, z) => byTime(z, a)).map((r) => r.email);
+    for (const search of [`email_contains=${encodeURIComponent(`@broad-${tag}`)}`, 'sku_contains=bk-', `email_contains=${encodeURIComponent(`bulk.12`)}`]) {
+      const text = search.startsWith('sku') ? null : decodeURIComponent(search.split('=')[1] ?? '');
+      const expected = text === null ? newest : newest.filter((email) => email.includes(text));
+      const last = Math.ceil(expected.length / 100);
+      for (const page of new Set([1, 2, 3, Math.ceil(last / 2), last, last + 1])) {
+        const response = await call(b.origin, 'GET', `/returns?${search}&per_page=100&page=${page}`, { token: b.stationToken });
+        expect(response.status, response.text).toBe(200);
+        const got = ReturnListResponseSchema.parse(response.json);
+        expect(got.data.map((r) => r.email), `${search} page ${page}`).toEqual(expected.slice((page - 1) * 100, page * 100));
+        if (got.meta.total_count_lower_bound) expect(got.meta.total_count).toBeLessThanOrEqual(expected.length);
+        else expect(got.meta.total_count, search).toBe(expected.length);
+      }
+    }
+    // Every return made here is awaiting: a status that none has lists nothing, one that all have lists all.
+    const none = await call(b.origin, 'GET', `/returns?email_contains=${encodeURIComponent(`@broad-${tag}`)}&status=received`, { token: b.stationToken });
+    expect(ReturnListResponseSchema.parse(none.json).meta.total_count).toBe(0);
   });
 
   it('a write is seen by the next search: the count and pages are found again', async () => {

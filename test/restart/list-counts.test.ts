@@ -17,7 +17,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-it('list totals by status follow creates and changes, and survive a restart', async () => {
+it('list totals by status follow creates and changes, and survive a restart', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'list-counts-'));
   dirs.push(dir);
   const token = cli(dir, 'token', 'create', '--account', '1001', '--name', 'list counts test').trim();

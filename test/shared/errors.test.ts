@@ -57,6 +57,12 @@ describe('error bodies', () => {
       SIGN_IN_REFUSED: 403,
       SIGN_IN_LOCKED: 429,
       SUPERVISOR_EXISTS: 409,
+      // A site (docs/decisions/site-join.md): a join code refused, a join's proof wrong, a removed
+      // member's token, a station that cannot take members.
+      JOIN_CODE_REFUSED: 403,
+      JOIN_PROOF_WRONG: 403,
+      SITE_MEMBER_REMOVED: 401,
+      NOT_A_HUB: 409,
       INTERNAL_ERROR: 500,
       UNAVAILABLE: 503,
     });

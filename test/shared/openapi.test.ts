@@ -18,6 +18,7 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/accounts/{account_id}/return_packages',
   'POST /api/v1/accounts/{account_id}/return_packages',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}',
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}/site_receipt',
   'PATCH /api/v1/accounts/{account_id}/return_packages/{id}',
   'POST /api/v1/accounts/{account_id}/return_packages/{id}/line_items',
   'PATCH /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}',
@@ -66,6 +67,12 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/upstream',
   'POST /api/v1/station/upstream',
   'DELETE /api/v1/station/upstream',
+  // A site (docs/decisions/site-join.md).
+  'POST /api/v1/site/join',
+  'GET /api/v1/station/site',
+  'POST /api/v1/station/site/invites',
+  'DELETE /api/v1/station/site/members/{id}',
+  'POST /api/v1/station/site/join',
 ];
 
 function operations(d: Json): string[] {

@@ -16,6 +16,8 @@ import { stationRoutes } from './routes/station.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { supervisorRoutes } from './routes/supervisor.ts';
 import { syncRoutes } from './routes/sync.ts';
+import { siteRoutes } from './routes/site.ts';
+import { watchSiteMembers } from './site-members.ts';
 import { createViewCache } from './view-cache.ts';
 
 /** Every API answer: never cached by a browser or proxy, never sniffed as anything but its type. */
@@ -43,6 +45,8 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
       done();
     });
     resolvePrincipals(api, ctx, options.trustConnection);
+    // A hub notes its members' contact and tells a removed member why its token stopped working.
+    watchSiteMembers(api, ctx);
     useRateLimits(api, options.rateLimits);
     shareFairly(api);
     useJsonBodiesOnly(api);
@@ -59,6 +63,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await api.register(async (scope) => tokenRoutes(scope, ctx));
     await api.register(async (scope) => supervisorRoutes(scope, ctx));
     await api.register(async (scope) => syncRoutes(scope, ctx));
+    await api.register(async (scope) => siteRoutes(scope, ctx));
     await api.register(async (scope) => eventRoutes(scope, ctx, { heartbeatMs: options.heartbeatMs }));
   });
 }

@@ -1,5 +1,5 @@
 import { DispositionRulesSchema, type DispositionRules, type DispositionRulesUpdate } from '#shared/api/disposition-rules.ts';
-import type { PackageLineItemUpdate } from '#shared/api/line-items.ts';
+import type { PackageLineItemUpdate, SiteUnit } from '#shared/api/line-items.ts';
 import {
   DEFAULT_DISPOSITION_RULES,
   DEFAULT_DISPOSITION_STYLES,
@@ -148,6 +148,27 @@ export async function applyRules(t: BoundTables, pkg: Readonly<ReturnPackage>, i
   }
   const answer = await byRules(t, pkg, item);
   return { ...item, ...(await settle(t, item, answer?.disposition ?? null, answer?.bin ?? null, answer ? 'rule' : null, null)) };
+}
+
+/**
+ * A unit's decision as the site's station that made it recorded it (`site_unit`): taken as given,
+ * without this station's rules — one unit has one disposition and bin on every station of a site.
+ */
+export function applyRecorded(item: PackageLineItem, recorded: SiteUnit): PackageLineItem {
+  const unitId = recorded.unit_id ?? item.unit_id ?? null;
+  const samePut = recorded.put_confirmed_at !== null && recorded.put_confirmed_at === (item.put_confirmed_at ?? null);
+  const fields: DispositionFields = {
+    disposition: recorded.disposition,
+    bin: recorded.bin,
+    unit_id: unitId,
+    disposition_source: recorded.disposition === null ? null : recorded.disposition_source,
+    disposition_override: recorded.disposition_override ? { by: null, reason: recorded.disposition_override.reason, at: recorded.disposition_override.at } : null,
+    put_confirmed_at: recorded.put_confirmed_at,
+    put_by: samePut ? (item.put_by ?? null) : null,
+    tags: withStationTags(item.tags, { disposition: recorded.disposition, bin: recorded.bin, unit_id: unitId }),
+  };
+  const conditionAt = item.condition === null ? null : (recorded.condition_at ?? item.condition_at ?? null);
+  return { ...item, ...fields, condition_at: conditionAt, tags: fields.tags.slice(0, MAX_TAGS) };
 }
 
 /**

@@ -4,7 +4,7 @@ import { fail } from '../errors.ts';
 import type { PackageLineItem, ReturnPackage, BoundTables, ReadTables } from '../store/index.ts';
 import { packageOfAccount, touchPackage } from './packages.ts';
 import { checkOperator, invalidReference } from './references.ts';
-import { applyOverride, applyRules, confirmPutOf, touchesRuleFacts } from './dispositions.ts';
+import { applyOverride, applyRecorded, applyRules, confirmPutOf, touchesRuleFacts } from './dispositions.ts';
 import { labelJobOfUnit, unitIdOf } from './print-jobs.ts';
 
 async function returnLine(t: BoundTables, pkg: ReturnPackage, returnLineItemId: number) {
@@ -73,7 +73,7 @@ export async function createLineItem(t: BoundTables, now: string, accountId: num
   };
   const id = await t.package_line_items.add(draft as PackageLineItem);
   // The unit id carries the item's id: the rules are applied once the id is known, in the same write.
-  const item = await applyRules(t, pkg, { ...draft, id }, true);
+  const item = input.site_unit ? applyRecorded({ ...draft, id }, input.site_unit) : await applyRules(t, pkg, { ...draft, id }, true);
   await t.package_line_items.put(item);
   await touchPackage(t, pkg, now, true, 1);
   return item;
@@ -87,14 +87,15 @@ function conditionSet(condition: PackageLineItem['condition'], by: number | null
 export async function updateLineItem(t: BoundTables, now: string, accountId: number, packageId: number, id: number, patch: PackageLineItemUpdate): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const item = await lineItemOfPackage(t, pkg, id);
-  const { disposition, bin, disposition_reason, disposition_by, condition_by, ...fields } = patch;
+  const { disposition, bin, disposition_reason, disposition_by, condition_by, site_unit: recorded, ...fields } = patch;
   if (fields.return_line_item_id != null) await returnLine(t, pkg, fields.return_line_item_id);
   await checkOperator(t, 'condition_by', condition_by);
   if (fields.quantity !== undefined && fields.quantity !== item.quantity) await refuseIfLabelledOrPut(t, item, 'quantity');
   let next: PackageLineItem = { ...item, ...fields };
   // Who set the condition, and when: recorded when it changes (the same condition again keeps the first).
   if (fields.condition !== undefined && fields.condition !== item.condition) next = { ...next, ...conditionSet(fields.condition, condition_by, now) };
-  next = await applyRules(t, pkg, next, touchesRuleFacts(fields));
+  if (recorded) next = applyRecorded(next, recorded);
+  else next = await applyRules(t, pkg, next, touchesRuleFacts(fields));
   if (disposition !== undefined) next = await applyOverride(t, now, pkg, next, { disposition, bin, disposition_reason, disposition_by });
   if (JSON.stringify(next) === JSON.stringify(item)) return item;
   next.updated_at = advance(item.updated_at, now);

@@ -30,11 +30,12 @@ async function assertTrackingNumberFree(t: BoundTables, accountId: number, track
 }
 
 /** The fields a move to `received` or `delivered` also sets (docs/api-reference.md, Return packages). */
-function arrivalEffects(pkg: Readonly<ReturnPackage>, to: PackageStatus, now: string, given: { actual_arrival?: string | null; processor_id?: number | null }): Partial<ReturnPackage> {
+function arrivalEffects(pkg: Readonly<ReturnPackage>, to: PackageStatus, now: string, given: { actual_arrival?: string | null; processor_id?: number | null; processed_at?: string | null }): Partial<ReturnPackage> {
   if (to === 'received') {
     return {
       actual_arrival: given.actual_arrival ?? pkg.actual_arrival ?? now,
-      processed_at: now,
+      // A site's station received it earlier (it sends when): that time, not the time it arrived here.
+      processed_at: given.processed_at ?? now,
       processor_id: given.processor_id ?? pkg.processor_id ?? null,
     };
   }

@@ -10,6 +10,7 @@ import { ensureTextSearchIndex } from './sqlite/text-search-index.ts';
 import { ensureDispositionIndex } from './sqlite/disposition-index.ts';
 import { ensureUnitIndex } from './sqlite/unit-index.ts';
 import { ensureStatusCounts } from './sqlite/status-counts.ts';
+import { ensureListIndexes } from './sqlite/layout.ts';
 import { type Durability, startDurability } from './open/durability.ts';
 import { type OpenedEngine, openEngine } from './open/engine.ts';
 import { engineReadsFor } from './engine-reads.ts';
@@ -96,6 +97,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
     ensureDispositionIndex(sqlite);
     ensureUnitIndex(sqlite);
     ensureStatusCounts(sqlite);
+    ensureListIndexes(sqlite);
     durability = startDurability(sqlite, file, plan, {
       ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),
       ...(options.beforeSync ? { beforeSync: options.beforeSync } : {}),

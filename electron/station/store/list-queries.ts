@@ -102,12 +102,15 @@ interface SortOrder {
   descending: boolean;
   forward: string;
   reverse: string;
+  /** The same, by the result columns of a compound select (the sort column is `s`). */
+  merged: { forward: string; reverse: string };
 }
 
 const sortOrder = (column: SortOrder['column'], descending: boolean): SortOrder => {
+  const by = (keys: string[], desc: boolean) => keys.map((key) => `${key} ${desc ? 'DESC' : 'ASC'}`).join(', ');
   const keys = column ? [column, 'k'] : ['k'];
-  const by = (desc: boolean) => keys.map((key) => `${key} ${desc ? 'DESC' : 'ASC'}`).join(', ');
-  return { column, descending, forward: by(descending), reverse: by(!descending) };
+  const merged = column ? ['s', 'k'] : ['k'];
+  return { column, descending, forward: by(keys, descending), reverse: by(keys, !descending), merged: { forward: by(merged, descending), reverse: by(merged, !descending) } };
 };
 
 const ORDER_BY: Record<PackageSort, SortOrder> = {
@@ -331,17 +334,43 @@ const queryKey = (table: ListableTable, where: string, params: SQLInputValue[]):
 /** Runs a page statement: its rows' ids and sort values. */
 type PageReader = (sql: string, ...params: SQLInputValue[]) => PageRow[];
 
+/** One status's part of a list (or the whole list): its FROM and WHERE clauses (whereOf). */
+type Arm = Pick<Where, 'from' | 'where' | 'params'>;
+
 /** The rows [offset, end) of a filtered, ordered table of `total` matches. */
 interface PageRequest {
-  /** The table as the FROM clause names it (whereOf). */
-  from: string;
-  where: string;
-  params: SQLInputValue[];
+  /** The list, or one part per status it asks for (merged in the order: listArms). */
+  arms: readonly Arm[];
   order: SortOrder;
   offset: number;
   end: number;
   /** Undefined when the count stopped at a cap: the page is then read from the front or a landmark only. */
   total: number | undefined;
+}
+
+/**
+ * The rows of `arms` in an order (forward or reverse), each with the condition `extra` (and its
+ * parameters), as one statement ending in `LIMIT ? OFFSET ?`. Several arms are one UNION ALL whose
+ * ORDER BY SQLite merges: each arm walks its status's own index in the order (`status, created_at,
+ * k`), so a page reads its rows and the skipped ones only, where `status IN (…)` would read every
+ * match of each status into a sorter.
+ */
+function orderedSelect(arms: readonly Arm[], columns: string, order: SortOrder, forward: boolean, extra = ''): { sql: string; params: SQLInputValue[] } {
+  const armSql = ({ from, where }: Arm) => `SELECT ${columns} FROM ${from}${extra ? `${where ? `${where} AND` : ' WHERE'} ${extra}` : where}`;
+  const params = arms.flatMap((arm) => arm.params);
+  const [only] = arms;
+  if (arms.length === 1 && only) return { sql: `${armSql(only)} ORDER BY ${forward ? order.forward : order.reverse} LIMIT ? OFFSET ?`, params };
+  return { sql: `${arms.map(armSql).join(' UNION ALL ')} ORDER BY ${forward ? order.merged.forward : order.merged.reverse} LIMIT ? OFFSET ?`, params };
+}
+
+/**
+ * A list's arms: one per status when it asks for several (merged in its order by orderedSelect),
+ * else the list itself; `whereFor` makes each one's clauses.
+ */
+function armsOf(filters: PackageFilters | ReturnFilters, whereFor: (filters: PackageFilters | ReturnFilters) => Arm): Arm[] {
+  const statuses = [...new Set<string>(filters.status ?? [])];
+  if (statuses.length < 2) return [whereFor(filters)];
+  return statuses.map((status) => whereFor({ ...filters, status: [status] } as PackageFilters | ReturnFilters));
 }
 
 /**
@@ -351,28 +380,35 @@ interface PageRequest {
  * found since the last commit that touched the table — sought by its (column, id) value.
  */
 function readPage(read: PageReader, request: PageRequest, known: readonly Landmark[]): PageRow[] {
-  const { from, where, params, order, offset, end, total } = request;
+  const { arms, order, offset, end, total } = request;
   const size = end - offset;
-  const select = `SELECT k${order.column ? `, ${order.column} AS s` : ''} FROM ${from}`;
-  let best: { skip: number; run: () => PageRow[] } = {
-    skip: offset,
-    run: () => read(`${select}${where} ORDER BY ${order.forward} LIMIT ? OFFSET ?`, ...params, size, offset),
+  const columns = `k${order.column ? `, ${order.column} AS s` : ''}`;
+  const run = (forward: boolean, skip: number, extra = '', values: SQLInputValue[] = []): PageRow[] => {
+    const { sql, params } = orderedSelect(
+      arms.map((arm) => ({ ...arm, params: [...arm.params, ...values] })),
+      columns,
+      order,
+      forward,
+      extra,
+    );
+    const rows = read(sql, ...params, size, skip);
+    return forward ? rows : rows.reverse();
   };
-  const consider = (skip: number, run: () => PageRow[]): void => {
-    if (skip < best.skip) best = { skip, run };
+  let best: { skip: number; run: () => PageRow[] } = { skip: offset, run: () => run(true, offset) };
+  const consider = (skip: number, go: () => PageRow[]): void => {
+    if (skip < best.skip) best = { skip, run: go };
   };
-  if (total !== undefined) consider(total - end, () => read(`${select}${where} ORDER BY ${order.reverse} LIMIT ? OFFSET ?`, ...params, size, total - end).reverse());
+  if (total !== undefined) consider(total - end, () => run(false, total - end));
   // Rows from the landmark on (itself included) in this direction: greater ones in an ascending walk.
   const seek = (mark: Landmark, forward: boolean, skip: number): PageRow[] => {
     const from = forward !== order.descending ? '>=' : '<=';
     const condition = order.column ? `(${order.column}, k) ${from} (?, ?)` : `k ${from} ?`;
     const values = order.column ? [mark.value as SQLInputValue, mark.k] : [mark.k];
-    const sql = `${select}${where ? `${where} AND` : ' WHERE'} ${condition} ORDER BY ${forward ? order.forward : order.reverse} LIMIT ? OFFSET ?`;
-    return read(sql, ...params, ...values, size, skip);
+    return run(forward, skip, condition, values);
   };
   for (const mark of known) {
     if (mark.position <= offset) consider(offset - mark.position, () => seek(mark, true, offset - mark.position));
-    else if (mark.position >= end - 1) consider(mark.position - (end - 1), () => seek(mark, false, mark.position - (end - 1)).reverse());
+    else if (mark.position >= end - 1) consider(mark.position - (end - 1), () => seek(mark, false, mark.position - (end - 1)));
   }
   return best.run();
 }
@@ -415,25 +451,27 @@ export function createListQueries(db: DatabaseSync) {
   };
 
   /**
-   * Row by row only where it pays: the list's order has an index (every sort index starts with the
-   * account; the id order is the table's own), and page 1 fills within the first FRONT_ROWS rows of
-   * that order (matches of a broad text may all lie deep in it: "omer.123" of 1,111 emails sits under
-   * 219,000 newer rows of an account). Else every text is a match set.
+   * Row by row only where it pays: page 1 fills within the first FRONT_ROWS rows of the list's order
+   * (every order has an index, with the account or without: sqlite/layout.ts), since matches of a
+   * broad text may all lie deep in it ("omer.123" of 1,111 emails sits under 219,000 newer rows of
+   * an account). Else every text is a match set.
    */
-  const planOf = (table: ListableTable, filters: PackageFilters | ReturnFilters, order: SortOrder, perPage: number): Where => {
-    const sets = (): Where => whereOf(table, filters);
-    if (filters.account_id === undefined && order.column !== null) return sets();
+  const planOf = (table: ListableTable, filters: PackageFilters | ReturnFilters, order: SortOrder, perPage: number): { plan: Where; form: TextForm } => {
+    const sets = { plan: whereOf(table, filters), form: () => 'set' as const };
     const plan = whereOf(table, filters, formOf);
-    if (plan.from !== table || plan.rowChecks === null) return plan;
+    if (plan.from !== table || plan.rowChecks === null) return { plan, form: formOf };
     const { rowChecks } = plan;
-    const { where, params } = whereOf(table, filters, () => 'row', false);
-    const front = memory.count(`front\u0000${queryKey(table, plan.where, plan.params)}\u0000${order.forward}\u0000${perPage}`, () =>
-      counted(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM (SELECT ${[...new Set([...rowChecks.reads, ...(order.column ? [order.column] : [])])].join(', ')} FROM ${table}${where} ORDER BY ${order.forward} LIMIT ${FRONT_ROWS}) AS ${table} WHERE ${rowChecks.sql} LIMIT ${perPage})`,
-        [...params, ...rowChecks.params],
-      ),
-    );
-    return front >= perPage ? plan : sets();
+    const reads = [...rowChecks.reads, ...(order.column ? [`${order.column} AS s`] : [])].join(', ');
+    const front = memory.count(`front\u0000${queryKey(table, plan.where, plan.params)}\u0000${order.forward}\u0000${perPage}`, () => {
+      const rows = orderedSelect(
+        armsOf(filters, (part) => whereOf(table, part, () => 'row', false)),
+        reads,
+        order,
+        true,
+      );
+      return counted(`SELECT count(*) AS n FROM (SELECT 1 FROM (${rows.sql}) AS ${table} WHERE ${rowChecks.sql} LIMIT ${perPage})`, [...rows.params, FRONT_ROWS, 0, ...rowChecks.params]);
+    });
+    return front >= perPage ? { plan, form: formOf } : sets;
   };
 
   return {
@@ -444,7 +482,7 @@ export function createListQueries(db: DatabaseSync) {
       // broad (planOf), each is checked row by row in the list's own order, counted within COUNT_BUDGET.
       const order =
         table === 'return_packages' ? ORDER_BY[(query as ListQueries['return_packages']).sort ?? '-created_at'] : ORDER_BY['-created_at'];
-      const plan = planOf(table, query, order, perPage);
+      const { plan, form } = planOf(table, query, order, perPage);
       const { from, where, params, rowChecks } = plan;
       const key = queryKey(table, where, params);
       // A match set bounds the list: counted exactly. Searches all asked row by row: counted within a budget of rows.
@@ -461,7 +499,8 @@ export function createListQueries(db: DatabaseSync) {
       if (!lowerBound && offset >= total) return { ids: [], total };
       const end = lowerBound ? offset + perPage : Math.min(total, offset + perPage);
       const known = memory.landmarks(`${key}\u0000${order.forward}`);
-      const rows = readPage(read, { from, where, params, order, offset, end, total: lowerBound ? undefined : total }, known);
+      const arms = armsOf(query, (part) => whereOf(table, part, form));
+      const rows = readPage(read, { arms, order, offset, end, total: lowerBound ? undefined : total }, known);
       rememberLandmarks(known, order, offset, rows);
       const ids = rows.map((row) => row.k);
       if (!lowerBound) return { ids, total };

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { SyncStatus } from '#shared/api/station.ts';
 import type { Clock } from '../domain/clock.ts';
 import { boundTables, type OutboxEntry, type StationStore } from '../store/index.ts';
@@ -6,7 +7,7 @@ import { SyncPausedError } from './errors.ts';
 import { createFreshReads, type FreshResult, fillDetails } from './fresh.ts';
 import { accountState, updateAccountState } from './account-state.ts';
 import { PullError } from './list-scan.ts';
-import { pullAccount, type PullMode } from './pull.ts';
+import { DEFAULT_IDLE_EVERY_MS, pullAccount, type PullMode } from './pull.ts';
 import { pushAccount } from './push.ts';
 import { createRateBudget, type RateBudget, type RateBudgetOptions } from './rate-budget.ts';
 import { readUpstreamSettings } from './settings.ts';
@@ -16,6 +17,8 @@ import { SYNC_DISABLED } from '../domain/sync-port.ts';
 import { INSTANCE_KEY, stationInstanceId } from '../domain/station-instance.ts';
 import { syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
+import { upstreamFetch } from './upstream-fetch.ts';
+import { hubMediaBytes } from './hub-media.ts';
 import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
 import type { UpstreamEventsState } from './upstream-events.ts';
 
@@ -52,6 +55,8 @@ export interface SyncEngine {
   upstreamHealth(): UpstreamHealth;
   /** Asks the scheduler for a round now (settings changed, a person asked to retry). */
   nudge(): void;
+  /** The bytes of a photo kept at the site's hub, read as it is shown (hub-media.ts). */
+  hubMediaBytes(url: string): Promise<Readable | null>;
   /** How sync learns of the upstream's changes (upstream-events.ts), for the status; null: no upstream. */
   setUpstreamEvents(state: UpstreamEventsState | null): void;
   /** The request budget (and gate) of this upstream, shared with the rounds: the event streams' openings go through it too. */
@@ -89,13 +94,13 @@ async function instanceIdOf(store: StationStore): Promise<string> {
  * package, and under a stream of creates those reads had piled up, one per commit; the waiting
  * changes are counted by the outbox's ledger (outbox-ledger.ts, docs/decisions/create-path.md).
  */
-function createStatusFeed(store: StationStore, outbox: OutboxLedger) {
+function createStatusFeed(store: StationStore, outbox: OutboxLedger, pullIntervalMs: number) {
   const listeners = new Set<(status: SyncStatus) => void>();
   let current: SyncStatus = SYNC_DISABLED;
   let latestRound: LastRound = { offline: false, error: null, backoffUntil: null };
   let events: UpstreamEventsState | null = null;
   const read = oneAtATime(async (): Promise<SyncStatus> => {
-    const fresh = await syncStatusOf(store, outbox, await readUpstreamSettings(store), latestRound, events);
+    const fresh = await syncStatusOf(store, outbox, await readUpstreamSettings(store), latestRound, events, pullIntervalMs);
     if (JSON.stringify(fresh) !== JSON.stringify(current)) {
       current = fresh;
       for (const listener of listeners) listener(fresh);
@@ -198,7 +203,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   // One request budget per upstream, kept across rounds: keyed by its base_url (where nearly all its requests go).
   const budgets = new Map<string, RateBudget>();
   const outbox = createOutboxLedger(store);
-  const feed = createStatusFeed(store, outbox);
+  const feed = createStatusFeed(store, outbox, options.idleEveryMs ?? DEFAULT_IDLE_EVERY_MS);
   const nudgeListeners = new Set<() => void>();
   let lastRound: LastRound = { offline: false, error: null, backoffUntil: null };
   /** The budget of the upstream the last round used. */
@@ -231,7 +236,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   }
 
   async function contextFor(settings: UpstreamSettings, budget: RateBudget = budgetFor(settings)): Promise<SyncContext> {
-    const client = createUpstreamClient(settings, budget, options.fetch);
+    const client = createUpstreamClient(settings, budget, upstreamFetch(settings, options.fetch), settings.site ? () => ({ 'Returns-Station-Pending': String(feed.current().pending_changes) }) : undefined);
     return { store, clock, client, outbox, instanceId: await instanceIdOf(store), pace: () => (afterOutage(budget) ? 1 : budget.share()), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
   }
 
@@ -304,6 +309,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     outboxSlotsInMemory: () => outbox.size(),
     refreshPackage: fresh.refreshPackage,
+    hubMediaBytes: (url) => hubMediaBytes(store, url, options.fetch),
     upstreamHealth: () => ({ backoffUntil: lastBudget ? closedUntil(lastBudget) : null, share: lastBudget?.share() ?? 1 }),
     nudge() {
       for (const listener of nudgeListeners) listener();

@@ -25,8 +25,15 @@ export class SyncPausedError extends Error {
   }
 }
 
+/** How a removed member's pause begins: the site's view (site/) reads it as "removed". */
+export const REMOVED_FROM_SITE = 'Removed from the site by its hub';
+
 export function pauseFrom(answer: UpstreamAnswer): SyncPausedError {
-  const { message } = upstreamMessage(answer);
+  const { code, message } = upstreamMessage(answer);
+  if (code === 'SITE_MEMBER_REMOVED') {
+    // Its changes are kept (a pause sends nothing and drops nothing) until a person joins it again or sets another upstream.
+    return new SyncPausedError(answer.status, `${REMOVED_FROM_SITE} (${answer.status}: ${message}). Unsent changes stay on this station: join a site again (\`returns-station site join\`) or set another upstream.`);
+  }
   const what = answer.status === 401 ? 'The upstream refused the station token' : 'The upstream refused this account for the station token';
   return new SyncPausedError(answer.status, `${what} (${answer.status}: ${message}). Set a valid token with \`returns-station upstream set\` or the settings screen.`);
 }

@@ -1,3 +1,4 @@
+import type { SiteUnit } from '#shared/api/line-items.ts';
 import { lineItemsOf } from '../domain/line-items.ts';
 import { type PackageLineItem, type ReturnPackage, type BoundTables, type ReadTables, type UpstreamLink } from '../store/index.ts';
 import { answerKind } from './errors.ts';
@@ -16,9 +17,12 @@ import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
 
 type LineItemLinks = NonNullable<UpstreamLink['line_items']>;
 
-/** The item as the upstream should have it: its return line by the upstream's id. */
-function itemBody(item: PackageLineItem, returnLineIds: Record<string, number>): Record<string, unknown> {
-  return {
+/**
+ * The item as the upstream should have it: its return line by the upstream's id; for a site's hub,
+ * with the unit's decision as this station recorded it (`site_unit`), so the hub does not decide again.
+ */
+export function itemBody(item: PackageLineItem, returnLineIds: Record<string, number>, site: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {
     return_line_item_id: item.return_line_item_id === null ? null : (returnLineIds[String(item.return_line_item_id)] ?? null),
     quantity: item.quantity,
     merchant_sku: item.merchant_sku,
@@ -29,6 +33,22 @@ function itemBody(item: PackageLineItem, returnLineIds: Record<string, number>):
     barcode: item.barcode,
     tags: item.tags,
   };
+  if (site) body.site_unit = siteUnitOf(item);
+  return body;
+}
+
+/** The unit's decision as the station recorded it (operator ids stay here: the hub has other operators). */
+export function siteUnitOf(item: PackageLineItem): SiteUnit {
+  const override = item.disposition_override ?? null;
+  return {
+    disposition: item.disposition ?? null,
+    bin: item.bin ?? null,
+    unit_id: item.unit_id ?? null,
+    disposition_source: item.disposition ? (item.disposition_source ?? null) : null,
+    disposition_override: override ? { reason: override.reason, at: override.at } : null,
+    put_confirmed_at: item.put_confirmed_at ?? null,
+    condition_at: item.condition_at ?? null,
+  };
 }
 
 async function returnLineIds(t: Pick<ReadTables, 'upstream_links'>, pkg: ReturnPackage): Promise<Record<string, number>> {
@@ -36,7 +56,7 @@ async function returnLineIds(t: Pick<ReadTables, 'upstream_links'>, pkg: ReturnP
 }
 
 /** Whether the package has item changes the upstream has not taken (false when it takes none). */
-export async function lineItemsUnsent(t: BoundTables, pkg: ReturnPackage, link: UpstreamLink): Promise<boolean> {
+export async function lineItemsUnsent(t: BoundTables, pkg: ReturnPackage, link: UpstreamLink, site: boolean): Promise<boolean> {
   if (link.line_items_unsupported) return false;
   const map = link.line_items ?? {};
   const items = await lineItemsOf(t, pkg.id);
@@ -44,7 +64,7 @@ export async function lineItemsUnsent(t: BoundTables, pkg: ReturnPackage, link: 
   if (Object.keys(map).some((id) => !items.some((item) => String(item.id) === id))) return true;
   return items.some((item) => {
     const state = map[String(item.id)];
-    return !state?.upstream_id || !sameValue(itemBody(item, lineIds), state.synced);
+    return !state?.upstream_id || !sameValue(itemBody(item, lineIds, site), state.synced);
   });
 }
 
@@ -64,7 +84,7 @@ export async function pushLineItems(sc: SyncContext, pkg: ReturnPackage, link: U
     save: packageLinkMapSaver(sc, pkg, 'line_items'),
   };
   for (const item of items) {
-    const outcome = await pushItem(push, item.id, itemBody(item, lineIds));
+    const outcome = await pushItem(push, item.id, itemBody(item, lineIds, sc.client.settings.site !== undefined));
     if (outcome !== 'next') return outcome;
   }
   return removeDroppedItems(push, new Set(items.map((item) => String(item.id))));

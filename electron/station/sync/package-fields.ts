@@ -61,9 +61,14 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * edit of a back-office field is not sent: the upstream owns it, and the next pull puts its value
  * back (written down in sync_conflicts). Creates carry every field.
  */
-export function unsentFields(pkg: ReturnPackage, synced: Record<string, unknown>): FieldValues {
-  const diff: FieldValues = {};
+export function unsentFields(pkg: ReturnPackage, synced: Record<string, unknown>, site: boolean): SentValues {
+  const diff: SentValues = {};
   const local = localValues(pkg);
   for (const field of STATION_OWNED) if (!sameValue(local[field], synced[field])) diff[field] = local[field];
+  // A site's hub also takes when the station received it (a returns service of the spec sets its own).
+  if (site && !sameValue(pkg.processed_at, synced.processed_at)) diff.processed_at = pkg.processed_at;
   return diff;
 }
+
+/** What a PATCH sends: the dock's fields, and `processed_at` to a site's hub. */
+export type SentValues = FieldValues & { processed_at?: string | null };

@@ -309,7 +309,7 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
 async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamLink, report: RoundReport, mayRetry: boolean): Promise<Outcome> {
   const pkg = await sc.store.tables.return_packages.get(link.local_id);
   if (!pkg) return 'done';
-  const diff = unsentFields(pkg, link.synced);
+  const diff = unsentFields(pkg, link.synced, sc.client.settings.site !== undefined);
   if (Object.keys(diff).length === 0) {
     await settleAgainst(sc, entry, link.local_id);
     return 'done';
@@ -340,6 +340,7 @@ async function settleAgainst(sc: SyncContext, entry: OutboxEntry, packageId: num
     const pkg = await t.return_packages.get(packageId);
     const link = await linkOf(t, 'return_package', packageId);
     if (pkg === undefined || link === undefined) return false;
-    return Object.keys(unsentFields(pkg, link.synced)).length > 0 || (await lineItemsUnsent(t, pkg, link)) || (await mediaUnsent(t, pkg, link));
+    const site = sc.client.settings.site !== undefined;
+    return Object.keys(unsentFields(pkg, link.synced, site)).length > 0 || (await lineItemsUnsent(t, pkg, link, site)) || (await mediaUnsent(t, pkg, link));
   });
 }

@@ -5,14 +5,14 @@ import type { OutboxLedger } from './outbox-ledger.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 import type { UpstreamEventsState } from './upstream-events.ts';
 
-
 /** The station's sync state as the API and UI show it, from the store and the last round's outcome. */
 export async function syncStatusOf(
   store: StationStore,
   outbox: OutboxLedger,
   settings: UpstreamSettings | null,
   lastRound: { offline: boolean; error: string | null; backoffUntil: number | null },
-  events: UpstreamEventsState | null = null,
+  events: UpstreamEventsState | null,
+  pullIntervalMs: number,
 ): Promise<SyncStatus> {
   if (!settings) return SYNC_DISABLED;
   // Counted by the ledger, not read: this runs every 250 ms while parcels are received.
@@ -37,5 +37,5 @@ export async function syncStatusOf(
   const mediaKeptLocal = states.find((s) => s?.media_unsupported)?.media_unsupported?.message ?? null;
   // Shown while it lasts (the scheduler's round at that instant refreshes the status).
   const backoffUntil = lastRound.backoffUntil !== null && lastRound.backoffUntil > Date.now() ? new Date(lastRound.backoffUntil).toISOString() : null;
-  return { state, pending_changes: waiting.pending, last_success_at: lastSuccess, last_error: error, media_kept_local: mediaKeptLocal, backoff_until: backoffUntil, upstream_events: events };
+  return { state, pending_changes: waiting.pending, last_success_at: lastSuccess, last_error: error, media_kept_local: mediaKeptLocal, backoff_until: backoffUntil, upstream_events: events, pull_interval_ms: pullIntervalMs };
 }

@@ -89,7 +89,16 @@ function bodyOf(request: UpstreamRequest): Pick<RequestInit, 'body'> & { duplex?
   return request.json === undefined ? {} : { body: JSON.stringify(request.json) };
 }
 
-export function createUpstreamClient(settings: UpstreamSettings, budget: RateBudget, fetchImpl: FetchLike = (input, init) => fetch(input, init)): UpstreamClient {
+/**
+ * `extraHeaders`: sent with every request; a site's member tells its hub the changes it holds
+ * unsent (`Returns-Station-Pending`), which the hub's `site show` lists.
+ */
+export function createUpstreamClient(
+  settings: UpstreamSettings,
+  budget: RateBudget,
+  fetchImpl: FetchLike = (input, init) => fetch(input, init),
+  extraHeaders: () => Record<string, string> = () => ({}),
+): UpstreamClient {
   const returnsUrl = settings.returns_url.replace(/\/+$/, '');
   const baseUrl = settings.base_url.replace(/\/+$/, '');
   const accountUrl = (accountId: number, resource: string, id: number | undefined) => `${baseUrl}/v1/accounts/${accountId}/${resource}${id === undefined ? '' : `/${id}`}`;
@@ -110,7 +119,7 @@ export function createUpstreamClient(settings: UpstreamSettings, budget: RateBud
       let text: string;
       try {
         const timeout = request.timeoutMs ?? TIMEOUT_MS + (request.file ? Math.ceil(request.file.size / 1024 / 1024) * UPLOAD_MS_PER_MIB : 0);
-        response = await fetchImpl(urlOf(request), { method: request.method, headers: headersOf(request, settings.token), ...bodyOf(request), signal: AbortSignal.timeout(timeout) });
+        response = await fetchImpl(urlOf(request), { method: request.method, headers: { ...extraHeaders(), ...headersOf(request, settings.token) }, ...bodyOf(request), signal: AbortSignal.timeout(timeout) });
         text = await response.text();
       } catch (cause) {
         const error = new UpstreamUnreachableError(`The upstream at ${addressOf(request.url)} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });

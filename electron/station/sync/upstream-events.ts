@@ -2,6 +2,7 @@ import { createSseParser } from '#shared/api/sse.ts';
 import type { RateBudget } from './rate-budget.ts';
 import type { FetchLike, UpstreamSettings } from './upstream-client.ts';
 import { UpstreamBackingOffError } from './upstream-gate.ts';
+import { upstreamFetch } from './upstream-fetch.ts';
 
 /*
  * Following the upstream's event stream (docs/decisions/sync.md, "Following a Returns Station").
@@ -105,7 +106,7 @@ async function followOnce(
   let stall: NodeJS.Timeout | undefined;
   const openedAt = Date.now();
   try {
-    const fetchImpl = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
+    const fetchImpl = upstreamFetch(settings, options.fetch);
     let response: Response;
     try {
       response = await fetchImpl(url, { method: 'GET', headers, signal: local.signal });

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { stationAddresses, stationUrlOf, type SyncChange, type SyncOverview } from '#shared/api/sync.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useSyncScreen } from './sync-store.ts';
+import { upstreamFollowText } from './upstream-follow.ts';
 import './sync.css';
 
 const STATE_LABEL: Record<SyncChange['state'], string> = {
@@ -176,6 +177,7 @@ export function SyncScreen() {
 function SyncSummary() {
   const sync = useStationLink((s) => s.status?.sync ?? null);
   const pulls = useSyncScreen((s) => s.overview?.pulls ?? NO_PULLS);
+  const follow = sync ? upstreamFollowText(sync) : null;
   return (
     <>
       {sync && (
@@ -186,6 +188,11 @@ function SyncSummary() {
           {sync.backoff_until && (
             <span data-testid="sync-backoff"> The upstream is backing off: nothing is sent before {new Date(sync.backoff_until).toLocaleTimeString()}.</span>
           )}
+        </p>
+      )}
+      {follow && (
+        <p data-testid="sync-follow" data-follow={sync?.upstream_events ?? undefined}>
+          {follow}
         </p>
       )}
       {sync?.media_kept_local && (

@@ -5,6 +5,8 @@
  * Sorts break ties by id (`k`).
  */
 
+import type { DatabaseSync } from 'node:sqlite';
+
 interface TableLayout {
   columns: ReadonlyArray<readonly [name: string, expression: string]>;
   indexes: ReadonlyArray<readonly [name: string, columns: string]>;
@@ -34,6 +36,12 @@ const LAYOUTS: Record<string, TableLayout> = {
       // Selective filters and counts.
       ['rp_account_status_created', 'account_id, status, created_at, k'],
       ['rp_account_status_updated', 'account_id, status, updated_at, k'],
+      // Every account's lists ("All accounts"): the same orders without the account, each with the
+      // tracking number, so a broad search checks its rows from the index alone.
+      ['rp_created', 'created_at, k, status, tracking_lc'],
+      ['rp_updated', 'updated_at, k, status, tracking_lc'],
+      ['rp_status_created', 'status, created_at, k'],
+      ['rp_status_id', 'status, k, account_id'],
       ['rp_account_return', 'account_id, return_id'],
       ['rp_account_carrier', 'account_id, carrier_id'],
       ['rp_account_location', 'account_id, location_id'],
@@ -53,6 +61,9 @@ const LAYOUTS: Record<string, TableLayout> = {
     indexes: [
       ['ret_account_created', 'account_id, created_at, k, status, updated_at, email_lc'],
       ['ret_account_status_created', 'account_id, status, created_at, k'],
+      // Every account's list, newest first.
+      ['ret_created', 'created_at, k, status, email_lc'],
+      ['ret_status_created', 'status, created_at, k'],
       ['ret_account_email', 'account_id, email_lc'],
       ['ret_account_updated', 'account_id, updated_at'],
       ['ret_email', 'email_lc'],
@@ -69,11 +80,32 @@ export function createTableSql(table: string, integerKey: boolean): string {
   const layout = LAYOUTS[table];
   const columns = [integerKey ? 'k INTEGER PRIMARY KEY' : 'k PRIMARY KEY', 'v TEXT NOT NULL'];
   for (const [name, expression] of layout?.columns ?? []) columns.push(`${name} GENERATED ALWAYS AS (${expression}) VIRTUAL`);
-  const statements = [`CREATE TABLE IF NOT EXISTS ${quoteIdent(table)} (${columns.join(', ')})`];
-  for (const [name, indexColumns] of layout?.indexes ?? []) {
-    statements.push(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${indexColumns})`);
+  return [`CREATE TABLE IF NOT EXISTS ${quoteIdent(table)} (${columns.join(', ')})`, ...listIndexesSql(table)].join(';\n');
+}
+
+const indexSql = (table: string, [name, columns]: readonly [string, string]): string => `CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})`;
+
+function listIndexesSql(table: string): string[] {
+  return (LAYOUTS[table]?.indexes ?? []).map((index) => indexSql(table, index));
+}
+
+/**
+ * Makes the list indexes a data directory of an earlier version lacks (its generated columns are
+ * there already), in one transaction: the first open after an upgrade reads every row of the table
+ * for each (docs/decisions/lists-from-sqlite.md, "Lists of every account"); a no-op afterwards.
+ */
+export function ensureListIndexes(sqlite: DatabaseSync): void {
+  const has = sqlite.prepare(`SELECT 1 AS found FROM sqlite_schema WHERE name = ?`);
+  const missing = Object.entries(LAYOUTS).flatMap(([table, layout]) => (has.get(table) ? layout.indexes.filter(([name]) => !has.get(name)).map((index) => indexSql(table, index)) : []));
+  if (missing.length === 0) return;
+  sqlite.exec('BEGIN IMMEDIATE');
+  try {
+    for (const statement of missing) sqlite.exec(statement);
+    sqlite.exec('COMMIT');
+  } catch (error) {
+    sqlite.exec('ROLLBACK');
+    throw error;
   }
-  return statements.join(';\n');
 }
 
 /** Bookkeeping tables that are not Dexie tables. */

@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import { API_ROUTES } from '#shared/api/routes.ts';
+import { SiteJoinRequestSchema } from '#shared/api/site.ts';
+import { type DomainContext, runScript } from '../../domain/context.ts';
+import { fail } from '../../errors.ts';
+import { acceptJoin, createInvite, removeMember } from '../../site/hub.ts';
+import { SiteJoinError, joinHub } from '../../site/join.ts';
+import { currentMemberId, saveJoinedSite, siteViewOf } from '../../site/membership.ts';
+import { parseBody } from '../http/validate.ts';
+import { createRouteOpening, addRoute, fastifyPath } from '../route.ts';
+
+/**
+ * A site (docs/decisions/site-join.md). On a hub: join codes, the join itself (no token: the code's
+ * proof is the credential) and its members. On any station: its view of the site, and joining a hub
+ * (the station makes the outgoing join, then stores the hub as its upstream).
+ */
+export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
+  server.route({
+    method: API_ROUTES.joinSite.method,
+    url: fastifyPath(API_ROUTES.joinSite.path),
+    handler: async (request, reply) => {
+      const body = parseBody(SiteJoinRequestSchema, request.body);
+      const tls = ctx.address?.()?.tls;
+      if (!tls) throw fail('NOT_A_HUB', 'This station serves no TLS: a hub listens on the site network (serve --host), where it serves HTTPS.');
+      const outcome = await runScript(ctx, (t, now) => acceptJoin(t, now, body, tls.fingerprint_sha256));
+      if (outcome.kind === 'refused') throw fail('JOIN_CODE_REFUSED', `${outcome.why} Ask the hub for a new one (returns-station site invite).`);
+      if (outcome.kind === 'wrong') {
+        request.log.warn({ invite: body.invite, burned: outcome.burned }, 'site: a join with a wrong proof (a wrong code, or a machine in the middle)');
+        throw fail(
+          'JOIN_PROOF_WRONG',
+          `The join proof does not match this hub: the code is wrong, or a machine between the station and the hub served its own certificate (the station saw ${body.ca_sha256}).${outcome.burned ? ' The code is burned now.' : ''}`,
+        );
+      }
+      request.log.info({ member: outcome.member.id, name: outcome.member.name }, 'site: a station joined');
+      return reply.code(200).send(outcome.answer);
+    },
+  });
+
+  addRoute(server, ctx, API_ROUTES.getSite, async ({ t }) => ({ body: await siteViewOf(t, ctx.sync?.status().pending_changes ?? 0) }));
+
+  addRoute(server, ctx, API_ROUTES.createSiteInvite, async ({ t, now }) => {
+    const invite = await createInvite(t, now);
+    const address = ctx.address?.() ?? null;
+    return { body: { ...invite, hub_url: address?.origin ?? null, ca_sha256: address?.tls?.fingerprint_sha256 ?? null } };
+  });
+
+  addRoute(server, ctx, API_ROUTES.removeSiteMember, async ({ t, now, params }) => {
+    await removeMember(t, now, params.id);
+    return { body: undefined };
+  });
+
+  // The outgoing join cannot run inside a store write: it is made first, then its outcome stored.
+  const openJoinHub = createRouteOpening(ctx, API_ROUTES.joinHub);
+  server.route({
+    method: API_ROUTES.joinHub.method,
+    url: fastifyPath(API_ROUTES.joinHub.path),
+    handler: async (request, reply) => {
+      await openJoinHub(request);
+      const body = parseBody(API_ROUTES.joinHub.body, request.body);
+      if (request.headers['idempotency-key'] !== undefined) throw fail('VALIDATION_FAILED', 'This request takes no Idempotency-Key: its answer comes from the hub, once.');
+      let settings;
+      try {
+        settings = await joinHub({ hubUrl: body.hub_url, code: body.code, ...(body.name === undefined ? {} : { name: body.name }), previousMemberId: await currentMemberId(ctx.store.tables) });
+      } catch (error) {
+        if (!(error instanceof SiteJoinError)) throw error;
+        const path = error.code === null && /address|reached|answer/.test(error.message) ? 'hub_url' : 'code';
+        throw fail('VALIDATION_FAILED', error.message, { fields: [{ path, message: error.message }] });
+      }
+      await runScript(ctx, (t, now) => saveJoinedSite(t, settings, now));
+      ctx.sync?.nudge();
+      request.log.info({ hub: settings.returns_url, member: settings.site?.member_id }, 'site: joined a hub');
+      const status = (await ctx.sync?.refreshStatus())?.pending_changes ?? 0;
+      return reply.code(200).send(await siteViewOf(ctx.store.tables, status));
+    },
+  });
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { IdSchema, NameSchema, TimestampSchema } from './common.ts';
+
+/*
+ * A site: one station is the hub (the only one that talks to the returns service), the others joined
+ * it with a short-lived, single-use join code (docs/decisions/site-join.md).
+ */
+
+/** A join code: 20 characters of Crockford's base32 (4 name the invite, 16 — 80 bits — are secret), typed in groups of 4. */
+export const JOIN_CODE_PATTERN = '^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}(-?[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}){4}$';
+/** How long a join code works. */
+export const JOIN_CODE_MINUTES = 15;
+/** Wrong proofs that burn a code (a guess, a wrong code, or a machine in the middle). */
+export const JOIN_CODE_WRONG_PROOFS = 3;
+
+const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/);
+export const CertificateFingerprintSchema = z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/).describe('SHA-256, upper-case hex pairs joined by colons');
+
+/** A new join code, shown once (the hub keeps only its hash). */
+export const SiteInviteSchema = z.object({
+  code: z.string().regex(new RegExp(JOIN_CODE_PATTERN)),
+  expires_at: TimestampSchema,
+  /** The hub's address to join, where it listens; null before it listens. */
+  hub_url: z.string().nullable(),
+  /** The fingerprint of the hub's site certificate authority that a joining station pins; null when the hub serves no TLS. */
+  ca_sha256: CertificateFingerprintSchema.nullable(),
+});
+export type SiteInvite = z.infer<typeof SiteInviteSchema>;
+
+/**
+ * A joining station's request to the hub (no token: the proof is the credential). `proof` is
+ * HMAC-SHA256 keyed by the code's hash over "join", the CA fingerprint the station saw and its nonce.
+ */
+export const SiteJoinRequestSchema = z.strictObject({
+  invite: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{4}$/).describe('The first four characters of the join code (they name the invite; not secret)'),
+  nonce: z.string().regex(/^[A-Za-z0-9_-]{43}$/).describe('32 random bytes, base64url'),
+  ca_sha256: CertificateFingerprintSchema.describe('The fingerprint of the top certificate the station was served'),
+  proof: Sha256HexSchema,
+  name: NameSchema.describe('The joining station’s name, shown in the hub’s list of members'),
+  previous_member_id: IdSchema.optional().describe('The membership this join replaces (its token is revoked)'),
+});
+export type SiteJoinRequest = z.infer<typeof SiteJoinRequestSchema>;
+
+/** The hub's answer: its own proof (HMAC over "hub", its CA fingerprint and the nonce), the member's token and the site's accounts. */
+export const SiteJoinAnswerSchema = z.object({
+  member_id: IdSchema,
+  hub_proof: Sha256HexSchema,
+  token: z.string().min(1).max(4096),
+  accounts: z.array(IdSchema).min(1).max(100),
+});
+export type SiteJoinAnswer = z.infer<typeof SiteJoinAnswerSchema>;
+
+/** Joining a hub, asked of a running station (the settings screen, or `site join` while it runs). */
+export const SiteJoinInputSchema = z.strictObject({
+  hub_url: z.url({ protocol: /^https$/ }).max(2048).describe("The hub's https address, as its invite shows it"),
+  code: z.string().regex(new RegExp(JOIN_CODE_PATTERN)).describe('The join code the hub showed'),
+  name: NameSchema.optional().describe("This station's name among the members (default: the machine's name)"),
+});
+export type SiteJoinInput = z.infer<typeof SiteJoinInputSchema>;
+
+export const SiteMemberSchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  joined_at: TimestampSchema,
+  /** The member's last request to the hub; null when it has not called since it joined. */
+  last_contact_at: TimestampSchema.nullable(),
+  /** The changes it held unsent at its last contact (its requests say so); null when not told yet. */
+  pending_changes: z.int().min(0).nullable(),
+  /** When the hub removed it (its token revoked then); null while a member. */
+  removed_at: TimestampSchema.nullable(),
+});
+export type SiteMember = z.infer<typeof SiteMemberSchema>;
+
+/** A station's view of its site: as a hub, its members; as a member, its hub and what it holds unsent. */
+export const SiteViewSchema = z.object({
+  /** The hub this station joined; null when it joined none. */
+  hub: z
+    .object({
+      url: z.string(),
+      ca_sha256: CertificateFingerprintSchema,
+      member_id: IdSchema,
+      /** Set when the hub refused this station as removed from the site: its unsent changes stay held. */
+      removed: z.boolean(),
+    })
+    .nullable(),
+  /** Changes this station holds unsent. */
+  pending_changes: z.int().min(0),
+  /** Stations that joined this one (as their hub), removed ones too. */
+  members: z.array(SiteMemberSchema),
+});
+export type SiteView = z.infer<typeof SiteViewSchema>;
