@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageLineItem } from '#shared/api/line-items.ts';
+import type { StationEvent } from '#shared/api/events.ts';
+import { followEvents } from '../support/event-stream.ts';
 import { call, createPackage, createReturn, expectError, startStation, type TestStation } from './support.ts';
 
 /*
@@ -195,16 +197,21 @@ describe('a line held by its label or put', () => {
     expect(ours.map((j) => j.line_item_id).sort()).toEqual([unit.id, many.id].sort());
   });
 
-  it('a label still waiting, once cancelled, frees the unit to be removed', async () => {
+  it('a label still waiting, once cancelled, frees the unit to be removed; those following the account hear of both', async () => {
     const settings = (printer: unknown) => call(s.origin, 'PATCH', '/api/v1/station/settings', { token: s.stationToken, body: { labels: { printer } } });
     // A printer nobody answers at: the label waits in the queue.
     expect((await settings({ kind: 'zpl_tcp', host: '127.0.0.1', port: 9 })).status).toBe(200);
     try {
       const { pkg, items } = await newPackage();
       const unit = await send('POST', items, { condition: 'new' });
+      // A terminal with the package open follows the account's events: it learns of the label at once.
+      const stream = await followEvents(s.origin, s.account1, 1);
+      const labelledInEvent = (events: StationEvent[]) =>
+        events.flatMap((e) => (e.event === 'package.updated' && e.data.package.id === pkg.id ? [e.data.package.line_items.find((li) => li.id === unit.id)?.labelled_at ?? null] : []));
       const made = await call(s.origin, 'POST', `${items}/${unit.id}/label`, { token: s.account1, body: {} });
       expect(made.status, made.text).toBe(201);
       expect((await itemsOf(pkg.id))[0]?.labelled_at).not.toBeNull();
+      await stream.waitFor((events) => labelledInEvent(events).some((at) => at !== null));
       await refused('DELETE', `${items}/${unit.id}`);
       // A try may be under way at this instant (the job `sending` for a moment: 409): cancel again.
       const cancel = () => call(s.origin, 'DELETE', `/api/v1/station/print-jobs/${(made.json as Job).id}`, { token: s.stationToken });
@@ -214,8 +221,10 @@ describe('a line held by its label or put', () => {
         cancelled = await cancel();
       }
       expect(cancelled.status, cancelled.text).toBe(200);
-      // Its only label cancelled: no longer labelled.
+      // Its only label cancelled: no longer labelled, and the followers hear that too.
       expect((await itemsOf(pkg.id))[0]?.labelled_at).toBeNull();
+      await stream.waitFor((events) => labelledInEvent(events).at(-1) === null);
+      stream.close();
       const removed = await call(s.origin, 'DELETE', `${items}/${unit.id}`, { token: s.account1 });
       expect(removed.status, removed.text).toBe(204);
       expect(await itemsOf(pkg.id)).toEqual([]);

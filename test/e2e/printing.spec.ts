@@ -70,7 +70,8 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
     await leaveSettings(page);
     await page.getByTestId('scan-field').focus();
     await page.keyboard.press('F5');
-    await expect(page.getByTestId('notice')).toContainText(/Label of .+ waiting for the label printer 127\.0\.0\.1/);
+    // Its label was made before (in the browser, recorded on the station): this one is a reprint, and it waits.
+    await expect(page.getByTestId('notice')).toContainText(/Reprint of .+ queued for the label printer 127\.0\.0\.1/);
 
     await page.keyboard.press('Alt+L');
     const queue = page.getByTestId('print-queue');

@@ -138,3 +138,69 @@ test('− keeps a unit whose label was made on another terminal, known after a r
   expect(pkg.line_items.map((li) => [li.id, li.quantity, li.unit_id])).toEqual([[unit?.id, 1, unit?.unit_id]]);
   expect(pkg.line_items[0]?.labelled_at).not.toBeNull();
 });
+
+test('a label made on another terminal reaches the open package at once, and − there is refused before anything is sent', async ({ page, demo, browser }) => {
+  const { s, b } = await oneGoodUnitOfB(page, demo);
+  await expect(lineRow(page, b)).toContainText('Good');
+  await waitForQuietSync(page);
+  await expect(page.getByTestId('print-label')).toHaveAttribute('data-labelled', 'false');
+  // Another terminal opens the same parcel and prints the unit's label (F5).
+  const elsewhere = await browser.newContext();
+  try {
+    const other = await elsewhere.newPage();
+    await openAndSignIn(other, demo, s.operator);
+    await scan(other, s.tracking);
+    await expect(lineRow(other, b)).toHaveAttribute('aria-selected', 'true');
+    await other.keyboard.press('F5');
+    await expect(other.getByTestId('print-label')).toHaveAttribute('data-labelled', 'true');
+  } finally {
+    await elsewhere.close();
+  }
+  // This terminal hears of it from the station's events, without a reopen.
+  await expect(page.getByTestId('print-label')).toHaveAttribute('data-labelled', 'true');
+  await expect(page.getByTestId('print-label')).toContainText('Labelled');
+  const deletes: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'DELETE') deletes.push(request.url());
+  });
+  await page.keyboard.press('-');
+  await page.keyboard.press('Enter');
+  const [unit] = (await demo.api.getPackage(s.accountId, s.packageId)).line_items;
+  await expect(page.getByTestId('notice')).toContainText(`Not taken off: ${unit?.unit_id} has its label`);
+  await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('1');
+  await waitForQuietSync(page);
+  expect(deletes).toEqual([]);
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.line_items.map((li) => [li.id, li.quantity, li.unit_id, li.labelled_at !== null])).toEqual([[unit?.id, 1, unit?.unit_id, true]]);
+});
+
+test('a − sent before the terminal heard of a label made elsewhere is refused by the station, and the unit comes back on screen', async ({ page, demo }) => {
+  // This terminal hears nothing of the station's events (its stream answers, then stays quiet for a
+  // minute: one that lags behind): it cannot know of the label.
+  await page.route('**/events', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 60000\n\n' }));
+  const { s, b } = await oneGoodUnitOfB(page, demo);
+  await expect(lineRow(page, b)).toContainText('Good');
+  await waitForQuietSync(page);
+  const [unit] = (await demo.api.getPackage(s.accountId, s.packageId)).line_items;
+  await demo.api.createUnitLabel(s.accountId, s.packageId, unit?.id ?? 0);
+  await expect(page.getByTestId('print-label')).toHaveAttribute('data-labelled', 'false');
+  const refused = page.waitForResponse((response) => response.request().method() === 'DELETE' && response.status() === 409);
+  await page.keyboard.press('-');
+  await page.keyboard.press('Enter');
+  await refused;
+  // The station's refusal, said plainly; the unit is back, selected, with its condition and its label.
+  await expect(page.getByTestId('notice')).toContainText(`Not taken off: ${unit?.unit_id} has its label, made on another terminal. It is back on the list.`);
+  await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('1');
+  await expect(lineRow(page, b)).toContainText('Good');
+  await expect(lineRow(page, b)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('print-label')).toHaveAttribute('data-labelled', 'true');
+  await waitForQuietSync(page);
+  // Nothing was lost on the station, and a reload shows the same.
+  const pkg = await demo.api.getPackage(s.accountId, s.packageId);
+  expect(pkg.line_items.map((li) => [li.id, li.quantity, li.condition, li.unit_id])).toEqual([[unit?.id, 1, 'good', unit?.unit_id]]);
+  await page.reload();
+  await expect(page.getByTestId('scan-field')).toBeFocused();
+  await scan(page, s.tracking);
+  await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('1');
+  await expect(page.getByTestId('print-label')).toHaveAttribute('data-labelled', 'true');
+});

@@ -45,19 +45,23 @@ describe('printing from a terminal', () => {
     expect(lineItemIdOf({ key: 'new-3' })).toBeNull();
   });
 
-  it('with the browser as the printer, opens the PDFs and queues nothing', async () => {
+  it("with the browser as the printer, opens the PDFs and queues nothing for a printer; a unit's label is recorded as handed to the browser", async () => {
     const client = new StationCable(ts).client();
     const opened: Array<{ title: string; pdf: boolean }> = [];
     const open = (pdf: Blob, title: string) => void isPdf(pdf).then((ok) => opened.push({ title, pdf: ok }));
     const browser: PrinterSetting = { kind: 'browser' };
+    // A unit of its own (the tests below print `unit` on a label printer for the first time).
+    const item = await client.createLineItem(1, unit.packageId, { condition: 'good' });
+    const shown = { ...unit, draft: { key: `li-${item.id}`, unit_id: item.unit_id ?? null } };
     expect(await testPrint(client, browser, open)).toMatchObject({ ok: true });
-    expect(await printUnitLabel(client, unit, browser, open)).toMatchObject({ ok: true });
+    expect(await printUnitLabel(client, shown, browser, open)).toMatchObject({ ok: true });
     await new Promise((r) => setTimeout(r, 20));
     expect(opened).toEqual([
       { title: 'Test label', pdf: true },
-      { title: `Label ${unit.draft.unit_id}`, pdf: true },
+      { title: `Label ${shown.draft.unit_id}`, pdf: true },
     ]);
-    expect((await client.listPrintJobs()).data).toEqual([]);
+    // The unit is labelled on the station (− is refused for it on every terminal); no printer is sent anything.
+    expect((await client.listPrintJobs()).data.map((job) => [job.unit_id, job.state])).toEqual([[shown.draft.unit_id, 'in_browser']]);
     expect(await printUnitLabel(client, { ...unit, draft: { key: 'new-1', unit_id: null } }, browser, open)).toMatchObject({ ok: false, message: expect.stringMatching(/no unit id/) });
   });
 

@@ -94,6 +94,43 @@ describe('LineSync', () => {
   });
 });
 
+describe('LineSync and a unit labelled elsewhere', () => {
+  it('a DELETE the station refuses (labelled elsewhere) puts the unit back where it was, labelled, and goes on', async () => {
+    const b = await bench();
+    const kept: Array<{ keys: string[]; unit: string; code: string }> = [];
+    const sync = new LineSync(b.client, 1, b.packageId, [], [], { ...noop, onKept: (drafts, unit, error) => kept.push({ keys: drafts.map((d) => d.key), unit: unit.key, code: error.errorCode }) });
+    const [a, bUnit, c] = [draft('a', b.lineA, 1, { condition: 'good' }), draft('b', b.lineA, 1, { condition: 'new' }), draft('c', b.lineB, 1)];
+    sync.set([a, bUnit, c]);
+    await sync.flush();
+    const [, second] = await b.items();
+    await b.client.createUnitLabel(1, b.packageId, second?.id ?? 0);
+    // The worker takes the second unit off and changes the third: the station keeps the second.
+    sync.set([a, { ...c, condition: 'damaged' }]);
+    await sync.flush();
+    expect(kept).toEqual([{ keys: ['a', 'b', 'c'], unit: 'b', code: 'UNIT_LABELLED_OR_PUT' }]);
+    expect(sync.drafts.map((d) => [d.key, d.labelled === true])).toEqual([['a', false], ['b', true], ['c', false]]);
+    expect((await b.items()).map((i) => [i.id, i.condition])).toEqual([[expect.any(Number), 'good'], [second?.id, 'new'], [expect.any(Number), 'damaged']]);
+    expect(sync.pending).toBe(false);
+  });
+
+  it('learns of a label or a put from the station, and puts back a unit taken off here but not yet deleted', async () => {
+    const b = await bench();
+    const sync = new LineSync(b.client, 1, b.packageId, [], [], noop);
+    sync.set([draft('a', b.lineA, 1, { condition: 'good' }), draft('b', b.lineA, 1, { condition: 'new' })]);
+    await sync.flush();
+    const [first, second] = await b.items();
+    expect(sync.learn(await b.items())).toBeNull();
+    await b.client.createUnitLabel(1, b.packageId, first?.id ?? 0);
+    await b.client.confirmPut(1, b.packageId, second?.id ?? 0, { bin: second?.bin ?? '' });
+    // Unit b is taken off on this screen; the change is not sent yet when the station's word comes.
+    sync.stop();
+    sync.set([sync.drafts[0] as Draft]);
+    const learned = sync.learn(await b.items());
+    expect(learned?.map((d) => [d.key, d.labelled === true, d.put_confirmed])).toEqual([['a', true, false], ['b', false, true]]);
+    expect(sync.pending).toBe(false);
+  });
+});
+
 describe('UploadQueue', () => {
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -43,6 +43,13 @@ it('pushes two units of one return line as two line items of quantity 1 with the
     const sent = fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/line_items'));
     expect(sent).toHaveLength(2);
     for (const request of sent) expect(Object.keys(JSON.parse(request.body) as object).sort()).toEqual([...SPEC_LINE_ITEM_FIELDS].sort());
+
+    // A unit's label is the station's own fact (its terminals hear of it): nothing goes upstream for it.
+    const before = fake.requests.length;
+    await local.api.createUnitLabel(ACCOUNT, pkg.id, second.id);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(fake.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await local.api.station()).sync.pending_changes).toBe(0);
   } finally {
     await local.station.stop();
   }

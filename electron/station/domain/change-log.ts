@@ -1,8 +1,12 @@
 import type { ChangeLogEntry, ChangeResource, BoundTables } from '../store/index.ts';
 import { markChanged } from './outbox.ts';
 
-/** Who made a change: the station (a person or a local integration), or sync applying the upstream's. */
-export type ChangeOrigin = 'local' | 'upstream';
+/**
+ * Who made a change: the station (a person or a local integration), sync applying the upstream's, or
+ * a fact of this station alone (a unit's label made or withdrawn): told to those following its
+ * events, never sent upstream.
+ */
+export type ChangeOrigin = 'local' | 'upstream' | 'station';
 
 /**
  * Appends to the change log inside the caller's write: the entry commits with the change it

@@ -3,6 +3,7 @@ import type { PackageSlip, PrintingStatus, PrintJob, PrintJobState, UnitLabel, U
 import { fail } from '../errors.ts';
 import { type BoundTables, boundTables, type Frozen, type PackageLineItem, type PrintJobRecord, type ReadTables, type ReturnPackage, type StationStore } from '../store/index.ts';
 import { type DomainContext, runScript } from './context.ts';
+import { logChange } from './change-log.ts';
 import { dispositionRulesIn } from './dispositions.ts';
 import { packageOfAccount } from './packages.ts';
 import { invalidReference } from './references.ts';
@@ -138,10 +139,20 @@ export async function labelJobOfUnit(t: ReadTables, unitId: string): Promise<Pri
   return jobs.at(-1);
 }
 
-/** Marks the item as labelled (the first time its unit gets a job), in the same write: its view says so. */
-async function markLabelled(t: BoundTables, item: Frozen<PackageLineItem> | PackageLineItem, now: string): Promise<void> {
-  if (item.labelled_at) return;
+/** Marks the item as labelled (the first time its unit gets a job), in the same write: its view says so. False when it already was. */
+async function markLabelled(t: BoundTables, item: Frozen<PackageLineItem> | PackageLineItem, now: string): Promise<boolean> {
+  if (item.labelled_at) return false;
   await t.package_line_items.put({ ...(item as PackageLineItem), labelled_at: now });
+  return true;
+}
+
+/**
+ * Tells those following the account's events (a terminal with the package open) that a unit of it
+ * was labelled or its label withdrawn: its `labelled_at` changed, and with it whether − may take it
+ * off. A station's own fact: nothing is sent upstream for it.
+ */
+async function announceLabels(t: BoundTables, pkg: Frozen<ReturnPackage>, now: string): Promise<void> {
+  await logChange(t, { account_id: pkg.account_id, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: pkg, at: now }, 'station');
 }
 
 /**
@@ -167,7 +178,7 @@ export async function enqueueUnitLabel(
     label,
     reprint_of: request.reprint ? (earlier?.id ?? null) : null,
   });
-  await markLabelled(t, item, now);
+  if (await markLabelled(t, item, now)) await announceLabels(t, pkg, now);
   return { job, created: true };
 }
 
@@ -175,18 +186,28 @@ export async function enqueueUnitLabel(
  * Every unit of a package that has a unit id and no label yet, in line item order, and (when the
  * settings ask for it) one package slip listing them all: the labels a received package needs.
  */
-export async function enqueuePackageLabels(t: BoundTables, now: string, accountId: number, packageId: number, operatorId: number | null): Promise<PrintJobRecord[]> {
+export async function enqueuePackageLabels(
+  t: BoundTables,
+  now: string,
+  accountId: number,
+  packageId: number,
+  operatorId: number | null,
+  /** False when the caller's own change of the package already tells its followers (a receipt). */
+  announce = true,
+): Promise<PrintJobRecord[]> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const items = await t.package_line_items.where('return_package_id').equals(pkg.id).toArray();
   const facts = await labelFacts(t, operatorId, pkg);
   const worker = facts.worker;
   const labels = items.filter((item) => unitIdOf(item) !== null).map((item) => ({ item, label: unitLabelOf(item, pkg, facts, now) }));
   const jobs: PrintJobRecord[] = [];
+  let marked = false;
   for (const { item, label } of labels) {
     if (await labelJobOfUnit(t, label.unit_id)) continue;
     jobs.push(await addJob(t, now, { kind: 'unit', unit_id: label.unit_id, account_id: accountId, return_package_id: pkg.id, line_item_id: item.id, label, reprint_of: null }));
-    await markLabelled(t, item, now);
+    marked = (await markLabelled(t, item, now)) || marked;
   }
+  if (marked && announce) await announceLabels(t, pkg, now);
   const settings = await settingsIn(t);
   if (settings.labels.package_slip && jobs.length > 0) {
     const slip: PackageSlip = {
@@ -209,7 +230,7 @@ export async function enqueuePackageLabels(t: BoundTables, now: string, accountI
 export async function labelsOnReceipt(t: BoundTables, now: string, accountId: number, packageId: number): Promise<PrintJobRecord[]> {
   if ((await settingsIn(t)).labels.printer.kind === 'browser') return [];
   // The package's processor is named on them (no operator asked for).
-  return enqueuePackageLabels(t, now, accountId, packageId, null);
+  return enqueuePackageLabels(t, now, accountId, packageId, null, false);
 }
 
 export function enqueueTestLabel(t: BoundTables, now: string): Promise<PrintJobRecord> {
@@ -243,11 +264,14 @@ export async function printJobOf(t: ReadTables, id: number): Promise<PrintJobRec
 }
 
 /** A unit whose every label job is cancelled is no longer labelled: it may be removed again. */
-async function unmarkIfNoLabel(t: BoundTables, job: PrintJobRecord): Promise<void> {
+async function unmarkIfNoLabel(t: BoundTables, now: string, job: PrintJobRecord): Promise<void> {
   if (job.kind !== 'unit' || job.unit_id === null || job.line_item_id === null) return;
   if (await labelJobOfUnit(t, job.unit_id)) return;
   const item = await t.package_line_items.get(job.line_item_id);
-  if (item?.labelled_at) await t.package_line_items.put({ ...item, labelled_at: null });
+  if (!item?.labelled_at) return;
+  await t.package_line_items.put({ ...item, labelled_at: null });
+  const pkg = await t.return_packages.get(item.return_package_id);
+  if (pkg) await announceLabels(t, pkg, now);
 }
 
 /** Cancels a waiting job; a job being sent, printed or handed to the browser cannot be (409). */
@@ -257,7 +281,7 @@ export async function cancelPrintJob(t: BoundTables, now: string, id: number): P
   if (job.state !== 'waiting') throw fail('INVALID_STATUS_TRANSITION', `Print job ${id} is ${job.state}: only a waiting job can be cancelled.`);
   const next: PrintJobRecord = { ...job, state: 'cancelled', next_attempt_at: null, updated_at: now };
   await t.print_jobs.put(next);
-  await unmarkIfNoLabel(t, job);
+  await unmarkIfNoLabel(t, now, job);
   return next;
 }
 

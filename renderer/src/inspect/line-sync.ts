@@ -23,6 +23,11 @@ export interface LineSyncEvents {
   onState(state: SyncState, error: unknown): void;
   /** After each change the station confirmed: what it now holds (kept so a reload resumes, not repeats). */
   onSaved?(saved: readonly SavedLine[]): void;
+  /**
+   * The station refused to take a unit off (its label was made or its put confirmed, on another
+   * terminal or through the API): the unit is back in the drafts, which are now `drafts`.
+   */
+  onKept?(drafts: readonly Draft[], unit: Draft, error: ApiError): void;
 }
 
 /** A draft as the station last confirmed it, with the id of its line item. */
@@ -174,6 +179,44 @@ export class LineSync {
     return ids;
   }
 
+  /**
+   * What the station says of units it holds (a package event, a reload): a label made or a put
+   * confirmed elsewhere holds the unit, here too. Such a unit taken off here but not yet deleted on
+   * the station is put back (the station would refuse the DELETE). Returns the new drafts, or null
+   * when nothing changed.
+   */
+  learn(items: readonly PackageLineItem[]): Draft[] | null {
+    const byId = new Map(items.map((item) => [item.id, item]));
+    const held = new Map<string, Draft>();
+    for (const [key, saved] of this.#saved) {
+      const item = byId.get(saved.id);
+      if (!item) continue;
+      const draft = heldBy(saved.draft, item);
+      if (draft === saved.draft) continue;
+      this.#saved.set(key, { id: saved.id, draft });
+      held.set(key, draft);
+    }
+    if (held.size === 0) return null;
+    let desired = this.#desired.map((d) => {
+      const item = held.has(d.key) ? byId.get(this.#saved.get(d.key)?.id ?? -1) : undefined;
+      return item ? heldBy(d, item) : d;
+    });
+    for (const [key, draft] of held) if (!desired.some((d) => d.key === key)) desired = this.#restored(desired, key, draft);
+    this.#desired = desired;
+    return desired;
+  }
+
+  /** `drafts` with the held unit `draft` back where it was among the saved ones. */
+  #restored(drafts: readonly Draft[], key: string, draft: Draft): Draft[] {
+    const savedKeys = [...this.#saved.keys()];
+    const before = new Set(savedKeys.slice(0, savedKeys.indexOf(key)));
+    let at = 0;
+    drafts.forEach((d, i) => {
+      if (before.has(d.key)) at = i + 1;
+    });
+    return [...drafts.slice(0, at), draft, ...drafts.slice(at)];
+  }
+
   /** The server id of a draft, once created. */
   idOf(key: string): number | null {
     return this.#saved.get(key)?.id ?? null;
@@ -199,8 +242,17 @@ export class LineSync {
     for (const [key, saved] of this.#saved) {
       if (!desiredKeys.has(key)) {
         return async () => {
-          await this.#api.deleteLineItem(this.#accountId, this.#packageId, saved.id);
-          this.#saved.delete(key);
+          try {
+            await this.#api.deleteLineItem(this.#accountId, this.#packageId, saved.id);
+            this.#saved.delete(key);
+          } catch (error) {
+            if (!(error instanceof ApiError && error.errorCode === 'UNIT_LABELLED_OR_PUT')) throw error;
+            // Labelled or put elsewhere before this terminal heard of it: the unit stays, on screen too.
+            const kept: Draft = saved.draft.put_confirmed ? saved.draft : { ...saved.draft, labelled: true };
+            this.#saved.set(key, { id: saved.id, draft: kept });
+            this.#desired = this.#restored(this.#desired, key, kept);
+            this.#events.onKept?.(this.#desired, kept, error);
+          }
         };
       }
     }
@@ -263,6 +315,19 @@ export class LineSync {
       }
     }
   }
+}
+
+/** `draft` as the station's `item` holds it: labelled, or put (with its bin and who); the same draft when neither is new. */
+function heldBy(draft: Draft, item: PackageLineItem): Draft {
+  const labelled = (item.labelled_at ?? null) !== null && draft.labelled !== true;
+  const put = (item.put_confirmed_at ?? null) !== null && !draft.put_confirmed;
+  if (!labelled && !put) return draft;
+  return {
+    ...draft,
+    ...(labelled ? { labelled: true } : {}),
+    ...(put ? { put_confirmed: true, put_by: item.put_by ?? null, bin: item.bin ?? draft.bin } : {}),
+    unit_id: draft.unit_id ?? item.unit_id ?? null,
+  };
 }
 
 export function retriable(error: ApiError): boolean {

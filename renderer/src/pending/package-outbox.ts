@@ -47,6 +47,8 @@ export interface OutboxEvents {
   onLateReceived(entry: PendingEntry, pkg: ReturnPackage): void;
   /** Work the screen already showed as pending was refused by the station (kept, marked failed). */
   onLateRefused(entry: PendingEntry, error: unknown): void;
+  /** The station refused to take `unit` off (labelled or put elsewhere): it is back, and the package's drafts are `drafts`. */
+  onKept?(accountId: number, packageId: number, drafts: readonly Draft[], unit: Draft, error: ApiError): void;
 }
 
 export interface OutboxOptions {
@@ -166,6 +168,22 @@ export class PackageOutbox {
     return { state: sender.state === 'failed' ? 'failed' : sender.state === 'retrying' ? 'retrying' : 'saving', error: sender.error };
   }
 
+  /**
+   * What the station now says of a package being worked on (its event): units labelled or put
+   * elsewhere are held here too, and one taken off here but still on the station is put back.
+   * Returns the package's new drafts, or null when nothing changed (or it is not being worked on).
+   */
+  learn(accountId: number, pkg: ReturnPackage): Draft[] | null {
+    const sender = this.#senders.get(pendingKey(accountId, pkg.id));
+    const drafts = sender?.sync.learn(pkg.line_items) ?? null;
+    if (!sender || !drafts) return null;
+    sender.record.drafts = [...drafts];
+    sender.record.saved = sender.sync.saved;
+    this.#persist(sender);
+    this.#emit();
+    return drafts;
+  }
+
   /** The unit ids the station gave this package's new items, by draft key (for labels before a reopen). */
   unitIdsOf(accountId: number, packageId: number): Map<string, string> {
     return this.#senders.get(pendingKey(accountId, packageId))?.sync.unitIds() ?? new Map();
@@ -209,6 +227,12 @@ export class PackageOutbox {
       onSaved: (saved) => {
         sender.record.saved = [...saved];
         this.#persist(sender);
+      },
+      onKept: (drafts, unit, error) => {
+        sender.record.drafts = [...drafts];
+        sender.record.saved = sender.sync.saved;
+        this.#persist(sender);
+        this.#options.events.onKept?.(record.accountId, record.packageId, drafts, unit, error);
       },
     });
     this.#senders.set(record.key, sender);

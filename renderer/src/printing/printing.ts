@@ -105,11 +105,14 @@ export async function printUnitLabel(client: PrintingClient, target: UnitTarget,
   const unitId = target.draft.unit_id;
   if (unitId === null || lineItemId === null) return { ok: false, message: 'This item has no unit id yet: it gets one with its disposition, once the station has saved it.' };
   try {
+    const body = { operator_id: target.operatorId ?? null };
     if (printer.kind === 'browser') {
+      // Recorded on the station first (a job handed to the browser): the unit is labelled there, so
+      // every terminal keeps it from −, and the station refuses to remove it.
+      await client.createUnitLabel(target.accountId, target.packageId, lineItemId, { ...body, reprint: false });
       openPdf(await client.unitLabelPdf(target.accountId, target.packageId, lineItemId), `Label ${unitId}`);
       return { ok: true, message: `Label of ${unitId} opened as a PDF: print it from the browser.` };
     }
-    const body = { operator_id: target.operatorId ?? null };
     const first = await client.createUnitLabel(target.accountId, target.packageId, lineItemId, { ...body, reprint: false });
     if (PENDING.includes(first.state)) return { ok: true, message: `Label of ${unitId} waiting for ${printerName(printer)} (job ${first.id}).` };
     const again = await client.createUnitLabel(target.accountId, target.packageId, lineItemId, { ...body, reprint: true });

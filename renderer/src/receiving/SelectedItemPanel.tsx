@@ -54,9 +54,16 @@ export function SelectedItemPanel() {
           </button>
         )}
         {draft.unit_id !== null && (
-          <button type="button" className="btn btn-toggle print-label" data-testid="print-label" aria-label={`Label ${draft.unit_id} (F5)`} onClick={() => void printSelectedLabel()}>
-            <span className="print-label-word">Label </span>
-            <span className="mono">{draft.unit_id}</span> <kbd>F5</kbd>
+          // "Labelled" once its label was made, here or on another terminal (then − keeps the unit).
+          <button
+            type="button"
+            className={`btn btn-toggle print-label ${draft.labelled === true ? 'btn-active' : ''}`}
+            data-testid="print-label"
+            data-labelled={draft.labelled === true}
+            aria-label={`${draft.labelled === true ? 'Labelled' : 'Label'} ${draft.unit_id} (F5)`}
+            onClick={() => void printSelectedLabel()}
+          >
+            <span className="print-label-word">{draft.labelled === true ? 'Labelled' : 'Label'}</span> <span className="mono print-label-unit">{draft.unit_id}</span> <kbd>F5</kbd>
           </button>
         )}
       </div>

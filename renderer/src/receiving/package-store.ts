@@ -85,7 +85,10 @@ export interface PackageState {
   undo(): string | null;
   /** Receives the package by `operatorId` (F2); rejects with the station's refusal. */
   receive(operatorId: number): Promise<ReceiveResult>;
+  /** Follows the station's word on the open package: its status and fields, and units labelled or put elsewhere. */
   applyRemote(pkg: ReturnPackage): void;
+  /** The station refused to take `unit` off the package (labelled or put elsewhere): it is back, selected. */
+  unitKept(accountId: number, packageId: number, drafts: readonly Draft[], unit: Draft): void;
 }
 
 export interface PackageStoreDeps {
@@ -143,8 +146,10 @@ function withUnitIds(drafts: Draft[], ids: ReadonlyMap<string, string>): Draft[]
 function openingPart(set: Set, get: Get, deps: PackageStoreDeps) {
   return {
     open(work: OpenPackage) {
-      // Unsent drafts of this package (an earlier visit, a reload) win over the station's items.
-      const drafts = deps.outbox.open(work.accountId, work.pkg);
+      // Unsent drafts of this package (an earlier visit, a reload) win over the station's items,
+      // except where the station holds a unit by its label or put.
+      const opened = deps.outbox.open(work.accountId, work.pkg);
+      const drafts = deps.outbox.learn(work.accountId, work.pkg) ?? opened;
       set({ ...closed(), current: work, drafts, selectedKey: drafts[0]?.key ?? null });
       get().syncChanged();
     },
@@ -169,7 +174,14 @@ function openingPart(set: Set, get: Get, deps: PackageStoreDeps) {
       // of ours is in flight the event may already list it: keep our media until the upload answers.
       const inFlight = deps.uploads.uploads.some((u) => u.packageId === pkg.id && u.state !== 'done' && u.state !== 'failed');
       const media_files = inFlight ? current.pkg.media_files : pkg.media_files;
-      set({ current: { ...current, pkg: { ...pkg, line_items: current.pkg.line_items, media_files } } });
+      // A unit labelled or put on another terminal is held here at once (− then refuses it unsent).
+      const learned = deps.outbox.learn(current.accountId, pkg);
+      set({ current: { ...current, pkg: { ...pkg, line_items: current.pkg.line_items, media_files } }, ...(learned ? { drafts: learned } : {}) });
+    },
+    unitKept(accountId: number, packageId: number, drafts: readonly Draft[], unit: Draft) {
+      const { current } = get();
+      if (current?.accountId !== accountId || current.pkg.id !== packageId) return;
+      set({ drafts: [...drafts], selectedKey: unit.key });
     },
   };
 }

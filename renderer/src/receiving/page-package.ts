@@ -36,6 +36,11 @@ export const outbox = new PackageOutbox({
     onLateReceived(entry) {
       notify('success', `Received ${entry.trackingNumber} — ${unitsText(entry.units)} (sent now that the station answers).`);
     },
+    onKept(accountId, packageId, drafts, unit) {
+      usePackage.getState().unitKept(accountId, packageId, drafts, unit);
+      const why = unit.put_confirmed ? 'was put in its bin' : 'has its label, made on another terminal';
+      notify('error', `Not taken off: ${unit.unit_id ?? 'the unit'} ${why}. It is back on the list.`);
+    },
     onLateRefused(entry, error) {
       notify('error', `${entry.trackingNumber} was not ${entry.receiving ? 'received' : 'saved'}: ${describeError(error)} Reopen it from the list of work waiting to send.`);
     },
