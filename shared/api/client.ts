@@ -12,6 +12,7 @@ import type { MediaFile } from './media.ts';
 import type { PrintJob, PrintJobListResponse, PrintJobState, UnitLabelRequest } from './printing.ts';
 import type {
   ReturnPackage,
+  SiteReceipt,
   ReturnPackageCreateInput,
   ReturnPackageCreated,
   ReturnPackageListQuery,
@@ -332,6 +333,10 @@ export class ApiClient {
   }
   getPackage(accountId: number, id: number, o: RequestOptions = {}): Promise<ReturnPackage> {
     return this.#call(API_ROUTES.getReturnPackage, { params: { account_id: accountId, id }, signal: o.signal });
+  }
+  /** A site's whole receipt of a package (G with notes, media named by hash): docs/decisions/site-receipt.md. */
+  getSiteReceipt(accountId: number, id: number, o: RequestOptions = {}): Promise<SiteReceipt> {
+    return this.#call(API_ROUTES.getSiteReceipt, { params: { account_id: accountId, id }, signal: o.signal });
   }
   updatePackage(accountId: number, id: number, body: ReturnPackageUpdateInput, o: RequestOptions = {}): Promise<ReturnPackageUpdated> {
     return this.#call(API_ROUTES.updateReturnPackage, {
