@@ -12,6 +12,7 @@ import type { MediaFile } from './media.ts';
 import type { PrintJob, PrintJobListResponse, PrintJobState, UnitLabelRequest } from './printing.ts';
 import type {
   ReturnPackage,
+  SiteReceipt,
   ReturnPackageCreateInput,
   ReturnPackageCreated,
   ReturnPackageListQuery,
@@ -24,6 +25,7 @@ import type {
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
 import type { SiteInvite, SiteJoinInput, SiteView } from './site.ts';
+import type { SiteConfig } from './site-config.ts';
 import { createSseParser } from './sse.ts';
 import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
 import type {
@@ -336,6 +338,10 @@ export class ApiClient {
   getPackage(accountId: number, id: number, o: RequestOptions = {}): Promise<ReturnPackage> {
     return this.#call(API_ROUTES.getReturnPackage, { params: { account_id: accountId, id }, signal: o.signal });
   }
+  /** A site's whole receipt of a package (G with notes, media named by hash): docs/decisions/site-receipt.md. */
+  getSiteReceipt(accountId: number, id: number, o: RequestOptions = {}): Promise<SiteReceipt> {
+    return this.#call(API_ROUTES.getSiteReceipt, { params: { account_id: accountId, id }, signal: o.signal });
+  }
   updatePackage(accountId: number, id: number, body: ReturnPackageUpdateInput, o: RequestOptions = {}): Promise<ReturnPackageUpdated> {
     return this.#call(API_ROUTES.updateReturnPackage, {
       params: { account_id: accountId, id },
@@ -486,6 +492,10 @@ export class ApiClient {
 
   site(o: RequestOptions = {}): Promise<SiteView> {
     return this.#call(API_ROUTES.getSite, { signal: o.signal });
+  }
+  /** The site's configuration, as a hub answers its members (a member's token only). */
+  getSiteConfig(o: RequestOptions = {}): Promise<SiteConfig> {
+    return this.#call(API_ROUTES.getSiteConfig, { signal: o.signal });
   }
   createSiteInvite(o: RequestOptions = {}): Promise<SiteInvite> {
     return this.#call(API_ROUTES.createSiteInvite, { signal: o.signal });

@@ -86,7 +86,8 @@ export const UNIT_ID_PATTERN = '^RS-[A-Z0-9]{8}-[1-9][0-9]{0,15}$';
 
 /**
  * Between a site's hub and its stations (docs/decisions/site-receipt.md): the unit's decision as the
- * station that made it recorded it — disposition, bin, unit id, a person's override and the put —
+ * station that made it recorded it — disposition, bin, unit id, a person's override, the put and when
+ * the condition was set —
  * stored as given: the receiving station does not apply its own rules to it. Operator ids stay on the
  * station that has those operators.
  */
@@ -100,8 +101,10 @@ export const SiteUnitSchema = z
     disposition_override: z.strictObject({ reason: boundedText(MAX_DISPOSITION_REASON_LENGTH), at: TimestampInputSchema }).nullable(),
     /** When the put into `bin` was confirmed; null while it was not. */
     put_confirmed_at: TimestampInputSchema.nullable(),
+    /** When the condition was set at that station (null while unset). */
+    condition_at: TimestampInputSchema.nullable(),
   })
-  .meta({ description: "A unit's disposition, bin, unit id, override and put as the site's station that decided them recorded them (a site's hub and its stations send it): stored as given, the station's own rules are not applied." });
+  .meta({ description: "A unit's disposition, bin, unit id, override, put and condition time as the site's station that decided them recorded them (a site's hub and its stations send it): stored as given, the station's own rules are not applied." });
 export type SiteUnit = z.infer<typeof SiteUnitSchema>;
 
 /**

@@ -20,7 +20,7 @@ import {
   listResponse,
 } from './common.ts';
 import { PackageLineItemSchema } from './line-items.ts';
-import { MediaFileSchema } from './media.ts';
+import { MediaFileSchema, MediaTypeSchema } from './media.ts';
 
 /*
  * Return packages (docs/api-reference.md, Return packages).
@@ -263,6 +263,24 @@ export const ReturnPackageUpdatedSchema = z.object({
   ...only(...COMMON_HEAD, 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', ...COSTS, 'location_id', 'notes', ...TIMES),
 });
 export type ReturnPackageUpdated = z.infer<typeof ReturnPackageUpdatedSchema>;
+
+/**
+ * Station addition for a site's stations (docs/decisions/site-receipt.md), `GET
+ * .../return_packages/{id}/site_receipt`: the whole receipt — G and the dock's `notes`, each media
+ * file with what a station needs to show it from the hub and to know its bytes (`sha256`,
+ * `content_type`, `size`).
+ */
+export const SiteReceiptSchema = ReturnPackageSchema.extend({
+  notes: z.string().nullable(),
+  media_files: z.array(
+    MediaFileSchema.extend({
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      content_type: MediaTypeSchema,
+      size: z.int().nonnegative(),
+    }),
+  ),
+});
+export type SiteReceipt = z.infer<typeof SiteReceiptSchema>;
 
 /** The field names of each presence column (L, C, G, U), in response order. */
 export const PACKAGE_FIELD_SETS = {

@@ -17,6 +17,7 @@ import {
   ReturnPackageListQuerySchema,
   ReturnPackageListResponseSchema,
   ReturnPackageSchema,
+  SiteReceiptSchema,
   ReturnPackageUpdateSchema,
   ReturnPackageUpdatedSchema,
   StationPackageListQuerySchema,
@@ -50,6 +51,7 @@ import {
   UnitLabelRequestSchema,
 } from './printing.ts';
 import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, SiteInviteSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
+import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import { BadgeCheckAnswerSchema, BadgeCheckSchema, FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
 
@@ -268,6 +270,19 @@ export const API_ROUTES = {
     response: ReturnPackageSchema,
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
+  getSiteReceipt: {
+    operationId: 'getSiteReceipt',
+    method: 'GET',
+    path: `${PACKAGE}/site_receipt`,
+    summary: "The whole receipt of a package for a site's stations: G with the dock's notes, and each media file's sha256, type and size.",
+    description: "Read by the stations that joined this station as their site's hub (docs/decisions/site-receipt.md); the spec's answers (L, C, G, U) stay as they are.",
+    tag: 'return packages',
+    auth: 'account',
+    params: PackagePathSchema,
+    status: 200,
+    response: SiteReceiptSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
   updateReturnPackage: {
     operationId: 'updateReturnPackage',
     method: 'PATCH',
@@ -481,7 +496,7 @@ export const API_ROUTES = {
     body: StationSettingsUpdateSchema,
     status: 200,
     response: StationSettingsSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'SITE_MANAGED'],
   },
   getDispositionRules: {
     operationId: 'getDispositionRules',
@@ -507,7 +522,7 @@ export const API_ROUTES = {
     body: DispositionRulesUpdateSchema,
     status: 200,
     response: DispositionRulesSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'SITE_MANAGED'],
   },
   lookupCode: {
     operationId: 'lookupCode',
@@ -547,7 +562,7 @@ export const API_ROUTES = {
     body: OperatorCreateSchema,
     status: 201,
     response: OperatorSchema,
-    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'SITE_MANAGED'],
   },
   updateOperator: {
     operationId: 'updateOperator',
@@ -564,7 +579,7 @@ export const API_ROUTES = {
     body: OperatorUpdateSchema,
     status: 200,
     response: OperatorSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'SUPERVISOR_REQUIRED'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'SUPERVISOR_REQUIRED', 'SITE_MANAGED'],
   },
   checkBadge: {
     operationId: 'checkBadge',
@@ -913,6 +928,20 @@ export const API_ROUTES = {
     status: 200,
     response: SiteViewSchema,
     errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  getSiteConfig: {
+    operationId: 'getSiteConfig',
+    method: 'GET',
+    path: '/api/v1/station/site/config',
+    summary: "The site's configuration a member takes from its hub: the workers (with their PIN hashes), the disposition rules and bins, and the rule-like settings.",
+    description:
+      "Only a member station's token (the one its join issued) may read it (403 `NOT_SITE_MEMBER` for any other). `version` is also the ETag: " +
+      'a request with `If-None-Match` of the version the member has is answered 304 with no body (docs/decisions/site-config.md).',
+    tag: 'site',
+    auth: 'station',
+    status: 200,
+    response: SiteConfigSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_SITE_MEMBER'],
   },
   createSiteInvite: {
     operationId: 'createSiteInvite',

@@ -37,6 +37,7 @@ const overridden = {
   disposition_source: 'override',
   disposition_override: { reason: 'smells of smoke', at: '2026-11-20T08:00:00.000Z' },
   put_confirmed_at: '2026-11-20T08:05:00.000Z',
+  condition_at: '2026-11-20T07:58:00.000Z',
 } as const;
 
 it('stores a unit as the deciding station recorded it: its disposition, bin, unit id, override and put, not the rules’ answer', async () => {
@@ -52,6 +53,7 @@ it('stores a unit as the deciding station recorded it: its disposition, bin, uni
     disposition_override: { by: null, reason: 'smells of smoke', at: '2026-11-20T08:00:00.000Z' },
     put_confirmed_at: '2026-11-20T08:05:00.000Z',
     put_by: null,
+    condition_at: '2026-11-20T07:58:00.000Z',
   });
   expect(item.tags.sort()).toEqual(['bin:Q-SITE-7', 'disposition:quarantine', 'unit:RS-ABCD1234-17']);
 

@@ -18,6 +18,7 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/accounts/{account_id}/return_packages',
   'POST /api/v1/accounts/{account_id}/return_packages',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}',
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}/site_receipt',
   'PATCH /api/v1/accounts/{account_id}/return_packages/{id}',
   'POST /api/v1/accounts/{account_id}/return_packages/{id}/line_items',
   'PATCH /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}',
@@ -69,6 +70,7 @@ const CONTRACT_OPERATIONS = [
   // A site (docs/decisions/site-join.md).
   'POST /api/v1/site/join',
   'GET /api/v1/station/site',
+  'GET /api/v1/station/site/config',
   'POST /api/v1/station/site/invites',
   'DELETE /api/v1/station/site/members/{id}',
   'POST /api/v1/station/site/join',

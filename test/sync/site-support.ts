@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ApiClient } from '#shared/api/client.ts';
-import { type FakeReturnsService, startFakeReturnsService } from './fake-returns-service.ts';
+import { openStore } from '../../electron/station/store/index.ts';
+import { readUpstreamSettings, writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
+import { type FakeModes, type FakeReturnsService, startFakeReturnsService } from './fake-returns-service.ts';
 import { setSpecUpstream } from './spec-support.ts';
 import { RETURN_BODY, runCli, setUpstream, startLocal, tempDir, tracking, waitFor } from './support.ts';
 import { type RunningStation, startStation } from '../support/station-process.ts';
@@ -27,7 +29,8 @@ export interface Site {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A port free on loopback now (a hub restarted on its port keeps the address its members joined). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -44,8 +47,17 @@ function freePort(): Promise<number> {
  * resolves once every station has them (and, unless `following: false`, follows the hub's events).
  * `upstreamOf` gives the address each station is pointed at (a proxy before the hub, for a baseline).
  */
-export async function startSite(options: { stations: number; packages: number; upstreamOf?: (hubOrigin: string) => Promise<string> | string; following?: boolean; env?: Record<string, string> }): Promise<Site> {
-  const fake = await startFakeReturnsService({ accounts: [SITE_ACCOUNT] });
+export async function startSite(options: {
+  stations: number;
+  packages: number;
+  upstreamOf?: (hubOrigin: string) => Promise<string> | string;
+  following?: boolean;
+  env?: Record<string, string>;
+  /** The stations joined the hub (their settings carry `site`): the whole receipt travels. */
+  joined?: boolean;
+  fakeModes?: Partial<FakeModes>;
+}): Promise<Site> {
+  const fake = await startFakeReturnsService({ accounts: [SITE_ACCOUNT], ...(options.fakeModes ? { modes: options.fakeModes } : {}) });
   const hubDir = tempDir('site-hub-');
   const dirs = Array.from({ length: options.stations }, (_, i) => tempDir(`site-${i}-`));
   const env = { ...ENV, ...options.env };
@@ -86,6 +98,7 @@ export async function startSite(options: { stations: number; packages: number; u
     const upstream = await (options.upstreamOf ?? ((origin: string) => origin))(site.hub.origin);
     for (const [i, dir] of dirs.entries()) {
       await setUpstream(dir, upstream, tokens[i] ?? '', [SITE_ACCOUNT]);
+      if (options.joined) await joinByHand(dir, i);
       site.stations.push(await startLocal(dir, env));
     }
     const last = site.trackings.at(-1) ?? '';
@@ -101,6 +114,23 @@ export async function startSite(options: { stations: number; packages: number; u
     throw error;
   }
   return site;
+}
+
+/**
+ * What `site join` will write (its engineer's part): the hub's pin and a member id beside the
+ * upstream settings `upstream set` wrote. The hub is reached over plain loopback HTTP here, so the pin
+ * is a stand-in.
+ */
+async function joinByHand(dataDir: string, member: number): Promise<void> {
+  const store = await openStore({ dataDir });
+  try {
+    const settings = await readUpstreamSettings(store);
+    if (!settings) throw new Error('no upstream settings to join with');
+    const site = { hub_ca_pem: '-----BEGIN CERTIFICATE-----\nstand-in\n-----END CERTIFICATE-----\n', hub_ca_sha256: Array.from({ length: 32 }, () => 'AB').join(':'), member_id: `member-${member}` };
+    await writeUpstreamSettings(store, { ...settings, site }, new Date().toISOString());
+  } finally {
+    await store.close();
+  }
 }
 
 /** The package's status at a station, by tracking number (each station has its own ids). */

@@ -167,7 +167,8 @@ export function applyRecorded(item: PackageLineItem, recorded: SiteUnit): Packag
     put_by: samePut ? (item.put_by ?? null) : null,
     tags: withStationTags(item.tags, { disposition: recorded.disposition, bin: recorded.bin, unit_id: unitId }),
   };
-  return { ...item, ...fields, tags: fields.tags.slice(0, MAX_TAGS) };
+  const conditionAt = item.condition === null ? null : (recorded.condition_at ?? item.condition_at ?? null);
+  return { ...item, ...fields, condition_at: conditionAt, tags: fields.tags.slice(0, MAX_TAGS) };
 }
 
 /**

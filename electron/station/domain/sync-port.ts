@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { SyncStatus } from '#shared/api/station.ts';
 
 /**
@@ -15,6 +16,8 @@ export interface SyncPort {
   refreshPackage(accountId: number, localId: number): Promise<{ outcome: string; message?: string }>;
   /** Asks for a sync round now (settings changed, a person asked to retry). */
   nudge(): void;
+  /** The bytes of a photo kept at the site's hub (its capability URL), read as it is shown; null when the hub does not give them. */
+  hubMediaBytes(url: string): Promise<Readable | null>;
 }
 
 /** The sync status of a station with no upstream set (or no sync at all). */

@@ -176,6 +176,11 @@ export interface MediaFile {
   created_at: Timestamp;
   /** When it was taken, as its upload said; absent or null: not known (files stored before it was asked). */
   captured_at?: Timestamp | null;
+  /**
+   * A photo taken at another station of the site: the hub's capability URL of its bytes, which are
+   * read from the hub when a screen shows them (not kept here). Absent: the bytes are this station's.
+   */
+  remote_url?: string;
 }
 
 export interface Carrier {
@@ -306,6 +311,8 @@ export interface UpstreamLink {
    * sent: a later try looks the file up upstream first.
    */
   media?: Record<string, { upstream_id: number | null; attempted_at: Timestamp | null }>;
+  /** Packages of a site's hub: the hub's `updated_at` of the whole receipt applied last (sync/site-receipts.ts). */
+  site_receipt_at?: Timestamp;
   /**
    * Packages: when the upstream's get-one (G) of it was last read and applied: the fields only G
    * shows (shipping method, label cost, actual arrival, processed_at) are known from then on
@@ -419,6 +426,8 @@ export interface SyncAccountState {
   return_get_one?: { answers: boolean; status: number; at: Timestamp } | null;
   /** The background fill of get-only fields (sync/fresh.ts): requests spent in the hour that began at `window_start`. */
   detail_fill?: { window_start: Timestamp; spent: number };
+  /** A site's hub: its packages (upstream ids) whose whole receipt is still to be read (sync/site-receipts.ts). */
+  site_receipts_due?: number[];
 }
 
 /** A value sync replaced, or an upstream value the station kept (ownership rules). */

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { SyncStatus } from '#shared/api/station.ts';
 import type { Clock } from '../domain/clock.ts';
 import { boundTables, type OutboxEntry, type StationStore } from '../store/index.ts';
@@ -17,6 +18,7 @@ import { INSTANCE_KEY, stationInstanceId } from '../domain/station-instance.ts';
 import { syncStatusOf } from './status.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
 import { upstreamFetch } from './upstream-fetch.ts';
+import { hubMediaBytes } from './hub-media.ts';
 import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
 import type { UpstreamEventsState } from './upstream-events.ts';
 
@@ -53,6 +55,8 @@ export interface SyncEngine {
   upstreamHealth(): UpstreamHealth;
   /** Asks the scheduler for a round now (settings changed, a person asked to retry). */
   nudge(): void;
+  /** The bytes of a photo kept at the site's hub, read as it is shown (hub-media.ts). */
+  hubMediaBytes(url: string): Promise<Readable | null>;
   /** How sync learns of the upstream's changes (upstream-events.ts), for the status; null: no upstream. */
   setUpstreamEvents(state: UpstreamEventsState | null): void;
   /** The request budget (and gate) of this upstream, shared with the rounds: the event streams' openings go through it too. */
@@ -305,6 +309,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     outboxSlotsInMemory: () => outbox.size(),
     refreshPackage: fresh.refreshPackage,
+    hubMediaBytes: (url) => hubMediaBytes(store, url, options.fetch),
     upstreamHealth: () => ({ backoffUntil: lastBudget ? closedUntil(lastBudget) : null, share: lastBudget?.share() ?? 1 }),
     nudge() {
       for (const listener of nudgeListeners) listener();

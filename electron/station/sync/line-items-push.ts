@@ -47,6 +47,7 @@ export function siteUnitOf(item: PackageLineItem): SiteUnit {
     disposition_source: item.disposition ? (item.disposition_source ?? null) : null,
     disposition_override: override ? { reason: override.reason, at: override.at } : null,
     put_confirmed_at: item.put_confirmed_at ?? null,
+    condition_at: item.condition_at ?? null,
   };
 }
 

@@ -8,6 +8,7 @@ import { linkOf, linkOfUpstream } from './links.ts';
 import type { RequestPriority } from './rate-budget.ts';
 import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
 import { boundTables } from '../store/index.ts';
+import { pullSiteReceipts, withReceiptsDue } from './site-receipts.ts';
 
 /*
  * Pull: what the upstream holds, onto the station, within the request budget (docs/decisions/sync.md,
@@ -126,6 +127,8 @@ export const PACKAGES: ListKind<UpstreamPackage> = {
   updatedAt: (u) => u.updated_at,
 };
 
+const SITE_PACKAGES = withReceiptsDue(PACKAGES);
+
 // -- one round ------------------------------------------------------------------------------------
 
 const since = (at: string | null | undefined, now: string): number => (at ? Date.parse(now) - Date.parse(at) : Number.POSITIVE_INFINITY);
@@ -168,10 +171,13 @@ function refreshEvery(sc: SyncContext, kind: ListKind<{ id: number }>, openPages
 /** Pulls an account: returns, then packages. */
 export async function pullAccount(sc: SyncContext, accountId: number, report: RoundReport, mode: PullMode): Promise<PullResult> {
   const left: string[] = [];
-  for (const kind of [RETURNS, PACKAGES] as const) {
+  // A site's station also reads the whole receipt of each package that changed at the hub (site-receipts.ts).
+  const site = sc.client.settings.site !== undefined;
+  for (const kind of [RETURNS, site ? SITE_PACKAGES : PACKAGES] as const) {
     const outcome = await pullList(sc, kind as ListKind<{ id: number }>, accountId, report, mode);
     if (outcome !== null) left.push(outcome);
   }
+  if (site && !(await pullSiteReceipts(sc, accountId, report))) left.push('packages: receipts left for the next round');
   return { complete: left.length === 0, left };
 }
 

@@ -57,9 +57,13 @@ export function mediaBytesRoute(server: FastifyInstance, ctx: DomainContext): vo
   server.get('/media/:token', async (request, reply) => {
     const { token } = request.params as { token: string };
     const media = /^[A-Za-z0-9_-]{43}$/.test(token) ? await mediaByUrlToken(ctx.store.tables, token) : undefined;
-    if (!media || !(await ctx.store.media.exists(media.sha256))) {
+    const local = media !== undefined && (await ctx.store.media.exists(media.sha256));
+    if (!media || (!local && media.remote_url === undefined)) {
       return reply.code(404).send(errorBody('NOT_FOUND', 'No such media file.'));
     }
+    // A photo taken at another station of the site: its bytes are read from the hub as they are shown.
+    const remote = local || !ctx.sync ? null : await ctx.sync.hubMediaBytes(media.remote_url ?? '');
+    if (!local && remote === null) return reply.code(503).send(errorBody('UNAVAILABLE', 'This photo is kept at the site’s hub, which cannot be reached now.'));
     reply
       .code(200)
       .type(media.content_type)
@@ -68,6 +72,6 @@ export function mediaBytesRoute(server: FastifyInstance, ctx: DomainContext): vo
       .header('content-security-policy', "default-src 'none'; sandbox")
       .header('cache-control', 'private, max-age=31536000, immutable')
       .header('cross-origin-resource-policy', 'same-origin');
-    return reply.send(ctx.store.media.open(media.sha256));
+    return reply.send(remote ?? ctx.store.media.open(media.sha256));
   });
 }

@@ -3,7 +3,7 @@ import { type ListMeta, listMeta } from '#shared/api/common.ts';
 import type { ReturnPackage, ReturnPackageListItem, StationPackageListQuery } from '#shared/api/return-packages.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { packageDetailOf, packageListViewOf } from '../../domain/package-view-loader.ts';
+import { packageDetailOf, packageListViewOf, siteReceiptOf } from '../../domain/package-view-loader.ts';
 import { createPackage, findPackages, updatePackage } from '../../domain/packages.ts';
 import { labelsOnReceipt } from '../../domain/print-jobs.ts';
 import type { Frozen, ReturnPackage as StoredPackage } from '../../store/index.ts';
@@ -53,6 +53,8 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
       return { json: jsonOf(view), sources: [['return_packages', id], ...lineItems, ...mediaFiles] };
     }),
   );
+
+  addRoute(server, ctx, API_ROUTES.getSiteReceipt, async ({ params: { account_id: accountId, id }, origin }) => ({ json: jsonOf(await siteReceiptOf(ctx.store, ctx.config, accountId, id, origin)) }));
 
   addRoute(
     server,
