@@ -91,6 +91,11 @@ export const STARTUP_SETTINGS = {
     expect: 'a positive whole number of milliseconds',
     schema: wholeNumber(9, 1),
   },
+  listCountBudget: {
+    env: 'RETURNS_STATION_LIST_COUNT_BUDGET',
+    expect: 'a positive whole number of rows',
+    schema: wholeNumber(9, 1),
+  },
   heapGrowthPercent: {
     env: 'RETURNS_STATION_HEAP_GROWTH_PERCENT',
     expect: "a whole number from 0 (V8's own rule) to 1000",
@@ -169,6 +174,7 @@ export function stationOptionsFromStartupSettings(sources: SettingSources): Part
   set('hotDays', read('hotDays'));
   set('hotRecentLimit', read('hotRecentMax'));
   set('hotSweepMs', read('hotSweepMs'));
+  set('listCountBudget', read('listCountBudget'));
   const heapGrowth = read('heapGrowthPercent');
   set('heapGrowthPercent', heapGrowth === undefined ? undefined : heapGrowth === 0 ? null : heapGrowth);
   set('syncPullIntervalMs', read('syncIntervalMs'));

@@ -44,6 +44,8 @@ export interface StationOptions extends ServerOptions {
   hotDays?: number;
   hotRecentLimit?: number | null;
   hotSweepMs?: number;
+  /** The rows a search by any part of a list reads at most to plan and count before its total is "at least" (default 1,000). */
+  listCountBudget?: number;
   /**
    * How far V8's old generation may grow past the live heap before a full GC, in percent (default
    * 50); after each sweep that shed records the heap pages GCs freed are given back (heap/). Null:
@@ -180,6 +182,7 @@ function storeOptionsOf(options: StationOptions, lock: DataDirLock, clock: Clock
   return {
     dataDir: options.dataDir,
     mediaBudgetBytes: options.mediaBudgetBytes ?? null,
+    ...(options.listCountBudget !== undefined ? { listCountBudget: options.listCountBudget } : {}),
     refuseNewBecause: options.newStore ? null : newStoreRefusal(options.dataDir, lock.previousHolder),
     hotSet: {
       now: () => clock.now(),

@@ -109,7 +109,7 @@ describe('tracking_number_contains', () => {
 
 /*
  * A text found in many records is read in the list's own order, each row checked, and counted within
- * a budget of rows (store/list-queries.ts, BROAD_MATCHES and COUNT_BUDGET): every page must still be
+ * a budget of rows (store/list-queries.ts, COUNT_BUDGET): every page must still be
  * the page a plain filter of the same rows gives, in every sort, with status and account filters, to
  * the last page.
  */

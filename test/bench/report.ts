@@ -27,7 +27,9 @@ export function toMarkdown(rows: BenchRow[]): string {
         ? `${fmt((row.rate / base.rate) * 100, 1)}% of ${base.name}`
         : base?.p50_ms && row.p50_ms !== undefined
           ? `p50 ${fmt(row.p50_ms / base.p50_ms, 2)}× ${base.name}`
-          : '';
+          : base?.value !== undefined
+            ? `baseline: ${base.value}`
+            : '';
     const met = row.ok === undefined ? '' : row.ok ? 'yes' : '**no**';
     lines.push(`| ${row.section} | ${row.name} | ${fmt(row.rate)} | ${fmt(row.p50_ms, 2)} | ${fmt(row.p99_ms, 2)} | ${row.value ?? ''} | ${ratio} | ${row.target ?? ''} | ${met} |`);
   }

@@ -1,6 +1,7 @@
 import { type FaultProxy, startFaultProxy } from '../sync/fault-proxy.ts';
 import { receiveAndTime, type Site, startSite } from '../sync/site-support.ts';
 import type { BenchRow } from './report.ts';
+import { fleetCase, fleetLabel } from './sync-fleet-bench.ts';
 
 /*
  * `site`: a hub (`serve` on the spec-only fake) and BENCH_SITE_STATIONS stations (8) on it, all real
@@ -9,6 +10,14 @@ import type { BenchRow } from './report.ts';
  * once. Beside it, the same site without following: the stations reach the hub through a proxy that
  * answers 404 to the event stream (as a returns service would), so they poll by their pull interval
  * (the real one unless BENCH_SITE_BASELINE_INTERVAL_MS shortens it), one round.
+ *
+ * Its simulated part (BENCH_SITE_PARTS=real,sim): for each of BENCH_SITE_SIM_STATIONS (8,50), the
+ * sync bench's fleet case on virtual time (sync-fleet-bench.ts) twice in one run — every station on
+ * the returns service (the site without a hub), then every station on a hub (sim-hub.ts) — each
+ * figure beside the other: first pull, convergence after a 30-minute outage, 429s, idle requests an
+ * hour to the returns service, new packages, receipts on the other stations, and the stations'
+ * requests to the hub and CPU at idle. The fake answers as BENCH_SITE_SIM_FILTERS says (page numbers
+ * alone by default: the spec shows no filter).
  */
 
 const SECTION = 'site';
@@ -44,6 +53,23 @@ function row(name: string, samples: number[], extra: Partial<BenchRow>): BenchRo
 }
 
 export async function runSiteBench(): Promise<BenchRow[]> {
+  const parts = new Set((process.env.BENCH_SITE_PARTS ?? 'real,sim').split(','));
+  return [...(parts.has('real') ? await realSite() : []), ...(parts.has('sim') ? await simulatedSites() : [])];
+}
+
+async function simulatedSites(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const filters = (process.env.BENCH_SITE_SIM_FILTERS ?? 'ignored') === 'honoured' ? 'honoured' : 'ignored';
+  for (const stations of (process.env.BENCH_SITE_SIM_STATIONS ?? '8,50').split(',').map(Number)) {
+    // About 200 receipts during the outage whatever the size: each is followed by every station's pull of the hub.
+    const direct = { filters, topology: 'direct', stations, section: SECTION, receiptsPerStation: Math.max(1, Math.floor(200 / stations)) } as const;
+    rows.push(...(await fleetCase({ ...direct, asBaseline: true })));
+    rows.push(...(await fleetCase({ ...direct, topology: 'hub', baselineLabel: fleetLabel(direct) })));
+  }
+  return rows;
+}
+
+async function realSite(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const baselineName = `receipt on every other station, ${STATIONS} stations polling the hub${BASELINE_INTERVAL_MS ? ` (pull interval ${BASELINE_INTERVAL_MS} ms)` : ' (default pull interval)'}`;
   let proxy: FaultProxy | undefined;

@@ -8,7 +8,7 @@ import type { RoundReport } from '../../electron/station/sync/context.ts';
 import { createSyncEngine, type SyncEngine } from '../../electron/station/sync/engine.ts';
 import { DEFAULT_PULL_INTERVAL_MS } from '../../electron/station/sync/scheduler.ts';
 import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
-import type { FetchLike } from '../../electron/station/sync/upstream-client.ts';
+import type { FetchLike, UpstreamSettings } from '../../electron/station/sync/upstream-client.ts';
 import { type FakeReturnsService, type PackageSeed, startFakeReturnsService, type FakeModes } from '../sync/fake-returns-service.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
@@ -98,20 +98,30 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/** A request a simulated station sent: when (virtual time), and how long its answer took in real time. */
+export interface SentRequest {
+  at: number;
+  ms: number;
+}
+
 export const RTT_MS = Number(process.env.BENCH_SPEC_RTT_MS ?? 100);
 
 /**
  * The station's HTTP, as seen by the simulation: the answer is read in full (real time), then the
  * request takes `RTT_MS` of virtual time. The station is set to the fake's own two addresses.
  */
-export function simFetch(sim: Sim): FetchLike {
+export function simFetch(sim: Sim, sent?: SentRequest[]): FetchLike {
   return async (url, init) => {
     let response: Response;
     let body: ArrayBuffer;
+    const at = sim.now;
+    const began = performance.now();
     try {
       response = await fetch(url, init);
       body = await response.arrayBuffer();
+      sent?.push({ at, ms: performance.now() - began });
     } catch (error) {
+      sent?.push({ at, ms: performance.now() - began });
       await sim.sleep(RTT_MS);
       throw error;
     }
@@ -167,6 +177,8 @@ export function seedNewPackage(fake: FakeReturnsService, sim: Sim, trackingNumbe
 const MORE_DELAY_MS = 1_000;
 /** As in scheduler.ts: a local change is pushed this soon after it is durable. */
 const PUSH_DELAY_MS = 300;
+/** As in scheduler.ts: a round reads what an event told of this soon after it came. */
+const EVENT_DELAY_MS = 100;
 
 /**
  * A station: a real store on a temp dir, a real engine on the virtual clock (its rate budgets too),
@@ -183,6 +195,8 @@ export class SimStation {
   private readonly sim: Sim;
   private dirty = false;
   private waiting: { moveTo(at: number): void } | null = null;
+  /** When the loop's current wait ends. */
+  private waitingAt = 0;
   private nextPullAt = 0;
   private stopped = false;
   rounds = 0;
@@ -192,32 +206,73 @@ export class SimStation {
   /** Called after every round (the bench watches for records here). */
   afterRound: ((report: RoundReport) => Promise<void>) | null = null;
 
-  private constructor(name: string, sim: Sim, store: StationStore, engine: SyncEngine, dir: string) {
+  /** Each request this station sent its upstream. */
+  readonly sent: SentRequest[];
+
+  private constructor(name: string, sim: Sim, store: StationStore, engine: (sent: SentRequest[]) => SyncEngine, dir: string) {
     this.name = name;
+    this.sent = [];
+    this.engine = engine(this.sent);
     this.sim = sim;
     this.store = store;
-    this.engine = engine;
     this.dir = dir;
     store.subscribe((entries) => {
       // As the scheduler: only returns and packages (the pull's own writes land here too).
       if (entries.some((e) => e.resource === 'return' || e.resource === 'return_package')) {
         this.dirty = true;
-        this.waiting?.moveTo(this.sim.now + PUSH_DELAY_MS);
+        this.wakeBy(this.sim.now + PUSH_DELAY_MS);
       }
     });
   }
 
   static async open(name: string, sim: Sim, fake: FakeReturnsService, options: { accounts?: number[]; seed?: number } = {}): Promise<SimStation> {
+    const accounts = options.accounts ?? [1];
+    return SimStation.openOn(name, sim, { returns_url: fake.returnsUrl, base_url: fake.baseUrl, token: fake.token(accounts), accounts }, options.seed);
+  }
+
+  /** A station whose upstream is `settings` (a site's hub, say), on a store of its own. */
+  static async openOn(name: string, sim: Sim, settings: UpstreamSettings, seed?: number): Promise<SimStation> {
     const dir = await mkdtemp(join(tmpdir(), `bench-spec-${name}-`));
     const store = await openStore({ dataDir: dir });
     await seedCatalog(store);
-    const accounts = options.accounts ?? [1];
-    await writeUpstreamSettings(store, { returns_url: fake.returnsUrl, base_url: fake.baseUrl, token: fake.token(accounts), accounts }, sim.clock.now());
-    return new SimStation(name, sim, store, SimStation.engineOf(store, sim, options.seed), dir);
+    await writeUpstreamSettings(store, settings, sim.clock.now());
+    return new SimStation(name, sim, store, (sent) => SimStation.engineOf(store, sim, seed, sent), dir);
   }
 
-  private static engineOf(store: StationStore, sim: Sim, seed = 1): SyncEngine {
-    return createSyncEngine({ store, clock: sim.clock, fetch: simFetch(sim), random: seeded(seed), budget: { now: () => sim.now, sleep: sim.sleep } });
+  /**
+   * Sync on the virtual clock over a store someone else opened and closes (a hub's, which its own
+   * station serves): `close` stops the loop and leaves the store and its directory alone.
+   */
+  static over(name: string, sim: Sim, store: StationStore, seed?: number): SimStation {
+    const station = new SimStation(name, sim, store, (sent) => SimStation.engineOf(store, sim, seed, sent), '');
+    station.borrowed = true;
+    return station;
+  }
+
+  private borrowed = false;
+  /** Accounts an event told of since the last round. */
+  private readonly told = new Set<number>();
+
+  /**
+   * An event from a followed upstream told of a change to this account, `delayMs` after the change:
+   * a round reads it EVENT_DELAY_MS after that, as the scheduler's (a round due sooner keeps its time).
+   */
+  toldOf(accountId: number, delayMs: number): void {
+    if (this.stopped) return;
+    this.told.add(accountId);
+    this.wakeBy(this.sim.now + delayMs + EVENT_DELAY_MS);
+  }
+
+  /** The loop's wait ends by `at` (a wait due sooner keeps its time). */
+  private wakeBy(at: number): void {
+    if (this.waiting && at < this.waitingAt) {
+      this.waiting.moveTo(at);
+      this.waitingAt = at;
+    }
+  }
+
+  private static engineOf(store: StationStore, sim: Sim, seed = 1, sent?: SentRequest[]): SyncEngine {
+    return createSyncEngine({ store, clock: sim.clock, fetch: simFetch(sim, sent), random: seeded(seed), budget: { now: () => sim.now, sleep: sim.sleep } });
   }
 
   /**
@@ -229,7 +284,7 @@ export class SimStation {
     this.waiting?.moveTo(this.sim.now);
     await this.store.close();
     const store = await openStore({ dataDir: this.dir });
-    return new SimStation(this.name, this.sim, store, SimStation.engineOf(store, this.sim, seed), this.dir);
+    return new SimStation(this.name, this.sim, store, (sent) => SimStation.engineOf(store, this.sim, seed, sent), this.dir);
   }
 
   /** Starts the scheduler loop as an actor of the simulation. */
@@ -240,11 +295,14 @@ export class SimStation {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       this.dirty = false;
-      const pull = this.sim.now >= this.nextPullAt;
-      if (pull) this.nextPullAt = this.sim.now + DEFAULT_PULL_INTERVAL_MS;
+      const due = this.sim.now >= this.nextPullAt;
+      if (due) this.nextPullAt = this.sim.now + DEFAULT_PULL_INTERVAL_MS;
+      // Accounts an event told of are read at once (the change feed, else the newest end), as the scheduler does.
+      const pullNow = [...this.told];
+      this.told.clear();
       let delay: number;
       try {
-        const report = await this.engine.runRound({ pull });
+        const report = await this.engine.runRound({ pull: due || pullNow.length > 0, ...(pullNow.length > 0 ? { pullNow } : {}) });
         this.rounds += 1;
         if (report.offline) this.offlineRounds += 1;
         this.pullFailed += report.pull_failed.length;
@@ -252,13 +310,15 @@ export class SimStation {
         const retryAt = await this.engine.nextRetryAt();
         const nextRetry = retryAt === undefined ? Infinity : retryAt - this.sim.now;
         if (report.more && !report.offline) this.nextPullAt = Math.min(this.nextPullAt, this.sim.now + MORE_DELAY_MS);
-        delay = this.dirty ? PUSH_DELAY_MS : Math.min(this.nextPullAt - this.sim.now, Math.max(nextRetry, report.offline ? 5_000 : 0));
+        if (report.backoff_until !== null) for (const accountId of pullNow) this.told.add(accountId);
+        delay = this.dirty ? PUSH_DELAY_MS : this.told.size > 0 ? EVENT_DELAY_MS : Math.min(this.nextPullAt - this.sim.now, Math.max(nextRetry, report.offline ? 5_000 : 0));
       } catch (error) {
         this.roundErrors.push(error instanceof Error ? error.message : String(error));
         delay = DEFAULT_PULL_INTERVAL_MS;
       }
       const timer = this.sim.timer(Math.max(0, delay));
       this.waiting = timer;
+      this.waitingAt = this.sim.now + Math.max(0, delay);
       await timer.promise;
       this.waiting = null;
     }
@@ -278,6 +338,8 @@ export class SimStation {
 
   async close(): Promise<void> {
     this.stopped = true;
+    this.waiting?.moveTo(this.sim.now);
+    if (this.borrowed) return;
     await this.store.close();
     await rm(this.dir, { recursive: true, force: true });
   }

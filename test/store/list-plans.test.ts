@@ -10,7 +10,7 @@ import { ensureTextSearchIndex } from '../../electron/station/store/sqlite/text-
  * never by sorting every match: each statement that reads rows in a list's order is checked with
  * EXPLAIN QUERY PLAN, for every sort, plain, with statuses (one, several) and with a broad text.
  * SQLite's planner has no statistics here (no ANALYZE), so its choices do not depend on the rows;
- * the rows make the texts broad (list-queries.ts, BROAD_MATCHES) as at 1,000,000.
+ * the rows make the texts broad (list-queries.ts, COUNT_BUDGET) as at 1,000,000.
  */
 
 const ROWS = 3_000;

@@ -25,6 +25,7 @@ describe('station settings', () => {
       RETURNS_STATION_HOT_DAYS: '0',
       RETURNS_STATION_HOT_RECENT_MAX: '5000',
       RETURNS_STATION_HOT_SWEEP_MS: '300',
+      RETURNS_STATION_LIST_COUNT_BUDGET: '40',
       RETURNS_STATION_HEAP_GROWTH_PERCENT: '0',
       RETURNS_STATION_SYNC_INTERVAL_MS: '100',
       RETURNS_STATION_SYNC_OVERLAP_MS: '0',
@@ -37,6 +38,7 @@ describe('station settings', () => {
       hotDays: 0,
       hotRecentLimit: 5000,
       hotSweepMs: 300,
+      listCountBudget: 40,
       // 0: V8's own rule, which the station takes as null.
       heapGrowthPercent: null,
       syncPullIntervalMs: 100,
@@ -69,6 +71,7 @@ describe('station settings', () => {
       hotDays: ['-1', '14d', '123456'],
       hotRecentMax: ['lots', '-1', '1e5'],
       hotSweepMs: ['0', '10m'],
+      listCountBudget: ['0', '-1', '1k', '1234567890'],
       heapGrowthPercent: ['1001', '-1', '50%'],
       syncIntervalMs: ['99', 'soon'],
       syncOverlapMs: ['-1', '2m'],

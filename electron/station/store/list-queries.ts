@@ -76,22 +76,21 @@ export interface ListResult {
   ids: number[];
   /** Matches across all pages (with `lowerBound`: at least this many). */
   total: number;
-  /** `total` is a lower bound: a search by any part that most records match counts within COUNT_BUDGET rows. */
+  /** `total` is a lower bound: a search by any part that most records match counts within a budget of rows (COUNT_BUDGET). */
   lowerBound?: true;
 }
 
 /**
- * A text whose matches in the text index reach this many is broad: its condition is checked row by
- * row as the list's index is walked (a page costs ≈ its rows ÷ the share of rows that match), instead
- * of reading the table by key from the set of every match (≈ 2–9 µs a match at 1,000,000).
+ * The rows a search by any part reads at most to choose its plan and count (the station's setting
+ * RETURNS_STATION_LIST_COUNT_BUDGET, this by default), three uses of one number:
+ * - a text whose matches in the text index reach it is broad: its condition is checked row by row as
+ *   the list's index is walked (a page costs ≈ its rows ÷ the share of rows that match), instead of
+ *   reading the table by key from the set of every match (≈ 2–9 µs a match at 1,000,000);
+ * - a broad text is read row by row when page 1 fills within this many rows of the list's order;
+ * - a list whose every text is broad counts its matches among this many rows of its other filters;
+ *   more rows, and its total is a lower bound.
  */
-const BROAD_MATCHES = 1_000;
-
-/** A list whose every text is broad counts its matches among this many rows of its other filters; more rows, and its total is a lower bound. */
 export const COUNT_BUDGET = 1_000;
-
-/** A broad text is read row by row when page 1 fills within this many rows of the list's order. */
-const FRONT_ROWS = 1_000;
 
 /**
  * Each sort: its column (null: the id alone), whether its forward order is descending, and its
@@ -270,15 +269,15 @@ function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters, 
 }
 
 /**
- * The count of a list whose searches are all asked row by row, from the first COUNT_BUDGET rows its
+ * The count of a list whose searches are all asked row by row, from the first `budget` rows its
  * other filters select (in whichever order their index gives): exact when no more rows are left, else
  * a lower bound. The rows are read as a table of the list's own name, so the checks find their columns.
  */
-function budgetedCountOf(table: ListableTable, filters: PackageFilters | ReturnFilters, rowChecks: NonNullable<Where['rowChecks']>): { sql: string; params: SQLInputValue[] } {
+function budgetedCountOf(table: ListableTable, filters: PackageFilters | ReturnFilters, rowChecks: NonNullable<Where['rowChecks']>, budget: number): { sql: string; params: SQLInputValue[] } {
   const { where, params } = whereOf(table, filters, () => 'row', false);
   return {
-    sql: `SELECT count(*) AS seen, total(CASE WHEN ${rowChecks.sql} THEN 1 ELSE 0 END) AS n FROM (SELECT ${rowChecks.reads.join(', ')} FROM ${table}${where} LIMIT ${COUNT_BUDGET + 1}) AS ${table}`,
-    params: [...rowChecks.params, ...params],
+    sql: `SELECT count(*) AS seen, total(CASE WHEN ${rowChecks.sql} THEN 1 ELSE 0 END) AS n FROM (SELECT ${rowChecks.reads.join(', ')} FROM ${table}${where} LIMIT ?) AS ${table}`,
+    params: [...rowChecks.params, ...params, budget + 1],
   };
 }
 
@@ -431,7 +430,7 @@ function rememberLandmarks(known: Landmark[], order: SortOrder, offset: number, 
  * one indexed query for the count and one for the page's ids (none past the last page). SQLite
  * holds exactly what has been acknowledged, so a list never shows a write that could still fail.
  */
-export function createListQueries(db: DatabaseSync) {
+export function createListQueries(db: DatabaseSync, budget: number = COUNT_BUDGET) {
   const prepared = statementCache(db);
   const memory = new QueryMemory();
   const read: PageReader = (sql, ...params) => prepared(sql).all(...params) as unknown as PageRow[];
@@ -442,16 +441,16 @@ export function createListQueries(db: DatabaseSync) {
       const { sql, params: values } = byStatusOnly(table, filters) ? statusCountQuery(table, filters.account_id, filters.status) : { sql: `SELECT count(*) AS n FROM ${from}${where}`, params };
       return counted(sql, values);
     });
-  // A text is broad when its matches in the text index reach BROAD_MATCHES (a walk of the index that stops there).
+  // A text is broad when its matches in the text index reach the budget (a walk of the index that stops there).
   const formOf: TextForm = ({ of, column, text }) => {
     if (!rowSearchable(text)) return 'set';
     const phrase = containsPhrase(text);
-    const probed = memory.count(`probe\u0000${of}\u0000${column}\u0000${phrase}`, () => counted(containsProbe(of, column, BROAD_MATCHES), [phrase]));
-    return probed >= BROAD_MATCHES ? 'row' : 'set';
+    const probed = memory.count(`probe\u0000${of}\u0000${column}\u0000${phrase}`, () => counted(containsProbe(of, column), [phrase, budget]));
+    return probed >= budget ? 'row' : 'set';
   };
 
   /**
-   * Row by row only where it pays: page 1 fills within the first FRONT_ROWS rows of the list's order
+   * Row by row only where it pays: page 1 fills within the first `budget` rows of the list's order
    * (every order has an index, with the account or without: sqlite/layout.ts), since matches of a
    * broad text may all lie deep in it ("omer.123" of 1,111 emails sits under 219,000 newer rows of
    * an account). Else every text is a match set.
@@ -469,7 +468,7 @@ export function createListQueries(db: DatabaseSync) {
         order,
         true,
       );
-      return counted(`SELECT count(*) AS n FROM (SELECT 1 FROM (${rows.sql}) AS ${table} WHERE ${rowChecks.sql} LIMIT ${perPage})`, [...rows.params, FRONT_ROWS, 0, ...rowChecks.params]);
+      return counted(`SELECT count(*) AS n FROM (SELECT 1 FROM (${rows.sql}) AS ${table} WHERE ${rowChecks.sql} LIMIT ${perPage})`, [...rows.params, budget, 0, ...rowChecks.params]);
     });
     return front >= perPage ? { plan, form: formOf } : sets;
   };
@@ -479,7 +478,7 @@ export function createListQueries(db: DatabaseSync) {
       const perPage = Math.max(1, Math.floor(query.per_page ?? 25));
       const page = Math.max(1, Math.floor(query.page ?? 1));
       // A selective text is a match set, which bounds the list (counted exactly); when every text is
-      // broad (planOf), each is checked row by row in the list's own order, counted within COUNT_BUDGET.
+      // broad (planOf), each is checked row by row in the list's own order, counted within the budget.
       const order =
         table === 'return_packages' ? ORDER_BY[(query as ListQueries['return_packages']).sort ?? '-created_at'] : ORDER_BY['-created_at'];
       const { plan, form } = planOf(table, query, order, perPage);
@@ -490,9 +489,9 @@ export function createListQueries(db: DatabaseSync) {
       let lowerBound = false;
       let total: number;
       if (budgeted) {
-        const { sql, params: values } = budgetedCountOf(table, query, rowChecks);
+        const { sql, params: values } = budgetedCountOf(table, query, rowChecks, budget);
         const { seen, n } = memory.count(key, () => ({ ...(prepared(sql).get(...values) as { seen: number; n: number }) }));
-        lowerBound = seen > COUNT_BUDGET;
+        lowerBound = seen > budget;
         total = n;
       } else total = countWith(table, query, plan);
       const offset = (page - 1) * perPage;

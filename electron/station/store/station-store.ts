@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
   refuseNewBecause?: string | null;
   /** Most bytes `media/` may hold (null or absent: no budget). */
   mediaBudgetBytes?: number | null;
+  /** The rows a search by any part of a list reads at most to plan and count (list-queries.ts, COUNT_BUDGET by default). */
+  listCountBudget?: number;
   /** Fault injection for tests: runs inside each SQLite commit; throwing makes that commit fail. */
   beforeCommit?: () => void;
   /** Fault injection for tests: awaited before each fsync of the WAL (durability/wal-sync.ts); rejecting makes that sync fail. */

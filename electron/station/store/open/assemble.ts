@@ -39,7 +39,7 @@ export async function assembleStore(
   // the event loop before it acknowledges (durability/wal-sync.ts); SQLite's own fsync at each
   // COMMIT would block the loop. Until here (creation, upgrades) SQLite synced every commit.
   sqlite.exec('PRAGMA synchronous = NORMAL');
-  const lists = listQueries(sqlite, durability);
+  const lists = listQueries(sqlite, durability, options.listCountBudget);
   const changeLog = createChangeLogReads(sqlite);
   const lifecycle: StoreLifecycle = { closed: false };
   const writes = new StoreWrites(db, durability, [...plan.tables.keys()], lifecycle);
@@ -110,8 +110,8 @@ export async function assembleStore(
 }
 
 /** The list queries over SQLite, which forget what they remembered of a table once a commit to it is durable. */
-function listQueries(sqlite: DatabaseSync, durability: Durability): ListQueryRunner {
-  const lists = createListQueries(sqlite);
+function listQueries(sqlite: DatabaseSync, durability: Durability, budget: number | undefined): ListQueryRunner {
+  const lists = createListQueries(sqlite, budget);
   durability.onTablesChanged.add((tables) => {
     for (const table of tables) lists.forgetCounts(table);
   });

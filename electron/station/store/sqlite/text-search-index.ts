@@ -115,9 +115,9 @@ const ROW_READS: Record<TextColumn, string> = { tracking: 'tracking_lc', email: 
 /** Whether a text can be searched row by row (`row` form): ASCII only, as SQLite's lower() folds. */
 export const rowSearchable = (text: string): boolean => /^[\x20-\x7e]*$/.test(text);
 
-/** How many rows of the text index contain the text, counted up to `limit` at most (a parameter from `containsPhrase`). */
-export function containsProbe(table: TextTable, column: TextColumn, limit: number): string {
-  return `SELECT count(*) AS n FROM (SELECT 1 FROM ${indexOf(table)} WHERE ${column} MATCH ? LIMIT ${Math.floor(limit)})`;
+/** How many rows of the text index contain the text, counted up to a limit at most (parameters: `containsPhrase(text)`, the limit). */
+export function containsProbe(table: TextTable, column: TextColumn): string {
+  return `SELECT count(*) AS n FROM (SELECT 1 FROM ${indexOf(table)} WHERE ${column} MATCH ? LIMIT ?)`;
 }
 
 /** The text as one FTS5 phrase, taken literally (a quote doubled), so no query syntax applies. */
