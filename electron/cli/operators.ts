@@ -8,6 +8,7 @@ import { parseStrictId } from '#shared/api/common.ts';
 import { defaultDataDir } from '../station/data-dir.ts';
 import { ContractError } from '../station/errors.ts';
 import { createOperator, listOperators, pinHashOf, updateOperator } from '../station/domain/operators.ts';
+import { assertNotSiteManaged } from '../station/site/site-config.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { printTable, runningStation } from './tokens.ts';
 import { withStationStore } from './with-station-store.ts';
@@ -77,7 +78,10 @@ export async function operatorCommand(args: string[]): Promise<void> {
         ...(values.pin === undefined ? {} : { pin: pinArg(values.pin) }),
       });
       const operator = await refusedAsCommand(() =>
-        running ? running.createOperator(body) : withStationStore(dataDir, 'returns-station operator add', async (ctx) => createOperator(ctx, body, await pinHashOf(body))),
+        running ? running.createOperator(body) : withStationStore(dataDir, 'returns-station operator add', async (ctx) => {
+              await assertNotSiteManaged(ctx.store.tables, 'The workers');
+              return createOperator(ctx, body, await pinHashOf(body));
+            }),
       );
       process.stdout.write(`${operator.id}\n`);
       return;
@@ -94,7 +98,10 @@ export async function operatorCommand(args: string[]): Promise<void> {
         ...(active === undefined ? {} : { active }),
       });
       const operator = await refusedAsCommand(() =>
-        running ? running.updateOperator(id, patch) : withStationStore(dataDir, 'returns-station operator set', async (ctx) => updateOperator(ctx, id, patch, await pinHashOf(patch))),
+        running ? running.updateOperator(id, patch) : withStationStore(dataDir, 'returns-station operator set', async (ctx) => {
+              await assertNotSiteManaged(ctx.store.tables, 'The workers');
+              return updateOperator(ctx, id, patch, await pinHashOf(patch));
+            }),
       );
       process.stderr.write(`Operator ${operator.id} (${operator.name}) changed${patch.pin === undefined ? '' : ': new PIN set, their supervisor sessions ended'}.\n`);
       return;

@@ -19,6 +19,7 @@ import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
 import { displayUrl, upgradeUpstreamSettings } from './sync/settings.ts';
 import { fillOperatorUids } from './domain/operators.ts';
 import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
+import { type SiteConfigFollow, startSiteConfigFollow } from './site/site-config-follow.ts';
 import { siteAddressName } from './tls/serving-names.ts';
 import { type ServingTls, servingTls, type TlsRequest } from './tls/serving-tls.ts';
 import type { StationAddress } from '#shared/api/station.ts';
@@ -156,7 +157,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
       server.log.info({ returns }, 'hot set: records of returns that left it were shed from memory (they stay on disk)');
       if (heapGrowth.source !== 'v8') void freedPages.release();
     };
-    const background = await startBackground(options, store, sync, ctx.clock, server);
+    const background = await startBackground(options, ctx, sync, server);
     printing.queue = background.printQueue = startPrintQueue(ctx, {
       ...(options.systemPrinter ? { systemPrinter: options.systemPrinter } : {}),
       ...(options.printRetryFirstMs !== undefined ? { retryFirstMs: options.printRetryFirstMs } : {}),
@@ -197,21 +198,25 @@ function storeOptionsOf(options: StationOptions, lock: DataDirLock, clock: Clock
 interface Background {
   housekeeping: Housekeeping;
   scheduler: SyncScheduler | undefined;
+  siteConfig: SiteConfigFollow | undefined;
   printQueue?: PrintQueue;
 }
 
 /** Housekeeping (one run before the station opens) and, unless turned off, the sync scheduler. */
-async function startBackground(options: StationOptions, store: StationStore, sync: SyncEngine, clock: Clock, server: FastifyInstance): Promise<Background> {
+async function startBackground(options: StationOptions, ctx: DomainContext, sync: SyncEngine, server: FastifyInstance): Promise<Background> {
+  const { store, clock } = ctx;
   const housekeeping = startHousekeeping(store, clock, server.log);
   await housekeeping.runOnce();
-  const scheduler =
-    options.sync === false
-      ? undefined
-      : startSyncScheduler(store, sync, {
-          ...(options.syncPullIntervalMs !== undefined ? { pullIntervalMs: options.syncPullIntervalMs } : {}),
-          log: (message) => server.log.warn(message),
-        });
-  return { housekeeping, scheduler };
+  if (options.sync === false) return { housekeeping, scheduler: undefined, siteConfig: undefined };
+  // A site's member takes its hub's workers, rules and rule-like settings (site/site-config-follow.ts).
+  const siteConfig = startSiteConfigFollow(ctx, { log: (message) => server.log.info(message) });
+  siteConfig.check();
+  const scheduler = startSyncScheduler(store, sync, {
+    ...(options.syncPullIntervalMs !== undefined ? { pullIntervalMs: options.syncPullIntervalMs } : {}),
+    log: (message) => server.log.warn(message),
+    checkSiteConfig: () => siteConfig.check(),
+  });
+  return { housekeeping, scheduler, siteConfig };
 }
 
 interface OpenParts {
@@ -260,6 +265,7 @@ function stationOf({ dataDir, store, ctx, server, tls, lock, socket, background 
         }, closeOptions.deadlineMs ?? DEFAULT_CLOSE_DEADLINE_MS);
         try {
           await background.scheduler?.stop();
+          await background.siteConfig?.stop();
           await server.close();
           // After the server: no request makes a job now; a send under way records its outcome.
           await background.printQueue?.stop();

@@ -25,6 +25,7 @@ import type {
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
 import type { SiteInvite, SiteJoinInput, SiteView } from './site.ts';
+import type { SiteConfig } from './site-config.ts';
 import { createSseParser } from './sse.ts';
 import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
 import type {
@@ -487,6 +488,10 @@ export class ApiClient {
 
   site(o: RequestOptions = {}): Promise<SiteView> {
     return this.#call(API_ROUTES.getSite, { signal: o.signal });
+  }
+  /** The site's configuration, as a hub answers its members (a member's token only). */
+  getSiteConfig(o: RequestOptions = {}): Promise<SiteConfig> {
+    return this.#call(API_ROUTES.getSiteConfig, { signal: o.signal });
   }
   createSiteInvite(o: RequestOptions = {}): Promise<SiteInvite> {
     return this.#call(API_ROUTES.createSiteInvite, { signal: o.signal });

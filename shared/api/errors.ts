@@ -42,6 +42,12 @@ export const ERROR_CODES = {
     title: 'Conflict',
     message: 'This station cannot take members: it serves no TLS (start it with serve --host on the site network) or has no accounts.',
   },
+  SITE_MANAGED: {
+    status: 409,
+    title: 'Conflict',
+    message: "This station belongs to a site: its workers, disposition rules and rule-like settings are the site's hub's. Change them at the hub.",
+  },
+  NOT_SITE_MEMBER: { status: 403, title: 'Forbidden', message: "Only a member station of this hub's site may read the site's configuration." },
   NOT_FOUND: { status: 404, title: 'Not Found', message: 'The requested resource does not exist.' },
   INVALID_STATUS_TRANSITION: {
     status: 409,
@@ -158,6 +164,8 @@ export interface ErrorExtras {
   line_item_ids?: number[];
   expected_bin?: string | null;
   unit_id?: string;
+  /** SITE_MANAGED: the site's hub that owns what the request would change. */
+  hub_url?: string;
 }
 
 /**

@@ -19,6 +19,7 @@ export const EVENT_NAMES = [
   'return.created',
   'return.updated',
   'sync.status',
+  'site.config',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 export const EventNameSchema = z.enum(EVENT_NAMES);
@@ -28,6 +29,8 @@ const envelope = { account_id: z.int(), occurred_at: TimestampSchema };
 export const PackageEventDataSchema = z.object({ ...envelope, package: ReturnPackageSchema });
 export const ReturnEventDataSchema = z.object({ ...envelope, return: ReturnRecordSchema });
 export const SyncEventDataSchema = z.object({ ...envelope, sync: SyncStatusSchema });
+/** The station's workers, rules or settings changed: a site's members fetch its configuration again (docs/decisions/site-config.md). */
+export const SiteConfigEventDataSchema = z.object(envelope);
 
 export const EVENT_DATA_SCHEMAS = {
   'package.created': PackageEventDataSchema,
@@ -35,6 +38,7 @@ export const EVENT_DATA_SCHEMAS = {
   'return.created': ReturnEventDataSchema,
   'return.updated': ReturnEventDataSchema,
   'sync.status': SyncEventDataSchema,
+  'site.config': SiteConfigEventDataSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type EventDataMap = { [K in EventName]: z.infer<(typeof EVENT_DATA_SCHEMAS)[K]> };

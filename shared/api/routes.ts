@@ -51,6 +51,7 @@ import {
   UnitLabelRequestSchema,
 } from './printing.ts';
 import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, SiteInviteSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
+import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import { FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
 
@@ -495,7 +496,7 @@ export const API_ROUTES = {
     body: StationSettingsUpdateSchema,
     status: 200,
     response: StationSettingsSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'SITE_MANAGED'],
   },
   getDispositionRules: {
     operationId: 'getDispositionRules',
@@ -521,7 +522,7 @@ export const API_ROUTES = {
     body: DispositionRulesUpdateSchema,
     status: 200,
     response: DispositionRulesSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'SITE_MANAGED'],
   },
   lookupCode: {
     operationId: 'lookupCode',
@@ -558,7 +559,7 @@ export const API_ROUTES = {
     body: OperatorCreateSchema,
     status: 201,
     response: OperatorSchema,
-    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'SITE_MANAGED'],
   },
   updateOperator: {
     operationId: 'updateOperator',
@@ -575,7 +576,7 @@ export const API_ROUTES = {
     body: OperatorUpdateSchema,
     status: 200,
     response: OperatorSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'SUPERVISOR_REQUIRED'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'SUPERVISOR_REQUIRED', 'SITE_MANAGED'],
   },
   createSupervisorSession: {
     operationId: 'createSupervisorSession',
@@ -907,6 +908,20 @@ export const API_ROUTES = {
     status: 200,
     response: SiteViewSchema,
     errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  getSiteConfig: {
+    operationId: 'getSiteConfig',
+    method: 'GET',
+    path: '/api/v1/station/site/config',
+    summary: "The site's configuration a member takes from its hub: the workers (with their PIN hashes), the disposition rules and bins, and the rule-like settings.",
+    description:
+      "Only a member station's token (the one its join issued) may read it (403 `NOT_SITE_MEMBER` for any other). `version` is also the ETag: " +
+      'a request with `If-None-Match` of the version the member has is answered 304 with no body (docs/decisions/site-config.md).',
+    tag: 'site',
+    auth: 'station',
+    status: 200,
+    response: SiteConfigSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_SITE_MEMBER'],
   },
   createSiteInvite: {
     operationId: 'createSiteInvite',

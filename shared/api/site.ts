@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, NameSchema, TimestampSchema } from './common.ts';
+import { MAX_SITE_WORKERS, SiteManagedSchema, SiteWorkerSchema } from './site-config.ts';
 
 /*
  * A site: one station is the hub (the only one that talks to the returns service), the others joined
@@ -38,6 +39,7 @@ export const SiteJoinRequestSchema = z.strictObject({
   proof: Sha256HexSchema,
   name: NameSchema.describe('The joining station’s name, shown in the hub’s list of members'),
   previous_member_id: IdSchema.optional().describe('The membership this join replaces (its token is revoked)'),
+  workers: z.array(SiteWorkerSchema).max(MAX_SITE_WORKERS).default([]).describe("The joining station's own workers: merged into the site's by badge (docs/decisions/site-config.md)"),
 });
 export type SiteJoinRequest = z.infer<typeof SiteJoinRequestSchema>;
 
@@ -87,5 +89,7 @@ export const SiteViewSchema = z.object({
   pending_changes: z.int().min(0),
   /** Stations that joined this one (as their hub), removed ones too. */
   members: z.array(SiteMemberSchema),
+  /** On a member: the hub's configuration it took (workers, rules, rule-like settings) and its own rules kept aside; null elsewhere. */
+  managed: SiteManagedSchema.nullable(),
 });
 export type SiteView = z.infer<typeof SiteViewSchema>;

@@ -70,6 +70,7 @@ const CONTRACT_OPERATIONS = [
   // A site (docs/decisions/site-join.md).
   'POST /api/v1/site/join',
   'GET /api/v1/station/site',
+  'GET /api/v1/station/site/config',
   'POST /api/v1/station/site/invites',
   'DELETE /api/v1/station/site/members/{id}',
   'POST /api/v1/station/site/join',

@@ -90,31 +90,34 @@ export async function createOperator(ctx: DomainContext, input: OperatorCreate, 
   return runScript(ctx, async (t, now) => operatorView(await addOperator(t, now, input, pinHash)));
 }
 
-export async function updateOperator(ctx: DomainContext, id: number, patch: OperatorUpdate, pinHash: string | null): Promise<OperatorView> {
-  return runScript(ctx, async (t, now) => {
-    const operator = await t.operators.get(id);
-    if (!operator) throw fail('NOT_FOUND', `No operator ${id}.`);
-    const fields: Partial<OperatorUpdate> = { ...patch };
-    delete fields.pin; // kept only as its hash
-    const next: Operator = { ...operator, ...fields, ...(pinHash === null ? {} : { pin_hash: pinHash }) };
-    if (patch.badge_code !== undefined) await assertBadgeFree(t, patch.badge_code, id);
-    if (patch.sign_in_key !== undefined || patch.active === true) await assertSignInKeyFree(t, next.sign_in_key ?? null, next.active, id);
-    if (next.role === 'supervisor') {
-      if (next.badge_code === null) throw invalidReference('badge_code', 'A supervisor needs a badge.');
-      if (typeof next.pin_hash !== 'string') throw invalidReference('pin', 'A supervisor needs a PIN.');
-    }
-    if (isActiveSupervisor(operator) && !isActiveSupervisor(next) && !(await t.operators.filter((o) => o.id !== id && isActiveSupervisor(o)).first())) {
-      const field = patch.active === false ? 'active' : 'role';
-      throw invalidReference(field, `${operator.name} is the station's last supervisor: make another worker a supervisor first.`);
-    }
-    // A new PIN, a deactivation or the end of the role ends the sessions the old state gave, and the tokens they made.
-    if (pinHash !== null || !isActiveSupervisor(next)) await revokeTokensOf(t, now, id);
-    if (JSON.stringify(next) === JSON.stringify(operator)) return operatorView(operator);
-    next.updated_at = advance(operator.updated_at, now);
-    await t.operators.put(next);
-    await logChange(t, { account_id: null, resource: 'operator', resource_id: id, action: 'updated', data: operatorView(next), at: now });
-    return operatorView(next);
-  });
+export function updateOperator(ctx: DomainContext, id: number, patch: OperatorUpdate, pinHash: string | null): Promise<OperatorView> {
+  return runScript(ctx, (t, now) => changeOperator(t, now, id, patch, pinHash));
+}
+
+/** Changes an operator inside the caller's write (`pinHash`: the body's PIN, hashed by `pinHashOf`). */
+export async function changeOperator(t: BoundTables, now: string, id: number, patch: OperatorUpdate, pinHash: string | null): Promise<OperatorView> {
+  const operator = await t.operators.get(id);
+  if (!operator) throw fail('NOT_FOUND', `No operator ${id}.`);
+  const fields: Partial<OperatorUpdate> = { ...patch };
+  delete fields.pin; // kept only as its hash
+  const next: Operator = { ...operator, ...fields, ...(pinHash === null ? {} : { pin_hash: pinHash }) };
+  if (patch.badge_code !== undefined) await assertBadgeFree(t, patch.badge_code, id);
+  if (patch.sign_in_key !== undefined || patch.active === true) await assertSignInKeyFree(t, next.sign_in_key ?? null, next.active, id);
+  if (next.role === 'supervisor') {
+    if (next.badge_code === null) throw invalidReference('badge_code', 'A supervisor needs a badge.');
+    if (typeof next.pin_hash !== 'string') throw invalidReference('pin', 'A supervisor needs a PIN.');
+  }
+  if (isActiveSupervisor(operator) && !isActiveSupervisor(next) && !(await t.operators.filter((o) => o.id !== id && isActiveSupervisor(o)).first())) {
+    const field = patch.active === false ? 'active' : 'role';
+    throw invalidReference(field, `${operator.name} is the station's last supervisor: make another worker a supervisor first.`);
+  }
+  // A new PIN, a deactivation or the end of the role ends the sessions the old state gave, and the tokens they made.
+  if (pinHash !== null || !isActiveSupervisor(next)) await revokeTokensOf(t, now, id);
+  if (JSON.stringify(next) === JSON.stringify(operator)) return operatorView(operator);
+  next.updated_at = advance(operator.updated_at, now);
+  await t.operators.put(next);
+  await logChange(t, { account_id: null, resource: 'operator', resource_id: id, action: 'updated', data: operatorView(next), at: now });
+  return operatorView(next);
 }
 
 /** Gives operators stored before stable ids one (a handful of records, once, at open). */

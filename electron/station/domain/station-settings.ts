@@ -1,5 +1,5 @@
 import { DEFAULT_STATION_SETTINGS, StationSettingsSchema, type StationSettings, type StationSettingsUpdate } from '#shared/api/station-settings.ts';
-import type { ReadTables } from '../store/index.ts';
+import type { BoundTables, ReadTables } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import { type DomainContext, runScript } from './context.ts';
@@ -18,16 +18,18 @@ export function stationSettings(ctx: DomainContext): Promise<StationSettings> {
   return settingsIn(ctx.store.tables);
 }
 
-/** Applies the fields given; a change is logged like any other (who changed the station, and when). */
+/** Applies the fields given inside the caller's write; a change is logged like any other (who changed the station, and when). */
+export async function changeSettingsIn(t: BoundTables, now: string, patch: StationSettingsUpdate): Promise<StationSettings> {
+  const before = await settingsIn(t);
+  // Moves forward on every change, also within one millisecond: terminals take a change by it.
+  const { labels, ...rest } = patch;
+  const next: StationSettings = { ...before, ...rest, labels: { ...before.labels, ...labels }, updated_at: before.updated_at === null ? now : advance(before.updated_at, now) };
+  if (JSON.stringify({ ...next, updated_at: null }) === JSON.stringify({ ...before, updated_at: null })) return before;
+  await t.station_meta.put({ key: SETTINGS_KEY, value: next });
+  await logChange(t, { account_id: null, resource: 'station_settings', resource_id: 1, action: 'updated', data: next, at: now });
+  return next;
+}
+
 export function updateStationSettings(ctx: DomainContext, patch: StationSettingsUpdate): Promise<StationSettings> {
-  return runScript(ctx, async (t, now) => {
-    const before = await settingsIn(t);
-    // Moves forward on every change, also within one millisecond: terminals take a change by it.
-    const { labels, ...rest } = patch;
-    const next: StationSettings = { ...before, ...rest, labels: { ...before.labels, ...labels }, updated_at: before.updated_at === null ? now : advance(before.updated_at, now) };
-    if (JSON.stringify({ ...next, updated_at: null }) === JSON.stringify({ ...before, updated_at: null })) return before;
-    await t.station_meta.put({ key: SETTINGS_KEY, value: next });
-    await logChange(t, { account_id: null, resource: 'station_settings', resource_id: 1, action: 'updated', data: next, at: now });
-    return next;
-  });
+  return runScript(ctx, (t, now) => changeSettingsIn(t, now, patch));
 }

@@ -4,6 +4,7 @@ import { addToken } from '../domain/tokens.ts';
 import { fail } from '../errors.ts';
 import type { BoundTables, ReadTables } from '../store/index.ts';
 import { upstreamSettingsIn } from '../sync/settings.ts';
+import { mergeJoiningWorkers } from './site-config.ts';
 import { joinKeyOf, joinProof, newInviteName, newJoinCode, normalJoinCode, sameProof } from './join-code.ts';
 
 /*
@@ -90,7 +91,7 @@ export type JoinOutcome = { kind: 'joined'; answer: SiteJoinAnswer; member: Stor
  * right one uses the code, makes the member and its token (a terminal's role: the dock's work and
  * sync, never the hub's settings, workers or tokens) and answers with the hub's own proof.
  */
-export async function acceptJoin(t: BoundTables, now: string, request: SiteJoinRequest, hubCaSha256: string): Promise<JoinOutcome> {
+export async function acceptJoin(t: BoundTables, now: string, request: Omit<SiteJoinRequest, 'workers'> & Partial<Pick<SiteJoinRequest, 'workers'>>, hubCaSha256: string): Promise<JoinOutcome> {
   const at = Date.parse(now);
   const invites = await rowsOf(t, INVITES_KEY, StoredInviteSchema);
   const invite = invites.find((i) => i.invite === request.invite);
@@ -118,6 +119,8 @@ export async function acceptJoin(t: BoundTables, now: string, request: SiteJoinR
   const { token, secret } = await addToken(t, now, { scope: 'station', accountId: null, name: `site member ${id} (${request.name})`, role: 'terminal' });
   const member: StoredMember = { id, name: request.name, joined_at: now, token_id: token.id, token_hash: token.token_hash, last_contact_at: null, pending_changes: null, removed_at: null };
   await saveMembers(t, [...members, member]);
+  // The station's own workers join the site's, merged by badge (site-config.ts).
+  await mergeJoiningWorkers(t, now, request.workers ?? []);
   return { kind: 'joined', member, answer: { member_id: id, hub_proof: joinProof(invite.key, 'hub', hubCaSha256, request.nonce), token: secret, accounts } };
 }
 

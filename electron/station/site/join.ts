@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { connect, type DetailedPeerCertificate } from 'node:tls';
 import { ErrorBodySchema, type ErrorCode } from '#shared/api/errors.ts';
 import { SiteJoinAnswerSchema, type SiteJoinRequest } from '#shared/api/site.ts';
+import type { SiteWorker } from '#shared/api/site-config.ts';
 import { stationAddresses, trimAddress } from '#shared/api/sync.ts';
 import type { UpstreamSettings } from '../sync/upstream-client.ts';
 import { fetchTrusting } from '../tls/pinned-fetch.ts';
@@ -52,6 +53,8 @@ export interface JoinOptions {
   name?: string;
   /** The membership this join replaces (the station joined a site before). */
   previousMemberId?: number | undefined;
+  /** This station's own workers, merged into the site's by badge (site-config.ts). */
+  workers?: SiteWorker[];
 }
 
 /** Joins the hub; resolves to the upstream settings to store (the hub, its accounts, the member's token, the pinned authority). */
@@ -75,6 +78,7 @@ export async function joinHub(options: JoinOptions): Promise<UpstreamSettings> {
     proof: joinProof(key, 'join', served.sha256, nonce),
     name: (options.name ?? hostname()).slice(0, 200) || 'station',
     ...(options.previousMemberId === undefined ? {} : { previous_member_id: options.previousMemberId }),
+    workers: options.workers ?? [],
   };
   const base = url.toString().replace(/\/+$/, '');
   let response: Response;

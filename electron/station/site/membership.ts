@@ -4,6 +4,7 @@ import { REMOVED_FROM_SITE } from '../sync/errors.ts';
 import { saveUpstreamSettings, upstreamSettingsIn } from '../sync/settings.ts';
 import type { UpstreamSettings } from '../sync/upstream-client.ts';
 import { membersIn, memberView } from './hub.ts';
+import { siteManagedOf } from './site-config.ts';
 
 /** The member id this station holds from an earlier join (a new join replaces it); undefined when it joined none. */
 export async function currentMemberId(t: Pick<ReadTables, 'station_meta'>): Promise<number | undefined> {
@@ -34,5 +35,5 @@ export async function siteViewOf(t: Pick<ReadTables, 'station_meta' | 'sync_stat
       removed: states.some((state) => state?.paused?.message.startsWith(REMOVED_FROM_SITE) === true),
     };
   }
-  return { hub, pending_changes: pendingChanges, members: (await membersIn(t)).map(memberView) };
+  return { hub, pending_changes: pendingChanges, members: (await membersIn(t)).map(memberView), managed: await siteManagedOf(t) };
 }

@@ -25,13 +25,24 @@ export interface SyncScheduler {
   stop(): Promise<void>;
 }
 
+export interface SyncSchedulerOptions {
+  pullIntervalMs?: number;
+  log?: (message: string) => void;
+  fetch?: FetchLike;
+  /**
+   * A site's member checks its hub's configuration (docs/decisions/site-config.md): told when the
+   * hub's stream says it changed or (re)opens, and after each interval's pull round.
+   */
+  checkSiteConfig?: () => void;
+}
+
 /**
  * Runs the engine while the station runs: a pull round at start and every interval, a push round
  * soon after every local change, a pull of an account soon after its upstream tells of a change
  * (its event stream, when it has one: upstream-events.ts), and a retry when the earliest backed-off
  * change is due. Rounds run one at a time; what comes during one is gathered into the next.
  */
-export function startSyncScheduler(store: StationStore, engine: SyncEngine, options: { pullIntervalMs?: number; log?: (message: string) => void; fetch?: FetchLike } = {}): SyncScheduler {
+export function startSyncScheduler(store: StationStore, engine: SyncEngine, options: SyncSchedulerOptions = {}): SyncScheduler {
   const pullInterval = options.pullIntervalMs ?? DEFAULT_PULL_INTERVAL_MS;
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
@@ -81,6 +92,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
       .runRound({ pull: due || pullNow.length > 0, pullNow })
       .then(async (report) => {
         firstRoundEnded();
+        if (due && !report.offline) options.checkSiteConfig?.();
         if (report.offline) options.log?.(`sync: the upstream cannot be reached or is failing; ${report.backoff_until ? `backing off until ${report.backoff_until}` : 'retrying later'}`);
         // A round the gate cut short did not pull: the pull stays due for when it opens.
         if (due && report.backoff_until !== null) nextPullAt = 0;
@@ -115,6 +127,7 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
       // While a round runs, the next one is scheduled when it ends (see tick).
       if (timer && !stopped) schedule(EVENT_DELAY_MS);
     },
+    ...(options.checkSiteConfig ? { siteConfigChanged: options.checkSiteConfig } : {}),
     budget: (settings) => engine.upstreamBudget(settings),
     ready: firstRound,
     onState: (state) => engine.setUpstreamEvents(state),

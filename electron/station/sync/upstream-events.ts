@@ -46,6 +46,8 @@ export interface UpstreamEventsOptions {
   readSettings(): Promise<UpstreamSettings | null>;
   /** A change event arrived for this account (or a stream (re)opened: what happened while it was closed is pulled). */
   changed(accountId: number): void;
+  /** A site's hub told that its configuration changed (`site.config`): its members fetch it again. */
+  siteConfigChanged?(): void;
   /**
    * The upstream's request budget, shared with the rounds (rate-budget.ts): each opening is a request
    * like theirs — it waits for the budget and is held while the gate is closed (a 5xx or a lost answer,
@@ -94,7 +96,7 @@ async function followOnce(
   accountId: number,
   lastEventId: { value: string },
   signal: AbortSignal,
-  options: Pick<UpstreamEventsOptions, 'changed' | 'fetch'> & { opened(): void; stallMs: number; budget: Pick<RateBudget, 'observe' | 'unreachable' | 'released'> },
+  options: Pick<UpstreamEventsOptions, 'changed' | 'siteConfigChanged' | 'fetch'> & { opened(): void; stallMs: number; budget: Pick<RateBudget, 'observe' | 'unreachable' | 'released'> },
 ): Promise<Outcome> {
   const url = `${settings.base_url.replace(/\/+$/, '')}/v1/accounts/${accountId}/events`;
   const headers: Record<string, string> = { Accept: 'text/event-stream', Authorization: `Bearer ${settings.token}` };
@@ -143,6 +145,7 @@ async function followOnce(
         onMessage(message) {
           if (message.id !== '') lastEventId.value = message.id;
           if (CHANGE_EVENT.test(message.event)) options.changed(accountId);
+          else if (message.event === 'site.config') options.siteConfigChanged?.();
         },
       },
       lastEventId.value,
@@ -248,6 +251,7 @@ export function startUpstreamEvents(options: UpstreamEventsOptions): UpstreamEve
           refreshState();
           // What changed while no stream was open (or before the first one) is pulled now.
           options.changed(accountId);
+          options.siteConfigChanged?.();
         },
       });
       open.set(accountId, false);

@@ -37,6 +37,8 @@ export function handleEvent(event: StationEvent): void {
     setSyncStatus(event.data.sync);
     return;
   }
+  // The station's workers, rules or settings changed: for a site's members (site-config.md), not the lists.
+  if (event.event === 'site.config') return;
   reloadLists();
   reloadCounts();
 }

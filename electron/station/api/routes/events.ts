@@ -23,6 +23,8 @@ function eventNameOf(entry: ChangeLogEntry): EventName | null {
   if (!verb) return null;
   if (entry.resource === 'return_package') return `package.${verb}`;
   if (entry.resource === 'return') return `return.${verb}`;
+  // Not an account's: every account's stream tells of it, so a site's members take the change at once.
+  if (entry.resource === 'operator' || entry.resource === 'station_settings') return 'site.config';
   return null;
 }
 
@@ -56,10 +58,11 @@ function createStreamQuota(max: number) {
 }
 
 /** The event a change-log entry of this account becomes, or null when it is not sent. */
-async function eventOf(ctx: DomainContext, entry: ChangeLogEntry, origin: string): Promise<{ name: EventName; data: unknown } | null> {
+async function eventOf(ctx: DomainContext, entry: ChangeLogEntry, accountId: number, origin: string): Promise<{ name: EventName; data: unknown } | null> {
   const name = eventNameOf(entry);
   if (!name) return null;
-  const head = { account_id: entry.account_id, occurred_at: entry.created_at };
+  const head = { account_id: accountId, occurred_at: entry.created_at };
+  if (name === 'site.config') return { name, data: head };
   if (entry.resource === 'return') return { name, data: { ...head, return: returnView(entry.data as ReturnRecord) } };
   return { name, data: { ...head, package: await packageDetailView(ctx.store.tables, ctx.config, entry.data as ReturnPackage, origin) } };
 }
@@ -90,7 +93,7 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
     openStreams.add(raw);
     // Subscribed before the replay's first await, so nothing committed in between is missed; and
     // everything is released on close, which is listened for before that await too.
-    const stream = followAccount(ctx, raw, { accountId, resumeAfter, origin: originOf(request), log: request.log });
+    const stream = followAccount(ctx, raw, { accountId, resumeAfter, origin: originOf(request), log: request.log, stationWide: principal?.scope === 'station' });
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), options.heartbeatMs);
     raw.on('close', () => {
       clearInterval(heartbeat);
@@ -132,7 +135,7 @@ function startEventStream(request: FastifyRequest, reply: FastifyReply): ServerR
 function followAccount(
   ctx: DomainContext,
   raw: ServerResponse,
-  { accountId, resumeAfter, origin, log }: { accountId: number; resumeAfter: number; origin: string; log: FastifyBaseLogger },
+  { accountId, resumeAfter, origin, log, stationWide }: { accountId: number; resumeAfter: number; origin: string; log: FastifyBaseLogger; stationWide: boolean },
 ): { replay(read: (after: number) => ChangeLogEntry[]): void; stop(): void } {
   const syncEvent = (sync: SyncStatus) => `event: sync.status\ndata: ${JSON.stringify({ account_id: accountId, occurred_at: ctx.clock.now(), sync })}\n\n`;
   raw.write(syncEvent(ctx.sync?.status() ?? SYNC_DISABLED));
@@ -142,9 +145,10 @@ function followAccount(
   const gone = () => raw.writableEnded || raw.destroyed;
   const write = async (entries: readonly ChangeLogEntry[]) => {
     for (const entry of entries) {
-      if (entry.seq <= lastSent || entry.account_id !== accountId || gone()) continue;
+      // The station's own changes (no account: `site.config`) go to station tokens' streams only.
+      if (entry.seq <= lastSent || entry.account_id !== (entry.account_id === null && stationWide ? null : accountId) || gone()) continue;
       // Jobs run one after another on `queue`, so nothing else moves `lastSent` during the await.
-      const event = await eventOf(ctx, entry, origin);
+      const event = await eventOf(ctx, entry, accountId, origin);
       if (!event) continue;
       lastSent = entry.seq;
       raw.write(formatSseEvent(String(entry.seq), event.name, event.data));

@@ -3,9 +3,10 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import { SiteJoinRequestSchema } from '#shared/api/site.ts';
 import { type DomainContext, runScript } from '../../domain/context.ts';
 import { fail } from '../../errors.ts';
-import { acceptJoin, createInvite, removeMember } from '../../site/hub.ts';
+import { acceptJoin, createInvite, membersIn, removeMember } from '../../site/hub.ts';
 import { SiteJoinError, joinHub } from '../../site/join.ts';
 import { currentMemberId, saveJoinedSite, siteViewOf } from '../../site/membership.ts';
+import { ownWorkersOf, siteConfigOf } from '../../site/site-config.ts';
 import { parseBody } from '../http/validate.ts';
 import { createRouteOpening, addRoute, fastifyPath } from '../route.ts';
 
@@ -38,6 +39,24 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
 
   addRoute(server, ctx, API_ROUTES.getSite, async ({ t }) => ({ body: await siteViewOf(t, ctx.sync?.status().pending_changes ?? 0) }));
 
+  // The site's configuration, PIN hashes included: for the hub's live members alone. Its version is
+  // the ETag, so a member that has it is answered 304 without a body.
+  const openSiteConfig = createRouteOpening(ctx, API_ROUTES.getSiteConfig);
+  server.route({
+    method: API_ROUTES.getSiteConfig.method,
+    url: fastifyPath(API_ROUTES.getSiteConfig.path),
+    handler: async (request, reply) => {
+      const { principal } = await openSiteConfig(request);
+      const members = await membersIn(ctx.store.tables);
+      if (!principal || !members.some((m) => m.removed_at === null && m.token_id === principal.tokenId)) throw fail('NOT_SITE_MEMBER');
+      const config = await siteConfigOf(ctx.store.tables);
+      const etag = `"${config.version}"`;
+      reply.header('etag', etag).header('cache-control', 'no-store');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.code(200).send(config);
+    },
+  });
+
   addRoute(server, ctx, API_ROUTES.createSiteInvite, async ({ t, now }) => {
     const invite = await createInvite(t, now);
     const address = ctx.address?.() ?? null;
@@ -60,7 +79,7 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
       if (request.headers['idempotency-key'] !== undefined) throw fail('VALIDATION_FAILED', 'This request takes no Idempotency-Key: its answer comes from the hub, once.');
       let settings;
       try {
-        settings = await joinHub({ hubUrl: body.hub_url, code: body.code, ...(body.name === undefined ? {} : { name: body.name }), previousMemberId: await currentMemberId(ctx.store.tables) });
+        settings = await joinHub({ hubUrl: body.hub_url, code: body.code, ...(body.name === undefined ? {} : { name: body.name }), previousMemberId: await currentMemberId(ctx.store.tables), workers: await ownWorkersOf(ctx.store.tables) });
       } catch (error) {
         if (!(error instanceof SiteJoinError)) throw error;
         const path = error.code === null && /address|reached|answer/.test(error.message) ? 'hub_url' : 'code';

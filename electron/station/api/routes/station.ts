@@ -5,8 +5,9 @@ import type { DomainContext } from '../../domain/context.ts';
 import { dispositionRulesIn, replaceDispositionRules } from '../../domain/dispositions.ts';
 import { dockDay, dockDayReceiptsCsv } from '../../domain/dock-day.ts';
 import { lookupCode } from '../../domain/lookup.ts';
-import { createOperator, listOperators, pinHashOf, updateOperator } from '../../domain/operators.ts';
-import { stationSettings, updateStationSettings } from '../../domain/station-settings.ts';
+import { addOperator, changeOperator, listOperators, operatorView, pinHashOf } from '../../domain/operators.ts';
+import { changeSettingsIn, stationSettings } from '../../domain/station-settings.ts';
+import { assertNotSiteManaged } from '../../site/site-config.ts';
 import { stationStatus } from '../../domain/station-status.ts';
 import { addRoute } from '../route.ts';
 
@@ -37,14 +38,19 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
     };
   });
   addRoute(server, ctx, API_ROUTES.getStationSettings, async () => ({ body: await stationSettings(ctx) }));
-  addRoute(server, ctx, API_ROUTES.updateStationSettings, async ({ body, afterCommit }) => {
-    const settings = await updateStationSettings(ctx, body);
+  addRoute(server, ctx, API_ROUTES.updateStationSettings, async ({ body, afterCommit, t, now }) => {
+    // The printer and the scanner stay the station's own; the rule-like settings are the site's.
+    if (body.currency !== undefined || body.unset_conditions !== undefined) await assertNotSiteManaged(t, 'The currency and receiving with conditions not set');
+    const settings = await changeSettingsIn(t, now, body);
     // Another printer may take the jobs that wait for a broken one: try them now.
     if (body.labels?.printer) afterCommit(async () => ctx.printing?.nudge());
     return { body: settings };
   });
   addRoute(server, ctx, API_ROUTES.getDispositionRules, async ({ t }) => ({ body: await dispositionRulesIn(t) }));
-  addRoute(server, ctx, API_ROUTES.updateDispositionRules, async ({ body, t, now }) => ({ body: await replaceDispositionRules(t, now, body) }));
+  addRoute(server, ctx, API_ROUTES.updateDispositionRules, async ({ body, t, now }) => {
+    await assertNotSiteManaged(t, 'The disposition rules and bins');
+    return { body: await replaceDispositionRules(t, now, body) };
+  });
   addRoute(server, ctx, API_ROUTES.lookupCode, async ({ query }) => ({ body: await lookupCode(ctx, query.code) }));
   addRoute(server, ctx, API_ROUTES.listOperators, async ({ query }) => {
     const all = await listOperators(ctx);
@@ -55,8 +61,9 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
     server,
     ctx,
     API_ROUTES.createOperator,
-    async ({ body, request, prepared }) => {
-      const operator = await createOperator(ctx, body, prepared.pinHash);
+    async ({ body, request, prepared, t, now }) => {
+      await assertNotSiteManaged(t, 'The workers');
+      const operator = operatorView(await addOperator(t, now, body, prepared.pinHash));
       return { body: operator, headers: { location: `${request.url.split('?')[0]}/${operator.id}` } };
     },
     PIN_HASHED_FIRST,
@@ -65,7 +72,10 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
     server,
     ctx,
     API_ROUTES.updateOperator,
-    async ({ params, body, prepared }) => ({ body: await updateOperator(ctx, params.id, body, prepared.pinHash) }),
+    async ({ params, body, prepared, t, now }) => {
+      await assertNotSiteManaged(t, 'The workers');
+      return { body: await changeOperator(t, now, params.id, body, prepared.pinHash) };
+    },
     PIN_HASHED_FIRST,
   );
 }
