@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { PAIRING_PATH } from '#shared/api/handhelds.ts';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Health } from '#shared/health.ts';
 import { errorBody } from '#shared/api/errors.ts';
@@ -126,6 +127,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await web.register(docsRoutes);
     if (existsSync(join(deps.rendererDir, 'index.html'))) {
       await web.register(fastifyStatic, { root: deps.rendererDir, prefix: '/', index: 'index.html', wildcard: false });
+      // A handheld's pairing page (docs/decisions/handheld-pairing.md): the same UI, which pairs first.
+      web.get(PAIRING_PATH, (_request, reply) => reply.sendFile('index.html'));
     } else {
       web.get('/', (_request, reply) => reply.code(503).send(errorBody('UNAVAILABLE', 'The station UI has not been built. Run `npm run build`.')));
     }

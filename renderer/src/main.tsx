@@ -3,12 +3,23 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { createStationApi } from './api/station-api.ts';
 import { resolveConnection } from './connection.ts';
+import { isPairingPage, PairScreen, takePairingCode } from './pairing/PairScreen.tsx';
 import { resumePendingWork } from './receiving/page-package.ts';
 import { useStationLink } from './state/station-link.ts';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
+if (isPairingPage()) {
+  // A handheld pairing: no dock until it has a token of its own.
+  createRoot(root).render(
+    <StrictMode>
+      <PairScreen initialCode={takePairingCode()} />
+    </StrictMode>,
+  );
+} else startDock(root);
+
+function startDock(root: HTMLElement): void {
 // The API client exists before the first render: screens may call the station in their first effect.
 // Its fetch tells the link whether the station answered, so the connection state follows real work too.
 const connection = resolveConnection();
@@ -21,3 +32,4 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+}

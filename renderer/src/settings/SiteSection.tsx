@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { SiteInvite, SiteView } from '#shared/api/site.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
+import { HandheldsPart } from './HandheldsPart.tsx';
 import { SiteAddress } from './SiteAddress.tsx';
 import './site.css';
 
@@ -23,6 +24,7 @@ export function SiteSection() {
       <div className="settings-column site-column" data-testid="site-hub-side">
         <SiteAddress />
         <InviteForm />
+        <HandheldsPart />
         {view && view.members.length > 0 && <Members members={view.members} changed={reload} say={setMessage} />}
       </div>
       <div className="settings-column site-column" data-testid="site-station-side">
