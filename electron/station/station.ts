@@ -21,6 +21,8 @@ import { fillOperatorUids } from './domain/operators.ts';
 import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
 import { type SiteConfigFollow, startSiteConfigFollow } from './site/site-config-follow.ts';
 import { siteAddressName } from './tls/serving-names.ts';
+import type { Server as HttpsServer } from 'node:https';
+import { startTlsRenewal, type TlsRenewal } from './tls/renewal.ts';
 import { type ServingTls, servingTls, type TlsRequest } from './tls/serving-tls.ts';
 import type { StationAddress } from '#shared/api/station.ts';
 
@@ -58,6 +60,8 @@ export interface StationOptions extends ServerOptions {
   systemPrinter?: SystemPrinter;
   /** Serve HTTPS (electron/station/tls/): required beyond loopback (`tlsRequestFor`); plain HTTP without. */
   tls?: TlsRequest | null;
+  /** While serving HTTPS, look this often whether the serving certificate needs renewing (default RENEWAL_CHECK_MS, 12 h; tls/renewal.ts). */
+  tlsRenewalCheckMs?: number;
   /** The print queue's first and longest wait after a failed send (default 2 s and 60 s). */
   printRetryFirstMs?: number;
   printRetryMaxMs?: number;
@@ -69,7 +73,7 @@ export interface Station {
   readonly store: StationStore;
   readonly ctx: DomainContext;
   readonly server: FastifyInstance;
-  /** What it serves TLS with and what clients pin; null when it serves plain HTTP (loopback). */
+  /** What it serves TLS with and what clients pin, as renewed while it runs; null when it serves plain HTTP (loopback). */
   readonly tls: ServingTls | null;
   /**
    * Starts listening; resolves to the origin, with the real port when `port` is 0 (https when
@@ -158,13 +162,31 @@ export async function openStation(options: StationOptions): Promise<Station> {
       if (heapGrowth.source !== 'v8') void freedPages.release();
     };
     const background = await startBackground(options, ctx, sync, server);
+    const served = { tls };
+    if (tls && options.tls) {
+      // Fastify was built with `https`: its server is node's https.Server.
+      const https = server.server as unknown as HttpsServer;
+      background.tlsRenewal = startTlsRenewal({
+        request: options.tls,
+        dataDir: options.dataDir,
+        current: tls,
+        now: () => Date.parse(clock.now()),
+        apply(next) {
+          https.setSecureContext({ key: next.key, cert: next.cert });
+          served.tls = next;
+          if (socket.address) socket.address = { ...socket.address, tls: addressTlsOf(next) };
+        },
+        log: server.log,
+        ...(options.tlsRenewalCheckMs !== undefined ? { everyMs: options.tlsRenewalCheckMs } : {}),
+      });
+    }
     printing.queue = background.printQueue = startPrintQueue(ctx, {
       ...(options.systemPrinter ? { systemPrinter: options.systemPrinter } : {}),
       ...(options.printRetryFirstMs !== undefined ? { retryFirstMs: options.printRetryFirstMs } : {}),
       ...(options.printRetryMaxMs !== undefined ? { retryMaxMs: options.printRetryMaxMs } : {}),
       log: server.log,
     });
-    return stationOf({ dataDir: options.dataDir, store, ctx, server, tls, lock, socket, background });
+    return stationOf({ dataDir: options.dataDir, store, ctx, server, served, lock, socket, background });
   } catch (error) {
     await store?.close().catch(() => undefined);
     lock.release();
@@ -200,6 +222,7 @@ interface Background {
   scheduler: SyncScheduler | undefined;
   siteConfig: SiteConfigFollow | undefined;
   printQueue?: PrintQueue;
+  tlsRenewal?: TlsRenewal;
 }
 
 /** Housekeeping (one run before the station opens) and, unless turned off, the sync scheduler. */
@@ -224,22 +247,31 @@ interface OpenParts {
   store: StationStore;
   ctx: DomainContext;
   server: FastifyInstance;
-  tls: ServingTls | null;
+  /** What TLS is served now (renewal replaces it). */
+  served: { tls: ServingTls | null };
   lock: DataDirLock;
   socket: SocketState;
   background: Background;
 }
 
+/** What the station's own API reports of the TLS it serves. */
+function addressTlsOf(tls: ServingTls): NonNullable<StationAddress['tls']> {
+  return { source: tls.source, fingerprint_sha256: tls.trustSha256, serving_certificate_expires_at: tls.servedNotAfter };
+}
+
 /** The open station's handle: listen, and a close that runs once. */
-function stationOf({ dataDir, store, ctx, server, tls, lock, socket, background }: OpenParts): Station {
+function stationOf({ dataDir, store, ctx, server, served, lock, socket, background }: OpenParts): Station {
   let closed: Promise<void> | undefined;
   return {
     dataDir,
     store,
     ctx,
     server,
-    tls,
+    get tls() {
+      return served.tls;
+    },
     async listen(host, port) {
+      const { tls } = served;
       await server.listen({ host, port });
       const address = server.server.address();
       if (address === null || typeof address === 'string') throw new Error('The station is not listening on TCP.');
@@ -248,7 +280,7 @@ function stationOf({ dataDir, store, ctx, server, tls, lock, socket, background 
       const origin = `${tls ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${address.port}`;
       socket.address = {
         origin,
-        tls: tls && { source: tls.source, fingerprint_sha256: tls.trustSha256, serving_certificate_expires_at: tls.servedNotAfter },
+        tls: tls && addressTlsOf(tls),
       };
       return origin;
     },
@@ -256,6 +288,7 @@ function stationOf({ dataDir, store, ctx, server, tls, lock, socket, background 
       closed ??= (async () => {
         socket.closing = true;
         background.housekeeping.stop();
+        background.tlsRenewal?.stop();
         freedPages.stop();
         // Past the deadline every connection is cut; handlers still running finish their store
         // writes (store.close waits for them), only their answers are lost.

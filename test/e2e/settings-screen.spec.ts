@@ -18,10 +18,10 @@ test('Settings opens as a screen from a package and Esc goes back to the same pa
   await expect(page.locator('main')).toHaveAttribute('data-screen', 'settings');
   await expect(page.getByTestId('package-view')).toHaveCount(0);
   // Tabs name every section; the Station section is first, whole, with its save in view.
-  for (const id of ['settings-tab-station', 'settings-tab-printer', 'settings-tab-more', 'scanner-save', 'unset-conditions', 'station-currency', 'key-legend']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
+  for (const id of ['settings-tab-station', 'settings-tab-printer', 'settings-tab-more', 'settings-tab-site', 'scanner-save', 'unset-conditions', 'station-currency', 'key-legend']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId('settings-tab-station')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('key-legend')).toContainText('Esc');
-  await expect(page.getByTestId('key-legend')).toContainText('Alt+1–3');
+  await expect(page.getByTestId('key-legend')).toContainText('Alt+1–4');
 
   // Alt+2 shows the printer with its save; ← and → on the tabs move between the sections.
   await page.keyboard.press('Alt+2');
@@ -32,6 +32,9 @@ test('Settings opens as a screen from a package and Esc goes back to the same pa
   await expect(page.getByTestId('settings-tab-more')).toBeFocused();
   await expect(page.getByTestId('settings-tab-more')).toHaveAttribute('aria-selected', 'true');
   for (const id of ['workers-link', 'disposition-rules-link', 'command-barcodes-link']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('settings-tab-site')).toBeFocused();
+  for (const id of ['site-invite', 'site-join']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('settings-tab-station')).toBeFocused();
   await expect(page.getByTestId('scanner-save')).toBeInViewport({ ratio: 1 });

@@ -66,7 +66,7 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['Alt+S', 'receive'],
   ],
   settings: [
-    ['Alt+1–3', 'section'],
+    ['Alt+1–4', 'section'],
     ['Tab', 'next setting'],
     ['Esc', 'back'],
     ['Alt+S', 'receive'],

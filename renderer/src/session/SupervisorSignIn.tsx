@@ -43,13 +43,13 @@ export function SupervisorState() {
 export function SupervisorDialog() {
   const asking = useSupervisorSession((s) => s.asking);
   if (!asking) return null;
-  return <SignInForm reason={asking.reason} />;
+  return <SignInForm reason={asking.reason} scanned={asking.badge} />;
 }
 
-function SignInForm({ reason }: { reason: string | null }) {
+function SignInForm({ reason, scanned }: { reason: string | null; scanned: string | null }) {
   const signIn = useSupervisorSession((s) => s.signIn);
   const cancel = useSupervisorSession((s) => s.cancel);
-  const [badge, setBadge] = useState('');
+  const [badge, setBadge] = useState(scanned ?? '');
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -76,7 +76,7 @@ function SignInForm({ reason }: { reason: string | null }) {
       <form onSubmit={(e) => void submit(e)} className="panel">
         <h2 id="supervisor-dialog-title">Supervisor sign-in</h2>
         <p className="hint">{reason ?? 'Settings, rules, printers, tokens, the upstream and the workers need a supervisor.'} Esc cancels.</p>
-        <BadgePinFields badgeTestId="supervisor-badge" pinTestId="supervisor-pin" badge={[badge, setBadge]} pin={[pin, setPin]} pinRef={pinField} autoFocus />
+        <BadgePinFields badgeTestId="supervisor-badge" pinTestId="supervisor-pin" badge={[badge, setBadge]} pin={[pin, setPin]} pinRef={pinField} autoFocus={scanned === null ? 'badge' : 'pin'} />
         {error && (
           <p className="inline-error" role="alert" data-testid="supervisor-error">
             {error}

@@ -8,6 +8,7 @@ import { leaveSettings } from './leave-settings.ts';
 import { SiteAddress } from './SiteAddress.tsx';
 import { SiteManagedNote } from './SiteManagedNote.tsx';
 import { useSiteManaged } from './site-managed.ts';
+import { SiteSection } from './SiteSection.tsx';
 import { SupervisorSignInButton } from '../session/SupervisorSignIn.tsx';
 import { SETTINGS_SECTIONS, settingsPanelId, settingsTabId, showSettingsSection, useSettingsSection } from './settings-section.ts';
 
@@ -54,7 +55,7 @@ function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null
  * (certainty that a scan is a scan), what receiving with conditions not set does, the currency of new
  * manual returns, where labels print, and the ways to the screens a supervisor keeps (workers,
  * disposition rules, command barcodes). One section at a time under a row of tabs that names them all
- * (Alt+1…3, or ← → on a tab), so each section fits a dock's screen with its save in view. Kept by the
+ * (Alt+1…4, or ← → on a tab), so each section fits a dock's screen with its save in view. Kept by the
  * station for all its terminals; a change applies at once (other terminals: within a status poll).
  */
 export function SettingsScreen() {
@@ -71,12 +72,14 @@ export function SettingsScreen() {
           <SettingsTab n={1} testId="settings-tab-station" />
           <SettingsTab n={2} testId="settings-tab-printer" />
           <SettingsTab n={3} testId="settings-tab-more" />
+          <SettingsTab n={4} testId="settings-tab-site" />
         </div>
       </div>
       <div role="tabpanel" id={settingsPanelId(section)} aria-labelledby={settingsTabId(section)} className="settings-section">
         {section === 'station' && <StationSection />}
         {section === 'printer' && <PrinterSection />}
         {section === 'more' && <MoreSection />}
+        {section === 'site' && <SiteSection />}
       </div>
     </section>
   );

@@ -5,6 +5,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'station', title: 'Station' },
   { id: 'printer', title: 'Printer and labels' },
   { id: 'more', title: 'Supervisor, workers, rules' },
+  { id: 'site', title: 'Site' },
 ] as const;
 
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]['id'];
