@@ -1,5 +1,5 @@
 import type { TokenCreated, TokenCreateInput, TokenListResponseSchema } from './tokens.ts';
-import type { FirstSupervisorInput, SupervisorSession, SupervisorSignIn } from './supervisor.ts';
+import type { BadgeCheck, BadgeCheckAnswer, FirstSupervisorInput, SupervisorSession, SupervisorSignIn } from './supervisor.ts';
 import type { z } from 'zod';
 import type { Health } from '../health.ts';
 import type { DockDay, DockDayQuery } from './dock-day.ts';
@@ -254,6 +254,10 @@ export class ApiClient {
 
   // -- supervisor sessions ---------------------------------------------------------------------
 
+  /** Whether a scanned badge this terminal does not know needs a PIN (a supervisor's). */
+  checkBadge(body: BadgeCheck, o: RequestOptions = {}): Promise<BadgeCheckAnswer> {
+    return this.#call(API_ROUTES.checkBadge, { json: body, signal: o.signal });
+  }
   /** A supervisor's badge and PIN: a session whose token may change settings (a new client on it: `withToken`). */
   createSupervisorSession(body: SupervisorSignIn, o: PostOptions = {}): Promise<SupervisorSession> {
     return this.#call(API_ROUTES.createSupervisorSession, { json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });

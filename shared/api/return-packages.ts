@@ -9,6 +9,7 @@ import {
   IdSchema,
   MAX_LENGTH,
   MeasureSchema,
+  NameSchema,
   NOT_BLANK_PATTERN,
   NotesSchema,
   PaginationQueryShape,
@@ -178,6 +179,8 @@ export const ReturnPackageUpdateSchema = z
     processor_id: IdSchema.nullable().optional(),
     /** Station addition for a site's stations: when the station that received it did (else a move to `received` sets it now). */
     processed_at: TimestampInputSchema.nullable().optional(),
+    /** Station addition for a site's stations: the name of the worker who received it there (else the name of `processor_id`'s operator). */
+    processor_name: NameSchema.nullable().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
   .meta({ minProperties: 1 });
@@ -266,12 +269,15 @@ export type ReturnPackageUpdated = z.infer<typeof ReturnPackageUpdatedSchema>;
 
 /**
  * Station addition for a site's stations (docs/decisions/site-receipt.md), `GET
- * .../return_packages/{id}/site_receipt`: the whole receipt — G and the dock's `notes`, each media
+ * .../return_packages/{id}/site_receipt`: the whole receipt — G, the dock's `notes` and who received
+ * it by name (`processor_name`), each media
  * file with what a station needs to show it from the hub and to know its bytes (`sha256`,
  * `content_type`, `size`).
  */
 export const SiteReceiptSchema = ReturnPackageSchema.extend({
   notes: z.string().nullable(),
+  /** Who received it, by name (operators are each station's own). */
+  processor_name: z.string().nullable(),
   media_files: z.array(
     MediaFileSchema.extend({
       sha256: z.string().regex(/^[0-9a-f]{64}$/),

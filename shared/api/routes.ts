@@ -53,7 +53,7 @@ import {
 import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, SiteInviteSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
-import { FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
+import { BadgeCheckAnswerSchema, BadgeCheckSchema, FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
 
 import {
   RecordSyncSchema,
@@ -541,6 +541,9 @@ export const API_ROUTES = {
     method: 'GET',
     path: '/api/v1/station/operators',
     summary: 'Dock workers.',
+    description:
+      "A terminal's token (the station UI's) gets every supervisor's `badge_code` as null: a terminal never holds the badges that open a supervisor session. " +
+      'A supervisor session or an administrative token gets them all. A terminal asks about one scanned badge at a time (`checkBadge`).',
     tag: 'station',
     auth: 'station',
     query: PaginationQuerySchema,
@@ -577,6 +580,23 @@ export const API_ROUTES = {
     status: 200,
     response: OperatorSchema,
     errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'SUPERVISOR_REQUIRED', 'SITE_MANAGED'],
+  },
+  checkBadge: {
+    operationId: 'checkBadge',
+    method: 'POST',
+    path: '/api/v1/station/badge-checks',
+    summary: "Whether a scanned badge needs a PIN: true for an active supervisor's badge only.",
+    description:
+      "For a terminal that knows no worker with the code (supervisors' badges are not in its list of operators): `pin_needed` true asks the supervisor's PIN " +
+      '(`createSupervisorSession`); false for any other code, a worker\'s or none. ' +
+      `One token may ask ${SIGN_IN_TRIES_PER_MINUTE} times a minute, like sign-in tries (429 \`RATE_LIMITED\` after).`,
+    tag: 'station',
+    auth: 'station',
+    body: BadgeCheckSchema,
+    replayable: false,
+    status: 200,
+    response: BadgeCheckAnswerSchema,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN'],
   },
   createSupervisorSession: {
     operationId: 'createSupervisorSession',

@@ -22,6 +22,18 @@ export const SupervisorSignInSchema = z.strictObject({
 });
 export type SupervisorSignIn = z.infer<typeof SupervisorSignInSchema>;
 
+/** A badge scanned at a terminal that knows no worker with it: does it need a PIN (a supervisor's)? */
+export const BadgeCheckSchema = z.strictObject({
+  badge_code: BadgeCodeSchema,
+});
+export type BadgeCheck = z.infer<typeof BadgeCheckSchema>;
+
+export const BadgeCheckAnswerSchema = z.object({
+  /** True for an active supervisor's badge (sign in with its PIN); false for any other code, known or not. */
+  pin_needed: z.boolean(),
+});
+export type BadgeCheckAnswer = z.infer<typeof BadgeCheckAnswerSchema>;
+
 export const FirstSupervisorSchema = z.strictObject({
   name: NameSchema,
   badge_code: BadgeCodeSchema,

@@ -88,6 +88,43 @@ describe('supervisor', () => {
     expect((listed.json as { data: Array<{ name: string }> }).data.map((o) => o.name)).toEqual(['Morgan']);
   });
 
+  it("never gives a terminal a supervisor's badge: its list has none, it asks about one scanned badge at a time, as often as it may try a PIN", async () => {
+    const worker = await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Dock worker Ana', badge_code: 'BADGE-ANA' } });
+    expect(worker.status, worker.text).toBe(201);
+    type Listed = { data: Array<{ name: string; role: string; badge_code: string | null }> };
+    const badges = async (token: string) => ((await call(s.origin, 'GET', '/api/v1/station/operators', { token })).json as Listed).data.map((o) => [o.name, o.role, o.badge_code]);
+    // The terminal signs workers in by badge, offline too: it has theirs, never a supervisor's.
+    const seen = await badges(terminal);
+    expect(seen).toEqual([
+      ['Morgan', 'supervisor', null],
+      ['Dock worker Ana', 'worker', 'BADGE-ANA'],
+    ]);
+    expect(JSON.stringify(seen)).not.toContain('SUP-1');
+    // A supervisor session and an administrative token see every badge (the Workers screen).
+    expect(await badges(first.token)).toContainEqual(['Morgan', 'supervisor', 'SUP-1']);
+    expect(await badges(s.stationToken)).toContainEqual(['Morgan', 'supervisor', 'SUP-1']);
+
+    // One scanned code at a time: a PIN is needed for the supervisor's badge (as a scanner reads it) only.
+    const asker = await newTerminal();
+    const check = (badge: string) => call(s.origin, 'POST', '/api/v1/station/badge-checks', { token: asker, body: { badge_code: badge } });
+    const answers: Array<[string, unknown]> = [];
+    for (const badge of ['SUP-1', 'sup-1', 'BADGE-ANA', 'NOBODY-1']) answers.push([badge, (await check(badge)).json]);
+    expect(answers).toEqual([
+      ['SUP-1', { pin_needed: true }],
+      ['sup-1', { pin_needed: true }],
+      ['BADGE-ANA', { pin_needed: false }],
+      ['NOBODY-1', { pin_needed: false }],
+    ]);
+    // Bad input is refused with its field named.
+    expect(JSON.stringify(expectError(await call(s.origin, 'POST', '/api/v1/station/badge-checks', { token: asker, body: { badge: 'SUP-1' } }), 'VALIDATION_FAILED').fields)).toContain('badge_code');
+    for (let i = answers.length; i < SIGN_IN_TRIES_PER_MINUTE; i += 1) expect((await check(`GUESS-${i}`)).status).toBe(200);
+    const refused = await check('SUP-1');
+    expect(codeOf(refused)).toBe('RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The checks spend no sign-in tries: the supervisor still signs in from that terminal.
+    expect((await signIn('SUP-1', '2468', asker)).status).toBe(201);
+  });
+
   it('refuses bad input with its field named: a PIN of letters, a supervisor without a PIN, a taken number key', async () => {
     const short = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2', pin: '12a4' } }), 'VALIDATION_FAILED');
     expect(JSON.stringify(short.fields)).toContain('pin');
@@ -95,7 +132,7 @@ describe('supervisor', () => {
     expect(JSON.stringify(noPin.fields)).toContain('pin');
     const key = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', sign_in_key: 9 } }), 'VALIDATION_FAILED');
     expect(JSON.stringify(key.fields)).toContain('sign_in_key');
-    expect(((await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: unknown[] }).data).toHaveLength(1);
+    expect(((await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: unknown[] }).data).toHaveLength(2);
   });
 
   it(`signs a supervisor in by badge and PIN; ${SIGN_IN_ATTEMPTS} wrong PINs lock the badge for ${SIGN_IN_LOCK_MINUTES} minutes, right PIN or not`, async () => {

@@ -114,6 +114,44 @@ export async function searchRows(store: StationStore, coldIds: readonly number[]
   row(`search: returns list of account 2 page 1 + count at ${size}, a text every SKU contains ("sw-", ${everySku.total})`, everySku);
   const everyEmailReceived = await timeSearch(store, 'returns', () => ({ account_id: 2, status: ['received'], email_contains: 'example', per_page: 25, page: 1 }), broadSamples, touchId);
   row(`search: received returns of account 2 page 1 + count at ${size}, "example" (${everyEmailReceived.total})`, everyEmailReceived);
+  rows.push(...(await everyAccountRows(store, size, full, rawP99, broadSamples, touchId)));
+  return rows;
+}
+
+/**
+ * The lists of every account (no `account_id`: the screens' "All accounts", a station token's
+ * lists), read in their own order from the indexes without the account (sqlite/layout.ts): plain in
+ * each sort, with one and several statuses, and with a text every record contains.
+ */
+async function everyAccountRows(store: StationStore, size: string, full: boolean, rawP99: number, samples: number, touchId: number): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const row = (name: string, timed: { p50: number; p99: number }): void => {
+    rows.push({ section: 'hotset', name, p50_ms: round(timed.p50, 3), p99_ms: round(timed.p99, 3), value: `baseline p99 ${round(rawP99, 3)} ms`, target: full ? 'p99 < 20 ms' : undefined, ok: full ? timed.p99 < 20 : undefined });
+  };
+  const packages = (query: ListQueries['return_packages']) => timeSearch(store, 'return_packages', () => ({ per_page: 25, page: 1, ...query }), samples, touchId);
+  const returns = (query: ListQueries['returns']) => timeSearch(store, 'returns', () => ({ per_page: 25, page: 1, ...query }), samples, touchId);
+  for (const sort of ['-created_at', 'created_at', '-updated_at', 'id'] as const) {
+    const listed = await packages({ sort });
+    row(`every account: package list page 1 + count at ${size}, sort ${sort} (${listed.total})`, listed);
+  }
+  const received = await packages({ sort: '-updated_at', status: ['received'] });
+  row(`every account: received packages page 1 + count at ${size}, sort -updated_at (${received.total})`, received);
+  const two = await packages({ sort: 'created_at', status: ['in_transit', 'received'] });
+  row(`every account: packages in transit or received page 1 + count at ${size}, sort created_at (${two.total}; merged per status)`, two);
+  const inTransit = await packages({ sort: 'id', status: ['in_transit', 'delivered'] });
+  row(`every account: packages in transit or delivered page 1 + count at ${size}, sort id (${inTransit.total})`, inTransit);
+  const allReturns = await returns({});
+  row(`every account: returns list page 1 + count at ${size} (${allReturns.total})`, allReturns);
+  const everyTracking = await packages({ sort: '-updated_at', tracking_number_contains: '1z0' });
+  row(`every account: package list page 1 + count at ${size}, a text every tracking number contains ("1z0", ${everyTracking.total})`, everyTracking);
+  const everyTrackingTwo = await packages({ sort: 'created_at', status: ['in_transit', 'received'], tracking_number_contains: '1z0' });
+  row(`every account: packages in transit or received, sort created_at, "1z0" at ${size} (${everyTrackingTwo.total})`, everyTrackingTwo);
+  const everyEmail = await returns({ email_contains: 'example' });
+  row(`every account: returns list page 1 + count at ${size}, a text every email contains ("example", ${everyEmail.total})`, everyEmail);
+  const everySku = await returns({ sku_contains: 'sw-' });
+  row(`every account: returns list page 1 + count at ${size}, a text every SKU contains ("sw-", ${everySku.total})`, everySku);
+  const everyEmailReceived = await returns({ status: ['received'], email_contains: 'example' });
+  row(`every account: received returns page 1 + count at ${size}, "example" (${everyEmailReceived.total})`, everyEmailReceived);
   return rows;
 }
 

@@ -153,8 +153,9 @@ describe('the scan router', () => {
     expect(await scan(a.sku)).toMatch(/: 1$/);
     expect(asked()).toEqual([]);
     expect(await scan('SOMETHING-ELSE')).toBe('Unexpected item SOMETHING-ELSE — not on this return.');
-    // The lookup, then the workers (an unknown code may be a badge this page has not seen).
-    expect(asked()).toEqual(['GET /api/v1/station/lookup', 'GET /api/v1/station/operators']);
+    // The lookup, then the workers (an unknown code may be a badge this page has not seen), then
+    // whether it is a supervisor's badge (this page is not given those).
+    expect(asked()).toEqual(['GET /api/v1/station/lookup', 'GET /api/v1/station/operators', 'POST /api/v1/station/badge-checks']);
   });
 
   it('while registering, a scanned SKU finds its return', async () => {

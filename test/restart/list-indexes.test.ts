@@ -16,7 +16,12 @@ import { cli } from './station-state.ts';
  */
 
 /** The indexes an earlier version did not have. */
-const NEW_INDEXES = ['rp_created', 'rp_updated', 'rp_status_created', 'rp_status_id', 'ret_created', 'ret_status_created'];
+const NEW_INDEXES = ['rp_created', 'rp_updated', 'rp_status_created_tracking', 'rp_status_updated_tracking', 'rp_status_id', 'ret_created', 'ret_status_created_email'];
+/** What an earlier version had in their place. */
+const OLD_INDEXES: Array<[name: string, sql: string]> = [
+  ['rp_status_updated', 'CREATE INDEX rp_status_updated ON return_packages (status, updated_at)'],
+  ['ret_status_created', 'CREATE INDEX ret_status_created ON returns (status, created_at, k)'],
+];
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -99,6 +104,7 @@ it('a data directory written before the indexes of every account gets them at it
   expect(indexesOf(dir)).toEqual(expect.arrayContaining(NEW_INDEXES));
   const sqlite = new DatabaseSync(join(dir, STORE_FILE));
   for (const name of NEW_INDEXES) sqlite.exec(`DROP INDEX ${name}`);
+  for (const [, sql] of OLD_INDEXES) sqlite.exec(sql);
   sqlite.close();
   expect(indexesOf(dir).filter((name) => NEW_INDEXES.includes(name))).toEqual([]);
 
@@ -116,6 +122,7 @@ it('a data directory written before the indexes of every account gets them at it
   } finally {
     expect(await station.stop()).toBe(0);
   }
-  // Made once, kept: the next start finds them.
+  // Made once, kept: the next start finds them; the ones they replace are gone.
   expect(indexesOf(dir)).toEqual(expect.arrayContaining(NEW_INDEXES));
+  expect(indexesOf(dir).filter((name) => OLD_INDEXES.some(([old]) => old === name))).toEqual([]);
 }, 90_000); // two starts of the real station and two runs of its command line, on a shared machine (≈ 30 s at load 14)

@@ -64,10 +64,10 @@ function orderedReads(): Array<{ sql: string; plan: string[] }> {
 type Case = { [K in keyof ListQueries]: { table: K; query: ListQueries[K]; index: RegExp } }[keyof ListQueries];
 
 const PACKAGE_SORTS = [
-  ['-created_at', /rp_created|rp_status_created/],
-  ['created_at', /rp_created|rp_status_created/],
-  ['-updated_at', /rp_updated|rp_status_updated/],
-  ['updated_at', /rp_updated|rp_status_updated/],
+  ['-created_at', /rp_created|rp_status_created_tracking/],
+  ['created_at', /rp_created|rp_status_created_tracking/],
+  ['-updated_at', /rp_updated|rp_status_updated_tracking/],
+  ['updated_at', /rp_updated|rp_status_updated_tracking/],
   ['-id', /rp_status_id|^SCAN return_packages$/],
   ['id', /rp_status_id|^SCAN return_packages$/],
 ] as const;
@@ -79,7 +79,7 @@ const CASES: Case[] = [
     ),
   ),
   ...[{}, { status: ['received' as const] }, { status: ['awaiting' as const, 'received' as const] }, { email_contains: 'example' }, { sku_contains: 'sw-', status: ['awaiting' as const, 'received' as const] }].map(
-    (filters): Case => ({ table: 'returns', query: { ...filters, per_page: 25, page: 3 }, index: /ret_created|ret_status_created/ }),
+    (filters): Case => ({ table: 'returns', query: { ...filters, per_page: 25, page: 3 }, index: /ret_created|ret_status_created_email/ }),
   ),
 ];
 

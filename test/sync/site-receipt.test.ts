@@ -10,7 +10,7 @@ import { attachPhoto, photo, sha256Of, waitFor } from './support.ts';
 /*
  * The whole receipt travels between a site's hub and the stations that joined it
  * (docs/decisions/site-receipt.md), as real `serve` processes: a hub on the spec-only returns
- * service and two stations whose settings carry `site`. A receipt made at A — arrival, notes, three
+ * service and two stations whose settings carry `site`. A receipt made at A — arrival, notes, who, three
  * units of different conditions, dispositions and bins, an override, a put, a photo — is all on B
  * (the photo's bytes read from the hub when asked, not copied), and the returns service gets only
  * the spec's fields, once.
@@ -57,7 +57,7 @@ function unitOf(item: PackageLineItem) {
 const unitsOf = (pkg: ReturnPackage) => pkg.line_items.map(unitOf).sort((x, y) => String(x.unit_id).localeCompare(String(y.unit_id)));
 
 /** Records a receipt at the station: three units (restock and put; liquidate; refurbish overridden to quarantine), a photo, arrival and notes. */
-async function receiveWhole(api: ApiClient, trackingNumber: string, seed: number): Promise<{ pkg: ReturnPackage; bytes: Uint8Array }> {
+async function receiveWhole(api: ApiClient, trackingNumber: string, seed: number, processorId: number): Promise<{ pkg: ReturnPackage; bytes: Uint8Array }> {
   const pkg = await packageAt(api, trackingNumber);
   const line = (await api.getReturn(SITE_ACCOUNT, pkg.return_id)).return_line_items[0];
   if (!line) throw new Error('the return has no line');
@@ -69,12 +69,13 @@ async function receiveWhole(api: ApiClient, trackingNumber: string, seed: number
   await api.confirmPut(SITE_ACCOUNT, pkg.id, restock.id, { bin: restock.bin ?? '' });
   const bytes = photo(seed, 8);
   await attachPhoto(api, SITE_ACCOUNT, pkg.id, bytes);
-  await api.updatePackage(SITE_ACCOUNT, pkg.id, { status: 'received', actual_arrival: '2026-11-27T09:00:00Z', notes: `Box crushed at one corner (${seed})` });
+  await api.updatePackage(SITE_ACCOUNT, pkg.id, { status: 'received', actual_arrival: '2026-11-27T09:00:00Z', notes: `Box crushed at one corner (${seed})`, processor_id: processorId });
   return { pkg: await api.getPackage(SITE_ACCOUNT, pkg.id), bytes };
 }
 
 it('a receipt at one station is whole at another: arrival, notes, processed_at, units with their dispositions, bins, override and put, and the photo from the hub', async () => {
-  const { pkg: atA, bytes } = await receiveWhole(a, trackingOf(0), 31);
+  const ada = await a.createOperator({ name: 'Ada Lovelace', badge_code: 'BADGE-SITE-ADA' });
+  const { pkg: atA, bytes } = await receiveWhole(a, trackingOf(0), 31, ada.id);
   expect(unitsOf(atA).map((u) => u.disposition).sort()).toEqual(['liquidate', 'quarantine', 'restock']);
 
   const atB = await waitFor(
@@ -91,6 +92,9 @@ it('a receipt at one station is whole at another: arrival, notes, processed_at, 
   expect(atB.processed_at).toBe(atA.processed_at);
   const receiptAtB = await b.getSiteReceipt(SITE_ACCOUNT, atB.id);
   expect(receiptAtB.notes).toBe('Box crushed at one corner (31)');
+  // Who received it, by name: B has other operators, so not by A's operator id.
+  expect(receiptAtB.processor_name).toBe('Ada Lovelace');
+  expect(atB.processor_id).toBeNull();
   // The hub holds it all as well.
   const atHub = await packageAt(site.hubApi, trackingOf(0));
   expect(unitsOf(atHub)).toEqual(unitsOf(atA));

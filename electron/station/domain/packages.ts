@@ -111,6 +111,8 @@ export async function updatePackage(t: BoundTables, now: string, accountId: numb
   if (patch.tracking_number !== undefined) next.tracking_key = trackingKey(patch.tracking_number);
   if (to === 'cancelled') next.tracking_key = null; // frees the tracking number for a new package
   if (to !== pkg.status) next = { ...next, ...arrivalEffects(pkg, to, now, patch) };
+  // Who received it, by name: the receipt keeps it for the site's other stations (given by one of them, or this station's operator).
+  if (patch.processor_name === undefined && next.processor_id !== pkg.processor_id) next.processor_name = next.processor_id === null ? null : ((await t.operators.get(next.processor_id))?.name ?? null);
   if (next.tracking_key !== null && next.tracking_key !== pkg.tracking_key) await assertTrackingNumberFree(t, accountId, next.tracking_number, id);
   if (Object.entries(next).every(([key, value]) => JSON.stringify(value) === JSON.stringify(pkg[key as keyof ReturnPackage]))) return pkg;
   next.updated_at = advance(pkg.updated_at, now);

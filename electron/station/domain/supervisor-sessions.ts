@@ -141,13 +141,24 @@ function busy() {
  * that does not say which of the two was wrong — in its words or its time (a badge that is no
  * supervisor's is checked against a decoy hash, as slow as a real one).
  */
+/** The active supervisor whose badge reads as `code` (normalised as a scanner reads it), if any. */
+async function supervisorOfBadge(ctx: DomainContext, code: string): Promise<Frozen<Operator> | undefined> {
+  const badge = normaliseCode(code);
+  return (await ctx.store.operators.all()).find((o) => isActiveSupervisor(o) && o.badge_code !== null && normaliseCode(o.badge_code) === badge);
+}
+
+/** Whether a scanned code is an active supervisor's badge with a PIN to sign in with. */
+export async function needsPin(ctx: DomainContext, code: string): Promise<boolean> {
+  return ((await supervisorOfBadge(ctx, code))?.pin_hash ?? null) !== null;
+}
+
 export async function verifySupervisor(ctx: DomainContext, guard: SignInGuard, input: SupervisorSignIn): Promise<Frozen<Operator>> {
   const badge = normaliseCode(input.badge_code);
   guard.admit(badge);
   let supervisor: Frozen<Operator> | undefined;
   let matches: boolean;
   try {
-    supervisor = (await ctx.store.operators.all()).find((o) => isActiveSupervisor(o) && o.badge_code !== null && normaliseCode(o.badge_code) === badge);
+    supervisor = await supervisorOfBadge(ctx, badge);
     matches = await pinMatchesOrDecoy(input.pin, supervisor?.pin_hash ?? null);
   } catch (error) {
     guard.abandon(badge);

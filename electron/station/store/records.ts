@@ -113,6 +113,11 @@ export interface ReturnPackage {
   location_id: number | null;
   processed_at: Timestamp | null;
   processor_id: number | null;
+  /**
+   * The processor's name when the package was received: kept with the receipt, so a site's other
+   * stations (which have other operators) show who it was. Absent on packages received before it: null.
+   */
+  processor_name?: string | null;
   notes: string | null;
   /** Kept by the API as line items come and go (lists show it); absent on records written without it. */
   line_items_count?: number;

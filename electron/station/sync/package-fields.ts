@@ -67,8 +67,9 @@ export function unsentFields(pkg: ReturnPackage, synced: Record<string, unknown>
   for (const field of STATION_OWNED) if (!sameValue(local[field], synced[field])) diff[field] = local[field];
   // A site's hub also takes when the station received it (a returns service of the spec sets its own).
   if (site && !sameValue(pkg.processed_at, synced.processed_at)) diff.processed_at = pkg.processed_at;
+  if (site && !sameValue(pkg.processor_name, synced.processor_name)) diff.processor_name = pkg.processor_name ?? null;
   return diff;
 }
 
-/** What a PATCH sends: the dock's fields, and `processed_at` to a site's hub. */
-export type SentValues = FieldValues & { processed_at?: string | null };
+/** What a PATCH sends: the dock's fields, and `processed_at` and `processor_name` to a site's hub. */
+export type SentValues = FieldValues & { processed_at?: string | null; processor_name?: string | null };

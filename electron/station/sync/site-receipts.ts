@@ -92,10 +92,19 @@ export async function applySiteReceipt(t: BoundTables, accountId: number, receip
   const items = await applyUnits(t, applied, current, receipt, returnLink?.line_ids ?? {}, now);
   const media = await applyPhotos(t, applied, current, receipt);
   // What the hub holds now is what both sides know: nothing of it goes back up.
-  const synced = { ...current.synced, processed_at: receipt.processed_at };
+  const synced = { ...current.synced, processed_at: receipt.processed_at, processor_name: receipt.processor_name };
+  const named = await takeProcessorName(t, applied, current.synced, receipt.processor_name, now);
   await putLink(t, { ...current, synced, line_items: items.map, media, site_receipt_at: receipt.updated_at }, now);
-  if (items.changed || media !== current.media) await touched(t, applied, items.count, now);
+  if (items.changed || media !== current.media || named) await touched(t, (await t.return_packages.get(applied.id)) ?? applied, items.count, now);
   return 'applied';
+}
+
+/** The hub's processor name, unless the station changed its own since it last sent it (then its push goes up). */
+async function takeProcessorName(t: BoundTables, pkg: ReturnPackage, synced: Record<string, unknown>, name: string | null, now: string): Promise<boolean> {
+  const mine = pkg.processor_name ?? null;
+  if (mine === name || !sameValue(mine, synced.processor_name)) return false;
+  await t.return_packages.put({ ...pkg, processor_name: name, updated_at: advance(pkg.updated_at, now) });
+  return true;
 }
 
 /** Each hub unit onto its local twin (made when new); a local change not yet sent is kept, and wins at the hub when it is (the last push wins, per unit). */

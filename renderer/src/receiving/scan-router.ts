@@ -7,6 +7,7 @@ import { pageClient } from '../api/station-api.ts';
 import { type RegisterStore, useRegister } from '../registering/register-store.ts';
 import { createSerialQueue, type SerialQueue } from '../scan/serial-queue.ts';
 import { type SessionStore, useSession } from '../session/session-store.ts';
+import { useSupervisorSession } from '../session/supervisor-session.ts';
 import { useDispositionRules } from '../state/disposition-rules.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
@@ -47,7 +48,7 @@ export interface ScanRouter {
 
 export interface ScanRouterDeps {
   /** The station client codes are looked up and packages opened with. */
-  client: Pick<ApiClient, 'lookup'> & OpenerClient;
+  client: Pick<ApiClient, 'lookup' | 'checkBadge'> & OpenerClient;
   /** Whose badges sign in (made with the same client). */
   session: SessionStore;
   /** Where unknown parcels are registered (made with the same client). */
@@ -124,7 +125,10 @@ async function signInByBadge(r: Router, code: string): Promise<void> {
     await session.loadOperators();
     operator = r.sessions.getState().byBadge(code);
   }
-  if (!operator) return notify('error', `No operator has badge ${code}. Scan your badge or pick your name.`);
+  if (!operator) {
+    if (await isSupervisorBadge(r, code)) return askSupervisorPin(r, code);
+    return notify('error', `No operator has badge ${code}. Scan your badge or pick your name.`);
+  }
   if (!operator.active) return refuseDeactivated(operator);
   r.sessions.getState().signIn(operator);
   notify('success', `Signed in: ${operator.name}`);
@@ -135,13 +139,38 @@ async function signInByBadge(r: Router, code: string): Promise<void> {
  * was loaded, or a page that kept its worker across a reload and never loaded it): asked of the station
  * before the code becomes an item or a parcel. Offline, the list as last loaded.
  */
-async function badgeOnStation(r: Router, code: string): Promise<Operator | null> {
+async function badgeOnStation(r: Router, code: string): Promise<Operator | 'supervisor' | null> {
   try {
     await r.sessions.getState().loadOperators();
   } catch {
     return null;
   }
-  return r.sessions.getState().byBadge(code);
+  const operator = r.sessions.getState().byBadge(code);
+  if (operator) return operator;
+  return (await isSupervisorBadge(r, code)) ? 'supervisor' : null;
+}
+
+/**
+ * Whether the station says this code is a supervisor's badge (this terminal is not given those: it
+ * asks about the one code scanned). Unanswered (offline, or asked too often) it is not.
+ */
+async function isSupervisorBadge(r: Router, code: string): Promise<boolean> {
+  try {
+    return (await r.client.checkBadge({ badge_code: code })).pin_needed;
+  } catch {
+    return false;
+  }
+}
+
+/** A supervisor's badge scanned: their PIN, then they are signed in to work as well (the dock's worker). */
+function askSupervisorPin(r: Router, code: string): void {
+  useSupervisorSession.getState().ask('A supervisor’s badge: type the PIN to sign in.', code, (session) => switchOperator(r, { ...session.operator, badge_code: null }));
+}
+
+/** A badge the station knew of (a worker this page had not seen, or a supervisor's) switches who works. */
+function badgeFound(r: Router, badge: Operator | 'supervisor', code: string): void {
+  if (badge === 'supervisor') askSupervisorPin(r, code);
+  else switchOperator(r, badge);
 }
 
 /** A deactivated worker's badge signs nobody in and records nothing: it says so, in words. */
@@ -179,7 +208,7 @@ async function scanParcel(r: Router, code: string): Promise<void> {
     return notify('warning', `${code} is not a tracking number but matches ${answer.returns.length === 1 ? 'a return' : `${answer.returns.length} returns`}. Scan the parcel label.`);
   }
   const badge = await badgeOnStation(r, code);
-  if (badge) return switchOperator(r, badge);
+  if (badge) return badgeFound(r, badge, code);
   scan.clear();
   r.registering.getState().start(answer.candidates[0] ?? code);
   useNav.getState().go('register');
@@ -227,7 +256,7 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
     // A unit label of this package: that unit is selected, nothing is counted.
     if (answer.unit) return selectUnit(answer.unit);
     const badge = await badgeOnStation(r, code);
-    if (badge) return switchOperator(r, badge);
+    if (badge) return badgeFound(r, badge, code);
   }
   if (refuseWhenLocked()) return;
   const outcome = store.scanItem(code);

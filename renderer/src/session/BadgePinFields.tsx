@@ -18,7 +18,8 @@ interface BadgePinProps {
   /** A PIN being chosen: asked twice, and the browser offers no saved one. */
   again?: Field;
   pinRef?: RefObject<HTMLInputElement | null>;
-  autoFocus?: boolean;
+  /** Which field takes the focus when shown: the badge, or the PIN (the badge was scanned already). */
+  autoFocus?: false | 'badge' | 'pin';
 }
 
 /**
@@ -30,10 +31,10 @@ export function BadgePinFields({ badgeTestId, pinTestId, againTestId, badge, pin
   return (
     <>
       <label className="badge-pin-field">
-        Badge <input data-testid={badgeTestId} value={badge[0]} onChange={(e) => badge[1](e.target.value)} maxLength={64} autoComplete="off" autoFocus={autoFocus} />
+        Badge <input data-testid={badgeTestId} value={badge[0]} onChange={(e) => badge[1](e.target.value)} maxLength={64} autoComplete="off" autoFocus={autoFocus === 'badge'} />
       </label>
       <label className="badge-pin-field">
-        {again ? 'PIN (4–8 digits)' : 'PIN'} <input ref={pinRef} data-testid={pinTestId} value={pin[0]} onChange={(e) => pin[1](e.target.value)} {...secret} />
+        {again ? 'PIN (4–8 digits)' : 'PIN'} <input ref={pinRef} data-testid={pinTestId} value={pin[0]} onChange={(e) => pin[1](e.target.value)} {...secret} autoFocus={autoFocus === 'pin'} />
       </label>
       {again && (
         <label className="badge-pin-field">

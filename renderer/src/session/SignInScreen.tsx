@@ -31,7 +31,8 @@ export function SignInScreen() {
       .catch((e: unknown) => setError(describeError(e)));
   }, [loadOperators]);
 
-  const noSupervisor = loaded && !operators.some((o) => o.role === 'supervisor' && o.has_pin && o.badge_code !== null);
+  // A terminal is not given supervisors' badges (they sign in by badge and PIN): their role and PIN say enough.
+  const noSupervisor = loaded && !operators.some((o) => o.role === 'supervisor' && o.has_pin);
   return (
     <section className="panel" aria-labelledby="sign-in-title">
       {noSupervisor && <FirstSupervisor hasWorkers={operators.length > 0} />}

@@ -26,11 +26,13 @@ export function SupervisorState() {
   const until = new Date(session.expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return (
     <span className="supervisor-state" data-testid="supervisor-state">
+      {/* Narrow, the role goes above the name and the time into the title: the name reads whole. */}
       <span className="supervisor-who" title={`Supervisor: ${session.operator.name} (until ${until})`}>
-        Supervisor: <strong>{session.operator.name}</strong> (until {until})
+        <span className="supervisor-role">Supervisor:</span> <strong className="supervisor-name">{session.operator.name}</strong>
+        <span className="supervisor-until"> (until {until})</span>
       </span>{' '}
-      <button type="button" className="btn btn-small" data-testid="supervisor-sign-out" onClick={() => void signOut()}>
-        End supervisor
+      <button type="button" className="btn btn-small" data-testid="supervisor-sign-out" aria-label="End supervisor" onClick={() => void signOut()}>
+        End<span className="supervisor-word"> supervisor</span>
       </button>
     </span>
   );
@@ -43,13 +45,13 @@ export function SupervisorState() {
 export function SupervisorDialog() {
   const asking = useSupervisorSession((s) => s.asking);
   if (!asking) return null;
-  return <SignInForm reason={asking.reason} />;
+  return <SignInForm reason={asking.reason} scanned={asking.badge} />;
 }
 
-function SignInForm({ reason }: { reason: string | null }) {
+function SignInForm({ reason, scanned }: { reason: string | null; scanned: string | null }) {
   const signIn = useSupervisorSession((s) => s.signIn);
   const cancel = useSupervisorSession((s) => s.cancel);
-  const [badge, setBadge] = useState('');
+  const [badge, setBadge] = useState(scanned ?? '');
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -76,7 +78,7 @@ function SignInForm({ reason }: { reason: string | null }) {
       <form onSubmit={(e) => void submit(e)} className="panel">
         <h2 id="supervisor-dialog-title">Supervisor sign-in</h2>
         <p className="hint">{reason ?? 'Settings, rules, printers, tokens, the upstream and the workers need a supervisor.'} Esc cancels.</p>
-        <BadgePinFields badgeTestId="supervisor-badge" pinTestId="supervisor-pin" badge={[badge, setBadge]} pin={[pin, setPin]} pinRef={pinField} autoFocus />
+        <BadgePinFields badgeTestId="supervisor-badge" pinTestId="supervisor-pin" badge={[badge, setBadge]} pin={[pin, setPin]} pinRef={pinField} autoFocus={scanned === null ? 'badge' : 'pin'} />
         {error && (
           <p className="inline-error" role="alert" data-testid="supervisor-error">
             {error}

@@ -12,9 +12,13 @@ import { onSupervisorRequired, pageClient } from '../api/station-api.ts';
 
 export interface SupervisorSessionState {
   session: SupervisorSession | null;
-  /** The sign-in dialog is open, with why (a refused change) or null. */
-  asking: { reason: string | null } | null;
-  ask(reason?: string | null): void;
+  /** The sign-in dialog is open, with why (a refused change) or null, and the badge already scanned. */
+  asking: SupervisorAsk | null;
+  /**
+   * Opens the sign-in dialog; with `badge` (a supervisor's, scanned) it asks only the PIN, and
+   * `then` runs once that supervisor is signed in (a badge scanned at sign-in signs them in to work too).
+   */
+  ask(reason?: string | null, badge?: string | null, then?: (session: SupervisorSession) => void): void;
   cancel(): void;
   /** Badge and PIN; null when signed in, else the refusal in words. */
   signIn(badge: string, pin: string): Promise<string | null>;
@@ -23,11 +27,17 @@ export interface SupervisorSessionState {
   signOut(): Promise<void>;
 }
 
+export interface SupervisorAsk {
+  reason: string | null;
+  badge: string | null;
+  then: ((session: SupervisorSession) => void) | null;
+}
+
 export type SupervisorSessionStore = UseBoundStore<StoreApi<SupervisorSessionState>>;
 
 export function createSupervisorSessionStore(client: Pick<ApiClient, 'createSupervisorSession' | 'createFirstSupervisor' | 'endSupervisorSession' | 'useSupervisorToken'>): SupervisorSessionStore {
   let expiry: ReturnType<typeof setTimeout> | undefined;
-  return create<SupervisorSessionState>()((set) => {
+  return create<SupervisorSessionState>()((set, get) => {
     const begin = (session: SupervisorSession | null) => {
       clearTimeout(expiry);
       client.useSupervisorToken(session?.token ?? null);
@@ -37,15 +47,18 @@ export function createSupervisorSessionStore(client: Pick<ApiClient, 'createSupe
     return {
       session: null,
       asking: null,
-      ask(reason = null) {
-        set({ asking: { reason } });
+      ask(reason = null, badge = null, then) {
+        set({ asking: { reason, badge, then: then ?? null } });
       },
       cancel() {
         set({ asking: null });
       },
       async signIn(badge, pin) {
         try {
-          begin(await client.createSupervisorSession({ badge_code: badge, pin }));
+          const then = get().asking?.then ?? null;
+          const session = await client.createSupervisorSession({ badge_code: badge, pin });
+          begin(session);
+          then?.(session);
           return null;
         } catch (error) {
           return describeError(error);

@@ -101,7 +101,8 @@ function SettingsTab({ n, testId }: { n: number; testId: string }) {
       role="tab"
       id={settingsTabId(section.id)}
       aria-selected={section.id === selected}
-      aria-controls={settingsPanelId(section.id)}
+      // Only the selected section's panel is on the page: the other tabs name none that is missing.
+      aria-controls={section.id === selected ? settingsPanelId(section.id) : undefined}
       tabIndex={section.id === selected ? 0 : -1}
       className="btn btn-small settings-tab"
       data-testid={testId}

@@ -52,8 +52,10 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
     return { body: await replaceDispositionRules(t, now, body) };
   });
   addRoute(server, ctx, API_ROUTES.lookupCode, async ({ query }) => ({ body: await lookupCode(ctx, query.code) }));
-  addRoute(server, ctx, API_ROUTES.listOperators, async ({ query }) => {
-    const all = await listOperators(ctx);
+  addRoute(server, ctx, API_ROUTES.listOperators, async ({ query, principal }) => {
+    const listed = await listOperators(ctx);
+    // A terminal never holds the badges that open a supervisor session (it asks about one: checkBadge).
+    const all = principal.role === 'terminal' ? listed.map((o) => (o.role === 'supervisor' ? { ...o, badge_code: null } : o)) : listed;
     const start = (query.page - 1) * query.per_page;
     return { body: { data: all.slice(start, start + query.per_page), meta: listMeta(query.page, query.per_page, all.length) } };
   });

@@ -3,7 +3,7 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import { SIGN_IN_TRIES_PER_MINUTE } from '#shared/api/supervisor.ts';
 import { decoyPinHash, hashPin } from '../../auth/pin-hash.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { addFirstSupervisor, openSession, SignInGuard, verifySupervisor } from '../../domain/supervisor-sessions.ts';
+import { addFirstSupervisor, needsPin, openSession, SignInGuard, verifySupervisor } from '../../domain/supervisor-sessions.ts';
 import { revokeToken } from '../../domain/tokens.ts';
 import { fail } from '../../errors.ts';
 import type { Frozen, Operator } from '../../store/index.ts';
@@ -29,16 +29,20 @@ export function supervisorRoutes(server: FastifyInstance, ctx: DomainContext): v
     {
       prepare: ({ body, principal }) => {
         const { used, resetMs } = triesPerToken.take(String(principal.tokenId), Date.parse(ctx.clock.now()));
-        if (used > SIGN_IN_TRIES_PER_MINUTE) {
-          const seconds = Math.max(1, Math.ceil(resetMs / 1000));
-          const error = fail('RATE_LIMITED', `At most ${SIGN_IN_TRIES_PER_MINUTE} sign-in tries a minute from one token; retry in ${seconds} s.`, { retry_after_seconds: seconds });
-          error.headers['retry-after'] = String(seconds);
-          throw error;
-        }
+        if (used > SIGN_IN_TRIES_PER_MINUTE) throw tooMany(`At most ${SIGN_IN_TRIES_PER_MINUTE} sign-in tries a minute from one token`, resetMs);
         return verifySupervisor(ctx, guard, body);
       },
     },
   );
+  // A terminal's list of operators has no supervisor's badge: it asks about one scanned code at a
+  // time, as often as it may try a PIN (its own count: a worker's unexpected items do not use up the
+  // supervisor's sign-in tries).
+  const checksPerToken = new RateBuckets(60_000);
+  addRoute(server, ctx, API_ROUTES.checkBadge, async ({ body, principal }) => {
+    const { used, resetMs } = checksPerToken.take(String(principal.tokenId), Date.parse(ctx.clock.now()));
+    if (used > SIGN_IN_TRIES_PER_MINUTE) throw tooMany(`At most ${SIGN_IN_TRIES_PER_MINUTE} badge checks a minute from one token`, resetMs);
+    return { body: { pin_needed: await needsPin(ctx, body.badge_code) } };
+  });
   addRoute(server, ctx, API_ROUTES.endSupervisorSession, async ({ principal }) => {
     if (principal.role === 'supervisor') await revokeToken(ctx.store, ctx.clock, principal.tokenId);
     return { body: undefined };
@@ -53,4 +57,12 @@ export function supervisorRoutes(server: FastifyInstance, ctx: DomainContext): v
     },
     { prepare: ({ body }) => hashPin(body.pin) },
   );
+}
+
+/** 429 with Retry-After: `what`, and when to retry. */
+function tooMany(what: string, resetMs: number) {
+  const seconds = Math.max(1, Math.ceil(resetMs / 1000));
+  const error = fail('RATE_LIMITED', `${what}; retry in ${seconds} s.`, { retry_after_seconds: seconds });
+  error.headers['retry-after'] = String(seconds);
+  return error;
 }

@@ -10,6 +10,8 @@ import type { DatabaseSync } from 'node:sqlite';
 interface TableLayout {
   columns: ReadonlyArray<readonly [name: string, expression: string]>;
   indexes: ReadonlyArray<readonly [name: string, columns: string]>;
+  /** Indexes of earlier versions that the ones above replace: dropped at open. */
+  retired?: readonly string[];
 }
 
 const field = (name: string): string => `json_extract(v, '$.${name}')`;
@@ -40,15 +42,18 @@ const LAYOUTS: Record<string, TableLayout> = {
       // tracking number, so a broad search checks its rows from the index alone.
       ['rp_created', 'created_at, k, status, tracking_lc'],
       ['rp_updated', 'updated_at, k, status, tracking_lc'],
-      ['rp_status_created', 'status, created_at, k'],
+      ['rp_status_created_tracking', 'status, created_at, k, tracking_lc'],
+      ['rp_status_updated_tracking', 'status, updated_at, k, tracking_lc'],
       ['rp_status_id', 'status, k, account_id'],
       ['rp_account_return', 'account_id, return_id'],
       ['rp_account_carrier', 'account_id, carrier_id'],
       ['rp_account_location', 'account_id, location_id'],
       ['rp_tracking', 'tracking_lc'],
       ['rp_status_processed', 'status, processed_at'],
-      ['rp_status_updated', 'status, updated_at'],
     ],
+    // Each status's order now carries the tracking number, which a broad search checks from the index
+    // (≈ 0.5 µs a row, against ≈ 7 µs reading the row's JSON).
+    retired: ['rp_status_updated', 'rp_status_created'],
   },
   returns: {
     columns: [
@@ -63,11 +68,12 @@ const LAYOUTS: Record<string, TableLayout> = {
       ['ret_account_status_created', 'account_id, status, created_at, k'],
       // Every account's list, newest first.
       ['ret_created', 'created_at, k, status, email_lc'],
-      ['ret_status_created', 'status, created_at, k'],
+      ['ret_status_created_email', 'status, created_at, k, email_lc'],
       ['ret_account_email', 'account_id, email_lc'],
       ['ret_account_updated', 'account_id, updated_at'],
       ['ret_email', 'email_lc'],
     ],
+    retired: ['ret_status_created'],
   },
 };
 
@@ -91,16 +97,23 @@ function listIndexesSql(table: string): string[] {
 
 /**
  * Makes the list indexes a data directory of an earlier version lacks (its generated columns are
- * there already), in one transaction: the first open after an upgrade reads every row of the table
+ * there already) and drops those they replace, in one transaction: the first open after an upgrade reads every row of the table
  * for each (docs/decisions/lists-from-sqlite.md, "Lists of every account"); a no-op afterwards.
  */
 export function ensureListIndexes(sqlite: DatabaseSync): void {
   const has = sqlite.prepare(`SELECT 1 AS found FROM sqlite_schema WHERE name = ?`);
-  const missing = Object.entries(LAYOUTS).flatMap(([table, layout]) => (has.get(table) ? layout.indexes.filter(([name]) => !has.get(name)).map((index) => indexSql(table, index)) : []));
-  if (missing.length === 0) return;
+  const changes = Object.entries(LAYOUTS).flatMap(([table, layout]) =>
+    has.get(table)
+      ? [
+          ...(layout.retired ?? []).filter((name) => has.get(name)).map((name) => `DROP INDEX ${quoteIdent(name)}`),
+          ...layout.indexes.filter(([name]) => !has.get(name)).map((index) => indexSql(table, index)),
+        ]
+      : [],
+  );
+  if (changes.length === 0) return;
   sqlite.exec('BEGIN IMMEDIATE');
   try {
-    for (const statement of missing) sqlite.exec(statement);
+    for (const statement of changes) sqlite.exec(statement);
     sqlite.exec('COMMIT');
   } catch (error) {
     sqlite.exec('ROLLBACK');
