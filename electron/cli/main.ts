@@ -1,6 +1,7 @@
 import { DataDirLockedError } from '../station/data-dir-lock.ts';
 import { NotAStationDatabaseError, StoreLockedError, StoreVersionTooNewError } from '../station/store/index.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
+import { handheldCommand } from './handheld.ts';
 import { operatorCommand } from './operators.ts';
 import { serve } from './serve.ts';
 import { siteCommand } from './site.ts';
@@ -27,6 +28,8 @@ export async function main(argv: string[]): Promise<void> {
         return await syncCommand(args);
       case 'site':
         return await siteCommand(args);
+      case 'handheld':
+        return await handheldCommand(args);
       case undefined:
       case 'help':
       case '--help':
@@ -43,7 +46,7 @@ export async function main(argv: string[]): Promise<void> {
   } finally {
     // A token or site command may have talked to a running station: its kept-alive connection would hold
     // the process for seconds after the answer. Exit once the output is written.
-    if (command === 'token' || command === 'site') {
+    if (command === 'token' || command === 'site' || command === 'handheld') {
       await new Promise<void>((resolve) => process.stdout.write('', () => process.stderr.write('', () => resolve())));
       process.exit();
     }

@@ -25,6 +25,7 @@ import type {
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
 import type { SiteInvite, SiteJoinInput, SiteView } from './site.ts';
+import type { HandheldPaired, HandheldPairing, HandheldPairRequest } from './handhelds.ts';
 import type { SiteConfig } from './site-config.ts';
 import { createSseParser } from './sse.ts';
 import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
@@ -496,6 +497,12 @@ export class ApiClient {
   /** The site's configuration, as a hub answers its members (a member's token only). */
   getSiteConfig(o: RequestOptions = {}): Promise<SiteConfig> {
     return this.#call(API_ROUTES.getSiteConfig, { signal: o.signal });
+  }
+  createHandheldPairing(o: RequestOptions = {}): Promise<HandheldPairing> {
+    return this.#call(API_ROUTES.createHandheldPairing, { signal: o.signal });
+  }
+  pairHandheld(body: HandheldPairRequest, o: RequestOptions = {}): Promise<HandheldPaired> {
+    return this.#call(API_ROUTES.pairHandheld, { json: body, signal: o.signal });
   }
   createSiteInvite(o: RequestOptions = {}): Promise<SiteInvite> {
     return this.#call(API_ROUTES.createSiteInvite, { signal: o.signal });

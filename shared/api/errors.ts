@@ -26,6 +26,11 @@ export const ERROR_CODES = {
     title: 'Forbidden',
     message: 'The join code is unknown, used, expired or burned: ask the hub for a new one (returns-station site invite).',
   },
+  PAIRING_CODE_REFUSED: {
+    status: 403,
+    title: 'Forbidden',
+    message: 'The pairing code is unknown, used or expired: ask a supervisor for a new one (Settings, Handhelds; returns-station handheld pair).',
+  },
   JOIN_PROOF_WRONG: {
     status: 403,
     title: 'Forbidden',

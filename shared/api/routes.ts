@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HealthSchema } from '../health.ts';
+import { HandheldPairRequestSchema, HandheldPairedSchema, HandheldPairingSchema, PAIRING_CODE_MINUTES, PAIRING_WRONG_CODES_PER_MINUTE } from './handhelds.ts';
 import { IdParamSchema, PaginationQuerySchema } from './common.ts';
 import { DockDayQuerySchema, DockDayReceiptsQuerySchema, DockDaySchema } from './dock-day.ts';
 import type { ErrorCode } from './errors.ts';
@@ -897,6 +898,36 @@ export const API_ROUTES = {
     status: 204,
     response: null,
     errors: ['ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+  },
+  // Handhelds (docs/decisions/handheld-pairing.md): a pairing code, and its exchange for a device's own token.
+  createHandheldPairing: {
+    operationId: 'createHandheldPairing',
+    method: 'POST',
+    path: '/api/v1/station/handhelds/pairings',
+    summary: `Make a pairing code for a handheld: it works once, for ${PAIRING_CODE_MINUTES} minutes; shown in this answer only (the station keeps its hash).`,
+    tag: 'handhelds',
+    auth: 'supervisor',
+    status: 201,
+    response: HandheldPairingSchema,
+    replayable: false,
+    errors: ['ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'VALIDATION_FAILED', 'RATE_LIMITED'],
+  },
+  pairHandheld: {
+    operationId: 'pairHandheld',
+    method: 'POST',
+    path: '/api/v1/handhelds/pair',
+    summary: "A handheld exchanges a pairing code for a token of its own (no token: the code is the credential).",
+    description:
+      "The answer's token has the `terminal` role, is named `handheld: {device_name}`, does not expire and is listed and revoked with the station's tokens. " +
+      'An unknown, used or expired code is a 403 `PAIRING_CODE_REFUSED`. ' +
+      `Past ${PAIRING_WRONG_CODES_PER_MINUTE} wrong codes a minute, from every caller together, every pairing is a 429 \`RATE_LIMITED\` with \`Retry-After\` until the minute ends.`,
+    tag: 'handhelds',
+    auth: 'none',
+    body: HandheldPairRequestSchema,
+    status: 200,
+    response: HandheldPairedSchema,
+    replayable: false,
+    errors: [...WRITE, 'PAIRING_CODE_REFUSED', 'RATE_LIMITED'],
   },
   // A site (docs/api-reference.md, A site): a hub's join codes and members, a station's joining.
   joinSite: {

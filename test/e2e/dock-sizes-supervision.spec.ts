@@ -3,7 +3,7 @@ import { ApiClient } from '../../shared/api/client.ts';
 import { startStation } from '../support/station-process.ts';
 import { expect, test } from './fixtures.ts';
 import { openAndSignIn, scan, scenario } from './receiving-helpers.ts';
-import { expectFits, openFromHeader, packageActions, SIZES } from './screen-fit.ts';
+import { expectFits, expectNoCutText, openFromHeader, packageActions, SIZES } from './screen-fit.ts';
 
 /*
  * The screens of dock-sizes.spec.ts that belong to people and to trouble, at the same three sizes:
@@ -48,6 +48,8 @@ for (const size of SIZES) {
         const header = handheld ? [] : [page.getByTestId('settings-button'), page.getByTestId('supervisor-sign-out'), page.getByRole('button', { name: 'Sign out', exact: true })];
         // …and none lies under another.
         if (!handheld) await expectSideBySide(page.getByTestId('station-menu').locator('button'));
+        // …and the supervisor's name reads whole ("Morgan Diaz", not "S…").
+        if (!handheld) await expectNoCutText(page.locator('.supervisor-who'));
         await look('workers', [...header, page.getByTestId('worker-name'), page.getByTestId('worker-pin'), page.getByTestId('worker-save'), screen.getByRole('button', { name: 'Deactivate Dock worker number 1' })]);
 
         // The supervisor signs out; Alt+U asks for a badge and PIN over the screen.

@@ -31,6 +31,10 @@ test('Settings opens as a screen from a package and Esc goes back to the same pa
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('settings-tab-more')).toBeFocused();
   await expect(page.getByTestId('settings-tab-more')).toHaveAttribute('aria-selected', 'true');
+  // A tab names the panel it controls only while that panel is on the page (the selected tab's).
+  await expect(page.locator('[role="tab"][aria-controls]')).toHaveCount(1);
+  const controlled = await page.getByTestId('settings-tab-more').getAttribute('aria-controls');
+  await expect(page.locator(`[role="tabpanel"][id="${controlled}"]`)).toHaveCount(1);
   for (const id of ['workers-link', 'disposition-rules-link', 'command-barcodes-link']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('settings-tab-site')).toBeFocused();

@@ -63,6 +63,10 @@ describe('error bodies', () => {
       JOIN_PROOF_WRONG: 403,
       SITE_MEMBER_REMOVED: 401,
       NOT_A_HUB: 409,
+      SITE_MANAGED: 409,
+      NOT_SITE_MEMBER: 403,
+      // A handheld's pairing code refused (docs/decisions/handheld-pairing.md).
+      PAIRING_CODE_REFUSED: 403,
       INTERNAL_ERROR: 500,
       UNAVAILABLE: 503,
     });

@@ -69,6 +69,8 @@ const CONTRACT_OPERATIONS = [
   'DELETE /api/v1/station/upstream',
   // A site (docs/decisions/site-join.md).
   'POST /api/v1/site/join',
+  'POST /api/v1/handhelds/pair',
+  'POST /api/v1/station/handhelds/pairings',
   'GET /api/v1/station/site',
   'GET /api/v1/station/site/config',
   'POST /api/v1/station/site/invites',

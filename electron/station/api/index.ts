@@ -17,6 +17,7 @@ import { tokenRoutes } from './routes/tokens.ts';
 import { supervisorRoutes } from './routes/supervisor.ts';
 import { syncRoutes } from './routes/sync.ts';
 import { siteRoutes } from './routes/site.ts';
+import { handheldRoutes } from './routes/handhelds.ts';
 import { watchSiteMembers } from './site-members.ts';
 import { createViewCache } from './view-cache.ts';
 
@@ -64,6 +65,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await api.register(async (scope) => supervisorRoutes(scope, ctx));
     await api.register(async (scope) => syncRoutes(scope, ctx));
     await api.register(async (scope) => siteRoutes(scope, ctx));
+    await api.register(async (scope) => handheldRoutes(scope, ctx));
     await api.register(async (scope) => eventRoutes(scope, ctx, { heartbeatMs: options.heartbeatMs }));
   });
 }

@@ -1,6 +1,7 @@
 import { lockReasonOf } from '../receiving/package-store.ts';
 import { usePackage } from '../receiving/page-package.ts';
 import { useSession } from '../session/session-store.ts';
+import { useSiteManaged } from '../settings/site-managed.ts';
 import { useNav } from '../state/nav-store.ts';
 
 const HINTS: Record<string, readonly [string, string][]> = {
@@ -84,6 +85,15 @@ const HINTS: Record<string, readonly [string, string][]> = {
     ['Esc', 'back'],
     ['Alt+S', 'receive'],
   ],
+  // On a site's member the workers and the rules are the hub's: nothing to type, only the way back.
+  'workers-managed': [
+    ['Tab', 'next'],
+    ['Esc', 'back'],
+  ],
+  'rules-managed': [
+    ['Tab', 'next'],
+    ['Esc', 'back'],
+  ],
   workers: [
     ['Tab', 'next field'],
     ['Enter', 'add / save worker'],
@@ -106,7 +116,8 @@ export function ShortcutHints() {
   const nobody = useSession((s) => s.operators.length === 0);
   // Locked: received (not being corrected) or cancelled.
   const locked = usePackage((s) => (lockReasonOf(s) === null ? null : (s.current?.pkg.status ?? null)));
-  const key = !signedIn ? (nobody ? 'first-supervisor' : 'signin') : screen === 'package' && locked !== null ? `package-${locked}` : screen;
+  const managed = useSiteManaged((s) => s.managed !== null);
+  const key = !signedIn ? (nobody ? 'first-supervisor' : 'signin') : screen === 'package' && locked !== null ? `package-${locked}` : managed && (screen === 'workers' || screen === 'rules') ? `${screen}-managed` : screen;
   const hints = HINTS[key] ?? [];
   return (
     <footer className="station-footer" aria-label="Keyboard shortcuts" data-testid="key-legend">

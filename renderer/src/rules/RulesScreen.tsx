@@ -6,6 +6,9 @@ import { FieldError } from './FieldError.tsx';
 import { useRulesEditor } from './page-rules-editor.ts';
 import { moveRule, newRule, TABLE_FIELD } from './rules-draft.ts';
 import { RuleRow } from './RuleRow.tsx';
+import { SiteManagedNote } from '../settings/SiteManagedNote.tsx';
+import { useSiteManaged } from '../settings/site-managed.ts';
+import { OwnRulesBeforeJoin } from './OwnRulesBeforeJoin.tsx';
 import './rules.css';
 
 /** Back to the dock (Cancel, or Esc anywhere on the screen); with changes not saved, only on the second try. */
@@ -22,6 +25,8 @@ export function leaveRules(): void {
 export function RulesScreen() {
   const { draft, loadError, refusals, saving, saved, leaveWarned, edit, save, load } = useRulesEditor();
   const form = useRef<HTMLFormElement>(null);
+  // On a site's member the rules are the hub's: shown, not edited (the station refuses a change anyway).
+  const managed = useSiteManaged((s) => s.managed);
   const loaded = draft !== null;
   useEffect(() => {
     void useRulesEditor.getState().load();
@@ -49,16 +54,21 @@ export function RulesScreen() {
       <div className="rules-bar">
         <h2>Disposition rules</h2>
         <span className="rules-hint">First match wins; a blank or unticked condition is any.</span>
-        <button type="button" className="btn btn-small" data-testid="rules-add" disabled={!draft} onClick={addRule}>
-          Add a rule
-        </button>
-        <button type="submit" className="btn btn-small" data-testid="rules-save" disabled={!draft || saving}>
-          {saving ? 'Saving…' : 'Save'}
-        </button>
+        {!managed && (
+          <>
+            <button type="button" className="btn btn-small" data-testid="rules-add" disabled={!draft} onClick={addRule}>
+              Add a rule
+            </button>
+            <button type="submit" className="btn btn-small" data-testid="rules-save" disabled={!draft || saving}>
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+          </>
+        )}
         <button type="button" className="btn btn-small" data-testid="rules-cancel" onClick={leaveRules}>
-          Cancel (Esc)
+          {managed ? 'Back (Esc)' : 'Cancel (Esc)'}
         </button>
       </div>
+      <SiteManagedNote what="the disposition rules and bins" />
       {loadError && (
         <p role="alert" className="rules-error">
           {loadError}{' '}
@@ -88,7 +98,7 @@ export function RulesScreen() {
         </p>
       )}
       {draft && (
-        <>
+        <fieldset className="rules-fields" disabled={managed !== null}>
           <div className="rules-table-box">
             <table className="rules-table" data-testid="rules-table">
               <thead>
@@ -126,8 +136,9 @@ export function RulesScreen() {
             <FieldError id="err-rules" message={refusals.fields.get(TABLE_FIELD)} />
           </div>
           <DispositionStylesForm styles={draft.dispositions} errors={refusals.fields} change={(dispositions) => edit((d) => ({ ...d, dispositions }))} />
-        </>
+        </fieldset>
       )}
+      {managed?.own_rules_before_join && <OwnRulesBeforeJoin rules={managed.own_rules_before_join} />}
     </form>
   );
 }

@@ -26,11 +26,13 @@ export function SupervisorState() {
   const until = new Date(session.expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return (
     <span className="supervisor-state" data-testid="supervisor-state">
+      {/* Narrow, the role goes above the name and the time into the title: the name reads whole. */}
       <span className="supervisor-who" title={`Supervisor: ${session.operator.name} (until ${until})`}>
-        Supervisor: <strong>{session.operator.name}</strong> (until {until})
+        <span className="supervisor-role">Supervisor:</span> <strong className="supervisor-name">{session.operator.name}</strong>
+        <span className="supervisor-until"> (until {until})</span>
       </span>{' '}
-      <button type="button" className="btn btn-small" data-testid="supervisor-sign-out" onClick={() => void signOut()}>
-        End supervisor
+      <button type="button" className="btn btn-small" data-testid="supervisor-sign-out" aria-label="End supervisor" onClick={() => void signOut()}>
+        End<span className="supervisor-word"> supervisor</span>
       </button>
     </span>
   );

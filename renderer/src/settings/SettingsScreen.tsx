@@ -6,6 +6,8 @@ import { useStationSettings } from '../state/station-settings.ts';
 import { PrinterSettingsForm } from '../printing/PrinterSettingsForm.tsx';
 import { leaveSettings } from './leave-settings.ts';
 import { SiteAddress } from './SiteAddress.tsx';
+import { SiteManagedNote } from './SiteManagedNote.tsx';
+import { useSiteManaged } from './site-managed.ts';
 import { SiteSection } from './SiteSection.tsx';
 import { SupervisorSignInButton } from '../session/SupervisorSignIn.tsx';
 import { SETTINGS_SECTIONS, settingsPanelId, settingsTabId, showSettingsSection, useSettingsSection } from './settings-section.ts';
@@ -101,7 +103,8 @@ function SettingsTab({ n, testId }: { n: number; testId: string }) {
       role="tab"
       id={settingsTabId(section.id)}
       aria-selected={section.id === selected}
-      aria-controls={settingsPanelId(section.id)}
+      // Only the selected section's panel is on the page: the other tabs name none that is missing.
+      aria-controls={section.id === selected ? settingsPanelId(section.id) : undefined}
       tabIndex={section.id === selected ? 0 : -1}
       className="btn btn-small settings-tab"
       data-testid={testId}
@@ -121,21 +124,24 @@ function StationSection() {
   const change = useStationSettings((s) => s.change);
   const [message, setMessage] = useState<string | null>(null);
   const changeAndSay = async (patch: StationSettingsUpdateInput) => setMessage(await change(patch));
+  // On a site's member these two are the hub's (the scanner stays this station's own).
+  const managed = useSiteManaged((s) => s.managed !== null);
   return (
     <>
       {/* Keyed by what the station holds: a change from any terminal shows in the fields. */}
       <ScannerForm key={framing ? `${framing.prefix} ${framing.suffix}` : ''} framing={framing} message={message} say={setMessage} />
       <div className="settings-column">
+        <SiteManagedNote what="receiving with conditions not set and the currency" />
         <label>
           Receiving with conditions not set{' '}
-          <select data-testid="unset-conditions" value={unset} onChange={(e) => void changeAndSay({ unset_conditions: e.target.value === 'allow' ? 'allow' : 'confirm' })}>
+          <select data-testid="unset-conditions" disabled={managed} value={unset} onChange={(e) => void changeAndSay({ unset_conditions: e.target.value === 'allow' ? 'allow' : 'confirm' })}>
             <option value="confirm">asks to confirm (F2 again)</option>
             <option value="allow">receives at once</option>
           </select>
         </label>
         <label>
           Station currency (new manual returns, when their account has none yet){' '}
-          <select data-testid="station-currency" value={currency ?? ''} onChange={(e) => void changeAndSay({ currency: e.target.value === '' ? null : (e.target.value as CurrencyCode) })}>
+          <select data-testid="station-currency" disabled={managed} value={currency ?? ''} onChange={(e) => void changeAndSay({ currency: e.target.value === '' ? null : (e.target.value as CurrencyCode) })}>
             <option value="">USD (not set)</option>
             {ISO_4217_CURRENCIES.map((c) => (
               <option key={c}>{c}</option>

@@ -5,6 +5,8 @@ import { pageClient } from '../api/station-api.ts';
 import { useSession } from '../session/session-store.ts';
 import { useSupervisorSession } from '../session/supervisor-session.ts';
 import { notify } from '../state/feedback-store.ts';
+import { SiteManagedNote } from '../settings/SiteManagedNote.tsx';
+import { useSiteManaged } from '../settings/site-managed.ts';
 import './workers.css';
 
 /** The form's fields as typed; `editing` is the worker changed, or null to add one. */
@@ -39,6 +41,8 @@ async function allOperators(): Promise<Operator[]> {
  */
 export function WorkersScreen() {
   const supervisor = useSupervisorSession((s) => s.session);
+  // On a site's member the workers are the hub's: listed, not changed here.
+  const managed = useSiteManaged((s) => s.managed !== null);
   const [workers, setWorkers] = useState<Operator[]>([]);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [error, setError] = useState<string | null>(null);
@@ -94,46 +98,49 @@ export function WorkersScreen() {
   return (
     <section className="panel workers-screen" aria-labelledby="workers-title" data-testid="workers-screen">
       <h2 id="workers-title">Workers</h2>
+      <SiteManagedNote what="workers, badges and PINs" />
       <p className="hint">
-        {supervisor ? `Changes are made as ${supervisor.operator.name}.` : 'Changes need a supervisor: sign in with Alt+U.'} Esc goes back.
+        {managed ? '' : supervisor ? `Changes are made as ${supervisor.operator.name}. ` : 'Changes need a supervisor: sign in with Alt+U. '}Esc goes back.
       </p>
       {error && (
         <p className="inline-error" role="alert" data-testid="workers-error">
           {error}
         </p>
       )}
-      <form className="workers-form" onSubmit={(e) => void save(e)} aria-label={draft.editing === null ? 'Add a worker' : 'Change a worker'} data-testid="worker-form">
-        <label>
-          Name <input data-testid="worker-name" value={draft.name} onChange={(e) => edit({ name: e.target.value })} maxLength={255} required />
-        </label>
-        <label>
-          Badge <input data-testid="worker-badge" value={draft.badge} onChange={(e) => edit({ badge: e.target.value })} maxLength={64} autoComplete="off" />
-        </label>
-        {/* A text field, not a list: a digit pressed on a list would be the dock's shortcut, not the key. */}
-        <label>
-          Sign-in key (1–9){' '}
-          <input data-testid="worker-key" className="worker-key" value={draft.key} onChange={(e) => edit({ key: e.target.value.replace(/[^1-9]/g, '').slice(-1) })} inputMode="numeric" maxLength={1} size={2} autoComplete="off" placeholder="none" />
-        </label>
-        <label>
-          Role{' '}
-          <select data-testid="worker-role" value={draft.role} onChange={(e) => edit({ role: e.target.value === 'supervisor' ? 'supervisor' : 'worker' })}>
-            <option value="worker">worker</option>
-            <option value="supervisor">supervisor</option>
-          </select>
-        </label>
-        <label>
-          {draft.editing === null ? 'PIN' : 'New PIN'}{' '}
-          <input data-testid="worker-pin" type="password" inputMode="numeric" value={draft.pin} onChange={(e) => edit({ pin: e.target.value })} maxLength={8} autoComplete="new-password" placeholder={draft.role === 'supervisor' ? '4–8 digits' : 'optional'} />
-        </label>
-        <button type="submit" className="btn btn-small" data-testid="worker-save" disabled={busy}>
-          {draft.editing === null ? 'Add worker' : 'Save worker'}
-        </button>
-        {draft.editing !== null && (
-          <button type="button" className="btn btn-small" onClick={() => setDraft(EMPTY)}>
-            Cancel
+      {!managed && (
+        <form className="workers-form" onSubmit={(e) => void save(e)} aria-label={draft.editing === null ? 'Add a worker' : 'Change a worker'} data-testid="worker-form">
+          <label>
+            Name <input data-testid="worker-name" value={draft.name} onChange={(e) => edit({ name: e.target.value })} maxLength={255} required />
+          </label>
+          <label>
+            Badge <input data-testid="worker-badge" value={draft.badge} onChange={(e) => edit({ badge: e.target.value })} maxLength={64} autoComplete="off" />
+          </label>
+          {/* A text field, not a list: a digit pressed on a list would be the dock's shortcut, not the key. */}
+          <label>
+            Sign-in key (1–9){' '}
+            <input data-testid="worker-key" className="worker-key" value={draft.key} onChange={(e) => edit({ key: e.target.value.replace(/[^1-9]/g, '').slice(-1) })} inputMode="numeric" maxLength={1} size={2} autoComplete="off" placeholder="none" />
+          </label>
+          <label>
+            Role{' '}
+            <select data-testid="worker-role" value={draft.role} onChange={(e) => edit({ role: e.target.value === 'supervisor' ? 'supervisor' : 'worker' })}>
+              <option value="worker">worker</option>
+              <option value="supervisor">supervisor</option>
+            </select>
+          </label>
+          <label>
+            {draft.editing === null ? 'PIN' : 'New PIN'}{' '}
+            <input data-testid="worker-pin" type="password" inputMode="numeric" value={draft.pin} onChange={(e) => edit({ pin: e.target.value })} maxLength={8} autoComplete="new-password" placeholder={draft.role === 'supervisor' ? '4–8 digits' : 'optional'} />
+          </label>
+          <button type="submit" className="btn btn-small" data-testid="worker-save" disabled={busy}>
+            {draft.editing === null ? 'Add worker' : 'Save worker'}
           </button>
-        )}
-      </form>
+          {draft.editing !== null && (
+            <button type="button" className="btn btn-small" onClick={() => setDraft(EMPTY)}>
+              Cancel
+            </button>
+          )}
+        </form>
+      )}
       <table className="workers-table" data-testid="workers-table">
         <thead>
           <tr>
@@ -142,7 +149,7 @@ export function WorkersScreen() {
             <th scope="col">Badge</th>
             <th scope="col">Role</th>
             <th scope="col">State</th>
-            <th scope="col">Change</th>
+            {!managed && <th scope="col">Change</th>}
           </tr>
         </thead>
         <tbody>
@@ -153,14 +160,16 @@ export function WorkersScreen() {
               <td>{w.badge_code ?? '—'}</td>
               <td>{w.role === 'supervisor' ? `supervisor${w.has_pin ? '' : ' (no PIN)'}` : 'worker'}</td>
               <td>{w.active ? 'active' : 'deactivated'}</td>
-              <td>
-                <button type="button" className="btn btn-small" aria-label={`Change ${w.name}`} onClick={() => setDraft(draftOf(w))}>
-                  Change
-                </button>{' '}
-                <button type="button" className="btn btn-small" aria-label={`${w.active ? 'Deactivate' : 'Activate'} ${w.name}`} onClick={() => void setActive(w, !w.active)}>
-                  {w.active ? 'Deactivate' : 'Activate'}
-                </button>
-              </td>
+              {!managed && (
+                <td>
+                  <button type="button" className="btn btn-small" aria-label={`Change ${w.name}`} onClick={() => setDraft(draftOf(w))}>
+                    Change
+                  </button>{' '}
+                  <button type="button" className="btn btn-small" aria-label={`${w.active ? 'Deactivate' : 'Activate'} ${w.name}`} onClick={() => void setActive(w, !w.active)}>
+                    {w.active ? 'Deactivate' : 'Activate'}
+                  </button>
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -1,0 +1,33 @@
+import { parseArgs } from 'node:util';
+import { ApiError } from '#shared/api/client.ts';
+import type { HandheldPairing } from '#shared/api/handhelds.ts';
+import { defaultDataDir } from '../station/data-dir.ts';
+import { ContractError } from '../station/errors.ts';
+import { createPairing } from '../station/site/handheld-pairing.ts';
+import { boundTables } from '../station/store/index.ts';
+import { CommandRefused, UsageError } from './cli-error.ts';
+import { runningStation } from './tokens.ts';
+import { withStationStore } from './with-station-store.ts';
+
+/** `returns-station handheld pair`: a pairing code for a handheld (docs/decisions/handheld-pairing.md), running or not. */
+export async function handheldCommand(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  const { values } = parseArgs({ args: rest, strict: true, options: { 'data-dir': { type: 'string' } } });
+  if (action !== 'pair') throw new UsageError(`Unknown handheld action "${action ?? ''}": use pair.`);
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const running = runningStation(dataDir);
+  try {
+    const pairing: HandheldPairing = running
+      ? await running.createHandheldPairing()
+      : { ...(await withStationStore(dataDir, 'returns-station handheld pair', (ctx) => ctx.store.write((tx) => createPairing(boundTables(tx), ctx.clock.now())))), pair_url: null };
+    // The code alone on stdout (a script's to take); how to use it on stderr.
+    process.stdout.write(`${pairing.code}\n`);
+    process.stderr.write(
+      `${pairing.pair_url === null ? 'On the handheld, open https://STATION:PORT/pair and type the code' : `On the handheld, open ${pairing.pair_url}`} (works once, until ${pairing.expires_at}).\n`,
+    );
+  } catch (error) {
+    if (error instanceof ApiError) throw new CommandRefused(`The running station refused: ${error.message}`);
+    if (error instanceof ContractError) throw new CommandRefused(error.body.details.message);
+    throw error;
+  }
+}
