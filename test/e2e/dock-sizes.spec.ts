@@ -63,7 +63,11 @@ for (const size of SIZES) {
       await look('returns', [page.getByTestId('list-search'), page.getByTestId('return-row').nth(size.width >= 1024 ? 7 : 0).locator('th')]);
 
       await page.keyboard.press('Alt+D');
+      // Today's figures are in (the screenshot shows the panels, not an empty screen).
+      await expect(page.getByTestId('supervisor-workers')).toContainText(' pkg');
       await look('supervisor', [page.getByTestId('supervisor-export')]);
+      // Each panel's words read whole (on a handheld the panels stand one under another).
+      await expectNoCutText(page.getByTestId('supervisor-workers').locator('td, th'));
       await page.keyboard.press('Alt+L');
       await look('print-queue', [page.getByTestId('print-queue')]);
 
