@@ -49,6 +49,11 @@ export const SyncStatusSchema = z.object({
   upstream_events: z.enum(['following', 'polling']).nullable(),
   /** How often the station reads its upstream's lists when nothing tells it of a change (the pull interval), in ms; null while sync is off. */
   pull_interval_ms: z.int().positive().nullable(),
+  /**
+   * The site's hub this station joined and syncs with (`site join`), named wherever sync is shown;
+   * null when its upstream is a returns service, or sync is off.
+   */
+  hub: z.object({ url: z.url() }).nullable(),
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 

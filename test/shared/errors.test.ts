@@ -62,6 +62,8 @@ describe('error bodies', () => {
       JOIN_CODE_REFUSED: 403,
       JOIN_PROOF_WRONG: 403,
       SITE_MEMBER_REMOVED: 401,
+      SITE_MANAGED: 409,
+      NOT_SITE_MEMBER: 403,
       NOT_A_HUB: 409,
       SITE_MANAGED: 409,
       NOT_SITE_MEMBER: 403,

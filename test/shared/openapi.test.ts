@@ -44,6 +44,7 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/tokens',
   'POST /api/v1/station/tokens',
   'DELETE /api/v1/station/tokens/{id}',
+  'POST /api/v1/station/badge-checks',
   'POST /api/v1/station/supervisor-sessions',
   'DELETE /api/v1/station/supervisor-sessions/current',
   'POST /api/v1/station/first-supervisor',

@@ -81,6 +81,8 @@ describe('a site joined in one step', { timeout: 120_000 }, () => {
     const joinedB = await runCli(['site', 'join', hub.origin, '--code', await invite(), '--name', 'dock B', '--data-dir', b.station.dataDir]);
     expect(joinedB.status, joinedB.stderr).toBe(0);
     expect((await b.api.site()).hub).toEqual({ url: hub.origin, ca_sha256: hub.tlsFingerprint, member_id: 2, removed: false });
+    // Wherever sync is shown, the hub is named (the header's indicator says "Hub offline" while it is away).
+    expect((await b.api.station()).sync.hub).toEqual({ url: hub.origin });
 
     const first = trackings[0] ?? '';
     for (const { api } of [a, b]) {

@@ -27,7 +27,7 @@ export async function syncStatusOf(
     error = paused.message;
   } else if (lastRound.offline) {
     state = 'offline';
-    error = lastRound.error ?? 'The upstream cannot be reached.';
+    error = lastRound.error ?? (settings.site ? `The site's hub at ${hostOf(settings.returns_url)} cannot be reached.` : 'The upstream cannot be reached.');
   } else if (waiting.held > 0) {
     state = 'error';
     error = `${waiting.held} change${waiting.held === 1 ? '' : 's'} need${waiting.held === 1 ? 's' : ''} a person (see the sync screen).`;
@@ -37,5 +37,14 @@ export async function syncStatusOf(
   const mediaKeptLocal = states.find((s) => s?.media_unsupported)?.media_unsupported?.message ?? null;
   // Shown while it lasts (the scheduler's round at that instant refreshes the status).
   const backoffUntil = lastRound.backoffUntil !== null && lastRound.backoffUntil > Date.now() ? new Date(lastRound.backoffUntil).toISOString() : null;
-  return { state, pending_changes: waiting.pending, last_success_at: lastSuccess, last_error: error, media_kept_local: mediaKeptLocal, backoff_until: backoffUntil, upstream_events: events, pull_interval_ms: pullIntervalMs };
+  return { state, pending_changes: waiting.pending, last_success_at: lastSuccess, last_error: error, media_kept_local: mediaKeptLocal, backoff_until: backoffUntil, upstream_events: events, pull_interval_ms: pullIntervalMs, hub: settings.site ? { url: settings.returns_url } : null };
+}
+
+/** An address's host and port, as a person names the machine. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
