@@ -80,7 +80,8 @@ export const SiteViewSchema = z.object({
     .object({
       url: z.string(),
       ca_sha256: CertificateFingerprintSchema,
-      member_id: IdSchema,
+      /** As the hub issued it and the station keeps it (its upstream settings' `site.member_id`). */
+      member_id: z.string(),
       /** Set when the hub refused this station as removed from the site: its unsent changes stay held. */
       removed: z.boolean(),
     })

@@ -31,7 +31,7 @@ export async function siteViewOf(t: Pick<ReadTables, 'station_meta' | 'sync_stat
     hub = {
       url: settings.returns_url,
       ca_sha256: site.hub_ca_sha256,
-      member_id: Number(site.member_id),
+      member_id: site.member_id,
       removed: states.some((state) => state?.paused?.message.startsWith(REMOVED_FROM_SITE) === true),
     };
   }
