@@ -65,8 +65,6 @@ describe('error bodies', () => {
       SITE_MANAGED: 409,
       NOT_SITE_MEMBER: 403,
       NOT_A_HUB: 409,
-      SITE_MANAGED: 409,
-      NOT_SITE_MEMBER: 403,
       // A handheld's pairing code refused (docs/decisions/handheld-pairing.md).
       PAIRING_CODE_REFUSED: 403,
       INTERNAL_ERROR: 500,
