@@ -86,3 +86,13 @@ it('keeps when the deciding station received a package (processed_at), not when 
   const res = await call(s.origin, 'GET', `${A1}/return_packages/${pkg.id}`, { token: s.account1 });
   expect((res.json as { processed_at: string }).processed_at).toBe('2026-11-20T06:59:00.000Z');
 });
+
+it('keeps who received a package by name, for the site’s other stations, whose operators are other people', async () => {
+  const { pkg } = await newPackage();
+  const worker = await call(s.origin, 'POST', '/api/v1/station/operators', { token: s.stationToken, body: { name: 'Grace Hopper', badge_code: 'BADGE-SITE-GRACE' } });
+  expect(worker.status, worker.text).toBe(201);
+  await send('PATCH', `${A1}/return_packages/${pkg.id}`, { status: 'received', processor_id: (worker.json as { id: number }).id });
+  const receipt = await call(s.origin, 'GET', `${A1}/return_packages/${pkg.id}/site_receipt`, { token: s.account1 });
+  expect(receipt.status, receipt.text).toBe(200);
+  expect(receipt.json).toMatchObject({ id: pkg.id, status: 'received', processor_name: 'Grace Hopper', line_items: [], media_files: [] });
+});

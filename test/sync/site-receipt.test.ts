@@ -57,7 +57,7 @@ function unitOf(item: PackageLineItem) {
 const unitsOf = (pkg: ReturnPackage) => pkg.line_items.map(unitOf).sort((x, y) => String(x.unit_id).localeCompare(String(y.unit_id)));
 
 /** Records a receipt at the station: three units (restock and put; liquidate; refurbish overridden to quarantine), a photo, arrival and notes. */
-async function receiveWhole(api: ApiClient, trackingNumber: string, seed: number, processorId: number): Promise<{ pkg: ReturnPackage; bytes: Uint8Array }> {
+async function receiveWhole(api: ApiClient, trackingNumber: string, seed: number, processorName: string): Promise<{ pkg: ReturnPackage; bytes: Uint8Array }> {
   const pkg = await packageAt(api, trackingNumber);
   const line = (await api.getReturn(SITE_ACCOUNT, pkg.return_id)).return_line_items[0];
   if (!line) throw new Error('the return has no line');
@@ -69,13 +69,12 @@ async function receiveWhole(api: ApiClient, trackingNumber: string, seed: number
   await api.confirmPut(SITE_ACCOUNT, pkg.id, restock.id, { bin: restock.bin ?? '' });
   const bytes = photo(seed, 8);
   await attachPhoto(api, SITE_ACCOUNT, pkg.id, bytes);
-  await api.updatePackage(SITE_ACCOUNT, pkg.id, { status: 'received', actual_arrival: '2026-11-27T09:00:00Z', notes: `Box crushed at one corner (${seed})`, processor_id: processorId });
+  await api.updatePackage(SITE_ACCOUNT, pkg.id, { status: 'received', actual_arrival: '2026-11-27T09:00:00Z', notes: `Box crushed at one corner (${seed})`, processor_name: processorName });
   return { pkg: await api.getPackage(SITE_ACCOUNT, pkg.id), bytes };
 }
 
 it('a receipt at one station is whole at another: arrival, notes, processed_at, units with their dispositions, bins, override and put, and the photo from the hub', async () => {
-  const ada = await a.createOperator({ name: 'Ada Lovelace', badge_code: 'BADGE-SITE-ADA' });
-  const { pkg: atA, bytes } = await receiveWhole(a, trackingOf(0), 31, ada.id);
+  const { pkg: atA, bytes } = await receiveWhole(a, trackingOf(0), 31, 'Ada Lovelace');
   expect(unitsOf(atA).map((u) => u.disposition).sort()).toEqual(['liquidate', 'quarantine', 'restock']);
 
   const atB = await waitFor(
@@ -123,3 +122,25 @@ it('a receipt at one station is whole at another: arrival, notes, processed_at, 
   expect(upstream?.line_items).toHaveLength(3);
   expect(upstream?.notes).toBe('Box crushed at one corner (31)');
 }, 90_000);
+
+it('a unit changed at two stations while the hub was away ends the same everywhere: the last push to the hub wins', async () => {
+  const atA = await packageAt(a, trackingOf(1));
+  const line = (await a.getReturn(SITE_ACCOUNT, atA.return_id)).return_line_items[0];
+  if (!line) throw new Error('the return has no line');
+  const unit = await a.createLineItem(SITE_ACCOUNT, atA.id, { return_line_item_id: line.id, condition: 'good' });
+  const onB = await waitFor('the unit on B', async () => (await packageAt(b, trackingOf(1))).line_items.find((i) => i.unit_id === unit.unit_id), 15_000);
+  site.hub.process.kill('SIGKILL');
+  await a.updateLineItem(SITE_ACCOUNT, atA.id, unit.id, { disposition: 'dispose', disposition_reason: 'A says', bin: 'D-1' });
+  await b.updateLineItem(SITE_ACCOUNT, (await packageAt(b, trackingOf(1))).id, onB.id, { disposition: 'quarantine', disposition_reason: 'B says', bin: 'Q-2' });
+  await site.restartHub();
+  const reasonAt = async (api: ApiClient) => (await packageAt(api, trackingOf(1))).line_items.find((i) => i.unit_id === unit.unit_id)?.disposition_override?.reason;
+  const agreed = await waitFor(
+    'one answer on both stations and the hub',
+    async () => {
+      const [x, y, h] = await Promise.all([reasonAt(a), reasonAt(b), reasonAt(site.hubApi)]);
+      return x !== undefined && x === y && y === h && x;
+    },
+    90_000,
+  );
+  expect(['A says', 'B says']).toContain(agreed);
+}, 150_000);
