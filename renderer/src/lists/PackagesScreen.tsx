@@ -35,7 +35,8 @@ export function PackagesScreen() {
         { title: 'Return', cell: (p) => `#${p.return_id}` },
         { title: 'Carrier', cell: (p) => p.carrier?.name ?? '—' },
         { title: 'Items', cell: (p) => p.line_items_count },
-        { title: 'Updated', cell: (p) => new Date(p.updated_at).toLocaleString() },
+        // Minutes are what a worker compares; the seconds are in the package's own view.
+        { title: 'Updated', cell: (p) => new Date(p.updated_at).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' }) },
       ]}
     />
   );
