@@ -118,7 +118,11 @@ it('a hub killed during a push and started again ends with everything once; the 
   await drained(a, 'A has sent everything');
   const atA = await packageAt(a, trackingOf(1));
   await expectOnce(trackingOf(1), atA);
-  await waitFor('the whole receipt on B', async () => JSON.stringify(unitsOf(await packageAt(b, trackingOf(1)))) === JSON.stringify(unitsOf(atA)), 60_000);
+  // The units go up before the package's PATCH (its notes): B has the whole receipt once both reached it.
+  await waitFor('the whole receipt on B', async () => {
+    const atB = await packageAt(b, trackingOf(1));
+    return JSON.stringify(unitsOf(atB)) === JSON.stringify(unitsOf(atA)) && (await b.getSiteReceipt(SITE_ACCOUNT, atB.id)).notes === 'crushed (52)';
+  }, 60_000);
 
   // B stopped and started on its data directory: the receipts it took from the hub are still whole.
   const stationB = site.stations[1];
