@@ -100,8 +100,9 @@ it('syncs the same WAL file across checkpoints (SQLite resets it rather than rep
       await store.write(() => insidesOf(store).db.return_packages.bulkAdd(Array.from({ length: 500 }, (_unused, n) => ({ ...samplePackage(1, returnId, batch * 1000 + n), notes: 'x'.repeat(400) }))));
     }
     expect(statSync(wal).ino).toBe(inode);
-    // It was reset: it holds far less than the ≈ 6 MB written.
-    expect(statSync(wal).size).toBeLessThan(5_000_000);
+    // It was reset: it holds far less than what was written, which the checkpoints moved into the
+    // database file (the list indexes make that ≈ 10 MB; a WAL never reset would hold all of it).
+    expect(statSync(wal).size).toBeLessThan(statSync(join(dir, STORE_FILE)).size * 0.75);
   } finally {
     await store.close();
   }
