@@ -28,6 +28,9 @@ beforeAll(async () => {
     following: false, // the proxy buffers answers, so no event stream passes it: the stations poll
     upstreamOf: async (origin) => (proxy = await startFaultProxy(origin)).url,
     env: { RETURNS_STATION_SYNC_INTERVAL_MS: '1000' },
+    // The hub pushes what it is sent at once; polling the returns service every second would spend
+    // the account's 1,000 requests an hour on reads and hold its pushes behind them on a slow machine.
+    hubEnv: {},
     fakeModes: { lineItemRoutes: true },
   });
   [a, b] = site.stations.map((s) => s.api) as [ApiClient, ApiClient];

@@ -53,6 +53,12 @@ export async function startSite(options: {
   upstreamOf?: (hubOrigin: string) => Promise<string> | string;
   following?: boolean;
   env?: Record<string, string>;
+  /**
+   * The hub's own environment when it differs from the stations' (default: `env`). A pull interval
+   * of a second suits stations polling a hub; a hub polling the returns service that often spends
+   * the account's hourly budget on reads and its pushes wait behind them.
+   */
+  hubEnv?: Record<string, string>;
   /** The stations joined the hub (their settings carry `site`): the whole receipt travels. */
   joined?: boolean;
   fakeModes?: Partial<FakeModes>;
@@ -61,6 +67,7 @@ export async function startSite(options: {
   const hubDir = tempDir('site-hub-');
   const dirs = Array.from({ length: options.stations }, (_, i) => tempDir(`site-${i}-`));
   const env = { ...ENV, ...options.env };
+  const hubEnv = { ...ENV, ...(options.hubEnv ?? options.env) };
   const tokens: string[] = [];
   while (tokens.length < dirs.length) {
     const made = await runCli(['token', 'create', '--station', '--data-dir', hubDir]);
@@ -70,7 +77,7 @@ export async function startSite(options: {
   await setSpecUpstream(hubDir, fake, [SITE_ACCOUNT]);
   const port = await freePort();
   const started = async () => {
-    const hub = await startStation({ dataDir: hubDir, args: ['--port', String(port)], env });
+    const hub = await startStation({ dataDir: hubDir, args: ['--port', String(port)], env: hubEnv });
     return { hub, hubApi: new ApiClient({ baseUrl: hub.origin, token: hub.stationToken }) };
   };
   const site: Site = {
