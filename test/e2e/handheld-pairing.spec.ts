@@ -1,9 +1,6 @@
-import { createHash, X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumExecutable } from '../support/chromium.ts';
+import { devices } from '@playwright/test';
 import { expect, startDemoStation, test } from './fixtures.ts';
+import { launchTrustingStation } from './site-browser.ts';
 import { scan } from './receiving-helpers.ts';
 
 /*
@@ -15,10 +12,8 @@ import { scan } from './receiving-helpers.ts';
 
 test('a handheld opens the QR code’s address, pairs at once and a worker signs in by badge', async () => {
   const station = await startDemoStation({ args: ['--host', '0.0.0.0'] });
-  const ca = new X509Certificate(readFileSync(join(station.dataDir, 'tls', 'site-ca.pem'), 'utf8'));
-  const spki = createHash('sha256').update(ca.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
-  const executablePath = chromiumExecutable();
-  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spki}`] });
+  // Chromium trusts the station's certificate authority's key, not any certificate error.
+  const browser = await launchTrustingStation(station.dataDir);
   try {
     const context = await browser.newContext({ ...devices['Pixel 7'], viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true });
     const page = await context.newPage();

@@ -1,9 +1,5 @@
-import { createHash, X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumExecutable } from '../support/chromium.ts';
 import { expect, startDemoStation, test } from './fixtures.ts';
+import { launchTrustingStation } from './site-browser.ts';
 import { openAndSignIn, openSettings } from './receiving-helpers.ts';
 
 /*
@@ -24,11 +20,8 @@ test('on loopback, Settings says the station is reachable from this computer onl
 
 test("served on the site's network, Settings shows the https address and the fingerprint the station printed", async () => {
   const station = await startDemoStation({ args: ['--host', '0.0.0.0'] });
-  // Chromium trusts the station's certificate authority's key (its SPKI hash), not any certificate error.
-  const ca = new X509Certificate(readFileSync(join(station.dataDir, 'tls', 'site-ca.pem'), 'utf8'));
-  const spki = createHash('sha256').update(ca.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
-  const executablePath = chromiumExecutable();
-  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spki}`] });
+  // Chromium trusts the station's certificate authority's key, not any certificate error.
+  const browser = await launchTrustingStation(station.dataDir);
   try {
     for (const viewport of [
       { width: 1024, height: 600 },

@@ -1,9 +1,6 @@
-import { createHash, X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumExecutable } from '../support/chromium.ts';
+import type { Page } from '@playwright/test';
 import { expect, startDemoStation, test } from './fixtures.ts';
+import { launchTrustingStation } from './site-browser.ts';
 import { openAndSignIn, openSettings } from './receiving-helpers.ts';
 import { signInSupervisor } from './supervisor-helpers.ts';
 
@@ -26,11 +23,8 @@ async function signedInOnSite(page: Page, station: Awaited<ReturnType<typeof sta
 test('a supervisor makes a join code on the hub and joins another station to it from Settings → Site', async () => {
   const hub = await startDemoStation({ args: ['--host', '0.0.0.0'] });
   const member = await startDemoStation();
-  // Chromium trusts the hub's certificate authority's key (its SPKI hash), not any certificate error.
-  const ca = new X509Certificate(readFileSync(join(hub.dataDir, 'tls', 'site-ca.pem'), 'utf8'));
-  const spki = createHash('sha256').update(ca.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
-  const executablePath = chromiumExecutable();
-  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spki}`] });
+  // Chromium trusts the station's certificate authority's key, not any certificate error.
+  const browser = await launchTrustingStation(hub.dataDir);
   try {
     const hubPage = await browser.newPage({ viewport: { width: 1024, height: 600 } });
     await signedInOnSite(hubPage, hub);

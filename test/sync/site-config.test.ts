@@ -6,7 +6,7 @@ import { DEFAULT_DISPOSITION_RULES } from '#shared/dispositions.ts';
 import { fetchTrusting } from '../../electron/station/tls/pinned-fetch.ts';
 import { type RunningStation, startStation } from '../support/station-process.ts';
 import { type FakeReturnsService, startFakeReturnsService } from './fake-returns-service.ts';
-import { freePort } from './site-support.ts';
+import { freePort, inviteCode } from './site-support.ts';
 import { setSpecUpstream } from './spec-support.ts';
 import { RETURN_BODY, runCli, startLocal, tempDir, tracking, waitFor } from './support.ts';
 
@@ -41,11 +41,7 @@ const newDir = (prefix: string) => {
   dirs.push(dir);
   return dir;
 };
-const invite = async (): Promise<string> => {
-  const made = await runCli(['site', 'invite', '--data-dir', hubDir]);
-  expect(made.status, made.stderr).toBe(0);
-  return made.stdout.trim();
-};
+const invite = (): Promise<string> => inviteCode(hubDir);
 const startHub = async () => {
   hub = await startStation({ dataDir: hubDir, args: ['--host', '0.0.0.0', '--port', String(hubPort)], env: ENV });
   hubApi = new ApiClient({ baseUrl: hub.origin, token: hub.stationToken, fetch: fetchTrusting({ ca: readFileSync(join(hubDir, 'tls', 'site-ca.pem'), 'utf8') }) });

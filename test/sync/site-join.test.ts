@@ -12,7 +12,7 @@ import { servingNames } from '../../electron/station/tls/serving-names.ts';
 import { keepStationCertificates } from '../../electron/station/tls/station-certificates.ts';
 import { type RunningStation, startStation } from '../support/station-process.ts';
 import { type FakeReturnsService, startFakeReturnsService } from './fake-returns-service.ts';
-import { statusAt } from './site-support.ts';
+import { inviteCode, statusAt } from './site-support.ts';
 import { setSpecUpstream } from './spec-support.ts';
 import { RETURN_BODY, runCli, startLocal, tempDir, tracking, waitFor } from './support.ts';
 
@@ -41,11 +41,7 @@ const newDir = (prefix: string) => {
   dirs.push(dir);
   return dir;
 };
-const invite = async (): Promise<string> => {
-  const made = await runCli(['site', 'invite', '--data-dir', hubDir]);
-  expect(made.status, made.stderr).toBe(0);
-  return made.stdout.trim();
-};
+const invite = (): Promise<string> => inviteCode(hubDir);
 const upstreamOf = async (dataDir: string) => (await runCli(['upstream', 'show', '--data-dir', dataDir])).stdout;
 
 beforeAll(async () => {

@@ -29,6 +29,13 @@ export interface Site {
   stop(): Promise<void>;
 }
 
+/** A join code made by `site invite` on the hub's data directory (the hub running or not); its stderr when refused. */
+export async function inviteCode(hubDir: string): Promise<string> {
+  const made = await runCli(['site', 'invite', '--data-dir', hubDir]);
+  if (made.status !== 0) throw new Error(`site invite exited ${made.status}: ${made.stderr}`);
+  return made.stdout.trim();
+}
+
 /** A port free on loopback now (a hub restarted on its port keeps the address its members joined). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
