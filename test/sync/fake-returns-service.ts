@@ -133,7 +133,10 @@ export interface FakeModes {
   patchFields: 'spec' | 'all';
   /** When true, the same Idempotency-Key (per token) with the same request replays the first answer. */
   idempotency: boolean;
+  /** Line items listed, created and deleted (never updated: no PATCH, 404) under a package. */
   lineItemRoutes: boolean;
+  /** With `lineItemRoutes`: false answers a line item DELETE 405 too (items are only ever added). */
+  lineItemDeletes: boolean;
   mediaRoutes: boolean;
   /** Media file downloads need the bearer token. */
   mediaAuth: boolean;
@@ -173,6 +176,7 @@ export const DEFAULT_MODES: Readonly<FakeModes> = Object.freeze({
   patchFields: 'spec',
   idempotency: false,
   lineItemRoutes: false,
+  lineItemDeletes: true,
   mediaRoutes: false,
   mediaAuth: true,
   unknownStatuses: false,
@@ -930,6 +934,7 @@ export async function startFakeReturnsService(options: FakeOptions = {}): Promis
         return ok(modes.createStatus, lineItemView(item));
       }
       if (subId !== undefined && method === 'DELETE') {
+        if (!modes.lineItemDeletes) throw new HttpError(405, 'Method Not Allowed', 'METHOD_NOT_ALLOWED', 'Line items cannot be deleted.');
         const index = record.line_items.findIndex((i) => String(i.id) === subId);
         if (index < 0) throw notFound('Line item not found.');
         record.line_items.splice(index, 1);

@@ -306,10 +306,15 @@ export interface UpstreamLink {
   line_ids?: Record<string, number>;
   /** The upstream's `updated_at` of the version applied last: an older answer arriving late is ignored. */
   upstream_updated_at?: Timestamp;
-  /** Packages: each local line item's upstream twin and the fields last known equal on both sides. */
-  line_items?: Record<string, { upstream_id: number | null; synced: Record<string, unknown>; attempted_at: Timestamp | null }>;
+  /**
+   * Packages: each local line item's upstream twin and the fields last known equal on both sides;
+   * `replaces`: the upstream item deleted to be made again with new values (an upstream without item updates).
+   */
+  line_items?: Record<string, { upstream_id: number | null; synced: Record<string, unknown>; attempted_at: Timestamp | null; replaces?: number }>;
   /** Packages: set when the upstream answered that it has no line items; they stay on the station. */
   line_items_unsupported?: string;
+  /** Packages: set when the upstream neither updates nor deletes line items; it keeps their first values. */
+  line_item_changes_kept_local?: string;
   /**
    * Packages: the upload queue of the package's media, by content hash (one upstream file per hash,
    * however many local records name those bytes). `attempted_at` is set durably before an upload is

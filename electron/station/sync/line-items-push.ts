@@ -116,13 +116,18 @@ async function pushItem(push: ItemPush, itemId: number, body: Record<string, unk
   return patchItem(push, key, { upstream_id: state.upstream_id, synced: state.synced }, body);
 }
 
-/** POSTs a new item, marked as attempted first so a lost answer is adopted rather than sent twice. */
+/**
+ * POSTs a new item, marked as attempted first so a lost answer is adopted rather than sent twice. A
+ * replacement (`replaces`, kept until it is made) carries its own idempotency key: the first create's would
+ * name the item deleted.
+ */
 async function createItem(push: ItemPush, itemId: number, body: Record<string, unknown>): Promise<LineItemsOutcome | 'next'> {
   const { sc, pkg, link, save } = push;
   const key = String(itemId);
-  const attempted = { upstream_id: null, synced: {}, attempted_at: sc.clock.now() };
+  const replaces = push.map[key]?.replaces;
+  const attempted = { upstream_id: null, synced: {}, attempted_at: sc.clock.now(), ...(replaces ? { replaces } : {}) };
   await save((m) => void (m[key] = attempted));
-  const answer = await sc.client.send({ method: 'POST', url: push.url, json: body, idempotencyKey: `returns-station-sync:${sc.instanceId}:package_line_item:${itemId}`, priority: 'push' });
+  const answer = await sc.client.send({ method: 'POST', url: push.url, json: body, idempotencyKey: `returns-station-sync:${sc.instanceId}:package_line_item:${itemId}${replaces ? `:replaces:${replaces}` : ''}`, priority: 'push' });
   if (!answer) return { ok: true };
   if (answerKind(answer.status) !== 'ok') {
     if (await subResourceUnsupported(sc, pkg, link, answer)) {
@@ -144,10 +149,45 @@ async function patchItem(push: ItemPush, key: string, state: { upstream_id: numb
   if (Object.keys(changed).length === 0) return 'next';
   const answer = await push.sc.client.send({ method: 'PATCH', url: `${push.url}/${state.upstream_id}`, json: changed, priority: 'push' });
   if (!answer) return { ok: true };
-  if (answerKind(answer.status) !== 'ok') return { ok: false, answer };
+  if (answerKind(answer.status) !== 'ok') {
+    if (answer.status === 404 || answer.status === 405 || answer.status === 501) return replaceItem(push, key, state, body);
+    return { ok: false, answer };
+  }
   const synced = { ...state.synced, ...changed };
   await push.save((m) => void (m[key] = { upstream_id: state.upstream_id, synced, attempted_at: null }));
   return 'next';
+}
+
+/**
+ * The upstream did not take an item's PATCH (the spec shows no line item update, so 404/405/501 is
+ * expected of a returns service): the package is read back. An item gone upstream is created again;
+ * one still there is deleted and created with the new values (DELETE first, so a lost create is
+ * adopted and never leaves two). An upstream that deletes no items keeps its first values: the change
+ * stays on the station, said on the link (`line_item_changes_kept_local`), and the receipt goes on.
+ */
+async function replaceItem(push: ItemPush, key: string, state: { upstream_id: number; synced: Record<string, unknown> }, body: Record<string, unknown>): Promise<LineItemsOutcome | 'next'> {
+  const { sc, pkg, link } = push;
+  const read = await sc.client.send({ method: 'GET', url: sc.client.packagesUrl(pkg.account_id, link.upstream_id), priority: 'push' });
+  if (!read) return { ok: true };
+  if (answerKind(read.status) !== 'ok') return { ok: false, answer: read };
+  const upstreamItems = (read.body as { line_items?: Array<{ id?: unknown }> } | null)?.line_items ?? [];
+  if (upstreamItems.some((u) => u.id === state.upstream_id)) {
+    const removed = await sc.client.send({ method: 'DELETE', url: `${push.url}/${state.upstream_id}`, priority: 'push' });
+    if (!removed) return { ok: true };
+    if (answerKind(removed.status) !== 'ok') {
+      if (removed.status !== 404 && removed.status !== 405 && removed.status !== 501) return { ok: false, answer: removed };
+      const kept = { upstream_id: state.upstream_id, synced: body, attempted_at: null };
+      push.map[key] = kept;
+      await push.save((m) => void (m[key] = kept), {
+        line_item_changes_kept_local: `The upstream neither updates nor deletes line items (PATCH and DELETE answered ${removed.status}); it keeps their first values and the changes stay on the station.`,
+      });
+      return 'next';
+    }
+  }
+  const replacing = { upstream_id: null, synced: {}, attempted_at: null, replaces: state.upstream_id };
+  push.map[key] = replacing;
+  await push.save((m) => void (m[key] = replacing));
+  return createItem(push, Number(key), body);
 }
 
 /** DELETEs upstream the items the station no longer has (a 404 counts as gone), then forgets their links. */
