@@ -11,7 +11,7 @@ import { stepDown } from '../station/site/handover.ts';
 import { createInvite, removeMember } from '../station/site/hub.ts';
 import { joinHub, SiteJoinError } from '../station/site/join.ts';
 import { ownWorkersOf } from '../station/site/site-config.ts';
-import { currentMemberId, saveJoinedSite, siteViewOf } from '../station/site/membership.ts';
+import { currentMembership, saveJoinedSite, siteViewOf } from '../station/site/membership.ts';
 import { boundTables } from '../station/store/index.ts';
 import { createSyncEngine } from '../station/sync/engine.ts';
 import { displayUrl, readUpstreamSettings, saveUpstreamSettings } from '../station/sync/settings.ts';
@@ -93,7 +93,7 @@ async function inviteStopped(dataDir: string): Promise<SiteInvite> {
 /** A stopped station: joins under the data directory's lock, so that what the hub issues is stored or the join fails. */
 async function joinStopped(dataDir: string, input: { hub_url: string; code: string; name?: string }): Promise<SiteView> {
   return withStationStore(dataDir, 'returns-station site join', async (ctx) => {
-    const settings = await joinHub({ hubUrl: input.hub_url, code: input.code, ...(input.name === undefined ? {} : { name: input.name }), previousMemberId: await currentMemberId(ctx.store.tables), workers: await ownWorkersOf(ctx.store.tables) });
+    const settings = await joinHub({ hubUrl: input.hub_url, code: input.code, ...(input.name === undefined ? {} : { name: input.name }), previous: await currentMembership(ctx.store.tables), workers: await ownWorkersOf(ctx.store.tables) });
     await ctx.store.write((tx) => saveJoinedSite(boundTables(tx), settings, ctx.clock.now()));
     return siteViewOf(ctx.store.tables, (await createSyncEngine({ store: ctx.store, clock: ctx.clock }).refreshStatus()).pending_changes);
   });

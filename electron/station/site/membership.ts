@@ -5,12 +5,14 @@ import { saveUpstreamSettings, upstreamSettingsIn } from '../sync/settings.ts';
 import type { UpstreamSettings } from '../sync/upstream-client.ts';
 import { handoverView } from './handover.ts';
 import { membersIn, memberView } from './hub.ts';
+import type { PreviousMembership } from './join.ts';
 import { siteManagedOf } from './site-config.ts';
 
-/** The member id this station holds from an earlier join (a new join replaces it); undefined when it joined none. */
-export async function currentMemberId(t: Pick<ReadTables, 'station_meta'>): Promise<number | undefined> {
-  const id = Number((await upstreamSettingsIn(t))?.site?.member_id);
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+/** The membership this station holds from an earlier join (a new join replaces it): its member id and its hub's pinned authority; undefined when it joined none. */
+export async function currentMembership(t: Pick<ReadTables, 'station_meta'>): Promise<PreviousMembership | undefined> {
+  const site = (await upstreamSettingsIn(t))?.site;
+  const id = Number(site?.member_id);
+  return site && Number.isSafeInteger(id) && id > 0 ? { memberId: id, hubCaSha256: site.hub_ca_sha256 } : undefined;
 }
 
 /**

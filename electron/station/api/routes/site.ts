@@ -6,7 +6,7 @@ import { fail } from '../../errors.ts';
 import { stepDown, takeUplink } from '../../site/handover.ts';
 import { acceptJoin, createInvite, membersIn, removeMember } from '../../site/hub.ts';
 import { SiteJoinError, joinHub } from '../../site/join.ts';
-import { currentMemberId, saveJoinedSite, siteViewOf } from '../../site/membership.ts';
+import { currentMembership, saveJoinedSite, siteViewOf } from '../../site/membership.ts';
 import { ownWorkersOf, siteConfigOf } from '../../site/site-config.ts';
 import { parseBody } from '../http/validate.ts';
 import { createRouteOpening, addRoute, fastifyPath } from '../route.ts';
@@ -94,7 +94,7 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
       if (request.headers['idempotency-key'] !== undefined) throw fail('VALIDATION_FAILED', 'This request takes no Idempotency-Key: its answer comes from the hub, once.');
       let settings;
       try {
-        settings = await joinHub({ hubUrl: body.hub_url, code: body.code, ...(body.name === undefined ? {} : { name: body.name }), previousMemberId: await currentMemberId(ctx.store.tables), workers: await ownWorkersOf(ctx.store.tables) });
+        settings = await joinHub({ hubUrl: body.hub_url, code: body.code, ...(body.name === undefined ? {} : { name: body.name }), previous: await currentMembership(ctx.store.tables), workers: await ownWorkersOf(ctx.store.tables) });
       } catch (error) {
         if (!(error instanceof SiteJoinError)) throw error;
         const path = error.code === null && /address|reached|answer/.test(error.message) ? 'hub_url' : 'code';
