@@ -69,6 +69,9 @@ test('a handheld receives a package by touch while the Wi-Fi drops mid-package: 
     await notes.tap();
     await page.keyboard.type('box crushed');
     await page.getByTestId('selected-item').getByRole('heading').tap();
+    // A code not on the return needs the station to say what it is: refused in words, nothing recorded.
+    await scan(page, 'EAN4006381333931');
+    await expect(page.getByTestId('notice')).toContainText('EAN4006381333931 not recorded: it is not on this return, and the station cannot be reached');
     await scan(page, s.skus[2]);
     await tapCondition(page, 'New');
     await page.getByTestId('take-photo').tap();
