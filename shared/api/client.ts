@@ -24,7 +24,7 @@ import type {
 } from './return-packages.ts';
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
-import type { SiteInvite, SiteJoinInput, SiteView } from './site.ts';
+import type { PromoteMemberInput, SiteInvite, SiteJoinInput, SiteUplink, SiteView } from './site.ts';
 import type { HandheldPaired, HandheldPairing, HandheldPairRequest } from './handhelds.ts';
 import type { SiteConfig } from './site-config.ts';
 import { createSseParser } from './sse.ts';
@@ -70,6 +70,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A call made with the supervisor session's token (`useSupervisorToken`) was refused as unknown: the
+ * session ended at the station (a new PIN, a deactivation, a lost role — also when a site's hub's
+ * workers were taken — or its 15 minutes). The client stops sending that token.
+ */
+export class SupervisorSessionEndedError extends ApiError {
+  constructor(refused: ApiError) {
+    super(refused.status, refused.errorCode, refused.details);
+    this.name = 'SupervisorSessionEndedError';
+  }
+}
+
 /** The station could not be reached (network error, refused connection, aborted by timeout). */
 export class StationUnreachableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -85,6 +97,8 @@ export interface ApiClientOptions {
   baseUrl: string;
   token: string | null;
   fetch?: FetchLike;
+  /** Told when the supervisor session's token was refused (SupervisorSessionEndedError), before the call throws. */
+  onSupervisorSessionEnded?: () => void;
 }
 
 export interface RequestOptions {
@@ -138,6 +152,7 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly token: string | null;
   readonly #fetch: FetchLike;
+  readonly #onSupervisorSessionEnded: () => void;
   /** A supervisor session's token, sent instead of `token` on the routes only a supervisor may call. */
   #supervisorToken: string | null = null;
 
@@ -145,6 +160,7 @@ export class ApiClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.token = options.token;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#onSupervisorSessionEnded = options.onSupervisorSessionEnded ?? (() => undefined);
   }
 
   /** Headers of every request: bearer token and Accept. */
@@ -186,7 +202,15 @@ export class ApiClient {
       if (options.signal?.aborted) throw cause;
       throw new StationUnreachableError(`The station at ${this.baseUrl} cannot be reached.`, { cause });
     }
-    if (!response.ok) throw await apiErrorFrom(response);
+    if (!response.ok) {
+      const error = await apiErrorFrom(response);
+      if (response.status === 401 && token !== null && token === this.#supervisorToken && token !== this.token) {
+        this.#supervisorToken = null;
+        this.#onSupervisorSessionEnded();
+        throw new SupervisorSessionEndedError(error);
+      }
+      throw error;
+    }
     return response;
   }
 
@@ -509,6 +533,12 @@ export class ApiClient {
   }
   async removeSiteMember(id: number, o: RequestOptions = {}): Promise<void> {
     await this.#send(API_ROUTES.removeSiteMember, { params: { id }, signal: o.signal });
+  }
+  promoteSiteMember(body: PromoteMemberInput, o: RequestOptions = {}): Promise<SiteView> {
+    return this.#call(API_ROUTES.promoteSiteMember, { json: body, signal: o.signal });
+  }
+  takeSiteUplink(o: RequestOptions = {}): Promise<SiteUplink> {
+    return this.#call(API_ROUTES.takeSiteUplink, { signal: o.signal });
   }
   joinHub(body: SiteJoinInput, o: RequestOptions = {}): Promise<SiteView> {
     return this.#call(API_ROUTES.joinHub, { json: body, signal: o.signal });

@@ -174,12 +174,33 @@ describe('the scan router', () => {
     const a = await parcel();
     cable.down = true;
     try {
-      expect(await scan(a.tracking)).toBe('The station cannot be reached. Your work stays on screen; try again when it is back.');
+      expect(await scan(a.tracking)).toBe(`${a.tracking} not opened: the station cannot be reached to find its package. Scan it again when the station answers.`);
       expect(usePackage.getState().current).toBeNull();
     } finally {
       cable.down = false;
     }
     expect(await scan(a.tracking)).toBe(`Opened ${a.tracking}`);
+  });
+
+  it('with the station unreachable inside a package, an item of the return is counted and a code not on it is refused in words, not guessed at', async () => {
+    const a = await parcel();
+    expect(await scan(a.tracking)).toMatch(/^(Opened|Switched to) /);
+    cable.down = true;
+    try {
+      expect(await scan(a.sku)).toMatch(/: 1$/);
+      // It may be another parcel, a unit label or a badge: only the station can say, so nothing is recorded.
+      expect(await scan('EAN-4006381333931')).toBe('EAN-4006381333931 not recorded: it is not on this return, and the station cannot be reached to look it up. Scan it again when the station answers.');
+      expect(usePackage.getState().drafts.map((d) => [d.return_line_item_id === null, d.quantity])).toEqual([[false, 1]]);
+      expect(usePackage.getState().current?.pkg.id).toBe(a.id);
+    } finally {
+      cable.down = false;
+    }
+    expect(await scan('EAN-4006381333931')).toBe('Unexpected item EAN-4006381333931 — not on this return.');
+    await outbox.idle();
+    expect((await client.getPackage(1, a.id)).line_items.map((i) => [i.return_line_item_id === null, i.quantity])).toEqual([
+      [false, 1],
+      [true, 1],
+    ]);
   });
   it('a unit label opens its package with the unit selected, from the scan screen or another package, and counts nothing', async () => {
     useNav.getState().go('scan');

@@ -46,13 +46,19 @@ export function servedAuthority(url: URL): Promise<{ pem: string; sha256: string
   });
 }
 
+/** A station's membership from an earlier join: its member id at the hub whose authority it pinned. */
+export interface PreviousMembership {
+  memberId: number;
+  hubCaSha256: string;
+}
+
 export interface JoinOptions {
   hubUrl: string;
   code: string;
   /** This station's name among the members (default: the machine's name). */
   name?: string;
   /** The membership this join replaces (the station joined a site before). */
-  previousMemberId?: number | undefined;
+  previous?: PreviousMembership | undefined;
   /** This station's own workers, merged into the site's by badge (site-config.ts). */
   workers?: SiteWorker[];
 }
@@ -70,6 +76,9 @@ export async function joinHub(options: JoinOptions): Promise<UpstreamSettings> {
   if (url.protocol !== 'https:') throw new SiteJoinError(`The hub's address must be https:// (a hub serves TLS), got ${url.protocol}//.`);
   const served = await servedAuthority(url);
   const key = joinKeyOf(normal.code);
+  // The old member id names a member of the hub that issued it: told to that hub alone (the same
+  // authority), never to another, where the same number is another station's membership.
+  const previousHere = options.previous?.hubCaSha256 === served.sha256 ? options.previous.memberId : undefined;
   const nonce = newJoinNonce();
   const request: SiteJoinRequest = {
     invite: normal.invite,
@@ -77,7 +86,7 @@ export async function joinHub(options: JoinOptions): Promise<UpstreamSettings> {
     ca_sha256: served.sha256,
     proof: joinProof(key, 'join', served.sha256, nonce),
     name: (options.name ?? hostname()).slice(0, 200) || 'station',
-    ...(options.previousMemberId === undefined ? {} : { previous_member_id: options.previousMemberId }),
+    ...(previousHere === undefined ? {} : { previous_member_id: previousHere }),
     workers: options.workers ?? [],
   };
   const base = url.toString().replace(/\/+$/, '');

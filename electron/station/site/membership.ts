@@ -3,13 +3,16 @@ import type { BoundTables, ReadTables } from '../store/index.ts';
 import { REMOVED_FROM_SITE } from '../sync/errors.ts';
 import { saveUpstreamSettings, upstreamSettingsIn } from '../sync/settings.ts';
 import type { UpstreamSettings } from '../sync/upstream-client.ts';
+import { handoverView } from './handover.ts';
 import { membersIn, memberView } from './hub.ts';
+import type { PreviousMembership } from './join.ts';
 import { siteManagedOf } from './site-config.ts';
 
-/** The member id this station holds from an earlier join (a new join replaces it); undefined when it joined none. */
-export async function currentMemberId(t: Pick<ReadTables, 'station_meta'>): Promise<number | undefined> {
-  const id = Number((await upstreamSettingsIn(t))?.site?.member_id);
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+/** The membership this station holds from an earlier join (a new join replaces it): its member id and its hub's pinned authority; undefined when it joined none. */
+export async function currentMembership(t: Pick<ReadTables, 'station_meta'>): Promise<PreviousMembership | undefined> {
+  const site = (await upstreamSettingsIn(t))?.site;
+  const id = Number(site?.member_id);
+  return site && Number.isSafeInteger(id) && id > 0 ? { memberId: id, hubCaSha256: site.hub_ca_sha256 } : undefined;
 }
 
 /**
@@ -17,8 +20,8 @@ export async function currentMemberId(t: Pick<ReadTables, 'station_meta'>): Prom
  * the pinned authority. It replaces whatever upstream was set (and lifts a removed member's pause);
  * unsent changes stay queued and go to the hub.
  */
-export function saveJoinedSite(t: BoundTables, settings: UpstreamSettings, now: string): Promise<void> {
-  return saveUpstreamSettings(t, settings, now);
+export async function saveJoinedSite(t: BoundTables, settings: UpstreamSettings, now: string): Promise<void> {
+  await saveUpstreamSettings(t, settings, now);
 }
 
 /** The site as this station sees it: its hub (and whether the hub removed it), what it holds unsent, its own members. */
@@ -36,5 +39,5 @@ export async function siteViewOf(t: Pick<ReadTables, 'station_meta' | 'sync_stat
       removed: states.some((state) => state?.paused?.message.startsWith(REMOVED_FROM_SITE) === true),
     };
   }
-  return { hub, pending_changes: pendingChanges, members: (await membersIn(t)).map(memberView), managed: await siteManagedOf(t) };
+  return { hub, pending_changes: pendingChanges, members: (await membersIn(t)).map(memberView), handover: await handoverView(t), managed: await siteManagedOf(t) };
 }

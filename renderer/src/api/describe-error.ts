@@ -1,8 +1,13 @@
-import { ApiError, StationUnreachableError } from '#shared/api/client.ts';
+import { ApiError, StationUnreachableError, SupervisorSessionEndedError } from '#shared/api/client.ts';
+
+/** Why a supervisor is asked to sign in again; the change was not made. */
+export const SESSION_ENDED =
+  'The supervisor’s session on this screen ended (their PIN or role changed, or its 15 minutes passed): sign in again, then do it again. Nothing was changed.';
 
 /** A sentence a dock worker can act on, for any error a station call may throw. */
 export function describeError(error: unknown): string {
   if (error instanceof StationUnreachableError) return 'The station cannot be reached. Your work stays on screen; try again when it is back.';
+  if (error instanceof SupervisorSessionEndedError) return SESSION_ENDED;
   if (error instanceof ApiError) {
     const d = error.details as Record<string, unknown>;
     switch (error.errorCode) {

@@ -14,6 +14,12 @@ export function onSupervisorRequired(listener: (message: string) => void): void 
   supervisorRequired = listener;
 }
 
+/** Called when the station refused the supervisor session's token: the session ended there. */
+let supervisorSessionEnded: () => void = () => undefined;
+export function onSupervisorSessionEnded(listener: () => void): void {
+  supervisorSessionEnded = listener;
+}
+
 /** A 403 SUPERVISOR_REQUIRED answer, read from a copy of the response (the caller reads the original). */
 async function noticeSupervisorRequired(response: Response): Promise<void> {
   if (response.status !== 403) return;
@@ -35,7 +41,7 @@ export function createStationApi(connection: StationConnection, onReachable: (re
       throw error;
     }
   };
-  client = new ApiClient({ baseUrl: connection.baseUrl, token: connection.token, fetch: tracked });
+  client = new ApiClient({ baseUrl: connection.baseUrl, token: connection.token, fetch: tracked, onSupervisorSessionEnded: () => supervisorSessionEnded() });
   return client;
 }
 

@@ -1,6 +1,6 @@
 import { normaliseCode } from '#shared/barcode.ts';
-import type { ApiClient } from '#shared/api/client.ts';
-import type { LookupUnit, Operator } from '#shared/api/station.ts';
+import { type ApiClient, StationUnreachableError } from '#shared/api/client.ts';
+import type { LookupResponse, LookupUnit, Operator } from '#shared/api/station.ts';
 import { describeError } from '../api/describe-error.ts';
 import { unitsOfItem } from '../inspect/drafts.ts';
 import { pageClient } from '../api/station-api.ts';
@@ -186,8 +186,23 @@ function switchOperator(r: Router, operator: Operator): void {
   notify('success', `Signed in: ${operator.name}${before ? ` (instead of ${before.name})` : ''}`);
 }
 
+/**
+ * The station's answer for a code, or null when the station cannot be reached (a handheld's Wi-Fi
+ * dropped): then nothing is taken from the scan, and `unreachable` says so and what to do.
+ */
+async function lookupOrSay(r: Router, code: string, unreachable: string): Promise<LookupResponse | null> {
+  try {
+    return await r.client.lookup(code);
+  } catch (error) {
+    if (!(error instanceof StationUnreachableError)) throw error;
+    notify('error', unreachable);
+    return null;
+  }
+}
+
 async function scanParcel(r: Router, code: string): Promise<void> {
-  const answer = await r.client.lookup(code);
+  const answer = await lookupOrSay(r, code, `${code} not opened: the station cannot be reached to find its package. Scan it again when the station answers.`);
+  if (!answer) return;
   const scan = useScan.getState();
   // A unit label: its package, with the unit selected.
   if (answer.unit && answer.packages[0]) {
@@ -246,7 +261,9 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
     ret?.return_line_items.some((l) => normaliseCode(l.merchant_sku) === code) ||
     store.drafts.some((d) => d.barcode !== null && normaliseCode(d.barcode) === code);
   if (!known) {
-    const answer = await r.client.lookup(code);
+    // Not on the return: the station says whether it is another parcel, a unit label or a badge. Unanswered, it is not guessed at.
+    const answer = await lookupOrSay(r, code, `${code} not recorded: it is not on this return, and the station cannot be reached to look it up. Scan it again when the station answers.`);
+    if (!answer) return;
     const other = answer.packages.find((p) => p.id !== store.current?.pkg.id);
     if (other) {
       await switchPackage(r, other);

@@ -1,8 +1,8 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { ApiClient } from '#shared/api/client.ts';
 import type { FirstSupervisorInput, SupervisorSession } from '#shared/api/supervisor.ts';
-import { describeError } from '../api/describe-error.ts';
-import { onSupervisorRequired, pageClient } from '../api/station-api.ts';
+import { describeError, SESSION_ENDED } from '../api/describe-error.ts';
+import { onSupervisorRequired, onSupervisorSessionEnded, pageClient } from '../api/station-api.ts';
 
 /*
  * The supervisor signed in on this screen, if any (docs/decisions/supervisor.md): their session's
@@ -25,6 +25,8 @@ export interface SupervisorSessionState {
   /** The station's first supervisor; null when made and signed in, else the refusal in words. */
   setUpFirst(input: FirstSupervisorInput): Promise<string | null>;
   signOut(): Promise<void>;
+  /** The station refused the session's token (it ended there): forget it and ask for a sign-in, saying why. */
+  ended(): void;
 }
 
 export interface SupervisorAsk {
@@ -76,6 +78,10 @@ export function createSupervisorSessionStore(client: Pick<ApiClient, 'createSupe
         await client.endSupervisorSession().catch(() => undefined);
         begin(null);
       },
+      ended() {
+        begin(null);
+        set({ asking: { reason: SESSION_ENDED, badge: null, then: null } });
+      },
     };
   });
 }
@@ -83,3 +89,4 @@ export function createSupervisorSessionStore(client: Pick<ApiClient, 'createSupe
 /** This page's supervisor session; a change the station refused to this screen asks for a supervisor. */
 export const useSupervisorSession = createSupervisorSessionStore(pageClient);
 onSupervisorRequired((reason) => useSupervisorSession.getState().ask(reason));
+onSupervisorSessionEnded(() => useSupervisorSession.getState().ended());

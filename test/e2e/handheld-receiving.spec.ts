@@ -1,0 +1,132 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, devices, type Page } from '@playwright/test';
+import { fetchTrusting } from '../../electron/station/tls/pinned-fetch.ts';
+import { expect, startDemoStation, test } from './fixtures.ts';
+import { launchTrustingStation } from './site-browser.ts';
+import { scan, scenario } from './receiving-helpers.ts';
+import { typedKeys, typeTimed } from './wedge-keyboard.ts';
+
+/*
+ * A handheld receives a whole package by touch (issue: handhelds join the site): paired with a station
+ * serving the site's network over TLS, Chromium in mobile emulation (touch, 412×915) trusting the
+ * station's certificate authority, its camera a fake one. The Wi-Fi drops in the middle of the package
+ * (offline emulation) and comes back later: what the worker did meanwhile is held on the handheld and
+ * recorded once, and the station's own API is what is checked.
+ */
+
+/** The handheld's camera: Chromium's fake device, allowed without a prompt (the page is a secure context). */
+const FAKE_CAMERA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
+test.use({ actionTimeout: 10_000 });
+
+const HANDHELD = { ...devices['Pixel 7'], viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true };
+
+async function pairedHandheld(context: BrowserContext, pairUrl: string | null): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(pairUrl ?? '');
+  await expect(page.getByTestId('link-state')).toHaveText('Station online');
+  return page;
+}
+
+/** Taps a condition button of the selected item's panel. */
+const tapCondition = (page: Page, label: string) => page.getByTestId('condition-panel').getByRole('button', { name: new RegExp(`\\b${label}\\b`) }).tap();
+
+test('a handheld receives a package by touch while the Wi-Fi drops mid-package: nothing is lost, each thing recorded once', async () => {
+  test.setTimeout(120_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'returns-station-handheld-'));
+  let station = await startDemoStation({ dataDir, args: ['--host', '0.0.0.0'] });
+  const browser = await launchTrustingStation(station.dataDir, FAKE_CAMERA);
+  try {
+    const s = await scenario(station, 'delivered');
+    const context = await browser.newContext(HANDHELD);
+    const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`handheld-${name}-412x915.png`) });
+    const page = await pairedHandheld(context, (await station.api.createHandheldPairing()).pair_url);
+
+    // The handheld's own scanner reads the badge; the parcel's number is typed on the touch keyboard.
+    await scan(page, s.operator.badge_code ?? '');
+    await expect(page.getByTestId('operator')).toContainText(s.operator.name);
+    await page.getByTestId('scan-field').tap();
+    await typeTimed(page, typedKeys(s.tracking, () => 140));
+    await expect(page.getByTestId('tracking-number')).toHaveText(s.tracking);
+
+    // First item, online: its condition by touch, a photo from the handheld's camera.
+    await scan(page, s.skus[0]);
+    await tapCondition(page, 'Good');
+    await page.getByTestId('take-photo').tap();
+    await expect(page.getByTestId('photo').and(page.locator('[data-state="done"]'))).toHaveCount(1);
+    await shot(page, 'first-item');
+    await expect.poll(async () => (await station.api.getPackage(s.accountId, s.packageId)).line_items.map((i) => i.condition)).toEqual(['good']);
+
+    // The Wi-Fi drops: the rest of the package is worked with no station.
+    await context.setOffline(true);
+    await scan(page, s.skus[1]);
+    await tapCondition(page, 'Damaged');
+    await scan(page, s.skus[1]);
+    await tapCondition(page, 'Fair');
+    const notes = page.getByTestId('selected-item').getByLabel('Notes');
+    await notes.tap();
+    await page.keyboard.type('box crushed');
+    await page.getByTestId('selected-item').getByRole('heading').tap();
+    // A code not on the return needs the station to say what it is: refused in words, nothing recorded.
+    await scan(page, 'EAN4006381333931');
+    await expect(page.getByTestId('notice')).toContainText('EAN4006381333931 not recorded: it is not on this return, and the station cannot be reached');
+    await scan(page, s.skus[2]);
+    await tapCondition(page, 'New');
+    await page.getByTestId('take-photo').tap();
+    await expect(page.getByTestId('photo').and(page.locator('[data-state="retrying"]'))).toHaveCount(1);
+    await expect(page.getByTestId('link-state')).toContainText('Station unreachable');
+    await expect(page.getByTestId('sync-state')).toContainText('Station unreachable');
+    await shot(page, 'offline');
+
+    // Received by touch: the screen asks once (units not put in their bins), then says it waits.
+    await page.getByTestId('receive').tap();
+    await expect(page.getByTestId('notice')).toContainText('again');
+    await shot(page, 'receive-question');
+    await page.getByTestId('receive').tap();
+    await expect(page.getByTestId('notice')).toContainText(`Receiving ${s.tracking} — 4 units… (waiting for the station)`);
+    await expect(page.getByTestId('pending-package')).toHaveAttribute('data-tracking', s.tracking);
+    await shot(page, 'receive-pending');
+    const meanwhile = await station.api.getPackage(s.accountId, s.packageId);
+    expect(meanwhile).toMatchObject({ status: 'delivered', processed_at: null });
+    expect(meanwhile.line_items).toHaveLength(1);
+    expect(meanwhile.media_files).toHaveLength(1);
+
+    // The Wi-Fi comes back: the held work goes to the station on its own, once.
+    await context.setOffline(false);
+    await expect(page.getByTestId('link-state')).toHaveText('Station online', { timeout: 15_000 });
+    await expect(page.getByTestId('pending-package')).toHaveCount(0, { timeout: 15_000 });
+    await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking} — 4 units`);
+    await expect(page.getByTestId('pending-uploads')).toHaveCount(0, { timeout: 15_000 });
+    await shot(page, 'back-online');
+
+    const port = Number(new URL(station.origin).port);
+    await station.stop();
+    // What the station recorded outlives its restart.
+    station = await startDemoStation({ dataDir, port, args: ['--host', '0.0.0.0'] });
+    const pkg = await station.api.getPackage(s.accountId, s.packageId);
+    expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });
+    const skuOf = new Map(s.ret.return_line_items.map((l) => [l.id, l.merchant_sku]));
+    expect(pkg.line_items.map((i) => [skuOf.get(i.return_line_item_id ?? -1), i.quantity, i.condition, i.notes])).toEqual([
+      [s.skus[0], 1, 'good', null],
+      [s.skus[1], 1, 'damaged', null],
+      [s.skus[1], 1, 'fair', 'box crushed'],
+      [s.skus[2], 1, 'new', null],
+    ]);
+    // Both photos, the one taken offline with the time it was taken, not when it reached the station.
+    expect(pkg.media_files).toHaveLength(2);
+    const [online, offline] = pkg.media_files;
+    expect(Date.parse(offline?.captured_at ?? '')).toBeLessThan(Date.parse(offline?.created_at ?? ''));
+    const fetchMedia = fetchTrusting({ ca: readFileSync(join(dataDir, 'tls', 'site-ca.pem'), 'utf8') });
+    for (const media of [online, offline]) {
+      const answer = await fetchMedia(media?.url ?? '');
+      expect(answer.headers.get('content-type')).toBe('image/jpeg');
+      expect((await answer.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    }
+  } finally {
+    await browser.close();
+    await station.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
