@@ -276,7 +276,7 @@ export const API_ROUTES = {
     method: 'GET',
     path: `${PACKAGE}/site_receipt`,
     summary: "The whole receipt of a package for a site's stations: G with the dock's notes, and each media file's sha256, type and size.",
-    description: "Read by the stations that joined this station as their site's hub (docs/decisions/site-receipt.md); the spec's answers (L, C, G, U) stay as they are.",
+    description: "Read by the stations that joined this station as their site's hub (docs/decisions/site-receipt.md), and by the station's own package screen (who received it, by name); the spec's answers (L, C, G, U) stay as they are.",
     tag: 'return packages',
     auth: 'account',
     params: PackagePathSchema,
