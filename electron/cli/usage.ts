@@ -46,10 +46,11 @@ Commands:
       every account of the site and syncs with the hub from now on.
   site show [--data-dir D]      (a hub's members, last contact, pending; a station's hub)
   site remove ID [--data-dir D]  (on a hub: revokes the member's token; it keeps its unsent work)
-  handheld pair [--data-dir D]
+  handheld pair [--name NAME] [--data-dir D]
       A pairing code for a handheld (running or not): the code alone on stdout (works once, for
       10 minutes), the address to open on the handheld on stderr. The handheld gets a token of its
-      own, named after it (token list shows it; token revoke ends it).
+      own, named NAME (without --name, the name typed on the handheld; unique among the paired
+      handhelds): token list shows it as "handheld: NAME", token revoke ends it.
   sync --once [--data-dir D]
       One full sync round, then a summary. Exit 0 all sent, 3 changes waiting, 1 offline/paused.
   help
