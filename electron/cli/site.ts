@@ -1,18 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApiError } from '#shared/api/client.ts';
+import { ApiClient, ApiError } from '#shared/api/client.ts';
 import { parseStrictId } from '#shared/api/common.ts';
 import type { SiteInvite, SiteView } from '#shared/api/site.ts';
 import { defaultDataDir } from '../station/data-dir.ts';
+import type { DomainContext } from '../station/domain/context.ts';
 import { ContractError } from '../station/errors.ts';
+import { stepDown } from '../station/site/handover.ts';
 import { createInvite, removeMember } from '../station/site/hub.ts';
 import { joinHub, SiteJoinError } from '../station/site/join.ts';
 import { ownWorkersOf } from '../station/site/site-config.ts';
 import { currentMembership, saveJoinedSite, siteViewOf } from '../station/site/membership.ts';
 import { boundTables } from '../station/store/index.ts';
 import { createSyncEngine } from '../station/sync/engine.ts';
-import { sha256Fingerprint } from '../station/tls/pinned-fetch.ts';
+import { displayUrl, readUpstreamSettings, saveUpstreamSettings } from '../station/sync/settings.ts';
+import { fetchTrusting, sha256Fingerprint } from '../station/tls/pinned-fetch.ts';
 import { TLS_DIR } from '../station/tls/station-certificates.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { printTable, runningStation } from './tokens.ts';
@@ -24,7 +27,7 @@ export async function siteCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: rest,
     strict: true,
-    allowPositionals: action === 'join' || action === 'remove',
+    allowPositionals: action === 'join' || action === 'remove' || action === 'promote',
     options: { code: { type: 'string' }, name: { type: 'string' }, 'data-dir': { type: 'string' } },
   });
   const dataDir = values['data-dir'] ?? defaultDataDir();
@@ -52,8 +55,25 @@ export async function siteCommand(args: string[]): Promise<void> {
         process.stderr.write(`Member ${id} removed from the site: its token is revoked; it keeps its unsent changes.\n`);
         return;
       }
+      case 'promote': {
+        if (positionals.length > 1) throw new UsageError('site promote takes at most one member id: on the hub, the member that becomes the hub; on that member, none.');
+        if (positionals[0] === undefined) return await promoteHere(dataDir, running !== null);
+        const id = parseStrictId(positionals[0]);
+        if (id === null) throw new UsageError(`site promote needs a member id (site show lists them), got "${positionals[0]}".`);
+        const view = running
+          ? await running.promoteSiteMember({ member_id: id })
+          : await withStationStore(dataDir, 'returns-station site promote', async (ctx) => {
+              await ctx.store.write((tx) => stepDown(boundTables(tx), ctx.clock.now(), id));
+              return showOf(ctx);
+            });
+        process.stderr.write(
+          `This hub stepped down: it sends nothing more to the returns service; its uplink waits for member ${id}${view.pending_changes > 0 ? ` (${view.pending_changes} changes held here reach the returns service through the new hub)` : ''}.\n` +
+            `On member ${id} (stopped): returns-station site promote; then start it with --host and join the other stations to it.\n`,
+        );
+        return;
+      }
       default:
-        throw new UsageError(`Unknown site action "${action ?? ''}": use invite, join, show or remove.`);
+        throw new UsageError(`Unknown site action "${action ?? ''}": use invite, join, show, remove or promote.`);
     }
   } catch (error) {
     if (error instanceof ApiError) throw new CommandRefused(`The running station refused: ${error.message}`);
@@ -80,8 +100,47 @@ async function joinStopped(dataDir: string, input: { hub_url: string; code: stri
 }
 
 function showStopped(dataDir: string): Promise<SiteView> {
-  return withStationStore(dataDir, 'returns-station site show', async (ctx) =>
-    siteViewOf(ctx.store.tables, (await createSyncEngine({ store: ctx.store, clock: ctx.clock }).refreshStatus()).pending_changes),
+  return withStationStore(dataDir, 'returns-station site show', showOf);
+}
+
+async function showOf(ctx: DomainContext): Promise<SiteView> {
+  return siteViewOf(ctx.store.tables, (await createSyncEngine({ store: ctx.store, clock: ctx.clock }).refreshStatus()).pending_changes);
+}
+
+/** Rounds with the old hub before the uplink is taken, at most: each pulls up to 50 whole receipts. */
+const CATCH_UP_ROUNDS = 40;
+
+/**
+ * On the member the old hub named, stopped (docs/decisions/site-promote.md): everything it holds goes
+ * to the hub and everything the hub holds comes here (the old hub's unsent work is in it), then it takes
+ * the uplink over the pinned channel and stores it: its links are the hub's and are dropped, and its
+ * first rounds link every record to the returns service's before anything is sent (sync/relink.ts).
+ */
+async function promoteHere(dataDir: string, running: boolean): Promise<void> {
+  if (running) throw new CommandRefused('Stop this station first: it takes the uplink while stopped (returns-station site promote --data-dir D), then start it with --host.');
+  const taken = await withStationStore(dataDir, 'returns-station site promote', async (ctx) => {
+    const settings = await readUpstreamSettings(ctx.store);
+    if (!settings?.site) throw new CommandRefused('This station joined no hub: on the hub, `site promote MEMBER` names the member that becomes the hub.');
+    const engine = createSyncEngine({ store: ctx.store, clock: ctx.clock });
+    let caughtUp = false;
+    for (let round = 0; round < CATCH_UP_ROUNDS && !caughtUp; round += 1) {
+      const report = await engine.runRound({ pull: true, pullMode: 'complete', ignoreBackoff: true });
+      if (report.offline || report.paused.length > 0) {
+        throw new CommandRefused(`The hub cannot be reached (${[...report.paused, engine.status().last_error ?? 'no answer'].join('; ')}): nothing was taken. If the old hub is lost, give this station the uplink yourself: returns-station upstream set.`);
+      }
+      const receiptsDue = (await ctx.store.tables.sync_state.toArray()).some((state) => (state.site_receipts_due ?? []).length > 0);
+      caughtUp = engine.status().pending_changes === 0 && !receiptsDue && report.pull_failed.length === 0 && report.pull_left.length === 0;
+    }
+    if (!caughtUp) throw new CommandRefused(`Not caught up with the hub after ${CATCH_UP_ROUNDS} rounds (${engine.status().pending_changes} changes unsent): nothing was taken; run it again.`);
+    // Over the pinned channel: only the hub's own authority is trusted with the request and its answer.
+    const hub = new ApiClient({ baseUrl: settings.returns_url, token: settings.token, fetch: fetchTrusting({ ca: settings.site.hub_ca_pem }) });
+    const uplink = await hub.takeSiteUplink();
+    await ctx.store.write((tx) => saveUpstreamSettings(boundTables(tx), uplink, ctx.clock.now()));
+    return uplink;
+  });
+  process.stderr.write(
+    `This station is the site's hub now: it syncs with ${displayUrl(taken.returns_url)} (accounts ${taken.accounts.join(', ')}); its first rounds link its records to the returns service's before anything is sent.\n` +
+      'Start it with --host (the site network), then on each other station, the old hub too: returns-station site join https://THIS:PORT --code "$(returns-station site invite)" (run here).\n',
   );
 }
 

@@ -46,6 +46,13 @@ Commands:
       every account of the site and syncs with the hub from now on.
   site show [--data-dir D]      (a hub's members, last contact, pending; a station's hub)
   site remove ID [--data-dir D]  (on a hub: revokes the member's token; it keeps its unsent work)
+  site promote MEMBER [--data-dir D]
+      On the hub (running or not): move the hub to that member. This station stops syncing with
+      the returns service at once and keeps its uplink for the member to take.
+  site promote [--data-dir D]
+      On the member named, stopped: send the hub everything, pull everything it holds, take its
+      uplink and sync with the returns service from now on. Start it with --host; the other
+      stations (the old hub too) join it with a code from its site invite.
   handheld pair [--name NAME] [--data-dir D]
       A pairing code for a handheld (running or not): the code alone on stdout (works once, for
       10 minutes), the address to open on the handheld on stderr. The handheld gets a token of its

@@ -24,7 +24,7 @@ import type {
 } from './return-packages.ts';
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
-import type { SiteInvite, SiteJoinInput, SiteView } from './site.ts';
+import type { PromoteMemberInput, SiteInvite, SiteJoinInput, SiteUplink, SiteView } from './site.ts';
 import type { HandheldPaired, HandheldPairing, HandheldPairingCreate, HandheldPairRequest } from './handhelds.ts';
 import type { SiteConfig } from './site-config.ts';
 import { createSseParser } from './sse.ts';
@@ -533,6 +533,12 @@ export class ApiClient {
   }
   async removeSiteMember(id: number, o: RequestOptions = {}): Promise<void> {
     await this.#send(API_ROUTES.removeSiteMember, { params: { id }, signal: o.signal });
+  }
+  promoteSiteMember(body: PromoteMemberInput, o: RequestOptions = {}): Promise<SiteView> {
+    return this.#call(API_ROUTES.promoteSiteMember, { json: body, signal: o.signal });
+  }
+  takeSiteUplink(o: RequestOptions = {}): Promise<SiteUplink> {
+    return this.#call(API_ROUTES.takeSiteUplink, { signal: o.signal });
   }
   joinHub(body: SiteJoinInput, o: RequestOptions = {}): Promise<SiteView> {
     return this.#call(API_ROUTES.joinHub, { json: body, signal: o.signal });

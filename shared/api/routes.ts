@@ -51,7 +51,7 @@ import {
   PrintJobsCreatedSchema,
   UnitLabelRequestSchema,
 } from './printing.ts';
-import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, SiteInviteSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
+import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, PromoteMemberInputSchema, SiteInviteSchema, SiteUplinkSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import { BadgeCheckAnswerSchema, BadgeCheckSchema, FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
@@ -276,7 +276,7 @@ export const API_ROUTES = {
     method: 'GET',
     path: `${PACKAGE}/site_receipt`,
     summary: "The whole receipt of a package for a site's stations: G with the dock's notes, and each media file's sha256, type and size.",
-    description: "Read by the stations that joined this station as their site's hub (docs/decisions/site-receipt.md); the spec's answers (L, C, G, U) stay as they are.",
+    description: "Read by the stations that joined this station as their site's hub (docs/decisions/site-receipt.md), and by the station's own package screen (who received it, by name); the spec's answers (L, C, G, U) stay as they are.",
     tag: 'return packages',
     auth: 'account',
     params: PackagePathSchema,
@@ -1015,6 +1015,38 @@ export const API_ROUTES = {
     response: SiteViewSchema,
     replayable: false,
     errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+  },
+  promoteSiteMember: {
+    operationId: 'promoteSiteMember',
+    method: 'POST',
+    path: '/api/v1/station/site/promote',
+    summary: 'Move the hub to a member: this hub stops syncing with the returns service at once and keeps its uplink for that member to take.',
+    description:
+      "Run on the old hub by a supervisor. The upstream settings leave this station's sync in the same write (nothing more is sent to the returns service from here); " +
+      'the member then takes them with `site promote` on its own command line (`POST /api/v1/station/site/uplink`), after it has pulled everything this hub holds (docs/decisions/site-promote.md). ' +
+      'Naming another member before the uplink is taken re-points it; once taken, 404.',
+    tag: 'site',
+    auth: 'supervisor',
+    body: PromoteMemberInputSchema,
+    status: 200,
+    response: SiteViewSchema,
+    replayable: false,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'NOT_FOUND', 'NOT_A_HUB'],
+  },
+  takeSiteUplink: {
+    operationId: 'takeSiteUplink',
+    method: 'POST',
+    path: '/api/v1/station/site/uplink',
+    summary: "The member the old hub named takes the site's uplink: the returns service's addresses, token and accounts.",
+    description:
+      "Only the named member's own token (the one its join issued); asked again, the same answer. In the first, every other member's token is revoked: their later work is held on them " +
+      "(as a removed member's) until they join the new hub (docs/decisions/site-promote.md). Any other token is a 403 `NOT_SITE_MEMBER`; no handover waiting, a 404.",
+    tag: 'site',
+    auth: 'station',
+    status: 200,
+    response: SiteUplinkSchema,
+    replayable: false,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_SITE_MEMBER', 'NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
   },
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -73,6 +73,29 @@ export const SiteMemberSchema = z.object({
 });
 export type SiteMember = z.infer<typeof SiteMemberSchema>;
 
+/** A hub handing its uplink to a member (docs/decisions/site-promote.md): named by a supervisor on the hub. */
+export const PromoteMemberInputSchema = z.strictObject({
+  member_id: IdSchema.describe('The member that becomes the hub (`site show` lists the members)'),
+});
+export type PromoteMemberInput = z.infer<typeof PromoteMemberInputSchema>;
+
+/** Where the uplink went: the member named to take it, when this hub stopped syncing with the returns service, and when the member took it. */
+export const SiteHandoverSchema = z.object({
+  member_id: IdSchema,
+  stepped_down_at: TimestampSchema,
+  taken_at: TimestampSchema.nullable(),
+});
+export type SiteHandover = z.infer<typeof SiteHandoverSchema>;
+
+/** The uplink as the old hub hands it to the member it named: the returns service's two addresses, its token and the site's accounts. */
+export const SiteUplinkSchema = z.object({
+  returns_url: z.url({ protocol: /^https?$/ }),
+  base_url: z.url({ protocol: /^https?$/ }),
+  token: z.string().min(1).max(4096),
+  accounts: z.array(IdSchema).min(1).max(100),
+});
+export type SiteUplink = z.infer<typeof SiteUplinkSchema>;
+
 /** A station's view of its site: as a hub, its members; as a member, its hub and what it holds unsent. */
 export const SiteViewSchema = z.object({
   /** The hub this station joined; null when it joined none. */
@@ -90,6 +113,8 @@ export const SiteViewSchema = z.object({
   pending_changes: z.int().min(0),
   /** Stations that joined this one (as their hub), removed ones too. */
   members: z.array(SiteMemberSchema),
+  /** On a hub that stepped down (`site promote MEMBER`): which member takes the uplink, and whether it took it; null elsewhere. */
+  handover: SiteHandoverSchema.nullable(),
   /** On a member: the hub's configuration it took (workers, rules, rule-like settings) and its own rules kept aside; null elsewhere. */
   managed: SiteManagedSchema.nullable(),
 });

@@ -1,9 +1,8 @@
-import type { Locator } from '@playwright/test';
 import { ApiClient } from '../../shared/api/client.ts';
 import { startStation } from '../support/station-process.ts';
 import { expect, test } from './fixtures.ts';
 import { openAndSignIn, scan, scenario } from './receiving-helpers.ts';
-import { expectFits, expectNoCutText, openFromHeader, packageActions, SIZES } from './screen-fit.ts';
+import { expectFits, expectNoCutText, expectSideBySide, openFromHeader, packageActions, SIZES } from './screen-fit.ts';
 
 /*
  * The screens of dock-sizes.spec.ts that belong to people and to trouble, at the same three sizes:
@@ -102,11 +101,3 @@ for (const size of SIZES) {
   });
 }
 
-/** The buttons of a row, left to right, each ending before the next begins. */
-async function expectSideBySide(buttons: Locator): Promise<void> {
-  const boxes = (await Promise.all((await buttons.all()).map(async (b) => ({ name: (await b.textContent()) ?? '', box: await b.boundingBox() })))).filter((b) => b.box !== null);
-  for (let i = 1; i < boxes.length; i += 1) {
-    const [before, after] = [boxes[i - 1], boxes[i]];
-    expect((before?.box?.x ?? 0) + (before?.box?.width ?? 0), `"${before?.name}" runs under "${after?.name}"`).toBeLessThanOrEqual(after?.box?.x ?? 0);
-  }
-}

@@ -52,23 +52,37 @@ export async function expectFits(page: Page, testInfo: TestInfo, name: string, a
 
 /**
  * No cell or head shortens its text with an ellipsis or clips it — the cell itself or anything in it
- * (an item's name, its SKU, a chip) — and no word of a disposition chip is broken over two lines.
+ * (an item's name, its SKU, a chip) — and no word of a disposition chip or a status badge is broken
+ * over two lines.
  */
 export async function expectNoCutText(cells: Locator): Promise<void> {
   for (const cell of await cells.all()) {
     const { text, overflow, brokenWords } = await cell.evaluate((el) => {
       const doc = el.ownerDocument;
-      // Every element's own overflow, and the text's extent beyond the cell's box.
+      // Text kept for screen readers alone (clipped and placed absolutely: "Signed in:", a hidden head) is not shown, so not cut.
+      const hidden = (node: typeof el | null): boolean => {
+        for (let e = node; e !== null && e !== el.parentElement; e = e.parentElement) {
+          const style = doc.defaultView?.getComputedStyle(e);
+          if (style?.position === 'absolute' && style.clip !== 'auto') return true;
+        }
+        return false;
+      };
+      // Every element's own overflow, and the shown text's extent beyond the cell's box (an empty cell has none).
       let most = 0;
-      for (const inner of [el, ...Array.from(el.querySelectorAll('*'))]) if (inner.clientWidth > 0) most = Math.max(most, inner.scrollWidth - inner.clientWidth);
-      const all = doc.createRange();
-      all.selectNodeContents(el);
+      for (const inner of [el, ...Array.from(el.querySelectorAll('*'))]) if (inner.clientWidth > 0 && !hidden(inner)) most = Math.max(most, inner.scrollWidth - inner.clientWidth);
       const box = el.getBoundingClientRect();
-      const extent = all.getBoundingClientRect();
-      most = Math.max(most, Math.round(extent.right - box.right), Math.round(box.left - extent.left));
-      // A chip's words each on one line ("Restoc / k" is not).
+      const texts = doc.createTreeWalker(el, 4);
+      for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+        if ((node.nodeValue ?? '').trim() === '' || hidden(node.parentElement)) continue;
+        const text = doc.createRange();
+        text.selectNodeContents(node);
+        for (const r of Array.from(text.getClientRects() as ArrayLike<{ width: number; left: number; right: number }>)) {
+          if (r.width > 0) most = Math.max(most, Math.round(r.right - box.right), Math.round(box.left - r.left));
+        }
+      }
+      // A chip's or a status badge's words each on one line ("Restoc / k", "Awaitin / g" are not).
       const broken: string[] = [];
-      for (const chip of Array.from(el.querySelectorAll('.disposition-chip'))) {
+      for (const chip of Array.from(el.querySelectorAll('.disposition-chip, .badge'))) {
         const walker = doc.createTreeWalker(chip, 4);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
           const value = node.nodeValue ?? '';
@@ -85,5 +99,14 @@ export async function expectNoCutText(cells: Locator): Promise<void> {
     });
     expect(overflow, `"${text}" is cut off`).toBeLessThanOrEqual(0);
     expect(brokenWords, `"${text}": words broken over two lines`).toEqual([]);
+  }
+}
+
+/** The buttons of a row, left to right, each ending before the next begins. */
+export async function expectSideBySide(buttons: Locator): Promise<void> {
+  const boxes = (await Promise.all((await buttons.all()).map(async (b) => ({ name: (await b.textContent()) ?? '', box: await b.boundingBox() })))).filter((b) => b.box !== null);
+  for (let i = 1; i < boxes.length; i += 1) {
+    const [before, after] = [boxes[i - 1], boxes[i]];
+    expect((before?.box?.x ?? 0) + (before?.box?.width ?? 0), `"${before?.name}" runs under "${after?.name}"`).toBeLessThanOrEqual(after?.box?.x ?? 0);
   }
 }

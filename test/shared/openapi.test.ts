@@ -77,6 +77,9 @@ const CONTRACT_OPERATIONS = [
   'POST /api/v1/station/site/invites',
   'DELETE /api/v1/station/site/members/{id}',
   'POST /api/v1/station/site/join',
+  // Moving the hub (docs/decisions/site-promote.md).
+  'POST /api/v1/station/site/promote',
+  'POST /api/v1/station/site/uplink',
 ];
 
 function operations(d: Json): string[] {

@@ -168,9 +168,13 @@ describe('a site joined in one step', { timeout: 120_000 }, () => {
     }
   });
 
-  it('site remove revokes a member at once: its next call is refused, its status says it was removed, its unsent receipt is held across a restart', async () => {
+  it('site remove revokes a member at once: its open event stream is cut, its next call is refused, its status says it was removed, its unsent receipt is held across a restart', async () => {
+    expect((await a.api.station()).sync.upstream_events).toBe('following');
     const removed = await runCli(['site', 'remove', '1', '--data-dir', hubDir]);
     expect(removed.status, removed.stderr).toBe(0);
+    // The stream A had open is cut by the hub and cannot be opened again: A learns it was removed in
+    // seconds, with nothing of its own to send (its pull interval is minutes).
+    await waitFor('A’s stream cut and A told it was removed', async () => (await a.api.station()).sync.upstream_events === 'polling' && (await a.api.site()).hub?.removed === true, 10_000);
     const second = trackings[1] ?? '';
     const local = (await a.api.lookup(second)).packages[0];
     if (!local) throw new Error('not on A');

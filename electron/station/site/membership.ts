@@ -3,6 +3,7 @@ import type { BoundTables, ReadTables } from '../store/index.ts';
 import { REMOVED_FROM_SITE } from '../sync/errors.ts';
 import { saveUpstreamSettings, upstreamSettingsIn } from '../sync/settings.ts';
 import type { UpstreamSettings } from '../sync/upstream-client.ts';
+import { handoverView } from './handover.ts';
 import { membersIn, memberView } from './hub.ts';
 import type { PreviousMembership } from './join.ts';
 import { siteManagedOf } from './site-config.ts';
@@ -19,8 +20,8 @@ export async function currentMembership(t: Pick<ReadTables, 'station_meta'>): Pr
  * the pinned authority. It replaces whatever upstream was set (and lifts a removed member's pause);
  * unsent changes stay queued and go to the hub.
  */
-export function saveJoinedSite(t: BoundTables, settings: UpstreamSettings, now: string): Promise<void> {
-  return saveUpstreamSettings(t, settings, now);
+export async function saveJoinedSite(t: BoundTables, settings: UpstreamSettings, now: string): Promise<void> {
+  await saveUpstreamSettings(t, settings, now);
 }
 
 /** The site as this station sees it: its hub (and whether the hub removed it), what it holds unsent, its own members. */
@@ -37,5 +38,5 @@ export async function siteViewOf(t: Pick<ReadTables, 'station_meta' | 'sync_stat
       removed: states.some((state) => state?.paused?.message.startsWith(REMOVED_FROM_SITE) === true),
     };
   }
-  return { hub, pending_changes: pendingChanges, members: (await membersIn(t)).map(memberView), managed: await siteManagedOf(t) };
+  return { hub, pending_changes: pendingChanges, members: (await membersIn(t)).map(memberView), handover: await handoverView(t), managed: await siteManagedOf(t) };
 }

@@ -438,6 +438,11 @@ export interface SyncAccountState {
   detail_fill?: { window_start: Timestamp; spent: number };
   /** A site's hub: its packages (upstream ids) whose whole receipt is still to be read (sync/site-receipts.ts). */
   site_receipts_due?: number[];
+  /**
+   * When the station's links were dropped for another upstream (sync/relink.ts): units and photos
+   * recorded before it are looked for upstream before they are sent. Absent: never relinked.
+   */
+  relinked_at?: Timestamp | null;
 }
 
 /** A value sync replaced, or an upstream value the station kept (ownership rules). */

@@ -12,6 +12,7 @@ import {
   type ReturnRecord,
   type ShippingMethod,
   type BoundTables,
+  outboxKey,
   trackingKey,
   type UpstreamLink,
   type WeightUnit,
@@ -151,8 +152,11 @@ export async function applyUpstreamPackage(db: BoundTables, accountId: number, u
     if (!u.status) return { notStored: 'its status is unknown to this station: the package is not stored' };
     return createFromUpstream(db, accountId, { ...u, status: u.status }, returnLink.local_id, incoming, now);
   }
-  const synced: Record<string, unknown> = { ...(link?.synced ?? {}) };
-  const next = await mergeFields(db, { accountId, local, linked: link !== undefined, incoming, synced, now });
+  // Unlinked with nothing unsent (its link dropped for another upstream, sync/relink.ts): as if it had
+  // always been linked, so the upstream's values are taken. Unlinked with a change waiting: all of it is unsent.
+  const waiting = link === undefined && (await db.outbox.get(outboxKey('return_package', local.id))) !== undefined;
+  const synced: Record<string, unknown> = { ...(link?.synced ?? (waiting ? {} : localValues(local))) };
+  const next = await mergeFields(db, { accountId, local, linked: !waiting, incoming, synced, now });
   // A received package's processing time, from the upstream when the station has none (received elsewhere).
   if (u.processed_at && local.processed_at === null) next.processed_at = u.processed_at;
   const pkg = await saveMerged(db, accountId, local, next, returnLink?.local_id, now);

@@ -1,8 +1,10 @@
 import type { SiteUnit } from '#shared/api/line-items.ts';
 import { lineItemsOf } from '../domain/line-items.ts';
 import { type PackageLineItem, type ReturnPackage, type BoundTables, type ReadTables, type UpstreamLink } from '../store/index.ts';
+import { accountState } from './account-state.ts';
 import { answerKind } from './errors.ts';
 import { linkOf } from './links.ts';
+import { recordedBeforeRelink } from './relink.ts';
 import { packageLinkMapSaver, subResourceUnsupported, type PackageLinkMapSaver } from './package-link-maps.ts';
 import { sameValue } from './package-fields.ts';
 import type { SyncContext } from './context.ts';
@@ -83,7 +85,10 @@ export async function pushLineItems(sc: SyncContext, pkg: ReturnPackage, link: U
     map: { ...(link.line_items ?? {}) },
     save: packageLinkMapSaver(sc, pkg, 'line_items'),
   };
+  const state = await accountState(sc.store.tables, pkg.account_id);
   for (const item of items) {
+    // A unit recorded before the station's links were dropped may be upstream already: looked for first.
+    if (!push.map[String(item.id)] && recordedBeforeRelink(state, item.created_at)) push.map[String(item.id)] = { upstream_id: null, synced: {}, attempted_at: state.relinked_at ?? null };
     const outcome = await pushItem(push, item.id, itemBody(item, lineIds, sc.client.settings.site !== undefined));
     if (outcome !== 'next') return outcome;
   }

@@ -6,6 +6,7 @@ import { linkOf } from './links.ts';
 import { packageLinkMapSaver, subResourceUnsupported } from './package-link-maps.ts';
 import { markChanged } from '../domain/outbox.ts';
 import { accountState } from './account-state.ts';
+import { recordedBeforeRelink } from './relink.ts';
 import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
 
 /*
@@ -59,8 +60,10 @@ export async function pushMedia(sc: SyncContext, pkg: ReturnPackage, link: Upstr
       else Reflect.deleteProperty(media, sha256);
     });
 
+  const account = await accountState(sc.store.tables, pkg.account_id);
   for (const [sha256, file] of hashes) {
-    let state = map[sha256];
+    // A photo recorded before the station's links were dropped may be upstream already: looked for first.
+    let state = map[sha256] ?? (recordedBeforeRelink(account, file.created_at) ? { upstream_id: null, attempted_at: account.relinked_at ?? null } : undefined);
     if (state?.upstream_id) continue;
     if (state?.attempted_at) {
       const adopted = await adoptMedia(sc, pkg, link, file, map);

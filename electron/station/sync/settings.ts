@@ -3,6 +3,7 @@ import { fieldErrorsFromIssues, parseRequest } from '#shared/api/errors.ts';
 import { stationAddresses, trimAddress, UpstreamSettingsInputSchema } from '#shared/api/sync.ts';
 import { boundTables, type BoundTables, type ReadTables, type StationStore } from '../store/index.ts';
 import { retryKeptMedia } from './media-push.ts';
+import { type RelinkReason, relinkIfNewUpstream } from './relink.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
 /** Where the upstream settings live: one `station_meta` row (the data directory is the station's own). */
@@ -60,7 +61,9 @@ export function readUpstreamSettings(store: StationStore): Promise<UpstreamSetti
  * Changing them lifts every account's pause (a new token deserves a new try) and asks again
  * whether the upstream has media (media kept local go up if it has) and answers a return by id.
  */
-export async function saveUpstreamSettings(t: BoundTables, settings: UpstreamSettings, now: string): Promise<void> {
+export async function saveUpstreamSettings(t: BoundTables, settings: UpstreamSettings, now: string): Promise<RelinkReason | null> {
+  // Another upstream: the links name its records no more (relink.ts).
+  const relinked = await relinkIfNewUpstream(t, await upstreamSettingsIn(t), settings, now);
   await t.station_meta.put({ key: SETTINGS_KEY, value: settings });
   for (const accountId of settings.accounts) {
     if (!(await t.accounts.get(accountId))) await t.accounts.put({ id: accountId, name: `Account ${accountId}`, created_at: now });
@@ -69,6 +72,7 @@ export async function saveUpstreamSettings(t: BoundTables, settings: UpstreamSet
     if (state?.paused || state?.return_get_one) await t.sync_state.put({ ...state, paused: null, return_get_one: null });
     await retryKeptMedia(t, accountId, now);
   }
+  return relinked;
 }
 
 export async function writeUpstreamSettings(store: StationStore, settings: UpstreamSettings, now: string): Promise<void> {

@@ -88,7 +88,7 @@ function notAStream(response: Response): string | null {
   return `HTTP ${response.status}${type ? ` (${type.split(';')[0]})` : ''}`;
 }
 
-type Outcome = { kind: 'none'; why: string } | { kind: 'dropped'; why: string; healthy: boolean } | { kind: 'stopped' };
+type Outcome = { kind: 'none'; why: string; refused: boolean } | { kind: 'dropped'; why: string; healthy: boolean } | { kind: 'stopped' };
 
 /** One account's stream: opens it, reads it until it ends, stalls or is aborted. */
 async function followOnce(
@@ -137,7 +137,7 @@ async function followOnce(
       // A failing upstream (5xx), or one that holds too many of this token's streams (429), may well
       // have a stream a little later: that is a drop, not an answer.
       if (response.status >= 500 || response.status === 429) return { kind: 'dropped', why: why ?? 'no body', healthy: false };
-      return { kind: 'none', why: why ?? 'no body' };
+      return { kind: 'none', why: why ?? 'no body', refused: response.status === 401 || response.status === 403 };
     }
     options.opened();
     const parser = createSseParser(
@@ -262,6 +262,9 @@ export function startUpstreamEvents(options: UpstreamEventsOptions): UpstreamEve
         if (noStreamUntil <= Date.now()) options.log?.(`sync: the upstream has no event stream for account ${accountId} (${outcome.why}); polling`);
         noStreamUntil = Date.now() + ASK_AGAIN_MS;
         failures = 0;
+        // The token was refused (a member its hub removed, a revoked token): a round now learns it
+        // and pauses, rather than at the next interval.
+        if (outcome.refused) options.changed(accountId);
         continue;
       }
       failures = outcome.healthy ? 1 : failures + 1;

@@ -24,7 +24,8 @@ const NAV: readonly { screen: Screen; label: string; key: string }[] = [
 /**
  * Always on screen, in two rows that never wrap to a third at a dock's width: the station's state
  * (name, whether it answers, sync, today's counts) and the worker's (who is signed in, the screens).
- * Texts that can grow (a long name, sync waiting) shorten instead of wrapping. On a handheld the
+ * The worker's name wraps within its row rather than shortening; sync's waiting count and today's
+ * counts shorten. On a handheld the
  * worker's row folds into a menu button, so every action stays reachable by touch.
  */
 export function StationHeader() {
@@ -88,10 +89,11 @@ function OperatorState() {
   const signOut = useSession((s) => s.signOut);
   return (
     <>
-      <span className="operator" data-testid="operator" title={operator?.name}>
+      <span className="operator" data-testid="operator">
         {operator ? (
           <>
-            Signed in: <strong>{operator.name}</strong>
+            <span className="operator-label">Signed in: </span>
+            <strong>{operator.name}</strong>
           </>
         ) : (
           'Nobody signed in'

@@ -11,13 +11,18 @@ const POLL_MS = 3000;
 function JobRow({ job, now }: { job: PrintJob; now: number }) {
   const cancel = usePrintQueue((s) => s.cancel);
   return (
+    // data-label names a cell where the job is a card (below a dock's width, the table's head hidden).
     <tr data-testid="print-job" className={job.last_error ? 'print-failed' : undefined}>
-      <td>{job.id}</td>
-      <td>{jobTitle(job)}</td>
+      <td data-label="Job">{job.id}</td>
+      <td className="job-title">{jobTitle(job)}</td>
       <td>{jobStateText(job)}</td>
-      <td className="print-error">{job.last_error ?? '—'}</td>
-      <td>{job.state === 'waiting' || job.state === 'sending' ? nextTryText(job, now) : job.printed_at ? new Date(job.printed_at).toLocaleTimeString() : '—'}</td>
-      <td>
+      <td className="print-error" data-none={job.last_error ? undefined : ''}>
+        {job.last_error ?? '—'}
+      </td>
+      <td data-label={job.state === 'waiting' || job.state === 'sending' ? 'Next try' : 'Printed'}>
+        {job.state === 'waiting' || job.state === 'sending' ? nextTryText(job, now) : job.printed_at ? new Date(job.printed_at).toLocaleTimeString() : '—'}
+      </td>
+      <td className="job-action">
         {job.state === 'waiting' && (
           <button type="button" className="btn btn-small" aria-label={`Cancel job ${job.id}: ${jobTitle(job)}`} onClick={() => void cancel(job)}>
             Cancel

@@ -9,6 +9,7 @@ import { PhotoStrip } from './PhotoStrip.tsx';
 import { SelectedItemPanel } from './SelectedItemPanel.tsx';
 import { lockReasonOf } from './package-store.ts';
 import { usePackage } from './page-package.ts';
+import { useReceivedBy } from './received-by.ts';
 
 const SYNC_LABEL = {
   saved: 'All changes saved on the station',
@@ -121,7 +122,9 @@ function ReturnFacts({ ret }: { ret: ReturnRecord }) {
 function PackageNotices({ pkg }: { pkg: ReturnPackage }) {
   const error = usePackage((s) => s.error);
   const correctingBy = usePackage((s) => s.correctingBy);
-  const lockReason = usePackage(lockReasonOf);
+  const current = usePackage((s) => s.current);
+  const receivedBy = useReceivedBy(current?.accountId ?? null, current?.pkg ?? null);
+  const lockReason = usePackage((s) => lockReasonOf(s, receivedBy));
   return (
     <>
       {lockReason && (

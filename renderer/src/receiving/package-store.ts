@@ -348,14 +348,16 @@ function receivingPart(set: Set, get: Get, deps: PackageStoreDeps) {
 /**
  * Why the open package takes no changes, or null. A cancelled package never does; a received one
  * only after an explicit "Correct receipt" (F7): a stray scan must not change what was received.
+ * `receivedBy` names who received it, when known (received-by.ts).
  */
-export function lockReasonOf(state: Pick<PackageState, 'current' | 'correctingBy'>): string | null {
+export function lockReasonOf(state: Pick<PackageState, 'current' | 'correctingBy'>, receivedBy: string | null = null): string | null {
   const pkg = state.current?.pkg;
   if (!pkg) return null;
   if (pkg.status === 'cancelled') return `${pkg.tracking_number} is cancelled: it takes no scans or changes. Scan the next parcel.`;
   if (pkg.status === 'received' && state.correctingBy === null) {
     const when = pkg.processed_at ? ` on ${pkg.processed_at.slice(0, 16).replace('T', ' ')}` : '';
-    return `${pkg.tracking_number} was already received${when}: it takes no scans or changes. Press F7 to correct the receipt.`;
+    const by = receivedBy ? ` by ${receivedBy}` : '';
+    return `${pkg.tracking_number} was already received${when}${by}: it takes no scans or changes. Press F7 to correct the receipt.`;
   }
   return null;
 }

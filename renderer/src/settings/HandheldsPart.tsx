@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import QRCode from 'qrcode';
 import { HANDHELD_TOKEN_PREFIX, type HandheldPairing } from '#shared/api/handhelds.ts';
 import type { TokenView } from '#shared/api/tokens.ts';
@@ -19,6 +19,11 @@ export function HandheldsPart() {
   const [qr, setQr] = useState<string | null>(null);
   const [devices, setDevices] = useState<TokenView[] | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  // A pairing just made is brought into view: on a dock's screen the section is taller than the work area.
+  const shown = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (pairing) shown.current?.scrollIntoView({ block: 'nearest' });
+  }, [pairing]);
   const makePairing = async () => {
     const made = await pageClient.createHandheldPairing({ device_name: name.trim() });
     // The QR code is drawn as SVG text: no image address for the page's policy to allow.
@@ -62,7 +67,7 @@ export function HandheldsPart() {
         </button>
       </form>
       {pairing && (
-        <div data-testid="handheld-pairing">
+        <div ref={shown} data-testid="handheld-pairing">
           {qr && <div className="handheld-qr" data-testid="handheld-qr" role="img" aria-label={`QR code of ${pairing.pair_url ?? ''}`} dangerouslySetInnerHTML={{ __html: qr }} />}
           <p>
             <code className="join-code" data-testid="handheld-code">{pairing.code}</code>

@@ -73,12 +73,15 @@ async function eventOf(ctx: DomainContext, entry: ChangeLogEntry, accountId: num
  * is sent only once it is durable. Package events carry the package as it is when sent.
  */
 export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options: { heartbeatMs: number }): void {
-  const openStreams = new Set<ServerResponse>();
+  /** Each open stream and the token it was opened with (0: none). */
+  const openStreams = new Map<ServerResponse, number>();
   const claimStream = createStreamQuota(MAX_STREAMS_PER_TOKEN);
   // Streams never finish on their own: end them so that shutdown does not wait for them.
   server.addHook('preClose', async () => {
-    for (const stream of openStreams) stream.end();
+    for (const stream of openStreams.keys()) stream.end();
   });
+  const stopCutting = cutRevokedStreams(ctx, openStreams);
+  server.addHook('onClose', async () => stopCutting());
 
   const route = API_ROUTES.streamEvents;
   const openRequest = createRouteOpening(ctx, route);
@@ -90,7 +93,7 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
     const resumeAfter = resumePointOf(request);
     const releaseStream = claimStream(principal?.tokenId ?? 0, accountId);
     const raw = startEventStream(request, reply);
-    openStreams.add(raw);
+    openStreams.set(raw, principal?.tokenId ?? 0);
     // Subscribed before the replay's first await, so nothing committed in between is missed; and
     // everything is released on close, which is listened for before that await too.
     const stream = followAccount(ctx, raw, { accountId, resumeAfter, origin: originOf(request), log: request.log, stationWide: principal?.scope === 'station' });
@@ -102,6 +105,35 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
       releaseStream();
     });
     if (resumeAfter > 0) stream.replay((after) => ctx.store.changeLog.after(after, REPLAY_PAGE));
+  });
+}
+
+/**
+ * A token checked once at a stream's opening would keep it flowing after a revoke (a site member's
+ * removal, a supervisor session that ended, `token revoke`): when a commit revokes or deletes a
+ * token, the streams opened with it end, and reopening is refused like any request of that token.
+ */
+function cutRevokedStreams(ctx: DomainContext, streams: Map<ServerResponse, number>): () => void {
+  const cut = (gone: (tokenId: number) => boolean) => {
+    for (const [stream, tokenId] of streams) if (tokenId !== 0 && gone(tokenId)) stream.end();
+  };
+  return ctx.store.onChange(['tokens'], (change) => {
+    if (streams.size === 0) return;
+    if (change.kind === 'records') {
+      const revoked = new Set<number>();
+      for (const record of change.records) {
+        if (record.table !== 'tokens') continue;
+        const token = record.value();
+        if (token === undefined || token.revoked_at !== null) revoked.add(Number(record.key));
+      }
+      if (revoked.size > 0) cut((tokenId) => revoked.has(tokenId));
+      return;
+    }
+    // Any token may differ (a repair after a failed commit): each stream's token is read again.
+    void Promise.all([...new Set(streams.values())].map(async (tokenId) => [tokenId, await ctx.store.tables.tokens.get(tokenId)] as const)).then((tokens) => {
+      const gone = new Set(tokens.filter(([, token]) => !token || token.revoked_at !== null).map(([tokenId]) => tokenId));
+      cut((tokenId) => gone.has(tokenId));
+    });
   });
 }
 

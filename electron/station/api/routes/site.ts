@@ -3,6 +3,7 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import { SiteJoinRequestSchema } from '#shared/api/site.ts';
 import { type DomainContext, runScript } from '../../domain/context.ts';
 import { fail } from '../../errors.ts';
+import { stepDown, takeUplink } from '../../site/handover.ts';
 import { acceptJoin, createInvite, membersIn, removeMember } from '../../site/hub.ts';
 import { SiteJoinError, joinHub } from '../../site/join.ts';
 import { currentMembership, saveJoinedSite, siteViewOf } from '../../site/membership.ts';
@@ -66,6 +67,20 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
   addRoute(server, ctx, API_ROUTES.removeSiteMember, async ({ t, now, params }) => {
     await removeMember(t, now, params.id);
     return { body: undefined };
+  });
+
+  // Moving the hub (docs/decisions/site-promote.md): on the old hub, a supervisor names the member;
+  // that member takes the uplink with its own token.
+  addRoute(server, ctx, API_ROUTES.promoteSiteMember, async ({ t, now, body, request, afterCommit }) => {
+    await stepDown(t, now, body.member_id);
+    afterCommit(async () => ctx.sync?.nudge());
+    request.log.warn({ member: body.member_id }, 'site: this hub stepped down; its uplink waits for the member named');
+    return { body: await siteViewOf(t, ctx.sync?.status().pending_changes ?? 0) };
+  });
+  addRoute(server, ctx, API_ROUTES.takeSiteUplink, async ({ t, now, principal, request }) => {
+    const uplink = await takeUplink(t, now, principal.tokenId);
+    request.log.warn({ token: principal.tokenId }, "site: a member took the site's uplink; the other members' tokens are revoked");
+    return { body: uplink };
   });
 
   // The outgoing join cannot run inside a store write: it is made first, then its outcome stored.
