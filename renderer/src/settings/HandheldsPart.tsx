@@ -55,10 +55,17 @@ export function HandheldsPart() {
     <div className="site-invite" data-testid="handhelds">
       <h3>Handhelds</h3>
       <form className="handheld-form" onSubmit={onPair}>
-        <label>
-          The handheld&apos;s name{' '}
-          <input data-testid="handheld-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} placeholder="e.g. TC52 dock 3" autoComplete="off" required />
-        </label>{' '}
+        {/* Named by its placeholder and label, on the button's row: at 800×600 "Pair a handheld" stays in view. */}
+        <input
+          data-testid="handheld-name"
+          aria-label="The handheld's name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={100}
+          placeholder="Name, e.g. TC52 dock 3"
+          autoComplete="off"
+          required
+        />{' '}
         <button type="submit" className="btn btn-small" data-testid="handheld-pair">
           Pair a handheld
         </button>{' '}
