@@ -160,6 +160,7 @@ function printSite(view: SiteView): void {
   const lines: string[] = [];
   if (view.hub) {
     lines.push(`hub: ${view.hub.url}`, `hub certificate authority (SHA-256): ${view.hub.ca_sha256}`, `member id: ${view.hub.member_id}`);
+    if (view.hub.next_ca_sha256) lines.push(`its successor, trusted before the hub serves it (SHA-256): ${view.hub.next_ca_sha256}`);
     lines.push(view.hub.removed ? 'state: removed from the site by the hub (its unsent changes stay here)' : 'state: member');
   }
   lines.push(`pending changes: ${view.pending_changes}`);

@@ -51,7 +51,7 @@ import {
   PrintJobsCreatedSchema,
   UnitLabelRequestSchema,
 } from './printing.ts';
-import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, PromoteMemberInputSchema, SiteInviteSchema, SiteUplinkSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
+import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, PromoteMemberInputSchema, SiteAuthoritiesSchema, SiteInviteSchema, SiteUplinkSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import { BadgeCheckAnswerSchema, BadgeCheckSchema, FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
@@ -973,6 +973,21 @@ export const API_ROUTES = {
     status: 200,
     response: SiteConfigSchema,
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_SITE_MEMBER'],
+  },
+  getSiteAuthorities: {
+    operationId: 'getSiteAuthorities',
+    method: 'GET',
+    path: '/api/v1/station/site/authorities',
+    summary: "The certificate authorities a hub's members trust: the one served now and its successor, announced before it takes over.",
+    description:
+      "Only a member station's token may read it (403 `NOT_SITE_MEMBER` for any other). A member asks at start and every 12 hours over the channel it pinned, " +
+      'and trusts `next` beside `current`, so the roll to the successor 30 days before the authority ends needs no new join (docs/decisions/hub-tls.md). ' +
+      '409 `NOT_A_HUB` when the station serves no TLS.',
+    tag: 'site',
+    auth: 'station',
+    status: 200,
+    response: SiteAuthoritiesSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_SITE_MEMBER', 'NOT_A_HUB'],
   },
   createSiteInvite: {
     operationId: 'createSiteInvite',

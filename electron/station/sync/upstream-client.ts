@@ -34,6 +34,9 @@ export interface SiteMembership {
   hub_ca_sha256: string;
   /** This station's id among the site's members, as the hub issued it at join. */
   member_id: string;
+  /** The successor the hub announced over the pinned channel, trusted beside the authority until it is served (site/authority-follow.ts). */
+  hub_ca_next_pem?: string | undefined;
+  hub_ca_next_sha256?: string | undefined;
 }
 
 export type { UpstreamAnswer } from './upstream-answer.ts';
