@@ -19,12 +19,15 @@ import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
 import { displayUrl, upgradeUpstreamSettings } from './sync/settings.ts';
 import { fillOperatorUids } from './domain/operators.ts';
 import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
+import { type SiteAuthorityFollow, startSiteAuthorityFollow } from './site/authority-follow.ts';
 import { type SiteConfigFollow, startSiteConfigFollow } from './site/site-config-follow.ts';
 import { siteAddressName } from './tls/serving-names.ts';
 import type { Server as HttpsServer } from 'node:https';
 import { startTlsRenewal, type TlsRenewal } from './tls/renewal.ts';
 import { type ServingTls, servingTls, type TlsRequest } from './tls/serving-tls.ts';
 import type { StationAddress } from '#shared/api/station.ts';
+import type { SiteAuthorities } from '#shared/api/site.ts';
+import { sha256Fingerprint } from './tls/pinned-fetch.ts';
 
 export interface StationOptions extends ServerOptions {
   dataDir: string;
@@ -123,7 +126,16 @@ export async function openStation(options: StationOptions): Promise<Station> {
     // The print queue starts with the background work; until then a nudge has nothing to wake.
     const printing = { queue: undefined as PrintQueue | undefined };
     const socket: SocketState = { loopback: false, closing: false, address: null };
-    const ctx: DomainContext = { store, clock, config: await loadConfigCache(store), sync, printing: { nudge: () => printing.queue?.nudge() }, address: () => socket.address };
+    const served = { tls };
+    const ctx: DomainContext = {
+      store,
+      clock,
+      config: await loadConfigCache(store),
+      sync,
+      printing: { nudge: () => printing.queue?.nudge() },
+      address: () => socket.address,
+      siteAuthorities: () => served.tls && siteAuthoritiesOf(served.tls),
+    };
     const server = await buildServer({
       ...options,
       https: tls ? { key: tls.key, cert: tls.cert } : undefined,
@@ -149,10 +161,10 @@ export async function openStation(options: StationOptions): Promise<Station> {
       'store open: the hot set is in memory, older records are read from disk',
     );
     if (tls) {
-      server.log.info(
-        { tls: { source: tls.source, fingerprint_sha256: tls.trustSha256, serving_expires_at: tls.servedNotAfter, made: tls.made } },
-        tls.made === 'authority' ? 'TLS: made a new site certificate authority (stations and handhelds pin its fingerprint)' : 'TLS: serving HTTPS; stations and handhelds pin this fingerprint',
-      );
+      const details = { tls: { source: tls.source, fingerprint_sha256: tls.trustSha256, serving_expires_at: tls.servedNotAfter, made: tls.made } };
+      // The roll to the successor is said louder: the site's handhelds must trust the new fingerprint.
+      if (tls.made === 'successor') server.log.warn(details, 'TLS: the site authority rolled to its successor, announced to the members before (handhelds must trust the new fingerprint)');
+      else server.log.info(details, tls.made === 'authority' ? 'TLS: made a new site certificate authority (stations and handhelds pin its fingerprint)' : 'TLS: serving HTTPS; stations and handhelds pin this fingerprint');
     }
     if (upgradedUpstream) {
       server.log.info(
@@ -165,7 +177,6 @@ export async function openStation(options: StationOptions): Promise<Station> {
       if (heapGrowth.source !== 'v8') void freedPages.release();
     };
     const background = await startBackground(options, ctx, sync, server);
-    const served = { tls };
     if (tls && options.tls) {
       // Fastify was built with `https`: its server is node's https.Server.
       const https = server.server as unknown as HttpsServer;
@@ -224,6 +235,7 @@ interface Background {
   housekeeping: Housekeeping;
   scheduler: SyncScheduler | undefined;
   siteConfig: SiteConfigFollow | undefined;
+  siteAuthorities?: SiteAuthorityFollow;
   printQueue?: PrintQueue;
   tlsRenewal?: TlsRenewal;
 }
@@ -237,12 +249,15 @@ async function startBackground(options: StationOptions, ctx: DomainContext, sync
   // A site's member takes its hub's workers, rules and rule-like settings (site/site-config-follow.ts).
   const siteConfig = startSiteConfigFollow(ctx, { log: (message) => server.log.info(message) });
   siteConfig.check();
+  // And trusts the successor of its hub's authority before the hub serves it (site/authority-follow.ts).
+  const siteAuthorities = startSiteAuthorityFollow(ctx, { log: (message) => server.log.info(message) });
+  void siteAuthorities.check();
   const scheduler = startSyncScheduler(store, sync, {
     ...(options.syncPullIntervalMs !== undefined ? { pullIntervalMs: options.syncPullIntervalMs } : {}),
     log: (message) => server.log.warn(message),
     checkSiteConfig: () => siteConfig.check(),
   });
-  return { housekeeping, scheduler, siteConfig };
+  return { housekeeping, scheduler, siteConfig, siteAuthorities };
 }
 
 interface OpenParts {
@@ -255,6 +270,14 @@ interface OpenParts {
   lock: DataDirLock;
   socket: SocketState;
   background: Background;
+}
+
+/** What a hub's members trust: the authority served and its successor. */
+function siteAuthoritiesOf(tls: ServingTls): SiteAuthorities {
+  return {
+    current: { pem: tls.trustPem, sha256: tls.trustSha256 },
+    next: tls.nextTrustPem === null ? null : { pem: tls.nextTrustPem, sha256: sha256Fingerprint(tls.nextTrustPem) },
+  };
 }
 
 /** What the station's own API reports of the TLS it serves. */
@@ -302,6 +325,7 @@ function stationOf({ dataDir, store, ctx, server, served, lock, socket, backgrou
         try {
           await background.scheduler?.stop();
           await background.siteConfig?.stop();
+          await background.siteAuthorities?.stop();
           await server.close();
           // After the server: no request makes a job now; a send under way records its outcome.
           await background.printQueue?.stop();

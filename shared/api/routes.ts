@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HealthSchema } from '../health.ts';
-import { HandheldPairRequestSchema, HandheldPairedSchema, HandheldPairingSchema, PAIRING_CODE_MINUTES, PAIRING_WRONG_CODES_PER_MINUTE } from './handhelds.ts';
+import { HandheldPairingCreateSchema, HandheldPairRequestSchema, HandheldPairedSchema, HandheldPairingSchema, PAIRING_CODE_MINUTES, PAIRING_WRONG_CODES_PER_MINUTE } from './handhelds.ts';
 import { IdParamSchema, PaginationQuerySchema } from './common.ts';
 import { DockDayQuerySchema, DockDayReceiptsQuerySchema, DockDaySchema } from './dock-day.ts';
 import type { ErrorCode } from './errors.ts';
@@ -51,7 +51,7 @@ import {
   PrintJobsCreatedSchema,
   UnitLabelRequestSchema,
 } from './printing.ts';
-import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, PromoteMemberInputSchema, SiteInviteSchema, SiteUplinkSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
+import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, PromoteMemberInputSchema, SiteAuthoritiesSchema, SiteInviteSchema, SiteUplinkSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import { BadgeCheckAnswerSchema, BadgeCheckSchema, FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
@@ -907,10 +907,11 @@ export const API_ROUTES = {
     summary: `Make a pairing code for a handheld: it works once, for ${PAIRING_CODE_MINUTES} minutes; shown in this answer only (the station keeps its hash).`,
     tag: 'handhelds',
     auth: 'supervisor',
+    body: HandheldPairingCreateSchema,
     status: 201,
     response: HandheldPairingSchema,
     replayable: false,
-    errors: ['ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'VALIDATION_FAILED', 'RATE_LIMITED'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'RATE_LIMITED'],
   },
   pairHandheld: {
     operationId: 'pairHandheld',
@@ -918,7 +919,8 @@ export const API_ROUTES = {
     path: '/api/v1/handhelds/pair',
     summary: "A handheld exchanges a pairing code for a token of its own (no token: the code is the credential).",
     description:
-      "The answer's token has the `terminal` role, is named `handheld: {device_name}`, does not expire and is listed and revoked with the station's tokens. " +
+      "The answer's token has the `terminal` role, is named `handheld: {device_name}` (the name the code was made with, else the request's), does not expire and is listed and revoked with the station's tokens. " +
+      'A name another paired handheld has, or no name at all, is a 422 `VALIDATION_FAILED` on `device_name`, and the code still works. ' +
       'An unknown, used or expired code is a 403 `PAIRING_CODE_REFUSED`. ' +
       `Past ${PAIRING_WRONG_CODES_PER_MINUTE} wrong codes a minute, from every caller together, every pairing is a 429 \`RATE_LIMITED\` with \`Retry-After\` until the minute ends.`,
     tag: 'handhelds',
@@ -973,6 +975,21 @@ export const API_ROUTES = {
     status: 200,
     response: SiteConfigSchema,
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_SITE_MEMBER'],
+  },
+  getSiteAuthorities: {
+    operationId: 'getSiteAuthorities',
+    method: 'GET',
+    path: '/api/v1/station/site/authorities',
+    summary: "The certificate authorities a hub's members trust: the one served now and its successor, announced before it takes over.",
+    description:
+      "Only a member station's token may read it (403 `NOT_SITE_MEMBER` for any other). A member asks at start and every 12 hours over the channel it pinned, " +
+      'and trusts `next` beside `current`, so the roll to the successor 30 days before the authority ends needs no new join (docs/decisions/hub-tls.md). ' +
+      '409 `NOT_A_HUB` when the station serves no TLS.',
+    tag: 'site',
+    auth: 'station',
+    status: 200,
+    response: SiteAuthoritiesSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_SITE_MEMBER', 'NOT_A_HUB'],
   },
   createSiteInvite: {
     operationId: 'createSiteInvite',

@@ -17,6 +17,23 @@ export const JOIN_CODE_WRONG_PROOFS = 3;
 const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/);
 export const CertificateFingerprintSchema = z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/).describe('SHA-256, upper-case hex pairs joined by colons');
 
+/** A site authority's certificate as a member pins it: the PEM and its SHA-256. */
+export const SiteAuthoritySchema = z.object({
+  pem: z.string().min(1).max(16_384),
+  sha256: CertificateFingerprintSchema,
+});
+
+/**
+ * `GET /api/v1/station/site/authorities`: what a hub's members trust. `next` is the authority's
+ * successor, made within a year of its end and served from 30 days before it: a member that took it
+ * keeps syncing across the roll without a new join (docs/decisions/hub-tls.md).
+ */
+export const SiteAuthoritiesSchema = z.object({
+  current: SiteAuthoritySchema,
+  next: SiteAuthoritySchema.nullable(),
+});
+export type SiteAuthorities = z.infer<typeof SiteAuthoritiesSchema>;
+
 /** A new join code, shown once (the hub keeps only its hash). */
 export const SiteInviteSchema = z.object({
   code: z.string().regex(new RegExp(JOIN_CODE_PATTERN)),
@@ -103,6 +120,8 @@ export const SiteViewSchema = z.object({
     .object({
       url: z.string(),
       ca_sha256: CertificateFingerprintSchema,
+      /** The successor of the hub's authority, announced and trusted beside it until the hub serves it; null when none. */
+      next_ca_sha256: CertificateFingerprintSchema.nullable(),
       /** As the hub issued it and the station keeps it (its upstream settings' `site.member_id`). */
       member_id: z.string(),
       /** Set when the hub refused this station as removed from the site: its unsent changes stay held. */

@@ -25,8 +25,9 @@ for (const size of SIZES) {
         await page.goto(`${station.origin}/#token=${station.uiToken}`);
         await expect(page.getByTestId('first-supervisor')).toBeVisible();
         await look('first-supervisor', [page.getByTestId('first-name'), page.getByTestId('first-pin-again'), page.getByTestId('first-supervisor-save')]);
-        // Its key bar says what its keys do (there is nobody to pick by number yet).
+        // Its key bar says what its keys do (there is nobody to pick by number yet); its words read whole.
         await expect(page.getByTestId('key-legend')).toContainText('Enter set up the supervisor');
+        await expectNoCutText(page.getByTestId('first-supervisor').locator('h2, p, label'));
         await page.getByTestId('first-name').fill('Morgan Diaz');
         await page.getByTestId('first-badge').fill('SUP-01');
         await page.getByTestId('first-pin').fill('2468');
@@ -50,6 +51,8 @@ for (const size of SIZES) {
         // …and the supervisor's name reads whole ("Morgan Diaz", not "S…").
         if (!handheld) await expectNoCutText(page.locator('.supervisor-who'));
         await look('workers', [...header, page.getByTestId('worker-name'), page.getByTestId('worker-pin'), page.getByTestId('worker-save'), screen.getByRole('button', { name: 'Deactivate Dock worker number 1' })]);
+        // Every worker's name, badge, role and state read whole (a card each on a handheld).
+        await expectNoCutText(screen.getByTestId('worker-row').locator('td'));
 
         // The supervisor signs out; Alt+U asks for a badge and PIN over the screen.
         await openFromHeader(page, handheld, page.getByTestId('supervisor-sign-out'));

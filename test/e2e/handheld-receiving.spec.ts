@@ -42,7 +42,7 @@ test('a handheld receives a package by touch while the Wi-Fi drops mid-package: 
     const s = await scenario(station, 'delivered');
     const context = await browser.newContext(HANDHELD);
     const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`handheld-${name}-412x915.png`) });
-    const page = await pairedHandheld(context, (await station.api.createHandheldPairing()).pair_url);
+    const page = await pairedHandheld(context, (await station.api.createHandheldPairing({ device_name: 'TC52 dock 3' })).pair_url);
 
     // The handheld's own scanner reads the badge; the parcel's number is typed on the touch keyboard.
     await scan(page, s.operator.badge_code ?? '');

@@ -52,7 +52,8 @@ export async function expectFits(page: Page, testInfo: TestInfo, name: string, a
 
 /**
  * No cell or head shortens its text with an ellipsis or clips it — the cell itself or anything in it
- * (an item's name, its SKU, a chip) — and no word of a disposition chip is broken over two lines.
+ * (an item's name, its SKU, a chip) — and no word of a disposition chip or a status badge is broken
+ * over two lines.
  */
 export async function expectNoCutText(cells: Locator): Promise<void> {
   for (const cell of await cells.all()) {
@@ -79,9 +80,9 @@ export async function expectNoCutText(cells: Locator): Promise<void> {
           if (r.width > 0) most = Math.max(most, Math.round(r.right - box.right), Math.round(box.left - r.left));
         }
       }
-      // A chip's words each on one line ("Restoc / k" is not).
+      // A chip's or a status badge's words each on one line ("Restoc / k", "Awaitin / g" are not).
       const broken: string[] = [];
-      for (const chip of Array.from(el.querySelectorAll('.disposition-chip'))) {
+      for (const chip of Array.from(el.querySelectorAll('.disposition-chip, .badge'))) {
         const walker = doc.createTreeWalker(chip, 4);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
           const value = node.nodeValue ?? '';

@@ -54,7 +54,7 @@ test('a supervisor makes a join code on the hub and joins another station to it 
 
     // What the stations recorded: the member's upstream is the hub, pinned; the hub lists the member.
     const site = await member.api.site();
-    expect(site.hub).toEqual({ url: hub.origin, ca_sha256: hub.tlsFingerprint, member_id: '1', removed: false });
+    expect(site.hub).toEqual({ url: hub.origin, ca_sha256: hub.tlsFingerprint, next_ca_sha256: null, member_id: '1', removed: false });
     expect((await member.api.getUpstream()).returns_url).toBe(hub.origin);
     await expect.poll(async () => (await hub.api.site()).members.map((m) => m.last_contact_at !== null), { timeout: 30_000 }).toEqual([true]);
 

@@ -10,8 +10,10 @@ export class StationCable {
   stalled = false;
   /** Requests whose answer is lost after the station acted on them (`times` of them). */
   loseAnswers: { method: string; path: RegExp; times: number } | null = null;
-  /** Requests that reached the station: `METHOD /path`. */
+  /** Requests that reached the station: `METHOD /path`, once answered. */
   readonly requests: string[] = [];
+  /** Requests asked of the cable, the moment they were asked (the cable up or down). */
+  readonly asked: string[] = [];
   readonly #origin: string;
   readonly #token: string;
 
@@ -22,6 +24,7 @@ export class StationCable {
 
   readonly fetch: FetchLike = async (input, init) => {
     const method = init?.method ?? 'GET';
+    this.asked.push(`${method} ${new URL(input).pathname}`);
     if (this.down) throw new TypeError('fetch failed');
     while (this.stalled) await new Promise((r) => setTimeout(r, 5));
     const response = await fetch(input, init);

@@ -74,6 +74,7 @@ const CONTRACT_OPERATIONS = [
   'POST /api/v1/station/handhelds/pairings',
   'GET /api/v1/station/site',
   'GET /api/v1/station/site/config',
+  'GET /api/v1/station/site/authorities',
   'POST /api/v1/station/site/invites',
   'DELETE /api/v1/station/site/members/{id}',
   'POST /api/v1/station/site/join',

@@ -76,7 +76,7 @@ describe('a site joined in one step', { timeout: 120_000 }, () => {
     b = await startLocal(newDir('site-join-b-'), ENV);
     const joinedB = await runCli(['site', 'join', hub.origin, '--code', await invite(), '--name', 'dock B', '--data-dir', b.station.dataDir]);
     expect(joinedB.status, joinedB.stderr).toBe(0);
-    expect((await b.api.site()).hub).toEqual({ url: hub.origin, ca_sha256: hub.tlsFingerprint, member_id: '2', removed: false });
+    expect((await b.api.site()).hub).toEqual({ url: hub.origin, ca_sha256: hub.tlsFingerprint, next_ca_sha256: null, member_id: '2', removed: false });
     // Wherever sync is shown, the hub is named (the header's indicator says "Hub offline" while it is away).
     expect((await b.api.station()).sync.hub).toEqual({ url: hub.origin });
 

@@ -84,6 +84,30 @@ describe('a station-made site certificate authority and serving certificate', ()
     const late = await keepStationCertificates(dir, NAMES, NOW + (CA_VALID_DAYS - 10) * DAY);
     expect(late.made).toBe('authority');
   });
+
+  it('makes the successor a year before the CA ends, keeps it, and rolls to it (no new pin for those who took it) 30 days before the end', async () => {
+    const dir = dataDir();
+    const first = await keepStationCertificates(dir, NAMES, NOW);
+    expect(first.nextCaPem).toBeNull();
+    const caEnd = new X509Certificate(first.caPem).validToDate.getTime();
+
+    const announced = await keepStationCertificates(dir, NAMES, caEnd - 200 * DAY);
+    expect(announced.caPem).toBe(first.caPem); // still served: the pin stays
+    expect(announced.nextCaPem).not.toBeNull();
+    const successor = new X509Certificate(announced.nextCaPem ?? '');
+    expect(successor.ca).toBe(true);
+    expect(successor.fingerprint256).not.toBe(new X509Certificate(first.caPem).fingerprint256);
+    expect(successor.validToDate.getTime() - (caEnd - 200 * DAY)).toBeGreaterThanOrEqual((CA_VALID_DAYS - 1) * DAY);
+    expect(statSync(join(dir, TLS_DIR, 'site-ca-next.key')).mode & 0o777).toBe(0o600);
+    // Looked at again (a restart, the renewal's timer): the same successor, not a new one each time.
+    expect((await keepStationCertificates(dir, NAMES, caEnd - 100 * DAY)).nextCaPem).toBe(announced.nextCaPem);
+
+    const rolled = await keepStationCertificates(dir, NAMES, caEnd - 20 * DAY);
+    expect(rolled.made).toBe('successor');
+    expect(rolled.caPem).toBe(announced.nextCaPem);
+    expect(rolled.nextCaPem).toBeNull();
+    expect(new X509Certificate(rolled.certPem).verify(successor.publicKey)).toBe(true);
+  });
 });
 
 describe("the site's own certificate files", () => {

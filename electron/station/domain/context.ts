@@ -1,4 +1,5 @@
 import { boundTables, type StationStore, type BoundTables } from '../store/index.ts';
+import type { SiteAuthorities } from '#shared/api/site.ts';
 import type { StationAddress } from '#shared/api/station.ts';
 import type { Clock } from './clock.ts';
 import type { ConfigCache } from './config-cache.ts';
@@ -16,6 +17,8 @@ export interface DomainContext {
   readonly printing?: PrintPort;
   /** Where the station listens and what clients pin; null before it listens, absent in tools. */
   readonly address?: () => StationAddress | null;
+  /** The site authorities a hub's members trust (its own authority and successor); null when it serves no TLS, absent in tools. */
+  readonly siteAuthorities?: () => SiteAuthorities | null;
 }
 
 /**

@@ -34,6 +34,7 @@ export async function siteViewOf(t: Pick<ReadTables, 'station_meta' | 'sync_stat
     hub = {
       url: settings.returns_url,
       ca_sha256: site.hub_ca_sha256,
+      next_ca_sha256: site.hub_ca_next_sha256 ?? null,
       member_id: site.member_id,
       removed: states.some((state) => state?.paused?.message.startsWith(REMOVED_FROM_SITE) === true),
     };

@@ -3,7 +3,7 @@ import { fieldErrorsFromIssues, parseRequest } from '#shared/api/errors.ts';
 import { stationAddresses, trimAddress, UpstreamSettingsInputSchema } from '#shared/api/sync.ts';
 import { boundTables, type BoundTables, type ReadTables, type StationStore } from '../store/index.ts';
 import { retryKeptMedia } from './media-push.ts';
-import { type RelinkReason, relinkIfNewUpstream } from './relink.ts';
+import { followHubAuthority, type RelinkReason, relinkIfNewUpstream } from './relink.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
 /** Where the upstream settings live: one `station_meta` row (the data directory is the station's own). */
@@ -17,6 +17,8 @@ const SiteMembershipSchema = z.object({
   hub_ca_pem: z.string().min(1).max(16_384),
   hub_ca_sha256: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
   member_id: z.string().min(1).max(100),
+  hub_ca_next_pem: z.string().min(1).max(16_384).optional(),
+  hub_ca_next_sha256: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/).optional(),
 });
 
 /** The row as this version stores it: the spec's two addresses, and the hub's pin when the station joined a site. */
@@ -73,6 +75,25 @@ export async function saveUpstreamSettings(t: BoundTables, settings: UpstreamSet
     await retryKeptMedia(t, accountId, now);
   }
   return relinked;
+}
+
+/** The hub's authorities a member trusts: the one it pinned, and the successor the hub announced. */
+export type SiteTrust = Pick<NonNullable<UpstreamSettings['site']>, 'hub_ca_pem' | 'hub_ca_sha256' | 'hub_ca_next_pem' | 'hub_ca_next_sha256'>;
+
+/**
+ * Replaces what a member trusts of its hub, nothing else (no pause lifted, no account touched).
+ * False when the station is no member or already trusts exactly this.
+ */
+export async function saveSiteTrust(t: BoundTables, trust: SiteTrust): Promise<boolean> {
+  const settings = await upstreamSettingsIn(t);
+  if (!settings?.site) return false;
+  // A successor no longer announced (it is served now) is not kept.
+  const site = { member_id: settings.site.member_id, ...trust };
+  const fields = ['hub_ca_pem', 'hub_ca_sha256', 'hub_ca_next_pem', 'hub_ca_next_sha256'] as const;
+  if (fields.every((field) => site[field] === settings.site?.[field])) return false;
+  await t.station_meta.put({ key: SETTINGS_KEY, value: { ...settings, site } });
+  await followHubAuthority(t, settings, { ...settings, site });
+  return true;
 }
 
 export async function writeUpstreamSettings(store: StationStore, settings: UpstreamSettings, now: string): Promise<void> {

@@ -4,8 +4,11 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import type { FetchLike } from '#shared/api/client.ts';
 
 export interface TrustedStation {
-  /** The one certificate trusted as the chain's anchor (PEM): a station's site authority, or the top of a site's chain. */
-  ca: string;
+  /**
+   * The certificate trusted as the chain's anchor (PEM): a station's site authority, or the top of a
+   * site's chain; a hub's member also trusts the successor its hub announced.
+   */
+  ca: string | readonly string[];
   /**
    * When given, the served certificate itself must have this SHA-256 fingerprint and its names are
    * not checked: the command line reaches its own station on loopback, which a site's certificate
@@ -20,14 +23,14 @@ export function sha256Fingerprint(pem: string): string {
 }
 
 /**
- * A fetch that trusts exactly one certificate authority and nothing else (not the system's store),
+ * A fetch that trusts exactly the certificate authorities given and nothing else (not the system's store),
  * so a machine in the middle with any publicly trusted certificate is refused. Undici's own fetch
  * with its own Agent: the global fetch's bundled undici may differ in version from the package's.
  */
 export function fetchTrusting(trusted: TrustedStation): FetchLike {
   const dispatcher = new Agent({
     connect: {
-      ca: trusted.ca,
+      ca: typeof trusted.ca === 'string' ? trusted.ca : [...trusted.ca],
       // The anchor may be an intermediate or the served certificate itself (a site's chain given without its root).
       allowPartialTrustChain: true,
       ...(trusted.servedSha256 === undefined

@@ -21,7 +21,7 @@ export interface TlsRenewalOptions {
   now(): number;
   /** Serve this from now on (the HTTPS server's secure context, and what the station reports). */
   apply(next: ServingTls): void;
-  log: { info(details: object, message: string): void; error(details: object, message: string): void };
+  log: { info(details: object, message: string): void; warn(details: object, message: string): void; error(details: object, message: string): void };
   everyMs?: number;
 }
 
@@ -38,12 +38,14 @@ export function startTlsRenewal(options: TlsRenewalOptions): TlsRenewal {
     (looking ??= (async () => {
       try {
         const next = await servingTls(options.request, options.dataDir, options.now());
-        if (next.servedSha256 === current.servedSha256 && next.trustSha256 === current.trustSha256) return current;
+        if (next.servedSha256 === current.servedSha256 && next.trustSha256 === current.trustSha256 && next.nextTrustPem === current.nextTrustPem) return current;
         options.apply(next);
-        const newAuthority = next.trustSha256 !== current.trustSha256;
+        const before = current;
         current = next;
         const details = { tls: { source: next.source, fingerprint_sha256: next.trustSha256, serving_expires_at: next.servedNotAfter } };
-        if (newAuthority) options.log.error(details, 'TLS: the certificate to trust changed (a new site authority, or new site files): stations and handhelds must pin the new fingerprint');
+        if (next.made === 'successor') options.log.warn(details, 'TLS: the site authority rolled to its successor, announced to the members before: stations keep syncing, handhelds must trust the new fingerprint');
+        else if (next.trustSha256 !== before.trustSha256) options.log.error(details, 'TLS: the certificate to trust changed (a new site authority, or new site files): stations and handhelds must pin the new fingerprint');
+        else if (next.nextTrustPem !== before.nextTrustPem) options.log.info(details, 'TLS: made the site authority\'s successor; the members take it over the pinned channel before it is served');
         else options.log.info(details, 'TLS: renewed the serving certificate under the same authority; nobody re-pins');
       } catch (error) {
         // The certificate served stays as it is (a site's files being replaced, unreadable for a moment): the next look tries again.

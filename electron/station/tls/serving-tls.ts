@@ -16,6 +16,8 @@ export interface ServingTls {
   trustPem: string;
   /** Its SHA-256 fingerprint (what a join pins). */
   trustSha256: string;
+  /** The station authority's successor, announced to the site's members before it takes over; null when none (or the site's own files). */
+  nextTrustPem: string | null;
   /** The serving certificate (PEM), its own fingerprint and its end. */
   servedPem: string;
   servedSha256: string;
@@ -34,6 +36,7 @@ export async function servingTls(request: TlsRequest, dataDir: string, now: numb
       cert: site.certPem,
       trustPem: site.top.toString(),
       trustSha256: site.top.fingerprint256,
+      nextTrustPem: null,
       servedPem: site.leaf.toString(),
       servedSha256: site.leaf.fingerprint256,
       servedNotAfter: site.leaf.validToDate.toISOString(),
@@ -49,6 +52,7 @@ export async function servingTls(request: TlsRequest, dataDir: string, now: numb
     cert: `${kept.certPem.trimEnd()}\n${kept.caPem}`,
     trustPem: kept.caPem,
     trustSha256: authority.fingerprint256,
+    nextTrustPem: kept.nextCaPem,
     servedPem: kept.certPem,
     servedSha256: served.fingerprint256,
     servedNotAfter: served.validToDate.toISOString(),

@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { createPrivateKey, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../private-files.ts';
@@ -25,6 +25,11 @@ export const CA_VALID_DAYS = 20 * 365;
 export const SERVING_VALID_DAYS = 397;
 /** Renewed at a start this close to its end. */
 export const RENEW_WITHIN_DAYS = 30;
+/**
+ * The authority's successor is made this long before the authority's end and announced to the site's
+ * members over the pinned channel (site/authority-follow.ts), so the roll 30 days before the end needs no new join.
+ */
+export const SUCCESSOR_WITHIN_DAYS = 365;
 /** notBefore this far back: a station whose clock runs a little behind still accepts the certificate. */
 const BACKDATE_MS = DAY_MS;
 
@@ -32,7 +37,7 @@ const BACKDATE_MS = DAY_MS;
 const KEY_ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
 export const TLS_DIR = 'tls';
-const FILES = { caCert: 'site-ca.pem', caKey: 'site-ca.key', cert: 'serving.pem', key: 'serving.key' } as const;
+const FILES = { caCert: 'site-ca.pem', caKey: 'site-ca.key', nextCaCert: 'site-ca-next.pem', nextCaKey: 'site-ca-next.key', cert: 'serving.pem', key: 'serving.key' } as const;
 
 export interface StationCertificates {
   /** The authority's certificate (PEM): what stations and handhelds trust. */
@@ -41,8 +46,13 @@ export interface StationCertificates {
   certPem: string;
   /** The serving certificate's private key (PKCS#8 PEM). */
   keyPem: string;
-  /** What this start did: kept both, renewed the serving certificate, or made a new authority (a new pin). */
-  made: 'none' | 'serving' | 'authority';
+  /** The authority's successor (PEM), made within SUCCESSOR_WITHIN_DAYS of the authority's end; null before. */
+  nextCaPem: string | null;
+  /**
+   * What this look did: kept both, renewed the serving certificate, made a new authority (a new pin:
+   * stations join again), or rolled to the successor announced before (members pinned it already).
+   */
+  made: 'none' | 'serving' | 'authority' | 'successor';
 }
 
 export class StationCertificateError extends Error {
@@ -136,10 +146,21 @@ function writePrivate(dir: string, file: string, text: string): void {
   writeFileSync(join(dir, file), text, { mode: 0o600 });
 }
 
+/** The successor kept beside the authority, when it is one that can take over at `now`. */
+function usableSuccessor(dir: string, now: number): { certPem: string; keyPem: string; cert: X509Certificate } | null {
+  const next = readPair(dir, FILES.nextCaCert, FILES.nextCaKey);
+  return next && next.cert.ca && !endsSoon(next.cert, now) ? next : null;
+}
+
+function withinSuccessorWindow(cert: X509Certificate, now: number): boolean {
+  return cert.validToDate.getTime() - now < SUCCESSOR_WITHIN_DAYS * DAY_MS;
+}
+
 /**
  * The station's certificates in `<dataDir>/tls/`, made or renewed as needed at `now`: the authority
- * when missing, unreadable or within 30 days of its end; the serving certificate likewise, when it
- * does not name every one of `names`, or when the authority is new. Private keys are owner-only.
+ * when missing, unreadable or within 30 days of its end (its successor takes over when one was made);
+ * the successor within a year of the authority's end; the serving certificate when missing, ending,
+ * not naming every one of `names`, or when the authority is new. Private keys are owner-only.
  */
 export async function keepStationCertificates(dataDir: string, names: ServingNames, now: number): Promise<StationCertificates> {
   const dir = join(dataDir, TLS_DIR);
@@ -147,11 +168,22 @@ export async function keepStationCertificates(dataDir: string, names: ServingNam
   let made: StationCertificates['made'] = 'none';
   let authority = readPair(dir, FILES.caCert, FILES.caKey);
   if (!authority || !authority.cert.ca || endsSoon(authority.cert, now)) {
-    const fresh = await makeAuthority(now);
+    // The successor announced to the members takes over (the key first: a pair half written reads as no pair).
+    const successor = usableSuccessor(dir, now);
+    const fresh = successor ?? (await makeAuthority(now));
     writePrivate(dir, FILES.caKey, fresh.keyPem);
     writePrivate(dir, FILES.caCert, fresh.certPem);
-    authority = { ...fresh, cert: new X509Certificate(fresh.certPem) };
-    made = 'authority';
+    rmSync(join(dir, FILES.nextCaCert), { force: true });
+    rmSync(join(dir, FILES.nextCaKey), { force: true });
+    authority = { certPem: fresh.certPem, keyPem: fresh.keyPem, cert: new X509Certificate(fresh.certPem) };
+    made = successor ? 'successor' : 'authority';
+  }
+  let successor = usableSuccessor(dir, now);
+  if (!successor && withinSuccessorWindow(authority.cert, now)) {
+    const fresh = await makeAuthority(now);
+    writePrivate(dir, FILES.nextCaKey, fresh.keyPem);
+    writePrivate(dir, FILES.nextCaCert, fresh.certPem);
+    successor = { ...fresh, cert: new X509Certificate(fresh.certPem) };
   }
   let serving = readPair(dir, FILES.cert, FILES.key);
   const servingGood = serving !== null && made === 'none' && serving.cert.checkIssued(authority.cert) && serving.cert.verify(authority.cert.publicKey) && !endsSoon(serving.cert, now) && covers(serving.cert, names);
@@ -163,5 +195,5 @@ export async function keepStationCertificates(dataDir: string, names: ServingNam
     if (made === 'none') made = 'serving';
   }
   if (!serving) throw new StationCertificateError('The station could not make its serving certificate.');
-  return { caPem: authority.certPem, certPem: serving.certPem, keyPem: serving.keyPem, made };
+  return { caPem: authority.certPem, certPem: serving.certPem, keyPem: serving.keyPem, nextCaPem: successor?.certPem ?? null, made };
 }

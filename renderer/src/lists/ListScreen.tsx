@@ -7,6 +7,8 @@ import type { ListState } from './lists-store.ts';
 export interface ListColumn<R> {
   title: string;
   cell(row: R): ReactNode;
+  /** A column of long texts (an email, a return's lines): where room is short (800 px) they wrap, not cut. */
+  long?: boolean;
 }
 
 /**
@@ -94,7 +96,9 @@ function ListTable<R extends { id: number }>(props: {
           <tr key={row.id} data-testid={props.rowTestId}>
             <th scope="row">{head.cell(row)}</th>
             {rest.map((column) => (
-              <td key={column.title}>{column.cell(row)}</td>
+              <td key={column.title} className={column.long ? 'list-long' : undefined}>
+                {column.cell(row)}
+              </td>
             ))}
           </tr>
         ))}

@@ -31,9 +31,26 @@ export function ReturnsScreen() {
           ),
         },
         { title: 'Account', cell: (r) => r.account_id },
-        { title: 'Customer', cell: (r) => r.email },
+        {
+          title: 'Customer',
+          long: true,
+          // Where it wraps, an email breaks before its @ rather than at any letter.
+          cell: (r) => {
+            const at = r.email.lastIndexOf('@');
+            return at > 0 ? (
+              <>
+                {r.email.slice(0, at)}
+                <wbr />
+                {r.email.slice(at)}
+              </>
+            ) : (
+              r.email
+            );
+          },
+        },
         { title: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
-        { title: 'Lines', cell: (r) => r.return_line_items.map((l) => `${l.merchant_sku} ×${l.quantity}`).join(', ') },
+        // A line's SKU and quantity stay together where the cell wraps.
+        { title: 'Lines', long: true, cell: (r) => r.return_line_items.map((l) => `${l.merchant_sku}\u00a0×${l.quantity}`).join(', ') },
         { title: 'Units due', cell: (r) => r.return_line_items.reduce((sum, l) => sum + l.unreceived_quantity, 0) },
         { title: 'Receive by', cell: (r) => r.receive_by },
       ]}

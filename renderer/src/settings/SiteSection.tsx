@@ -132,6 +132,12 @@ function JoinedHub({ hub, pending }: { hub: NonNullable<SiteView['hub']>; pendin
       </p>
       <p className="small">
         Trusted certificate: <code className="fingerprint">{hub.ca_sha256}</code>
+        {hub.next_ca_sha256 ? (
+          <>
+            {' '}
+            and its successor, announced by the hub: <code className="fingerprint">{hub.next_ca_sha256}</code>
+          </>
+        ) : null}
       </p>
     </div>
   );

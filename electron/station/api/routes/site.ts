@@ -38,6 +38,12 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
     },
   });
 
+  /** What only the hub's live members may read: 403 NOT_SITE_MEMBER for any other token. */
+  const assertLiveMember = async (principal: { tokenId: number } | null | undefined): Promise<void> => {
+    const members = await membersIn(ctx.store.tables);
+    if (!principal || !members.some((m) => m.removed_at === null && m.token_id === principal.tokenId)) throw fail('NOT_SITE_MEMBER');
+  };
+
   addRoute(server, ctx, API_ROUTES.getSite, async ({ t }) => ({ body: await siteViewOf(t, ctx.sync?.status().pending_changes ?? 0) }));
 
   // The site's configuration, PIN hashes included: for the hub's live members alone. Its version is
@@ -47,14 +53,25 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
     method: API_ROUTES.getSiteConfig.method,
     url: fastifyPath(API_ROUTES.getSiteConfig.path),
     handler: async (request, reply) => {
-      const { principal } = await openSiteConfig(request);
-      const members = await membersIn(ctx.store.tables);
-      if (!principal || !members.some((m) => m.removed_at === null && m.token_id === principal.tokenId)) throw fail('NOT_SITE_MEMBER');
+      await assertLiveMember((await openSiteConfig(request)).principal);
       const config = await siteConfigOf(ctx.store.tables);
       const etag = `"${config.version}"`;
       reply.header('etag', etag).header('cache-control', 'no-store');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
       return reply.code(200).send(config);
+    },
+  });
+
+  // What the members trust, for them alone: they take the successor before the hub serves it.
+  const openSiteAuthorities = createRouteOpening(ctx, API_ROUTES.getSiteAuthorities);
+  server.route({
+    method: API_ROUTES.getSiteAuthorities.method,
+    url: fastifyPath(API_ROUTES.getSiteAuthorities.path),
+    handler: async (request, reply) => {
+      await assertLiveMember((await openSiteAuthorities(request)).principal);
+      const authorities = ctx.siteAuthorities?.() ?? null;
+      if (!authorities) throw fail('NOT_A_HUB', 'This station serves no TLS: a hub listens on the site network (serve --host), where it serves HTTPS.');
+      return reply.code(200).header('cache-control', 'no-store').send(authorities);
     },
   });
 
