@@ -12,8 +12,8 @@ import { createInvite, removeMember } from '../station/site/hub.ts';
 import { joinHub, SiteJoinError } from '../station/site/join.ts';
 import { ownWorkersOf } from '../station/site/site-config.ts';
 import { currentMembership, saveJoinedSite, siteViewOf } from '../station/site/membership.ts';
-import { boundTables } from '../station/store/index.ts';
-import { createSyncEngine } from '../station/sync/engine.ts';
+import { boundTables, type MediaFile } from '../station/store/index.ts';
+import { createSyncEngine, type SyncEngine } from '../station/sync/engine.ts';
 import { displayUrl, readUpstreamSettings, saveUpstreamSettings } from '../station/sync/settings.ts';
 import { fetchTrusting, sha256Fingerprint } from '../station/tls/pinned-fetch.ts';
 import { TLS_DIR } from '../station/tls/station-certificates.ts';
@@ -132,6 +132,7 @@ async function promoteHere(dataDir: string, running: boolean): Promise<void> {
       caughtUp = engine.status().pending_changes === 0 && !receiptsDue && report.pull_failed.length === 0 && report.pull_left.length === 0;
     }
     if (!caughtUp) throw new CommandRefused(`Not caught up with the hub after ${CATCH_UP_ROUNDS} rounds (${engine.status().pending_changes} changes unsent): nothing was taken; run it again.`);
+    await copyHubPhotos(ctx, engine);
     // Over the pinned channel: only the hub's own authority is trusted with the request and its answer.
     const hub = new ApiClient({ baseUrl: settings.returns_url, token: settings.token, fetch: fetchTrusting({ ca: settings.site.hub_ca_pem }) });
     const uplink = await hub.takeSiteUplink();
@@ -142,6 +143,38 @@ async function promoteHere(dataDir: string, running: boolean): Promise<void> {
     `This station is the site's hub now: it syncs with ${displayUrl(taken.returns_url)} (accounts ${taken.accounts.join(', ')}); its first rounds link its records to the returns service's before anything is sent.\n` +
       'Start it with --host (the site network), then on each other station, the old hub too: returns-station site join https://THIS:PORT --code "$(returns-station site invite)" (run here).\n',
   );
+}
+
+/**
+ * The photos this station shows through the hub (their bytes kept there, site-receipt.md) are copied
+ * here before the uplink is taken: once the hub steps aside they may be nowhere else (the returns
+ * service was down when they were taken). Any that cannot be read refuses the promotion.
+ */
+async function copyHubPhotos(ctx: DomainContext, engine: SyncEngine): Promise<void> {
+  const remote = new Map<string, MediaFile[]>();
+  for (const file of await ctx.store.tables.media_files.toArray()) if (file.remote_url !== undefined) remote.set(file.sha256, [...(remote.get(file.sha256) ?? []), file]);
+  for (const [sha256, files] of remote) {
+    const url = files[0]?.remote_url ?? '';
+    if (!(await ctx.store.media.exists(sha256))) {
+      const bytes = await engine.hubMediaBytes(url);
+      if (!bytes) throw new CommandRefused(`A photo kept at the hub cannot be read (${url}): nothing was taken; run it again.`);
+      const stored = await ctx.store.media.put(bytes);
+      if (stored.sha256 !== sha256) {
+        await ctx.store.media.release(stored.sha256);
+        throw new CommandRefused(`The hub answered other bytes for the photo ${sha256}: nothing was taken.`);
+      }
+    }
+    // The records name bytes of this station now (no remote URL); the hold `put` took ends after.
+    await ctx.store.write(async (tx) => {
+      const t = boundTables(tx);
+      for (const file of files) {
+        const own: MediaFile = { ...file };
+        delete own.remote_url;
+        await t.media_files.put(own);
+      }
+    });
+    await ctx.store.media.release(sha256);
+  }
 }
 
 function printInvite(invite: SiteInvite): void {

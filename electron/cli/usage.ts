@@ -53,10 +53,11 @@ Commands:
       On the member named, stopped: send the hub everything, pull everything it holds, take its
       uplink and sync with the returns service from now on. Start it with --host; the other
       stations (the old hub too) join it with a code from its site invite.
-  handheld pair [--data-dir D]
+  handheld pair [--name NAME] [--data-dir D]
       A pairing code for a handheld (running or not): the code alone on stdout (works once, for
       10 minutes), the address to open on the handheld on stderr. The handheld gets a token of its
-      own, named after it (token list shows it; token revoke ends it).
+      own, named NAME (without --name, the name typed on the handheld; unique among the paired
+      handhelds): token list shows it as "handheld: NAME", token revoke ends it.
   sync --once [--data-dir D]
       One full sync round, then a summary. Exit 0 all sent, 3 changes waiting, 1 offline/paused.
   help

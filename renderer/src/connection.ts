@@ -1,4 +1,5 @@
 import { type StationConnection, StationConnectionSchema } from '#shared/station-config.ts';
+import { markPairedHandheld } from './pairing/paired-device.ts';
 
 const TOKEN_KEY = 'returns-station.token';
 /** A paired handheld's own token (docs/decisions/handheld-pairing.md): kept across reloads, never in an address. */
@@ -22,5 +23,8 @@ export function resolveConnection(): StationConnection {
     sessionStorage.setItem(TOKEN_KEY, linkToken);
     history.replaceState(null, '', window.location.pathname + window.location.search);
   }
-  return { baseUrl: window.location.origin, token: sessionStorage.getItem(TOKEN_KEY) ?? localStorage.getItem(DEVICE_TOKEN_KEY), version: '' };
+  const linked = sessionStorage.getItem(TOKEN_KEY);
+  const device = localStorage.getItem(DEVICE_TOKEN_KEY);
+  markPairedHandheld(linked === null && device !== null);
+  return { baseUrl: window.location.origin, token: linked ?? device, version: '' };
 }

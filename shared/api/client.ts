@@ -25,7 +25,7 @@ import type {
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
 import type { PromoteMemberInput, SiteInvite, SiteJoinInput, SiteUplink, SiteView } from './site.ts';
-import type { HandheldPaired, HandheldPairing, HandheldPairRequest } from './handhelds.ts';
+import type { HandheldPaired, HandheldPairing, HandheldPairingCreate, HandheldPairRequest } from './handhelds.ts';
 import type { SiteConfig } from './site-config.ts';
 import { createSseParser } from './sse.ts';
 import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
@@ -522,8 +522,8 @@ export class ApiClient {
   getSiteConfig(o: RequestOptions = {}): Promise<SiteConfig> {
     return this.#call(API_ROUTES.getSiteConfig, { signal: o.signal });
   }
-  createHandheldPairing(o: RequestOptions = {}): Promise<HandheldPairing> {
-    return this.#call(API_ROUTES.createHandheldPairing, { signal: o.signal });
+  createHandheldPairing(body: HandheldPairingCreate = {}, o: RequestOptions = {}): Promise<HandheldPairing> {
+    return this.#call(API_ROUTES.createHandheldPairing, { json: body, signal: o.signal });
   }
   pairHandheld(body: HandheldPairRequest, o: RequestOptions = {}): Promise<HandheldPaired> {
     return this.#call(API_ROUTES.pairHandheld, { json: body, signal: o.signal });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HealthSchema } from '../health.ts';
-import { HandheldPairRequestSchema, HandheldPairedSchema, HandheldPairingSchema, PAIRING_CODE_MINUTES, PAIRING_WRONG_CODES_PER_MINUTE } from './handhelds.ts';
+import { HandheldPairingCreateSchema, HandheldPairRequestSchema, HandheldPairedSchema, HandheldPairingSchema, PAIRING_CODE_MINUTES, PAIRING_WRONG_CODES_PER_MINUTE } from './handhelds.ts';
 import { IdParamSchema, PaginationQuerySchema } from './common.ts';
 import { DockDayQuerySchema, DockDayReceiptsQuerySchema, DockDaySchema } from './dock-day.ts';
 import type { ErrorCode } from './errors.ts';
@@ -907,10 +907,11 @@ export const API_ROUTES = {
     summary: `Make a pairing code for a handheld: it works once, for ${PAIRING_CODE_MINUTES} minutes; shown in this answer only (the station keeps its hash).`,
     tag: 'handhelds',
     auth: 'supervisor',
+    body: HandheldPairingCreateSchema,
     status: 201,
     response: HandheldPairingSchema,
     replayable: false,
-    errors: ['ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'VALIDATION_FAILED', 'RATE_LIMITED'],
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'RATE_LIMITED'],
   },
   pairHandheld: {
     operationId: 'pairHandheld',
@@ -918,7 +919,8 @@ export const API_ROUTES = {
     path: '/api/v1/handhelds/pair',
     summary: "A handheld exchanges a pairing code for a token of its own (no token: the code is the credential).",
     description:
-      "The answer's token has the `terminal` role, is named `handheld: {device_name}`, does not expire and is listed and revoked with the station's tokens. " +
+      "The answer's token has the `terminal` role, is named `handheld: {device_name}` (the name the code was made with, else the request's), does not expire and is listed and revoked with the station's tokens. " +
+      'A name another paired handheld has, or no name at all, is a 422 `VALIDATION_FAILED` on `device_name`, and the code still works. ' +
       'An unknown, used or expired code is a 403 `PAIRING_CODE_REFUSED`. ' +
       `Past ${PAIRING_WRONG_CODES_PER_MINUTE} wrong codes a minute, from every caller together, every pairing is a 429 \`RATE_LIMITED\` with \`Retry-After\` until the minute ends.`,
     tag: 'handhelds',

@@ -85,6 +85,7 @@ for (const size of SIZES) {
         await page.getByTestId('site-invite').click();
         await expect(page.getByTestId('site-invite-code')).toBeInViewport();
         // A pairing made is brought into view whole: its QR code for the handheld's camera, and its code.
+        await page.getByTestId('handheld-name').fill('TC52 dock 3');
         await page.getByTestId('handheld-pair').click();
         await expect(page.getByTestId('handheld-qr')).toBeVisible();
         await look('settings-site-pairing', [page.getByTestId('handheld-qr'), page.getByTestId('handheld-code')]);

@@ -7,14 +7,14 @@ import { type RunningStation, startStation } from '../support/station-process.ts
 import { type FakeReturnsService, startFakeReturnsService } from './fake-returns-service.ts';
 import { freePort, inviteCode, statusAt } from './site-support.ts';
 import { setSpecUpstream } from './spec-support.ts';
-import { RETURN_BODY, runCli, tempDir, tracking, waitFor } from './support.ts';
+import { attachPhoto, photo, RETURN_BODY, runCli, tempDir, tracking, waitFor } from './support.ts';
 
 /*
  * Moving the hub to another station (docs/decisions/site-promote.md), through the doors an operator
  * uses: a hub A (`serve --host`, TLS) on the spec-only fake in unfriendly modes (filters ignored,
  * newest first, 25 a page, no body on a return's create, 204 on PATCH), members B and C joined with
  * `site join`. While the returns service is down, work is done at A, B and C (A's outbox is not
- * empty); `site promote 1` on A steps it down, `site promote` on the stopped B takes the uplink; C and
+ * empty; a photo taken at C has its bytes only at A and C); `site promote 1` on A steps it down, `site promote` on the stopped B takes the uplink; C and
  * A join B with codes from B. The returns service ends with each create, unit and receipt once,
  * across a restart of the new hub on its data directory.
  */
@@ -63,13 +63,14 @@ async function cli(args: string[]): Promise<string> {
   return ran.stderr;
 }
 
-/** Receives the package at the station with `units` units of its return's first line. */
-async function receive(at: Station, trackingNumber: string, units: Array<'new' | 'damaged' | 'good'>): Promise<void> {
+/** Receives the package at the station with `units` units of its return's first line (and a photo when `photoSeed` is given). */
+async function receive(at: Station, trackingNumber: string, units: Array<'new' | 'damaged' | 'good'>, photoSeed?: number): Promise<void> {
   const found = (await at.api.lookup(trackingNumber)).packages[0];
   if (!found) throw new Error(`${trackingNumber} is not on the station`);
   const line = (await at.api.getReturn(ACCOUNT, found.return_id)).return_line_items[0];
   if (!line) throw new Error('the return has no line');
   for (const condition of units) await at.api.createLineItem(ACCOUNT, found.id, { return_line_item_id: line.id, condition });
+  if (photoSeed !== undefined) await attachPhoto(at.api, ACCOUNT, found.id, photo(photoSeed, 4));
   await at.api.updatePackage(ACCOUNT, found.id, { status: 'received', notes: `received at ${at.station.origin}` });
 }
 
@@ -91,6 +92,8 @@ function expectEachOnce(): void {
     expect(receipts.length, `receipts of ${p.tracking_number}`).toBe(p.status === 'received' ? 1 : 0);
     const unitCreates = requests.filter((r) => r.method === 'POST' && r.path.endsWith(`${path}/line_items`));
     expect(unitCreates.length, `unit creates of ${p.tracking_number}`).toBe(p.line_items.length);
+    const uploads = requests.filter((r) => r.method === 'POST' && r.path.endsWith(`${path}/media_files`));
+    expect(uploads.length, `photo uploads of ${p.tracking_number}`).toBe(p.media_files.length);
   }
   const packageCreates = requests.filter((r) => r.method === 'POST' && /\/return_packages$/.test(r.path)).map((r) => (JSON.parse(r.body) as { tracking_number: string }).tracking_number);
   expect(new Set(packageCreates).size).toBe(packageCreates.length);
@@ -101,7 +104,7 @@ function expectEachOnce(): void {
 beforeAll(async () => {
   fake = await startFakeReturnsService({
     accounts: [ACCOUNT],
-    modes: { lineItemRoutes: true, order: 'id_desc', defaultPerPage: 25, pageCap: 25, returnCreateBody: 'empty', patchStatus: 204 },
+    modes: { lineItemRoutes: true, mediaRoutes: true, order: 'id_desc', defaultPerPage: 25, pageCap: 25, returnCreateBody: 'empty', patchStatus: 204 },
   });
   const aDir = newDir('promote-a-');
   await setSpecUpstream(aDir, fake, [ACCOUNT]);
@@ -129,12 +132,12 @@ describe('moving the hub', { timeout: 240_000 }, () => {
   it('the new hub takes the uplink with the old hub’s unsent work and duplicates nothing upstream', async () => {
     const [t0 = '', t1 = '', t2 = ''] = trackings;
     // Before the outage: a receipt at B goes up through A.
-    await receive(b, t0, ['new', 'damaged']);
-    await waitFor('B’s receipt upstream', async () => upstreamStatus(t0) === 'received' && upstreamPackage(t0)[0]?.line_items.length === 2, 60_000);
+    await receive(b, t0, ['new', 'damaged'], 71);
+    await waitFor('B’s receipt upstream', async () => upstreamStatus(t0) === 'received' && upstreamPackage(t0)[0]?.line_items.length === 2 && upstreamPackage(t0)[0]?.media_files.length === 1, 60_000);
 
     // The returns service is down: work at C, at A's own dock and a new return and parcel at A.
     fake.modes.outage = { status: 503, retryAfterSeconds: 1, until: fake.now() + 3_600_000 };
-    await receive(c, t1, ['good']);
+    await receive(c, t1, ['good'], 72); // the photo's bytes stay at A: B shows it through A
     await receive(a, t2, ['new', 'new']);
     const ret2 = await a.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT, email: 'outage@example.com' });
     madeInOutage.push((await a.api.createPackage(ACCOUNT, { return_id: ret2.id, tracking_number: tracking('OUTAGE') })).tracking_number);
@@ -166,6 +169,9 @@ describe('moving the hub', { timeout: 240_000 }, () => {
     b = await startHub(b.station.dataDir, bPort);
     await waitFor('every change up', async () => (await pendingAt(b)) === 0 && upstreamStatus(t2) === 'received' && upstreamStatus(t1) === 'received' && upstreamPackage(madeInOutage[0] ?? '').length === 1, 90_000);
     expect(upstreamPackage(t1)[0]?.line_items).toHaveLength(1);
+    // C's photo went up from B, which copied its bytes from A before A stepped aside; B's own was adopted, not sent again.
+    expect(upstreamPackage(t1)[0]?.media_files).toHaveLength(1);
+    expect(upstreamPackage(t0)[0]?.media_files).toHaveLength(1);
     expect(upstreamPackage(t2)[0]?.line_items).toHaveLength(2);
     expect(upstreamPackage(t0)[0]?.line_items).toHaveLength(2);
     expectEachOnce();

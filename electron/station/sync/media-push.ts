@@ -21,6 +21,8 @@ import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
 
 type MediaLinks = NonNullable<UpstreamLink['media']>;
 
+const STATION_MEDIA_TYPES: ReadonlySet<string> = new Set<MediaFile['type']>(['image', 'video', 'document']);
+
 /** The words every report of kept media starts with (API, UI and `sync --once`). */
 export const MEDIA_KEPT_LOCAL = 'media kept local: upstream has no media support';
 
@@ -122,7 +124,8 @@ async function adoptMedia(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLin
   const claimed = new Set(Object.values(map).map((s) => s.upstream_id));
   for (const candidate of upstreamFiles) {
     if (typeof candidate.id !== 'number' || typeof candidate.url !== 'string' || claimed.has(candidate.id)) continue;
-    if (candidate.type !== undefined && candidate.type !== file.type) continue;
+    // The spec shows no media types: only a type of this station's own words that differs rules a file out (a returns service may say `image/jpeg`); the bytes decide.
+    if (typeof candidate.type === 'string' && STATION_MEDIA_TYPES.has(candidate.type) && candidate.type !== file.type) continue;
     if ((await sc.client.mediaHash(candidate.url, file.size)) === file.sha256) return candidate.id;
   }
   return null;

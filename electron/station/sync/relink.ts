@@ -28,6 +28,14 @@ async function linksUpstream(t: Pick<ReadTables, 'station_meta'>): Promise<strin
   return typeof value === 'string' ? value : null;
 }
 
+/**
+ * The hub's authority rolled to its successor (site/authority-follow.ts): the same hub, so the links
+ * stay its, in the caller's write.
+ */
+export async function followHubAuthority(t: BoundTables, before: UpstreamSettings, after: UpstreamSettings): Promise<void> {
+  if ((await linksUpstream(t)) === upstreamIdentity(before)) await t.station_meta.put({ key: LINKS_UPSTREAM_KEY, value: upstreamIdentity(after) });
+}
+
 export type RelinkReason =
   /** A member of a site takes a returns service as its upstream: it becomes the site's uplink. */
   | 'takes-uplink'

@@ -3,7 +3,7 @@ import { fieldErrorsFromIssues, parseRequest } from '#shared/api/errors.ts';
 import { stationAddresses, trimAddress, UpstreamSettingsInputSchema } from '#shared/api/sync.ts';
 import { boundTables, type BoundTables, type ReadTables, type StationStore } from '../store/index.ts';
 import { retryKeptMedia } from './media-push.ts';
-import { type RelinkReason, relinkIfNewUpstream } from './relink.ts';
+import { followHubAuthority, type RelinkReason, relinkIfNewUpstream } from './relink.ts';
 import type { UpstreamSettings } from './upstream-client.ts';
 
 /** Where the upstream settings live: one `station_meta` row (the data directory is the station's own). */
@@ -92,6 +92,7 @@ export async function saveSiteTrust(t: BoundTables, trust: SiteTrust): Promise<b
   const fields = ['hub_ca_pem', 'hub_ca_sha256', 'hub_ca_next_pem', 'hub_ca_next_sha256'] as const;
   if (fields.every((field) => site[field] === settings.site?.[field])) return false;
   await t.station_meta.put({ key: SETTINGS_KEY, value: { ...settings, site } });
+  await followHubAuthority(t, settings, { ...settings, site });
   return true;
 }
 

@@ -136,7 +136,9 @@ export function createUpstreamClient(
     mediaHash(url, maxBytes) {
       if (!/^https?:\/\//i.test(url)) return Promise.resolve(null);
       requests += 1;
-      return hashOfMedia(fetchImpl, url, maxBytes);
+      // The spec does not say whether a file's address needs the token: it is sent only to the upstream's own origins.
+      const own = [returnsUrl, baseUrl].some((address) => originOf(address) === originOf(url));
+      return hashOfMedia(fetchImpl, url, maxBytes, own ? { authorization: `Bearer ${settings.token}` } : {});
     },
   };
 }
@@ -176,9 +178,17 @@ function jsonOrNull(text: string): unknown {
 }
 
 /** The sha256 of the bytes at a media capability URL, streamed (no token: the URL is the permission); null when unreadable or over `maxBytes`. */
-async function hashOfMedia(fetchImpl: FetchLike, url: string, maxBytes: number): Promise<string | null> {
+function originOf(url: string): string | null {
   try {
-    const response = await fetchImpl(url, { method: 'GET', signal: AbortSignal.timeout(TIMEOUT_MS + Math.ceil(maxBytes / 1024 / 1024) * UPLOAD_MS_PER_MIB) });
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+async function hashOfMedia(fetchImpl: FetchLike, url: string, maxBytes: number, headers: Record<string, string>): Promise<string | null> {
+  try {
+    const response = await fetchImpl(url, { method: 'GET', headers, signal: AbortSignal.timeout(TIMEOUT_MS + Math.ceil(maxBytes / 1024 / 1024) * UPLOAD_MS_PER_MIB) });
     if (!response.ok || !response.body) return null;
     const hash = createHash('sha256');
     let size = 0;

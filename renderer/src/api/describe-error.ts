@@ -1,4 +1,5 @@
 import { ApiError, StationUnreachableError, SupervisorSessionEndedError } from '#shared/api/client.ts';
+import { isPairedHandheld } from '../pairing/paired-device.ts';
 
 /** Why a supervisor is asked to sign in again; the change was not made. */
 export const SESSION_ENDED =
@@ -26,7 +27,9 @@ export function describeError(error: unknown): string {
       case 'SUPERVISOR_REQUIRED':
         return 'Only a supervisor may change this: sign in as a supervisor (Supervisor, Alt+U) and try again. Nothing was changed.';
       case 'INVALID_TOKEN':
-        return 'The station did not accept this screen’s token. Open the link the station printed again.';
+        return isPairedHandheld()
+          ? 'The station no longer accepts this handheld (its pairing was revoked). Pair it again: a supervisor shows a code in Settings → Site → Handhelds.'
+          : 'The station did not accept this screen’s token. Open the link the station printed again.';
       case 'VALIDATION_FAILED': {
         const fields = Array.isArray(d.fields) ? (d.fields as { path?: unknown; message?: unknown }[]) : [];
         const first = fields[0];

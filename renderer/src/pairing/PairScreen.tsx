@@ -19,14 +19,28 @@ export function takePairingCode(): string | null {
   return code;
 }
 
+/** The station's refusal: what to show, and whether it is about the name (then the code still works). */
+class PairingRefused extends Error {
+  readonly aboutName: boolean;
+  constructor(message: string, aboutName: boolean) {
+    super(message);
+    this.aboutName = aboutName;
+  }
+}
+
 async function pair(code: string, deviceName: string): Promise<string> {
   const response = await fetch(API_ROUTES.pairHandheld.path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ code, device_name: deviceName }),
+    // No name: the one the code was made with on the station's screen.
+    body: JSON.stringify(deviceName === '' ? { code } : { code, device_name: deviceName }),
   });
   const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(ErrorBodySchema.safeParse(body).data?.details.message ?? `The station answered ${response.status}.`);
+  if (!response.ok) {
+    const error = ErrorBodySchema.safeParse(body).data;
+    const aboutName = (error?.details.fields ?? []).some((f) => f.path === 'device_name');
+    throw new PairingRefused(error?.details.message ?? `The station answered ${response.status}.`, aboutName);
+  }
   return HandheldPairedSchema.parse(body).token;
 }
 
@@ -36,17 +50,20 @@ async function pair(code: string, deviceName: string): Promise<string> {
  */
 export function PairScreen({ initialCode }: { initialCode: string | null }) {
   const [code, setCode] = useState(initialCode ?? '');
-  const [name, setName] = useState(() => `Handheld ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`);
+  const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const nameField = useRef<HTMLInputElement>(null);
   const submit = async (typed: string) => {
     setBusy(true);
     try {
-      saveDeviceToken(await pair(typed, name.trim() || 'Handheld'));
+      saveDeviceToken(await pair(typed, name.trim()));
       window.location.replace('/');
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
       setBusy(false);
+      // A code made without a name (or a name taken): the person names the handheld, the code still works.
+      if (error instanceof PairingRefused && error.aboutName) nameField.current?.focus();
     }
   };
   const started = useRef(false);
@@ -70,8 +87,8 @@ export function PairScreen({ initialCode }: { initialCode: string | null }) {
           <input data-testid="pair-code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="off" autoCapitalize="characters" maxLength={9} required />
         </label>
         <label>
-          This handheld&apos;s name
-          <input data-testid="pair-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required />
+          This handheld&apos;s name (unless the station named it)
+          <input data-testid="pair-name" ref={nameField} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} placeholder="e.g. TC52 dock 3" autoComplete="off" />
         </label>
         <button type="submit" className="btn" data-testid="pair-submit" disabled={busy}>
           {busy ? 'Pairing…' : 'Pair'}

@@ -1,19 +1,20 @@
-import { useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import QRCode from 'qrcode';
-import type { HandheldPairing } from '#shared/api/handhelds.ts';
+import { HANDHELD_TOKEN_PREFIX, type HandheldPairing } from '#shared/api/handhelds.ts';
 import type { TokenView } from '#shared/api/tokens.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
 
-/** The name every handheld's token is given (`handheld: {device}`, docs/decisions/handheld-pairing.md). */
-const HANDHELD_TOKEN = /^handheld: /;
+const isHandheld = (token: TokenView) => token.name.startsWith(HANDHELD_TOKEN_PREFIX);
 
 /**
- * Settings → Site → Handhelds: a pairing code for a handheld, as text and as a QR code of the
- * address to open (the code in its fragment), and the paired handhelds with their revocation. All of
- * it needs a supervisor (the station refuses a terminal's token, and the sign-in opens).
+ * Settings → Site → Handhelds: a pairing code for the handheld the supervisor names, as text and as a
+ * QR code of the address to open (the code in its fragment; the device gets the name), and the paired
+ * handhelds by name with their revocation. All of it needs a supervisor (the station refuses a
+ * terminal's token, and the sign-in opens).
  */
 export function HandheldsPart() {
+  const [name, setName] = useState('');
   const [pairing, setPairing] = useState<HandheldPairing | null>(null);
   const [qr, setQr] = useState<string | null>(null);
   const [devices, setDevices] = useState<TokenView[] | null>(null);
@@ -24,7 +25,7 @@ export function HandheldsPart() {
     if (pairing) shown.current?.scrollIntoView({ block: 'nearest' });
   }, [pairing]);
   const makePairing = async () => {
-    const made = await pageClient.createHandheldPairing();
+    const made = await pageClient.createHandheldPairing({ device_name: name.trim() });
     // The QR code is drawn as SVG text: no image address for the page's policy to allow.
     setQr(made.pair_url === null ? null : await QRCode.toString(made.pair_url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
     setPairing(made);
@@ -37,7 +38,14 @@ export function HandheldsPart() {
       setMessage(describeError(error));
     }
   };
-  const showDevices = () => run(async () => setDevices((await pageClient.listTokens()).data.filter((t) => HANDHELD_TOKEN.test(t.name) && t.revoked_at === null)));
+  const showDevices = () => run(async () => setDevices((await pageClient.listTokens()).data.filter((t) => isHandheld(t) && t.revoked_at === null)));
+  const onPair = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      await makePairing();
+      setName('');
+    });
+  };
   const revoke = (device: TokenView) =>
     run(async () => {
       await pageClient.revokeToken(device.id);
@@ -46,19 +54,36 @@ export function HandheldsPart() {
   return (
     <div className="site-invite" data-testid="handhelds">
       <h3>Handhelds</h3>
-      <p>
-        <button type="button" className="btn btn-small" data-testid="handheld-pair" onClick={() => void run(makePairing)}>
+      <form className="handheld-form" onSubmit={onPair}>
+        {/* Named by its placeholder and label, on the button's row: at 800×600 "Pair a handheld" stays in view. */}
+        <input
+          data-testid="handheld-name"
+          aria-label="The handheld's name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={100}
+          placeholder="Name, e.g. TC52 dock 3"
+          autoComplete="off"
+          required
+        />{' '}
+        <button type="submit" className="btn btn-small" data-testid="handheld-pair">
           Pair a handheld
         </button>{' '}
         <button type="button" className="btn btn-small" data-testid="handheld-list" onClick={() => void showDevices()}>
           Paired handhelds
         </button>
-      </p>
+      </form>
       {pairing && (
         <div ref={shown} data-testid="handheld-pairing">
           {qr && <div className="handheld-qr" data-testid="handheld-qr" role="img" aria-label={`QR code of ${pairing.pair_url ?? ''}`} dangerouslySetInnerHTML={{ __html: qr }} />}
           <p>
             <code className="join-code" data-testid="handheld-code">{pairing.code}</code>
+            {pairing.device_name !== null && (
+              <>
+                {' '}
+                for <strong data-testid="handheld-code-name">{pairing.device_name}</strong>
+              </>
+            )}
           </p>
           <p className="small">
             Scan it, or open <code>{pairing.pair_url?.replace(/#.*$/, '') ?? 'https://STATION:PORT/pair'}</code> on the handheld and type the code. Works once, until{' '}
@@ -71,8 +96,8 @@ export function HandheldsPart() {
           {devices.length === 0 && <li>No handheld is paired.</li>}
           {devices.map((d) => (
             <li key={d.id} data-testid="handheld-device">
-              {d.name.replace(HANDHELD_TOKEN, '')} <span className="small">(paired {d.created_at.slice(0, 10)})</span>{' '}
-              <button type="button" className="btn btn-small" data-testid="handheld-revoke" onClick={() => void revoke(d)}>
+              <strong data-testid="handheld-device-name">{d.name.slice(HANDHELD_TOKEN_PREFIX.length)}</strong> <span className="small">(paired {d.created_at.slice(0, 16).replace('T', ' ')} UTC)</span>{' '}
+              <button type="button" className="btn btn-small" data-testid="handheld-revoke" aria-label={`Revoke ${d.name.slice(HANDHELD_TOKEN_PREFIX.length)}`} onClick={() => void revoke(d)}>
                 Revoke
               </button>
             </li>

@@ -12,8 +12,8 @@ import { addRoute, fastifyPath } from '../route.ts';
  * exchange of it for a terminal token of its own (no token: the code is the credential).
  */
 export function handheldRoutes(server: FastifyInstance, ctx: DomainContext): void {
-  addRoute(server, ctx, API_ROUTES.createHandheldPairing, async ({ t, now }) => {
-    const pairing = await createPairing(t, now);
+  addRoute(server, ctx, API_ROUTES.createHandheldPairing, async ({ t, now, body }) => {
+    const pairing = await createPairing(t, now, body.device_name ?? null);
     const origin = ctx.address?.()?.origin ?? null;
     return { body: { ...pairing, pair_url: origin === null ? null : `${origin}${PAIRING_PATH}#code=${pairing.code}` } };
   });
