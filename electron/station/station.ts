@@ -120,7 +120,9 @@ export async function openStation(options: StationOptions): Promise<Station> {
     const upgradedUpstream = await upgradeUpstreamSettings(store);
     // Operators stored before stable ids get theirs (docs/decisions/supervisor.md).
     await fillOperatorUids(store);
-    const sync = createSyncEngine({ store, clock, ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}), ...(options.syncPullIntervalMs !== undefined ? { idleEveryMs: options.syncPullIntervalMs } : {}) });
+    // The server's log, once it exists (the engine logs only from its rounds, which start after it).
+    const syncLog = { warn: (_message: string): void => undefined };
+    const sync = createSyncEngine({ store, clock, log: (message) => syncLog.warn(message), ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}), ...(options.syncPullIntervalMs !== undefined ? { idleEveryMs: options.syncPullIntervalMs } : {}) });
     // The print queue starts with the background work; until then a nudge has nothing to wake.
     const printing = { queue: undefined as PrintQueue | undefined };
     const socket: SocketState = { loopback: false, closing: false, address: null };
@@ -142,6 +144,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
       isBoundToLoopback: () => socket.loopback,
       isClosing: () => socket.closing,
     });
+    syncLog.warn = (message) => server.log.warn(message);
     // The young generation is sized when node starts (bin/returns-station.js, heap/young-generation.ts).
     server.log.debug({ heap_growth: heapGrowth, young_generation: { semi_space_mb: semiSpaceGivenToNode() } }, 'V8 heap growth and young generation');
     const { load: loaded, hotSet, fastPaths = [] } = storeStatsOf(store);

@@ -161,6 +161,12 @@ describe('a scan field holding shortcut keys only (no code)', () => {
     expect(entry.kind === 'refused' && entry.message).toContain(`at most ${MAX_PLUS_RUN} units`);
   });
 
+  it('a shortcut key alone in the field at Enter (a touch keyboard types it as text, never held) is its action once', () => {
+    expect(typedOnPackage('3')).toEqual({ kind: 'shortcut', char: '3', times: 1 });
+    expect(typedOnPackage('+')).toEqual({ kind: 'shortcut', char: '+', times: 1 });
+    expect(typedOnPackage('-')).toEqual({ kind: 'shortcut', char: '-', times: 1 });
+  });
+
   it('a condition key pressed again is that condition once; − pressed again removes one unit', () => {
     expect(typedOnPackage('33')).toEqual({ kind: 'shortcut', char: '3', times: 1 });
     expect(typedOnPackage('333')).toEqual({ kind: 'shortcut', char: '3', times: 1 });

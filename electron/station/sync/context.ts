@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/clock.ts';
 import type { StationStore } from '../store/index.ts';
+import type { HubInterface } from './hub-interface.ts';
 import type { OutboxLedger } from './outbox-ledger.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 
@@ -19,6 +20,8 @@ export interface SyncContext {
   idleEveryMs?: number;
   /** How many stations share the upstream's budget, as the budget estimates it: idle reads stretch by it. */
   pace?: () => number;
+  /** What sync knows of a site hub's interface (an older hub takes the spec alone: hub-interface.ts). */
+  hub?: HubInterface;
 }
 
 /** What a round did, for `sync --once`, the log and the bench. */

@@ -16,6 +16,7 @@ import { createOutboxLedger, type OutboxLedger } from './outbox-ledger.ts';
 import { SYNC_DISABLED } from '../domain/sync-port.ts';
 import { INSTANCE_KEY, stationInstanceId } from '../domain/station-instance.ts';
 import { syncStatusOf } from './status.ts';
+import { type HubInterface, newHubInterface, specFallbackClient } from './hub-interface.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
 import { upstreamFetch } from './upstream-fetch.ts';
 import { hubMediaBytes } from './hub-media.ts';
@@ -79,6 +80,8 @@ export interface SyncEngineOptions {
   idleEveryMs?: number;
   /** Passed to every rate budget the engine makes (the bench runs them on simulated time). */
   budget?: RateBudgetOptions;
+  /** Where the engine says what a person running the station should know (a hub of an older version). */
+  log?: (message: string) => void;
 }
 
 /** The station's instance id (domain/station-instance.ts), made in a write when the station has none: unit ids use it too. */
@@ -200,6 +203,7 @@ async function syncAccounts(sc: SyncContext, budget: RateBudget, accounts: numbe
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { store, clock } = options;
+  const log = options.log ?? (() => undefined);
   // One request budget per upstream, kept across rounds: keyed by its base_url (where nearly all its requests go).
   const budgets = new Map<string, RateBudget>();
   const outbox = createOutboxLedger(store);
@@ -235,9 +239,22 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return budget;
   }
 
+  /** What sync knows of each hub's interface, kept across rounds: per address and token (a new join asks afresh). */
+  const hubs = new Map<string, HubInterface>();
+  function hubFor(settings: UpstreamSettings): HubInterface {
+    const key = JSON.stringify([settings.base_url, settings.token]);
+    let hub = hubs.get(key);
+    if (!hub) hubs.set(key, (hub = newHubInterface(log)));
+    return hub;
+  }
+
   async function contextFor(settings: UpstreamSettings, budget: RateBudget = budgetFor(settings)): Promise<SyncContext> {
-    const client = createUpstreamClient(settings, budget, upstreamFetch(settings, options.fetch), settings.site ? () => ({ 'Returns-Station-Pending': String(feed.current().pending_changes) }) : undefined);
-    return { store, clock, client, outbox, instanceId: await instanceIdOf(store), pace: () => (afterOutage(budget) ? 1 : budget.share()), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
+    const hub = hubFor(settings);
+    const client = specFallbackClient(
+      createUpstreamClient(settings, budget, upstreamFetch(settings, options.fetch), settings.site ? () => ({ 'Returns-Station-Pending': String(feed.current().pending_changes) }) : undefined),
+      hub,
+    );
+    return { store, clock, client, hub, outbox, instanceId: await instanceIdOf(store), pace: () => (afterOutage(budget) ? 1 : budget.share()), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
   }
 
   function afterOutage(budget: RateBudget): boolean {

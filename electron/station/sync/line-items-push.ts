@@ -9,6 +9,7 @@ import { packageLinkMapSaver, subResourceUnsupported, type PackageLinkMapSaver }
 import { sameValue } from './package-fields.ts';
 import type { SyncContext } from './context.ts';
 import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
+import { usesSiteInterface } from './hub-interface.ts';
 
 /*
  * A package's inspected items go up after the package is linked (docs/decisions/sync.md): each local
@@ -66,7 +67,8 @@ export async function lineItemsUnsent(t: BoundTables, pkg: ReturnPackage, link: 
   if (Object.keys(map).some((id) => !items.some((item) => String(item.id) === id))) return true;
   return items.some((item) => {
     const state = map[String(item.id)];
-    return !state?.upstream_id || !sameValue(itemBody(item, lineIds, site), state.synced);
+    // Field by field, as a PATCH sends them: a snapshot may hold fields this body leaves out (a hub of an older version: hub-interface.ts).
+    return !state?.upstream_id || Object.entries(itemBody(item, lineIds, site)).some(([field, value]) => !sameValue(value, state.synced[field]));
   });
 }
 
@@ -89,7 +91,7 @@ export async function pushLineItems(sc: SyncContext, pkg: ReturnPackage, link: U
   for (const item of items) {
     // A unit recorded before the station's links were dropped may be upstream already: looked for first.
     if (!push.map[String(item.id)] && recordedBeforeRelink(state, item.created_at)) push.map[String(item.id)] = { upstream_id: null, synced: {}, attempted_at: state.relinked_at ?? null };
-    const outcome = await pushItem(push, item.id, itemBody(item, lineIds, sc.client.settings.site !== undefined));
+    const outcome = await pushItem(push, item.id, itemBody(item, lineIds, usesSiteInterface(sc)));
     if (outcome !== 'next') return outcome;
   }
   return removeDroppedItems(push, new Set(items.map((item) => String(item.id))));

@@ -9,6 +9,7 @@ import type { RequestPriority } from './rate-budget.ts';
 import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
 import { boundTables } from '../store/index.ts';
 import { pullSiteReceipts, withReceiptsDue } from './site-receipts.ts';
+import { usesSiteInterface } from './hub-interface.ts';
 
 /*
  * Pull: what the upstream holds, onto the station, within the request budget (docs/decisions/sync.md,
@@ -172,7 +173,7 @@ function refreshEvery(sc: SyncContext, kind: ListKind<{ id: number }>, openPages
 export async function pullAccount(sc: SyncContext, accountId: number, report: RoundReport, mode: PullMode): Promise<PullResult> {
   const left: string[] = [];
   // A site's station also reads the whole receipt of each package that changed at the hub (site-receipts.ts).
-  const site = sc.client.settings.site !== undefined;
+  const site = usesSiteInterface(sc);
   for (const kind of [RETURNS, site ? SITE_PACKAGES : PACKAGES] as const) {
     const outcome = await pullList(sc, kind as ListKind<{ id: number }>, accountId, report, mode);
     if (outcome !== null) left.push(outcome);

@@ -15,6 +15,7 @@ import { continuePass, type ListKind, readNewest } from './list-scan.ts';
 import { listState } from './list-state.ts';
 import { PACKAGES, RETURNS } from './pull.ts';
 import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
+import { usesSiteInterface } from './hub-interface.ts';
 
 /*
  * Push: sends the outbox of one account, returns before packages, oldest first. Every slot is
@@ -309,7 +310,7 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
 async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamLink, report: RoundReport, mayRetry: boolean): Promise<Outcome> {
   const pkg = await sc.store.tables.return_packages.get(link.local_id);
   if (!pkg) return 'done';
-  const diff = unsentFields(pkg, link.synced, sc.client.settings.site !== undefined);
+  const diff = unsentFields(pkg, link.synced, usesSiteInterface(sc));
   if (Object.keys(diff).length === 0) {
     await settleAgainst(sc, entry, link.local_id);
     return 'done';
@@ -340,7 +341,7 @@ async function settleAgainst(sc: SyncContext, entry: OutboxEntry, packageId: num
     const pkg = await t.return_packages.get(packageId);
     const link = await linkOf(t, 'return_package', packageId);
     if (pkg === undefined || link === undefined) return false;
-    const site = sc.client.settings.site !== undefined;
+    const site = usesSiteInterface(sc);
     return Object.keys(unsentFields(pkg, link.synced, site)).length > 0 || (await lineItemsUnsent(t, pkg, link, site)) || (await mediaUnsent(t, pkg, link));
   });
 }

@@ -11,6 +11,7 @@ import { accountState } from './account-state.ts';
 import { applyUpstreamPackage, isStored } from './apply-upstream.ts';
 import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind } from './errors.ts';
+import { hasNoSuchRoute, markSpecOnly } from './hub-interface.ts';
 import { itemBody } from './line-items-push.ts';
 import { linkOf, linkOfUpstream, putLink } from './links.ts';
 import type { ListKind } from './list-scan.ts';
@@ -65,6 +66,11 @@ export async function pullSiteReceipts(sc: SyncContext, accountId: number, repor
         report.pulled += 1;
       } else report.pull_failed.push(`account ${accountId}: the hub's receipt of package ${upstreamId} cannot be read (${parsed.error.issues[0]?.message ?? 'unknown shape'})`);
     } else if (answer.status >= 500) return false; // the gate backs off; the receipt stays due
+    else if (hasNoSuchRoute(answer) && sc.hub) {
+      // A hub of an older version: no receipts from it (the lists carry what the spec carries); due ones are read once it has them.
+      markSpecOnly(sc.hub, 'it has no site_receipt route');
+      return true;
+    }
     await sc.store.write(async (tx) => {
       const t = boundTables(tx);
       const state = await accountState(t, accountId);

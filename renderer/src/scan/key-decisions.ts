@@ -90,7 +90,8 @@ export interface TypedText {
  */
 export function typedEntry(text: string, how: TypedText): ScanFieldEntry {
   const first = text.charAt(0);
-  const repeated = text.length >= 2 && [...text].every((char) => char === first) && how.isShortcut(first);
+  // Once too: a touch keyboard's keys reach the page as text, not as keys that could be held.
+  const repeated = text.length >= 1 && [...text].every((char) => char === first) && how.isShortcut(first);
   if (repeated && first === '+') {
     return text.length <= MAX_PLUS_RUN
       ? { kind: 'shortcut', char: '+', times: text.length }
