@@ -89,7 +89,7 @@ test('receiving with conditions not set asks to confirm by default; the station 
   await expect(page.getByTestId('notice')).toContainText(`Receive ${s.tracking} — 2 of 4 units scanned (Item B `);
   await expect(page.getByTestId('notice')).toContainText('0 of 2); 1 unit with no condition; ');
   await expect(page.getByTestId('notice')).toContainText('not put in');
-  await expect(page.getByTestId('notice')).toContainText('? Press F2 (or scan Receive) again');
+  await expect(page.getByTestId('notice')).toContainText('? Press F2 (or scan or tap Receive) again');
   await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'warning');
   await expect(page.getByTestId('package-view')).toBeVisible();
   expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('delivered');

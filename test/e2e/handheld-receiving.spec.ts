@@ -103,7 +103,7 @@ test('a handheld receives a package by touch while the Wi-Fi drops mid-package: 
 
     // Received by touch: the screen asks once (units not put in their bins), then says it waits.
     await page.getByTestId('receive').tap();
-    await expect(page.getByTestId('notice')).toContainText('again');
+    await expect(page.getByTestId('notice')).toContainText('(or scan or tap Receive) again');
     await shot(page, 'receive-question');
     await page.getByTestId('receive').tap();
     await expect(page.getByTestId('notice')).toContainText(`Receiving ${s.tracking} — 4 units… (waiting for the station)`);

@@ -20,7 +20,7 @@ test('F2 on a package with nothing scanned asks first, also when the station all
   await scan(page, s.tracking);
   await expect(page.getByTestId('tracking-number')).toHaveText(s.tracking);
   await typeTimed(page, F2());
-  await expect(page.getByTestId('notice')).toHaveText(`Receive ${s.tracking} — nothing scanned? Press F2 (or scan Receive) again to receive it as it is.`);
+  await expect(page.getByTestId('notice')).toHaveText(`Receive ${s.tracking} — nothing scanned? Press F2 (or scan or tap Receive) again to receive it as it is.`);
   await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'warning');
   expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('delivered');
   await typeTimed(page, F2());

@@ -100,7 +100,7 @@ describe('the one question F2 meets', () => {
   it('an exception: refused empty or with conditions unset; else always asked, with what is short and not put', () => {
     expect(receiveQuestion(ret, [], facts({ exception: true }))).toMatchObject({ kind: 'refuse', message: expect.stringContaining('scan what the parcel holds') });
     expect(receiveQuestion(ret, [unit('a', a?.id ?? 0)], facts({ exception: true, allowUnsetConditions: true }))).toMatchObject({ kind: 'refuse', message: expect.stringContaining('set the condition of every item first (1 not set)') });
-    expect(receiveQuestion(ret, complete(), facts({ exception: true }))).toMatchObject({ kind: 'ask', message: '1ZTEST is an exception. Press F2 again (or scan Receive) to receive it as inspected.' });
+    expect(receiveQuestion(ret, complete(), facts({ exception: true }))).toMatchObject({ kind: 'ask', message: '1ZTEST is an exception. Press F2 again (or scan or tap Receive) to receive it as inspected.' });
     const short = receiveQuestion(ret, [unit('a', a?.id ?? 0, { ...done, put_confirmed: false })], facts({ exception: true }));
     expect(short?.kind === 'ask' && short.message).toMatch(/^1ZTEST is an exception — \d+ of \d+ units scanned .*; 1 unit not put in its bin\. Press F2/);
   });

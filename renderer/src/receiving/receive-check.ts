@@ -116,7 +116,7 @@ export function receiveQuestion(ret: Pick<ReturnRecord, 'return_line_items'> | n
   if (!facts.exception && parts.length === 0) return null;
   const key = `${facts.packageRef}|${parts.join('|')}|${seen(drafts)}`;
   const message = facts.exception
-    ? `${tracking} is an exception${parts.length > 0 ? ` — ${parts.join('; ')}` : ''}. Press F2 again (or scan Receive) to receive it as inspected.`
-    : `Receive ${tracking} — ${parts.join('; ')}? Press F2 (or scan Receive) again to receive it as it is.`;
+    ? `${tracking} is an exception${parts.length > 0 ? ` — ${parts.join('; ')}` : ''}. Press F2 again (or scan or tap Receive) to receive it as inspected.`
+    : `Receive ${tracking} — ${parts.join('; ')}? Press F2 (or scan or tap Receive) again to receive it as it is.`;
   return { kind: 'ask', message, key };
 }
