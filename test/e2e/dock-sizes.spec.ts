@@ -87,6 +87,11 @@ for (const size of SIZES) {
       await expect(page.getByTestId('rule-row').first()).toBeVisible();
       // The rules' actions sit above the table (which scrolls in its box): in view at once at a dock's size.
       await look('rules', [page.getByTestId('rules-add'), page.getByTestId('rules-save'), page.getByTestId('rules-cancel'), page.getByTestId('rule-name').first()]);
+      // Each rule's name, pickers, disposition and bin read whole, and its buttons are in the table's box.
+      await expectNoCutText(page.getByTestId('rule-row').locator('td'));
+      const box = await page.locator('.rules-table-box').boundingBox();
+      const remove = await page.getByTestId('rule-delete').first().boundingBox();
+      expect((remove?.x ?? 0) + (remove?.width ?? 0), 'a rule\'s ✕ lies beyond the table\'s box').toBeLessThanOrEqual((box?.x ?? 0) + (box?.width ?? 0));
     });
   });
 }

@@ -59,8 +59,10 @@ export async function expectNoCutText(cells: Locator): Promise<void> {
   for (const cell of await cells.all()) {
     const { text, overflow, brokenWords } = await cell.evaluate((el) => {
       const doc = el.ownerDocument;
-      // Text kept for screen readers alone (clipped and placed absolutely: "Signed in:", a hidden head) is not shown, so not cut.
+      // Text kept for screen readers alone (clipped and placed absolutely: "Signed in:", a hidden head) is
+      // not shown, so not cut; nor is what a closed <details> holds (laid out, not rendered).
       const hidden = (node: typeof el | null): boolean => {
+        if (node !== null && !node.checkVisibility()) return true;
         for (let e = node; e !== null && e !== el.parentElement; e = e.parentElement) {
           const style = doc.defaultView?.getComputedStyle(e);
           if (style?.position === 'absolute' && style.clip !== 'auto') return true;
