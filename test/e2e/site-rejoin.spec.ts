@@ -54,7 +54,16 @@ test('a station joins a hub from Settings, moves to another hub, and joins the f
     await expect(page.getByTestId('supervisor-dialog')).toBeVisible();
     await expect(page.getByTestId('supervisor-dialog')).toContainText('session on this screen ended');
     await expect(page.getByTestId('site-join-state')).toContainText('sign in again');
-    await page.screenshot({ path: test.info().outputPath('site-rejoin-session-ended-1024x600.png') });
+    for (const viewport of [
+      { width: 1024, height: 600 },
+      { width: 800, height: 600 },
+      { width: 412, height: 915 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await expect(page.getByTestId('supervisor-dialog').getByRole('button', { name: 'Cancel' })).toBeInViewport();
+      await page.screenshot({ path: test.info().outputPath(`site-rejoin-session-ended-${viewport.width}x${viewport.height}.png`) });
+    }
+    await page.setViewportSize({ width: 1024, height: 600 });
     await page.getByTestId('supervisor-dialog').getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByTestId('supervisor-state')).toHaveCount(0);
     await signInSupervisor(page);

@@ -32,8 +32,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** A station synced with `settings`: a return and two packages linked, one package with an unsent change held for a person. */
-async function syncedStation(settings: UpstreamSettings): Promise<{ store: StationStore; ret: ReturnRecord; held: ReturnPackage; clean: ReturnPackage }> {
+/** A station synced with `settings`: a return and three packages linked, one with an unsent change held for a person, one cancelled with its cancel unsent. */
+async function syncedStation(settings: UpstreamSettings): Promise<{ store: StationStore; ret: ReturnRecord; held: ReturnPackage; clean: ReturnPackage; cancelled: ReturnPackage }> {
   const { dir, cleanup } = await tempDataDir();
   const store = await openStore({ dataDir: dir, hotSet: { sweepMs: 0 } });
   cleanups.push(async () => {
@@ -49,17 +49,21 @@ async function syncedStation(settings: UpstreamSettings): Promise<{ store: Stati
     await putLink(t, { kind: 'return', local_id: retId, account_id: ACCOUNT, upstream_id: 500, synced: {} }, NOW);
     await putLink(t, { kind: 'return_package', local_id: heldId, account_id: ACCOUNT, upstream_id: 700, synced: {} }, NOW);
     await putLink(t, { kind: 'return_package', local_id: cleanId, account_id: ACCOUNT, upstream_id: 701, synced: {} }, NOW);
+    const cancelledId = await t.return_packages.add(samplePackage(ACCOUNT, retId, 3, { status: 'cancelled' }) as ReturnPackage);
+    await putLink(t, { kind: 'return_package', local_id: cancelledId, account_id: ACCOUNT, upstream_id: 702, synced: {} }, NOW);
+    await markChanged(t, 'return_package', cancelledId, ACCOUNT, NOW);
     await markChanged(t, 'return_package', heldId, ACCOUNT, NOW);
     const slot = await t.outbox.get(`return_package:${heldId}`);
     if (slot) await t.outbox.put({ ...slot, hold: 'parked', attempts: 3, error: { status: 422, code: null, message: 'refused' } });
     await t.sync_state.put({ account_id: ACCOUNT, packages: { updated_at: NOW, page: 4, round_since: null, round_max: null, seen: 9, total: 9 }, returns: { updated_at: NOW, page: 2, round_since: null, round_max: null, seen: 3, total: 3 }, paused: null, last_success_at: NOW });
-    return { retId, heldId, cleanId };
+    return { retId, heldId, cleanId, cancelledId };
   });
   const ret = await store.tables.returns.get(made.retId);
   const held = await store.tables.return_packages.get(made.heldId);
   const clean = await store.tables.return_packages.get(made.cleanId);
-  if (!ret || !held || !clean) throw new Error('not stored');
-  return { store, ret, held, clean };
+  const cancelled = await store.tables.return_packages.get(made.cancelledId);
+  if (!ret || !held || !clean || !cancelled) throw new Error('not stored');
+  return { store, ret, held, clean, cancelled };
 }
 
 const save = (store: StationStore, settings: UpstreamSettings) => store.write((tx) => saveUpstreamSettings(boundTables(tx), settings, LATER));
@@ -70,19 +74,19 @@ describe('links made again for a new upstream', () => {
   it('keeps the links for a new token of the same returns service, and for the same hub whose authority rolled', async () => {
     const { store } = await syncedStation(returnsService);
     expect(await save(store, { ...returnsService, token: 'rotated' })).toBeNull();
-    expect(await links(store)).toBe(3);
+    expect(await links(store)).toBe(4);
 
     const member = await syncedStation(hubOf('hub-a', 'AA'));
     const rolled = hubOf('hub-a', 'BB');
     await member.store.write((tx) => saveSiteTrust(boundTables(tx), { hub_ca_pem: pem('BB'), hub_ca_sha256: fingerprint('BB') }));
     // Joining the same hub again (it now serves its successor): the same hub, the same links.
     expect(await save(member.store, { ...rolled, token: 'new-member-token' })).toBeNull();
-    expect(await links(member.store)).toBe(3);
+    expect(await links(member.store)).toBe(4);
     expect((await member.store.tables.sync_state.get(ACCOUNT))?.relinked_at).toBeUndefined();
   });
 
   it('a member taking the returns service drops the links, checks every record and starts over with a full read', async () => {
-    const { store, ret, held, clean } = await syncedStation(hubOf('hub-a', 'AA'));
+    const { store, ret, held, clean, cancelled } = await syncedStation(hubOf('hub-a', 'AA'));
     expect(await save(store, returnsService)).toBe('takes-uplink');
     expect(await links(store)).toBe(0);
     const state = await store.tables.sync_state.get(ACCOUNT);
@@ -93,6 +97,8 @@ describe('links made again for a new upstream', () => {
       // Nothing is sent before a read proved it absent upstream; a change held for a person gets a new try.
       expect(waiting[key], key).toMatchObject({ create_attempted_at: LATER, hold: null, attempts: 0, error: null });
     }
+    // A cancelled package cannot be found by tracking number: never sent as a create, held for a person.
+    expect(waiting[`return_package:${cancelled.id}`]).toMatchObject({ hold: 'parked', error: { code: 'RELINK_CANCELLED' } });
   });
 
   it('a member moving to another hub checks only what it holds unsent (and its returns, claimed by content)', async () => {
