@@ -175,6 +175,7 @@ test('the handheld’s page is reloaded while the Wi-Fi is down: it cannot open,
     await page.getByTestId('take-photo').tap();
     await expect(page.getByTestId('photo').and(page.locator('[data-state="retrying"]'))).toHaveCount(1);
     await page.getByTestId('receive').tap();
+    await expect(page.getByTestId('notice')).toContainText('(or scan or tap Receive) again');
     await page.getByTestId('receive').tap();
     await expect(page.getByTestId('notice')).toContainText(`Receiving ${s.tracking} — 3 units… (waiting for the station)`);
 
@@ -195,6 +196,59 @@ test('the handheld’s page is reloaded while the Wi-Fi is down: it cannot open,
     expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });
     expect(pkg.line_items.map((i) => i.condition)).toEqual(['good', 'damaged', 'like_new']);
     expect(pkg.media_files).toHaveLength(1);
+  } finally {
+    await browser.close();
+    await station.stop();
+  }
+});
+
+test('the Wi-Fi drops while the station is answering: the scan and the receive it took are not recorded twice', async () => {
+  test.setTimeout(120_000);
+  const station = await startDemoStation({ args: ['--host', '0.0.0.0'] });
+  const browser = await launchTrustingStation(station.dataDir);
+  try {
+    const s = await scenario(station, 'delivered');
+    const context = await browser.newContext(HANDHELD);
+    const page = await pairedHandheld(context, (await station.api.createHandheldPairing({ device_name: 'TC52 dock 6' })).pair_url);
+    await scan(page, s.operator.badge_code ?? '');
+    await expect(page.getByTestId('operator')).toContainText(s.operator.name);
+    await scan(page, s.tracking);
+    await expect(page.getByTestId('tracking-number')).toHaveText(s.tracking);
+
+    // The station gets a request and acts on it; the Wi-Fi drops before its answer reaches the handheld.
+    // (The request is passed on by the test's own client, which trusts the station's authority as the handheld does.)
+    const toStation = fetchTrusting({ ca: readFileSync(join(station.dataDir, 'tls', 'site-ca.pem'), 'utf8') });
+    const answerLost = (pattern: RegExp, method: string) =>
+      page.route(pattern, async (route) => {
+        const request = route.request();
+        if (request.method() !== method) return route.fallback();
+        const headers = await request.allHeaders();
+        const reached = await toStation(request.url(), { method, headers, body: request.postData() ?? undefined });
+        expect(reached.status).toBeLessThan(300);
+        await context.setOffline(true);
+        await route.abort('internetdisconnected');
+      }, { times: 1 });
+    await answerLost(/\/line_items$/, 'POST');
+    await scan(page, s.skus[0]);
+    await expect(page.getByTestId('link-state')).toContainText('Station unreachable');
+    await tapCondition(page, 'Good');
+    expect((await station.api.getPackage(s.accountId, s.packageId)).line_items).toHaveLength(1);
+    await context.setOffline(false);
+    await expect(page.getByTestId('sync-state')).toHaveText('All changes saved on the station', { timeout: 15_000 });
+
+    await answerLost(new RegExp(`/return_packages/${s.packageId}$`), 'PATCH');
+    await page.getByTestId('receive').tap();
+    await expect(page.getByTestId('notice')).toContainText('(or scan or tap Receive) again');
+    await page.getByTestId('receive').tap();
+    await expect(page.getByTestId('notice')).toContainText('waiting for the station');
+    expect((await station.api.getPackage(s.accountId, s.packageId)).status).toBe('received');
+    await context.setOffline(false);
+    await expect(page.getByTestId('pending-package')).toHaveCount(0, { timeout: 15_000 });
+    await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking} — 1 unit`);
+
+    const pkg = await station.api.getPackage(s.accountId, s.packageId);
+    expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });
+    expect(pkg.line_items.map((i) => [i.quantity, i.condition])).toEqual([[1, 'good']]);
   } finally {
     await browser.close();
     await station.stop();

@@ -165,6 +165,52 @@ describe('the package store with its outbox, against a real station', () => {
     expect(quantities(await p.client.getPackage(1, a.pkg.id))).toEqual([[a.ret.return_line_items[0]?.id, 1]]);
   });
 
+  it('a create whose answer was lost, its item changed meanwhile (a handheld offline), is sent again as it was, then the change: one item, no refusal', async () => {
+    const cable = plug();
+    const p = page(new IDBFactory(), cable);
+    const a = await parcel(p.client);
+    cable.loseAnswers = { method: 'POST', path: /\/line_items$/, times: 1 };
+    p.usePackage.getState().open({ accountId: 1, pkg: a.pkg, ret: a.ret });
+    p.usePackage.getState().scanItem(a.skus[0]);
+    // Set before the lost answer's retry: the replay must not send this under the first body's key.
+    p.usePackage.getState().setCondition('damaged', worker);
+    await p.outbox.idle();
+    expect(p.outbox.syncStateOf(1, a.pkg.id).state).toBe('saved');
+    const items = (await p.client.getPackage(1, a.pkg.id)).line_items;
+    expect(items.map((i) => [i.return_line_item_id, i.quantity, i.condition])).toEqual([[a.ret.return_line_items[0]?.id, 1, 'damaged']]);
+  });
+
+  it('after a reload, a create whose answer was lost is replayed as first sent, then its later change', async () => {
+    const idb = new IDBFactory();
+    const cable = plug();
+    const before = page(idb, cable);
+    const a = await parcel(before.client);
+    before.usePackage.getState().open({ accountId: 1, pkg: a.pkg, ret: a.ret });
+    // The station acts on the create; its answer is lost and the cable stays cut.
+    cable.loseAnswers = { method: 'POST', path: /\/line_items$/, times: 1 };
+    const lost = new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (cable.loseAnswers?.times === 0) {
+          cable.down = true;
+          clearInterval(check);
+          resolve();
+        }
+      }, 1);
+    });
+    before.usePackage.getState().scanItem(a.skus[0]);
+    await lost;
+    before.usePackage.getState().setCondition('fair', worker);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await plug().client().getPackage(1, a.pkg.id)).line_items.map((i) => i.condition)).toEqual([null]);
+
+    // A reload: a new page on the same IndexedDB, the station reachable again.
+    const after = page(idb, plug());
+    await after.outbox.restore();
+    await after.outbox.idle();
+    expect(after.outbox.syncStateOf(1, a.pkg.id).state).toBe('saved');
+    expect((await after.client.getPackage(1, a.pkg.id)).line_items.map((i) => [i.quantity, i.condition])).toEqual([[1, 'fair']]);
+  });
+
   it('a receive whose answer was lost is received once, and said received', async () => {
     const cable = plug();
     const p = page(new IDBFactory(), cable);

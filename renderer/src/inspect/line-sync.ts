@@ -24,6 +24,11 @@ export interface LineSyncEvents {
   /** After each change the station confirmed: what it now holds (kept so a reload resumes, not repeats). */
   onSaved?(saved: readonly SavedLine[]): void;
   /**
+   * A create is about to be sent (or sent again): `creating` is every create not confirmed yet, each
+   * with the draft as it was first sent (kept so a reload replays that very body).
+   */
+  onCreating?(creating: readonly CreatingLine[]): void;
+  /**
    * The station refused to take a unit off (its label was made or its put confirmed, on another
    * terminal or through the API): the unit is back in the drafts, which are now `drafts`.
    */
@@ -34,6 +39,17 @@ export interface LineSyncEvents {
 export interface SavedLine {
   key: string;
   id: number;
+  draft: Draft;
+}
+
+/**
+ * A draft whose create was sent but not confirmed, as it was first sent. Its replay (the answer lost
+ * when a handheld's Wi-Fi dropped) must send that very body under its Idempotency-Key: the station
+ * answers a key reused with another body 409, and the worker may have changed the draft since (a
+ * condition set while offline). What changed since goes after the create, as a PATCH.
+ */
+export interface CreatingLine {
+  key: string;
   draft: Draft;
 }
 
@@ -107,6 +123,8 @@ export class LineSync {
   readonly #packageId: number;
   readonly #events: LineSyncEvents;
   readonly #saved = new Map<string, Saved>();
+  /** Creates sent and not confirmed: the draft as first sent, by draft key. */
+  readonly #creating = new Map<string, Draft>();
   readonly #retryMs: readonly number[];
   #desired: readonly Draft[] = [];
   #running: Promise<void> | null = null;
@@ -138,15 +156,30 @@ export class LineSync {
   }
 
   /** A sync that resumes where an earlier one stopped: `saved` is what the station confirmed then. */
-  static resume(api: LineItemApi, accountId: number, packageId: number, saved: readonly SavedLine[], drafts: readonly Draft[], events: LineSyncEvents, options: LineSyncOptions = {}): LineSync {
+  static resume(
+    api: LineItemApi,
+    accountId: number,
+    packageId: number,
+    saved: readonly SavedLine[],
+    drafts: readonly Draft[],
+    events: LineSyncEvents,
+    options: LineSyncOptions = {},
+    creating: readonly CreatingLine[] = [],
+  ): LineSync {
     const sync = new LineSync(api, accountId, packageId, [], drafts, events, options);
     for (const line of saved) sync.#saved.set(line.key, { id: line.id, draft: line.draft });
+    for (const line of creating) if (!sync.#saved.has(line.key)) sync.#creating.set(line.key, line.draft);
     return sync;
   }
 
   /** What the station holds, as last confirmed. */
   get saved(): SavedLine[] {
     return [...this.#saved].map(([key, { id, draft }]) => ({ key, id, draft }));
+  }
+
+  /** Creates sent and not confirmed yet, as first sent. */
+  get creating(): CreatingLine[] {
+    return [...this.#creating].map(([key, draft]) => ({ key, draft }));
   }
 
   get drafts(): readonly Draft[] {
@@ -260,10 +293,27 @@ export class LineSync {
       const saved = this.#saved.get(draft.key);
       if (!saved) {
         return async () => {
-          const item = await this.#api.createLineItem(this.#accountId, this.#packageId, createBody(draft), {
-            idempotencyKey: `pkg-${this.#packageId}-${draft.key}`,
-          });
-          this.#saved.set(draft.key, { id: item.id, draft: withUnitOf(asCreated(draft), item) });
+          // A create sent before is sent again as it was; the draft's later changes follow as a PATCH.
+          const sent = this.#creating.get(draft.key) ?? draft;
+          if (!this.#creating.has(draft.key)) {
+            this.#creating.set(draft.key, sent);
+            this.#events.onCreating?.(this.creating);
+          }
+          let item: PackageLineItem;
+          try {
+            item = await this.#api.createLineItem(this.#accountId, this.#packageId, createBody(sent), {
+              idempotencyKey: `pkg-${this.#packageId}-${draft.key}`,
+            });
+          } catch (error) {
+            // Refused for good: the station stored nothing under the key, so the next try sends the draft as it is then.
+            if (error instanceof ApiError && !retriable(error)) {
+              this.#creating.delete(draft.key);
+              this.#events.onCreating?.(this.creating);
+            }
+            throw error;
+          }
+          this.#creating.delete(draft.key);
+          this.#saved.set(draft.key, { id: item.id, draft: withUnitOf(asCreated(sent), item) });
         };
       }
       const diff = draftDiff(saved.draft, draft);

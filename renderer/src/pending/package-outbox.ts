@@ -103,7 +103,7 @@ export class PackageOutbox {
       for (const record of records) {
         if (this.#senders.has(record.key)) continue;
         this.#lastSeq = Math.max(this.#lastSeq, record.seq);
-        const sender = this.#newSender(record, (events) => LineSync.resume(this.#options.api, record.accountId, record.packageId, record.saved, record.drafts, events, this.#syncOptions()));
+        const sender = this.#newSender(record, (events) => LineSync.resume(this.#options.api, record.accountId, record.packageId, record.saved, record.drafts, events, this.#syncOptions(), record.creating));
         sender.stored = true;
         sender.announceLater = true;
       }
@@ -226,6 +226,12 @@ export class PackageOutbox {
       },
       onSaved: (saved) => {
         sender.record.saved = [...saved];
+        sender.record.creating = sender.sync.creating;
+        this.#persist(sender);
+      },
+      // Kept before the create goes out: a reload replays the body the station may already hold.
+      onCreating: (creating) => {
+        sender.record.creating = [...creating];
         this.#persist(sender);
       },
       onKept: (drafts, unit, error) => {

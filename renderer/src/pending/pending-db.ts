@@ -1,6 +1,6 @@
 import Dexie, { type DexieOptions, type Table } from 'dexie';
 import type { Draft } from '../inspect/drafts.ts';
-import type { SavedLine } from '../inspect/line-sync.ts';
+import type { CreatingLine, SavedLine } from '../inspect/line-sync.ts';
 import type { KeptUpload } from '../media/upload-queue.ts';
 
 /*
@@ -30,6 +30,8 @@ export interface PendingPackage {
   saved: SavedLine[];
   /** What the worker wants the station to hold. */
   drafts: Draft[];
+  /** Creates sent and not confirmed, as first sent (a replay sends the same body); absent in records of older pages. */
+  creating?: CreatingLine[];
   receive: ReceiveIntent | null;
 }
 
