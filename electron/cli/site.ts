@@ -196,6 +196,10 @@ function printSite(view: SiteView): void {
     if (view.hub.next_ca_sha256) lines.push(`its successor, trusted before the hub serves it (SHA-256): ${view.hub.next_ca_sha256}`);
     lines.push(view.hub.removed ? 'state: removed from the site by the hub (its unsent changes stay here)' : 'state: member');
   }
+  if (view.handover) {
+    const { member_id: member, stepped_down_at: at, taken_at: taken } = view.handover;
+    lines.push(`stepped down at ${at}: the uplink ${taken ? `was taken by member ${member} at ${taken}` : `waits for member ${member} (on it: returns-station site promote)`}`);
+  }
   lines.push(`pending changes: ${view.pending_changes}`);
   if (!view.hub && view.members.length === 0) lines.push('This station is in no site: no hub joined, no members.');
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -163,6 +163,7 @@ describe('moving the hub', { timeout: 240_000 }, () => {
     const promoted = await runCli(['site', 'promote', '--data-dir', b.station.dataDir]);
     expect(promoted.status, promoted.stderr).toBe(0);
     expect(promoted.stderr).toContain("This station is the site's hub now");
+    expect((await runCli(['site', 'show', '--data-dir', a.station.dataDir])).stdout).toMatch(/^stepped down at \S+: the uplink was taken by member 1 at \S+$/m);
     expect((await a.api.site()).members.map((m) => [m.id, m.removed_at === null])).toEqual([
       [1, true],
       [2, false],
