@@ -79,6 +79,15 @@ for (const size of SIZES) {
 
       await openFromHeader(page, handheld, page.getByTestId('sync-indicator'));
       await look('sync', [page.getByRole('button', { name: 'Save and sync' })]);
+      // The waiting changes read whole within the window (on a handheld a card each, not a table running off its edge).
+      const change = page.getByTestId('sync-change').first();
+      await change.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: testInfo.outputPath(`sync-changes-${size.name}.png`) });
+      await expectNoCutText(change.locator('td'));
+      for (const cell of await change.locator('td').all()) {
+        const box = await cell.boundingBox();
+        if (box) expect(box.x + box.width, `sync change cell "${await cell.textContent()}" runs off the window`).toBeLessThanOrEqual(size.width);
+      }
 
       // The rules are reached from Settings (its tabs, the print queue and the command barcodes: dock-sizes-station.spec.ts).
       await openFromHeader(page, handheld, page.getByTestId('settings-button'));

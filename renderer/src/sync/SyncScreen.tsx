@@ -22,8 +22,10 @@ function ChangeRow({ change }: { change: SyncChange }) {
       <td>{change.kind === 'return_package' ? 'Package' : 'Return'}</td>
       <td>{change.label}</td>
       <td>{STATE_LABEL[change.state]}</td>
-      <td className="sync-message">{change.error ? `${change.error.message}${change.error.status ? ` (${change.error.status})` : ''}` : '—'}</td>
-      <td>
+      <td className="sync-message" data-none={change.error ? undefined : ''}>
+        {change.error ? `${change.error.message}${change.error.status ? ` (${change.error.status})` : ''}` : '—'}
+      </td>
+      <td className="sync-action">
         {(held || change.state === 'retrying') && (
           <button type="button" className="btn btn-small" disabled={busy} onClick={() => void retry(change)}>
             Retry
