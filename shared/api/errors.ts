@@ -52,7 +52,7 @@ export const ERROR_CODES = {
     title: 'Conflict',
     message: "This station belongs to a site: its workers, disposition rules and rule-like settings are the site's hub's. Change them at the hub.",
   },
-  NOT_SITE_MEMBER: { status: 403, title: 'Forbidden', message: "Only a member station of this hub's site may read the site's configuration." },
+  NOT_SITE_MEMBER: { status: 403, title: 'Forbidden', message: "Only a member station of this hub's site may read the site's configuration and the authorities its members trust." },
   NOT_FOUND: { status: 404, title: 'Not Found', message: 'The requested resource does not exist.' },
   INVALID_STATUS_TRANSITION: {
     status: 409,

@@ -110,8 +110,8 @@ describe('every authenticated route', () => {
     for (const route of authenticated.filter((r) => r.method === 'GET' && r.response !== 'sse')) {
       const req = requestFor(route);
       const response = await call(s.origin, 'GET', req.path, { token: s.stationToken });
-      // The site's configuration (PIN hashes) is a hub's members' alone (decisions/site-config.md).
-      if (route.operationId === 'getSiteConfig') expectError(response, 'NOT_SITE_MEMBER');
+      // The site's configuration (PIN hashes) and the authorities its members trust are a hub's members' alone (decisions/site-config.md, hub-tls.md).
+      if (route.operationId === 'getSiteConfig' || route.operationId === 'getSiteAuthorities') expectError(response, 'NOT_SITE_MEMBER');
       else expect(response.status, `${req.path}: ${response.text}`).toBe(200);
     }
   });
