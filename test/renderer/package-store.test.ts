@@ -153,25 +153,26 @@ describe('the package store with its outbox, against a real station', () => {
     expect(quantities(await after.client.getPackage(1, a.pkg.id))).toEqual(two);
   });
 
-  it('a create whose answer was lost is not recorded twice', async () => {
+  /** A page that opened a parcel and scanned its first SKU, the station's answer to that create lost once. */
+  async function scannedWithLostAnswer() {
     const cable = plug();
     const p = page(new IDBFactory(), cable);
     const a = await parcel(p.client);
     cable.loseAnswers = { method: 'POST', path: /\/line_items$/, times: 1 };
     p.usePackage.getState().open({ accountId: 1, pkg: a.pkg, ret: a.ret });
     p.usePackage.getState().scanItem(a.skus[0]);
+    return { cable, p, a };
+  }
+
+  it('a create whose answer was lost is not recorded twice', async () => {
+    const { cable, p, a } = await scannedWithLostAnswer();
     await p.outbox.idle();
     expect(cable.requests.filter((r) => /^POST .*\/line_items$/.test(r))).toHaveLength(2);
     expect(quantities(await p.client.getPackage(1, a.pkg.id))).toEqual([[a.ret.return_line_items[0]?.id, 1]]);
   });
 
   it('a create whose answer was lost, its item changed meanwhile (a handheld offline), is sent again as it was, then the change: one item, no refusal', async () => {
-    const cable = plug();
-    const p = page(new IDBFactory(), cable);
-    const a = await parcel(p.client);
-    cable.loseAnswers = { method: 'POST', path: /\/line_items$/, times: 1 };
-    p.usePackage.getState().open({ accountId: 1, pkg: a.pkg, ret: a.ret });
-    p.usePackage.getState().scanItem(a.skus[0]);
+    const { p, a } = await scannedWithLostAnswer();
     // Set before the lost answer's retry: the replay must not send this under the first body's key.
     p.usePackage.getState().setCondition('damaged', worker);
     await p.outbox.idle();

@@ -3,7 +3,7 @@ import type { ApiClient } from '#shared/api/client.ts';
 import type { PackageLineItem } from '#shared/api/line-items.ts';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { type Site, SITE_ACCOUNT, startSite } from './site-support.ts';
+import { type Site, SITE_ACCOUNT, startSite, packageAt } from './site-support.ts';
 import { attachPhoto, photo, startLocal, waitFor } from './support.ts';
 
 /*
@@ -42,12 +42,6 @@ afterAll(async () => {
 }, 60_000);
 
 const trackingOf = (i: number) => site.trackings[i] ?? '';
-
-async function packageAt(api: ApiClient, trackingNumber: string): Promise<ReturnPackage> {
-  const found = (await api.lookup(trackingNumber)).packages[0];
-  if (!found) throw new Error(`${trackingNumber} is not on the station`);
-  return api.getPackage(SITE_ACCOUNT, found.id);
-}
 
 const unitsOf = (pkg: ReturnPackage) =>
   pkg.line_items

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ApiClient } from '#shared/api/client.ts';
 import type { PackageLineItem } from '#shared/api/line-items.ts';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
-import { type Site, SITE_ACCOUNT, startSite } from './site-support.ts';
+import { type Site, SITE_ACCOUNT, startSite, packageAt } from './site-support.ts';
 import { attachPhoto, photo, sha256Of, waitFor } from './support.ts';
 
 /*
@@ -31,12 +31,6 @@ afterAll(async () => {
 }, 60_000);
 
 const trackingOf = (i: number) => site.trackings[i] ?? '';
-
-async function packageAt(api: ApiClient, trackingNumber: string): Promise<ReturnPackage> {
-  const found = (await api.lookup(trackingNumber)).packages[0];
-  if (!found) throw new Error(`${trackingNumber} is not on the station`);
-  return api.getPackage(SITE_ACCOUNT, found.id);
-}
 
 /** What must be the same of a unit on every station: everything but ids, operator ids and the station's own label state. */
 function unitOf(item: PackageLineItem) {

@@ -1,3 +1,4 @@
+import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ApiClient } from '#shared/api/client.ts';
@@ -148,6 +149,13 @@ async function joinByHand(dataDir: string, member: number): Promise<void> {
 }
 
 /** The package's status at a station, by tracking number (each station has its own ids). */
+/** The site account's package with this tracking number, whole, as a station has it (an error when it is not there). */
+export async function packageAt(api: ApiClient, trackingNumber: string): Promise<ReturnPackage> {
+  const found = (await api.lookup(trackingNumber)).packages[0];
+  if (!found) throw new Error(`${trackingNumber} is not on the station`);
+  return api.getPackage(SITE_ACCOUNT, found.id);
+}
+
 export async function statusAt(api: ApiClient, trackingNumber: string): Promise<string | undefined> {
   return (await api.lookup(trackingNumber)).packages[0]?.status;
 }

@@ -3,7 +3,7 @@ import type { ApiClient } from '#shared/api/client.ts';
 import { errorBody } from '#shared/api/errors.ts';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { type Site, SITE_ACCOUNT, startSite } from './site-support.ts';
+import { type Site, SITE_ACCOUNT, startSite, packageAt } from './site-support.ts';
 import { startLocal, waitFor } from './support.ts';
 
 /*
@@ -43,12 +43,6 @@ function olderHub(req: { method: string; path: string; body: string }) {
     }
   }
   return null;
-}
-
-async function packageAt(api: ApiClient, trackingNumber: string): Promise<ReturnPackage> {
-  const found = (await api.lookup(trackingNumber)).packages[0];
-  if (!found) throw new Error(`${trackingNumber} is not on the station`);
-  return api.getPackage(SITE_ACCOUNT, found.id);
 }
 
 /** A unit inspected and the package received at the station, as the dock does it. */
