@@ -16,6 +16,8 @@ import { createRouteOpening, addRoute, fastifyPath } from '../route.ts';
  * proof is the credential) and its members. On any station: its view of the site, and joining a hub
  * (the station makes the outgoing join, then stores the hub as its upstream).
  */
+const NO_TLS = 'This station serves no TLS: a hub listens on the site network (serve --host), where it serves HTTPS.';
+
 export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
   server.route({
     method: API_ROUTES.joinSite.method,
@@ -23,7 +25,7 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
     handler: async (request, reply) => {
       const body = parseBody(SiteJoinRequestSchema, request.body);
       const tls = ctx.address?.()?.tls;
-      if (!tls) throw fail('NOT_A_HUB', 'This station serves no TLS: a hub listens on the site network (serve --host), where it serves HTTPS.');
+      if (!tls) throw fail('NOT_A_HUB', NO_TLS);
       const outcome = await runScript(ctx, (t, now) => acceptJoin(t, now, body, tls.fingerprint_sha256));
       if (outcome.kind === 'refused') throw fail('JOIN_CODE_REFUSED', `${outcome.why} Ask the hub for a new one (returns-station site invite).`);
       if (outcome.kind === 'wrong') {
@@ -63,16 +65,11 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
   });
 
   // What the members trust, for them alone: they take the successor before the hub serves it.
-  const openSiteAuthorities = createRouteOpening(ctx, API_ROUTES.getSiteAuthorities);
-  server.route({
-    method: API_ROUTES.getSiteAuthorities.method,
-    url: fastifyPath(API_ROUTES.getSiteAuthorities.path),
-    handler: async (request, reply) => {
-      await assertLiveMember((await openSiteAuthorities(request)).principal);
-      const authorities = ctx.siteAuthorities?.() ?? null;
-      if (!authorities) throw fail('NOT_A_HUB', 'This station serves no TLS: a hub listens on the site network (serve --host), where it serves HTTPS.');
-      return reply.code(200).header('cache-control', 'no-store').send(authorities);
-    },
+  addRoute(server, ctx, API_ROUTES.getSiteAuthorities, async ({ principal }) => {
+    await assertLiveMember(principal);
+    const authorities = ctx.siteAuthorities?.() ?? null;
+    if (!authorities) throw fail('NOT_A_HUB', NO_TLS);
+    return { body: authorities, headers: { 'cache-control': 'no-store' } };
   });
 
   addRoute(server, ctx, API_ROUTES.createSiteInvite, async ({ t, now }) => {
