@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiClient } from '../../shared/api/client.ts';
 import { createSyncScreenStore } from '../../renderer/src/sync/sync-store.ts';
-import { startStation, type TestStation } from '../api/support.ts';
+import { createReturn, startStation, type TestStation } from '../api/support.ts';
 import { StationCable } from './station-cable.ts';
 
 /*
@@ -51,7 +52,55 @@ describe('the sync screen', () => {
     const shown = screen.getState().overview;
     cable.down = true;
     await screen.getState().reload();
-    expect(screen.getState().message).toBe('The station cannot be reached. Your work stays on screen; try again when it is back.');
+    expect(screen.getState().loadError).toBe('The station cannot be reached. Your work stays on screen; try again when it is back.');
     expect(screen.getState().overview).toEqual(shown);
+    cable.down = false;
+    await screen.getState().reload();
+    expect(screen.getState().loadError).toBeNull();
+  });
+
+  it('a first load that fails is not shown as "nothing waiting", and the next load shows the waiting changes', async () => {
+    await createReturn(ts.origin, ts.account1);
+    const cable = new StationCable(ts);
+    const screen = createSyncScreenStore(cable.client());
+    cable.down = true;
+    await screen.getState().reload();
+    expect(screen.getState().loaded).toBe(false);
+    expect(screen.getState().loadError).toMatch(/cannot be reached/);
+    cable.down = false;
+    await screen.getState().reload();
+    expect(screen.getState().loaded).toBe(true);
+    expect(screen.getState().changes.length).toBeGreaterThan(0);
+  });
+
+  it('of two loads that overlap, the newer answer is the one shown, whichever arrives last', async () => {
+    const cable = new StationCable(ts);
+    // The first load's list of changes is held back until the second load has answered.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let listsAsked = 0;
+    const client = new ApiClient({
+      baseUrl: ts.origin,
+      token: ts.stationToken,
+      fetch: async (input, init) => {
+        if (new URL(input).pathname.endsWith('/sync/changes') && (listsAsked += 1) === 1) {
+          const answer = await cable.fetch(input, init);
+          await held;
+          return answer;
+        }
+        return cable.fetch(input, init);
+      },
+    });
+    const screen = createSyncScreenStore(client);
+    const older = screen.getState().reload();
+    await vi.waitFor(() => expect(listsAsked).toBe(1));
+    await createReturn(ts.origin, ts.account1);
+    await screen.getState().reload();
+    const newer = screen.getState().total;
+    release();
+    await older;
+    expect(screen.getState().total).toBe(newer);
   });
 });

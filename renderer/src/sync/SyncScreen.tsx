@@ -151,11 +151,17 @@ function UpstreamForm({ saved, initialAccounts, tokenSet }: { saved: Addresses |
 
 /** The sync screen: what has not gone up (refused ones first, with the upstream's own words), what sync replaced, and the settings. */
 export function SyncScreen() {
-  const { message, reload } = useSyncScreen();
+  const { message, loadError, reload } = useSyncScreen();
   const sync = useStationLink((s) => s.status?.sync ?? null);
   useEffect(() => {
     void reload();
   }, [reload, sync?.state, sync?.pending_changes]);
+  // A change's state moves on without the count changing (retrying, then waiting), and a load that
+  // failed must not leave the screen wrong: while the screen is open it loads again every few seconds.
+  useEffect(() => {
+    const timer = setInterval(() => void reload(), SYNC_SCREEN_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
   return (
     <section className="sync-screen" aria-label="Sync">
       <h2>Sync with the upstream</h2>
@@ -163,6 +169,11 @@ export function SyncScreen() {
       {message && (
         <p role="status" className="sync-outcome">
           {message}
+        </p>
+      )}
+      {loadError && (
+        <p role="alert" className="sync-error" data-testid="sync-load-error">
+          {loadError}
         </p>
       )}
       {/* The upstream's setup first: on a first start it is what this screen is opened for. */}
@@ -213,9 +224,13 @@ function SyncSummary() {
 
 const NO_PULLS: SyncOverview['pulls'] = [];
 
+const SYNC_SCREEN_REFRESH_MS = 5000;
+
 function WaitingChanges() {
   const changes = useSyncScreen((s) => s.changes);
   const total = useSyncScreen((s) => s.total);
+  const loaded = useSyncScreen((s) => s.loaded);
+  if (!loaded) return <p data-testid="sync-changes-loading">Loading the waiting changes…</p>;
   if (changes.length === 0) return <p>Nothing waiting.</p>;
   return (
     <table className="sync-changes">

@@ -11,6 +11,10 @@ export interface SyncScreenState {
   overview: SyncOverview | null;
   changes: SyncChange[];
   total: number;
+  /** Whether a load has answered: until then the screen says it is loading, not "Nothing waiting". */
+  loaded: boolean;
+  /** Why the last load failed (cleared by the next that answers); what was shown stays. */
+  loadError: string | null;
   message: string | null;
   busy: boolean;
   reload(): Promise<void>;
@@ -25,6 +29,8 @@ export type SyncClient = Pick<ApiClient, 'syncOverview' | 'listSyncChanges' | 'r
 /** The sync screen's store over `client`. */
 export function createSyncScreenStore(client: SyncClient): UseBoundStore<StoreApi<SyncScreenState>> {
   return create<SyncScreenState>()((set, get) => {
+    // Loads overlap (the screen reloads on every sync status and on a timer): only the newest one's answer is shown.
+    let newestLoad = 0;
     const act = async (what: () => Promise<unknown>, done: string): Promise<boolean> => {
       set({ busy: true, message: null });
       try {
@@ -43,15 +49,19 @@ export function createSyncScreenStore(client: SyncClient): UseBoundStore<StoreAp
       overview: null,
       changes: [],
       total: 0,
+      loaded: false,
+      loadError: null,
       message: null,
       busy: false,
       async reload() {
+        const load = ++newestLoad;
         try {
           const [overview, changes] = await Promise.all([client.syncOverview(), client.listSyncChanges({ per_page: 100 })]);
-          set({ overview, changes: changes.data, total: changes.meta.total_count });
+          if (load !== newestLoad) return;
+          set({ overview, changes: changes.data, total: changes.meta.total_count, loaded: true, loadError: null });
           setSyncStatus(overview.status);
         } catch (error) {
-          set({ message: describeError(error) });
+          if (load === newestLoad) set({ loadError: describeError(error) });
         }
       },
       retry: (change) => act(() => client.retrySyncChange({ kind: change.kind, id: change.id }), `Sending ${change.label} again.`).then(() => undefined),
