@@ -16,18 +16,33 @@ const nodeOnly = [
 // sync (its changes reach sync through the store: the outbox slot, the change events) and nothing
 // below api imports api. Only store/ knows the engine (Dexie, fake-indexeddb, SQLite).
 const engineOnlyInStore = [
-  { group: ['dexie', 'fake-indexeddb', 'node:sqlite'], message: 'Only electron/station/store/ knows the engine: use the StationStore interface (store/index.ts).' },
+  {
+    group: ['dexie', 'fake-indexeddb', 'node:sqlite'],
+    message: 'Only electron/station/store/ knows the engine: use the StationStore interface (store/index.ts).',
+  },
   { regex: String.raw`^(\.\./)+store/(?!index\.ts$)`, message: "Import the store's interface from store/index.ts, never its internals." },
 ];
 const notApi = { regex: String.raw`^(\.\./)+api/`, message: 'The API is the top layer: domain and sync never import it.' };
-const notPrinting = { regex: String.raw`^(\.\./)+printing/`, message: 'domain never imports printing: the print queue is asked through PrintPort (domain/print-jobs.ts).' };
-const notSync = { regex: String.raw`^(\.\./)+sync/`, message: "domain never imports sync: raise a change through the store (the outbox slot, change events) or ask through domain/sync-port.ts." };
+const notPrinting = {
+  regex: String.raw`^(\.\./)+printing/`,
+  message: 'domain never imports printing: the print queue is asked through PrintPort (domain/print-jobs.ts).',
+};
+const notSync = {
+  regex: String.raw`^(\.\./)+sync/`,
+  message: 'domain never imports sync: raise a change through the store (the outbox slot, change events) or ask through domain/sync-port.ts.',
+};
 // `store.db` (Dexie) and `store.inMemory` (the engine's own records) are the store's insides: no file
 // of api/, domain/ or sync/ reaches them. Reads go through the aggregates (`store.packages`,
 // `store.returns`, ...) or the read-only tables (`store.tables`), writes through `store.write`.
 const storeInsides = [
-  { selector: "MemberExpression[property.name=/^(db|inMemory)$/]", message: "store.db / store.inMemory are the store's insides: read through the store's per-aggregate interface." },
-  { selector: 'ObjectPattern > Property[key.name=/^(db|inMemory)$/]', message: "store.db / store.inMemory are the store's insides: read through the store's per-aggregate interface." },
+  {
+    selector: 'MemberExpression[property.name=/^(db|inMemory)$/]',
+    message: "store.db / store.inMemory are the store's insides: read through the store's per-aggregate interface.",
+  },
+  {
+    selector: 'ObjectPattern > Property[key.name=/^(db|inMemory)$/]',
+    message: "store.db / store.inMemory are the store's insides: read through the store's per-aggregate interface.",
+  },
 ];
 
 export default tseslint.config(
@@ -41,7 +56,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       // Dexie hands until()'s callback `undefined` when the collection is then deleted, modified or
       // read as keys (a key-only cursor): it bricked every restart once. Use an index range or filter().
-      'no-restricted-properties': ['error', { property: 'until', message: "Dexie's until() gets no value on key-only walks (delete, modify, keys): use a key range, or filter() with first()/limit()." }],
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'until',
+          message: "Dexie's until() gets no value on key-only walks (delete, modify, keys): use a key range, or filter() with first()/limit().",
+        },
+      ],
     },
   },
   {
@@ -67,7 +88,15 @@ export default tseslint.config(
     files: ['electron/station/api/**'],
     ignores: ['electron/station/api/routes/sync.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, { ...notSync, message: 'api reaches sync only through its sync routes (api/routes/sync.ts) and domain/sync-port.ts.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...engineOnlyInStore,
+            { ...notSync, message: 'api reaches sync only through its sync routes (api/routes/sync.ts) and domain/sync-port.ts.' },
+          ],
+        },
+      ],
       'no-restricted-syntax': ['error', ...storeInsides],
     },
   },

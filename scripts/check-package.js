@@ -5,7 +5,12 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { listPackage } from '@electron/asar';
 
-const FORBIDDEN = [/\.map$/, /\.tsx?$/, /^\/(test|electron|renderer|shared|scripts|docs)\//, /\/node_modules\/(vitest|vite|typescript|eslint|electron|@playwright|react|react-dom)\//];
+const FORBIDDEN = [
+  /\.map$/,
+  /\.tsx?$/,
+  /^\/(test|electron|renderer|shared|scripts|docs)\//,
+  /\/node_modules\/(vitest|vite|typescript|eslint|electron|@playwright|react|react-dom)\//,
+];
 const asars = [];
 const walk = (dir, depth) => {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

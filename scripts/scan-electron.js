@@ -14,9 +14,26 @@ const out = join(mkdtempSync(join(tmpdir(), 'electronegativity-')), 'findings.cs
 const electronVersion = JSON.parse(readFileSync(new URL('../node_modules/electron/package.json', import.meta.url), 'utf8')).version;
 // Global checks (navigation limits, permission handlers) look across files: scan the folder at once.
 const scanner = join('node_modules', '@doyensec', 'electronegativity', 'dist', 'index.js');
-execFileSync(process.execPath, ['--require', './scripts/electronegativity-offline.cjs', scanner, '-i', 'electron', '-e', electronVersion, '-x', 'cspglobalcheck,availablesecurityfixesglobalcheck', '-r', '-o', out], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+execFileSync(
+  process.execPath,
+  [
+    '--require',
+    './scripts/electronegativity-offline.cjs',
+    scanner,
+    '-i',
+    'electron',
+    '-e',
+    electronVersion,
+    '-x',
+    'cspglobalcheck,availablesecurityfixesglobalcheck',
+    '-r',
+    '-o',
+    out,
+  ],
+  {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
 const findings = readFileSync(out, 'utf8').trim().split('\n').slice(1).filter(Boolean);
 rmSync(join(out, '..'), { recursive: true, force: true });
 for (const finding of findings) console.error(`electronegativity: ${finding}`);

@@ -126,7 +126,13 @@ function cellsOf(rule: RuleConditions): string[] {
 
 const sameConditions = (a: RuleConditions, b: RuleConditions): boolean => {
   const norm = (r: RuleConditions) =>
-    JSON.stringify([r.condition ? [...r.condition].sort() : null, r.defective, r.reason_contains === null ? null : lower(r.reason_contains), r.sku_prefix === null ? null : lower(r.sku_prefix), r.package_status ? [...r.package_status].sort() : null]);
+    JSON.stringify([
+      r.condition ? [...r.condition].sort() : null,
+      r.defective,
+      r.reason_contains === null ? null : lower(r.reason_contains),
+      r.sku_prefix === null ? null : lower(r.sku_prefix),
+      r.package_status ? [...r.package_status].sort() : null,
+    ]);
   return norm(a) === norm(b);
 };
 
@@ -154,8 +160,14 @@ export function unreachableRules(rules: readonly RuleConditions[]): Array<{ inde
       return i >= 0;
     });
     if (covered) {
-      const by = [...coveredBy].sort((a, b) => a - b).map((i) => `rules[${i}]`).join(', ');
-      found.push({ index, message: `Never applies: ${by} before it ${coveredBy.size === 1 ? 'matches' : 'match'} every item it would (first match wins). Move it up or narrow the rules before it.` });
+      const by = [...coveredBy]
+        .sort((a, b) => a - b)
+        .map((i) => `rules[${i}]`)
+        .join(', ');
+      found.push({
+        index,
+        message: `Never applies: ${by} before it ${coveredBy.size === 1 ? 'matches' : 'match'} every item it would (first match wins). Move it up or narrow the rules before it.`,
+      });
     }
   });
   return found;

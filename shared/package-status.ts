@@ -12,14 +12,7 @@
  * A PATCH to the current status is not a move and is always allowed.
  */
 
-export const PACKAGE_STATUSES = [
-  'pending',
-  'in_transit',
-  'delivered',
-  'received',
-  'exception',
-  'cancelled',
-] as const;
+export const PACKAGE_STATUSES = ['pending', 'in_transit', 'delivered', 'received', 'exception', 'cancelled'] as const;
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 
 /** Statuses a package may be created with. */
@@ -36,9 +29,7 @@ export const PACKAGE_TRANSITIONS: Readonly<Record<PackageStatus, readonly Packag
   cancelled: [],
 };
 
-export const TERMINAL_STATUSES: readonly PackageStatus[] = PACKAGE_STATUSES.filter(
-  (s) => PACKAGE_TRANSITIONS[s].length === 0,
-);
+export const TERMINAL_STATUSES: readonly PackageStatus[] = PACKAGE_STATUSES.filter((s) => PACKAGE_TRANSITIONS[s].length === 0);
 
 export function isPackageStatus(value: unknown): value is PackageStatus {
   return typeof value === 'string' && (PACKAGE_STATUSES as readonly string[]).includes(value);

@@ -23,7 +23,12 @@ export async function handheldCommand(args: string[]): Promise<void> {
   try {
     const pairing: HandheldPairing = running
       ? await running.createHandheldPairing(deviceName === null ? {} : { device_name: deviceName })
-      : { ...(await withStationStore(dataDir, 'returns-station handheld pair', (ctx) => ctx.store.write((tx) => createPairing(boundTables(tx), ctx.clock.now(), deviceName)))), pair_url: null };
+      : {
+          ...(await withStationStore(dataDir, 'returns-station handheld pair', (ctx) =>
+            ctx.store.write((tx) => createPairing(boundTables(tx), ctx.clock.now(), deviceName)),
+          )),
+          pair_url: null,
+        };
     // The code alone on stdout (a script's to take); how to use it on stderr.
     process.stdout.write(`${pairing.code}\n`);
     process.stderr.write(

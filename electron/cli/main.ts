@@ -60,7 +60,15 @@ function exitCodeFor(error: unknown): number {
 
 function messageOf(error: unknown): string {
   if (error instanceof SiteCertificateError || error instanceof StationCertificateError) return error.message;
-  if (error instanceof DataDirLockedError || error instanceof UsageError || error instanceof CommandRefused || error instanceof StoreLockedError || error instanceof StoreVersionTooNewError || error instanceof NotAStationDatabaseError) return error.message;
+  if (
+    error instanceof DataDirLockedError ||
+    error instanceof UsageError ||
+    error instanceof CommandRefused ||
+    error instanceof StoreLockedError ||
+    error instanceof StoreVersionTooNewError ||
+    error instanceof NotAStationDatabaseError
+  )
+    return error.message;
   if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') return `${error.message}: the port is taken; choose another with --port.`;
   if (error instanceof Error) return error.message;
   return String(error);

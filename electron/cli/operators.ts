@@ -19,7 +19,9 @@ const FLAG_OF: Record<string, string> = { badge_code: 'badge', sign_in_key: 'key
 function parsed<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = parseRequest(schema, body);
   if (!result.success) {
-    throw new UsageError(result.error.issues.map((issue) => `--${FLAG_OF[String(issue.path[0])] ?? String(issue.path[0] ?? 'options')}: ${issue.message}`).join('; '));
+    throw new UsageError(
+      result.error.issues.map((issue) => `--${FLAG_OF[String(issue.path[0])] ?? String(issue.path[0] ?? 'options')}: ${issue.message}`).join('; '),
+    );
   }
   return result.data;
 }
@@ -78,7 +80,9 @@ export async function operatorCommand(args: string[]): Promise<void> {
         ...(values.pin === undefined ? {} : { pin: pinArg(values.pin) }),
       });
       const operator = await refusedAsCommand(() =>
-        running ? running.createOperator(body) : withStationStore(dataDir, 'returns-station operator add', async (ctx) => {
+        running
+          ? running.createOperator(body)
+          : withStationStore(dataDir, 'returns-station operator add', async (ctx) => {
               await assertNotSiteManaged(ctx.store.tables, 'The workers');
               return createOperator(ctx, body, await pinHashOf(body));
             }),
@@ -98,19 +102,34 @@ export async function operatorCommand(args: string[]): Promise<void> {
         ...(active === undefined ? {} : { active }),
       });
       const operator = await refusedAsCommand(() =>
-        running ? running.updateOperator(id, patch) : withStationStore(dataDir, 'returns-station operator set', async (ctx) => {
+        running
+          ? running.updateOperator(id, patch)
+          : withStationStore(dataDir, 'returns-station operator set', async (ctx) => {
               await assertNotSiteManaged(ctx.store.tables, 'The workers');
               return updateOperator(ctx, id, patch, await pinHashOf(patch));
             }),
       );
-      process.stderr.write(`Operator ${operator.id} (${operator.name}) changed${patch.pin === undefined ? '' : ': new PIN set, their supervisor sessions ended'}.\n`);
+      process.stderr.write(
+        `Operator ${operator.id} (${operator.name}) changed${patch.pin === undefined ? '' : ': new PIN set, their supervisor sessions ended'}.\n`,
+      );
       return;
     }
     case 'list': {
-      const operators = running ? await refusedAsCommand(() => running.listAllOperators()) : await withStationStore(dataDir, 'returns-station operator list', (ctx) => listOperators(ctx));
+      const operators = running
+        ? await refusedAsCommand(() => running.listAllOperators())
+        : await withStationStore(dataDir, 'returns-station operator list', (ctx) => listOperators(ctx));
       printTable(
         ['ID', 'NAME', 'BADGE', 'KEY', 'ROLE', 'PIN', 'ACTIVE', 'UID'],
-        operators.map((o) => [String(o.id), o.name, o.badge_code ?? '', o.sign_in_key === null ? '' : String(o.sign_in_key), o.role, o.has_pin ? 'set' : '', o.active ? 'yes' : 'no', o.uid]),
+        operators.map((o) => [
+          String(o.id),
+          o.name,
+          o.badge_code ?? '',
+          o.sign_in_key === null ? '' : String(o.sign_in_key),
+          o.role,
+          o.has_pin ? 'set' : '',
+          o.active ? 'yes' : 'no',
+          o.uid,
+        ]),
       );
       return;
     }

@@ -4,7 +4,13 @@ import { openStation, type Station } from '../station/station.ts';
 import { demoGuide, seedDemo } from '../station/demo/seed-demo.ts';
 import { createToken, revokeToken } from '../station/domain/tokens.ts';
 import { removeControl, writeControl } from '../station/control-file.ts';
-import { readStartupSetting, STARTUP_SETTING_FLAGS, StartupSettingError, settingsGivenByFlags, stationOptionsFromStartupSettings } from '../station/startup-settings.ts';
+import {
+  readStartupSetting,
+  STARTUP_SETTING_FLAGS,
+  StartupSettingError,
+  settingsGivenByFlags,
+  stationOptionsFromStartupSettings,
+} from '../station/startup-settings.ts';
 import { semiSpaceMbFromEnv } from '../station/heap/young-generation.ts';
 import { UsageError } from './cli-error.ts';
 import { daysAfter, offsetClock } from '../station/domain/clock.ts';

@@ -38,11 +38,14 @@ export async function siteCommand(args: string[]): Promise<void> {
         return printInvite(running ? await running.createSiteInvite() : await inviteStopped(dataDir));
       case 'join': {
         const hubUrl = positionals[0];
-        if (hubUrl === undefined || positionals.length > 1) throw new UsageError('site join needs the hub\'s address: returns-station site join https://HUB:PORT --code CODE.');
+        if (hubUrl === undefined || positionals.length > 1)
+          throw new UsageError("site join needs the hub's address: returns-station site join https://HUB:PORT --code CODE.");
         if (values.code === undefined) throw new UsageError('site join needs --code CODE (the join code the hub showed).');
         const input = { hub_url: hubUrl, code: values.code, ...(values.name === undefined ? {} : { name: values.name }) };
         const view = running ? await running.joinHub(input) : await joinStopped(dataDir, input);
-        process.stderr.write(`Joined the site: syncing with ${view.hub?.url ?? hubUrl} as member ${view.hub?.member_id ?? '?'}; the hub's certificate authority ${view.hub?.ca_sha256 ?? '?'} is pinned.\n`);
+        process.stderr.write(
+          `Joined the site: syncing with ${view.hub?.url ?? hubUrl} as member ${view.hub?.member_id ?? '?'}; the hub's certificate authority ${view.hub?.ca_sha256 ?? '?'} is pinned.\n`,
+        );
         return;
       }
       case 'show':
@@ -51,12 +54,14 @@ export async function siteCommand(args: string[]): Promise<void> {
         const id = positionals[0] === undefined ? null : parseStrictId(positionals[0]);
         if (id === null) throw new UsageError(`site remove needs a member id (site show lists them), got "${positionals[0] ?? ''}".`);
         if (running) await running.removeSiteMember(id);
-        else await withStationStore(dataDir, 'returns-station site remove', (ctx) => ctx.store.write((tx) => removeMember(boundTables(tx), ctx.clock.now(), id)));
+        else
+          await withStationStore(dataDir, 'returns-station site remove', (ctx) => ctx.store.write((tx) => removeMember(boundTables(tx), ctx.clock.now(), id)));
         process.stderr.write(`Member ${id} removed from the site: its token is revoked; it keeps its unsent changes.\n`);
         return;
       }
       case 'promote': {
-        if (positionals.length > 1) throw new UsageError('site promote takes at most one member id: on the hub, the member that becomes the hub; on that member, none.');
+        if (positionals.length > 1)
+          throw new UsageError('site promote takes at most one member id: on the hub, the member that becomes the hub; on that member, none.');
         if (positionals[0] === undefined) return await promoteHere(dataDir, running !== null);
         const id = parseStrictId(positionals[0]);
         if (id === null) throw new UsageError(`site promote needs a member id (site show lists them), got "${positionals[0]}".`);
@@ -85,7 +90,9 @@ export async function siteCommand(args: string[]): Promise<void> {
 
 /** A stopped hub: the code is made in its store; the fingerprint is its own authority's when it has made one. */
 async function inviteStopped(dataDir: string): Promise<SiteInvite> {
-  const invite = await withStationStore(dataDir, 'returns-station site invite', (ctx) => ctx.store.write((tx) => createInvite(boundTables(tx), ctx.clock.now())));
+  const invite = await withStationStore(dataDir, 'returns-station site invite', (ctx) =>
+    ctx.store.write((tx) => createInvite(boundTables(tx), ctx.clock.now())),
+  );
   const caFile = join(dataDir, TLS_DIR, 'site-ca.pem');
   return { ...invite, hub_url: null, ca_sha256: existsSync(caFile) ? sha256Fingerprint(readFileSync(caFile, 'utf8')) : null };
 }
@@ -93,7 +100,13 @@ async function inviteStopped(dataDir: string): Promise<SiteInvite> {
 /** A stopped station: joins under the data directory's lock, so that what the hub issues is stored or the join fails. */
 async function joinStopped(dataDir: string, input: { hub_url: string; code: string; name?: string }): Promise<SiteView> {
   return withStationStore(dataDir, 'returns-station site join', async (ctx) => {
-    const settings = await joinHub({ hubUrl: input.hub_url, code: input.code, ...(input.name === undefined ? {} : { name: input.name }), previous: await currentMembership(ctx.store.tables), workers: await ownWorkersOf(ctx.store.tables) });
+    const settings = await joinHub({
+      hubUrl: input.hub_url,
+      code: input.code,
+      ...(input.name === undefined ? {} : { name: input.name }),
+      previous: await currentMembership(ctx.store.tables),
+      workers: await ownWorkersOf(ctx.store.tables),
+    });
     await ctx.store.write((tx) => saveJoinedSite(boundTables(tx), settings, ctx.clock.now()));
     return siteViewOf(ctx.store.tables, (await createSyncEngine({ store: ctx.store, clock: ctx.clock }).refreshStatus()).pending_changes);
   });
@@ -117,7 +130,10 @@ const CATCH_UP_ROUNDS = 40;
  * first rounds link every record to the returns service's before anything is sent (sync/relink.ts).
  */
 async function promoteHere(dataDir: string, running: boolean): Promise<void> {
-  if (running) throw new CommandRefused('Stop this station first: it takes the uplink while stopped (returns-station site promote --data-dir D), then start it with --host.');
+  if (running)
+    throw new CommandRefused(
+      'Stop this station first: it takes the uplink while stopped (returns-station site promote --data-dir D), then start it with --host.',
+    );
   const taken = await withStationStore(dataDir, 'returns-station site promote', async (ctx) => {
     const settings = await readUpstreamSettings(ctx.store);
     if (!settings?.site) throw new CommandRefused('This station joined no hub: on the hub, `site promote MEMBER` names the member that becomes the hub.');
@@ -126,12 +142,17 @@ async function promoteHere(dataDir: string, running: boolean): Promise<void> {
     for (let round = 0; round < CATCH_UP_ROUNDS && !caughtUp; round += 1) {
       const report = await engine.runRound({ pull: true, pullMode: 'complete', ignoreBackoff: true });
       if (report.offline || report.paused.length > 0) {
-        throw new CommandRefused(`The hub cannot be reached (${[...report.paused, engine.status().last_error ?? 'no answer'].join('; ')}): nothing was taken. If the old hub is lost, give this station the uplink yourself: returns-station upstream set.`);
+        throw new CommandRefused(
+          `The hub cannot be reached (${[...report.paused, engine.status().last_error ?? 'no answer'].join('; ')}): nothing was taken. If the old hub is lost, give this station the uplink yourself: returns-station upstream set.`,
+        );
       }
       const receiptsDue = (await ctx.store.tables.sync_state.toArray()).some((state) => (state.site_receipts_due ?? []).length > 0);
       caughtUp = engine.status().pending_changes === 0 && !receiptsDue && report.pull_failed.length === 0 && report.pull_left.length === 0;
     }
-    if (!caughtUp) throw new CommandRefused(`Not caught up with the hub after ${CATCH_UP_ROUNDS} rounds (${engine.status().pending_changes} changes unsent): nothing was taken; run it again.`);
+    if (!caughtUp)
+      throw new CommandRefused(
+        `Not caught up with the hub after ${CATCH_UP_ROUNDS} rounds (${engine.status().pending_changes} changes unsent): nothing was taken; run it again.`,
+      );
     await copyHubPhotos(ctx, engine);
     // Over the pinned channel: only the hub's own authority is trusted with the request and its answer.
     const hub = new ApiClient({ baseUrl: settings.returns_url, token: settings.token, fetch: fetchTrusting({ ca: settings.site.hub_ca_pem }) });
@@ -152,7 +173,8 @@ async function promoteHere(dataDir: string, running: boolean): Promise<void> {
  */
 async function copyHubPhotos(ctx: DomainContext, engine: SyncEngine): Promise<void> {
   const remote = new Map<string, MediaFile[]>();
-  for (const file of await ctx.store.tables.media_files.toArray()) if (file.remote_url !== undefined) remote.set(file.sha256, [...(remote.get(file.sha256) ?? []), file]);
+  for (const file of await ctx.store.tables.media_files.toArray())
+    if (file.remote_url !== undefined) remote.set(file.sha256, [...(remote.get(file.sha256) ?? []), file]);
   for (const [sha256, files] of remote) {
     const url = files[0]?.remote_url ?? '';
     if (!(await ctx.store.media.exists(sha256))) {
@@ -183,7 +205,7 @@ function printInvite(invite: SiteInvite): void {
   const lines = [
     `Join code: ${invite.code} (works once, until ${invite.expires_at})`,
     `Hub address: ${invite.hub_url ?? 'where `serve --host` listens (start the hub to see it)'}`,
-    `Hub certificate authority (SHA-256): ${invite.ca_sha256 ?? 'none yet: the hub makes it at its first start with --host (or serves the site\'s)'}`,
+    `Hub certificate authority (SHA-256): ${invite.ca_sha256 ?? "none yet: the hub makes it at its first start with --host (or serves the site's)"}`,
     `On the joining station: returns-station site join ${invite.hub_url ?? 'https://HUB:PORT'} --code ${invite.code}`,
   ];
   process.stderr.write(`${lines.join('\n')}\n`);
@@ -198,7 +220,9 @@ function printSite(view: SiteView): void {
   }
   if (view.handover) {
     const { member_id: member, stepped_down_at: at, taken_at: taken } = view.handover;
-    lines.push(`stepped down at ${at}: the uplink ${taken ? `was taken by member ${member} at ${taken}` : `waits for member ${member} (on it: returns-station site promote)`}`);
+    lines.push(
+      `stepped down at ${at}: the uplink ${taken ? `was taken by member ${member} at ${taken}` : `waits for member ${member} (on it: returns-station site promote)`}`,
+    );
   }
   lines.push(`pending changes: ${view.pending_changes}`);
   if (!view.hub && view.members.length === 0) lines.push('This station is in no site: no hub joined, no members.');
@@ -207,8 +231,14 @@ function printSite(view: SiteView): void {
     process.stdout.write('members:\n');
     printTable(
       ['ID', 'NAME', 'JOINED', 'LAST CONTACT', 'PENDING', 'STATE'],
-      view.members.map((m) => [String(m.id), m.name, m.joined_at, m.last_contact_at ?? 'never', m.pending_changes === null ? '?' : String(m.pending_changes), m.removed_at ? `removed ${m.removed_at}` : 'member']),
+      view.members.map((m) => [
+        String(m.id),
+        m.name,
+        m.joined_at,
+        m.last_contact_at ?? 'never',
+        m.pending_changes === null ? '?' : String(m.pending_changes),
+        m.removed_at ? `removed ${m.removed_at}` : 'member',
+      ]),
     );
   }
 }
-

@@ -78,7 +78,13 @@ export async function tokenCommand(args: string[]): Promise<void> {
 
 export function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  for (const row of [header, ...rows]) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()}\n`);
+  for (const row of [header, ...rows])
+    process.stdout.write(
+      `${row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
 }
 
 /** The running station's API when `serve` holds the data directory (its control file), else null. */
@@ -133,5 +139,8 @@ async function tokenCommandOnline(api: ApiClient, action: 'create' | 'list' | 'r
 
 function printTokens(tokens: ReadonlyArray<Pick<TokenView, 'id' | 'scope' | 'account_id' | 'name' | 'created_at' | 'revoked_at' | 'expires_at'>>): void {
   const state = (t: (typeof tokens)[number]) => (t.revoked_at ? `revoked ${t.revoked_at}` : t.expires_at ? `expires ${t.expires_at}` : 'active');
-  printTable(['ID', 'SCOPE', 'ACCOUNT', 'NAME', 'CREATED', 'STATE'], tokens.map((t) => [String(t.id), t.scope, t.account_id === null ? '*' : String(t.account_id), t.name, t.created_at, state(t)]));
+  printTable(
+    ['ID', 'SCOPE', 'ACCOUNT', 'NAME', 'CREATED', 'STATE'],
+    tokens.map((t) => [String(t.id), t.scope, t.account_id === null ? '*' : String(t.account_id), t.name, t.created_at, state(t)]),
+  );
 }

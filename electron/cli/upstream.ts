@@ -37,7 +37,11 @@ async function tokenFrom(values: { token?: string | undefined; 'token-file'?: st
  * The addresses given to `upstream set`, in the API's shape: `--returns-url` and `--base-url` (the
  * spec's two addresses), or `--url` alone for a Returns Station (returns_url = URL, base_url = URL/api).
  */
-function addressesFrom(values: { url?: string | undefined; 'returns-url'?: string | undefined; 'base-url'?: string | undefined }): { url: string } | { returns_url: string; base_url: string } {
+function addressesFrom(values: {
+  url?: string | undefined;
+  'returns-url'?: string | undefined;
+  'base-url'?: string | undefined;
+}): { url: string } | { returns_url: string; base_url: string } {
   const { url, 'returns-url': returnsUrl, 'base-url': baseUrl } = values;
   if (url !== undefined) {
     if (returnsUrl !== undefined || baseUrl !== undefined) {
@@ -46,9 +50,10 @@ function addressesFrom(values: { url?: string | undefined; 'returns-url'?: strin
     return { url };
   }
   if (returnsUrl !== undefined && baseUrl !== undefined) return { returns_url: returnsUrl, base_url: baseUrl };
-  if (returnsUrl !== undefined) throw new UsageError('--returns-url needs --base-url too (return packages are at {base_url}/v1/accounts/{id}/return_packages).');
+  if (returnsUrl !== undefined)
+    throw new UsageError('--returns-url needs --base-url too (return packages are at {base_url}/v1/accounts/{id}/return_packages).');
   if (baseUrl !== undefined) throw new UsageError('--base-url needs --returns-url too (manual returns are at {returns_url}/returns).');
-  throw new UsageError('upstream set needs the upstream\'s addresses: --returns-url URL and --base-url URL, or --url URL for a Returns Station.');
+  throw new UsageError("upstream set needs the upstream's addresses: --returns-url URL and --base-url URL, or --url URL for a Returns Station.");
 }
 
 /** `returns-station upstream set|show|remove`. */
@@ -86,7 +91,9 @@ export async function upstreamCommand(args: string[]): Promise<void> {
         throw new UsageError(error instanceof Error ? error.message : String(error));
       }
       await withStationStore(dataDir, 'returns-station upstream set', (ctx) => writeUpstreamSettings(ctx.store, settings, ctx.clock.now()));
-      process.stderr.write(`Upstream set: returns_url ${displayUrl(settings.returns_url)}, base_url ${displayUrl(settings.base_url)}, accounts ${settings.accounts.join(', ')}.\n`);
+      process.stderr.write(
+        `Upstream set: returns_url ${displayUrl(settings.returns_url)}, base_url ${displayUrl(settings.base_url)}, accounts ${settings.accounts.join(', ')}.\n`,
+      );
       return;
     }
     case 'show': {
@@ -100,7 +107,12 @@ export async function upstreamCommand(args: string[]): Promise<void> {
       }
       const { settings, states } = shown;
       // Never the secret: only whether one is set.
-      const lines = [`returns_url: ${displayUrl(settings.returns_url)}`, `base_url: ${displayUrl(settings.base_url)}`, `accounts: ${settings.accounts.join(', ')}`, 'token: set (hidden)'];
+      const lines = [
+        `returns_url: ${displayUrl(settings.returns_url)}`,
+        `base_url: ${displayUrl(settings.base_url)}`,
+        `accounts: ${settings.accounts.join(', ')}`,
+        'token: set (hidden)',
+      ];
       for (const state of states) if (state) lines.push(...discoveryLines(state));
       process.stdout.write(`${lines.join('\n')}\n`);
       return;
@@ -168,7 +180,13 @@ export async function syncCommand(args: string[]): Promise<void> {
     return { totals, first: pulled, last, status: engine.status(), notStored };
   });
   const { totals, first, last, status, notStored } = summary;
-  const pullState = first.offline ? 'not done (upstream unreachable)' : first.pull_failed.length > 0 ? 'failed' : first.pull_left.length > 0 ? 'incomplete' : 'complete';
+  const pullState = first.offline
+    ? 'not done (upstream unreachable)'
+    : first.pull_failed.length > 0
+      ? 'failed'
+      : first.pull_left.length > 0
+        ? 'incomplete'
+        : 'complete';
   const lines = [
     `sync: ${status.state}`,
     `sent: ${totals.created} created, ${totals.updated} updated, ${totals.adopted} adopted after a lost answer`,
@@ -198,7 +216,9 @@ function discoveryLines(state: SyncAccountState): string[] {
   for (const [name, list] of Object.entries(listsOf(state))) {
     if (list.page_size === null && list.passed_at === null) continue;
     const order = list.order ? ORDER_WORDS[list.order] : 'order not seen yet';
-    lines.push(`account ${state.account_id} ${name}: ${list.total ?? '?'} records, ${list.page_size ?? '?'} a page, ${order}, updated_since ${list.changes}${list.contradiction ? ` (last contradiction: ${list.contradiction})` : ''}`);
+    lines.push(
+      `account ${state.account_id} ${name}: ${list.total ?? '?'} records, ${list.page_size ?? '?'} a page, ${order}, updated_since ${list.changes}${list.contradiction ? ` (last contradiction: ${list.contradiction})` : ''}`,
+    );
   }
   const notStored = (state.issues ?? []).filter((issue) => !issue.stored).length;
   if (notStored > 0) lines.push(`account ${state.account_id}: ${notStored} upstream records not stored (see the sync screen)`);

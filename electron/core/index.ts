@@ -45,7 +45,14 @@ async function open({ dataDir, rendererDir, settings, port }: OpenRequest): Prom
   try {
     // Beyond loopback (a hub on the site's network) the station serves TLS only, as `serve` does.
     const tls = tlsRequestFor(settings.host, { certFile: settings.tlsCert, keyFile: settings.tlsKey });
-    station = await openStation({ ...stationOptionsOf(settings, process.env), dataDir, rendererDir, command: 'Returns Station desktop app', systemPrinter, tls });
+    station = await openStation({
+      ...stationOptionsOf(settings, process.env),
+      dataDir,
+      rendererDir,
+      command: 'Returns Station desktop app',
+      systemPrinter,
+      tls,
+    });
     const origin = await listen(station, settings.host, port);
     if (settings.demo) await seedDemo(station.ctx);
     // The window's own station token lives only in memory and for one day: a new one each start. A

@@ -101,7 +101,12 @@ export const RESTART_WINDOW_MS = 60_000;
  * Whether a core that crashed at `now` may be started again, given when the earlier restarts were
  * (returns those still inside the window, with `now` added when it may).
  */
-export function mayRestart(restarts: readonly number[], now: number, max = MAX_RESTARTS, windowMs = RESTART_WINDOW_MS): { allowed: boolean; restarts: number[] } {
+export function mayRestart(
+  restarts: readonly number[],
+  now: number,
+  max = MAX_RESTARTS,
+  windowMs = RESTART_WINDOW_MS,
+): { allowed: boolean; restarts: number[] } {
   const recent = restarts.filter((at) => now - at < windowMs);
   return recent.length >= max ? { allowed: false, restarts: recent } : { allowed: true, restarts: [...recent, now] };
 }

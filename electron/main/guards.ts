@@ -74,7 +74,9 @@ export function certificateAnswer(hostname: string, certificatePem: string, orig
   try {
     const own = new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1');
     if (hostname.replace(/^\[(.*)\]$/, '$1') !== own) return CERTIFICATE_CHROMIUM_DECIDES;
-    return new X509Certificate(certificatePem).fingerprint256 === new X509Certificate(servedPem).fingerprint256 ? CERTIFICATE_TRUSTED : CERTIFICATE_CHROMIUM_DECIDES;
+    return new X509Certificate(certificatePem).fingerprint256 === new X509Certificate(servedPem).fingerprint256
+      ? CERTIFICATE_TRUSTED
+      : CERTIFICATE_CHROMIUM_DECIDES;
   } catch {
     return CERTIFICATE_CHROMIUM_DECIDES;
   }

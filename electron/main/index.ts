@@ -84,7 +84,9 @@ async function start(): Promise<void> {
   const own = window;
   ipcMain.on('station:connection', (event) => {
     const frame = event.senderFrame;
-    const allowed = frame !== null && mayReceiveConnection({ frameUrl: frame.url, isMainFrame: frame.parent === null, webContentsId: event.sender.id }, own.webContents.id, origin());
+    const allowed =
+      frame !== null &&
+      mayReceiveConnection({ frameUrl: frame.url, isMainFrame: frame.parent === null, webContentsId: event.sender.id }, own.webContents.id, origin());
     const connection: StationConnection = { baseUrl: origin(), token: station.token, version: STATION_VERSION };
     event.returnValue = allowed ? connection : null;
   });
@@ -118,7 +120,10 @@ function restartAfterCrash(code: number): void {
   const budget = mayRestart(restarts, Date.now());
   restarts = budget.restarts;
   if (!budget.allowed) {
-    stop('Returns Station stopped', `The station stopped unexpectedly ${budget.restarts.length + 1} times within a minute (last exit code ${code}). Everything it had saved is kept in ${dataDir}. Start the app again; if this goes on, contact support.`);
+    stop(
+      'Returns Station stopped',
+      `The station stopped unexpectedly ${budget.restarts.length + 1} times within a minute (last exit code ${code}). Everything it had saved is kept in ${dataDir}. Start the app again; if this goes on, contact support.`,
+    );
     return;
   }
   process.stderr.write(`Returns Station: the station core stopped unexpectedly (exit code ${code}); starting it again.\n`);
@@ -158,13 +163,17 @@ async function shutDown(closing: CoreProcess, deadlineSeconds: number): Promise<
   window?.setTitle(`Returns Station — finishing work in flight (at most ${deadlineSeconds} s)…`);
   const started = Date.now();
   closing.close(deadlineSeconds * 1000);
-  const hung = setTimeout(() => {
-    process.stderr.write(`Returns Station: the station core had not closed ${deadlineSeconds + 30} s after it was asked; ending it.\n`);
-    closing.kill();
-  }, (deadlineSeconds + 30) * 1000);
+  const hung = setTimeout(
+    () => {
+      process.stderr.write(`Returns Station: the station core had not closed ${deadlineSeconds + 30} s after it was asked; ending it.\n`);
+      closing.kill();
+    },
+    (deadlineSeconds + 30) * 1000,
+  );
   await closing.exited;
   clearTimeout(hung);
-  if (Date.now() - started >= deadlineSeconds * 1000) process.stderr.write(`Returns Station: work still in flight after ${deadlineSeconds} s was cut off; everything committed is saved.\n`);
+  if (Date.now() - started >= deadlineSeconds * 1000)
+    process.stderr.write(`Returns Station: work still in flight after ${deadlineSeconds} s was cut off; everything committed is saved.\n`);
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -177,12 +186,15 @@ if (!app.requestSingleInstanceLock()) {
     window.show();
     window.focus();
   });
-  app.whenReady().then(start).catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`Returns Station could not start: ${message}\n`);
-    dialog.showErrorBox('Returns Station could not start', message);
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`Returns Station could not start: ${message}\n`);
+      dialog.showErrorBox('Returns Station could not start', message);
+      app.exit(1);
+    });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (event) => {
     quitting = true;

@@ -16,7 +16,10 @@ export async function printPdfToSystemPrinter(pdf: Uint8Array, printerName: stri
   const dir = await mkdtemp(join(tmpdir(), 'returns-station-label-'));
   const file = join(dir, 'label.pdf');
   // Hidden and never navigated, but locked down like the station's own window (window.ts): no middle-click new windows.
-  const window = new BrowserWindow({ show: false, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, plugins: true, disableBlinkFeatures: 'Auxclick' } });
+  const window = new BrowserWindow({
+    show: false,
+    webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, plugins: true, disableBlinkFeatures: 'Auxclick' },
+  });
   try {
     await writeFile(file, pdf);
     await window.loadURL(pathToFileURL(file).href);

@@ -13,7 +13,8 @@ export function newStoreRefusal(dataDir: string, previousHolder: LockHolder | nu
   const media = mediaNames(join(dataDir, 'media'));
   if (media.length > 0) reasons.push(`${join(dataDir, 'media')} holds ${media.length} media file${media.length === 1 ? '' : 's'}`);
   if (existsSync(join(dataDir, `${STORE_FILE}-wal`))) reasons.push(`${STORE_FILE}-wal (its write-ahead log) is there`);
-  if (previousHolder) reasons.push(`process ${previousHolder.pid} (${previousHolder.command}, since ${previousHolder.started_at}) held the directory and did not stop cleanly`);
+  if (previousHolder)
+    reasons.push(`process ${previousHolder.pid} (${previousHolder.command}, since ${previousHolder.started_at}) held the directory and did not stop cleanly`);
   return reasons.length > 0 ? reasons.join(', and ') : null;
 }
 

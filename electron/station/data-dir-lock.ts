@@ -15,9 +15,7 @@ export interface LockHolder {
 export class DataDirLockedError extends Error {
   readonly holder: LockHolder | null;
   constructor(dataDir: string, holder: LockHolder | null) {
-    const who = holder
-      ? `process ${holder.pid} on ${holder.host} (${holder.command}, since ${holder.started_at})`
-      : 'another process';
+    const who = holder ? `process ${holder.pid} on ${holder.host} (${holder.command}, since ${holder.started_at})` : 'another process';
     super(`The data directory ${dataDir} is in use by ${who}. Stop it first, or choose another --data-dir.`);
     this.name = 'DataDirLockedError';
     this.holder = holder;

@@ -36,7 +36,11 @@ export function startHousekeeping(store: StationStore, clock: Clock, log: Fastif
       return true;
     } catch (error) {
       if (failing) log.debug({ err: error }, 'housekeeping failed again');
-      else log.error({ err: error }, 'housekeeping failed (pruning expired idempotency keys and change-log entries); the station carries on serving and retries every hour');
+      else
+        log.error(
+          { err: error },
+          'housekeeping failed (pruning expired idempotency keys and change-log entries); the station carries on serving and retries every hour',
+        );
       failing = true;
       return false;
     }

@@ -114,7 +114,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   mediaBytesRoute(server, deps.ctx);
   // Connections that carried a valid token are cut last when a flood needs room (the API marks them).
-  await registerApi(server, { ctx: deps.ctx, rateLimits: deps.rateLimits, heartbeatMs: timeouts.heartbeatMs, trustConnection: (socket) => connections.trust(socket) });
+  await registerApi(server, {
+    ctx: deps.ctx,
+    rateLimits: deps.rateLimits,
+    heartbeatMs: timeouts.heartbeatMs,
+    trustConnection: (socket) => connections.trust(socket),
+  });
   // The pages (UI, API reference) get the browser security headers, worked out once at start; the
   // API's JSON answers carry their own few (nosniff, no-store).
   const pageHeaders = pageSecurityHeaders({ contentSecurityPolicy: { useDefaults: false, directives: UI_CSP }, strictTransportSecurity: false });
@@ -123,7 +128,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       reply.headers(pageHeaders);
       done();
     });
-    web.get('/healthz', async (): Promise<Health> => ({ status: 'ok', name: STATION_NAME, version: STATION_VERSION, data_schema_version: DATA_SCHEMA_VERSION }));
+    web.get('/healthz', async (): Promise<Health> => ({
+      status: 'ok',
+      name: STATION_NAME,
+      version: STATION_VERSION,
+      data_schema_version: DATA_SCHEMA_VERSION,
+    }));
     await web.register(docsRoutes);
     if (existsSync(join(deps.rendererDir, 'index.html'))) {
       await web.register(fastifyStatic, { root: deps.rendererDir, prefix: '/', index: 'index.html', wildcard: false });

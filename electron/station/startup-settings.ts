@@ -167,7 +167,10 @@ export function stationOptionsFromStartupSettings(sources: SettingSources): Part
   const account = read('accountRateLimit');
   const station = read('stationRateLimit');
   if (account !== undefined || station !== undefined) {
-    options.rateLimits = { ...(account !== undefined ? { accountTokenPerHour: account } : {}), ...(station !== undefined ? { stationTokenPerHour: station } : {}) };
+    options.rateLimits = {
+      ...(account !== undefined ? { accountTokenPerHour: account } : {}),
+      ...(station !== undefined ? { stationTokenPerHour: station } : {}),
+    };
   }
   const mediaBudgetMb = read('mediaBudgetMb');
   set('mediaBudgetBytes', mediaBudgetMb === undefined ? undefined : mediaBudgetMb * 1024 * 1024);

@@ -122,7 +122,13 @@ export async function openStation(options: StationOptions): Promise<Station> {
     await fillOperatorUids(store);
     // The server's log, once it exists (the engine logs only from its rounds, which start after it).
     const syncLog = { warn: (_message: string): void => undefined };
-    const sync = createSyncEngine({ store, clock, log: (message) => syncLog.warn(message), ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}), ...(options.syncPullIntervalMs !== undefined ? { idleEveryMs: options.syncPullIntervalMs } : {}) });
+    const sync = createSyncEngine({
+      store,
+      clock,
+      log: (message) => syncLog.warn(message),
+      ...(options.syncOverlapMs !== undefined ? { overlapMs: options.syncOverlapMs } : {}),
+      ...(options.syncPullIntervalMs !== undefined ? { idleEveryMs: options.syncPullIntervalMs } : {}),
+    });
     // The print queue starts with the background work; until then a nudge has nothing to wake.
     const printing = { queue: undefined as PrintQueue | undefined };
     const socket: SocketState = { loopback: false, closing: false, address: null };
@@ -163,8 +169,15 @@ export async function openStation(options: StationOptions): Promise<Station> {
     if (tls) {
       const details = { tls: { source: tls.source, fingerprint_sha256: tls.trustSha256, serving_expires_at: tls.servedNotAfter, made: tls.made } };
       // The roll to the successor is said louder: the site's handhelds must trust the new fingerprint.
-      if (tls.made === 'successor') server.log.warn(details, 'TLS: the site authority rolled to its successor, announced to the members before (handhelds must trust the new fingerprint)');
-      else server.log.info(details, tls.made === 'authority' ? 'TLS: made a new site certificate authority (stations and handhelds pin its fingerprint)' : 'TLS: serving HTTPS; stations and handhelds pin this fingerprint');
+      if (tls.made === 'successor')
+        server.log.warn(details, 'TLS: the site authority rolled to its successor, announced to the members before (handhelds must trust the new fingerprint)');
+      else
+        server.log.info(
+          details,
+          tls.made === 'authority'
+            ? 'TLS: made a new site certificate authority (stations and handhelds pin its fingerprint)'
+            : 'TLS: serving HTTPS; stations and handhelds pin this fingerprint',
+        );
     }
     if (upgradedUpstream) {
       server.log.info(

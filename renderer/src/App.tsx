@@ -35,7 +35,11 @@ export function App() {
   useEffect(() => (accounts.length === 0 ? undefined : followAccounts(pageClient, accounts)), [accounts]);
   // Badges are recognised wherever they are scanned, also when the worker was signed in before a reload.
   useEffect(() => {
-    if (signedIn && accounts.length > 0) useSession.getState().loadOperators().catch(() => undefined);
+    if (signedIn && accounts.length > 0)
+      useSession
+        .getState()
+        .loadOperators()
+        .catch(() => undefined);
   }, [signedIn, accounts]);
 
   return (

@@ -20,16 +20,16 @@ if (isPairingPage()) {
 } else startDock(root);
 
 function startDock(root: HTMLElement): void {
-// The API client exists before the first render: screens may call the station in their first effect.
-// Its fetch tells the link whether the station answered, so the connection state follows real work too.
-const connection = resolveConnection();
-createStationApi(connection, (reachable) => useStationLink.getState().setReachable(reachable));
-useStationLink.getState().watch(connection);
-// Work an earlier page left unsent (a reload, a closed tab) is sent again, oldest first.
-void resumePendingWork();
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+  // The API client exists before the first render: screens may call the station in their first effect.
+  // Its fetch tells the link whether the station answered, so the connection state follows real work too.
+  const connection = resolveConnection();
+  createStationApi(connection, (reachable) => useStationLink.getState().setReachable(reachable));
+  useStationLink.getState().watch(connection);
+  // Work an earlier page left unsent (a reload, a closed tab) is sent again, oldest first.
+  void resumePendingWork();
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
 }

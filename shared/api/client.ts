@@ -191,7 +191,8 @@ export class ApiClient {
     }
     if (options.idempotencyKey !== undefined) extra['Idempotency-Key'] = options.idempotencyKey;
     if (options.accept !== undefined) extra.Accept = options.accept;
-    const token = options.token !== undefined ? options.token : route.auth === 'supervisor' && this.#supervisorToken !== null ? this.#supervisorToken : this.token;
+    const token =
+      options.token !== undefined ? options.token : route.auth === 'supervisor' && this.#supervisorToken !== null ? this.#supervisorToken : this.token;
     const init: RequestInit = { method: route.method, headers: this.headers(extra, token) };
     if (body !== undefined) init.body = body;
     if (options.signal) init.signal = options.signal;
@@ -322,11 +323,7 @@ export class ApiClient {
     return this.#call(API_ROUTES.listReturns, { query: { ...query }, signal: o.signal });
   }
   /** `GET /api/v1/accounts/{account_id}/returns`. */
-  listAccountReturns(
-    accountId: number,
-    query: Omit<ReturnListParams, 'account_id'> = {},
-    o: RequestOptions = {},
-  ): Promise<ReturnListResponse> {
+  listAccountReturns(accountId: number, query: Omit<ReturnListParams, 'account_id'> = {}, o: RequestOptions = {}): Promise<ReturnListResponse> {
     return this.#call(API_ROUTES.listAccountReturns, {
       params: { account_id: accountId },
       query: { ...query },
@@ -385,13 +382,7 @@ export class ApiClient {
       signal: o.signal,
     });
   }
-  updateLineItem(
-    accountId: number,
-    packageId: number,
-    lineItemId: number,
-    body: PackageLineItemUpdate,
-    o: RequestOptions = {},
-  ): Promise<PackageLineItem> {
+  updateLineItem(accountId: number, packageId: number, lineItemId: number, body: PackageLineItemUpdate, o: RequestOptions = {}): Promise<PackageLineItem> {
     return this.#call(API_ROUTES.updatePackageLineItem, {
       params: { account_id: accountId, id: packageId, line_item_id: lineItemId },
       json: body,
@@ -417,12 +408,7 @@ export class ApiClient {
   // -- media -----------------------------------------------------------------------------------
 
   /** Uploads a file as a raw body with its content type (`file.type` unless `contentType` is given). */
-  uploadMedia(
-    accountId: number,
-    packageId: number,
-    file: Blob,
-    o: PostOptions & { contentType?: string; capturedAt?: string } = {},
-  ): Promise<MediaFile> {
+  uploadMedia(accountId: number, packageId: number, file: Blob, o: PostOptions & { contentType?: string; capturedAt?: string } = {}): Promise<MediaFile> {
     return this.#call(API_ROUTES.uploadMediaFile, {
       params: { account_id: accountId, id: packageId },
       query: o.capturedAt === undefined ? undefined : { captured_at: o.capturedAt },
@@ -451,17 +437,30 @@ export class ApiClient {
   }
   /** A unit's label as it prints now, as a PDF (the bearer token is needed: fetch it, then show the blob). */
   async unitLabelPdf(accountId: number, packageId: number, lineItemId: number, o: RequestOptions = {}): Promise<Blob> {
-    const response = await this.#send(API_ROUTES.getUnitLabelPdf, { params: { account_id: accountId, id: packageId, line_item_id: lineItemId }, accept: 'application/pdf', signal: o.signal });
+    const response = await this.#send(API_ROUTES.getUnitLabelPdf, {
+      params: { account_id: accountId, id: packageId, line_item_id: lineItemId },
+      accept: 'application/pdf',
+      signal: o.signal,
+    });
     return response.blob();
   }
   /** Every unit's label of a package as a PDF, a page each (the browser's printer, at receipt). */
   async packageLabelsPdf(accountId: number, packageId: number, o: RequestOptions = {}): Promise<Blob> {
-    const response = await this.#send(API_ROUTES.getPackageLabelsPdf, { params: { account_id: accountId, id: packageId }, accept: 'application/pdf', signal: o.signal });
+    const response = await this.#send(API_ROUTES.getPackageLabelsPdf, {
+      params: { account_id: accountId, id: packageId },
+      accept: 'application/pdf',
+      signal: o.signal,
+    });
     return response.blob();
   }
   /** The labels of every unit of a package that has none yet (and its slip when the settings ask for one). */
   createPackageLabels(accountId: number, packageId: number, body: { operator_id?: number | null } = {}, o: PostOptions = {}): Promise<{ data: PrintJob[] }> {
-    return this.#call(API_ROUTES.createPackageLabels, { params: { account_id: accountId, id: packageId }, json: body, idempotencyKey: o.idempotencyKey, signal: o.signal });
+    return this.#call(API_ROUTES.createPackageLabels, {
+      params: { account_id: accountId, id: packageId },
+      json: body,
+      idempotencyKey: o.idempotencyKey,
+      signal: o.signal,
+    });
   }
   /** A test label on the printer of the station settings (station token). */
   createTestPrint(o: PostOptions = {}): Promise<PrintJob> {
@@ -495,7 +494,10 @@ export class ApiClient {
   syncOverview(o: RequestOptions = {}): Promise<SyncOverview> {
     return this.#call(API_ROUTES.getSync, { signal: o.signal });
   }
-  listSyncChanges(query: PageQuery & { state?: readonly SyncChange['state'][] } = {}, o: RequestOptions = {}): Promise<z.infer<typeof SyncChangeListResponseSchema>> {
+  listSyncChanges(
+    query: PageQuery & { state?: readonly SyncChange['state'][] } = {},
+    o: RequestOptions = {},
+  ): Promise<z.infer<typeof SyncChangeListResponseSchema>> {
     return this.#call(API_ROUTES.listSyncChanges, { query: { ...query }, signal: o.signal });
   }
   retrySyncChange(ref: SyncChangeRef, o: RequestOptions = {}): Promise<SyncChange> {

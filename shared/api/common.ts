@@ -30,8 +30,7 @@ export const MeasureSchema = z.number().min(0).max(INT32_MAX);
 // ---------------------------------------------------------------------------------------------
 // Timestamps and dates
 
-const TIMESTAMP_RE =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
+const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
@@ -52,9 +51,7 @@ export function isRealCalendarDate(year: number, month: number, day: number): bo
 export function normaliseTimestamp(input: string): string | null {
   const m = TIMESTAMP_RE.exec(input);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number, number, number, number, number, number,
-  ];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   if (!isRealCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
   const millis = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
   let offsetMinutes = 0;
@@ -160,9 +157,7 @@ export const NotesSchema = z.string().max(MAX_LENGTH.notes);
 export const ReasonSchema = boundedText(MAX_LENGTH.reason);
 export const SkuSchema = boundedText(MAX_LENGTH.sku);
 export const BarcodeSchema = boundedText(MAX_LENGTH.barcode);
-export const EmailSchema = z
-  .email({ error: (issue) => (issue.input === undefined ? undefined : 'Expected an email address.') })
-  .max(MAX_LENGTH.email);
+export const EmailSchema = z.email({ error: (issue) => (issue.input === undefined ? undefined : 'Expected an email address.') }).max(MAX_LENGTH.email);
 
 /**
  * Tracking number: 1–64 visible ASCII characters (no spaces, no control characters). Surrounding
@@ -273,9 +268,7 @@ export const PER_PAGE_MAX = 250;
 
 /** `page` (≥ 1, default 1) and `per_page` (1–250, default 25). */
 export const PaginationQueryShape = {
-  page: queryIntSchema(1, INT32_MAX)
-    .default(1)
-    .meta({ description: 'Page number, from 1 (default 1). A page past the end has empty data.' }),
+  page: queryIntSchema(1, INT32_MAX).default(1).meta({ description: 'Page number, from 1 (default 1). A page past the end has empty data.' }),
   per_page: queryIntSchema(1, PER_PAGE_MAX)
     .default(PER_PAGE_DEFAULT)
     .meta({ description: `Items per page, 1–${PER_PAGE_MAX} (default ${PER_PAGE_DEFAULT}).` }),
@@ -330,13 +323,10 @@ export const ListMetaSchema = z.object({
   total_count: z.int().min(0),
   per_page: z.int().min(1).max(PER_PAGE_MAX),
   /** Station extension (docs/api-decisions.md, List search): a search most records match is counted within a budget. */
-  total_count_lower_bound: z
-    .literal(true)
-    .optional()
-    .meta({
-      description:
-        'Station extension, present only when true: a search by any part (`…_contains`) that most records match is counted among the first 1,000 records of the other filters, so at least `total_count` match (maybe many more) and `total_pages` counts only those; later pages are served all the same (page on until a page holds fewer than `per_page`, or reverse the sort for the last ones).',
-    }),
+  total_count_lower_bound: z.literal(true).optional().meta({
+    description:
+      'Station extension, present only when true: a search by any part (`…_contains`) that most records match is counted among the first 1,000 records of the other filters, so at least `total_count` match (maybe many more) and `total_pages` counts only those; later pages are served all the same (page on until a page holds fewer than `per_page`, or reverse the sort for the last ones).',
+  }),
 });
 export type ListMeta = z.infer<typeof ListMetaSchema>;
 

@@ -90,7 +90,12 @@ export type DispositionRulesUpdate = z.infer<typeof DispositionRulesUpdateSchema
 export type DispositionRulesUpdateInput = z.input<typeof DispositionRulesUpdateSchema>;
 
 export const DispositionRulesSchema = z.object({
-  dispositions: z.object(Object.fromEntries(DISPOSITIONS.map((key) => [key, z.object({ label: z.string(), color: z.string() })])) as Record<Disposition, z.ZodObject<{ label: z.ZodString; color: z.ZodString }>>),
+  dispositions: z.object(
+    Object.fromEntries(DISPOSITIONS.map((key) => [key, z.object({ label: z.string(), color: z.string() })])) as Record<
+      Disposition,
+      z.ZodObject<{ label: z.ZodString; color: z.ZodString }>
+    >,
+  ),
   rules: z.array(DispositionRuleSchema),
   /** When a person last changed them; null: never (the defaults). */
   updated_at: TimestampSchema.nullable(),

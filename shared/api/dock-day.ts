@@ -18,7 +18,9 @@ export const DockDayQuerySchema = z.strictObject({
   date: CalendarDateSchema.optional().meta({ description: "The station's local calendar day, YYYY-MM-DD (default: today)." }),
   waiting_minutes: queryIntSchema(1, MAX_WAITING_MINUTES)
     .default(60)
-    .meta({ description: `A parcel at the dock (delivered, not received) longer than this many minutes is listed as waiting; 1–${MAX_WAITING_MINUTES} (default 60).` }),
+    .meta({
+      description: `A parcel at the dock (delivered, not received) longer than this many minutes is listed as waiting; 1–${MAX_WAITING_MINUTES} (default 60).`,
+    }),
 });
 /** The query as a client gives it (numbers as numbers; the URL carries them as text). */
 export interface DockDayQuery {
@@ -113,47 +115,52 @@ export const DockDayOverrideWorkerSchema = z.object({
   latest: z.array(DockDayOverrideSchema).min(1).max(DOCK_DAY_OVERRIDE_REASONS),
 });
 
-export const DockDaySchema = z.object({
-  date: CalendarDateSchema,
-  /** IANA time zone of the station that defines the day and its hours. */
-  time_zone: z.string(),
-  /** Packages received in each local hour, 0–23 (a day with a clock change has fewer or more hours: they are folded into their hour of the clock). */
-  received_per_hour: z.array(z.int().min(0)).length(24),
-  received_packages: z.int().min(0),
-  received_units: z.int().min(0),
-  per_worker: z.array(DockDayWorkerSchema),
-  /** Packages in `exception` now (any day): they need a person. */
-  exceptions: z.array(DockDayPackageSchema),
-  exceptions_total: z.int().min(0),
-  review: z.array(DockDayReviewSchema),
-  review_total: z.int().min(0),
-  /** Parcels at the dock longer than `waiting_minutes`, oldest first. */
-  waiting: z.array(DockDayPackageSchema),
-  waiting_total: z.int().min(0),
-  waiting_minutes: z.int(),
-  /**
-   * The day's received units by disposition, one entry per disposition of the station in its order
-   * (zeros too); with `units_without_disposition` (items received without inspection) they add up to
-   * `received_units`.
-   */
-  per_disposition: z
-    .array(DockDayDispositionSchema)
-    .length(DISPOSITIONS.length)
-    // The order as JSON Schema: entry i is disposition i.
-    .meta({ prefixItems: DISPOSITIONS.map((disposition) => ({ type: 'object', properties: { disposition: { const: disposition } }, required: ['disposition'] })) }),
-  units_without_disposition: z.int().min(0),
-  /** The day's received units by bin, most units first, a tie by bin; at most 100. */
-  per_bin: z.array(DockDayBinSchema).max(DOCK_DAY_LIST_LIMIT),
-  per_bin_total: z.int().min(0),
-  /** Overrides of the rules on the day's received units, by the worker who made them; most first, a tie by name. */
-  overrides_per_worker: z.array(DockDayOverrideWorkerSchema),
-  sync: SyncStatusSchema,
-})
+export const DockDaySchema = z
+  .object({
+    date: CalendarDateSchema,
+    /** IANA time zone of the station that defines the day and its hours. */
+    time_zone: z.string(),
+    /** Packages received in each local hour, 0–23 (a day with a clock change has fewer or more hours: they are folded into their hour of the clock). */
+    received_per_hour: z.array(z.int().min(0)).length(24),
+    received_packages: z.int().min(0),
+    received_units: z.int().min(0),
+    per_worker: z.array(DockDayWorkerSchema),
+    /** Packages in `exception` now (any day): they need a person. */
+    exceptions: z.array(DockDayPackageSchema),
+    exceptions_total: z.int().min(0),
+    review: z.array(DockDayReviewSchema),
+    review_total: z.int().min(0),
+    /** Parcels at the dock longer than `waiting_minutes`, oldest first. */
+    waiting: z.array(DockDayPackageSchema),
+    waiting_total: z.int().min(0),
+    waiting_minutes: z.int(),
+    /**
+     * The day's received units by disposition, one entry per disposition of the station in its order
+     * (zeros too); with `units_without_disposition` (items received without inspection) they add up to
+     * `received_units`.
+     */
+    per_disposition: z
+      .array(DockDayDispositionSchema)
+      .length(DISPOSITIONS.length)
+      // The order as JSON Schema: entry i is disposition i.
+      .meta({
+        prefixItems: DISPOSITIONS.map((disposition) => ({ type: 'object', properties: { disposition: { const: disposition } }, required: ['disposition'] })),
+      }),
+    units_without_disposition: z.int().min(0),
+    /** The day's received units by bin, most units first, a tie by bin; at most 100. */
+    per_bin: z.array(DockDayBinSchema).max(DOCK_DAY_LIST_LIMIT),
+    per_bin_total: z.int().min(0),
+    /** Overrides of the rules on the day's received units, by the worker who made them; most first, a tie by name. */
+    overrides_per_worker: z.array(DockDayOverrideWorkerSchema),
+    sync: SyncStatusSchema,
+  })
   .superRefine((day, ctx) => {
     // What JSON Schema cannot say: the breakdowns agree with the totals.
     day.per_disposition.forEach((entry, index) => {
-      if (entry.disposition !== DISPOSITIONS[index]) ctx.addIssue({ code: 'custom', path: ['per_disposition', index, 'disposition'], message: `Entry ${index} is ${DISPOSITIONS[index]}.` });
-      if (entry.overridden > entry.units) ctx.addIssue({ code: 'custom', path: ['per_disposition', index, 'overridden'], message: 'No more overridden than units.' });
+      if (entry.disposition !== DISPOSITIONS[index])
+        ctx.addIssue({ code: 'custom', path: ['per_disposition', index, 'disposition'], message: `Entry ${index} is ${DISPOSITIONS[index]}.` });
+      if (entry.overridden > entry.units)
+        ctx.addIssue({ code: 'custom', path: ['per_disposition', index, 'overridden'], message: 'No more overridden than units.' });
     });
     const inspected = day.per_disposition.reduce((sum, entry) => sum + entry.units, 0);
     if (inspected + day.units_without_disposition !== day.received_units) {
@@ -162,15 +169,17 @@ export const DockDaySchema = z.object({
     day.per_bin.forEach((bin, index) => {
       if (bin.put_confirmed > bin.units) ctx.addIssue({ code: 'custom', path: ['per_bin', index, 'put_confirmed'], message: 'No more confirmed than units.' });
     });
-    if (day.per_bin_total < day.per_bin.length) ctx.addIssue({ code: 'custom', path: ['per_bin_total'], message: 'Counts every bin, also those left off the list.' });
+    if (day.per_bin_total < day.per_bin.length)
+      ctx.addIssue({ code: 'custom', path: ['per_bin_total'], message: 'Counts every bin, also those left off the list.' });
     day.overrides_per_worker.forEach((worker, index) => {
-      if (worker.latest.length > worker.overrides) ctx.addIssue({ code: 'custom', path: ['overrides_per_worker', index, 'latest'], message: 'No more listed than overrides.' });
+      if (worker.latest.length > worker.overrides)
+        ctx.addIssue({ code: 'custom', path: ['overrides_per_worker', index, 'latest'], message: 'No more listed than overrides.' });
     });
   })
   .meta({
     description:
       'One dock day. per_disposition has one entry per disposition in the order restock, refurbish, return_to_vendor, liquidate, quarantine, dispose; their units plus units_without_disposition are received_units; ' +
-      'overridden ≤ units and put_confirmed ≤ units; per_bin_total ≥ the length of per_bin; each worker\'s latest lists at most its overrides.',
+      "overridden ≤ units and put_confirmed ≤ units; per_bin_total ≥ the length of per_bin; each worker's latest lists at most its overrides.",
   });
 export type DockDay = z.infer<typeof DockDaySchema>;
 export type DockDayPackage = z.infer<typeof DockDayPackageSchema>;

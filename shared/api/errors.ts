@@ -52,7 +52,11 @@ export const ERROR_CODES = {
     title: 'Conflict',
     message: "This station belongs to a site: its workers, disposition rules and rule-like settings are the site's hub's. Change them at the hub.",
   },
-  NOT_SITE_MEMBER: { status: 403, title: 'Forbidden', message: "Only a member station of this hub's site may read the site's configuration and the authorities its members trust." },
+  NOT_SITE_MEMBER: {
+    status: 403,
+    title: 'Forbidden',
+    message: "Only a member station of this hub's site may read the site's configuration and the authorities its members trust.",
+  },
   NOT_FOUND: { status: 404, title: 'Not Found', message: 'The requested resource does not exist.' },
   INVALID_STATUS_TRANSITION: {
     status: 409,
@@ -204,11 +208,7 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
     if (typeof key === 'number') out += `[${key}]`;
     else {
       const name = String(key);
-      out += /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
-        ? out === ''
-          ? name
-          : `.${name}`
-        : `[${JSON.stringify(name)}]`;
+      out += /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? (out === '' ? name : `.${name}`) : `[${JSON.stringify(name)}]`;
     }
   }
   return out;
@@ -227,9 +227,7 @@ export interface IssueLike {
  * would say e.g. `Invalid option: expected one of "g"|"kg"`).
  */
 export function requestErrorMap(issue: { input?: unknown; code?: string }): string | undefined {
-  return issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')
-    ? 'Required.'
-    : undefined;
+  return issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value') ? 'Required.' : undefined;
 }
 
 /** `schema.safeParse(input)` with the request error map: use it for bodies, queries and params. */
@@ -279,9 +277,7 @@ export function validationFailedBody(error: { issues: readonly IssueLike[] }): E
   const message =
     first === undefined
       ? ERROR_CODES.VALIDATION_FAILED.message
-      : `${first.path === '' ? 'The request body' : first.path}: ${first.message}${
-          fields.length > 1 ? ` (and ${fields.length - 1} more)` : ''
-        }`;
+      : `${first.path === '' ? 'The request body' : first.path}: ${first.message}${fields.length > 1 ? ` (and ${fields.length - 1} more)` : ''}`;
   return errorBody('VALIDATION_FAILED', message, { fields });
 }
 
@@ -289,7 +285,6 @@ export function validationFailedBody(error: { issues: readonly IssueLike[] }): E
 export function invalidQueryBody(error: { issues: readonly IssueLike[] }): ErrorBody {
   const fields = fieldErrorsFromIssues(error.issues);
   const first = fields[0];
-  const message =
-    first === undefined ? ERROR_CODES.INVALID_QUERY.message : `Query parameter ${first.path}: ${first.message}`;
+  const message = first === undefined ? ERROR_CODES.INVALID_QUERY.message : `Query parameter ${first.path}: ${first.message}`;
   return errorBody('INVALID_QUERY', message, { fields });
 }

@@ -13,14 +13,7 @@ import { SyncStatusSchema } from './station.ts';
  * package (G fields), the return record, or the sync status.
  */
 
-export const EVENT_NAMES = [
-  'package.created',
-  'package.updated',
-  'return.created',
-  'return.updated',
-  'sync.status',
-  'site.config',
-] as const;
+export const EVENT_NAMES = ['package.created', 'package.updated', 'return.created', 'return.updated', 'sync.status', 'site.config'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 export const EventNameSchema = z.enum(EVENT_NAMES);
 

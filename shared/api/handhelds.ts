@@ -23,13 +23,18 @@ export const PAIRING_CODE_PATTERN = '^[0-9A-Za-z]{4}[- ]?[0-9A-Za-z]{4}$';
  * --name`), the device is given that name whatever its page sends; unnamed, the device names itself.
  */
 export const HandheldPairingCreateSchema = z.strictObject({
-  device_name: NameSchema.optional().describe("The handheld's name in the station's list of tokens (unique among the paired handhelds); absent: the device names itself when it pairs"),
+  device_name: NameSchema.optional().describe(
+    "The handheld's name in the station's list of tokens (unique among the paired handhelds); absent: the device names itself when it pairs",
+  ),
 });
 export type HandheldPairingCreate = z.infer<typeof HandheldPairingCreateSchema>;
 
 /** A new pairing code, shown once (the station keeps only its hash). */
 export const HandheldPairingSchema = z.object({
-  code: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/).describe("8 characters of Crockford's base32 (40 bits), shown as XXXX-XXXX"),
+  code: z
+    .string()
+    .regex(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/)
+    .describe("8 characters of Crockford's base32 (40 bits), shown as XXXX-XXXX"),
   expires_at: TimestampSchema,
   /** The address a handheld opens, the code in its fragment (what the QR code holds); null before the station listens. */
   pair_url: z.string().nullable(),

@@ -39,11 +39,7 @@ export const MAX_DISPOSITION_REASON_LENGTH = 200;
 
 export const MAX_TAGS = 20;
 /** A tag: 1–40 visible characters, no white space. */
-export const TagSchema = z
-  .string()
-  .min(1)
-  .max(MAX_LENGTH.tag)
-  .regex(/^\S+$/u, 'Tags contain no white space.');
+export const TagSchema = z.string().min(1).max(MAX_LENGTH.tag).regex(/^\S+$/u, 'Tags contain no white space.');
 export const TagsSchema = z
   .array(TagSchema)
   .max(MAX_TAGS)
@@ -104,7 +100,10 @@ export const SiteUnitSchema = z
     /** When the condition was set at that station (null while unset). */
     condition_at: TimestampInputSchema.nullable(),
   })
-  .meta({ description: "A unit's disposition, bin, unit id, override, put and condition time as the site's station that decided them recorded them (a site's hub and its stations send it): stored as given, the station's own rules are not applied." });
+  .meta({
+    description:
+      "A unit's disposition, bin, unit id, override, put and condition time as the site's station that decided them recorded them (a site's hub and its stations send it): stored as given, the station's own rules are not applied.",
+  });
 export type SiteUnit = z.infer<typeof SiteUnitSchema>;
 
 /**
@@ -143,19 +142,24 @@ const OVERRIDE_JSON_SCHEMA = [
   { if: { required: ['disposition_by'] }, then: given('disposition') },
 ];
 
-function overrideFields(body: { disposition?: string | null; bin?: string; disposition_reason?: string; disposition_by?: number | null }, ctx: z.RefinementCtx): void {
+function overrideFields(
+  body: { disposition?: string | null; bin?: string; disposition_reason?: string; disposition_by?: number | null },
+  ctx: z.RefinementCtx,
+): void {
   const overriding = body.disposition !== undefined && body.disposition !== null;
   if (overriding && body.disposition_reason === undefined) {
     ctx.addIssue({ code: 'custom', path: ['disposition_reason'], message: 'Say why the disposition is overridden (required with disposition).' });
   }
   for (const field of ['bin', 'disposition_reason', 'disposition_by'] as const) {
-    if (body[field] !== undefined && !overriding) ctx.addIssue({ code: 'custom', path: [field], message: 'Only with an override: give disposition (not null) too.' });
+    if (body[field] !== undefined && !overriding)
+      ctx.addIssue({ code: 'custom', path: [field], message: 'Only with an override: give disposition (not null) too.' });
   }
 }
 
 /** A recorded decision (`site_unit`) is not also an override: the two say different things of one unit. */
 function siteUnitAlone(body: { site_unit?: unknown; disposition?: unknown }, ctx: z.RefinementCtx): void {
-  if (body.site_unit !== undefined && body.disposition !== undefined) ctx.addIssue({ code: 'custom', path: ['site_unit'], message: 'Give site_unit or an override (disposition), not both.' });
+  if (body.site_unit !== undefined && body.disposition !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['site_unit'], message: 'Give site_unit or an override (disposition), not both.' });
 }
 
 const SITE_UNIT_ALONE_JSON_SCHEMA = { not: { required: ['site_unit', 'disposition'] } };

@@ -4,11 +4,7 @@ import { DockDaySchema } from './dock-day.ts';
 import { HealthSchema } from '../health.ts';
 import { CurrencySchema, IDEMPOTENCY_KEY_PATTERN, ListMetaSchema } from './common.ts';
 import { ERROR_CODES, ErrorBodySchema, errorBody, type ErrorCode } from './errors.ts';
-import {
-  PackageLineItemCreateSchema,
-  PackageLineItemSchema,
-  PackageLineItemUpdateSchema,
-} from './line-items.ts';
+import { PackageLineItemCreateSchema, PackageLineItemSchema, PackageLineItemUpdateSchema } from './line-items.ts';
 import { MEDIA_TYPE_NAMES, MEDIA_TYPES, MediaFileSchema, MULTIPART_FIELD_BYTES, MULTIPART_FIELDS_MAX } from './media.ts';
 import {
   DimensionsSchema,
@@ -22,13 +18,7 @@ import {
   ReturnPackageUpdateSchema,
   ReturnPackageUpdatedSchema,
 } from './return-packages.ts';
-import {
-  ManualReturnCreateSchema,
-  ReturnLineItemCreateSchema,
-  ReturnLineItemSchema,
-  ReturnListResponseSchema,
-  ReturnRecordSchema,
-} from './returns.ts';
+import { ManualReturnCreateSchema, ReturnLineItemCreateSchema, ReturnLineItemSchema, ReturnListResponseSchema, ReturnRecordSchema } from './returns.ts';
 import { API_ROUTES, COMMON_ERROR_CODES, type RouteDefinition } from './routes.ts';
 import {
   CarrierListResponseSchema,
@@ -132,11 +122,7 @@ function inlineSchema(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
   return stripDialect(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonObject);
 }
 
-function schemaRef(
-  schema: z.ZodType,
-  named: Map<z.ZodType, string>,
-  io: 'input' | 'output',
-): JsonObject {
+function schemaRef(schema: z.ZodType, named: Map<z.ZodType, string>, io: 'input' | 'output'): JsonObject {
   const name = named.get(schema);
   return name === undefined ? inlineSchema(schema, io) : { $ref: COMPONENT_URI(name) };
 }
@@ -296,18 +282,12 @@ function successResponseOf(route: RouteDefinition, responseNames: Map<z.ZodType,
 
 /** Every error an operation can answer: the common ones of its kind, its own, and 404 where it has ids. */
 function errorCodesOf(route: RouteDefinition, authenticated: boolean): ErrorCode[] {
-  const codes: ErrorCode[] = authenticated
-    ? [...COMMON_ERROR_CODES, ...route.errors]
-    : ['INTERNAL_ERROR', 'UNAVAILABLE', ...route.errors];
+  const codes: ErrorCode[] = authenticated ? [...COMMON_ERROR_CODES, ...route.errors] : ['INTERNAL_ERROR', 'UNAVAILABLE', ...route.errors];
   if (!route.errors.includes('NOT_FOUND') && route.params !== undefined) codes.push('NOT_FOUND');
   return codes;
 }
 
-function operationOf(
-  route: RouteDefinition,
-  requestNames: Map<z.ZodType, string>,
-  responseNames: Map<z.ZodType, string>,
-): JsonObject {
+function operationOf(route: RouteDefinition, requestNames: Map<z.ZodType, string>, responseNames: Map<z.ZodType, string>): JsonObject {
   const authenticated = route.auth !== 'none';
   const parameters = [...parametersOf(route), ...headerParameters(route)];
   const requestBody = requestBodyOf(route, requestNames);

@@ -38,7 +38,12 @@ export type PackageSlip = z.infer<typeof PackageSlipSchema>;
 export const PrinterSettingSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('zpl_tcp'),
-    host: z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, 'A host name or an IP address.'),
+    host: z
+      .string()
+      .trim()
+      .min(1)
+      .max(253)
+      .regex(/^[A-Za-z0-9.:[\]-]+$/, 'A host name or an IP address.'),
     port: z.int().min(1).max(65535).default(9100),
   }),
   z.strictObject({ kind: z.literal('system'), name: z.string().trim().min(1).max(255).meta({ pattern: NOT_BLANK_PATTERN }).nullable().default(null) }),

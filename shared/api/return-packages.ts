@@ -30,16 +30,7 @@ import { MediaFileSchema, MediaTypeSchema } from './media.ts';
 export const PackageStatusSchema = z.enum(PACKAGE_STATUSES);
 export const CreateStatusSchema = z.enum(CREATE_STATUSES);
 
-export const SHIPPING_METHODS = [
-  'ground',
-  'standard',
-  'express',
-  'two_day',
-  'overnight',
-  'freight',
-  'drop_off',
-  'other',
-] as const;
+export const SHIPPING_METHODS = ['ground', 'standard', 'express', 'two_day', 'overnight', 'freight', 'drop_off', 'other'] as const;
 export const ShippingMethodSchema = z.enum(SHIPPING_METHODS);
 export type ShippingMethod = z.infer<typeof ShippingMethodSchema>;
 
@@ -95,12 +86,7 @@ function requireUnits(body: UnitPairs, ctx: z.RefinementCtx): void {
   };
   const present = (v: number | null | undefined) => v !== undefined && v !== null;
   need(present(body.weight), body.weight_unit, 'weight_unit', 'weight');
-  need(
-    present(body.width) || present(body.height) || present(body.length),
-    body.dimension_unit,
-    'dimension_unit',
-    'a dimension',
-  );
+  need(present(body.width) || present(body.height) || present(body.length), body.dimension_unit, 'dimension_unit', 'a dimension');
   need(present(body.shipping_label_cost), body.shipping_label_cost_currency, 'shipping_label_cost_currency', 'shipping_label_cost');
 }
 
@@ -324,7 +310,10 @@ export const ReturnPackageListQuerySchema = z.strictObject({
     .trim()
     .min(1)
     .max(MAX_LENGTH.trackingNumber)
-    .meta({ pattern: NOT_BLANK_PATTERN, description: 'Tracking numbers containing this text, case-insensitive; a text of 1 or 2 characters finds those starting with it.' })
+    .meta({
+      pattern: NOT_BLANK_PATTERN,
+      description: 'Tracking numbers containing this text, case-insensitive; a text of 1 or 2 characters finds those starting with it.',
+    })
     .optional(),
   carrier_id: IdParamSchema.optional(),
   location_id: IdParamSchema.optional(),

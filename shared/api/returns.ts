@@ -113,9 +113,7 @@ export const ReturnRecordSchema = z.object({
 export type ReturnRecord = z.infer<typeof ReturnRecordSchema>;
 
 /** Derives a return's status from its lines (docs/api-reference.md, Manual returns). */
-export function deriveReturnStatus(
-  lines: readonly Pick<ReturnLineItem, 'quantity' | 'unreceived_quantity'>[],
-): ReturnStatus {
+export function deriveReturnStatus(lines: readonly Pick<ReturnLineItem, 'quantity' | 'unreceived_quantity'>[]): ReturnStatus {
   if (lines.every((l) => l.unreceived_quantity === 0)) return 'received';
   if (lines.every((l) => l.unreceived_quantity >= l.quantity)) return 'awaiting';
   return 'partially_received';
@@ -136,7 +134,10 @@ export const ReturnListQueryShape = {
     .trim()
     .min(1)
     .max(254)
-    .meta({ pattern: NOT_BLANK_PATTERN, description: 'Emails containing this text, case-insensitive; a text of 1 or 2 characters finds those starting with it.' })
+    .meta({
+      pattern: NOT_BLANK_PATTERN,
+      description: 'Emails containing this text, case-insensitive; a text of 1 or 2 characters finds those starting with it.',
+    })
     .optional(),
   /** Station extension: returns with a line whose SKU contains this, case-insensitive; 1–2 characters: starting with it. */
   sku_contains: z
@@ -144,7 +145,10 @@ export const ReturnListQueryShape = {
     .trim()
     .min(1)
     .max(MAX_LENGTH.sku)
-    .meta({ pattern: NOT_BLANK_PATTERN, description: 'Returns with a line whose SKU contains this text, case-insensitive; a text of 1 or 2 characters finds SKUs starting with it.' })
+    .meta({
+      pattern: NOT_BLANK_PATTERN,
+      description: 'Returns with a line whose SKU contains this text, case-insensitive; a text of 1 or 2 characters finds SKUs starting with it.',
+    })
     .optional(),
   updated_since: TimestampInputSchema.optional(),
   /** Station extension: returns with a package holding a line item of any of these dispositions (docs/api-decisions.md, List search). */

@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import { HealthSchema } from '../health.ts';
-import { HandheldPairingCreateSchema, HandheldPairRequestSchema, HandheldPairedSchema, HandheldPairingSchema, PAIRING_CODE_MINUTES, PAIRING_WRONG_CODES_PER_MINUTE } from './handhelds.ts';
+import {
+  HandheldPairingCreateSchema,
+  HandheldPairRequestSchema,
+  HandheldPairedSchema,
+  HandheldPairingSchema,
+  PAIRING_CODE_MINUTES,
+  PAIRING_WRONG_CODES_PER_MINUTE,
+} from './handhelds.ts';
 import { IdParamSchema, PaginationQuerySchema } from './common.ts';
 import { DockDayQuerySchema, DockDayReceiptsQuerySchema, DockDaySchema } from './dock-day.ts';
 import type { ErrorCode } from './errors.ts';
 import { MediaFileSchema, MediaUploadQuerySchema } from './media.ts';
 import { DispositionRulesSchema, DispositionRulesUpdateSchema } from './disposition-rules.ts';
-import {
-  PackageLineItemCreateSchema,
-  PackageLineItemSchema,
-  PackageLineItemUpdateSchema,
-  PutConfirmationSchema,
-} from './line-items.ts';
+import { PackageLineItemCreateSchema, PackageLineItemSchema, PackageLineItemUpdateSchema, PutConfirmationSchema } from './line-items.ts';
 import {
   ReturnPackageCreateSchema,
   ReturnPackageCreatedSchema,
@@ -24,13 +26,7 @@ import {
   StationPackageListQuerySchema,
   StationPackageListResponseSchema,
 } from './return-packages.ts';
-import {
-  AccountReturnListQuerySchema,
-  ManualReturnCreateSchema,
-  ReturnListQuerySchema,
-  ReturnListResponseSchema,
-  ReturnRecordSchema,
-} from './returns.ts';
+import { AccountReturnListQuerySchema, ManualReturnCreateSchema, ReturnListQuerySchema, ReturnListResponseSchema, ReturnRecordSchema } from './returns.ts';
 import {
   CarrierListResponseSchema,
   LocationListResponseSchema,
@@ -51,10 +47,28 @@ import {
   PrintJobsCreatedSchema,
   UnitLabelRequestSchema,
 } from './printing.ts';
-import { JOIN_CODE_MINUTES, JOIN_CODE_WRONG_PROOFS, PromoteMemberInputSchema, SiteAuthoritiesSchema, SiteInviteSchema, SiteUplinkSchema, SiteJoinAnswerSchema, SiteJoinInputSchema, SiteJoinRequestSchema, SiteViewSchema } from './site.ts';
+import {
+  JOIN_CODE_MINUTES,
+  JOIN_CODE_WRONG_PROOFS,
+  PromoteMemberInputSchema,
+  SiteAuthoritiesSchema,
+  SiteInviteSchema,
+  SiteUplinkSchema,
+  SiteJoinAnswerSchema,
+  SiteJoinInputSchema,
+  SiteJoinRequestSchema,
+  SiteViewSchema,
+} from './site.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
-import { BadgeCheckAnswerSchema, BadgeCheckSchema, FirstSupervisorSchema, SIGN_IN_TRIES_PER_MINUTE, SupervisorSessionSchema, SupervisorSignInSchema } from './supervisor.ts';
+import {
+  BadgeCheckAnswerSchema,
+  BadgeCheckSchema,
+  FirstSupervisorSchema,
+  SIGN_IN_TRIES_PER_MINUTE,
+  SupervisorSessionSchema,
+  SupervisorSignInSchema,
+} from './supervisor.ts';
 
 import {
   RecordSyncSchema,
@@ -131,12 +145,7 @@ const ACCOUNT = '/api/v1/accounts/{account_id}';
 const PACKAGE = `${ACCOUNT}/return_packages/{id}`;
 
 const READ: readonly ErrorCode[] = ['INVALID_QUERY'];
-const WRITE: readonly ErrorCode[] = [
-  'MALFORMED_JSON',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'VALIDATION_FAILED',
-];
+const WRITE: readonly ErrorCode[] = ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED'];
 /** Every POST: an `Idempotency-Key` that is not 1–255 visible ASCII characters is a 422, a key reused with another body a 409. */
 const CREATE: readonly ErrorCode[] = [...WRITE, 'IDEMPOTENCY_KEY_REUSED'];
 
@@ -249,7 +258,7 @@ export const API_ROUTES = {
     path: `${ACCOUNT}/return_packages`,
     summary: 'Create a return package (C fields; Location header).',
     description:
-      "`return_id` must be a return of this account, `carrier_id` and `location_id` a carrier and a location of the station (422 on the field otherwise). " +
+      '`return_id` must be a return of this account, `carrier_id` and `location_id` a carrier and a location of the station (422 on the field otherwise). ' +
       'A tracking number used by another non-cancelled package of the account is a 409 `DUPLICATE_TRACKING_NUMBER`.',
     tag: 'return packages',
     auth: 'account',
@@ -276,7 +285,8 @@ export const API_ROUTES = {
     method: 'GET',
     path: `${PACKAGE}/site_receipt`,
     summary: "The whole receipt of a package for a site's stations: G with the dock's notes, and each media file's sha256, type and size.",
-    description: "Read by the stations that joined this station as their site's hub (docs/decisions/site-receipt.md), and by the station's own package screen (who received it, by name); the spec's answers (L, C, G, U) stay as they are.",
+    description:
+      "Read by the stations that joined this station as their site's hub (docs/decisions/site-receipt.md), and by the station's own package screen (who received it, by name); the spec's answers (L, C, G, U) stay as they are.",
     tag: 'return packages',
     auth: 'account',
     params: PackagePathSchema,
@@ -291,7 +301,7 @@ export const API_ROUTES = {
     summary: 'Update a return package; status moves follow the status machine (U fields).',
     description:
       'A status move the status machine does not allow is a 409 `INVALID_STATUS_TRANSITION` (a PATCH to the current status is allowed). ' +
-      "`carrier_id`, `location_id` and `processor_id` must name a carrier, a location and an operator of the station (422 on the field). " +
+      '`carrier_id`, `location_id` and `processor_id` must name a carrier, a location and an operator of the station (422 on the field). ' +
       'A tracking number used by another non-cancelled package of the account is a 409. A measure or cost may change without its unit or currency (the pairing is checked on create only). ' +
       'Receiving (a move to `received`) needs a disposition on every line item — in an `exception` package every one, elsewhere every inspected one, i.e. with a condition or marked defective (items not inspected follow the station setting `unset_conditions`) — else a 409 `DISPOSITION_MISSING` whose `details.line_item_ids` lists them; nothing changes.',
     tag: 'return packages',
@@ -310,7 +320,7 @@ export const API_ROUTES = {
     description:
       "`return_line_item_id` must be a line of the package's return (422 on the field); `name` and `merchant_sku` default to that line's. " +
       'The station applies its disposition rules at once (first match wins) and answers the item with `disposition`, `bin`, `unit_id` and their `disposition:`, `bin:`, `unit:` tags (tags of those prefixes given in the body are replaced). ' +
-      'The item may carry at most 20 tags with the station\'s (422 on `tags`). ' +
+      "The item may carry at most 20 tags with the station's (422 on `tags`). " +
       'One item is one unit at the dock (several items may share a return line); an item of `quantity` N is kept as one line with one unit id. ' +
       '`condition_by` (an operator of the station, 422 on the field; only with a condition) is answered with `condition_at`.',
     tag: 'line items',
@@ -330,7 +340,7 @@ export const API_ROUTES = {
       "`return_line_item_id` must be a line of the package's return (422 on the field). " +
       'A change of `condition`, `defective`, `merchant_sku` or `return_line_item_id` applies the disposition rules again unless the disposition was overridden. ' +
       '`disposition` (not null) with `disposition_reason` overrides the rules (source `override`, recorded with `disposition_by`, an operator of the station (422 on the field), the reason and the time); `bin` defaults to the bin of the first rule with that disposition. `disposition: null` goes back to the rules. ' +
-      'A new bin clears `put_confirmed_at` and `put_by`. Tags with the prefixes `disposition:`, `bin:`, `unit:` are the station\'s: replaced, never taken from the body. ' +
+      "A new bin clears `put_confirmed_at` and `put_by`. Tags with the prefixes `disposition:`, `bin:`, `unit:` are the station's: replaced, never taken from the body. " +
       'A change of `condition` records `condition_by` (an operator of the station, 422 on the field; only with a condition) and `condition_at`; the same condition again keeps them; an unset condition clears them. ' +
       'The change is to this one item (one unit); other items of the same return line are untouched. ' +
       "A change of `quantity` is a 409 `UNIT_LABELLED_OR_PUT` (`details.unit_id`; nothing changes) once the item's put is confirmed or its unit has a label job that was not cancelled: that one label and put stand for the item's units.",
@@ -365,7 +375,7 @@ export const API_ROUTES = {
     summary: 'Remove an inspected item.',
     description:
       "Removes this one item (one unit, or an integrator's line of N as a whole); other items of the same return line stay. " +
-      "An item whose put is confirmed or whose unit has a label job that was not cancelled (waiting, sent, printed or handed to the browser) is a 409 `UNIT_LABELLED_OR_PUT` (`details.unit_id`) and stays: cancel a label still waiting first.",
+      'An item whose put is confirmed or whose unit has a label job that was not cancelled (waiting, sent, printed or handed to the browser) is a 409 `UNIT_LABELLED_OR_PUT` (`details.unit_id`) and stays: cancel a label still waiting first.',
     tag: 'line items',
     auth: 'account',
     params: LineItemPathSchema,
@@ -379,7 +389,7 @@ export const API_ROUTES = {
     path: `${PACKAGE}/media_files`,
     summary: 'Attach a photo, video or PDF (multipart field `file`, or a raw body of an allowed type).',
     description:
-      'A `captured_at` later than 10 minutes after the station\'s clock, or older than 366 days before it, is a 422 on `captured_at` (nothing is stored).',
+      "A `captured_at` later than 10 minutes after the station's clock, or older than 366 days before it, is a 422 on `captured_at` (nothing is stored).",
     tag: 'media files',
     auth: 'account',
     params: PackagePathSchema,
@@ -388,7 +398,16 @@ export const API_ROUTES = {
     status: 201,
     response: MediaFileSchema,
     // MALFORMED_JSON: a multipart body that is not well-formed multipart; INVALID_QUERY: a captured_at that is not a time.
-    errors: ['MALFORMED_JSON', 'INVALID_QUERY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+    errors: [
+      'MALFORMED_JSON',
+      'INVALID_QUERY',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'VALIDATION_FAILED',
+      'IDEMPOTENCY_KEY_REUSED',
+      'ACCOUNT_FORBIDDEN',
+      'NOT_FOUND',
+    ],
   },
   deleteMediaFile: {
     operationId: 'deleteMediaFile',
@@ -455,7 +474,7 @@ export const API_ROUTES = {
     operationId: 'getDockDay',
     method: 'GET',
     path: '/api/v1/station/dock-day',
-    summary: "A dock day at a glance: received per hour and per worker, exceptions, lines to review, parcels waiting, sync.",
+    summary: 'A dock day at a glance: received per hour and per worker, exceptions, lines to review, parcels waiting, sync.',
     tag: 'station',
     auth: 'station',
     query: DockDayQuerySchema,
@@ -557,7 +576,7 @@ export const API_ROUTES = {
     method: 'POST',
     path: '/api/v1/station/operators',
     summary: 'Add a dock worker or a supervisor (supervisor only; badge codes are unique as a scan reads them: `sup-1` is `SUP-1`).',
-    description: "A `badge_code` another operator has is a 422 on `badge_code`; a `sign_in_key` another active operator has, a 422 on `sign_in_key`.",
+    description: 'A `badge_code` another operator has is a 422 on `badge_code`; a `sign_in_key` another active operator has, a 422 on `sign_in_key`.',
     tag: 'station',
     auth: 'supervisor',
     body: OperatorCreateSchema,
@@ -571,7 +590,7 @@ export const API_ROUTES = {
     path: '/api/v1/station/operators/{id}',
     summary: 'Rename, re-badge, re-key, activate or deactivate a dock worker, make a supervisor, or reset a PIN (supervisor only).',
     description:
-      "A `badge_code` another operator has is a 422 on `badge_code`; a `sign_in_key` another active operator has, a 422 on `sign_in_key`. " +
+      'A `badge_code` another operator has is a 422 on `badge_code`; a `sign_in_key` another active operator has, a 422 on `sign_in_key`. ' +
       'A supervisor needs a badge and a PIN (422 on `pin` or `badge_code`). The last active supervisor cannot be deactivated or made a worker (422). ' +
       "A new PIN, a deactivation or a change of role ends the operator's supervisor sessions.",
     tag: 'station',
@@ -589,7 +608,7 @@ export const API_ROUTES = {
     summary: "Whether a scanned badge needs a PIN: true for an active supervisor's badge only.",
     description:
       "For a terminal that knows no worker with the code (supervisors' badges are not in its list of operators): `pin_needed` true asks the supervisor's PIN " +
-      '(`createSupervisorSession`); false for any other code, a worker\'s or none. ' +
+      "(`createSupervisorSession`); false for any other code, a worker's or none. " +
       `One token may ask ${SIGN_IN_TRIES_PER_MINUTE} times a minute, like sign-in tries (429 \`RATE_LIMITED\` after).`,
     tag: 'station',
     auth: 'station',
@@ -631,7 +650,7 @@ export const API_ROUTES = {
     operationId: 'createFirstSupervisor',
     method: 'POST',
     path: '/api/v1/station/first-supervisor',
-    summary: "A station without an active supervisor takes its first one from any station token: the supervisor and a session of theirs.",
+    summary: 'A station without an active supervisor takes its first one from any station token: the supervisor and a session of theirs.',
     description:
       'Once the station has an active supervisor this is a 409 `SUPERVISOR_EXISTS`: a supervisor adds the others. A badge another operator has is a 422 on `badge_code`. ' +
       'No Idempotency-Key (422): the answer holds a secret.',
@@ -686,8 +705,10 @@ export const API_ROUTES = {
     operationId: 'createUnitLabel',
     method: 'POST',
     path: `${PACKAGE}/line_items/{line_item_id}/label`,
-    summary: "Print a unit's label: a print job for the printer of the station settings. A unit's label is made once: asking again answers its job (200) unless `reprint` is true.",
-    description: 'A line item without a unit id (a `unit:<id>` tag) is a 422 on `line_item_id`; an `operator_id` that names no operator of the station, a 422 on `operator_id`. 201 with a new job, 200 with the job made before.',
+    summary:
+      "Print a unit's label: a print job for the printer of the station settings. A unit's label is made once: asking again answers its job (200) unless `reprint` is true.",
+    description:
+      'A line item without a unit id (a `unit:<id>` tag) is a 422 on `line_item_id`; an `operator_id` that names no operator of the station, a 422 on `operator_id`. 201 with a new job, 200 with the job made before.',
     tag: 'printing',
     auth: 'account',
     params: LineItemPathSchema,
@@ -809,7 +830,8 @@ export const API_ROUTES = {
     operationId: 'refreshReturnPackage',
     method: 'POST',
     path: `${PACKAGE}/sync/refresh`,
-    summary: 'The dock shows this package: read it from the upstream now, within the request budget. Answers at once; the fresh values arrive as a `package.updated` event.',
+    summary:
+      'The dock shows this package: read it from the upstream now, within the request budget. Answers at once; the fresh values arrive as a `package.updated` event.',
     tag: 'sync',
     auth: 'account',
     params: PackagePathSchema,
@@ -869,7 +891,8 @@ export const API_ROUTES = {
     operationId: 'getUpstream',
     method: 'GET',
     path: '/api/v1/station/upstream',
-    summary: 'The upstream returns service the station syncs with: its `returns_url` and `base_url` (never the token nor user-info); both null when none is set.',
+    summary:
+      'The upstream returns service the station syncs with: its `returns_url` and `base_url` (never the token nor user-info); both null when none is set.',
     tag: 'sync',
     auth: 'station',
     status: 200,
@@ -917,7 +940,7 @@ export const API_ROUTES = {
     operationId: 'pairHandheld',
     method: 'POST',
     path: '/api/v1/handhelds/pair',
-    summary: "A handheld exchanges a pairing code for a token of its own (no token: the code is the credential).",
+    summary: 'A handheld exchanges a pairing code for a token of its own (no token: the code is the credential).',
     description:
       "The answer's token has the `terminal` role, is named `handheld: {device_name}` (the name the code was made with, else the request's), does not expire and is listed and revoked with the station's tokens. " +
       'A name another paired handheld has, or no name at all, is a 422 `VALIDATION_FAILED` on `device_name`, and the code still works. ' +
@@ -966,7 +989,8 @@ export const API_ROUTES = {
     operationId: 'getSiteConfig',
     method: 'GET',
     path: '/api/v1/station/site/config',
-    summary: "The site's configuration a member takes from its hub: the workers (with their PIN hashes), the disposition rules and bins, and the rule-like settings.",
+    summary:
+      "The site's configuration a member takes from its hub: the workers (with their PIN hashes), the disposition rules and bins, and the rule-like settings.",
     description:
       "Only a member station's token (the one its join issued) may read it (403 `NOT_SITE_MEMBER` for any other). `version` is also the ETag: " +
       'a request with `If-None-Match` of the version the member has is answered 304 with no body (docs/decisions/site-config.md).',
@@ -1007,7 +1031,7 @@ export const API_ROUTES = {
     operationId: 'removeSiteMember',
     method: 'DELETE',
     path: '/api/v1/station/site/members/{id}',
-    summary: "Remove a member from the site: its token is revoked at once; it keeps its unsent changes.",
+    summary: 'Remove a member from the site: its token is revoked at once; it keeps its unsent changes.',
     tag: 'site',
     auth: 'supervisor',
     params: OperatorPathSchema,

@@ -11,7 +11,10 @@ import { UNSET_CONDITION_POLICIES } from './station-settings.ts';
  */
 
 /** A scrypt PIN hash as auth/pin-hash.ts stores it (`scrypt$N$r$p$salt$hash`). */
-export const PinHashSchema = z.string().regex(/^scrypt\$\d{1,8}\$\d{1,3}\$\d{1,3}\$[A-Za-z0-9_-]{1,100}\$[A-Za-z0-9_-]{1,200}$/).max(400);
+export const PinHashSchema = z
+  .string()
+  .regex(/^scrypt\$\d{1,8}\$\d{1,3}\$\d{1,3}\$[A-Za-z0-9_-]{1,100}\$[A-Za-z0-9_-]{1,200}$/)
+  .max(400);
 
 /** One worker of the site, as the hub keeps it: `uid` is the worker's id on every station. */
 export const SiteWorkerSchema = z.strictObject({

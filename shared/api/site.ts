@@ -15,7 +15,10 @@ export const JOIN_CODE_MINUTES = 15;
 export const JOIN_CODE_WRONG_PROOFS = 3;
 
 const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/);
-export const CertificateFingerprintSchema = z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/).describe('SHA-256, upper-case hex pairs joined by colons');
+export const CertificateFingerprintSchema = z
+  .string()
+  .regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/)
+  .describe('SHA-256, upper-case hex pairs joined by colons');
 
 /** A site authority's certificate as a member pins it: the PEM and its SHA-256. */
 export const SiteAuthoritySchema = z.object({
@@ -50,13 +53,23 @@ export type SiteInvite = z.infer<typeof SiteInviteSchema>;
  * HMAC-SHA256 keyed by the code's hash over "join", the CA fingerprint the station saw and its nonce.
  */
 export const SiteJoinRequestSchema = z.strictObject({
-  invite: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{4}$/).describe('The first four characters of the join code (they name the invite; not secret)'),
-  nonce: z.string().regex(/^[A-Za-z0-9_-]{43}$/).describe('32 random bytes, base64url'),
+  invite: z
+    .string()
+    .regex(/^[0-9A-HJKMNP-TV-Z]{4}$/)
+    .describe('The first four characters of the join code (they name the invite; not secret)'),
+  nonce: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/)
+    .describe('32 random bytes, base64url'),
   ca_sha256: CertificateFingerprintSchema.describe('The fingerprint of the top certificate the station was served'),
   proof: Sha256HexSchema,
   name: NameSchema.describe('The joining station’s name, shown in the hub’s list of members'),
   previous_member_id: IdSchema.optional().describe('The membership this join replaces (its token is revoked)'),
-  workers: z.array(SiteWorkerSchema).max(MAX_SITE_WORKERS).default([]).describe("The joining station's own workers: merged into the site's by badge (docs/decisions/site-config.md)"),
+  workers: z
+    .array(SiteWorkerSchema)
+    .max(MAX_SITE_WORKERS)
+    .default([])
+    .describe("The joining station's own workers: merged into the site's by badge (docs/decisions/site-config.md)"),
 });
 export type SiteJoinRequest = z.infer<typeof SiteJoinRequestSchema>;
 
@@ -71,7 +84,10 @@ export type SiteJoinAnswer = z.infer<typeof SiteJoinAnswerSchema>;
 
 /** Joining a hub, asked of a running station (the settings screen, or `site join` while it runs). */
 export const SiteJoinInputSchema = z.strictObject({
-  hub_url: z.url({ protocol: /^https$/ }).max(2048).describe("The hub's https address, as its invite shows it"),
+  hub_url: z
+    .url({ protocol: /^https$/ })
+    .max(2048)
+    .describe("The hub's https address, as its invite shows it"),
   code: z.string().regex(new RegExp(JOIN_CODE_PATTERN)).describe('The join code the hub showed'),
   name: NameSchema.optional().describe("This station's name among the members (default: the machine's name)"),
 });

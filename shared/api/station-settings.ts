@@ -65,7 +65,13 @@ export const StationSettingsSchema = z.object({
 });
 export type StationSettings = z.infer<typeof StationSettingsSchema>;
 
-export const DEFAULT_STATION_SETTINGS: StationSettings = { scanner: null, currency: null, unset_conditions: 'confirm', labels: DEFAULT_LABEL_SETTINGS, updated_at: null };
+export const DEFAULT_STATION_SETTINGS: StationSettings = {
+  scanner: null,
+  currency: null,
+  unset_conditions: 'confirm',
+  labels: DEFAULT_LABEL_SETTINGS,
+  updated_at: null,
+};
 
 /** `PATCH /api/v1/station/settings`: the fields to change; `null` clears the scanner framing or the currency. */
 export const StationSettingsUpdateSchema = z

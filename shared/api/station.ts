@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { PrintingStatusSchema } from './printing.ts';
 import { StationSettingsSchema } from './station-settings.ts';
-import {
-  CalendarDateSchema,
-  MAX_LENGTH,
-  NameSchema,
-  TimestampSchema,
-  listResponse,
-} from './common.ts';
+import { CalendarDateSchema, MAX_LENGTH, NameSchema, TimestampSchema, listResponse } from './common.ts';
 import { ReturnRecordSchema } from './returns.ts';
 import { StationPackageListItemSchema } from './return-packages.ts';
 
@@ -185,7 +179,10 @@ export const PinSchema = z.string().regex(/^[0-9]{4,8}$/, 'Expected a PIN of 4â€
 export const SignInKeySchema = z.int().min(1).max(9);
 
 /** A supervisor signs in with a badge and a PIN: both are required for one. */
-function supervisorHasBadgeAndPin(body: { role?: OperatorRole | undefined; badge_code?: string | null | undefined; pin?: string | undefined }, ctx: z.RefinementCtx): void {
+function supervisorHasBadgeAndPin(
+  body: { role?: OperatorRole | undefined; badge_code?: string | null | undefined; pin?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (body.role !== 'supervisor') return;
   if (body.badge_code === null || body.badge_code === undefined) ctx.addIssue({ code: 'custom', path: ['badge_code'], message: 'A supervisor needs a badge.' });
   if (body.pin === undefined) ctx.addIssue({ code: 'custom', path: ['pin'], message: 'A supervisor needs a PIN.' });
@@ -262,4 +259,3 @@ export const LocationSchema = z.object({
 });
 export type Location = z.infer<typeof LocationSchema>;
 export const LocationListResponseSchema = listResponse(LocationSchema);
-

@@ -131,9 +131,13 @@ export const UpstreamViewSchema = z.object({
  */
 export const UpstreamSettingsInputSchema = z
   .strictObject({
-    url: UpstreamAddressSchema.optional().describe("Shorthand for a Returns Station's address: `returns_url` is it, `base_url` is it plus `/api`. Not with `returns_url` or `base_url`."),
+    url: UpstreamAddressSchema.optional().describe(
+      "Shorthand for a Returns Station's address: `returns_url` is it, `base_url` is it plus `/api`. Not with `returns_url` or `base_url`.",
+    ),
     returns_url: UpstreamAddressSchema.optional().describe('Where manual returns are: `{returns_url}/returns`. With `base_url`.'),
-    base_url: UpstreamAddressSchema.optional().describe('Where return packages and account listings are: `{base_url}/v1/accounts/{account_id}/…`. With `returns_url`.'),
+    base_url: UpstreamAddressSchema.optional().describe(
+      'Where return packages and account listings are: `{base_url}/v1/accounts/{account_id}/…`. With `returns_url`.',
+    ),
     token: z.string().min(1).max(4096),
     accounts: z.array(IdSchema).min(1).max(100),
   })
@@ -146,8 +150,18 @@ export const UpstreamSettingsInputSchema = z
         }
         return;
       }
-      if (!given('returns_url')) ctx.addIssue({ code: 'custom', path: ['returns_url'], message: given('base_url') ? 'Required with base_url.' : 'Required (with base_url), or give url for a Returns Station.' });
-      if (!given('base_url')) ctx.addIssue({ code: 'custom', path: ['base_url'], message: given('returns_url') ? 'Required with returns_url.' : 'Required (with returns_url), or give url for a Returns Station.' });
+      if (!given('returns_url'))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['returns_url'],
+          message: given('base_url') ? 'Required with base_url.' : 'Required (with base_url), or give url for a Returns Station.',
+        });
+      if (!given('base_url'))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['base_url'],
+          message: given('returns_url') ? 'Required with returns_url.' : 'Required (with returns_url), or give url for a Returns Station.',
+        });
     },
     // Which addresses were given is told even when another field is wrong too (a body that is an object).
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },

@@ -53,14 +53,125 @@ const A1 = '/api/v1/accounts/1';
 const keys = (value: unknown) => Object.keys(value as object).sort();
 
 // The presence table (docs/api-reference.md, Which fields each answer carries), written out here independently of the shared schemas.
-const L = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'weight', 'weight_unit', 'dimensions', 'carrier', 'location_id', 'fulfillment_center_id', 'line_items_count', 'created_at', 'updated_at'];
-const C = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'location_id', 'created_at', 'updated_at'];
-const G = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'carrier', 'location_id', 'fulfillment_center_id', 'line_items', 'media_files', 'processed_at', 'processor_id', 'created_at', 'updated_at'];
-const U = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'location_id', 'notes', 'created_at', 'updated_at'];
+const L = [
+  'id',
+  'return_id',
+  'tracking_number',
+  'status',
+  'estimated_arrival',
+  'weight',
+  'weight_unit',
+  'dimensions',
+  'carrier',
+  'location_id',
+  'fulfillment_center_id',
+  'line_items_count',
+  'created_at',
+  'updated_at',
+];
+const C = [
+  'id',
+  'return_id',
+  'tracking_number',
+  'status',
+  'estimated_arrival',
+  'shipping_method',
+  'weight',
+  'weight_unit',
+  'dimensions',
+  'shipping_label_cost',
+  'shipping_label_cost_currency',
+  'carrier_id',
+  'location_id',
+  'created_at',
+  'updated_at',
+];
+const G = [
+  'id',
+  'return_id',
+  'tracking_number',
+  'status',
+  'estimated_arrival',
+  'actual_arrival',
+  'shipping_method',
+  'weight',
+  'weight_unit',
+  'dimensions',
+  'shipping_label_cost',
+  'shipping_label_cost_currency',
+  'carrier_id',
+  'carrier',
+  'location_id',
+  'fulfillment_center_id',
+  'line_items',
+  'media_files',
+  'processed_at',
+  'processor_id',
+  'created_at',
+  'updated_at',
+];
+const U = [
+  'id',
+  'return_id',
+  'tracking_number',
+  'status',
+  'estimated_arrival',
+  'actual_arrival',
+  'shipping_method',
+  'weight',
+  'weight_unit',
+  'dimensions',
+  'shipping_label_cost',
+  'shipping_label_cost_currency',
+  'carrier_id',
+  'location_id',
+  'notes',
+  'created_at',
+  'updated_at',
+];
 const DIMENSIONS = ['dimension_unit', 'height', 'length', 'width'];
 // The station's disposition and unit fields follow the returns service's own.
-const LINE_ITEM = ['barcode', 'bin', 'condition', 'condition_at', 'condition_by', 'defective', 'disposition', 'disposition_override', 'disposition_source', 'id', 'labelled_at', 'merchant_sku', 'name', 'notes', 'put_by', 'put_confirmed_at', 'quantity', 'return_line_item_id', 'tags', 'unit_id'];
-const RETURN = ['account_id', 'created_at', 'currency', 'dimension_unit', 'email', 'height', 'id', 'length', 'reason_of_return', 'receive_by', 'return_line_items', 'status', 'total_price', 'updated_at', 'weight', 'weight_unit', 'width'];
+const LINE_ITEM = [
+  'barcode',
+  'bin',
+  'condition',
+  'condition_at',
+  'condition_by',
+  'defective',
+  'disposition',
+  'disposition_override',
+  'disposition_source',
+  'id',
+  'labelled_at',
+  'merchant_sku',
+  'name',
+  'notes',
+  'put_by',
+  'put_confirmed_at',
+  'quantity',
+  'return_line_item_id',
+  'tags',
+  'unit_id',
+];
+const RETURN = [
+  'account_id',
+  'created_at',
+  'currency',
+  'dimension_unit',
+  'email',
+  'height',
+  'id',
+  'length',
+  'reason_of_return',
+  'receive_by',
+  'return_line_items',
+  'status',
+  'total_price',
+  'updated_at',
+  'weight',
+  'weight_unit',
+  'width',
+];
 const RETURN_LINE = ['currency', 'id', 'merchant_sku', 'name', 'price', 'quantity', 'unreceived_quantity'];
 const META = ['current_page', 'per_page', 'total_count', 'total_pages'];
 
@@ -166,7 +277,7 @@ describe('manual returns', () => {
     expect(expectReturnRecord(response.json).account_id).toBe(2);
   });
 
-  it('GET /returns lists the token account\'s returns, newest first', async () => {
+  it("GET /returns lists the token account's returns, newest first", async () => {
     const first = await createReturn(s.origin, s.account1, { email: 'order-a@example.com' });
     const second = await createReturn(s.origin, s.account1, { email: 'order-b@example.com' });
     const { data, meta } = expectList(await get('/returns?per_page=250', s.account1));
@@ -178,7 +289,7 @@ describe('manual returns', () => {
     expect(meta.total_count).toBe(records.length);
   });
 
-  it('GET /api/v1/accounts/{id}/returns lists that account\'s returns; filters status and email', async () => {
+  it("GET /api/v1/accounts/{id}/returns lists that account's returns; filters status and email", async () => {
     const mine = await createReturn(s.origin, s.account1, { email: 'Filter.Me@Example.com' });
     const list = expectList(await get(`${A1}/returns?email=filter.me@example.com`, s.account1));
     list.data.forEach(expectReturnRecord);
@@ -189,7 +300,7 @@ describe('manual returns', () => {
     expect((other.data as Array<{ account_id: number }>).every((r) => r.account_id === 2)).toBe(true);
   });
 
-  it('GET /api/v1/accounts/{id}/returns/{return_id} answers one return; another account\'s is unknown', async () => {
+  it("GET /api/v1/accounts/{id}/returns/{return_id} answers one return; another account's is unknown", async () => {
     const mine = await createReturn(s.origin, s.account1, { email: 'one.return@example.com' });
     const response = await get(`${A1}/returns/${mine.id}`, s.account1);
     expect(response.status, response.text).toBe(200);
@@ -470,7 +581,7 @@ describe('carriers, locations', () => {
 });
 
 describe('station resources', () => {
-  it('GET /api/v1/station: name, version, accounts, today\'s counts, sync state, storage, printing, address', async () => {
+  it("GET /api/v1/station: name, version, accounts, today's counts, sync state, storage, printing, address", async () => {
     const response = await get('/api/v1/station', s.stationToken);
     expect(response.status, response.text).toBe(200);
     const status = StationStatusSchema.strict().parse(response.json);
@@ -598,7 +709,7 @@ describe('OpenAPI document against real responses', () => {
     }
   }
 
-  it('each documented success schema accepts the station\'s real answer', async () => {
+  it("each documented success schema accepts the station's real answer", async () => {
     const Ajv2020 = loadAjv2020();
     expect(Ajv2020, 'Ajv 2020 could not be loaded').not.toBeNull();
     if (!Ajv2020) return;
@@ -633,14 +744,24 @@ describe('OpenAPI document against real responses', () => {
     check(`${P}/return_packages/{id}`, 'get', 200, (await get(`${A1}/return_packages/${id}`, s.account1)).json);
     check(`${P}/return_packages/{id}`, 'patch', 200, (await patch(`${A1}/return_packages/${id}`, { notes: 'x' })).json);
     check(`${P}/return_packages/{id}/line_items`, 'post', 201, line.json);
-    check(`${P}/return_packages/{id}/line_items/{line_item_id}`, 'patch', 200, (await patch(`${A1}/return_packages/${id}/line_items/${lineId}`, { notes: 'y' })).json);
+    check(
+      `${P}/return_packages/{id}/line_items/{line_item_id}`,
+      'patch',
+      200,
+      (await patch(`${A1}/return_packages/${id}/line_items/${lineId}`, { notes: 'y' })).json,
+    );
     check(`${P}/carriers`, 'get', 200, (await get(`${A1}/carriers`, s.account1)).json);
     check(`${P}/locations`, 'get', 200, (await get(`${A1}/locations`, s.account1)).json);
     check('/api/v1/station', 'get', 200, (await get('/api/v1/station', s.stationToken)).json);
     check('/api/v1/station/lookup', 'get', 200, (await get('/api/v1/station/lookup?code=abc', s.stationToken)).json);
     check('/api/v1/station/operators', 'get', 200, (await get('/api/v1/station/operators', s.stationToken)).json);
     check('/api/v1/station/operators', 'post', 201, op.json);
-    check('/api/v1/station/operators/{id}', 'patch', 200, (await patch(`/api/v1/station/operators/${(op.json as { id: number }).id}`, { name: 'D2' }, s.stationToken)).json);
+    check(
+      '/api/v1/station/operators/{id}',
+      'patch',
+      200,
+      (await patch(`/api/v1/station/operators/${(op.json as { id: number }).id}`, { name: 'D2' }, s.stationToken)).json,
+    );
     // The documented error schema accepts a real error.
     const errorSchema = doc.paths[`${P}/return_packages/{id}`]?.get?.responses['404']?.content?.['application/json']?.schema;
     expect(errorSchema).toBeDefined();

@@ -63,8 +63,24 @@ describe('the rule table', () => {
       [{ rules: [{ disposition: 'restock', bin: 'A', package_status: [] }] }, ['rules[0].package_status']],
       [{ rules: [{ disposition: 'restock', bin: 'A', condition: ['new', 'new'] }] }, ['rules[0].condition']],
       [{ rules: [{ disposition: 'restock', bin: 'A', reason_contains: '  ' }] }, ['rules[0].reason_contains']],
-      [{ rules: [{ disposition: 'restock', bin: 'A' }, { disposition: 'dispose', bin: 'B', condition: ['damaged'] }] }, ['rules[1]']],
-      [{ rules: [{ disposition: 'restock', bin: 'A', condition: ['new'] }, { disposition: 'dispose', bin: 'B', condition: ['new'] }] }, ['rules[1]']],
+      [
+        {
+          rules: [
+            { disposition: 'restock', bin: 'A' },
+            { disposition: 'dispose', bin: 'B', condition: ['damaged'] },
+          ],
+        },
+        ['rules[1]'],
+      ],
+      [
+        {
+          rules: [
+            { disposition: 'restock', bin: 'A', condition: ['new'] },
+            { disposition: 'dispose', bin: 'B', condition: ['new'] },
+          ],
+        },
+        ['rules[1]'],
+      ],
       [
         {
           rules: [
@@ -75,7 +91,15 @@ describe('the rule table', () => {
         },
         ['rules[2]'],
       ],
-      [{ rules: [{ disposition: 'restock', bin: 'A', sku_prefix: 'AB' }, { disposition: 'dispose', bin: 'B', sku_prefix: 'abc' }] }, ['rules[1]']],
+      [
+        {
+          rules: [
+            { disposition: 'restock', bin: 'A', sku_prefix: 'AB' },
+            { disposition: 'dispose', bin: 'B', sku_prefix: 'abc' },
+          ],
+        },
+        ['rules[1]'],
+      ],
       [{ rules: [{ disposition: 'restock', bin: 'A' }], dispositions: { restock: { label: 'R', color: 'green' } } }, ['dispositions.restock.color']],
       [{ rules: [{ disposition: 'restock', bin: 'A', colour: 'x' }] }, ['rules[0].colour']],
     ];
@@ -144,7 +168,10 @@ describe('at the dock', () => {
     expect((missingReason.fields as Array<{ path: string }>).map((f) => f.path)).toEqual(['disposition_reason']);
     const binAlone = expectError(await call(s.origin, 'PATCH', path, { token: s.account1, body: { bin: 'X' } }), 'VALIDATION_FAILED');
     expect((binAlone.fields as Array<{ path: string }>).map((f) => f.path)).toEqual(['bin']);
-    const unknownWorker = expectError(await call(s.origin, 'PATCH', path, { token: s.account1, body: { disposition: 'refurbish', disposition_reason: 'scratch', disposition_by: 9999 } }), 'VALIDATION_FAILED');
+    const unknownWorker = expectError(
+      await call(s.origin, 'PATCH', path, { token: s.account1, body: { disposition: 'refurbish', disposition_reason: 'scratch', disposition_by: 9999 } }),
+      'VALIDATION_FAILED',
+    );
     expect((unknownWorker.fields as Array<{ path: string }>).map((f) => f.path)).toEqual(['disposition_by']);
 
     const overridden = await patchItem(path, { disposition: 'refurbish', disposition_reason: 'Scratch on the lid', disposition_by: operatorId });
@@ -168,7 +195,9 @@ describe('at the dock', () => {
     const put = `${items}/${item.id}/put`;
     const wrong = expectError(await call(s.origin, 'POST', put, { token: s.account1, body: { bin: 'RESTOCK' } }), 'WRONG_BIN');
     expect(wrong.expected_bin).toBe('REFURB');
-    const unchanged = (await call(s.origin, 'GET', `${A1}/return_packages/${(await newPackageOf(items)).id}`, { token: s.account1 })).json as { line_items: PackageLineItem[] };
+    const unchanged = (await call(s.origin, 'GET', `${A1}/return_packages/${(await newPackageOf(items)).id}`, { token: s.account1 })).json as {
+      line_items: PackageLineItem[];
+    };
     expect(unchanged.line_items[0]?.put_confirmed_at).toBeNull();
     expectError(await call(s.origin, 'POST', put, { token: s.account1, body: { bin: 'has space' } }), 'VALIDATION_FAILED');
 
@@ -203,7 +232,10 @@ describe('receiving', () => {
       expect(uncovered.disposition).toBeNull();
       expect(unset.disposition).toBeNull();
       expect(defectiveOnly.disposition).toBeNull();
-      const refused = expectError(await call(s.origin, 'PATCH', `${A1}/return_packages/${pkg.id}`, { token: s.account1, body: { status: 'received' } }), 'DISPOSITION_MISSING');
+      const refused = expectError(
+        await call(s.origin, 'PATCH', `${A1}/return_packages/${pkg.id}`, { token: s.account1, body: { status: 'received' } }),
+        'DISPOSITION_MISSING',
+      );
       expect(refused.line_item_ids).toEqual([uncovered.id, defectiveOnly.id]);
       expect(refused.message).toContain('DMG-1');
       const after = (await call(s.origin, 'GET', `${A1}/return_packages/${pkg.id}`, { token: s.account1 })).json as { status: string };
@@ -227,7 +259,10 @@ describe('receiving', () => {
     expect((await putRules({ rules: [{ disposition: 'restock', bin: 'A', condition: ['new'] }] })).status).toBe(200);
     try {
       const unset = await addItem(items, {});
-      const refused = expectError(await call(s.origin, 'PATCH', `${A1}/return_packages/${pkg.id}`, { token: s.account1, body: { status: 'received' } }), 'DISPOSITION_MISSING');
+      const refused = expectError(
+        await call(s.origin, 'PATCH', `${A1}/return_packages/${pkg.id}`, { token: s.account1, body: { status: 'received' } }),
+        'DISPOSITION_MISSING',
+      );
       expect(refused.line_item_ids).toEqual([unset.id]);
     } finally {
       expect((await putRules({ rules: DEFAULT_DISPOSITION_RULES })).status).toBe(200);
@@ -239,7 +274,8 @@ describe('unit ids and tags', () => {
   it("a scanned unit id names its package and item (any case); another station's does not", async () => {
     const { pkg, items } = await newPackage();
     const item = await addItem(items, { condition: 'fair' });
-    const lookup = async (code: string) => (await call(s.origin, 'GET', `/api/v1/station/lookup?code=${encodeURIComponent(code)}`, { token: s.stationToken })).json as { unit: unknown };
+    const lookup = async (code: string) =>
+      (await call(s.origin, 'GET', `/api/v1/station/lookup?code=${encodeURIComponent(code)}`, { token: s.stationToken })).json as { unit: unknown };
     expect((await lookup(item.unit_id ?? '')).unit).toEqual({ unit_id: item.unit_id, account_id: 1, return_package_id: pkg.id, line_item_id: item.id });
     expect((await lookup((item.unit_id ?? '').toLowerCase())).unit).toMatchObject({ line_item_id: item.id });
     expect((await lookup('RS-00000000-1')).unit).toBeNull();
@@ -253,7 +289,8 @@ describe('unit ids and tags', () => {
     const refused = expectError(await call(s.origin, 'PATCH', `${items}/${item.id}`, { token: s.account1, body: { condition: 'new' } }), 'VALIDATION_FAILED');
     expect((refused.fields as Array<{ path: string }>).map((f) => f.path)).toEqual(['tags']);
     const pkgId = Number(/return_packages\/(\d+)\//.exec(items)?.[1]);
-    const after = ((await call(s.origin, 'GET', `${A1}/return_packages/${pkgId}`, { token: s.account1 })).json as { line_items: PackageLineItem[] }).line_items[0];
+    const after = ((await call(s.origin, 'GET', `${A1}/return_packages/${pkgId}`, { token: s.account1 })).json as { line_items: PackageLineItem[] })
+      .line_items[0];
     expect(after).toMatchObject({ condition: null, disposition: null, tags });
     expectError(await call(s.origin, 'POST', items, { token: s.account1, body: { condition: 'new', tags } }), 'VALIDATION_FAILED');
   });
@@ -265,7 +302,8 @@ describe('lists', () => {
     await addItem(a.items, { condition: 'unsellable' });
     const b = await newPackage();
     await addItem(b.items, { condition: 'new' });
-    const ids = async (path: string, token = s.account1) => ((await call(s.origin, 'GET', path, { token })).json as { data: Array<{ id: number }> }).data.map((row) => row.id);
+    const ids = async (path: string, token = s.account1) =>
+      ((await call(s.origin, 'GET', path, { token })).json as { data: Array<{ id: number }> }).data.map((row) => row.id);
     const disposed = await ids(`${A1}/return_packages?disposition=dispose&per_page=250`);
     expect(disposed).toContain(a.pkg.id);
     expect(disposed).not.toContain(b.pkg.id);

@@ -55,7 +55,12 @@ async function receive(
   for (const line of lines({ id: ret.id, lineIds: ret.return_line_items.map((l) => l.id) })) items.push(await api.createLineItem(account, pkg.id, line));
   await atTheDock?.(pkg.id, items);
   await api.updatePackage(account, pkg.id, { status: 'received', processor_id: processorId });
-  return { id: pkg.id, processed_at: (await api.getPackage(account, pkg.id)).processed_at ?? '', tracking_number: pkg.tracking_number, items: (await api.getPackage(account, pkg.id)).line_items };
+  return {
+    id: pkg.id,
+    processed_at: (await api.getPackage(account, pkg.id)).processed_at ?? '',
+    tracking_number: pkg.tracking_number,
+    items: (await api.getPackage(account, pkg.id)).line_items,
+  };
 }
 
 beforeAll(async () => {
@@ -69,7 +74,7 @@ beforeAll(async () => {
   const account = ACCOUNT;
   workerId = (await api.createOperator({ name: 'Dana Dock', badge_code: uniqueTracking('BADGE-') })).id;
   yesterdayReceipt = await receive(api, account, ({ lineIds }) => [{ return_line_item_id: lineIds[0] ?? null, quantity: 1, condition: 'like_new' }], workerId);
-  expect((await station.stop())).toBe(0);
+  expect(await station.stop()).toBe(0);
 
   station = await startStation({ dataDir, env });
   api = new ApiClient({ baseUrl: station.origin, token: station.stationToken });
@@ -79,9 +84,15 @@ beforeAll(async () => {
   // received with no worker signed in. The damaged line (liquidate by the rules) is overridden to
   // quarantine by the worker, then again by another, to restock; the stray item is never inspected.
   received.push(
-    await receive(api, account, ({ lineIds }) => [{ return_line_item_id: lineIds[1] ?? null, quantity: 1, condition: 'new' }], workerId, async (pkgId, [item]) => {
-      await api.confirmPut(account, pkgId, item?.id ?? 0, { bin: 'restock' });
-    }),
+    await receive(
+      api,
+      account,
+      ({ lineIds }) => [{ return_line_item_id: lineIds[1] ?? null, quantity: 1, condition: 'new' }],
+      workerId,
+      async (pkgId, [item]) => {
+        await api.confirmPut(account, pkgId, item?.id ?? 0, { bin: 'restock' });
+      },
+    ),
   );
   received.push(
     await receive(
@@ -94,9 +105,18 @@ beforeAll(async () => {
       ],
       null,
       async (pkgId, [damaged, , likeNew]) => {
-        await api.updateLineItem(account, pkgId, damaged?.id ?? 0, { disposition: 'quarantine', bin: 'Q-1', disposition_reason: 'Smells of smoke', disposition_by: workerId });
+        await api.updateLineItem(account, pkgId, damaged?.id ?? 0, {
+          disposition: 'quarantine',
+          bin: 'Q-1',
+          disposition_reason: 'Smells of smoke',
+          disposition_by: workerId,
+        });
         await api.confirmPut(account, pkgId, damaged?.id ?? 0, { bin: 'q-1' });
-        await api.updateLineItem(account, pkgId, likeNew?.id ?? 0, { disposition: 'refurbish', disposition_reason: 'Box crushed', disposition_by: otherWorker });
+        await api.updateLineItem(account, pkgId, likeNew?.id ?? 0, {
+          disposition: 'refurbish',
+          disposition_reason: 'Box crushed',
+          disposition_by: otherWorker,
+        });
       },
     ),
   );
@@ -134,7 +154,9 @@ function expectDispositions(day: DockDay): void {
   ]);
   expect(day.per_bin_total).toBe(3);
   const [damaged, , likeNew] = received[1]?.items ?? [];
-  expect(day.overrides_per_worker.map((w) => [w.name, w.overrides, w.latest.map((o) => [o.line_item_id, o.disposition, o.reason, o.unit_id, o.tracking_number])])).toEqual([
+  expect(
+    day.overrides_per_worker.map((w) => [w.name, w.overrides, w.latest.map((o) => [o.line_item_id, o.disposition, o.reason, o.unit_id, o.tracking_number])]),
+  ).toEqual([
     ['Ari Bench', 1, [[likeNew?.id, 'refurbish', 'Box crushed', likeNew?.unit_id, received[1]?.tracking_number]]],
     ['Dana Dock', 1, [[damaged?.id, 'quarantine', 'Smells of smoke', damaged?.unit_id, received[1]?.tracking_number]]],
   ]);
@@ -211,8 +233,13 @@ describe('GET /api/v1/station/dock-day', () => {
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const today = local(new Date().toISOString()).date;
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="receipts-${today}.csv"`);
-    const lines = response.text.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('received_at,account_id,package_id,tracking_number,return_id,worker,sku,item,quantity,condition,defective,notes,tags,disposition,bin,unit_id,put_confirmed_at');
+    const lines = response.text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'received_at,account_id,package_id,tracking_number,return_id,worker,sku,item,quantity,condition,defective,notes,tags,disposition,bin,unit_id,put_confirmed_at',
+    );
     expect(lines).toHaveLength(1 + 4);
     const stray = lines.find((line) => line.includes('HYPERLINK'));
     // The cell starts with a quote mark, so a spreadsheet shows it as text; quotes inside are doubled.
@@ -220,7 +247,11 @@ describe('GET /api/v1/station/dock-day', () => {
     expect(stray).toContain('"Stray, ""quoted"" item"');
     expect(lines.filter((line) => line.includes(',Dana Dock,'))).toHaveLength(1);
     // Each row ends with the unit's disposition, bin, unit id and when its put was confirmed.
-    const tail = (item: PackageLineItem | undefined) => lines.find((line) => item?.unit_id && line.includes(`,${item.unit_id},`))?.split(',').slice(-4);
+    const tail = (item: PackageLineItem | undefined) =>
+      lines
+        .find((line) => item?.unit_id && line.includes(`,${item.unit_id},`))
+        ?.split(',')
+        .slice(-4);
     const [first] = received[0]?.items ?? [];
     const [damaged, , likeNew] = received[1]?.items ?? [];
     expect(tail(first)).toEqual(['restock', 'RESTOCK', first?.unit_id, first?.put_confirmed_at]);

@@ -38,7 +38,10 @@ afterAll(async () => {
 
 describe('400 MALFORMED_JSON', () => {
   it('a body that is not JSON', async () => {
-    expectError(await call(s.origin, 'POST', '/returns', { token: s.account1, raw: '{"email": ', headers: { 'content-type': 'application/json' } }), 'MALFORMED_JSON');
+    expectError(
+      await call(s.origin, 'POST', '/returns', { token: s.account1, raw: '{"email": ', headers: { 'content-type': 'application/json' } }),
+      'MALFORMED_JSON',
+    );
   });
   it('an empty JSON body', async () => {
     expectError(await call(s.origin, 'POST', '/returns', { token: s.account1, raw: '', headers: { 'content-type': 'application/json' } }), 'MALFORMED_JSON');
@@ -124,7 +127,7 @@ describe('401 INVALID_TOKEN', () => {
 });
 
 describe('403 ACCOUNT_FORBIDDEN', () => {
-  it('an account token on another account\'s path', async () => {
+  it("an account token on another account's path", async () => {
     expectError(await get('/api/v1/accounts/2/return_packages', s.account1), 'ACCOUNT_FORBIDDEN');
     expectError(await post('/api/v1/accounts/2/return_packages', packageBody(returnId), s.account1), 'ACCOUNT_FORBIDDEN');
   });
@@ -149,7 +152,7 @@ describe('404 NOT_FOUND', () => {
     expectError(await call(s.origin, 'DELETE', `${A1}/return_packages/${pkg.id}/media_files/99999999`, { token: s.account1 }), 'NOT_FOUND');
     expectError(await post(`${A1}/return_packages/99999999/line_items`, {}), 'NOT_FOUND');
   });
-  it('another account\'s package id is as unknown as a missing one', async () => {
+  it("another account's package id is as unknown as a missing one", async () => {
     const ret2 = await createReturn(s.origin, s.account2);
     const pkg2 = await createPackage(s.origin, s.account2, 2, ret2.id);
     const station = await get(`/api/v1/accounts/2/return_packages/${pkg2.id}`, s.stationToken);
@@ -192,11 +195,16 @@ describe('409 INVALID_STATUS_TRANSITION, DUPLICATE_TRACKING_NUMBER, IDEMPOTENCY_
   it('a duplicate tracking number names the existing package, case-insensitively, and is freed by cancelling', async () => {
     const tracking = uniqueTracking('1zdup');
     const first = await createPackage(s.origin, s.account1, 1, returnId, { tracking_number: tracking });
-    const details = expectError(await post(`${A1}/return_packages`, packageBody(returnId, { tracking_number: tracking.toUpperCase() })), 'DUPLICATE_TRACKING_NUMBER');
+    const details = expectError(
+      await post(`${A1}/return_packages`, packageBody(returnId, { tracking_number: tracking.toUpperCase() })),
+      'DUPLICATE_TRACKING_NUMBER',
+    );
     expect(details.existing_id).toBe(first.id);
     // By update too.
     const other = await createPackage(s.origin, s.account1, 1, returnId);
-    expect(expectError(await patch(`${A1}/return_packages/${other.id}`, { tracking_number: tracking }), 'DUPLICATE_TRACKING_NUMBER').existing_id).toBe(first.id);
+    expect(expectError(await patch(`${A1}/return_packages/${other.id}`, { tracking_number: tracking }), 'DUPLICATE_TRACKING_NUMBER').existing_id).toBe(
+      first.id,
+    );
     // Another account may use the same number.
     const ret2 = await createReturn(s.origin, s.account2);
     expect((await post('/api/v1/accounts/2/return_packages', packageBody(ret2.id, { tracking_number: tracking }), s.account2)).status).toBe(201);
@@ -262,10 +270,25 @@ describe('422 VALIDATION_FAILED', () => {
     await expectFields('/returns', returnBody({ return_line_items: [line, { ...line, sku: 'x' } as typeof line] }), ['return_line_items[1].sku']);
   });
   it('nested paths name the line', async () => {
-    await expectFields('/returns', returnBody({ return_line_items: [line, { ...line, quantity: 'two' as unknown as number }] }), ['return_line_items[1].quantity']);
+    await expectFields('/returns', returnBody({ return_line_items: [line, { ...line, quantity: 'two' as unknown as number }] }), [
+      'return_line_items[1].quantity',
+    ]);
   });
   it('every missing required field of a manual return', async () => {
-    const details = await expectFields('/returns', {}, ['email', 'receive_by', 'total_price', 'currency', 'weight', 'weight_unit', 'reason_of_return', 'length', 'width', 'height', 'dimension_unit', 'return_line_items']);
+    const details = await expectFields('/returns', {}, [
+      'email',
+      'receive_by',
+      'total_price',
+      'currency',
+      'weight',
+      'weight_unit',
+      'reason_of_return',
+      'length',
+      'width',
+      'height',
+      'dimension_unit',
+      'return_line_items',
+    ]);
     expect(fieldsOf(details).find((f) => f.path === 'email')?.message).toBe('Required.');
   });
   it('a timestamp without an offset, an impossible date', async () => {
@@ -284,7 +307,9 @@ describe('422 VALIDATION_FAILED', () => {
     await expectFields('/returns', returnBody({ length: -1 }), ['length']);
     await expectFields('/returns', returnBody({ width: 1.5 }), ['width']);
     await expectFields('/returns', returnBody({ return_line_items: [{ ...line, quantity: 0, unreceived_quantity: 0 }] }), ['return_line_items[0].quantity']);
-    await expectFields('/returns', returnBody({ return_line_items: [{ ...line, quantity: 2, unreceived_quantity: 3 }] }), ['return_line_items[0].unreceived_quantity']);
+    await expectFields('/returns', returnBody({ return_line_items: [{ ...line, quantity: 2, unreceived_quantity: 3 }] }), [
+      'return_line_items[0].unreceived_quantity',
+    ]);
     await expectFields('/returns', returnBody({ return_line_items: [] }), ['return_line_items']);
   });
   it('package bodies: unknown enum values, references that point at nothing, a measure without its unit', async () => {
@@ -298,7 +323,7 @@ describe('422 VALIDATION_FAILED', () => {
     await expectFields(`${A1}/return_packages`, packageBody(returnId, { tracking_number: 'x'.repeat(65) }), ['tracking_number']);
     await expectFields(`${A1}/return_packages`, { return_id: returnId }, ['tracking_number']);
   });
-  it('another account\'s return is not a valid return_id', async () => {
+  it("another account's return is not a valid return_id", async () => {
     const ret2 = await createReturn(s.origin, s.account2);
     await expectFields(`${A1}/return_packages`, packageBody(ret2.id), ['return_id']);
   });
@@ -381,7 +406,11 @@ describe('transport rules', () => {
     const responses = await Promise.all([
       call(s.origin, 'POST', '/returns', { token: s.account1, raw: '{"a":', headers: { 'content-type': 'application/json' } }),
       call(s.origin, 'POST', '/returns', { token: s.account1, raw: '{"__proto__": {"x": 1}}', headers: { 'content-type': 'application/json' } }),
-      call(s.origin, 'POST', '/returns', { token: s.account1, raw: '{"constructor": {"prototype": {"x": 1}}}', headers: { 'content-type': 'application/json' } }),
+      call(s.origin, 'POST', '/returns', {
+        token: s.account1,
+        raw: '{"constructor": {"prototype": {"x": 1}}}',
+        headers: { 'content-type': 'application/json' },
+      }),
       get(`${A1}/return_packages/%00`),
       get(`${A1}/return_packages/${'9'.repeat(400)}`),
       get(`${A1}/return_packages?page=${'9'.repeat(400)}`),
@@ -401,7 +430,11 @@ describe('transport rules', () => {
       expect(response.status, path).toBeGreaterThanOrEqual(400);
       expect(response.status, path).toBeLessThan(500);
       expectNoInternals(response.text);
-      expect(response.json, `${path} → ${response.text}`).toMatchObject({ error: expect.any(String), error_code: expect.any(String), details: { message: expect.any(String) } });
+      expect(response.json, `${path} → ${response.text}`).toMatchObject({
+        error: expect.any(String),
+        error_code: expect.any(String),
+        details: { message: expect.any(String) },
+      });
     }
   });
 

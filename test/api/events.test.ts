@@ -118,9 +118,11 @@ describe('GET /api/v1/accounts/{id}/events', () => {
     const resumeFrom = first.events.at(-1)?.id ?? '';
     // More than one page of the replay (500 entries), and the engine holding none of it (the sweep shed it).
     const backlog: number[] = [];
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (backlog.length < 640) backlog.push((await createReturn(s.origin, s.account1)).id);
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (backlog.length < 640) backlog.push((await createReturn(s.origin, s.account1)).id);
+      }),
+    );
     await s.station.ctx.store.shedCold();
     expect(await insidesOf(s.station.ctx.store).db.change_log.count()).toBe(0);
 

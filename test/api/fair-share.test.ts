@@ -82,10 +82,13 @@ it('a caller that hangs up while waiting gives its place back, and nothing is le
   await createReturn(s.origin, s.account2);
 });
 
-it('photo uploads in progress do not hold a caller\'s places: its scans go on beside them', async () => {
+it("photo uploads in progress do not hold a caller's places: its scans go on beside them", async () => {
   const screen = await slowRequest(s.stationToken);
   const ret = await createReturn(s.origin, s.account1);
-  const pkg = await call(s.origin, 'POST', '/api/v1/accounts/1/return_packages', { token: s.account1, body: { return_id: ret.id, tracking_number: `FAIR${Date.now()}` } });
+  const pkg = await call(s.origin, 'POST', '/api/v1/accounts/1/return_packages', {
+    token: s.account1,
+    body: { return_id: ret.id, tracking_number: `FAIR${Date.now()}` },
+  });
   const id = (pkg.json as { id: number }).id;
   const url = new URL(s.origin);
   const uploads: Socket[] = [];

@@ -106,7 +106,10 @@ describe('a multipart upload: the part named "file" is the upload, wherever it i
         headers: { authorization: `Bearer ${s.account1}`, 'content-type': type ?? '', 'content-length': String(Buffer.byteLength(body ?? '')) },
         body,
       });
-      expect({ status: response.status, code: (JSON.parse(response.text) as { error_code: string }).error_code }, `${type} ${body}`).toEqual({ status: 400, code: 'MALFORMED_JSON' });
+      expect({ status: response.status, code: (JSON.parse(response.text) as { error_code: string }).error_code }, `${type} ${body}`).toEqual({
+        status: 400,
+        code: 'MALFORMED_JSON',
+      });
     }
   });
 
@@ -128,6 +131,9 @@ describe('a method the station does not know is a 404, body or none', () => {
       headers: { authorization: `Bearer ${s.stationToken}`, 'content-type': 'application/json', 'content-length': '7' },
       body: '{"a":1}',
     });
-    expect({ status: withJson.status, code: (JSON.parse(withJson.text) as { error_code: string }).error_code }, withJson.text).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect({ status: withJson.status, code: (JSON.parse(withJson.text) as { error_code: string }).error_code }, withJson.text).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
   });
 });

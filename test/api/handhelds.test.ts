@@ -28,7 +28,11 @@ afterAll(async () => {
   await s.close();
 });
 
-async function newCode(origin = s.origin, token = s.stationToken, body: { device_name?: string } = {}): Promise<{ code: string; pair_url: string | null; device_name: string | null }> {
+async function newCode(
+  origin = s.origin,
+  token = s.stationToken,
+  body: { device_name?: string } = {},
+): Promise<{ code: string; pair_url: string | null; device_name: string | null }> {
   const made = await call(origin, 'POST', '/api/v1/station/handhelds/pairings', { token, body });
   expect(made.status, made.text).toBe(201);
   return HandheldPairingSchema.parse(made.json);
@@ -62,7 +66,9 @@ describe('pairing a handheld', () => {
     expectError(await call(s.origin, 'POST', '/api/v1/station/tokens', { token: device.token, body: { scope: 'station' } }), 'SUPERVISOR_REQUIRED');
     expectError(await call(s.origin, 'POST', '/api/v1/station/handhelds/pairings', { token: device.token }), 'SUPERVISOR_REQUIRED');
 
-    const listed = TokenListResponseSchema.parse((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: s.stationToken })).json).data.find((t) => t.id === device.token_id);
+    const listed = TokenListResponseSchema.parse((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: s.stationToken })).json).data.find(
+      (t) => t.id === device.token_id,
+    );
     expect(listed).toMatchObject({ scope: 'station', role: 'terminal', name: 'handheld: TC52 dock 3', expires_at: null, revoked_at: null });
 
     const again = expectError(await pair(code), 'PAIRING_CODE_REFUSED');
@@ -90,7 +96,10 @@ describe('pairing a handheld', () => {
   it('keeps the names of paired handhelds apart: a name in use is refused when the code is made and when it is used, and free again once that device is revoked', async () => {
     const first = HandheldPairedSchema.parse((await pair((await newCode()).code, 'Scanner 7')).json);
     const atStation = await call(s.origin, 'POST', '/api/v1/station/handhelds/pairings', { token: s.stationToken, body: { device_name: 'Scanner 7' } });
-    expect(firstField(expectError(atStation, 'VALIDATION_FAILED'))).toMatchObject({ path: 'device_name', message: expect.stringContaining('already named "Scanner 7"') as unknown });
+    expect(firstField(expectError(atStation, 'VALIDATION_FAILED'))).toMatchObject({
+      path: 'device_name',
+      message: expect.stringContaining('already named "Scanner 7"') as unknown,
+    });
     const { code } = await newCode();
     expect(firstField(expectError(await pair(code, ' Scanner 7 '), 'VALIDATION_FAILED'))?.path).toBe('device_name');
     expect(await tokenNames()).toEqual(expect.arrayContaining(['handheld: Scanner 7']));
@@ -122,7 +131,14 @@ describe('pairing a handheld', () => {
     const { code } = await newCode();
     const longName = await call(s.origin, 'POST', '/api/v1/handhelds/pair', { body: { code, device_name: 'x'.repeat(256) } });
     expect(JSON.stringify(expectError(longName, 'VALIDATION_FAILED'))).toContain('device_name');
-    expect(JSON.stringify(expectError(await call(s.origin, 'POST', '/api/v1/station/handhelds/pairings', { token: s.stationToken, body: { device_name: '' } }), 'VALIDATION_FAILED'))).toContain('device_name');
+    expect(
+      JSON.stringify(
+        expectError(
+          await call(s.origin, 'POST', '/api/v1/station/handhelds/pairings', { token: s.stationToken, body: { device_name: '' } }),
+          'VALIDATION_FAILED',
+        ),
+      ),
+    ).toContain('device_name');
     expectError(await call(s.origin, 'POST', '/api/v1/handhelds/pair', { body: { code: 'ABCD-EFGH-J', device_name: 'x' } }), 'VALIDATION_FAILED');
     expect((await pair(code)).status).toBe(200);
   });

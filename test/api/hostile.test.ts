@@ -22,7 +22,9 @@ beforeAll(async () => {
   const ret = await createReturn(s.origin, s.account1);
   returnId = ret.id;
   packageId = (await createPackage(s.origin, s.account1, 1, returnId)).id;
-  lineItemId = ((await call(s.origin, 'POST', `${A1}/return_packages/${packageId}/line_items`, { token: s.account1, body: { name: 'Base' } })).json as { id: number }).id;
+  lineItemId = (
+    (await call(s.origin, 'POST', `${A1}/return_packages/${packageId}/line_items`, { token: s.account1, body: { name: 'Base' } })).json as { id: number }
+  ).id;
   operatorId = ((await call(s.origin, 'POST', '/api/v1/station/operators', { token: s.stationToken, body: { name: 'Base' } })).json as { id: number }).id;
 });
 afterAll(async () => {
@@ -72,7 +74,26 @@ const hostileKey = fc.oneof(
 );
 const hostileValue = fc.oneof(
   jsonValue,
-  fc.constantFrom(-1, 0, 2 ** 31, -(2 ** 31) - 1, 1e308, -0, 0.1, '', ' ', 'null', '1e1', '2026-02-30', '2026-11-21T10:00:00', 'ÿ'.repeat(300), '\u0000', 'EUR', 'received', 'cancelled'),
+  fc.constantFrom(
+    -1,
+    0,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    1e308,
+    -0,
+    0.1,
+    '',
+    ' ',
+    'null',
+    '1e1',
+    '2026-02-30',
+    '2026-11-21T10:00:00',
+    'ÿ'.repeat(300),
+    '\u0000',
+    'EUR',
+    'received',
+    'cancelled',
+  ),
 );
 
 /** A valid body with one to three mutations: a field removed, replaced, or an extra one added. */
@@ -109,11 +130,41 @@ const targets: Target[] = [
     token: () => s.account1,
     valid: () => packageBody(returnId, { carrier_id: 1, weight: 2, weight_unit: 'kg', status: 'pending' }) as unknown as Record<string, unknown>,
   },
-  { name: 'PATCH return_package', method: 'PATCH', path: () => `${A1}/return_packages/${packageId}`, token: () => s.account1, valid: () => ({ status: 'in_transit', notes: 'ok', weight: 3, weight_unit: 'kg' }) },
-  { name: 'POST line_items', method: 'POST', path: () => `${A1}/return_packages/${packageId}/line_items`, token: () => s.account1, valid: () => ({ quantity: 1, name: 'X', condition: 'good', tags: ['restock'] }) },
-  { name: 'PATCH line_item', method: 'PATCH', path: () => `${A1}/return_packages/${packageId}/line_items/${lineItemId}`, token: () => s.account1, valid: () => ({ quantity: 2, notes: 'n', defective: true }) },
-  { name: 'POST operators', method: 'POST', path: () => '/api/v1/station/operators', token: () => s.stationToken, valid: () => ({ name: 'Op', badge_code: 'B-1', active: true }) },
-  { name: 'PATCH operator', method: 'PATCH', path: () => `/api/v1/station/operators/${operatorId}`, token: () => s.stationToken, valid: () => ({ name: 'Op2', active: false }) },
+  {
+    name: 'PATCH return_package',
+    method: 'PATCH',
+    path: () => `${A1}/return_packages/${packageId}`,
+    token: () => s.account1,
+    valid: () => ({ status: 'in_transit', notes: 'ok', weight: 3, weight_unit: 'kg' }),
+  },
+  {
+    name: 'POST line_items',
+    method: 'POST',
+    path: () => `${A1}/return_packages/${packageId}/line_items`,
+    token: () => s.account1,
+    valid: () => ({ quantity: 1, name: 'X', condition: 'good', tags: ['restock'] }),
+  },
+  {
+    name: 'PATCH line_item',
+    method: 'PATCH',
+    path: () => `${A1}/return_packages/${packageId}/line_items/${lineItemId}`,
+    token: () => s.account1,
+    valid: () => ({ quantity: 2, notes: 'n', defective: true }),
+  },
+  {
+    name: 'POST operators',
+    method: 'POST',
+    path: () => '/api/v1/station/operators',
+    token: () => s.stationToken,
+    valid: () => ({ name: 'Op', badge_code: 'B-1', active: true }),
+  },
+  {
+    name: 'PATCH operator',
+    method: 'PATCH',
+    path: () => `/api/v1/station/operators/${operatorId}`,
+    token: () => s.stationToken,
+    valid: () => ({ name: 'Op2', active: false }),
+  },
 ];
 
 describe('hostile bodies', () => {
@@ -132,7 +183,11 @@ describe('hostile bodies', () => {
   it.each(targets.map((t) => [t.name, t] as const))('%s: mutated valid bodies never 5xx; rejected → nothing changes', async (_name, target) => {
     await fc.assert(
       fc.asyncProperty(mutated(target.valid()), async (body) => {
-        if (target.name === 'POST return_packages' && typeof body.tracking_number === 'string' && body.tracking_number === (target.valid().tracking_number as string)) {
+        if (
+          target.name === 'POST return_packages' &&
+          typeof body.tracking_number === 'string' &&
+          body.tracking_number === (target.valid().tracking_number as string)
+        ) {
           body.tracking_number = `${String(body.tracking_number)}${Math.floor(Math.random() * 1e9)}`;
         }
         const before = await snapshot();
@@ -158,15 +213,51 @@ describe('hostile bodies', () => {
 });
 
 describe('hostile query strings and path ids', () => {
-  const listPaths = ['/returns', `${A1}/returns`, `${A1}/return_packages`, `${A1}/carriers`, `${A1}/locations`, '/api/v1/station/lookup', '/api/v1/station/operators'];
+  const listPaths = [
+    '/returns',
+    `${A1}/returns`,
+    `${A1}/return_packages`,
+    `${A1}/carriers`,
+    `${A1}/locations`,
+    '/api/v1/station/lookup',
+    '/api/v1/station/operators',
+  ];
   const queryKey = fc.oneof(
-    fc.constantFrom('page', 'per_page', 'sort', 'status', 'return_id', 'tracking_number', 'carrier_id', 'location_id', 'updated_since', 'email', 'account_id', 'code'),
+    fc.constantFrom(
+      'page',
+      'per_page',
+      'sort',
+      'status',
+      'return_id',
+      'tracking_number',
+      'carrier_id',
+      'location_id',
+      'updated_since',
+      'email',
+      'account_id',
+      'code',
+    ),
     fc.string({ maxLength: 10 }),
   );
   const queryValue = fc.oneof(
     fc.string({ maxLength: 40 }),
     fc.integer().map(String),
-    fc.constantFrom('0', '-1', '1e3', '250', '251', '2147483648', 'pending,received', ',', '-id', 'id', '2026-11-21T10:00:00Z', '2026-11-21T10:00:00', '%', '[]'),
+    fc.constantFrom(
+      '0',
+      '-1',
+      '1e3',
+      '250',
+      '251',
+      '2147483648',
+      'pending,received',
+      ',',
+      '-id',
+      'id',
+      '2026-11-21T10:00:00Z',
+      '2026-11-21T10:00:00',
+      '%',
+      '[]',
+    ),
   );
 
   it('random query strings never 5xx', async () => {

@@ -15,7 +15,10 @@ beforeAll(async () => {
   s = await startStation();
   const ret = await createReturn(s.origin, s.account1);
   const pkg = await createPackage(s.origin, s.account1, 1, ret.id);
-  const item = await call(s.origin, 'POST', `/api/v1/accounts/1/return_packages/${pkg.id}/line_items`, { token: s.account1, body: { name: 'A', condition: 'like_new' } });
+  const item = await call(s.origin, 'POST', `/api/v1/accounts/1/return_packages/${pkg.id}/line_items`, {
+    token: s.account1,
+    body: { name: 'A', condition: 'like_new' },
+  });
   const media = await call(s.origin, 'POST', `/api/v1/accounts/1/return_packages/${pkg.id}/media_files`, {
     token: s.account1,
     raw: sampleMedia('image/png'),
@@ -41,7 +44,10 @@ afterAll(async () => {
 const authenticated = Object.values(API_ROUTES).filter((r: RouteDefinition) => r.auth !== 'none') as RouteDefinition[];
 
 function requestFor(route: RouteDefinition): { path: string; body?: unknown; raw?: Uint8Array; headers?: Record<string, string> } {
-  const path = buildPath(route.path, route.path.startsWith('/api/v1/station/operators/') ? { id: params.operator_id ?? 0 } : (params as Record<string, number>));
+  const path = buildPath(
+    route.path,
+    route.path.startsWith('/api/v1/station/operators/') ? { id: params.operator_id ?? 0 } : (params as Record<string, number>),
+  );
   const query = route.operationId === 'lookupCode' ? '?code=abc' : '';
   const bodies: Record<string, unknown> = {
     createReturn: returnBody(),
@@ -116,7 +122,7 @@ describe('every authenticated route', () => {
     }
   });
 
-  it('the events stream refuses another account\'s token and no token', async () => {
+  it("the events stream refuses another account's token and no token", async () => {
     const events = API_ROUTES.streamEvents.path.replace('{account_id}', '1');
     expectError(await call(s.origin, 'GET', events, { token: s.account2 }), 'ACCOUNT_FORBIDDEN');
     expect((await call(s.origin, 'GET', events)).status).toBe(401);

@@ -22,10 +22,12 @@ beforeAll(async () => {
   for (const sku of ['AC-WBN-01', 'ac-wbx-02', 'QWB-77']) {
     await createReturn(s.origin, s.account1, { email: `sku-${sku.toLowerCase()}-${tag}@example.com`, return_line_items: [returnLine(sku, 1)] });
   }
-  for (const email of [`Chloe.Martin-${tag}@Example.com`, `anne.martinez-${tag}@example.com`, `bob-${tag}@example.org`]) await createReturn(s.origin, s.account1, { email });
+  for (const email of [`Chloe.Martin-${tag}@Example.com`, `anne.martinez-${tag}@example.com`, `bob-${tag}@example.org`])
+    await createReturn(s.origin, s.account1, { email });
   await createReturn(s.origin, s.account2, { email: `martin.other-${tag}@example.com`, return_line_items: [returnLine('ZZ-WBN-09', 1)] });
   const ret = await createReturn(s.origin, s.account1);
-  for (const tracking of [`1Z${tag}DEMO0001`, `1Z${tag}demo0002`, `94${tag}XYZ0003`]) await createPackage(s.origin, s.account1, 1, ret.id, { tracking_number: tracking });
+  for (const tracking of [`1Z${tag}DEMO0001`, `1Z${tag}demo0002`, `94${tag}XYZ0003`])
+    await createPackage(s.origin, s.account1, 1, ret.id, { tracking_number: tracking });
   const other = await createReturn(s.origin, s.account2);
   await createPackage(s.origin, s.account2, 2, other.id, { tracking_number: `1Z${tag}DEMO0009` });
 });
@@ -74,11 +76,17 @@ describe('email_contains', () => {
   });
 
   it('takes the text literally: quotes and FTS syntax are not operators', async () => {
-    for (const text of ['"martin"', 'martin OR bob', 'mar*', 'NEAR(a b)', '%art%']) expect((await returnsOf(`email_contains=${encodeURIComponent(text)}`)).data, text).toEqual([]);
+    for (const text of ['"martin"', 'martin OR bob', 'mar*', 'NEAR(a b)', '%art%'])
+      expect((await returnsOf(`email_contains=${encodeURIComponent(text)}`)).data, text).toEqual([]);
   });
 
   it('refuses an empty or overlong text clearly and lists nothing', async () => {
-    for (const [name, bad] of [['email_contains', ''], ['email_contains', '%20%20'], ['email_contains', 'x'.repeat(255)], ['sku_contains', 'x'.repeat(129)]] as const) {
+    for (const [name, bad] of [
+      ['email_contains', ''],
+      ['email_contains', '%20%20'],
+      ['email_contains', 'x'.repeat(255)],
+      ['sku_contains', 'x'.repeat(129)],
+    ] as const) {
       const refused = await call(s.origin, 'GET', `/returns?${name}=${bad}`, { token: s.account1 });
       expect(refused.status, bad).toBe(400);
       expect(refused.json, refused.text).toMatchObject({ error_code: 'INVALID_QUERY', details: { fields: [{ path: name }] } });
@@ -133,7 +141,12 @@ describe('a text most records contain', () => {
         for (let i = from; i < from + 1_000; i++) {
           const account = 1 + (i % 2);
           const email = `bulk.${i}@broad-${tag}.example`;
-          const ret = await createReturnRecord(t, at(i), account, ManualReturnCreateSchema.parse(manualReturnBody({ email, return_line_items: [returnLine(`BK-${i}`, 1)] })));
+          const ret = await createReturnRecord(
+            t,
+            at(i),
+            account,
+            ManualReturnCreateSchema.parse(manualReturnBody({ email, return_line_items: [returnLine(`BK-${i}`, 1)] })),
+          );
           returnsMade.push({ id: ret.id, account_id: account, email, created_at: ret.created_at });
           // Statuses unevenly spread: one in 7 received, the rest in thirds.
           const status = statuses[i % 7 === 0 ? 3 : i % 3] ?? 'in_transit';
@@ -174,12 +187,18 @@ describe('a text most records contain', () => {
     for (const text of [`${tag}bulk`, `${tag}BULK00`, '']) {
       for (const { query, keep } of cases) {
         for (const [sort, compare] of Object.entries(SORTS)) {
-          const expected = made.filter((p) => keep(p) && p.tracking_number.toLowerCase().includes(text.toLowerCase())).sort(compare).map((p) => p.tracking_number);
+          const expected = made
+            .filter((p) => keep(p) && p.tracking_number.toLowerCase().includes(text.toLowerCase()))
+            .sort(compare)
+            .map((p) => p.tracking_number);
           const per = 100;
           const last = Math.ceil(expected.length / per);
           for (const page of new Set([1, 2, 3, Math.ceil(last / 2), last, last + 1])) {
             const got = await listed(`${text ? `tracking_number_contains=${text}&` : ''}sort=${sort}&per_page=${per}&page=${page}${query}`);
-            expect(got.data.map((p) => p.tracking_number), `${text} ${query} ${sort} page ${page}`).toEqual(expected.slice((page - 1) * per, page * per));
+            expect(
+              got.data.map((p) => p.tracking_number),
+              `${text} ${query} ${sort} page ${page}`,
+            ).toEqual(expected.slice((page - 1) * per, page * per));
             // A count is exact, or a lower bound that says so.
             if (got.meta.total_count_lower_bound) expect(got.meta.total_count).toBeLessThanOrEqual(expected.length);
             else expect(got.meta.total_count, `${text} ${query} ${sort}`).toBe(expected.length);
@@ -192,7 +211,13 @@ describe('a text most records contain', () => {
   it('counts within a budget of rows and says so; a count within it is exact and not flagged', async () => {
     const all = await listed(`tracking_number_contains=${tag}bulk&account_id=1&per_page=25`);
     // Every row matches: the budget's rows, and one more that shows more rows are left.
-    expect(all.meta).toEqual({ current_page: 1, per_page: 25, total_count: COUNT_BUDGET + 1, total_pages: Math.ceil((COUNT_BUDGET + 1) / 25), total_count_lower_bound: true });
+    expect(all.meta).toEqual({
+      current_page: 1,
+      per_page: 25,
+      total_count: COUNT_BUDGET + 1,
+      total_pages: Math.ceil((COUNT_BUDGET + 1) / 25),
+      total_count_lower_bound: true,
+    });
     // Pages after total_pages are served.
     const beyond = await listed(`tracking_number_contains=${tag}bulk&account_id=1&per_page=25&page=${all.meta.total_pages + 10}`);
     expect(beyond.data).toHaveLength(25);
@@ -208,18 +233,30 @@ describe('a text most records contain', () => {
     // Every account's list walks its own order too (indexes without the account), in each sort and with statuses.
     for (const query of ['', '&sort=created_at', '&sort=-updated_at', '&status=in_transit,received']) {
       const every = await listed(`tracking_number_contains=${tag}bulk&per_page=25${query}`);
-      expect(every.meta, query).toEqual({ current_page: 1, per_page: 25, total_count: COUNT_BUDGET + 1, total_pages: Math.ceil((COUNT_BUDGET + 1) / 25), total_count_lower_bound: true });
+      expect(every.meta, query).toEqual({
+        current_page: 1,
+        per_page: 25,
+        total_count: COUNT_BUDGET + 1,
+        total_pages: Math.ceil((COUNT_BUDGET + 1) / 25),
+        total_count_lower_bound: true,
+      });
     }
   });
 
   it('a return list of a broad email or SKU text pages like a plain filter, newest first', async () => {
-    const expected = returnsMade.filter((r) => r.account_id === 1).sort((a, z) => byTime(z, a)).map((r) => r.email);
+    const expected = returnsMade
+      .filter((r) => r.account_id === 1)
+      .sort((a, z) => byTime(z, a))
+      .map((r) => r.email);
     for (const search of [`email_contains=${encodeURIComponent(`@broad-${tag}`)}`, 'sku_contains=bk-']) {
       for (const page of [1, 2, 15, 16]) {
         const response = await call(b.origin, 'GET', `/returns?${search}&per_page=100&page=${page}`, { token: b.account1 });
         expect(response.status, response.text).toBe(200);
         const got = ReturnListResponseSchema.parse(response.json);
-        expect(got.data.map((r) => r.email), `${search} page ${page}`).toEqual(expected.slice((page - 1) * 100, page * 100));
+        expect(
+          got.data.map((r) => r.email),
+          `${search} page ${page}`,
+        ).toEqual(expected.slice((page - 1) * 100, page * 100));
         if (page === 1) expect(got.meta.total_count_lower_bound).toBe(true);
       }
     }
@@ -235,7 +272,10 @@ describe('a text most records contain', () => {
         const response = await call(b.origin, 'GET', `/returns?${search}&per_page=100&page=${page}`, { token: b.stationToken });
         expect(response.status, response.text).toBe(200);
         const got = ReturnListResponseSchema.parse(response.json);
-        expect(got.data.map((r) => r.email), `${search} page ${page}`).toEqual(expected.slice((page - 1) * 100, page * 100));
+        expect(
+          got.data.map((r) => r.email),
+          `${search} page ${page}`,
+        ).toEqual(expected.slice((page - 1) * 100, page * 100));
         if (got.meta.total_count_lower_bound) expect(got.meta.total_count).toBeLessThanOrEqual(expected.length);
         else expect(got.meta.total_count, search).toBe(expected.length);
       }
@@ -254,7 +294,8 @@ describe('a text most records contain', () => {
     await store.write(async (tx) => {
       const t = boundTables(tx);
       const pkg = await t.return_packages.get(first.id);
-      if (pkg) await t.return_packages.put({ ...pkg, tracking_number: `1Z${tag}GONE00000`, tracking_key: `1z${tag}gone00000`.toLowerCase(), updated_at: clock.now() });
+      if (pkg)
+        await t.return_packages.put({ ...pkg, tracking_number: `1Z${tag}GONE00000`, tracking_key: `1z${tag}gone00000`.toLowerCase(), updated_at: clock.now() });
     });
     const after = await listed(`tracking_number_contains=${tag}bulk&sort=id&per_page=1&page=1`);
     expect(after.data[0]?.tracking_number).toBe(made[1]?.tracking_number);

@@ -15,7 +15,8 @@ const tag = Date.now().toString(36);
 
 beforeAll(async () => {
   s = await startStation();
-  for (const email of [`chloe.martin-${tag}@example.com`, `Chloe.Bernard-${tag}@example.com`, `bob-${tag}@example.com`, `chl_x${tag}@example.com`]) await createReturn(s.origin, s.account1, { email });
+  for (const email of [`chloe.martin-${tag}@example.com`, `Chloe.Bernard-${tag}@example.com`, `bob-${tag}@example.com`, `chl_x${tag}@example.com`])
+    await createReturn(s.origin, s.account1, { email });
   await createReturn(s.origin, s.account2, { email: `chloe.other-${tag}@example.com` });
   const ret = await createReturn(s.origin, s.account1);
   for (const tracking of [`1ZAB${tag}01`, `1zab${tag}02`, `1ZCD${tag}03`]) await createPackage(s.origin, s.account1, 1, ret.id, { tracking_number: tracking });
@@ -68,7 +69,7 @@ describe('email_prefix', () => {
 });
 
 describe('sku_prefix', () => {
-  it('finds the returns with a line whose SKU starts with it, whatever the case, in the token\'s account', async () => {
+  it("finds the returns with a line whose SKU starts with it, whatever the case, in the token's account", async () => {
     const emails = async (query: string, token = s.account1) => (await returnsOf(query, token)).data.map((r) => r.email).sort();
     expect(await emails(`sku_prefix=WBN-${tag}`)).toEqual([`sku-wbn-${tag}-01@example.com`, `sku-wbn-${tag}-02@example.com`]);
     expect(await emails(`sku_prefix=lbt-${tag}-9`)).toEqual([`sku-lbt-${tag}-90@example.com`]);

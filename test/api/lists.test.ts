@@ -106,7 +106,11 @@ describe('pagination', () => {
 
 describe('filters', () => {
   const ids = (data: Array<{ id: number }>) => data.map((p) => p.id).sort((a, b) => a - b);
-  const expected = (pred: (p: Made) => boolean) => made.filter(pred).map((p) => p.id).sort((a, b) => a - b);
+  const expected = (pred: (p: Made) => boolean) =>
+    made
+      .filter(pred)
+      .map((p) => p.id)
+      .sort((a, b) => a - b);
 
   it('status: one value and a comma-separated list', async () => {
     for (const status of STATUSES) {

@@ -5,17 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaFileSchema } from '#shared/api/media.ts';
 import { ReturnPackageSchema } from '#shared/api/return-packages.ts';
-import {
-  call,
-  createPackage,
-  createReturn,
-  expectError,
-  MEDIA_SAMPLE_TYPES,
-  mediaFileNames,
-  sampleMedia,
-  startStation,
-  type TestStation,
-} from './support.ts';
+import { call, createPackage, createReturn, expectError, MEDIA_SAMPLE_TYPES, mediaFileNames, sampleMedia, startStation, type TestStation } from './support.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
@@ -94,7 +84,11 @@ describe('round trip', () => {
   });
 
   it('a content type with parameters and odd case is accepted', async () => {
-    const response = await call(s.origin, 'POST', uploadPath(), { token: s.account1, raw: sampleMedia('image/png', 21), headers: { 'content-type': 'Image/PNG; charset=binary' } });
+    const response = await call(s.origin, 'POST', uploadPath(), {
+      token: s.account1,
+      raw: sampleMedia('image/png', 21),
+      headers: { 'content-type': 'Image/PNG; charset=binary' },
+    });
     expect(response.status, response.text).toBe(201);
   });
 
@@ -108,7 +102,10 @@ describe('refusals leave no file behind', () => {
   it('PNG bytes declared as image/jpeg → 415 (raw and multipart)', async () => {
     const before = mediaFileNames(s.dataDir);
     const recordsBefore = await insidesOf(s.station.store).db.media_files.count();
-    expectError(await call(s.origin, 'POST', uploadPath(), { token: s.account1, raw: sampleMedia('image/png', 31), headers: { 'content-type': 'image/jpeg' } }), 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(
+      await call(s.origin, 'POST', uploadPath(), { token: s.account1, raw: sampleMedia('image/png', 31), headers: { 'content-type': 'image/jpeg' } }),
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     const viaForm = await uploadMultipart(multipart('file', 'x.jpg', 'image/jpeg', sampleMedia('image/png', 32)));
     expect(viaForm.status, viaForm.text).toBe(415);
     expect(mediaFileNames(s.dataDir)).toEqual(before);
@@ -117,7 +114,10 @@ describe('refusals leave no file behind', () => {
 
   it('a short file whose bytes match nothing, an empty file', async () => {
     const before = mediaFileNames(s.dataDir);
-    expectError(await call(s.origin, 'POST', uploadPath(), { token: s.account1, raw: new Uint8Array([0xff, 0xd8]), headers: { 'content-type': 'image/jpeg' } }), 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(
+      await call(s.origin, 'POST', uploadPath(), { token: s.account1, raw: new Uint8Array([0xff, 0xd8]), headers: { 'content-type': 'image/jpeg' } }),
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     const empty = await call(s.origin, 'POST', uploadPath(), { token: s.account1, raw: new Uint8Array(0), headers: { 'content-type': 'image/png' } });
     expect([415, 422]).toContain(empty.status);
     expect(mediaFileNames(s.dataDir)).toEqual(before);
@@ -158,7 +158,13 @@ describe('refusals leave no file behind', () => {
     const url = new URL(`${s.origin}${uploadPath()}`);
     const result = await new Promise<{ status: number; text: string; connection?: string }>((resolve, reject) => {
       const req = httpRequest(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${s.account1}`, 'content-type': 'image/png' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { authorization: `Bearer ${s.account1}`, 'content-type': 'image/png' },
+        },
         (res) => {
           const parts: Buffer[] = [];
           res.on('data', (c: Buffer) => parts.push(c));
@@ -200,16 +206,24 @@ describe('refusals leave no file behind', () => {
     for (const name of mediaFileNames(s.dataDir)) expect(name).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('a media upload on another account\'s package or an unknown package stores nothing', async () => {
+  it("a media upload on another account's package or an unknown package stores nothing", async () => {
     const before = mediaFileNames(s.dataDir);
     const ret2 = await createReturn(s.origin, s.account2);
     const pkg2 = await createPackage(s.origin, s.account2, 2, ret2.id);
     expectError(
-      await call(s.origin, 'POST', `${A1}/return_packages/${pkg2.id}/media_files`, { token: s.account1, raw: sampleMedia('image/png', 81), headers: { 'content-type': 'image/png' } }),
+      await call(s.origin, 'POST', `${A1}/return_packages/${pkg2.id}/media_files`, {
+        token: s.account1,
+        raw: sampleMedia('image/png', 81),
+        headers: { 'content-type': 'image/png' },
+      }),
       'NOT_FOUND',
     );
     expectError(
-      await call(s.origin, 'POST', `${A1}/return_packages/99999/media_files`, { token: s.account1, raw: sampleMedia('image/png', 82), headers: { 'content-type': 'image/png' } }),
+      await call(s.origin, 'POST', `${A1}/return_packages/99999/media_files`, {
+        token: s.account1,
+        raw: sampleMedia('image/png', 82),
+        headers: { 'content-type': 'image/png' },
+      }),
       'NOT_FOUND',
     );
     expect(mediaFileNames(s.dataDir)).toEqual(before);

@@ -40,7 +40,10 @@ interface WalkRequest {
   path: Record<string, string>;
   query: Record<string, string>;
   headers: Record<string, string>;
-  body?: { type: 'json'; value: unknown } | { type: 'raw'; contentType: string; bytes: Uint8Array } | { type: 'form'; fields: Array<[string, string | { type: string; bytes: Uint8Array }]> };
+  body?:
+    | { type: 'json'; value: unknown }
+    | { type: 'raw'; contentType: string; bytes: Uint8Array }
+    | { type: 'form'; fields: Array<[string, string | { type: string; bytes: Uint8Array }]> };
 }
 
 /** Requests per operation and token: valid and invalid halves. Bounded so the whole walk stays well under a minute. */
@@ -88,12 +91,20 @@ function stringArb(schema: Schema): fc.Arbitrary<string> {
     case 'date-time':
       return fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
     case 'date':
-      return fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
     case 'email':
-      return fc.tuple(fc.stringMatching(/^[a-z0-9][a-z0-9._+-]{0,12}[a-z0-9]$/), fc.constantFrom('example.com', 'mail.example.org')).map(([local, host]) => `${local}@${host}`.replace(/\.\.+/g, '.'));
+      return fc
+        .tuple(fc.stringMatching(/^[a-z0-9][a-z0-9._+-]{0,12}[a-z0-9]$/), fc.constantFrom('example.com', 'mail.example.org'))
+        .map(([local, host]) => `${local}@${host}`.replace(/\.\.+/g, '.'));
   }
   if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits);
-  return fc.string({ minLength: min, maxLength: Math.min(max, min + 30), unit: fc.constantFrom('a', 'Z', '7', ' ', '-', 'é', '€', '漢', '\u{1F4E6}') as fc.Arbitrary<string> });
+  return fc.string({
+    minLength: min,
+    maxLength: Math.min(max, min + 30),
+    unit: fc.constantFrom('a', 'Z', '7', ' ', '-', 'é', '€', '漢', '\u{1F4E6}') as fc.Arbitrary<string>,
+  });
 }
 
 /** A fast-check arbitrary of values valid by the schema (as far as generation goes: see `valid`). */
@@ -112,7 +123,12 @@ function arb(input: Schema, name?: string): fc.Arbitrary<unknown> {
     case 'integer':
       return fc.integer({ min: (schema.minimum as number | undefined) ?? -(2 ** 31), max: (schema.maximum as number | undefined) ?? 2 ** 31 - 1 });
     case 'number':
-      return fc.double({ min: (schema.minimum as number | undefined) ?? -1e9, max: (schema.maximum as number | undefined) ?? 1e9, noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: (schema.minimum as number | undefined) ?? -1e9,
+        max: (schema.maximum as number | undefined) ?? 1e9,
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case 'string':
       return stringArb(schema);
     case 'array': {
@@ -127,9 +143,19 @@ function arb(input: Schema, name?: string): fc.Arbitrary<unknown> {
       const entries = Object.entries(properties).map(([key, property]) => {
         const value = arb(property, key);
         // Optional fields are left out half the time.
-        return [key, required.has(key) ? value.map((v) => ({ v })) : fc.option(value.map((v) => ({ v })), { nil: undefined })] as const;
+        return [
+          key,
+          required.has(key)
+            ? value.map((v) => ({ v }))
+            : fc.option(
+                value.map((v) => ({ v })),
+                { nil: undefined },
+              ),
+        ] as const;
       });
-      return fc.record(Object.fromEntries(entries)).map((record) => Object.fromEntries(Object.entries(record).flatMap(([key, box]) => (box === undefined ? [] : [[key, (box as { v: unknown }).v]]))));
+      return fc
+        .record(Object.fromEntries(entries))
+        .map((record) => Object.fromEntries(Object.entries(record).flatMap(([key, box]) => (box === undefined ? [] : [[key, (box as { v: unknown }).v]]))));
     }
     default:
       return fc.jsonValue();
@@ -196,10 +222,15 @@ function requestArb(operation: Operation, token: 'account' | 'station', broken: 
       const name = names[which % Math.max(1, names.length)];
       return name === undefined ? r : { ...r, path: { ...r.path, [name]: bad } };
     }),
-    fc.tuple(fc.constantFrom(...queryParams.map((p) => p.name), 'unknown_parameter'), fc.oneof(fc.string(), fc.constantFrom('', '0', '-1', '1.5', '99999999999', 'a,b', ' '))).map(
-      ([name, value]) => (r: WalkRequest) => ({ ...r, query: { ...r.query, [name]: value } }),
-    ),
-    fc.oneof(fc.constantFrom('', ' ', 'x'.repeat(256), 'tab\there', 'é'), fc.string({ minLength: 0, maxLength: 300 })).map((key) => (r: WalkRequest) => ({ ...r, headers: { ...r.headers, 'idempotency-key': key } })),
+    fc
+      .tuple(
+        fc.constantFrom(...queryParams.map((p) => p.name), 'unknown_parameter'),
+        fc.oneof(fc.string(), fc.constantFrom('', '0', '-1', '1.5', '99999999999', 'a,b', ' ')),
+      )
+      .map(([name, value]) => (r: WalkRequest) => ({ ...r, query: { ...r.query, [name]: value } })),
+    fc
+      .oneof(fc.constantFrom('', ' ', 'x'.repeat(256), 'tab\there', 'é'), fc.string({ minLength: 0, maxLength: 300 }))
+      .map((key) => (r: WalkRequest) => ({ ...r, headers: { ...r.headers, 'idempotency-key': key } })),
   ];
   return fc.tuple(request, fc.oneof(...breakages)).map(([r, breakIt]) => (r.body?.type === 'json' && operation.op.requestBody ? r : breakIt(r)));
 }
@@ -227,9 +258,17 @@ function bodyOf(operation: Operation, broken: boolean): fc.Arbitrary<WalkRequest
   // A media upload: a raw body of an allowed type (its bytes right, or not), or multipart.
   const types = Object.keys(content).filter((type) => type !== 'multipart/form-data');
   const bytes = (type: string, seed: number, right: boolean) => (right ? sampleMedia(type, seed) : new TextEncoder().encode(`not a ${type} ${seed}`));
-  const raw = fc.tuple(fc.constantFrom(...types), fc.nat(1000), fc.boolean()).map(([type, seed, right]) => ({ type: 'raw' as const, contentType: type, bytes: bytes(type, seed, right || !broken) }));
+  const raw = fc
+    .tuple(fc.constantFrom(...types), fc.nat(1000), fc.boolean())
+    .map(([type, seed, right]) => ({ type: 'raw' as const, contentType: type, bytes: bytes(type, seed, right || !broken) }));
   const form = fc
-    .tuple(fc.constantFrom(...types), fc.nat(1000), fc.boolean(), fc.array(fc.tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.string({ maxLength: 20 })), { maxLength: broken ? 20 : 3 }), fc.boolean())
+    .tuple(
+      fc.constantFrom(...types),
+      fc.nat(1000),
+      fc.boolean(),
+      fc.array(fc.tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.string({ maxLength: 20 })), { maxLength: broken ? 20 : 3 }),
+      fc.boolean(),
+    )
     .map(([type, seed, right, extra, fileFirst]) => {
       const file: [string, { type: string; bytes: Uint8Array }] = ['file', { type, bytes: bytes(type, seed, right || !broken) }];
       const others = extra.filter(([name]) => name !== 'file') as Array<[string, string]>;
@@ -268,7 +307,12 @@ async function send(operation: Operation, request: WalkRequest): Promise<Answer>
   const search = new URLSearchParams(request.query).toString();
   const path = pathOf(operation, request);
   const controller = new AbortController();
-  const response = await fetch(`${s.origin}${path}${search ? `?${search}` : ''}`, { method: operation.method.toUpperCase(), headers, body, signal: controller.signal });
+  const response = await fetch(`${s.origin}${path}${search ? `?${search}` : ''}`, {
+    method: operation.method.toUpperCase(),
+    headers,
+    body,
+    signal: controller.signal,
+  });
   const contentType = response.headers.get('content-type') ?? '';
   if (contentType.startsWith('text/event-stream')) {
     // A live stream stays open: its opening is the answer.
@@ -307,7 +351,8 @@ function checkAnswer(operation: Operation, request: WalkRequest, answer: Answer)
  * and the rules across fields that JSON Schema cannot say, each named in its operation's description
  * (an operator's `pin`, `role` and `active` against what is stored: a supervisor's PIN, the last supervisor).
  */
-const BEYOND_SCHEMAS = /^(?:account_id|return_id|carrier_id|location_id|processor_id|return_line_item_id|badge_code|sign_in_key|pin|role|active|scanner\.suffix|return_line_items\[\d+\]\.unreceived_quantity|disposition_by|condition_by|put_by|rules\[\d+\]|tags|captured_at)$/;
+const BEYOND_SCHEMAS =
+  /^(?:account_id|return_id|carrier_id|location_id|processor_id|return_line_item_id|badge_code|sign_in_key|pin|role|active|scanner\.suffix|return_line_items\[\d+\]\.unreceived_quantity|disposition_by|condition_by|put_by|rules\[\d+\]|tags|captured_at)$/;
 
 /** A request the document calls valid is never refused for its form: no 400 INVALID_QUERY, no 422 but on BEYOND_SCHEMAS. */
 function refusedOnlyForWhatNoSchemaSays(body: unknown, where: string): void {
@@ -315,7 +360,8 @@ function refusedOnlyForWhatNoSchemaSays(body: unknown, where: string): void {
   expect(error.error_code, `a valid query refused: ${where}`).not.toBe('INVALID_QUERY');
   expect(error.error_code, `a valid body refused: ${where}`).not.toBe('MALFORMED_JSON');
   if (error.error_code === 'VALIDATION_FAILED') {
-    for (const field of error.details?.fields ?? []) expect(field.path, `a valid body refused on a rule the schema could say: ${where}`).toMatch(BEYOND_SCHEMAS);
+    for (const field of error.details?.fields ?? [])
+      expect(field.path, `a valid body refused on a rule the schema could say: ${where}`).toMatch(BEYOND_SCHEMAS);
   }
 }
 
@@ -330,11 +376,27 @@ beforeAll(async () => {
   const ret = await createReturn(s.origin, s.account1);
   const pkg = await createPackage(s.origin, s.account1, 1, ret.id);
   const auth = { authorization: `Bearer ${s.account1}` };
-  const line = (await (await fetch(`${s.origin}/api/v1/accounts/1/return_packages/${pkg.id}/line_items`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ return_line_item_id: ret.return_line_items[0]?.id ?? null }) })).json()) as { id: number };
-  const media = (await (await fetch(`${s.origin}/api/v1/accounts/1/return_packages/${pkg.id}/media_files`, { method: 'POST', headers: { ...auth, 'content-type': 'image/png' }, body: sampleMedia('image/png', 9) })).json()) as { id: number };
+  const line = (await (
+    await fetch(`${s.origin}/api/v1/accounts/1/return_packages/${pkg.id}/line_items`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ return_line_item_id: ret.return_line_items[0]?.id ?? null }),
+    })
+  ).json()) as { id: number };
+  const media = (await (
+    await fetch(`${s.origin}/api/v1/accounts/1/return_packages/${pkg.id}/media_files`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'image/png' },
+      body: sampleMedia('image/png', 9),
+    })
+  ).json()) as { id: number };
   const stationAuth = { authorization: `Bearer ${s.stationToken}`, 'content-type': 'application/json' };
-  const operator = (await (await fetch(`${s.origin}/api/v1/station/operators`, { method: 'POST', headers: stationAuth, body: JSON.stringify({ name: 'Walker' }) })).json()) as { id: number };
-  const spare = (await (await fetch(`${s.origin}/api/v1/station/tokens`, { method: 'POST', headers: stationAuth, body: JSON.stringify({ scope: 'account', account_id: 1 }) })).json()) as { id: number };
+  const operator = (await (
+    await fetch(`${s.origin}/api/v1/station/operators`, { method: 'POST', headers: stationAuth, body: JSON.stringify({ name: 'Walker' }) })
+  ).json()) as { id: number };
+  const spare = (await (
+    await fetch(`${s.origin}/api/v1/station/tokens`, { method: 'POST', headers: stationAuth, body: JSON.stringify({ scope: 'account', account_id: 1 }) })
+  ).json()) as { id: number };
   Object.assign(known, {
     account_id: [1, 2],
     id: [ret.id, pkg.id],
@@ -356,17 +418,59 @@ describe('every operation of /openapi.json answers only what the document lists'
   });
 
   // The order of API_ROUTES; the event stream and the document itself are walked too.
-  const ids = ['getHealth', 'getOpenApi', 'createReturn', 'listReturns', 'listAccountReturns', 'getAccountReturn', 'listReturnPackages', 'listStationPackages', 'createReturnPackage', 'getReturnPackage', 'updateReturnPackage', 'createPackageLineItem', 'updatePackageLineItem', 'confirmPut', 'deletePackageLineItem', 'uploadMediaFile', 'deleteMediaFile', 'listCarriers', 'listLocations', 'streamEvents', 'getStation', 'getDockDay', 'exportDockDayReceipts', 'getStationSettings', 'updateStationSettings', 'getDispositionRules', 'updateDispositionRules', 'lookupCode', 'listOperators', 'createOperator', 'updateOperator', 'listTokens', 'createToken', 'getReturnSync', 'getReturnPackageSync', 'refreshReturnPackage', 'getSync', 'listSyncChanges', 'retrySyncChange', 'keepLocalSyncChange', 'getUpstream', 'setUpstream', 'removeUpstream', 'revokeToken'];
+  const ids = [
+    'getHealth',
+    'getOpenApi',
+    'createReturn',
+    'listReturns',
+    'listAccountReturns',
+    'getAccountReturn',
+    'listReturnPackages',
+    'listStationPackages',
+    'createReturnPackage',
+    'getReturnPackage',
+    'updateReturnPackage',
+    'createPackageLineItem',
+    'updatePackageLineItem',
+    'confirmPut',
+    'deletePackageLineItem',
+    'uploadMediaFile',
+    'deleteMediaFile',
+    'listCarriers',
+    'listLocations',
+    'streamEvents',
+    'getStation',
+    'getDockDay',
+    'exportDockDayReceipts',
+    'getStationSettings',
+    'updateStationSettings',
+    'getDispositionRules',
+    'updateDispositionRules',
+    'lookupCode',
+    'listOperators',
+    'createOperator',
+    'updateOperator',
+    'listTokens',
+    'createToken',
+    'getReturnSync',
+    'getReturnPackageSync',
+    'refreshReturnPackage',
+    'getSync',
+    'listSyncChanges',
+    'retrySyncChange',
+    'keepLocalSyncChange',
+    'getUpstream',
+    'setUpstream',
+    'removeUpstream',
+    'revokeToken',
+  ];
 
   it.each(ids)('%s', async (operationId) => {
     const operation = operations.find((o) => o.op.operationId === operationId);
     expect(operation, operationId).toBeDefined();
     if (!operation) return;
     const requests = fc.oneof(...(['account', 'station'] as const).flatMap((token) => [false, true].map((broken) => requestArb(operation, token, broken))));
-    const property = fc.asyncProperty(
-      requests,
-      async (request) => checkAnswer(operation, request, await send(operation, request)),
-    );
+    const property = fc.asyncProperty(requests, async (request) => checkAnswer(operation, request, await send(operation, request)));
     await fc.assert(property, { numRuns: RUNS * 2, endOnFailure: true });
   });
 });

@@ -73,7 +73,10 @@ beforeAll(async () => {
   // Three inspected units (the station's rules give each a disposition, a bin and a unit id) and one only scanned (none yet).
   for (const n of [0, 1, 2, 3]) {
     const line = ret.return_line_items[n % 2];
-    const created = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${packageId}/line_items`, { return_line_item_id: line?.id ?? null, ...(n < 3 ? { condition: 'like_new' } : {}) });
+    const created = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${packageId}/line_items`, {
+      return_line_item_id: line?.id ?? null,
+      ...(n < 3 ? { condition: 'like_new' } : {}),
+    });
     expect(created.status, created.text).toBe(201);
     items.push((created.json as { id: number }).id);
     if (n < 3) units.push((created.json as { unit_id: string }).unit_id);
@@ -105,7 +108,10 @@ describe('a network label printer (ZPL on raw TCP)', () => {
     expect(zpl).toContain('^A0N,68,68^FH_^FDRESTOCK^FS');
     expect(zpl).toContain(`^FDParcel ${trackingNumber}^FS`);
     const job = first.json as PrintJob;
-    const printed = await until(() => jobs(), (all) => all.find((j) => j.id === job.id)?.state === 'printed');
+    const printed = await until(
+      () => jobs(),
+      (all) => all.find((j) => j.id === job.id)?.state === 'printed',
+    );
     expect(printed.find((j) => j.id === job.id)).toMatchObject({ state: 'printed', attempts: 1, printed_on: `zpl_tcp 127.0.0.1:${printer.port}` });
 
     const again = await post(`${itemPath(items[0] ?? 0)}/label`, {});
@@ -126,17 +132,25 @@ describe('a network label printer (ZPL on raw TCP)', () => {
     const made = await post(`${itemPath(items[1] ?? 0)}/label`, {});
     expect(made.status).toBe(201);
     const id = (made.json as PrintJob).id;
-    const waiting = await until(() => jobs('waiting'), (all) => (all.find((j) => j.id === id)?.attempts ?? 0) >= 2);
+    const waiting = await until(
+      () => jobs('waiting'),
+      (all) => (all.find((j) => j.id === id)?.attempts ?? 0) >= 2,
+    );
     const job = waiting.find((j) => j.id === id);
     expect(job).toMatchObject({ state: 'waiting' });
     expect(job?.attempts).toBeGreaterThanOrEqual(2);
     // Why, in words a worker can act on (the socket's code last).
-    expect(job?.last_error).toBe(`The printer 127.0.0.1 (port ${printer.port}) does not answer: nothing takes labels there. Is it on, and is that its address? (ECONNREFUSED)`);
+    expect(job?.last_error).toBe(
+      `The printer 127.0.0.1 (port ${printer.port}) does not answer: nothing takes labels there. Is it on, and is that its address? (ECONNREFUSED)`,
+    );
     expect(job?.next_attempt_at).not.toBeNull();
 
     await printer.up();
     await printer.waitForJobs(before + 1);
-    await until(() => jobs(), (all) => all.find((j) => j.id === id)?.state === 'printed');
+    await until(
+      () => jobs(),
+      (all) => all.find((j) => j.id === id)?.state === 'printed',
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(printer.jobs.slice(before)).toHaveLength(1);
     expect(printer.jobs.at(-1)).toContain(`^FD${units[1]}^FS`);
@@ -148,7 +162,10 @@ describe('a network label printer (ZPL on raw TCP)', () => {
     const test = await post('/api/v1/station/printer/test');
     expect(test.status, test.text).toBe(201);
     const id = (test.json as PrintJob).id;
-    await until(() => jobs('waiting'), (all) => (all.find((j) => j.id === id)?.attempts ?? 0) >= 1);
+    await until(
+      () => jobs('waiting'),
+      (all) => (all.find((j) => j.id === id)?.attempts ?? 0) >= 1,
+    );
     // A retry may be under way at this instant (the job `sending` for a moment: 409): cancel again.
     let cancelled = await call(origin, 'DELETE', `/api/v1/station/print-jobs/${id}`, { token });
     for (let tries = 0; cancelled.status === 409 && tries < 5; tries += 1) {
@@ -176,7 +193,10 @@ describe('a network label printer (ZPL on raw TCP)', () => {
 
 test('after the printer fails a job, the jobs asked for meanwhile wait behind it: labels come out in the order asked for', async () => {
   expect((await setPrinter({ kind: 'zpl_tcp', host: '127.0.0.1', port: printer.port })).status).toBe(200);
-  await until(() => jobs('waiting'), (all) => all.length === 0);
+  await until(
+    () => jobs('waiting'),
+    (all) => all.length === 0,
+  );
   const { promise: released, resolve: release } = Promise.withResolvers<undefined>();
   // The printer takes the first job's connection and fails it only once eight more jobs were asked for.
   printer.failNext(released);
@@ -184,7 +204,10 @@ test('after the printer fails a job, the jobs asked for meanwhile wait behind it
   const asked = [0, 1, 2, 0, 1, 2, 0, 1, 2].map((n) => units[n] ?? '');
   const first = await post(`${itemPath(items[0] ?? 0)}/label`, { reprint: true });
   expect(first.status, first.text).toBe(201);
-  await until(() => jobs('sending'), (all) => all.some((j) => j.id === (first.json as PrintJob).id));
+  await until(
+    () => jobs('sending'),
+    (all) => all.some((j) => j.id === (first.json as PrintJob).id),
+  );
   for (const n of [1, 2, 0, 1, 2, 0, 1, 2]) expect((await post(`${itemPath(items[n] ?? 0)}/label`, { reprint: true })).status).toBe(201);
   release(undefined);
   const received = await printer.waitForJobs(before + asked.length);
@@ -213,7 +236,10 @@ test("the desktop app's system printer gets the label as a PDF, by the printer's
   expect((await setPrinter({ kind: 'system', name: 'Dock Zebra' })).status).toBe(200);
   const made = await post(`${itemPath(items[2] ?? 0)}/label`, { reprint: true });
   expect(made.status).toBe(201);
-  await until(async () => systemPrints.length, (n) => n >= 1);
+  await until(
+    async () => systemPrints.length,
+    (n) => n >= 1,
+  );
   expect(systemPrints).toHaveLength(1);
   expect(systemPrints[0]?.name).toBe('Dock Zebra');
   expect(await code128On(systemPrints[0]?.pdf ?? new Uint8Array())).toEqual([units[2]]);
@@ -229,7 +255,10 @@ test('a package with the slip setting gets a slip after its unit labels; units a
   const pkg = await createPackage(origin, token, ACCOUNT, ret.id);
   const more: string[] = [];
   for (let k = 0; k < 2; k += 1) {
-    const made = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition: 'like_new' });
+    const made = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, {
+      return_line_item_id: ret.return_line_items[0]?.id ?? null,
+      condition: 'like_new',
+    });
     more.push((made.json as { unit_id: string }).unit_id);
   }
   const before = printer.jobs.length;
@@ -244,7 +273,9 @@ test('a package with the slip setting gets a slip after its unit labels; units a
 });
 
 test("a package's labels as one PDF: a page each unit with an id, every barcode scans; the station status counts labels waiting and says why", async () => {
-  const response = await fetch(`${origin}/api/v1/accounts/${ACCOUNT}/return_packages/${packageId}/labels.pdf`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${origin}/api/v1/accounts/${ACCOUNT}/return_packages/${packageId}/labels.pdf`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/pdf');
   const pdf = Buffer.from(await response.arrayBuffer());
@@ -254,7 +285,8 @@ test("a package's labels as one PDF: a page each unit with an id, every barcode 
   const empty = await createPackage(origin, token, ACCOUNT, (await createReturn(origin, token, { account_id: ACCOUNT })).id);
   expectError(await call(origin, 'GET', `/api/v1/accounts/${ACCOUNT}/return_packages/${empty.id}/labels.pdf`, { token }), 'VALIDATION_FAILED');
 
-  const status = async () => ((await call(origin, 'GET', '/api/v1/station', { token })).json as { printing: { waiting: number; problem: string | null } }).printing;
+  const status = async () =>
+    ((await call(origin, 'GET', '/api/v1/station', { token })).json as { printing: { waiting: number; problem: string | null } }).printing;
   // The earlier tests' jobs acknowledged first (the printer reads a job before the station marks it printed).
   expect(await until(status, (p) => p.waiting === 0)).toEqual({ waiting: 0, problem: null });
   await printer.down();
@@ -311,7 +343,10 @@ test('receiving a package sends each unit its label once; the same receipt sent 
   const pkg = await createPackage(origin, token, ACCOUNT, ret.id);
   const received: string[] = [];
   for (const condition of ['like_new', 'damaged']) {
-    const made = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition });
+    const made = await post(`/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, {
+      return_line_item_id: ret.return_line_items[0]?.id ?? null,
+      condition,
+    });
     received.push((made.json as { unit_id: string }).unit_id);
   }
   const before = printer.jobs.length;

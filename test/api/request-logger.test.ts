@@ -18,7 +18,11 @@ function capture() {
 
 it('logs with the request id, at the parent level, and makes grandchildren', async () => {
   const { lines, stream } = capture();
-  const server = Fastify({ logger: { level: 'info', stream }, childLoggerFactory: lazyRequestLogger, logController: new LogController({ disableRequestLogging: true }) });
+  const server = Fastify({
+    logger: { level: 'info', stream },
+    childLoggerFactory: lazyRequestLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   server.get('/quiet', async () => ({ ok: true }));
   server.get('/loud', async (request) => {
     expect(request.log.level).toBe('info');
@@ -43,7 +47,11 @@ it('logs with the request id, at the parent level, and makes grandchildren', asy
 
 it('a route log level still applies to its requests', async () => {
   const { lines, stream } = capture();
-  const server = Fastify({ logger: { level: 'info', stream }, childLoggerFactory: lazyRequestLogger, logController: new LogController({ disableRequestLogging: true }) });
+  const server = Fastify({
+    logger: { level: 'info', stream },
+    childLoggerFactory: lazyRequestLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   server.get('/verbose', { logLevel: 'debug' }, async (request) => {
     request.log.debug('written: the route logs at debug');
     return {};

@@ -58,8 +58,17 @@ it('stores a unit as the deciding station recorded it: its disposition, bin, uni
   expect(item.tags.sort()).toEqual(['bin:Q-SITE-7', 'disposition:quarantine', 'unit:RS-ABCD1234-17']);
 
   // A later decision of that station replaces it: back to the rules' restock, not put yet.
-  const back = await send('PATCH', `${items}/${item.id}`, { site_unit: { ...overridden, disposition: 'restock', bin: 'A-01', disposition_source: 'rule', disposition_override: null, put_confirmed_at: null } });
-  expect(back).toMatchObject({ disposition: 'restock', bin: 'A-01', unit_id: 'RS-ABCD1234-17', disposition_source: 'rule', disposition_override: null, put_confirmed_at: null });
+  const back = await send('PATCH', `${items}/${item.id}`, {
+    site_unit: { ...overridden, disposition: 'restock', bin: 'A-01', disposition_source: 'rule', disposition_override: null, put_confirmed_at: null },
+  });
+  expect(back).toMatchObject({
+    disposition: 'restock',
+    bin: 'A-01',
+    unit_id: 'RS-ABCD1234-17',
+    disposition_source: 'rule',
+    disposition_override: null,
+    put_confirmed_at: null,
+  });
   // Without site_unit the station's own rules apply as before.
   const plain = await send('POST', items, { return_line_item_id: line.id, condition: 'new' });
   expect(plain.disposition_source).toBe('rule');
@@ -89,7 +98,10 @@ it('keeps when the deciding station received a package (processed_at), not when 
 
 it('keeps who received a package by name, for the site’s other stations, whose operators are other people', async () => {
   const { pkg } = await newPackage();
-  const worker = await call(s.origin, 'POST', '/api/v1/station/operators', { token: s.stationToken, body: { name: 'Grace Hopper', badge_code: 'BADGE-SITE-GRACE' } });
+  const worker = await call(s.origin, 'POST', '/api/v1/station/operators', {
+    token: s.stationToken,
+    body: { name: 'Grace Hopper', badge_code: 'BADGE-SITE-GRACE' },
+  });
   expect(worker.status, worker.text).toBe(201);
   await send('PATCH', `${A1}/return_packages/${pkg.id}`, { status: 'received', processor_id: (worker.json as { id: number }).id });
   const receipt = await call(s.origin, 'GET', `${A1}/return_packages/${pkg.id}/site_receipt`, { token: s.account1 });

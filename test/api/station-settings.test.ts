@@ -29,7 +29,13 @@ afterAll(async () => {
 });
 
 test('a new station has the defaults: scans told by speed, no currency, confirm before receiving with conditions not set', async () => {
-  expect(await api.stationSettings()).toEqual({ scanner: null, currency: null, unset_conditions: 'confirm', labels: { printer: { kind: 'browser' }, package_slip: false }, updated_at: null });
+  expect(await api.stationSettings()).toEqual({
+    scanner: null,
+    currency: null,
+    unset_conditions: 'confirm',
+    labels: { printer: { kind: 'browser' }, package_slip: false },
+    updated_at: null,
+  });
   expect((await api.station()).settings.unset_conditions).toBe('confirm');
 });
 
@@ -47,7 +53,10 @@ test('bad settings are refused with the field and a plain reason, and change not
     const res = await call(station.origin, 'PATCH', '/api/v1/station/settings', { token: station.stationToken, body });
     const details = expectError(res, 'VALIDATION_FAILED');
     const fields = details.fields as Array<{ path: string; message: string }>;
-    expect(fields.map((f) => f.path), JSON.stringify(body)).toContain(path);
+    expect(
+      fields.map((f) => f.path),
+      JSON.stringify(body),
+    ).toContain(path);
     expect(fields[0]?.message.length).toBeGreaterThan(5);
   }
   expect(await api.stationSettings()).toEqual(before);

@@ -50,12 +50,18 @@ afterAll(async () => {
 describe('status machine', () => {
   it('create accepts pending, in_transit (default), delivered, received; not exception or cancelled', async () => {
     for (const status of ['pending', 'in_transit', 'delivered', 'received']) {
-      const response = await call(s.origin, 'POST', `${A1}/return_packages`, { token: s.account1, body: packageBody(returnId, { status: status as 'pending' }) });
+      const response = await call(s.origin, 'POST', `${A1}/return_packages`, {
+        token: s.account1,
+        body: packageBody(returnId, { status: status as 'pending' }),
+      });
       expect(response.status, response.text).toBe(201);
       expect((response.json as { status: string }).status).toBe(status);
     }
     for (const status of ['exception', 'cancelled', 'lost']) {
-      const response = await call(s.origin, 'POST', `${A1}/return_packages`, { token: s.account1, body: packageBody(returnId, { status: status as 'pending' }) });
+      const response = await call(s.origin, 'POST', `${A1}/return_packages`, {
+        token: s.account1,
+        body: packageBody(returnId, { status: status as 'pending' }),
+      });
       expectError(response, 'VALIDATION_FAILED');
     }
   });
@@ -236,7 +242,7 @@ describe('derived return quantities', () => {
     expect(record.status).toBe('partially_received');
   });
 
-  it('a line item may only name a line of the package\'s own return', async () => {
+  it("a line item may only name a line of the package's own return", async () => {
     const retA = await createReturn(s.origin, s.account1);
     const retB = await createReturn(s.origin, s.account1);
     const pkg = await createPackage(s.origin, s.account1, 1, retA.id);
@@ -280,7 +286,8 @@ describe('Idempotency-Key', () => {
     expect((listed.json as { data: unknown[] }).data).toHaveLength(1);
 
     const pkgId = (first.json as { id: number }).id;
-    const sendItem = () => call(s.origin, 'POST', `${A1}/return_packages/${pkgId}/line_items`, { token: s.account1, body: { name: 'X' }, headers: { 'idempotency-key': key } });
+    const sendItem = () =>
+      call(s.origin, 'POST', `${A1}/return_packages/${pkgId}/line_items`, { token: s.account1, body: { name: 'X' }, headers: { 'idempotency-key': key } });
     const item1 = await sendItem();
     const item2 = await sendItem();
     expect(item2.json).toEqual(item1.json);
@@ -303,7 +310,10 @@ describe('Idempotency-Key', () => {
     const key = `conflict-${Date.now()}`;
     await call(s.origin, 'POST', '/returns', { token: s.account1, body: returnBody(), headers: { 'idempotency-key': key } });
     const before = s.station.store.count('returns', {});
-    expectError(await call(s.origin, 'POST', '/returns', { token: s.account1, body: returnBody({ total_price: 1 }), headers: { 'idempotency-key': key } }), 'IDEMPOTENCY_KEY_REUSED');
+    expectError(
+      await call(s.origin, 'POST', '/returns', { token: s.account1, body: returnBody({ total_price: 1 }), headers: { 'idempotency-key': key } }),
+      'IDEMPOTENCY_KEY_REUSED',
+    );
     expect(s.station.store.count('returns', {})).toBe(before);
   });
 

@@ -51,7 +51,6 @@ function codeOf(answer: { status: number; json: unknown }): string {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-
 describe('supervisor', () => {
   let first: { token: string; expires_at: string; operator: { id: number; uid: string; role: string } };
 
@@ -70,7 +69,10 @@ describe('supervisor', () => {
   });
 
   it('takes its first supervisor from a terminal once; the session may change settings, and a second first supervisor is refused', async () => {
-    const made = await call(s.origin, 'POST', '/api/v1/station/first-supervisor', { token: terminal, body: { name: 'Morgan', badge_code: 'SUP-1', pin: '2468', sign_in_key: 9 } });
+    const made = await call(s.origin, 'POST', '/api/v1/station/first-supervisor', {
+      token: terminal,
+      body: { name: 'Morgan', badge_code: 'SUP-1', pin: '2468', sign_in_key: 9 },
+    });
     expect(made.status, made.text).toBe(201);
     first = made.json as typeof first;
     expect(first.operator).toMatchObject({ role: 'supervisor', sign_in_key: 9, has_pin: true, active: true });
@@ -82,17 +84,24 @@ describe('supervisor', () => {
     expect(changed.status, changed.text).toBe(200);
     expect((changed.json as { currency: string }).currency).toBe('EUR');
 
-    expectError(await call(s.origin, 'POST', '/api/v1/station/first-supervisor', { token: terminal, body: { name: 'Intruder', badge_code: 'SUP-X', pin: '1111' } }), 'SUPERVISOR_EXISTS');
+    expectError(
+      await call(s.origin, 'POST', '/api/v1/station/first-supervisor', { token: terminal, body: { name: 'Intruder', badge_code: 'SUP-X', pin: '1111' } }),
+      'SUPERVISOR_EXISTS',
+    );
     const listed = await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal });
     expect(listed.text).not.toMatch(/pin_hash|scrypt|2468/);
     expect((listed.json as { data: Array<{ name: string }> }).data.map((o) => o.name)).toEqual(['Morgan']);
   });
 
   it("never gives a terminal a supervisor's badge: its list has none, it asks about one scanned badge at a time, as often as it may try a PIN", async () => {
-    const worker = await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Dock worker Ana', badge_code: 'BADGE-ANA' } });
+    const worker = await call(s.origin, 'POST', '/api/v1/station/operators', {
+      token: first.token,
+      body: { name: 'Dock worker Ana', badge_code: 'BADGE-ANA' },
+    });
     expect(worker.status, worker.text).toBe(201);
     type Listed = { data: Array<{ name: string; role: string; badge_code: string | null }> };
-    const badges = async (token: string) => ((await call(s.origin, 'GET', '/api/v1/station/operators', { token })).json as Listed).data.map((o) => [o.name, o.role, o.badge_code]);
+    const badges = async (token: string) =>
+      ((await call(s.origin, 'GET', '/api/v1/station/operators', { token })).json as Listed).data.map((o) => [o.name, o.role, o.badge_code]);
     // The terminal signs workers in by badge, offline too: it has theirs, never a supervisor's.
     const seen = await badges(terminal);
     expect(seen).toEqual([
@@ -116,7 +125,11 @@ describe('supervisor', () => {
       ['NOBODY-1', { pin_needed: false }],
     ]);
     // Bad input is refused with its field named.
-    expect(JSON.stringify(expectError(await call(s.origin, 'POST', '/api/v1/station/badge-checks', { token: asker, body: { badge: 'SUP-1' } }), 'VALIDATION_FAILED').fields)).toContain('badge_code');
+    expect(
+      JSON.stringify(
+        expectError(await call(s.origin, 'POST', '/api/v1/station/badge-checks', { token: asker, body: { badge: 'SUP-1' } }), 'VALIDATION_FAILED').fields,
+      ),
+    ).toContain('badge_code');
     for (let i = answers.length; i < SIGN_IN_TRIES_PER_MINUTE; i += 1) expect((await check(`GUESS-${i}`)).status).toBe(200);
     const refused = await check('SUP-1');
     expect(codeOf(refused)).toBe('RATE_LIMITED');
@@ -126,17 +139,32 @@ describe('supervisor', () => {
   });
 
   it('refuses bad input with its field named: a PIN of letters, a supervisor without a PIN, a taken number key', async () => {
-    const short = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2', pin: '12a4' } }), 'VALIDATION_FAILED');
+    const short = expectError(
+      await call(s.origin, 'POST', '/api/v1/station/operators', {
+        token: first.token,
+        body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2', pin: '12a4' },
+      }),
+      'VALIDATION_FAILED',
+    );
     expect(JSON.stringify(short.fields)).toContain('pin');
-    const noPin = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2' } }), 'VALIDATION_FAILED');
+    const noPin = expectError(
+      await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2' } }),
+      'VALIDATION_FAILED',
+    );
     expect(JSON.stringify(noPin.fields)).toContain('pin');
-    const key = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', sign_in_key: 9 } }), 'VALIDATION_FAILED');
+    const key = expectError(
+      await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Kim', sign_in_key: 9 } }),
+      'VALIDATION_FAILED',
+    );
     expect(JSON.stringify(key.fields)).toContain('sign_in_key');
     expect(((await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: unknown[] }).data).toHaveLength(2);
   });
 
   it(`signs a supervisor in by badge and PIN; ${SIGN_IN_ATTEMPTS} wrong PINs lock the badge for ${SIGN_IN_LOCK_MINUTES} minutes, right PIN or not`, async () => {
-    const worker = await call(s.origin, 'POST', '/api/v1/station/operators', { token: first.token, body: { name: 'Sam', badge_code: 'W-1', sign_in_key: 1, pin: '1357' } });
+    const worker = await call(s.origin, 'POST', '/api/v1/station/operators', {
+      token: first.token,
+      body: { name: 'Sam', badge_code: 'W-1', sign_in_key: 1, pin: '1357' },
+    });
     expect(worker.status, worker.text).toBe(201);
     // A worker's badge and PIN are no supervisor's: the same answer as a wrong PIN.
     expectError(await signIn('W-1', '1357'), 'SIGN_IN_REFUSED');
@@ -177,8 +205,11 @@ describe('supervisor', () => {
   });
 
   it("lets another supervisor reset a PIN (the old PIN and the old sessions stop), and keeps the station's last supervisor", async () => {
-    const morgan = ((await signIn('SUP-1', '2468')).json as { token: string; operator: { id: number } });
-    const kim = await call(s.origin, 'POST', '/api/v1/station/operators', { token: morgan.token, body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2', pin: '8642' } });
+    const morgan = (await signIn('SUP-1', '2468')).json as { token: string; operator: { id: number } };
+    const kim = await call(s.origin, 'POST', '/api/v1/station/operators', {
+      token: morgan.token,
+      body: { name: 'Kim', role: 'supervisor', badge_code: 'SUP-2', pin: '8642' },
+    });
     expect(kim.status, kim.text).toBe(201);
     const kimId = (kim.json as { id: number }).id;
     const kimSession = (await signIn('SUP-2', '8642')).json as { token: string };
@@ -190,19 +221,27 @@ describe('supervisor', () => {
     const kimAgain = (await signIn('SUP-2', '9753')).json as { token: string };
 
     // Kim deactivates Morgan: Morgan's session ends. Kim, now the last supervisor, cannot go.
-    expect((await call(s.origin, 'PATCH', `/api/v1/station/operators/${morgan.operator.id}`, { token: kimAgain.token, body: { active: false } })).status).toBe(200);
+    expect((await call(s.origin, 'PATCH', `/api/v1/station/operators/${morgan.operator.id}`, { token: kimAgain.token, body: { active: false } })).status).toBe(
+      200,
+    );
     expectError(await call(s.origin, 'GET', '/api/v1/station/tokens', { token: morgan.token }), 'INVALID_TOKEN');
-    const last = expectError(await call(s.origin, 'PATCH', `/api/v1/station/operators/${kimId}`, { token: kimAgain.token, body: { role: 'worker' } }), 'VALIDATION_FAILED');
+    const last = expectError(
+      await call(s.origin, 'PATCH', `/api/v1/station/operators/${kimId}`, { token: kimAgain.token, body: { role: 'worker' } }),
+      'VALIDATION_FAILED',
+    );
     expect(JSON.stringify(last.fields)).toContain('role');
     expectError(await call(s.origin, 'PATCH', `/api/v1/station/operators/${kimId}`, { token: kimAgain.token, body: { active: false } }), 'VALIDATION_FAILED');
     // An administrative token (the command line's) may do what a supervisor may.
-    expect((await call(s.origin, 'PATCH', `/api/v1/station/operators/${morgan.operator.id}`, { token: s.stationToken, body: { active: true, pin: '1122' } })).status).toBe(200);
+    expect(
+      (await call(s.origin, 'PATCH', `/api/v1/station/operators/${morgan.operator.id}`, { token: s.stationToken, body: { active: true, pin: '1122' } })).status,
+    ).toBe(200);
     expect((await signIn('SUP-1', '1122')).status).toBe(201);
   });
 
   it('says in the tokens list which token is a terminal, an administrator or a session', async () => {
     const session = ((await signIn('SUP-2', '9753')).json as { token: string }).token;
-    const tokens = ((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: session })).json as { data: Array<{ name: string; role: string | null }> }).data;
+    const tokens = ((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: session })).json as { data: Array<{ name: string; role: string | null }> })
+      .data;
     expect(tokens.find((t) => t.name === 'UI link')?.role).toBe('terminal');
     expect(tokens.find((t) => t.name === 'test station')?.role).toBe('admin');
     expect(tokens.find((t) => t.name === 'test account 1')?.role).toBeNull();
@@ -219,7 +258,10 @@ describe('supervisor sign-in against a guesser', () => {
     const answers = await Promise.all(tokens.flatMap((token) => Array.from({ length: 5 }, () => signIn('SUP-2', '0000', token))));
     const codes = answers.map(codeOf);
     expect(codes.filter((c) => c === 'SIGN_IN_REFUSED').length, codes.join()).toBeLessThanOrEqual(SIGN_IN_ATTEMPTS - 1);
-    expect(codes.every((c) => c === 'SIGN_IN_REFUSED' || c === 'SIGN_IN_LOCKED'), codes.join()).toBe(true);
+    expect(
+      codes.every((c) => c === 'SIGN_IN_REFUSED' || c === 'SIGN_IN_LOCKED'),
+      codes.join(),
+    ).toBe(true);
     // Every answer is in: the badge is locked, the right PIN included.
     expectError(await signIn('SUP-2', KIM_PIN, tokens[0]), 'SIGN_IN_LOCKED');
     offsetMs += SIGN_IN_LOCK_MINUTES * 60_000 + 1000;
@@ -245,7 +287,10 @@ describe('supervisor sign-in against a guesser', () => {
     const unknown: number[] = [];
     const supervisor: number[] = [];
     for (let i = 0; i < SIGN_IN_ATTEMPTS - 1; i++) {
-      for (const [badge, times] of [[`GHOST-${i}`, unknown], ['SUP-2', supervisor]] as const) {
+      for (const [badge, times] of [
+        [`GHOST-${i}`, unknown],
+        ['SUP-2', supervisor],
+      ] as const) {
         const started = performance.now();
         expectError(await signIn(badge, '0000', token), 'SIGN_IN_REFUSED');
         times.push(performance.now() - started);
@@ -253,7 +298,9 @@ describe('supervisor sign-in against a guesser', () => {
     }
     expect((await signIn('SUP-2', KIM_PIN, token)).status).toBe(201);
     // Before, an unknown badge was refused in a tenth of the time (no hash was checked).
-    expect(median(unknown), `unknown ${unknown.map(Math.round).join()} ms, supervisor ${supervisor.map(Math.round).join()} ms`).toBeGreaterThan(0.4 * median(supervisor));
+    expect(median(unknown), `unknown ${unknown.map(Math.round).join()} ms, supervisor ${supervisor.map(Math.round).join()} ms`).toBeGreaterThan(
+      0.4 * median(supervisor),
+    );
   });
 
   it('refuses an Idempotency-Key on sign-in and on the first supervisor (422 naming it): their answer holds a secret', async () => {
@@ -262,7 +309,11 @@ describe('supervisor sign-in against a guesser', () => {
     const signedIn = expectError(await signIn('SUP-2', KIM_PIN, token, { 'idempotency-key': 'sign-in-1' }), 'VALIDATION_FAILED');
     expect(signedIn.message).toMatch(/Idempotency-Key/);
     expect(JSON.stringify(signedIn.fields)).toContain('Idempotency-Key');
-    const first = await call(s.origin, 'POST', '/api/v1/station/first-supervisor', { token: terminal, headers: { 'idempotency-key': 'first-1' }, body: { name: 'Again', badge_code: 'SUP-Z', pin: '1111' } });
+    const first = await call(s.origin, 'POST', '/api/v1/station/first-supervisor', {
+      token: terminal,
+      headers: { 'idempotency-key': 'first-1' },
+      body: { name: 'Again', badge_code: 'SUP-Z', pin: '1111' },
+    });
     expectError(first, 'VALIDATION_FAILED');
     expect(((await call(s.origin, 'GET', '/api/v1/station/tokens', { token: s.stationToken })).json as { data: unknown[] }).data).toHaveLength(tokensBefore);
     // Without the key, the same sign-in works.
@@ -283,10 +334,14 @@ describe('supervisor sign-in against a guesser', () => {
     const token = made.json as { secret: string; expires_at: string; created_at: string; role: string };
     expect(token.role).toBe('admin');
     expect(Math.abs(Date.parse(token.expires_at) - Date.parse(token.created_at) - SUPERVISOR_TOKEN_MAX_DAYS * 86_400_000)).toBeLessThan(1000);
-    const tooLong = expectError(await call(s.origin, 'POST', '/api/v1/station/tokens', { token: kim.token, body: { scope: 'station', expires_in_days: SUPERVISOR_TOKEN_MAX_DAYS + 1 } }), 'VALIDATION_FAILED');
+    const tooLong = expectError(
+      await call(s.origin, 'POST', '/api/v1/station/tokens', { token: kim.token, body: { scope: 'station', expires_in_days: SUPERVISOR_TOKEN_MAX_DAYS + 1 } }),
+      'VALIDATION_FAILED',
+    );
     expect(JSON.stringify(tooLong.fields)).toContain('expires_in_days');
     // The command line's administrative token makes tokens without that bound.
-    const admins = (await call(s.origin, 'POST', '/api/v1/station/tokens', { token: s.stationToken, body: { scope: 'station', name: 'integration by admin' } })).json as { secret: string; expires_at: string | null };
+    const admins = (await call(s.origin, 'POST', '/api/v1/station/tokens', { token: s.stationToken, body: { scope: 'station', name: 'integration by admin' } }))
+      .json as { secret: string; expires_at: string | null };
     expect(admins.expires_at).toBeNull();
 
     // Kim's session ended by its own clock: the token Kim made still works.
@@ -301,14 +356,24 @@ describe('supervisor sign-in against a guesser', () => {
   it('refuses a badge another operator holds in another case (a scan reads both the same)', async () => {
     const session = ((await signIn('SUP-2', '4444', await newTerminal())).json as { token: string }).token;
     expect((await call(s.origin, 'POST', '/api/v1/station/operators', { token: session, body: { name: 'Lee', badge_code: 'sup-7' } })).status).toBe(201);
-    const taken = expectError(await call(s.origin, 'POST', '/api/v1/station/operators', { token: session, body: { name: 'Ray', role: 'supervisor', badge_code: 'SUP-7', pin: '5555' } }), 'VALIDATION_FAILED');
+    const taken = expectError(
+      await call(s.origin, 'POST', '/api/v1/station/operators', {
+        token: session,
+        body: { name: 'Ray', role: 'supervisor', badge_code: 'SUP-7', pin: '5555' },
+      }),
+      'VALIDATION_FAILED',
+    );
     expect(taken.message).toContain('Lee');
     expect(JSON.stringify(taken.fields)).toContain('badge_code');
-    const names = ((await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: Array<{ name: string }> }).data.map((o) => o.name);
+    const names = ((await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: Array<{ name: string }> }).data.map(
+      (o) => o.name,
+    );
     expect(names).toContain('Lee');
     expect(names).not.toContain('Ray');
     // Lee's own badge in another case is still Lee's.
-    const lee = ((await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: Array<{ id: number; name: string }> }).data.find((o) => o.name === 'Lee');
+    const lee = (
+      (await call(s.origin, 'GET', '/api/v1/station/operators', { token: terminal })).json as { data: Array<{ id: number; name: string }> }
+    ).data.find((o) => o.name === 'Lee');
     expect((await call(s.origin, 'PATCH', `/api/v1/station/operators/${lee?.id ?? 0}`, { token: session, body: { badge_code: 'SUP-7' } })).status).toBe(200);
   });
 
@@ -316,7 +381,8 @@ describe('supervisor sign-in against a guesser', () => {
     type Operation = { 'x-required-role'?: string[] };
     const doc = (await (await fetch(`${s.origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
     const op = (path: string, method: string) => doc.paths[path]?.[method] ?? {};
-    for (const [method, path] of GATED) expect(op(path.replace(/\/1$/, '/{id}'), method.toLowerCase())['x-required-role'], `${method} ${path}`).toEqual(['supervisor', 'admin']);
+    for (const [method, path] of GATED)
+      expect(op(path.replace(/\/1$/, '/{id}'), method.toLowerCase())['x-required-role'], `${method} ${path}`).toEqual(['supervisor', 'admin']);
     expect(op('/api/v1/station/settings', 'get')['x-required-role']).toBeUndefined();
   });
 });

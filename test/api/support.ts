@@ -125,7 +125,14 @@ export function rawCall(
   const url = new URL(origin);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers, setHost: options.headers?.host === undefined },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method,
+        path: options.path,
+        headers: options.headers,
+        setHost: options.headers?.host === undefined,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -92,25 +92,46 @@ describe('two units of one return line', () => {
 
   it('refuses a setter without a condition or one that is no worker, on the field, and records nothing', async () => {
     const { pkg, items } = await newPackage();
-    expect(fieldsOf(expectError(await call(s.origin, 'POST', items, { token: s.account1, body: { condition_by: ada } }), 'VALIDATION_FAILED'))).toEqual(['condition_by']);
-    expect(fieldsOf(expectError(await call(s.origin, 'POST', items, { token: s.account1, body: { condition: 'new', condition_by: 99_999 } }), 'VALIDATION_FAILED'))).toEqual(['condition_by']);
+    expect(fieldsOf(expectError(await call(s.origin, 'POST', items, { token: s.account1, body: { condition_by: ada } }), 'VALIDATION_FAILED'))).toEqual([
+      'condition_by',
+    ]);
+    expect(
+      fieldsOf(expectError(await call(s.origin, 'POST', items, { token: s.account1, body: { condition: 'new', condition_by: 99_999 } }), 'VALIDATION_FAILED')),
+    ).toEqual(['condition_by']);
     expect(await itemsOf(pkg.id)).toEqual([]);
     const unit = await send('POST', items, { condition: 'new' });
-    expect(fieldsOf(expectError(await call(s.origin, 'PATCH', `${items}/${unit.id}`, { token: s.account1, body: { notes: 'x', condition_by: ada } }), 'VALIDATION_FAILED'))).toEqual(['condition_by']);
-    expect(fieldsOf(expectError(await call(s.origin, 'PATCH', `${items}/${unit.id}`, { token: s.account1, body: { condition: 'fair', condition_by: 99_999 } }), 'VALIDATION_FAILED'))).toEqual(['condition_by']);
+    expect(
+      fieldsOf(
+        expectError(await call(s.origin, 'PATCH', `${items}/${unit.id}`, { token: s.account1, body: { notes: 'x', condition_by: ada } }), 'VALIDATION_FAILED'),
+      ),
+    ).toEqual(['condition_by']);
+    expect(
+      fieldsOf(
+        expectError(
+          await call(s.origin, 'PATCH', `${items}/${unit.id}`, { token: s.account1, body: { condition: 'fair', condition_by: 99_999 } }),
+          'VALIDATION_FAILED',
+        ),
+      ),
+    ).toEqual(['condition_by']);
     expect(await itemsOf(pkg.id)).toEqual([unit]);
   });
 
   it('are put each by its own worker; a new bin forgets the put and who made it', async () => {
     const { items } = await newPackage();
     const unit = await send('POST', items, { condition: 'new' });
-    const unknown = expectError(await call(s.origin, 'POST', `${items}/${unit.id}/put`, { token: s.account1, body: { bin: 'RESTOCK', put_by: 99_999 } }), 'VALIDATION_FAILED');
+    const unknown = expectError(
+      await call(s.origin, 'POST', `${items}/${unit.id}/put`, { token: s.account1, body: { bin: 'RESTOCK', put_by: 99_999 } }),
+      'VALIDATION_FAILED',
+    );
     expect(fieldsOf(unknown)).toEqual(['put_by']);
     const put = await send('POST', `${items}/${unit.id}/put`, { bin: 'restock', put_by: ben }, 200);
     expect(put).toMatchObject({ put_by: ben });
     expect(put.put_confirmed_at).not.toBeNull();
     // Confirming again keeps the first put and its worker.
-    expect(await send('POST', `${items}/${unit.id}/put`, { bin: 'RESTOCK', put_by: ada }, 200)).toMatchObject({ put_by: ben, put_confirmed_at: put.put_confirmed_at });
+    expect(await send('POST', `${items}/${unit.id}/put`, { bin: 'RESTOCK', put_by: ada }, 200)).toMatchObject({
+      put_by: ben,
+      put_confirmed_at: put.put_confirmed_at,
+    });
     const moved = await send('PATCH', `${items}/${unit.id}`, { disposition: 'liquidate', disposition_reason: 'outlet', disposition_by: ada });
     expect(moved).toMatchObject({ bin: 'LIQUIDATE', put_confirmed_at: null, put_by: null, disposition_override: { by: ada, reason: 'outlet' } });
     expect(moved.disposition_override?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -171,7 +192,11 @@ describe('a line held by its label or put', () => {
     expect((await refused('DELETE', `${items}/${unit.id}`)).message).toContain('cannot be removed');
     expect(await itemsOf(pkg.id)).toEqual([put]);
     // Its other fields still change; the same quantity again is no change.
-    expect(await send('PATCH', `${items}/${unit.id}`, { notes: 'scuffed box', quantity: 1 })).toMatchObject({ quantity: 1, notes: 'scuffed box', put_confirmed_at: put.put_confirmed_at });
+    expect(await send('PATCH', `${items}/${unit.id}`, { notes: 'scuffed box', quantity: 1 })).toMatchObject({
+      quantity: 1,
+      notes: 'scuffed box',
+      put_confirmed_at: put.put_confirmed_at,
+    });
   });
 
   it("a labelled unit (also an integrator's line of N) keeps its quantity, and its print job keeps its line", async () => {
@@ -207,7 +232,9 @@ describe('a line held by its label or put', () => {
       // A terminal with the package open follows the account's events: it learns of the label at once.
       const stream = await followEvents(s.origin, s.account1, 1);
       const labelledInEvent = (events: StationEvent[]) =>
-        events.flatMap((e) => (e.event === 'package.updated' && e.data.package.id === pkg.id ? [e.data.package.line_items.find((li) => li.id === unit.id)?.labelled_at ?? null] : []));
+        events.flatMap((e) =>
+          e.event === 'package.updated' && e.data.package.id === pkg.id ? [e.data.package.line_items.find((li) => li.id === unit.id)?.labelled_at ?? null] : [],
+        );
       const made = await call(s.origin, 'POST', `${items}/${unit.id}/label`, { token: s.account1, body: {} });
       expect(made.status, made.text).toBe(201);
       expect((await itemsOf(pkg.id))[0]?.labelled_at).not.toBeNull();

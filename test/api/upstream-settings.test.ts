@@ -36,11 +36,21 @@ describe('upstream settings', () => {
     const view = { returns_url: 'http://127.0.0.1:9/station', base_url: 'http://127.0.0.1:9/station/api', accounts: [3], token_set: true };
     expect(set.json).toEqual(view);
     expect((await get()).json).toEqual(view);
-    expect(await storedRow()).toEqual({ returns_url: 'http://127.0.0.1:9/station', base_url: 'http://127.0.0.1:9/station/api', token: 'shorthand-secret', accounts: [3] });
+    expect(await storedRow()).toEqual({
+      returns_url: 'http://127.0.0.1:9/station',
+      base_url: 'http://127.0.0.1:9/station/api',
+      token: 'shorthand-secret',
+      accounts: [3],
+    });
   });
 
   it('takes returns_url and base_url on different paths; user-info is kept for sync and never shown', async () => {
-    const set = await post({ returns_url: 'http://clerk:pa55word@127.0.0.1:9/manual//', base_url: 'http://127.0.0.1:9/services/returns-api/', token: 'pair-secret', accounts: [1, 2] });
+    const set = await post({
+      returns_url: 'http://clerk:pa55word@127.0.0.1:9/manual//',
+      base_url: 'http://127.0.0.1:9/services/returns-api/',
+      token: 'pair-secret',
+      accounts: [1, 2],
+    });
     expect(set.status, set.text).toBe(200);
     const view = { returns_url: 'http://127.0.0.1:9/manual', base_url: 'http://127.0.0.1:9/services/returns-api', accounts: [1, 2], token_set: true };
     expect(set.json).toEqual(view);
@@ -51,7 +61,12 @@ describe('upstream settings', () => {
       expect(text).not.toContain('clerk');
       expect(text).not.toContain('pair-secret');
     }
-    expect(await storedRow()).toEqual({ returns_url: 'http://clerk:pa55word@127.0.0.1:9/manual', base_url: 'http://127.0.0.1:9/services/returns-api', token: 'pair-secret', accounts: [1, 2] });
+    expect(await storedRow()).toEqual({
+      returns_url: 'http://clerk:pa55word@127.0.0.1:9/manual',
+      base_url: 'http://127.0.0.1:9/services/returns-api',
+      token: 'pair-secret',
+      accounts: [1, 2],
+    });
   });
 
   it('refuses bad bodies field by field and changes nothing', async () => {
@@ -69,8 +84,16 @@ describe('upstream settings', () => {
           { path: 'base_url', message: /Required .*url for a Returns Station/ },
         ],
       ],
-      ['url with base_url', { ...ok, url: 'http://127.0.0.1:9', base_url: 'http://127.0.0.1:9/b' }, [{ path: 'url', message: /either url .* or returns_url and base_url, not both/ }]],
-      ['url with both', { ...ok, url: 'http://127.0.0.1:9', returns_url: 'http://127.0.0.1:9/r', base_url: 'http://127.0.0.1:9/b' }, [{ path: 'url', message: /not both/ }]],
+      [
+        'url with base_url',
+        { ...ok, url: 'http://127.0.0.1:9', base_url: 'http://127.0.0.1:9/b' },
+        [{ path: 'url', message: /either url .* or returns_url and base_url, not both/ }],
+      ],
+      [
+        'url with both',
+        { ...ok, url: 'http://127.0.0.1:9', returns_url: 'http://127.0.0.1:9/r', base_url: 'http://127.0.0.1:9/b' },
+        [{ path: 'url', message: /not both/ }],
+      ],
       ['url not http', { ...ok, url: 'ftp://127.0.0.1:9' }, [{ path: 'url', message: 'Must be an http:// or https:// URL.' }]],
       ['url not a URL', { ...ok, url: 'returns.example.com' }, [{ path: 'url', message: 'Must be an http:// or https:// URL.' }]],
       [
@@ -81,18 +104,36 @@ describe('upstream settings', () => {
           { path: 'base_url', message: /no query .* or fragment/ },
         ],
       ],
-      ['base_url bad, returns_url missing', { ...ok, base_url: 'javascript:alert(1)' }, [{ path: 'base_url', message: 'Must be an http:// or https:// URL.' }, { path: 'returns_url', message: 'Required with base_url.' }]],
+      [
+        'base_url bad, returns_url missing',
+        { ...ok, base_url: 'javascript:alert(1)' },
+        [
+          { path: 'base_url', message: 'Must be an http:// or https:// URL.' },
+          { path: 'returns_url', message: 'Required with base_url.' },
+        ],
+      ],
       ['empty token', { url: 'http://127.0.0.1:9', token: '', accounts: [1] }, [{ path: 'token', message: /Too small/ }]],
       ['no token', { url: 'http://127.0.0.1:9', accounts: [1] }, [{ path: 'token', message: 'Required.' }]],
       ['no accounts', { url: 'http://127.0.0.1:9', token: 't', accounts: [] }, [{ path: 'accounts', message: /Too small/ }]],
       ['account 0', { url: 'http://127.0.0.1:9', token: 't', accounts: [0] }, [{ path: 'accounts[0]', message: /Too small/ }]],
-      ['an unknown field', { url: 'http://127.0.0.1:9', token: 't', accounts: [1], api_url: 'http://127.0.0.1:9' }, [{ path: 'api_url', message: 'Unknown field.' }]],
+      [
+        'an unknown field',
+        { url: 'http://127.0.0.1:9', token: 't', accounts: [1], api_url: 'http://127.0.0.1:9' },
+        [{ path: 'api_url', message: 'Unknown field.' }],
+      ],
     ];
     for (const [what, body, fields] of cases) {
       const refused = await post(body);
       const details = expectError(refused, 'VALIDATION_FAILED') as { fields: Array<{ path: string; message: string }> };
-      expect(details.fields.map((f) => f.path), what).toEqual(fields.map((f) => f.path));
-      fields.forEach((field, i) => expect(details.fields[i]?.message, `${what}: ${field.path}`).toMatch(field.message instanceof RegExp ? field.message : new RegExp(`^${field.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)));
+      expect(
+        details.fields.map((f) => f.path),
+        what,
+      ).toEqual(fields.map((f) => f.path));
+      fields.forEach((field, i) =>
+        expect(details.fields[i]?.message, `${what}: ${field.path}`).toMatch(
+          field.message instanceof RegExp ? field.message : new RegExp(`^${field.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+        ),
+      );
     }
     expect((await get()).json).toEqual(before);
     expect(await storedRow()).toEqual(rowBefore);
@@ -100,7 +141,16 @@ describe('upstream settings', () => {
 
   it('publishes the rules in /openapi.json: either url or both addresses, and the view of both', async () => {
     const doc = (await call(ts.origin, 'GET', '/openapi.json')).json as {
-      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+            responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+          }
+        >
+      >;
     };
     const operation = doc.paths[PATH];
     const input = operation?.post?.requestBody?.content['application/json']?.schema;

@@ -99,7 +99,13 @@ it('holds at most its bytes whatever the size of its views, and keeps no view la
   // Room for about two views of 2,000 characters with one source (each ≈ 2,500 bytes counted).
   const views = createViewCache(store, 100, 6_000);
   const remember = (id: number, length: number) =>
-    views.remember('return_package', id, { accountId: 1, origin: null, json: jsonOf({ id, text: 'x'.repeat(length) }) }, [['return_packages', id]], views.mark());
+    views.remember(
+      'return_package',
+      id,
+      { accountId: 1, origin: null, json: jsonOf({ id, text: 'x'.repeat(length) }) },
+      [['return_packages', id]],
+      views.mark(),
+    );
   remember(1, 2_000);
   remember(2, 2_000);
   expect(views.size).toBe(2);

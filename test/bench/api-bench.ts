@@ -35,7 +35,10 @@ function operations(prefix: string): Op[] {
       connections: 16,
       // About a third of account 1's packages are in transit: pages 1 … count/300.
       requests: (count) => [
-        { method: 'GET', setupRequest: (req) => ({ ...req, path: `${prefix}?status=in_transit&per_page=25&page=${1 + Math.floor(Math.random() * Math.max(1, count / 300))}` }) },
+        {
+          method: 'GET',
+          setupRequest: (req) => ({ ...req, path: `${prefix}?status=in_transit&per_page=25&page=${1 + Math.floor(Math.random() * Math.max(1, count / 300))}` }),
+        },
       ],
     },
     {
@@ -44,7 +47,11 @@ function operations(prefix: string): Op[] {
       requests: (count) => [
         {
           method: 'POST',
-          setupRequest: (req) => ({ ...req, path: prefix, body: JSON.stringify({ return_id: randomAccountOneId(count), tracking_number: `BENCH${process.pid}${counter++}` }) }),
+          setupRequest: (req) => ({
+            ...req,
+            path: prefix,
+            body: JSON.stringify({ return_id: randomAccountOneId(count), tracking_number: `BENCH${process.pid}${counter++}` }),
+          }),
         },
       ],
     },
@@ -52,7 +59,10 @@ function operations(prefix: string): Op[] {
       name: 'update',
       connections: 32,
       requests: (count) => [
-        { method: 'PATCH', setupRequest: (req) => ({ ...req, path: `${prefix}/${randomAccountOneId(count)}`, body: JSON.stringify({ notes: `checked ${counter++}` }) }) },
+        {
+          method: 'PATCH',
+          setupRequest: (req) => ({ ...req, path: `${prefix}/${randomAccountOneId(count)}`, body: JSON.stringify({ notes: `checked ${counter++}` }) }),
+        },
       ],
     },
   ];
@@ -60,7 +70,10 @@ function operations(prefix: string): Op[] {
 
 function row(section: string, name: string, result: LoadResult, extra: Partial<BenchRow> = {}): BenchRow {
   const errors = result.errors + result.non2xx;
-  const parts = [...(result.cpu_us_per_request === undefined ? [] : [`server CPU ${result.cpu_us_per_request} µs/request`]), ...(errors ? [`${errors} failed`] : [])];
+  const parts = [
+    ...(result.cpu_us_per_request === undefined ? [] : [`server CPU ${result.cpu_us_per_request} µs/request`]),
+    ...(errors ? [`${errors} failed`] : []),
+  ];
   return { section, name, rate: result.rate, p50_ms: result.p50_ms, p99_ms: result.p99_ms, ...(parts.length ? { value: parts.join('; ') } : {}), ...extra };
 }
 
@@ -70,9 +83,31 @@ async function jsonServerRows(dir: string): Promise<BenchRow[]> {
   let n = 0;
   const ops: Array<[string, autocannon.Request[], number]> = [
     ['get-one', [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/return_packages/${1 + Math.floor(Math.random() * 10_000)}` }) }], 16],
-    ['list (25, status filter, random page)', [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/return_packages?status=in_transit&_limit=25&_page=${1 + Math.floor(Math.random() * 130)}` }) }], 16],
-    ['create', [{ method: 'POST', setupRequest: (req) => ({ ...req, path: '/return_packages', body: JSON.stringify({ return_id: 1, tracking_number: `JS${n++}` }) }) }], 32],
-    ['update', [{ method: 'PATCH', setupRequest: (req) => ({ ...req, path: `/return_packages/${1 + Math.floor(Math.random() * 10_000)}`, body: JSON.stringify({ notes: `n${n++}` }) }) }], 32],
+    [
+      'list (25, status filter, random page)',
+      [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({ ...req, path: `/return_packages?status=in_transit&_limit=25&_page=${1 + Math.floor(Math.random() * 130)}` }),
+        },
+      ],
+      16,
+    ],
+    [
+      'create',
+      [{ method: 'POST', setupRequest: (req) => ({ ...req, path: '/return_packages', body: JSON.stringify({ return_id: 1, tracking_number: `JS${n++}` }) }) }],
+      32,
+    ],
+    [
+      'update',
+      [
+        {
+          method: 'PATCH',
+          setupRequest: (req) => ({ ...req, path: `/return_packages/${1 + Math.floor(Math.random() * 10_000)}`, body: JSON.stringify({ notes: `n${n++}` }) }),
+        },
+      ],
+      32,
+    ],
   ];
   const rows: BenchRow[] = [];
   try {
@@ -91,17 +126,29 @@ async function stationRows(packages: number): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     const started = Date.now();
-    station = await startStation({ dataDir: dataset.dataDir, env: { RETURNS_STATION_ACCOUNT_RATE_LIMIT: '2000000000', RETURNS_STATION_LOG_LEVEL: 'warn' }, timeoutMs: 120_000 });
+    station = await startStation({
+      dataDir: dataset.dataDir,
+      env: { RETURNS_STATION_ACCOUNT_RATE_LIMIT: '2000000000', RETURNS_STATION_LOG_LEVEL: 'warn' },
+      timeoutMs: 120_000,
+    });
     rows.push({ section: 'api', name: `station start with ${packages.toLocaleString('en-US')} packages`, value: `${Date.now() - started} ms to ready line` });
     const headers = { authorization: `Bearer ${dataset.accountToken}`, 'content-type': 'application/json' };
     const label = packages >= 100_000 ? '@100k' : '@10k';
     for (const op of operations('/api/v1/accounts/1/return_packages')) {
-      const result = await load({ url: station.origin, connections: op.connections, durationSeconds: seconds, headers, requests: op.requests(packages), serverPid: station.process.pid });
+      const result = await load({
+        url: station.origin,
+        connections: op.connections,
+        durationSeconds: seconds,
+        headers,
+        requests: op.requests(packages),
+        serverPid: station.process.pid,
+      });
       const extra: Partial<BenchRow> = {};
       if (op.name === 'get-one') Object.assign(extra, { baseline: HELLO, target: '≥ 40% of hello-world' });
       if (op.name.startsWith('list') && packages >= 100_000) Object.assign(extra, { target: 'p99 < 20 ms', ok: result.p99_ms < 20 });
       if (op.name === 'create') Object.assign(extra, { target: '≥ 2,000/s with 32 clients', ok: result.rate >= 2000 });
-      if (packages === 10_000) Object.assign(extra, { baseline: jsonServerName(op.name), target: `${extra.target ? `${extra.target}; ` : ''}≥ 10× json-server` });
+      if (packages === 10_000)
+        Object.assign(extra, { baseline: jsonServerName(op.name), target: `${extra.target ? `${extra.target}; ` : ''}≥ 10× json-server` });
       rows.push(row('api', `station ${op.name} ${label}`, result, extra));
     }
   } finally {

@@ -105,13 +105,31 @@ async function treeReadRows(store: StationStore, dataset: HotSetDataset): Promis
   const PUBLIC = 'get-one of a hot package in-process: public path (3 reads through Dexie)';
   return [
     { section: 'fastpaths', name: PUBLIC, p50_ms: round(dexie.p50, 4), p99_ms: round(dexie.p99, 4) },
-    { section: 'fastpaths', name: 'get-one of a hot package in-process: tree reads (peek, peekWhere ×2)', p50_ms: round(trees.p50, 4), p99_ms: round(trees.p99, 4), baseline: PUBLIC },
+    {
+      section: 'fastpaths',
+      name: 'get-one of a hot package in-process: tree reads (peek, peekWhere ×2)',
+      p50_ms: round(trees.p50, 4),
+      p99_ms: round(trees.p99, 4),
+      baseline: PUBLIC,
+    },
   ];
 }
 
 /** Sizes of the engine's trees of the cluster tables: nodes and tombstones (fake-indexeddb internals, read here only to report). */
 function treeSizes(store: StationStore): { nodes: number; tombstones: number } {
-  const raw = (insidesOf(store).db.backendDB() as unknown as { _rawDatabase: { rawObjectStores: Map<string, { records: { records: { _numNodes: number; _numTombstones: number } }; rawIndexes: Map<string, { records: { records: { _numNodes: number; _numTombstones: number } } }> }> } })._rawDatabase;
+  const raw = (
+    insidesOf(store).db.backendDB() as unknown as {
+      _rawDatabase: {
+        rawObjectStores: Map<
+          string,
+          {
+            records: { records: { _numNodes: number; _numTombstones: number } };
+            rawIndexes: Map<string, { records: { records: { _numNodes: number; _numTombstones: number } } }>;
+          }
+        >;
+      };
+    }
+  )._rawDatabase;
   let nodes = 0;
   let tombstones = 0;
   for (const table of ['returns', 'return_packages', 'package_line_items', 'media_files', 'change_log']) {
@@ -136,7 +154,12 @@ const heapAfterGc = (): number => {
  * brings them into memory for the window; the clock then moves past the window and the sweep sheds
  * them again. Run on a store opened with and without compaction.
  */
-async function compactionRow(dataDir: string, dataset: HotSetDataset, paths: string | undefined, day: number): Promise<{ nodes: number; tombstones: number; heap: number; sweepMs: number; shed: number }> {
+async function compactionRow(
+  dataDir: string,
+  dataset: HotSetDataset,
+  paths: string | undefined,
+  day: number,
+): Promise<{ nodes: number; tombstones: number; heap: number; sweepMs: number; shed: number }> {
   const previous = process.env[FAST_PATHS_ENV] ?? '';
   process.env[FAST_PATHS_ENV] = paths ?? '';
   let now = Date.now();
@@ -202,7 +225,11 @@ async function stationRows(dataset: HotSetDataset, token: string): Promise<Bench
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const row = (name: string, result: LoadResult, extra: Partial<BenchRow>): BenchRow => {
         const failed = result.errors + result.non2xx;
-        const value = [`server CPU ${result.cpu_us_per_request ?? '?'} µs/request`, `active: ${active || 'none'}`, ...(failed ? [`${failed} failed`] : [])].join('; ');
+        const value = [
+          `server CPU ${result.cpu_us_per_request ?? '?'} µs/request`,
+          `active: ${active || 'none'}`,
+          ...(failed ? [`${failed} failed`] : []),
+        ].join('; ');
         return { section: 'fastpaths', name, rate: result.rate, p50_ms: result.p50_ms, p99_ms: result.p99_ms, value, ...extra };
       };
       const get = await load({
@@ -212,7 +239,13 @@ async function stationRows(dataset: HotSetDataset, token: string): Promise<Bench
         serverPid,
         requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/v1/accounts/1/return_packages/${pick()}` }) }],
       });
-      rows.push(row(`station get-one (hot) of a package: ${label}`, get, { baseline: HELLO, target: '≥ 40% of hello-world', ok: get.errors + get.non2xx === 0 && get.rate >= 0.4 * helloRate }));
+      rows.push(
+        row(`station get-one (hot) of a package: ${label}`, get, {
+          baseline: HELLO,
+          target: '≥ 40% of hello-world',
+          ok: get.errors + get.non2xx === 0 && get.rate >= 0.4 * helloRate,
+        }),
+      );
       const create = await load({
         url: station.origin,
         connections: 32,
@@ -222,11 +255,17 @@ async function stationRows(dataset: HotSetDataset, token: string): Promise<Bench
         requests: [
           {
             method: 'POST',
-            setupRequest: (req) => ({ ...req, path: '/api/v1/accounts/1/return_packages', body: JSON.stringify({ return_id: pick(), tracking_number: `FAST${process.pid}${counter++}` }) }),
+            setupRequest: (req) => ({
+              ...req,
+              path: '/api/v1/accounts/1/return_packages',
+              body: JSON.stringify({ return_id: pick(), tracking_number: `FAST${process.pid}${counter++}` }),
+            }),
           },
         ],
       });
-      rows.push(row(`station durable create, 32 clients: ${label}`, create, { target: '≥ 2,000/s', ok: create.errors + create.non2xx === 0 && create.rate >= 2000 }));
+      rows.push(
+        row(`station durable create, 32 clients: ${label}`, create, { target: '≥ 2,000/s', ok: create.errors + create.non2xx === 0 && create.rate >= 2000 }),
+      );
     } finally {
       await station.stop();
     }

@@ -37,7 +37,13 @@ async function timeGetOne(store: StationStore, ids: readonly number[], samples: 
  * commits on a station; a commit to a package forgets both, so the sample pays the count's walk and
  * the page's walk from the nearer end (the worst case).
  */
-async function timeList(store: StationStore, page: number, samples: number, afterPackageCommit = false, hotId = 0): Promise<{ p50: number; p99: number; total: number }> {
+async function timeList(
+  store: StationStore,
+  page: number,
+  samples: number,
+  afterPackageCommit = false,
+  hotId = 0,
+): Promise<{ p50: number; p99: number; total: number }> {
   const query = { account_id: 2, status: ['received' as const], sort: '-updated_at' as const, per_page: 25, page };
   const times: number[] = [];
   let total = 0;
@@ -64,7 +70,13 @@ async function timeList(store: StationStore, page: number, samples: number, afte
  * A search by any part (store/sqlite/text-search-index.ts): page 1 and its count as the API asks for
  * them (one `listIds`), found afresh each sample, the records read back.
  */
-async function timeSearch<T extends 'return_packages' | 'returns'>(store: StationStore, table: T, queryOf: (i: number) => ListQueries[T], samples: number, touchId: number): Promise<{ p50: number; p99: number; total: string }> {
+async function timeSearch<T extends 'return_packages' | 'returns'>(
+  store: StationStore,
+  table: T,
+  queryOf: (i: number) => ListQueries[T],
+  samples: number,
+  touchId: number,
+): Promise<{ p50: number; p99: number; total: string }> {
   const times: number[] = [];
   let total = 0;
   let lowerBound = false;
@@ -88,31 +100,77 @@ async function timeSearch<T extends 'return_packages' | 'returns'>(store: Statio
 }
 
 /** The search rows: selective texts (a match set) and texts in every record (read in the list's order), each beside the raw list baseline. */
-export async function searchRows(store: StationStore, coldIds: readonly number[], size: string, full: boolean, rawP99: number, broadSamples = 100): Promise<BenchRow[]> {
+export async function searchRows(
+  store: StationStore,
+  coldIds: readonly number[],
+  size: string,
+  full: boolean,
+  rawP99: number,
+  broadSamples = 100,
+): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const touchId = store.listIds('return_packages', { status: ['in_transit'], sort: 'id', per_page: 1 }).ids[0] ?? 1;
   const row = (name: string, timed: { p50: number; p99: number }): void => {
-    rows.push({ section: 'hotset', name, p50_ms: round(timed.p50, 3), p99_ms: round(timed.p99, 3), value: `baseline p99 ${round(rawP99, 3)} ms`, target: full ? 'p99 < 20 ms' : undefined, ok: full ? timed.p99 < 20 : undefined });
+    rows.push({
+      section: 'hotset',
+      name,
+      p50_ms: round(timed.p50, 3),
+      p99_ms: round(timed.p99, 3),
+      value: `baseline p99 ${round(rawP99, 3)} ms`,
+      target: full ? 'p99 < 20 ms' : undefined,
+      ok: full ? timed.p99 < 20 : undefined,
+    });
   };
   // The middle of a cold package's tracking number (1Z000000LFLS: "0lfl", a few dozen matches), and
   // part of a customer's email ("omer.12345" of customer.12345…: up to 111).
   const coldId = (i: number) => coldIds[(i * 7919) % coldIds.length] ?? 1;
   // Ids of 4 base-36 digits (≥ 36³): a smaller one's middle is zeros, the every-record case below.
-  const trackingPart = (id: number) => Math.max(id, 36 ** 3).toString(36).padStart(10, '0').slice(5, 9);
-  const byTracking = await timeSearch(store, 'return_packages', (i) => ({ tracking_number_contains: trackingPart(coldId(i)), sort: '-updated_at', per_page: 25, page: 1 }), 300, touchId);
-  row(`search: package list page 1 + count at ${size}, tracking number containing 4 characters of its middle (${byTracking.total} matches; records read back)`, byTracking);
+  const trackingPart = (id: number) =>
+    Math.max(id, 36 ** 3)
+      .toString(36)
+      .padStart(10, '0')
+      .slice(5, 9);
+  const byTracking = await timeSearch(
+    store,
+    'return_packages',
+    (i) => ({ tracking_number_contains: trackingPart(coldId(i)), sort: '-updated_at', per_page: 25, page: 1 }),
+    300,
+    touchId,
+  );
+  row(
+    `search: package list page 1 + count at ${size}, tracking number containing 4 characters of its middle (${byTracking.total} matches; records read back)`,
+    byTracking,
+  );
   const byEmail = await timeSearch(store, 'returns', (i) => ({ email_contains: `omer.${String(coldId(i)).slice(0, 5)}`, per_page: 25, page: 1 }), 300, touchId);
   row(`search: returns list page 1 + count at ${size}, email containing "omer.NNNNN" (${byEmail.total} matches; records read back)`, byEmail);
-  const byEmailInAccount = await timeSearch(store, 'returns', (i) => ({ account_id: 2, email_contains: `omer.${String(coldId(i)).slice(0, 3)}`, per_page: 25, page: 1 }), 300, touchId);
+  const byEmailInAccount = await timeSearch(
+    store,
+    'returns',
+    (i) => ({ account_id: 2, email_contains: `omer.${String(coldId(i)).slice(0, 3)}`, per_page: 25, page: 1 }),
+    300,
+    touchId,
+  );
   row(`search: returns list of account 2 page 1 + count at ${size}, email containing "omer.NNN" (${byEmailInAccount.total} matches)`, byEmailInAccount);
   // Texts in every record, each counted within its budget (list-queries.ts): every email, tracking number and SKU.
   const everyEmail = await timeSearch(store, 'returns', () => ({ account_id: 2, email_contains: 'example', per_page: 25, page: 1 }), broadSamples, touchId);
   row(`search: returns list of account 2 page 1 + count at ${size}, a text every email contains ("example", ${everyEmail.total})`, everyEmail);
-  const everyTracking = await timeSearch(store, 'return_packages', () => ({ account_id: 2, tracking_number_contains: '1z0', sort: '-updated_at', per_page: 25, page: 1 }), broadSamples, touchId);
+  const everyTracking = await timeSearch(
+    store,
+    'return_packages',
+    () => ({ account_id: 2, tracking_number_contains: '1z0', sort: '-updated_at', per_page: 25, page: 1 }),
+    broadSamples,
+    touchId,
+  );
   row(`search: package list of account 2 page 1 + count at ${size}, a text every tracking number contains ("1z0", ${everyTracking.total})`, everyTracking);
   const everySku = await timeSearch(store, 'returns', () => ({ account_id: 2, sku_contains: 'sw-', per_page: 25, page: 1 }), broadSamples, touchId);
   row(`search: returns list of account 2 page 1 + count at ${size}, a text every SKU contains ("sw-", ${everySku.total})`, everySku);
-  const everyEmailReceived = await timeSearch(store, 'returns', () => ({ account_id: 2, status: ['received'], email_contains: 'example', per_page: 25, page: 1 }), broadSamples, touchId);
+  const everyEmailReceived = await timeSearch(
+    store,
+    'returns',
+    () => ({ account_id: 2, status: ['received'], email_contains: 'example', per_page: 25, page: 1 }),
+    broadSamples,
+    touchId,
+  );
   row(`search: received returns of account 2 page 1 + count at ${size}, "example" (${everyEmailReceived.total})`, everyEmailReceived);
   rows.push(...(await everyAccountRows(store, size, full, rawP99, broadSamples, touchId)));
   return rows;
@@ -126,9 +184,18 @@ export async function searchRows(store: StationStore, coldIds: readonly number[]
 async function everyAccountRows(store: StationStore, size: string, full: boolean, rawP99: number, samples: number, touchId: number): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const row = (name: string, timed: { p50: number; p99: number }): void => {
-    rows.push({ section: 'hotset', name, p50_ms: round(timed.p50, 3), p99_ms: round(timed.p99, 3), value: `baseline p99 ${round(rawP99, 3)} ms`, target: full ? 'p99 < 20 ms' : undefined, ok: full ? timed.p99 < 20 : undefined });
+    rows.push({
+      section: 'hotset',
+      name,
+      p50_ms: round(timed.p50, 3),
+      p99_ms: round(timed.p99, 3),
+      value: `baseline p99 ${round(rawP99, 3)} ms`,
+      target: full ? 'p99 < 20 ms' : undefined,
+      ok: full ? timed.p99 < 20 : undefined,
+    });
   };
-  const packages = (query: ListQueries['return_packages']) => timeSearch(store, 'return_packages', () => ({ per_page: 25, page: 1, ...query }), samples, touchId);
+  const packages = (query: ListQueries['return_packages']) =>
+    timeSearch(store, 'return_packages', () => ({ per_page: 25, page: 1, ...query }), samples, touchId);
   const returns = (query: ListQueries['returns']) => timeSearch(store, 'returns', () => ({ per_page: 25, page: 1, ...query }), samples, touchId);
   for (const sort of ['-created_at', 'created_at', '-updated_at', 'id'] as const) {
     const listed = await packages({ sort });
@@ -256,8 +323,16 @@ export async function runHotSetBench(): Promise<BenchRow[]> {
       // sweep did before (each one cloned out of the engine), in one transaction.
       const sweep = await stallOf(() => store.shedCold(), 5);
       const CLUSTER_RECORDS = ['returns', 'return_packages', 'package_line_items', 'media_files'] as const;
-      const readHot = await stallOf(() => insidesOf(store).db.transaction('r', CLUSTER_RECORDS, () => Promise.all(CLUSTER_RECORDS.map((table) => insidesOf(store).db.table(table).toArray()))), 5);
-      rows.push({ section: 'hotset', name: `baseline: read the hot set's records once (${hot.toLocaleString('en')} hot packages' clusters)`, value: `${round(readHot.median, 0)} ms; longest event-loop stall ${round(readHot.stall, 0)} ms` });
+      const readHot = await stallOf(
+        () =>
+          insidesOf(store).db.transaction('r', CLUSTER_RECORDS, () => Promise.all(CLUSTER_RECORDS.map((table) => insidesOf(store).db.table(table).toArray()))),
+        5,
+      );
+      rows.push({
+        section: 'hotset',
+        name: `baseline: read the hot set's records once (${hot.toLocaleString('en')} hot packages' clusters)`,
+        value: `${round(readHot.median, 0)} ms; longest event-loop stall ${round(readHot.stall, 0)} ms`,
+      });
       rows.push({
         section: 'hotset',
         name: `hot-set sweep at ${size}, ${hot.toLocaleString('en')} hot, nothing to shed: longest event-loop stall`,

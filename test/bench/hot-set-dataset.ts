@@ -43,24 +43,68 @@ export async function buildHotSetDataset(history: number, hot: number): Promise<
     const isHot = id % hotEvery === 0 && hotIds.length < hot;
     const at = isHot ? now - (id % 3_600) * 1000 : now - 30 * DAY - (history - id) * 20_000;
     const accountId = 1 + (id % 4);
-    const line = { id, quantity: 1, unreceived_quantity_at_create: 1, unreceived_quantity: isHot ? 1 : 0, name: 'Merino wool sweater', price: 24.95, currency: 'EUR', merchant_sku: `SW-${id}` };
+    const line = {
+      id,
+      quantity: 1,
+      unreceived_quantity_at_create: 1,
+      unreceived_quantity: isHot ? 1 : 0,
+      name: 'Merino wool sweater',
+      price: 24.95,
+      currency: 'EUR',
+      merchant_sku: `SW-${id}`,
+    };
     addReturn.run(
       id,
       JSON.stringify({
-        id, account_id: accountId, status: isHot ? 'awaiting' : 'received', email: `customer.${id}@example.com`, receive_by: '2026-12-31',
-        total_price: 24.95, currency: 'EUR', weight: 1250, weight_unit: 'g', reason_of_return: 'Wrong size', length: 40, width: 30, height: 20,
-        dimension_unit: 'cm', return_line_items: [line], sku_keys: [`sw-${id}`], created_at: iso(at), updated_at: iso(at),
+        id,
+        account_id: accountId,
+        status: isHot ? 'awaiting' : 'received',
+        email: `customer.${id}@example.com`,
+        receive_by: '2026-12-31',
+        total_price: 24.95,
+        currency: 'EUR',
+        weight: 1250,
+        weight_unit: 'g',
+        reason_of_return: 'Wrong size',
+        length: 40,
+        width: 30,
+        height: 20,
+        dimension_unit: 'cm',
+        return_line_items: [line],
+        sku_keys: [`sw-${id}`],
+        created_at: iso(at),
+        updated_at: iso(at),
       }),
     );
     const tracking = `1Z${id.toString(36).toUpperCase().padStart(10, '0')}`;
     addPackage.run(
       id,
       JSON.stringify({
-        id, account_id: accountId, return_id: id, tracking_number: tracking, tracking_key: tracking.toLowerCase(), status: isHot ? 'in_transit' : 'received',
-        estimated_arrival: iso(at + 3 * DAY), actual_arrival: isHot ? null : iso(at + DAY), shipping_method: 'ground', weight: 1.25, weight_unit: 'kg',
-        length: 40, width: 30, height: 20, dimension_unit: 'cm', shipping_label_cost: 6.9, shipping_label_cost_currency: 'EUR', carrier_id: 1 + (id % 5),
-        location_id: 1 + (id % 3), processed_at: isHot ? null : iso(at + DAY), processor_id: isHot ? null : 1, notes: null, line_items_count: isHot ? 0 : 1,
-        created_at: iso(at), updated_at: iso(at + (isHot ? 0 : DAY)),
+        id,
+        account_id: accountId,
+        return_id: id,
+        tracking_number: tracking,
+        tracking_key: tracking.toLowerCase(),
+        status: isHot ? 'in_transit' : 'received',
+        estimated_arrival: iso(at + 3 * DAY),
+        actual_arrival: isHot ? null : iso(at + DAY),
+        shipping_method: 'ground',
+        weight: 1.25,
+        weight_unit: 'kg',
+        length: 40,
+        width: 30,
+        height: 20,
+        dimension_unit: 'cm',
+        shipping_label_cost: 6.9,
+        shipping_label_cost_currency: 'EUR',
+        carrier_id: 1 + (id % 5),
+        location_id: 1 + (id % 3),
+        processed_at: isHot ? null : iso(at + DAY),
+        processor_id: isHot ? null : 1,
+        notes: null,
+        line_items_count: isHot ? 0 : 1,
+        created_at: iso(at),
+        updated_at: iso(at + (isHot ? 0 : DAY)),
       }),
     );
     if (isHot) hotIds.push(id);
@@ -70,8 +114,20 @@ export async function buildHotSetDataset(history: number, hot: number): Promise<
       addItem.run(
         itemId,
         JSON.stringify({
-          id: itemId, account_id: accountId, return_package_id: id, return_line_item_id: id, quantity: 1, merchant_sku: `SW-${id}`, name: 'Merino wool sweater',
-          condition: 'like_new', defective: false, notes: null, barcode: `400${id}`, tags: ['restock'], created_at: iso(at + DAY), updated_at: iso(at + DAY),
+          id: itemId,
+          account_id: accountId,
+          return_package_id: id,
+          return_line_item_id: id,
+          quantity: 1,
+          merchant_sku: `SW-${id}`,
+          name: 'Merino wool sweater',
+          condition: 'like_new',
+          defective: false,
+          notes: null,
+          barcode: `400${id}`,
+          tags: ['restock'],
+          created_at: iso(at + DAY),
+          updated_at: iso(at + DAY),
         }),
       );
     }

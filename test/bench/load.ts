@@ -60,7 +60,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const ticksBefore = cpuTicksOf(options.serverPid);
   const result = await run(options.durationSeconds ?? 5);
   const ticksAfter = cpuTicksOf(options.serverPid);
-  const cpu = ticksBefore !== undefined && ticksAfter !== undefined && result.requests.total > 0 ? ((ticksAfter - ticksBefore) * TICK_US) / result.requests.total : undefined;
+  const cpu =
+    ticksBefore !== undefined && ticksAfter !== undefined && result.requests.total > 0
+      ? ((ticksAfter - ticksBefore) * TICK_US) / result.requests.total
+      : undefined;
   return {
     rate: result.requests.average,
     p50_ms: result.latency.p50,

@@ -31,7 +31,9 @@ export function toMarkdown(rows: BenchRow[]): string {
             ? `baseline: ${base.value}`
             : '';
     const met = row.ok === undefined ? '' : row.ok ? 'yes' : '**no**';
-    lines.push(`| ${row.section} | ${row.name} | ${fmt(row.rate)} | ${fmt(row.p50_ms, 2)} | ${fmt(row.p99_ms, 2)} | ${row.value ?? ''} | ${ratio} | ${row.target ?? ''} | ${met} |`);
+    lines.push(
+      `| ${row.section} | ${row.name} | ${fmt(row.rate)} | ${fmt(row.p50_ms, 2)} | ${fmt(row.p99_ms, 2)} | ${row.value ?? ''} | ${ratio} | ${row.target ?? ''} | ${met} |`,
+    );
   }
   return lines.join('\n');
 }

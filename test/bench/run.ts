@@ -57,7 +57,10 @@ async function httpSection(): Promise<BenchRow[]> {
   }
   const helloRate = rows[0]?.rate ?? 0;
   const dataset = await buildDataset(2_000);
-  const station = await startStation({ dataDir: dataset.dataDir, env: { RETURNS_STATION_ACCOUNT_RATE_LIMIT: '2000000000', RETURNS_STATION_LOG_LEVEL: 'warn' } });
+  const station = await startStation({
+    dataDir: dataset.dataDir,
+    env: { RETURNS_STATION_ACCOUNT_RATE_LIMIT: '2000000000', RETURNS_STATION_LOG_LEVEL: 'warn' },
+  });
   try {
     const serverPid = station.process.pid;
     rows.push(loadRow('station GET /healthz', await load({ url: `${station.origin}/healthz`, durationSeconds, serverPid }), { baseline: HELLO }));
@@ -93,7 +96,13 @@ try {
   if (wanted.has('store')) rows.push(...(await runStoreBench()));
   if (wanted.has('hotset')) rows.push(...(await runHotSetBench()));
   if (wanted.has('fastpaths')) rows.push(...(await runFastPathsBench()));
-  if (wanted.has('api')) rows.push(...(await runApiBench(rows.find((r) => r.name === HELLO), scratch)));
+  if (wanted.has('api'))
+    rows.push(
+      ...(await runApiBench(
+        rows.find((r) => r.name === HELLO),
+        scratch,
+      )),
+    );
   if (wanted.has('ui')) rows.push(...(await uiSection()));
   if (wanted.has('sync')) {
     const parts = new Set((process.env.BENCH_SYNC_PARTS ?? 'station,spec,fleet').split(','));

@@ -48,7 +48,11 @@ export class SimHub {
       rateLimits: { accountTokenPerHour: 10_000_000, anonymousPerHour: 10_000_000 },
     });
     const origin = await station.listen('127.0.0.1', 0);
-    await writeUpstreamSettings(station.store, { returns_url: fake.returnsUrl, base_url: fake.baseUrl, token: fake.token([1]), accounts: [1] }, sim.clock.now());
+    await writeUpstreamSettings(
+      station.store,
+      { returns_url: fake.returnsUrl, base_url: fake.baseUrl, token: fake.token([1]), accounts: [1] },
+      sim.clock.now(),
+    );
     return new SimHub(sim, station, origin, dataDir, seed);
   }
 

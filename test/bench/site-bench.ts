@@ -34,7 +34,16 @@ async function measure(site: Site, rounds: number, timeoutMs: number): Promise<n
   const apis = site.stations.map((s) => s.api);
   const samples: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
-    const times = await Promise.all(apis.map((api, i) => receiveAndTime(api, apis.filter((_, j) => j !== i), site.trackings[round * apis.length + i] ?? '', timeoutMs)));
+    const times = await Promise.all(
+      apis.map((api, i) =>
+        receiveAndTime(
+          api,
+          apis.filter((_, j) => j !== i),
+          site.trackings[round * apis.length + i] ?? '',
+          timeoutMs,
+        ),
+      ),
+    );
     samples.push(...times.flat());
   }
   return samples.sort((x, y) => x - y);
@@ -95,7 +104,13 @@ async function realSite(): Promise<BenchRow[]> {
     const samples = await measure(site, ROUNDS, 60_000);
     const p95 = percentile(samples, 0.95);
     const max = samples.at(-1) ?? Infinity;
-    rows.push(row(`receipt on every other station, ${STATIONS} stations following the hub's events`, samples, { baseline: baselineName, target: 'p95 < 5 s, max < 15 s', ok: p95 < 5_000 && max < 15_000 }));
+    rows.push(
+      row(`receipt on every other station, ${STATIONS} stations following the hub's events`, samples, {
+        baseline: baselineName,
+        target: 'p95 < 5 s, max < 15 s',
+        ok: p95 < 5_000 && max < 15_000,
+      }),
+    );
   } finally {
     await site.stop();
   }

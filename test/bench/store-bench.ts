@@ -22,7 +22,6 @@ import {
 } from '../../electron/station/store/index.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
-
 /** The suite kills the writers 4 times; the bench many more. */
 const KILL_ROUNDS = 25;
 const OPEN_CHILD = fileURLToPath(new URL('./store-bench-open.ts', import.meta.url));

@@ -31,8 +31,17 @@ const REPEATS = Number(process.env.BENCH_SYNC_REPEATS ?? 5);
 const FIRST_PULL = Number(process.env.BENCH_SYNC_FIRST_PULL ?? 100_000);
 
 const RETURN: Omit<ManualReturnCreateInput, 'account_id'> = {
-  email: 'bench@example.com', receive_by: '2030-01-31', total_price: 10, currency: 'EUR', weight: 1, weight_unit: 'kg', reason_of_return: 'bench',
-  length: 1, width: 1, height: 1, dimension_unit: 'cm',
+  email: 'bench@example.com',
+  receive_by: '2030-01-31',
+  total_price: 10,
+  currency: 'EUR',
+  weight: 1,
+  weight_unit: 'kg',
+  reason_of_return: 'bench',
+  length: 1,
+  width: 1,
+  height: 1,
+  dimension_unit: 'cm',
   return_line_items: [{ quantity: 1, unreceived_quantity: 1, name: 'Item', price: 10, currency: 'EUR', merchant_sku: 'BENCH-1' }],
 };
 
@@ -41,7 +50,11 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
-async function localStation(upstream: RunningStation, accounts: number[], clock: Clock = systemClock): Promise<{ store: StationStore; engine: SyncEngine; dir: string }> {
+async function localStation(
+  upstream: RunningStation,
+  accounts: number[],
+  clock: Clock = systemClock,
+): Promise<{ store: StationStore; engine: SyncEngine; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-sync-local-'));
   const store = await openStore({ dataDir: dir });
   await seedCatalog(store);
@@ -101,8 +114,18 @@ async function convergence(upstream: RunningStation, api: ApiClient): Promise<Be
   }
   const perChange = requests / changes;
   return [
-    { section: 'sync', name: `${CHANGES} direct PATCHes to the upstream (baseline)`, value: `p50 ${percentile(baselineTimes, 50).toFixed(0)} ms, p95 ${percentile(baselineTimes, 95).toFixed(0)} ms` },
-    { section: 'sync', name: `convergence after an outage, ${CHANGES} packages received (${2 * CHANGES} local changes)`, p50_ms: percentile(times, 50), value: `p95 ${percentile(times, 95).toFixed(0)} ms, ${(percentile(times, 50) / percentile(baselineTimes, 50)).toFixed(2)}× the baseline`, baseline: `${CHANGES} direct PATCHes to the upstream (baseline)` },
+    {
+      section: 'sync',
+      name: `${CHANGES} direct PATCHes to the upstream (baseline)`,
+      value: `p50 ${percentile(baselineTimes, 50).toFixed(0)} ms, p95 ${percentile(baselineTimes, 95).toFixed(0)} ms`,
+    },
+    {
+      section: 'sync',
+      name: `convergence after an outage, ${CHANGES} packages received (${2 * CHANGES} local changes)`,
+      p50_ms: percentile(times, 50),
+      value: `p95 ${percentile(times, 95).toFixed(0)} ms, ${(percentile(times, 50) / percentile(baselineTimes, 50)).toFixed(2)}× the baseline`,
+      baseline: `${CHANGES} direct PATCHes to the upstream (baseline)`,
+    },
     {
       section: 'sync',
       name: 'upstream requests per local change (coalescing)',
@@ -133,7 +156,10 @@ async function idle(upstream: RunningStation, api: ApiClient): Promise<BenchRow[
       perHour += (await local.engine.runRound({ pull: true })).requests;
     }
     let pages = 0;
-    for (const list of [(page: number) => api.listPackages(100, { page, per_page: 250 }), (page: number) => api.listAccountReturns(100, { page, per_page: 250 })]) {
+    for (const list of [
+      (page: number) => api.listPackages(100, { page, per_page: 250 }),
+      (page: number) => api.listAccountReturns(100, { page, per_page: 250 }),
+    ]) {
       for (let page = 1; ; page += 1) {
         pages += 1;
         if (page >= (await list(page)).meta.total_pages) break;
@@ -183,8 +209,17 @@ async function firstPull(): Promise<BenchRow[]> {
       const pullMs = performance.now() - pullStarted;
       const stored = await insidesOf(local.store).db.return_packages.count();
       return [
-        { section: 'sync', name: `paging through ${FIRST_PULL} packages and their returns, nothing stored (baseline)`, value: `${(baselineMs / 1000).toFixed(1)} s` },
-        { section: 'sync', name: `first pull of ${FIRST_PULL} packages`, value: `${(pullMs / 1000).toFixed(1)} s, ${stored} stored, ${report.requests} requests, ${(pullMs / baselineMs).toFixed(2)}× the baseline`, ok: stored === FIRST_PULL },
+        {
+          section: 'sync',
+          name: `paging through ${FIRST_PULL} packages and their returns, nothing stored (baseline)`,
+          value: `${(baselineMs / 1000).toFixed(1)} s`,
+        },
+        {
+          section: 'sync',
+          name: `first pull of ${FIRST_PULL} packages`,
+          value: `${(pullMs / 1000).toFixed(1)} s, ${stored} stored, ${report.requests} requests, ${(pullMs / baselineMs).toFixed(2)}× the baseline`,
+          ok: stored === FIRST_PULL,
+        },
       ];
     } finally {
       await local.store.close();

@@ -32,7 +32,10 @@ const tracking = (n: number) => `FLEET${String(n).padStart(7, '0')}`;
 function byMethod(requests: Array<{ method: string }>): string {
   const counts = new Map<string, number>();
   for (const r of requests) counts.set(r.method, (counts.get(r.method) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([method, count]) => `${fmt(count)} ${method}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([method, count]) => `${fmt(count)} ${method}`)
+    .join(', ');
 }
 
 function fail(): never {
@@ -93,7 +96,8 @@ class Watch {
 
 export async function runSyncFleetBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  for (const filters of (process.env.BENCH_SPEC_FLEET_FILTERS ?? 'ignored,honoured').split(',') as Array<'ignored' | 'honoured'>) rows.push(...(await fleetCase({ filters, topology: 'direct', stations: STATIONS, section: SECTION })));
+  for (const filters of (process.env.BENCH_SPEC_FLEET_FILTERS ?? 'ignored,honoured').split(',') as Array<'ignored' | 'honoured'>)
+    rows.push(...(await fleetCase({ filters, topology: 'direct', stations: STATIONS, section: SECTION })));
   return rows;
 }
 
@@ -129,7 +133,8 @@ export async function fleetCase(options: FleetCase): Promise<BenchRow[]> {
   const start = sim.now;
   const stations: SimStation[] = [];
   let hub: SimHub | null = null;
-  const log = (what: string) => process.stderr.write(`[sync-fleet ${topology} ${STATIONS} ${filters}] ${new Date().toISOString()} sim +${minutes(sim.now - start)} ${what}\n`);
+  const log = (what: string) =>
+    process.stderr.write(`[sync-fleet ${topology} ${STATIONS} ${filters}] ${new Date().toISOString()} sim +${minutes(sim.now - start)} ${what}\n`);
   try {
     if (topology === 'hub') {
       const siteHub = await SimHub.open(sim, fake);
@@ -195,14 +200,22 @@ export async function fleetCase(options: FleetCase): Promise<BenchRow[]> {
     const fleetWatch = watch;
     // Converged: every receipt on every station, and upstream (through a hub the stations have them long before the returns service does).
     const receiptTrackings = new Set(receipts.map((r) => r.trackingNumber));
-    const allUpstream = () => fake.packages(1).filter((p) => p.tracking_number !== null && receiptTrackings.has(p.tracking_number) && p.status === 'received').length === receiptTrackings.size;
+    const allUpstream = () =>
+      fake.packages(1).filter((p) => p.tracking_number !== null && receiptTrackings.has(p.tracking_number) && p.status === 'received').length ===
+      receiptTrackings.size;
     await sim.runUntil(outageUntil + 6 * HOUR, () => fleetWatch.left() === 0 && allUpstream());
     // When the last receipt was upstream: its first PATCH to received that was answered.
-    const receiptIds = new Set(fake.packages(1).filter((p) => receipts.some((r) => r.trackingNumber === p.tracking_number)).map((p) => String(p.id)));
+    const receiptIds = new Set(
+      fake
+        .packages(1)
+        .filter((p) => receipts.some((r) => r.trackingNumber === p.tracking_number))
+        .map((p) => String(p.id)),
+    );
     const patched = new Map<string, number>();
     for (const r of fake.requests) {
       const id = /\/return_packages\/(\d+)$/.exec(r.path)?.[1];
-      if (r.method === 'PATCH' && id !== undefined && receiptIds.has(id) && r.status === 200 && r.body.includes('"received"') && !patched.has(id)) patched.set(id, r.at + RTT_MS);
+      if (r.method === 'PATCH' && id !== undefined && receiptIds.has(id) && r.status === 200 && r.body.includes('"received"') && !patched.has(id))
+        patched.set(id, r.at + RTT_MS);
     }
     const upstreamAt = patched.size === receiptIds.size ? Math.max(...patched.values()) : 0;
     const convergedAt = fleetWatch.left() === 0 ? outageUntil + Math.max(0, ...fleetWatch.all()) : 0;
@@ -272,7 +285,7 @@ export async function fleetCase(options: FleetCase): Promise<BenchRow[]> {
       });
     }
     add(`first pull of ${fmt(UPSTREAM)} packages on ${n} stations started 20 s apart`, {
-      value: `${minutes(firstPullMs)}, ${firstPullRequests} requests${topology === 'hub' ? ' to the returns service (the hub\'s)' : ''}, ${firstPull429} answered 429`,
+      value: `${minutes(firstPullMs)}, ${firstPullRequests} requests${topology === 'hub' ? " to the returns service (the hub's)" : ''}, ${firstPull429} answered 429`,
     });
     add(`convergence after a ${OUTAGE_MS / MINUTE}-minute outage (503, Retry-After ${RETRY_AFTER_S} s) with ${PER_STATION} receipts at each of ${n} stations`, {
       value: `every receipt upstream ${upstreamAt ? minutes(upstreamAt - outageUntil) : '**not within 6 h**'} after the outage, on every station ${convergedAt ? minutes(convergedAt - outageUntil) : `**not within 6 h (${fleetWatch.left()} station-receipts missing)**`} (per station and receipt p50 ${minutes(convergence.p50)}${topology === 'hub' ? '; 0 s: the hub passed them on during the outage' : ''}); ${duringOutage.length} requests to the returns service during the outage (${byMethod(duringOutage)}), ${afterOutage.length} until converged`,
@@ -296,7 +309,10 @@ export async function fleetCase(options: FleetCase): Promise<BenchRow[]> {
     // With page numbers alone an edit is seen only by re-reading its page: every page holding open
     // packages, every 10 minutes, on every station, is the floor of what the target costs.
     const openPages = (await listState((stations[0] ?? fail()).store.tables, 1, 'packages')).open_pages.length;
-    const floor = filters === 'ignored' && topology === 'direct' ? `; within 10 min on page numbers alone needs each station to re-read the ${openPages} pages holding open packages every 10 minutes: ≥ ${fmt(openPages * 6 * n)} requests an hour for the fleet, over the idle target` : '';
+    const floor =
+      filters === 'ignored' && topology === 'direct'
+        ? `; within 10 min on page numbers alone needs each station to re-read the ${openPages} pages holding open packages every 10 minutes: ≥ ${fmt(openPages * 6 * n)} requests an hour for the fleet, over the idle target`
+        : '';
     const propagated = propagation.all().sort((x, y) => x - y);
     const p95 = propagated[Math.max(0, Math.ceil(0.95 * propagated.length) - 1)] ?? 0;
     add(`time until a receipt made at one station is on the others (${SAMPLES} receipts × ${n - 1} stations)`, {
@@ -315,7 +331,13 @@ export async function fleetCase(options: FleetCase): Promise<BenchRow[]> {
       });
     }
     const errors = [...stations, ...(hub ? [hub.sync] : [])].flatMap((s) => s.roundErrors);
-    if (errors.length > 0) rows.push({ section: SECTION, name: `${label}: rounds that threw`, value: `${errors.length}: ${[...new Set(errors)].slice(0, 3).join(' | ')}`, ok: false });
+    if (errors.length > 0)
+      rows.push({
+        section: SECTION,
+        name: `${label}: rounds that threw`,
+        value: `${errors.length}: ${[...new Set(errors)].slice(0, 3).join(' | ')}`,
+        ok: false,
+      });
     return rows;
   } finally {
     for (const station of stations) await station.close();

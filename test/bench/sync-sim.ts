@@ -142,12 +142,21 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * Seeds `count` packages upstream (no HTTP), each with its own return: the newest `open` in transit,
  * the rest received, created one minute apart ending an hour before the simulation's start.
  */
-export function seedUpstream(fake: FakeReturnsService, sim: Sim, count: number, options: { open: number; account?: number; lines?: number; prefix?: string } = { open: 0 }): void {
+export function seedUpstream(
+  fake: FakeReturnsService,
+  sim: Sim,
+  count: number,
+  options: { open: number; account?: number; lines?: number; prefix?: string } = { open: 0 },
+): void {
   const account = options.account ?? 1;
   const start = sim.now - 3_600_000 - count * 60_000;
   for (let i = 0; i < count; i += 1) {
     const at = iso(start + i * 60_000);
-    const ret = fake.seedReturn(account, { email: `seed${i}@example.com`, created_at: at, return_line_items: Array.from({ length: options.lines ?? 1 }, (_, l) => ({ name: `Item ${l + 1}`, quantity: 1, merchant_sku: `SEED-${i}-${l}` })) });
+    const ret = fake.seedReturn(account, {
+      email: `seed${i}@example.com`,
+      created_at: at,
+      return_line_items: Array.from({ length: options.lines ?? 1 }, (_, l) => ({ name: `Item ${l + 1}`, quantity: 1, merchant_sku: `SEED-${i}-${l}` })),
+    });
     const open = i >= count - options.open;
     const seed: PackageSeed = {
       return_id: ret.id,
@@ -169,8 +178,18 @@ export function seedUpstream(fake: FakeReturnsService, sim: Sim, count: number, 
 
 /** A new upstream package (and its return), made now by the back office (no HTTP). */
 export function seedNewPackage(fake: FakeReturnsService, sim: Sim, trackingNumber: string, account = 1): void {
-  const ret = fake.seedReturn(account, { email: `${trackingNumber.toLowerCase()}@example.com`, return_line_items: [{ name: 'Item', quantity: 1, merchant_sku: trackingNumber }] });
-  fake.seedPackage(account, { return_id: ret.id, tracking_number: trackingNumber, status: 'in_transit', weight: 1, weight_unit: 'kg', estimated_arrival: iso(sim.now + 86_400_000) });
+  const ret = fake.seedReturn(account, {
+    email: `${trackingNumber.toLowerCase()}@example.com`,
+    return_line_items: [{ name: 'Item', quantity: 1, merchant_sku: trackingNumber }],
+  });
+  fake.seedPackage(account, {
+    return_id: ret.id,
+    tracking_number: trackingNumber,
+    status: 'in_transit',
+    weight: 1,
+    weight_unit: 'kg',
+    estimated_arrival: iso(sim.now + 86_400_000),
+  });
 }
 
 /** As in scheduler.ts (not exported there): a round that left a full pass under way comes back this soon. */
@@ -311,7 +330,11 @@ export class SimStation {
         const nextRetry = retryAt === undefined ? Infinity : retryAt - this.sim.now;
         if (report.more && !report.offline) this.nextPullAt = Math.min(this.nextPullAt, this.sim.now + MORE_DELAY_MS);
         if (report.backoff_until !== null) for (const accountId of pullNow) this.told.add(accountId);
-        delay = this.dirty ? PUSH_DELAY_MS : this.told.size > 0 ? EVENT_DELAY_MS : Math.min(this.nextPullAt - this.sim.now, Math.max(nextRetry, report.offline ? 5_000 : 0));
+        delay = this.dirty
+          ? PUSH_DELAY_MS
+          : this.told.size > 0
+            ? EVENT_DELAY_MS
+            : Math.min(this.nextPullAt - this.sim.now, Math.max(nextRetry, report.offline ? 5_000 : 0));
       } catch (error) {
         this.roundErrors.push(error instanceof Error ? error.message : String(error));
         delay = DEFAULT_PULL_INTERVAL_MS;
@@ -329,11 +352,19 @@ export class SimStation {
   }
 
   async hasTracking(trackingNumber: string, account = 1): Promise<boolean> {
-    return (await insidesOf(this.store).db.return_packages.where('[account_id+tracking_key]').equals([account, trackingKey(trackingNumber)]).count()) > 0;
+    return (
+      (await insidesOf(this.store)
+        .db.return_packages.where('[account_id+tracking_key]')
+        .equals([account, trackingKey(trackingNumber)])
+        .count()) > 0
+    );
   }
 
   async packageByTracking(trackingNumber: string, account = 1) {
-    return insidesOf(this.store).db.return_packages.where('[account_id+tracking_key]').equals([account, trackingKey(trackingNumber)]).first();
+    return insidesOf(this.store)
+      .db.return_packages.where('[account_id+tracking_key]')
+      .equals([account, trackingKey(trackingNumber)])
+      .first();
   }
 
   async close(): Promise<void> {

@@ -46,7 +46,14 @@ function spread(values: number[]): { p50: number; max: number } {
  * A bare HTTP call to the fake on simulated time: the request takes RTT_MS; a 429 is waited out
  * (Retry-After) and sent again. A lost answer throws.
  */
-export async function sendStraight(sim: Sim, fake: FakeReturnsService, token: string, method: string, url: string, body?: { json?: unknown; bytes?: Uint8Array; contentType?: string }): Promise<{ status: number; json: unknown }> {
+export async function sendStraight(
+  sim: Sim,
+  fake: FakeReturnsService,
+  token: string,
+  method: string,
+  url: string,
+  body?: { json?: unknown; bytes?: Uint8Array; contentType?: string },
+): Promise<{ status: number; json: unknown }> {
   for (;;) {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     let payload: string | Uint8Array | undefined;
@@ -145,7 +152,12 @@ async function sizeCase(size: number, options: { firstPullRows: boolean; newPack
       });
     } else {
       const ok = done && stored === size;
-      rows.push({ section: SECTION, name: `first pull of ${fmt(size)} packages (the idle case's setup)`, value: `${pullRequests} requests, ${minutes(pullMs)}, ${stored} stored${ok ? '' : ' (**not done**)'}${rateLimited ? `, ${rateLimited} answered 429` : ''}`, ...(ok ? {} : { ok }) });
+      rows.push({
+        section: SECTION,
+        name: `first pull of ${fmt(size)} packages (the idle case's setup)`,
+        value: `${pullRequests} requests, ${minutes(pullMs)}, ${stored} stored${ok ? '' : ' (**not done**)'}${rateLimited ? `, ${rateLimited} answered 429` : ''}`,
+        ...(ok ? {} : { ok }),
+      });
     }
 
     // Settle for an hour (the probe of updated_since, the first refresh cycle), then count an idle hour.
@@ -156,8 +168,19 @@ async function sizeCase(size: number, options: { firstPullRows: boolean; newPack
     const pages = 2 * Math.ceil(size / fake.modes.pageCap);
     const intervals = HOUR / DEFAULT_PULL_INTERVAL_MS;
     const idleBaseline = `idle at ${fmt(size)} upstream packages sent straight: every page of both lists each ${DEFAULT_PULL_INTERVAL_MS / 1000} s (baseline)`;
-    rows.push({ section: SECTION, name: idleBaseline, value: `${fmt(pages * intervals)} requests an hour (${pages} a round; the newest page of each list alone: ${2 * intervals})` });
-    rows.push({ section: SECTION, name: `idle requests an hour at ${fmt(size)} upstream packages`, value: `${idle} (one round every ${DEFAULT_PULL_INTERVAL_MS / 1000} s)`, baseline: idleBaseline, target: '≤ 60', ok: idle <= 60 });
+    rows.push({
+      section: SECTION,
+      name: idleBaseline,
+      value: `${fmt(pages * intervals)} requests an hour (${pages} a round; the newest page of each list alone: ${2 * intervals})`,
+    });
+    rows.push({
+      section: SECTION,
+      name: `idle requests an hour at ${fmt(size)} upstream packages`,
+      value: `${idle} (one round every ${DEFAULT_PULL_INTERVAL_MS / 1000} s)`,
+      baseline: idleBaseline,
+      target: '≤ 60',
+      ok: idle <= 60,
+    });
 
     if (options.newPackages > 0) {
       const random = seeded(size);
@@ -215,7 +238,17 @@ async function receiveAtStation(sim: Sim, station: SimStation, tracking: string,
     const ret = await insidesOf(station.store).db.returns.get(pkg.return_id);
     for (let i = 0; i < ITEMS; i += 1) {
       const line = ret?.return_line_items[i];
-      await write((t, now) => createLineItem(t, now, 1, pkg.id, { return_line_item_id: line?.id ?? null, quantity: 1, condition: 'like_new', defective: false, notes: null, barcode: null, tags: [] }));
+      await write((t, now) =>
+        createLineItem(t, now, 1, pkg.id, {
+          return_line_item_id: line?.id ?? null,
+          quantity: 1,
+          condition: 'like_new',
+          defective: false,
+          notes: null,
+          barcode: null,
+          tags: [],
+        }),
+      );
     }
     for (let p = 0; p < PHOTOS; p += 1) {
       const stored = await station.store.media.put(photo(n * 10 + p));
@@ -230,8 +263,12 @@ async function receiveStraight(sim: Sim, fake: FakeReturnsService, token: string
   const url = `${packagesUrl(fake)}/${upstreamId}`;
   if (withItems) {
     const lines = fake.returns(1).find((r) => r.id === fake.packages(1).find((p) => p.id === upstreamId)?.return_id)?.return_line_items ?? [];
-    for (let i = 0; i < ITEMS; i += 1) await sendStraight(sim, fake, token, 'POST', `${url}/line_items`, { json: { return_line_item_id: lines[i]?.id ?? null, quantity: 1, condition: 'like_new', defective: false, tags: [] } });
-    for (let p = 0; p < PHOTOS; p += 1) await sendStraight(sim, fake, token, 'POST', `${url}/media_files`, { bytes: photo(n * 10 + p), contentType: 'image/jpeg' });
+    for (let i = 0; i < ITEMS; i += 1)
+      await sendStraight(sim, fake, token, 'POST', `${url}/line_items`, {
+        json: { return_line_item_id: lines[i]?.id ?? null, quantity: 1, condition: 'like_new', defective: false, tags: [] },
+      });
+    for (let p = 0; p < PHOTOS; p += 1)
+      await sendStraight(sim, fake, token, 'POST', `${url}/media_files`, { bytes: photo(n * 10 + p), contentType: 'image/jpeg' });
   }
   await sendStraight(sim, fake, token, 'PATCH', url, { json: { status: 'received', actual_arrival: sim.clock.now(), notes: `received at the dock (${n})` } });
 }
@@ -248,7 +285,12 @@ function receiptTimes(fake: FakeReturnsService): Map<number, number> {
 }
 
 /** Receipts complete upstream within an hour of t0, and the ones whose upstream record lacks something at the end. */
-function countReceipts(fake: FakeReturnsService, ids: number[], t0: number, withItems: boolean): { inHour: number; incomplete: number; requests: number; limited: number } {
+function countReceipts(
+  fake: FakeReturnsService,
+  ids: number[],
+  t0: number,
+  withItems: boolean,
+): { inHour: number; incomplete: number; requests: number; limited: number } {
   const times = receiptTimes(fake);
   const byId = new Map(fake.packages(1).map((p) => [p.id, p]));
   let inHour = 0;
@@ -257,7 +299,14 @@ function countReceipts(fake: FakeReturnsService, ids: number[], t0: number, with
     const at = times.get(id);
     if (at !== undefined && at <= t0 + HOUR) inHour += 1;
     const p = byId.get(id);
-    if (at !== undefined && (p?.status !== 'received' || p.notes === null || p.actual_arrival === null || (withItems && (p.line_items.length !== ITEMS || p.media_files.length !== PHOTOS)))) incomplete += 1;
+    if (
+      at !== undefined &&
+      (p?.status !== 'received' ||
+        p.notes === null ||
+        p.actual_arrival === null ||
+        (withItems && (p.line_items.length !== ITEMS || p.media_files.length !== PHOTOS)))
+    )
+      incomplete += 1;
   }
   const hour = requestsBetween(fake, t0, t0 + HOUR);
   return { inHour, incomplete, requests: hour.length, limited: hour.filter((r) => r.status === 429).length };
@@ -269,7 +318,9 @@ function countReceipts(fake: FakeReturnsService, ids: number[], t0: number, with
  */
 async function parcelsAnHour(withItems: boolean): Promise<BenchRow[]> {
   const offered = withItems ? 300 : 1_200;
-  const what = withItems ? `a receipt with ${ITEMS} items and ${PHOTOS} photos (the fake's line item and media routes on)` : 'a receipt (status, arrival, notes)';
+  const what = withItems
+    ? `a receipt with ${ITEMS} items and ${PHOTOS} photos (the fake's line item and media routes on)`
+    : 'a receipt (status, arrival, notes)';
   const modes = withItems ? { lineItemRoutes: true, mediaRoutes: true } : {};
   const prefix = withItems ? 'ITEMS' : 'PARCEL';
 
@@ -399,8 +450,18 @@ async function lostCreates(): Promise<BenchRow[]> {
             return_id: returnIds[n % returnIds.length] ?? 0,
             tracking_number: `LOST${String(n).padStart(6, '0')}`,
             status: 'received',
-            estimated_arrival: null, shipping_method: null, weight: 1, weight_unit: 'kg', width: null, height: null, length: null, dimension_unit: null,
-            shipping_label_cost: null, shipping_label_cost_currency: null, carrier_id: null, location_id: null,
+            estimated_arrival: null,
+            shipping_method: null,
+            weight: 1,
+            weight_unit: 'kg',
+            width: null,
+            height: null,
+            length: null,
+            dimension_unit: null,
+            shipping_label_cost: null,
+            shipping_label_cost_currency: null,
+            carrier_id: null,
+            location_id: null,
           }),
         );
         await sim.sleep(10_000);
@@ -441,7 +502,13 @@ async function lostCreates(): Promise<BenchRow[]> {
   const returnIds = fake2.returns(1).map((r) => r.id);
   void sim2.spawn(async () => {
     for (let n = 0; n < LOST; n += 1) {
-      const body = { return_id: returnIds[n % returnIds.length], tracking_number: `LOST${String(n).padStart(6, '0')}`, status: 'received', weight: 1, weight_unit: 'kg' };
+      const body = {
+        return_id: returnIds[n % returnIds.length],
+        tracking_number: `LOST${String(n).padStart(6, '0')}`,
+        status: 'received',
+        weight: 1,
+        weight_unit: 'kg',
+      };
       for (let attempt = 0; attempt < 2; attempt += 1) {
         try {
           await sendStraight(sim2, fake2, token, 'POST', packagesUrl(fake2), { json: body });
@@ -460,7 +527,11 @@ async function lostCreates(): Promise<BenchRow[]> {
 
   const baseline = `${LOST} creates sent straight, each sent again once when its answer is lost (baseline)`;
   return [
-    { section: SECTION, name: baseline, value: `${straight.extra} duplicate packages upstream over ${straightLost} lost answers (${straight.numbers} tracking numbers twice)` },
+    {
+      section: SECTION,
+      name: baseline,
+      value: `${straight.extra} duplicate packages upstream over ${straightLost} lost answers (${straight.numbers} tracking numbers twice)`,
+    },
     {
       section: SECTION,
       name: `duplicates over ${outcome.lost} lost create answers (packages made at the dock, one every 10 s)`,

@@ -107,27 +107,30 @@ function startIntegration(origin: string, token: string): { stop(): Promise<auto
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
     finish = (error, result) => (error ? reject(error) : resolve(result));
   });
-  const instance = autocannon({
-    url: origin,
-    connections: 16,
-    overallRate: NOISY_RATE,
-    duration: 600,
-    headers: { authorization: `Bearer ${token}` },
-    // Each connection cycles through these ten: a body is given here, where autocannon frames it.
-    requests: [
-      ...Array.from({ length: 7 }, () => ({ method: 'GET' as const, setupRequest: (r: autocannon.Request) => ({ ...r, path: pathOf(randomId()) }) })),
-      ...Array.from({ length: 2 }, () => ({
-        method: 'GET' as const,
-        setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/station/return_packages?status=received&sort=-updated_at&page=${1 + (n++ % 200)}` }),
-      })),
-      {
-        method: 'PATCH' as const,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ notes: 'changed by an integration' }),
-        setupRequest: (r: autocannon.Request) => ({ ...r, path: pathOf(randomId()) }),
-      },
-    ],
-  }, (error, result) => finish(error, result));
+  const instance = autocannon(
+    {
+      url: origin,
+      connections: 16,
+      overallRate: NOISY_RATE,
+      duration: 600,
+      headers: { authorization: `Bearer ${token}` },
+      // Each connection cycles through these ten: a body is given here, where autocannon frames it.
+      requests: [
+        ...Array.from({ length: 7 }, () => ({ method: 'GET' as const, setupRequest: (r: autocannon.Request) => ({ ...r, path: pathOf(randomId()) }) })),
+        ...Array.from({ length: 2 }, () => ({
+          method: 'GET' as const,
+          setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/station/return_packages?status=received&sort=-updated_at&page=${1 + (n++ % 200)}` }),
+        })),
+        {
+          method: 'PATCH' as const,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ notes: 'changed by an integration' }),
+          setupRequest: (r: autocannon.Request) => ({ ...r, path: pathOf(randomId()) }),
+        },
+      ],
+    },
+    (error, result) => finish(error, result),
+  );
   return {
     stop() {
       instance.stop();
@@ -228,7 +231,11 @@ async function conditionSeries(page: Page, sku: string, armKey: string | null, a
   return samples;
 }
 
-const p = (times: number[], n: number) => percentile([...times].sort((x, y) => x - y), n);
+const p = (times: number[], n: number) =>
+  percentile(
+    [...times].sort((x, y) => x - y),
+    n,
+  );
 
 /**
  * Whether every unit of `parcel` is on the station received with the disposition and bin the rules
@@ -242,7 +249,14 @@ async function dispositionsOnStation(api: ApiClient, accountId: number, parcel: 
       const unit = UNIT_PLAN[parcel.skus.indexOf(parcel.skuOfLine.get(li.return_line_item_id ?? -1) ?? '')];
       return !unit || li.disposition !== unit.disposition || li.bin !== unit.bin || li.put_confirmed_at === null;
     });
-    problem = pkg.status !== 'received' ? `package ${pkg.status}` : pkg.line_items.length !== 3 ? `${pkg.line_items.length} units` : wrong.length ? `${wrong.length} units without their disposition, bin or put` : '';
+    problem =
+      pkg.status !== 'received'
+        ? `package ${pkg.status}`
+        : pkg.line_items.length !== 3
+          ? `${pkg.line_items.length} units`
+          : wrong.length
+            ? `${wrong.length} units without their disposition, bin or put`
+            : '';
     if (problem === '') return '';
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -387,7 +401,10 @@ export async function runUiBench(): Promise<BenchRow[]> {
 
   const station = await startStation({ dataDir, args: ['--demo'], timeoutMs: 60_000 });
   const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
+  const browser = await chromium.launch({
+    ...(executablePath ? { executablePath } : {}),
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  });
   try {
     const link = await uiLink(station.output);
     // The screen's link carries a terminal's token; making workers and returns is an administrator's.
@@ -482,7 +499,12 @@ export async function runUiBench(): Promise<BenchRow[]> {
     actions++;
     await page.getByTestId('notice').getByText(`Received ${first.tracking}`).waitFor();
     const received = await api.getPackage(accountId, first.id);
-    const ok = received.status === 'received' && received.line_items.map((li) => li.condition).sort().join() === 'fair,good,like_new';
+    const ok =
+      received.status === 'received' &&
+      received.line_items
+        .map((li) => li.condition)
+        .sort()
+        .join() === 'fair,good,like_new';
     // The issue's figure: a 3-item package in at most 10 actions, by keyboard or by scanner.
     const target = 10;
 
@@ -497,7 +519,10 @@ export async function runUiBench(): Promise<BenchRow[]> {
       await page.keyboard.type(`RSCMD-COND-${2 + i}\n`);
       scans += 2;
     }
-    await page.locator(`[data-sku="${last.skus[2] ?? ''}"]`).filter({ hasText: 'Fair' }).waitFor();
+    await page
+      .locator(`[data-sku="${last.skus[2] ?? ''}"]`)
+      .filter({ hasText: 'Fair' })
+      .waitFor();
     await page.keyboard.type('RSCMD-RECEIVE\n');
     scans++;
     await page.getByTestId('notice').getByText('not put in their bins').waitFor();

@@ -87,7 +87,10 @@ function startDock(origin: string, token: string): { work(from: number, to: numb
 /** What the diagnosis prints at a sample: V8's spaces (used / committed) and the engine's table sizes. */
 async function diagnose(station: Station, made: number, snapshot: boolean): Promise<void> {
   const spaces = Object.fromEntries(
-    getHeapSpaceStatistics().map((space) => [space.space_name.replace(/_space$/, ''), `${(space.space_used_size / MiB).toFixed(0)}/${(space.space_size / MiB).toFixed(0)}`]),
+    getHeapSpaceStatistics().map((space) => [
+      space.space_name.replace(/_space$/, ''),
+      `${(space.space_used_size / MiB).toFixed(0)}/${(space.space_size / MiB).toFixed(0)}`,
+    ]),
   );
   // Memory is read before anything awaits, so it is the sample's own: a GC finishing in between (a
   // release under way) would otherwise change it.
@@ -118,7 +121,14 @@ export async function runYearBench(): Promise<BenchRow[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'returns-year-bench-'));
   const time = simulatedClock('2025-01-01T06:00:00.000Z');
   // The sweep runs once a simulated day, below, not on real time.
-  const station = await openStation({ dataDir, rendererDir: join(dataDir, 'no-renderer'), logLevel: 'silent', clock: time.clock, hotSweepMs: 3_600_000, ...HEAP_GROWTH });
+  const station = await openStation({
+    dataDir,
+    rendererDir: join(dataDir, 'no-renderer'),
+    logLevel: 'silent',
+    clock: time.clock,
+    hotSweepMs: 3_600_000,
+    ...HEAP_GROWTH,
+  });
   let dock: ReturnType<typeof startDock> | undefined;
   try {
     const origin = await station.listen('127.0.0.1', 0);
@@ -158,7 +168,9 @@ export async function runYearBench(): Promise<BenchRow[]> {
         peak = 0;
         const at = samples.at(-1);
         const rate = made / ((Date.now() - started) / 1000);
-        process.stderr.write(`year bench: day ${day}, ${made.toLocaleString('en')} packages, RSS ${at?.rss.toFixed(0)} MiB, JS heap used ${at?.heap.toFixed(0)} MiB, ${rate.toFixed(0)} parcels/s\n`);
+        process.stderr.write(
+          `year bench: day ${day}, ${made.toLocaleString('en')} packages, RSS ${at?.rss.toFixed(0)} MiB, JS heap used ${at?.heap.toFixed(0)} MiB, ${rate.toFixed(0)} parcels/s\n`,
+        );
         if (DIAG) await diagnose(station, made, samples.length === 2 || samples.length === SAMPLES);
       }
       time.nextDay();

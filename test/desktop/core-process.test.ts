@@ -72,7 +72,10 @@ describe('the desktop app runs the station core in its own process', () => {
     expect(core?.pid).toBeGreaterThan(0);
     expect(core?.pid).not.toBe(app.child.pid);
     // The station found them given at start: it sets no heap growth of its own.
-    const line = app.stderr().split('\n').find((entry) => entry.includes('V8 heap growth and young generation'));
+    const line = app
+      .stderr()
+      .split('\n')
+      .find((entry) => entry.includes('V8 heap growth and young generation'));
     expect(line, app.stderr()).toBeDefined();
     expect(JSON.parse(line ?? '{}')).toMatchObject({ heap_growth: { source: 'command line' }, young_generation: { semi_space_mb: 8 } });
 
@@ -80,7 +83,10 @@ describe('the desktop app runs the station core in its own process', () => {
     const own = shell(dataDir(), { RETURNS_STATION_SEMI_SPACE_MB: '0', RETURNS_STATION_HEAP_GROWTH_PERCENT: '0', RETURNS_STATION_LOG_LEVEL: 'debug' });
     await own.loaded;
     expect((await own.record()).utilityProcesses[0]?.execArgv).toEqual([]);
-    const ownLine = own.stderr().split('\n').find((entry) => entry.includes('V8 heap growth and young generation'));
+    const ownLine = own
+      .stderr()
+      .split('\n')
+      .find((entry) => entry.includes('V8 heap growth and young generation'));
     expect(JSON.parse(ownLine ?? '{}')).toMatchObject({ heap_growth: { source: 'v8' }, young_generation: { semi_space_mb: null } });
 
     const bad = await shell(dataDir(), { RETURNS_STATION_SEMI_SPACE_MB: 'lots' }).exited;
@@ -142,7 +148,9 @@ describe('the desktop app runs the station core in its own process', () => {
       if (squatting) {
         expect(again.port).not.toBe(url.port);
         // The worker is told where the work the window kept went (it stays with the old port).
-        await expect.poll(async () => (await app.record()).messageBoxes.map((box) => box.message)).toEqual([`Port ${url.port} is in use by another program: the station opened on port ${again.port} for now.`]);
+        await expect
+          .poll(async () => (await app.record()).messageBoxes.map((box) => box.message))
+          .toEqual([`Port ${url.port} is in use by another program: the station opened on port ${again.port} for now.`]);
       }
       const connection = await connectionOf(app, again.href);
       expect(connection.baseUrl).toBe(again.origin);
@@ -191,7 +199,9 @@ describe('the desktop app runs the station core in its own process', () => {
     socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
     socket.on('error', () => undefined);
     const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    socket.write(`POST /api/v1/station/operators HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 9)}`);
+    socket.write(
+      `POST /api/v1/station/operators HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 9)}`,
+    );
     // Writers that keep writing until the station refuses them.
     const answered: string[] = [];
     let refused = 0;

@@ -69,7 +69,11 @@ interface Connection {
  */
 async function openWindow(profile: string, app: RunningShell, url: string): Promise<BrowserContext> {
   const connection = await app.ask<Connection>({ type: 'connection', frameUrl: url, isMainFrame: true, ownWebContents: true });
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS, viewport: { width: 1366, height: 768 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumExecutable(),
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1366, height: 768 },
+  });
   await context.addInitScript((value) => Object.defineProperty(globalThis, 'station', { value: Object.freeze(value) }), connection);
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(url);
@@ -149,7 +153,11 @@ describe("the desktop app's window keeps one origin across starts", () => {
       const url = await app.loaded;
       const { token } = await app.ask<Connection>({ type: 'connection', frameUrl: url, isMainFrame: true, ownWebContents: true });
       const api = async (path: string) => (await fetch(new URL(path, url), { headers: { authorization: `Bearer ${token}` } })).json();
-      const [pkg] = ((await api('/api/v1/station/lookup?code=1ZDEMO0000000001')) as { packages: Array<{ account_id: number; id: number; return_id: number; status: string; tracking_number: string }> }).packages;
+      const [pkg] = (
+        (await api('/api/v1/station/lookup?code=1ZDEMO0000000001')) as {
+          packages: Array<{ account_id: number; id: number; return_id: number; status: string; tracking_number: string }>;
+        }
+      ).packages;
       if (!pkg) throw new Error('the demo package is missing');
 
       let window = await openWindow(profile, app, url);
@@ -165,7 +173,9 @@ describe("the desktop app's window keeps one origin across starts", () => {
       expect((await app.exited).code).toBe(0);
       const takenAt = new Date(Date.now() - 5 * 60_000).toISOString();
       const left = { account_id: pkg.account_id, id: pkg.id, return_id: pkg.return_id, status: pkg.status, tracking_number: pkg.tracking_number };
-      await page.evaluate(`(${KEEP_WORK})(${JSON.stringify({ bytes: [...sampleMedia('image/png', 42)], left, takenAt, accountId: pkg.account_id, packageId: pkg.id })})`);
+      await page.evaluate(
+        `(${KEEP_WORK})(${JSON.stringify({ bytes: [...sampleMedia('image/png', 42)], left, takenAt, accountId: pkg.account_id, packageId: pkg.id })})`,
+      );
       await window.close();
 
       // The app starts again on the same settings: the same origin, so the window finds what it kept.
@@ -178,7 +188,11 @@ describe("the desktop app's window keeps one origin across starts", () => {
       await expect.poll(() => page?.locator(`[data-testid="in-progress-package"][data-tracking="${pkg.tracking_number}"]`).isVisible()).toBe(true);
       const { token: tokenAgain } = await again.ask<Connection>({ type: 'connection', frameUrl: url, isMainFrame: true, ownWebContents: true });
       const media = async () =>
-        ((await (await fetch(new URL(`/api/v1/accounts/${pkg.account_id}/return_packages/${pkg.id}`, url), { headers: { authorization: `Bearer ${tokenAgain}` } })).json()) as { media_files: Array<{ captured_at: string | null }> }).media_files;
+        (
+          (await (
+            await fetch(new URL(`/api/v1/accounts/${pkg.account_id}/return_packages/${pkg.id}`, url), { headers: { authorization: `Bearer ${tokenAgain}` } })
+          ).json()) as { media_files: Array<{ captured_at: string | null }> }
+        ).media_files;
       await expect.poll(media, { timeout: 15_000 }).toEqual([expect.objectContaining({ captured_at: takenAt })]);
       await window.close();
     } finally {

@@ -20,7 +20,11 @@ const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/c
 };
 const { DebugLogger } = require('builder-util/out/DebugLogger') as { DebugLogger: new (enabled: boolean) => unknown };
 const projectDir = new URL('../..', import.meta.url).pathname;
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string>; version: string; name: string };
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>;
+  version: string;
+  name: string;
+};
 
 describe('electron-builder configuration', () => {
   it("passes electron-builder's own schema check", async () => {

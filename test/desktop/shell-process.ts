@@ -14,7 +14,13 @@ export const MAIN_BUNDLE = fileURLToPath(new URL('../../out/main/index.js', impo
 const REGISTER = fileURLToPath(new URL('./electron-stand-in/register.ts', import.meta.url));
 
 export interface ShellRecord {
-  windows: Array<{ options: Record<string, unknown> & { webPreferences: Record<string, unknown> }; loadedUrl: string | null; loads?: number; title: string | null; shown: boolean }>;
+  windows: Array<{
+    options: Record<string, unknown> & { webPreferences: Record<string, unknown> };
+    loadedUrl: string | null;
+    loads?: number;
+    title: string | null;
+    shown: boolean;
+  }>;
   menu: unknown;
   menuSet: boolean;
   partitions: string[];
@@ -24,7 +30,15 @@ export interface ShellRecord {
   messageBoxes: Array<{ type?: string; title?: string; message: string; detail?: string }>;
   calls: string[];
   /** The processes `utilityProcess.fork` started (the station core), in order. */
-  utilityProcesses: Array<{ modulePath: string; args: string[]; execArgv: string[]; nodeExecArgv: string[]; serviceName?: string; pid?: number; exitCode: number | null }>;
+  utilityProcesses: Array<{
+    modulePath: string;
+    args: string[];
+    execArgv: string[];
+    nodeExecArgv: string[];
+    serviceName?: string;
+    pid?: number;
+    exitCode: number | null;
+  }>;
 }
 
 export interface RunningShell {

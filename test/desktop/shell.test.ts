@@ -33,14 +33,22 @@ describe('the built desktop shell', () => {
     const record = await app.record();
     expect(record.windows).toHaveLength(1);
     const prefs = record.windows[0]?.options.webPreferences;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, devTools: false, session: 'persist:returns-station' });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      devTools: false,
+      session: 'persist:returns-station',
+    });
     // The preload the window names was built next to the main bundle.
     expect(existsSync(resolve(MAIN_BUNDLE, '..', String(prefs?.preload)))).toBe(true);
     expect(record.partitions).toEqual(['persist:returns-station']);
     expect(record.defaultSessionTouched).toBe(false);
 
     // Camera only: video, asked by a frame on the station's own origin.
-    const ask = (permission: string, requestingUrl: string, mediaTypes?: string[]) => app.ask<boolean>({ type: 'permission', permission, requestingUrl, mediaTypes });
+    const ask = (permission: string, requestingUrl: string, mediaTypes?: string[]) =>
+      app.ask<boolean>({ type: 'permission', permission, requestingUrl, mediaTypes });
     expect(await ask('media', `${origin}/`, ['video'])).toBe(true);
     expect(await ask('media', `${origin}/`, ['audio'])).toBe(false);
     expect(await ask('media', `${origin}/`, ['video', 'audio'])).toBe(false);
@@ -53,7 +61,12 @@ describe('the built desktop shell', () => {
     expect(await app.ask({ type: 'permission-check', permission: 'clipboard-read', requestingOrigin: origin })).toBe(false);
 
     // The connection (with its station token) goes to the window's own main frame only.
-    const connection = await app.ask<{ baseUrl: string; token: string; version: string } | null>({ type: 'connection', frameUrl: `${origin}/`, isMainFrame: true, ownWebContents: true });
+    const connection = await app.ask<{ baseUrl: string; token: string; version: string } | null>({
+      type: 'connection',
+      frameUrl: `${origin}/`,
+      isMainFrame: true,
+      ownWebContents: true,
+    });
     expect(Object.keys(connection ?? {}).sort()).toEqual(['baseUrl', 'token', 'version']);
     expect(connection?.baseUrl).toBe(origin);
     expect(await app.ask({ type: 'connection', frameUrl: `${origin}/`, isMainFrame: false, ownWebContents: true })).toBeNull();
@@ -140,7 +153,9 @@ describe('the built desktop shell', () => {
     // A body announced but not sent: the request stays in flight until the deadline cuts it.
     const socket = connect(Number(url.port), url.hostname);
     await new Promise<void>((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /api/v1/station/operators HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${connection.token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
+    socket.write(
+      `POST /api/v1/station/operators HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${connection.token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+    );
     socket.on('error', () => undefined);
     const cut = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     // Nothing outside the station tells when it has parsed the headers; give it a moment.
@@ -173,7 +188,10 @@ describe('the built desktop shell', () => {
     const dir = dataDir();
     writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ hotDays: 3, hotRecentMax: 500, mediaBudgetMb: 1 }));
     const storeOpen = (app: RunningShell) => {
-      const line = app.stderr().split('\n').find((entry) => entry.includes('store open: the hot set is in memory'));
+      const line = app
+        .stderr()
+        .split('\n')
+        .find((entry) => entry.includes('store open: the hot set is in memory'));
       return line ? (JSON.parse(line) as { hot_days: number; hot_recent_max: number }) : undefined;
     };
     const budgetOf = async (app: RunningShell) => {

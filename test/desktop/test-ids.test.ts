@@ -16,11 +16,19 @@ function uiSources(dir: string): string[] {
   });
 }
 
-const inUi = new Set(uiSources(join(root, 'renderer/src')).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/(?:data-testid|[tT]estId)="([a-z][a-z0-9-]*)"/g)].map((m) => m[1] ?? '')));
+const inUi = new Set(
+  uiSources(join(root, 'renderer/src')).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/(?:data-testid|[tT]estId)="([a-z][a-z0-9-]*)"/g)].map((m) => m[1] ?? ''),
+  ),
+);
 const docs = readFileSync(join(root, 'docs/testing.md'), 'utf8');
 const idSection = docs.slice(docs.indexOf('## Test ids'));
 // Ids are the backticked names in the table's first column; attribute names (`data-state`) are not ids.
-const documented = new Set([...idSection.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) => [...(row[1] ?? '').matchAll(/`([a-z][a-z0-9-]*)`/g)].map((m) => m[1] ?? '')).filter((id) => id !== 'id' && !id.startsWith('data-')));
+const documented = new Set(
+  [...idSection.matchAll(/^\| ([^|]+) \|/gm)]
+    .flatMap((row) => [...(row[1] ?? '').matchAll(/`([a-z][a-z0-9-]*)`/g)].map((m) => m[1] ?? ''))
+    .filter((id) => id !== 'id' && !id.startsWith('data-')),
+);
 
 describe('the documented test ids', () => {
   it('are found', () => {

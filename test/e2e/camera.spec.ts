@@ -16,7 +16,9 @@ const W = 1280;
 const H = 720;
 
 async function barcodeY4m(text: string, file: string): Promise<void> {
-  const png = PNG.sync.read(await bwipjs.toBuffer({ bcid: 'code128', text, scale: 3, height: 18, paddingwidth: 12, paddingheight: 12, backgroundcolor: 'FFFFFF' }));
+  const png = PNG.sync.read(
+    await bwipjs.toBuffer({ bcid: 'code128', text, scale: 3, height: 18, paddingwidth: 12, paddingheight: 12, backgroundcolor: 'FFFFFF' }),
+  );
   const y = Buffer.alloc(W * H, 235);
   const left = Math.max(0, Math.floor((W - png.width) / 2));
   const top = Math.max(0, Math.floor((H - png.height) / 2));
@@ -42,7 +44,14 @@ test('camera scan mode reads a barcode from the (fake) camera and opens its pack
   await barcodeY4m(s.tracking, video);
   const browser = await chromium.launch({
     ...(executablePath ? { executablePath } : {}),
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
   });
   try {
     const page = await browser.newPage();

@@ -10,7 +10,9 @@ import type { Page } from '@playwright/test';
  * scanner's pace; no key is pressed by hand.
  */
 
-const COMMANDS = ['RECEIVE', 'UNDO', 'COND-1', 'COND-2', 'COND-3', 'COND-4', 'COND-5', 'COND-6', 'DEFECTIVE', 'SPLIT', 'NEXT', 'BACK', 'SIGNOUT'].map((c) => `RSCMD-${c}`);
+const COMMANDS = ['RECEIVE', 'UNDO', 'COND-1', 'COND-2', 'COND-3', 'COND-4', 'COND-5', 'COND-6', 'DEFECTIVE', 'SPLIT', 'NEXT', 'BACK', 'SIGNOUT'].map(
+  (c) => `RSCMD-${c}`,
+);
 
 /** The bars of an SVG barcode (its paths' strokes), whatever the markup's serialisation. */
 const bars = (svg: string) => [...svg.matchAll(/stroke-width="([\d.]+)" d="([^"]+)"/g)].map((m) => `${m[1]}:${m[2]}`);

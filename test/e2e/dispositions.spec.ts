@@ -71,5 +71,6 @@ test('a three-line package with dispositions and bins, by scans alone, all in vi
       [c, 'return_to_vendor', 'RTV', true],
     ].sort(),
   );
-  for (const item of pkg.line_items) expect(item.tags).toEqual(expect.arrayContaining([`disposition:${item.disposition}`, `bin:${item.bin}`, `unit:${item.unit_id}`]));
+  for (const item of pkg.line_items)
+    expect(item.tags).toEqual(expect.arrayContaining([`disposition:${item.disposition}`, `bin:${item.bin}`, `unit:${item.unit_id}`]));
 });

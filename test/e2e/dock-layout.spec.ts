@@ -36,7 +36,14 @@ for (const size of SIZES) {
         width: 30,
         height: 20,
         dimension_unit: 'cm',
-        return_line_items: SKUS.map((sku, i) => ({ quantity: 1 + (i % 2), unreceived_quantity: 1 + (i % 2), name: `Tableware ${sku.slice(7).toLowerCase()}`, price: 20, currency: 'EUR', merchant_sku: `${sku}-${tag}` })),
+        return_line_items: SKUS.map((sku, i) => ({
+          quantity: 1 + (i % 2),
+          unreceived_quantity: 1 + (i % 2),
+          name: `Tableware ${sku.slice(7).toLowerCase()}`,
+          price: 20,
+          currency: 'EUR',
+          merchant_sku: `${sku}-${tag}`,
+        })),
       });
       const tracking = `LAYOUT${tag}`;
       await demo.api.createPackage(account, { return_id: ret.id, tracking_number: tracking });
@@ -68,13 +75,29 @@ for (const size of SIZES) {
       await expect(page.getByTestId('unit-row')).toBeInViewport({ ratio: 0.98 });
 
       await expect(page).toHaveScreenshot(`package-${size.name}.png`, {
-        mask: [page.getByTestId('tracking-number'), page.locator('.return-facts'), page.locator('.sku'), page.getByTestId('operator'), page.locator('.count'), page.getByTestId('station-version'), page.getByTestId('notice'), page.locator('.link-state')],
+        mask: [
+          page.getByTestId('tracking-number'),
+          page.locator('.return-facts'),
+          page.locator('.sku'),
+          page.getByTestId('operator'),
+          page.locator('.count'),
+          page.getByTestId('station-version'),
+          page.getByTestId('notice'),
+          page.locator('.link-state'),
+        ],
         maxDiffPixelRatio: 0.02,
       });
       await page.keyboard.press('Escape');
       await expect(page.getByTestId('scan-field')).toBeInViewport({ ratio: 1 });
       await expect(page).toHaveScreenshot(`scan-${size.name}.png`, {
-        mask: [page.getByTestId('operator'), page.locator('.count'), page.getByTestId('station-version'), page.getByTestId('notice'), page.locator('.link-state'), page.locator('.station-work')],
+        mask: [
+          page.getByTestId('operator'),
+          page.locator('.count'),
+          page.getByTestId('station-version'),
+          page.getByTestId('notice'),
+          page.locator('.link-state'),
+          page.locator('.station-work'),
+        ],
         maxDiffPixelRatio: 0.02,
       });
     });

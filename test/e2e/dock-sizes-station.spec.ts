@@ -31,7 +31,8 @@ for (const size of SIZES) {
       await demo.api.updateStationSettings({ labels: { printer: { kind: 'zpl_tcp', host: '127.0.0.1', port: printer.port }, package_slip: false } });
       try {
         const units = [];
-        for (const line of s.ret.return_line_items) units.push(await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: line.id, condition: 'like_new' }));
+        for (const line of s.ret.return_line_items)
+          units.push(await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: line.id, condition: 'like_new' }));
         const [first, ...rest] = units;
         if (!first) throw new Error('no unit');
         await demo.api.createUnitLabel(s.accountId, s.packageId, first.id);
@@ -61,7 +62,12 @@ for (const size of SIZES) {
           await expectNoCutText(page.getByTestId('operator'));
           await expectSideBySide(page.getByTestId('station-menu').locator('.operator, :scope > button, .nav > button'));
         }
-        await look('scan-long-name', [page.getByTestId('scan-field'), ...(handheld ? [page.getByTestId('menu-button')] : [page.getByRole('button', { name: 'Sign out', exact: true }), page.getByTestId('settings-button')])]);
+        await look('scan-long-name', [
+          page.getByTestId('scan-field'),
+          ...(handheld
+            ? [page.getByTestId('menu-button')]
+            : [page.getByRole('button', { name: 'Sign out', exact: true }), page.getByTestId('settings-button')]),
+        ]);
 
         await page.keyboard.press('Alt+L');
         const jobs = page.getByTestId('print-job');
@@ -75,11 +81,29 @@ for (const size of SIZES) {
         const tabs = ['station', 'printer', 'more', 'site'].map((id) => page.getByTestId(`settings-tab-${id}`));
         await look('settings-station', [...tabs, page.getByTestId('scanner-save'), page.getByTestId('unset-conditions'), page.getByTestId('station-currency')]);
         await page.keyboard.press('Alt+2');
-        await look('settings-printer', [...tabs, page.getByTestId('printer-host'), page.getByTestId('printer-save'), page.getByTestId('printer-test'), page.getByTestId('print-queue-link')]);
+        await look('settings-printer', [
+          ...tabs,
+          page.getByTestId('printer-host'),
+          page.getByTestId('printer-save'),
+          page.getByTestId('printer-test'),
+          page.getByTestId('print-queue-link'),
+        ]);
         await page.keyboard.press('Alt+3');
-        await look('settings-more', [...tabs, page.getByTestId('supervisor-sign-in'), page.getByTestId('workers-link'), page.getByTestId('disposition-rules-link'), page.getByTestId('command-barcodes-link')]);
+        await look('settings-more', [
+          ...tabs,
+          page.getByTestId('supervisor-sign-in'),
+          page.getByTestId('workers-link'),
+          page.getByTestId('disposition-rules-link'),
+          page.getByTestId('command-barcodes-link'),
+        ]);
         await page.keyboard.press('Alt+4');
-        await look('settings-site', [...tabs, page.getByTestId('site-invite'), page.getByTestId('handheld-pair'), page.getByTestId('site-join-url'), page.getByTestId('site-join')]);
+        await look('settings-site', [
+          ...tabs,
+          page.getByTestId('site-invite'),
+          page.getByTestId('handheld-pair'),
+          page.getByTestId('site-join-url'),
+          page.getByTestId('site-join'),
+        ]);
         // A supervisor makes a join code and pairs a handheld: the code, the QR and the join form.
         await signInSupervisor(page);
         await page.getByTestId('site-invite').click();

@@ -45,12 +45,20 @@ for (const size of SIZES) {
         await page.keyboard.press('Alt+W');
         await expect(screen.getByTestId('worker-row')).toHaveCount(11);
         // With a supervisor signed in, the header's screens and both sign-outs stay in the window (on a handheld: under Menu).
-        const header = handheld ? [] : [page.getByTestId('settings-button'), page.getByTestId('supervisor-sign-out'), page.getByRole('button', { name: 'Sign out', exact: true })];
+        const header = handheld
+          ? []
+          : [page.getByTestId('settings-button'), page.getByTestId('supervisor-sign-out'), page.getByRole('button', { name: 'Sign out', exact: true })];
         // …and none lies under another.
         if (!handheld) await expectSideBySide(page.getByTestId('station-menu').locator('button'));
         // …and the supervisor's name reads whole ("Morgan Diaz", not "S…").
         if (!handheld) await expectNoCutText(page.locator('.supervisor-who'));
-        await look('workers', [...header, page.getByTestId('worker-name'), page.getByTestId('worker-pin'), page.getByTestId('worker-save'), screen.getByRole('button', { name: 'Deactivate Dock worker number 1' })]);
+        await look('workers', [
+          ...header,
+          page.getByTestId('worker-name'),
+          page.getByTestId('worker-pin'),
+          page.getByTestId('worker-save'),
+          screen.getByRole('button', { name: 'Deactivate Dock worker number 1' }),
+        ]);
         // Every worker's name, badge, role and state read whole (a card each on a handheld).
         await expectNoCutText(screen.getByTestId('worker-row').locator('td'));
 
@@ -63,7 +71,12 @@ for (const size of SIZES) {
         await page.getByTestId('supervisor-pin').fill('0000');
         await page.getByTestId('supervisor-submit').click();
         await expect(page.getByTestId('supervisor-error')).toBeVisible();
-        await look('supervisor-signin', [page.getByTestId('supervisor-badge'), page.getByTestId('supervisor-pin'), page.getByTestId('supervisor-submit'), page.getByTestId('supervisor-error')]);
+        await look('supervisor-signin', [
+          page.getByTestId('supervisor-badge'),
+          page.getByTestId('supervisor-pin'),
+          page.getByTestId('supervisor-submit'),
+          page.getByTestId('supervisor-error'),
+        ]);
       } finally {
         await station.stop();
       }
@@ -103,4 +116,3 @@ for (const size of SIZES) {
     });
   });
 }
-

@@ -21,7 +21,8 @@ for (const size of SIZES) {
       test.slow();
       const s = await scenario(demo, 'delivered');
       // More parcels and returns than the demo's, so each list has 8 rows and more to show.
-      for (let i = 0; i < 4; i += 1) await demo.api.createPackage(s.accountId, { return_id: s.ret.id, tracking_number: `${s.tracking}L${i}`, status: 'in_transit' });
+      for (let i = 0; i < 4; i += 1)
+        await demo.api.createPackage(s.accountId, { return_id: s.ret.id, tracking_number: `${s.tracking}L${i}`, status: 'in_transit' });
       for (let i = 0; i < 3; i += 1) await createReturn(demo.api, s.accountId, uid());
       const look = (screen: string, actions: Locator[], scrolled = handheld) => expectFits(page, testInfo, `${screen}-${size.name}`, actions, scrolled);
 
@@ -58,10 +59,22 @@ for (const size of SIZES) {
       // A list row opens by its first cell: at 1024×600 the eighth is in view.
       await page.keyboard.press('Alt+P');
       await expect(page.getByTestId('package-row').first()).toBeVisible();
-      await look('packages', [page.getByTestId('list-search'), page.getByTestId('package-row').nth(size.width >= 1024 ? 7 : 0).locator('th')]);
+      await look('packages', [
+        page.getByTestId('list-search'),
+        page
+          .getByTestId('package-row')
+          .nth(size.width >= 1024 ? 7 : 0)
+          .locator('th'),
+      ]);
       await page.keyboard.press('Alt+R');
       await expect(page.getByTestId('return-row').first()).toBeVisible();
-      await look('returns', [page.getByTestId('list-search'), page.getByTestId('return-row').nth(size.width >= 1024 ? 7 : 0).locator('th')]);
+      await look('returns', [
+        page.getByTestId('list-search'),
+        page
+          .getByTestId('return-row')
+          .nth(size.width >= 1024 ? 7 : 0)
+          .locator('th'),
+      ]);
       // Below a dock's width nothing in a row is cut: a long email or a return's lines wrap in the row.
       if (size.width < 1024) {
         await expectNoCutText(page.getByTestId('return-row').locator('th, td'));
@@ -95,12 +108,17 @@ for (const size of SIZES) {
       await page.getByTestId('disposition-rules-link').click();
       await expect(page.getByTestId('rule-row').first()).toBeVisible();
       // The rules' actions sit above the table (which scrolls in its box): in view at once at a dock's size.
-      await look('rules', [page.getByTestId('rules-add'), page.getByTestId('rules-save'), page.getByTestId('rules-cancel'), page.getByTestId('rule-name').first()]);
+      await look('rules', [
+        page.getByTestId('rules-add'),
+        page.getByTestId('rules-save'),
+        page.getByTestId('rules-cancel'),
+        page.getByTestId('rule-name').first(),
+      ]);
       // Each rule's name, pickers, disposition and bin read whole, and its buttons are in the table's box.
       await expectNoCutText(page.getByTestId('rule-row').locator('td'));
       const box = await page.locator('.rules-table-box').boundingBox();
       const remove = await page.getByTestId('rule-delete').first().boundingBox();
-      expect((remove?.x ?? 0) + (remove?.width ?? 0), 'a rule\'s ✕ lies beyond the table\'s box').toBeLessThanOrEqual((box?.x ?? 0) + (box?.width ?? 0));
+      expect((remove?.x ?? 0) + (remove?.width ?? 0), "a rule's ✕ lies beyond the table's box").toBeLessThanOrEqual((box?.x ?? 0) + (box?.width ?? 0));
     });
   });
 }

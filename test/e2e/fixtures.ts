@@ -37,10 +37,19 @@ async function waitForLink(station: RunningStation, timeoutMs = 20_000): Promise
 
 /** Starts a `serve --demo` station of a test's own (e.g. one the test stops and starts again). */
 export async function startDemoStation(
-  options: { dataDir?: string; port?: number; /** More `serve` flags (`--host`). */ args?: string[]; /** Startup settings from the environment. */ env?: Record<string, string> } = {},
+  options: {
+    dataDir?: string;
+    port?: number;
+    /** More `serve` flags (`--host`). */ args?: string[];
+    /** Startup settings from the environment. */ env?: Record<string, string>;
+  } = {},
 ): Promise<DemoStation> {
   const args = ['--demo', ...(options.port === undefined ? [] : ['--port', String(options.port)]), ...(options.args ?? [])];
-  const station = await startStation({ args, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }), ...(options.env === undefined ? {} : { env: options.env }) });
+  const station = await startStation({
+    args,
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
   const uiUrl = await waitForLink(station);
   const token = new URLSearchParams(new URL(uiUrl).hash.slice(1)).get('token');
   if (!token) throw new Error(`The UI link carries no token: ${uiUrl}`);
@@ -88,4 +97,3 @@ export const test = base.extend<{ stationSettingsRestored: undefined }, { statio
   ],
 });
 export { expect } from '@playwright/test';
-

@@ -50,7 +50,11 @@ async function touchKeyboard(page: Page, text: string): Promise<void> {
 }
 
 /** Taps a condition button of the selected item's panel. */
-const tapCondition = (page: Page, label: string) => page.getByTestId('condition-panel').getByRole('button', { name: new RegExp(`\\b${label}\\b`) }).tap();
+const tapCondition = (page: Page, label: string) =>
+  page
+    .getByTestId('condition-panel')
+    .getByRole('button', { name: new RegExp(`\\b${label}\\b`) })
+    .tap();
 
 test('a handheld receives a package by touch while the Wi-Fi drops mid-package: nothing is lost, each thing recorded once', async () => {
   test.setTimeout(120_000);
@@ -219,15 +223,19 @@ test('the Wi-Fi drops while the station is answering: the scan and the receive i
     // (The request is passed on by the test's own client, which trusts the station's authority as the handheld does.)
     const toStation = fetchTrusting({ ca: readFileSync(join(station.dataDir, 'tls', 'site-ca.pem'), 'utf8') });
     const answerLost = (pattern: RegExp, method: string) =>
-      page.route(pattern, async (route) => {
-        const request = route.request();
-        if (request.method() !== method) return route.fallback();
-        const headers = await request.allHeaders();
-        const reached = await toStation(request.url(), { method, headers, body: request.postData() ?? undefined });
-        expect(reached.status).toBeLessThan(300);
-        await context.setOffline(true);
-        await route.abort('internetdisconnected');
-      }, { times: 1 });
+      page.route(
+        pattern,
+        async (route) => {
+          const request = route.request();
+          if (request.method() !== method) return route.fallback();
+          const headers = await request.allHeaders();
+          const reached = await toStation(request.url(), { method, headers, body: request.postData() ?? undefined });
+          expect(reached.status).toBeLessThan(300);
+          await context.setOffline(true);
+          await route.abort('internetdisconnected');
+        },
+        { times: 1 },
+      );
     await answerLost(/\/line_items$/, 'POST');
     await scan(page, s.skus[0]);
     await expect(page.getByTestId('link-state')).toContainText('Station unreachable');

@@ -48,7 +48,10 @@ for (const viewport of [
   { width: 800, height: 600 },
   { width: 412, height: 915 },
 ]) {
-  test(`an offline label printer: receiving says the labels did not print and why; the header says so and opens the queue (${viewport.width}×${viewport.height})`, async ({ page, demo }) => {
+  test(`an offline label printer: receiving says the labels did not print and why; the header says so and opens the queue (${viewport.width}×${viewport.height})`, async ({
+    page,
+    demo,
+  }) => {
     test.slow();
     await page.setViewportSize(viewport);
     const s = await inspected(demo);
@@ -58,9 +61,13 @@ for (const viewport of [
       await openAndSignIn(page, demo, s.operator);
       await receiveAtDock(page, s);
       const why = `The printer 127.0.0.1 (port ${port}) does not answer`;
-      await expect(page.getByTestId('notice')).toContainText(`${s.tracking} is received, but its ${s.units.length} labels did not print: ${why}.`, { timeout: 8000 });
+      await expect(page.getByTestId('notice')).toContainText(`${s.tracking} is received, but its ${s.units.length} labels did not print: ${why}.`, {
+        timeout: 8000,
+      });
       // What the station recorded: every unit's label waits, with the reason in words.
-      const waiting = (await demo.api.listPrintJobs({ state: ['waiting', 'sending'], per_page: 100 })).data.filter((job: PrintJob) => job.return_package_id === s.packageId);
+      const waiting = (await demo.api.listPrintJobs({ state: ['waiting', 'sending'], per_page: 100 })).data.filter(
+        (job: PrintJob) => job.return_package_id === s.packageId,
+      );
       expect(waiting.map((job) => job.unit_id).sort()).toEqual([...s.units].sort());
       expect(waiting.some((job) => job.last_error?.startsWith(why))).toBe(true);
 
@@ -81,7 +88,7 @@ for (const viewport of [
   });
 }
 
-test('the browser as the printer: receiving offers the package\'s labels as one PDF', async ({ page, demo }) => {
+test("the browser as the printer: receiving offers the package's labels as one PDF", async ({ page, demo }) => {
   test.slow();
   await page.setViewportSize({ width: 1024, height: 600 });
   await demo.api.updateStationSettings({ labels: { printer: { kind: 'browser' }, package_slip: false } });
@@ -100,7 +107,11 @@ test('the browser as the printer: receiving offers the package\'s labels as one 
   expect(href).toMatch(/^blob:/);
   // What it offers is the package's labels PDF: one page a unit, the first scanning to the first unit.
   const pdf = new Uint8Array(await (await demo.api.packageLabelsPdf(s.accountId, s.packageId)).arrayBuffer());
-  expect(Buffer.from(pdf).toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(s.units.length);
+  expect(
+    Buffer.from(pdf)
+      .toString('latin1')
+      .match(/\/Type \/Page\b/g),
+  ).toHaveLength(s.units.length);
   expect(await code128On(pdf)).toEqual([s.units[0]]);
   // Nothing was queued for a printer: the browser prints them.
   const queued = (await demo.api.listPrintJobs({ per_page: 100 })).data.filter((job: PrintJob) => job.return_package_id === s.packageId);

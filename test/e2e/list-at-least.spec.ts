@@ -23,7 +23,11 @@ test.beforeAll(async () => {
   for (let n = 0; n < MADE; n++) {
     const accountId = accounts[n % 2] ?? 0;
     const ret = await demo.api.createReturn(manualReturnBody({ account_id: accountId, email: `atl-${tag.toLowerCase()}-${n}@example.com` }));
-    await demo.api.createPackage(accountId, { return_id: ret.id, tracking_number: `ATL${tag}${String(n).padStart(3, '0')}`, status: n % 3 ? 'in_transit' : 'delivered' });
+    await demo.api.createPackage(accountId, {
+      return_id: ret.id,
+      tracking_number: `ATL${tag}${String(n).padStart(3, '0')}`,
+      status: n % 3 ? 'in_transit' : 'delivered',
+    });
   }
 });
 test.afterAll(async () => {
@@ -32,7 +36,10 @@ test.afterAll(async () => {
 
 /** The list's account choice: every account. */
 async function allAccounts(page: Page) {
-  await page.locator('label', { has: page.locator('span', { hasText: /^Account$/ }) }).locator('select').selectOption({ label: 'All accounts' });
+  await page
+    .locator('label', { has: page.locator('span', { hasText: /^Account$/ }) })
+    .locator('select')
+    .selectOption({ label: 'All accounts' });
 }
 
 test('a broad search over every account says "at least", and Next reaches the rest', async ({ page }) => {
@@ -73,7 +80,10 @@ test('a broad search over every account says "at least", and Next reaches the re
   await page.getByRole('button', { name: 'Next →' }).click();
   await expect(page.getByTestId('return-row')).toHaveCount(MADE - 25);
   await expect(page.getByTestId('pager')).toHaveText(`Page 2 of 2 · ${MADE} in all`);
-  for (const viewport of [{ width: 800, height: 600 }, { width: 412, height: 915 }]) {
+  for (const viewport of [
+    { width: 800, height: 600 },
+    { width: 412, height: 915 },
+  ]) {
     await page.setViewportSize(viewport);
     await page.getByRole('button', { name: '← Previous' }).click();
     await expect(page.getByTestId('pager')).toContainText('at least');

@@ -69,7 +69,10 @@ test('the returns list shows all accounts at once for the station', async ({ pag
   await openAndSignIn(page, demo, operator);
   await page.keyboard.press('Alt+R');
   await page.getByTestId('return-list').waitFor();
-  await page.locator('label', { has: page.locator('span', { hasText: /^Account$/ }) }).locator('select').selectOption({ label: 'All accounts' });
+  await page
+    .locator('label', { has: page.locator('span', { hasText: /^Account$/ }) })
+    .locator('select')
+    .selectOption({ label: 'All accounts' });
   // Both accounts' returns in one list (searched by the start of their emails).
   await page.getByTestId('list-search').fill(`buyer-${tag.toLowerCase()}`);
   await page.getByTestId('list-search').press('Enter');
@@ -89,7 +92,10 @@ test('the packages list shows all accounts at once and opens a package of any of
   await openAndSignIn(page, demo, operator);
   await page.keyboard.press('Alt+P');
   await page.getByTestId('package-list').waitFor();
-  await page.locator('label', { has: page.locator('span', { hasText: /^Account$/ }) }).locator('select').selectOption({ label: 'All accounts' });
+  await page
+    .locator('label', { has: page.locator('span', { hasText: /^Account$/ }) })
+    .locator('select')
+    .selectOption({ label: 'All accounts' });
   await page.getByTestId('list-search').fill(`allp${tag}`);
   await page.getByTestId('list-search').press('Enter');
   await expect(page.getByTestId('package-row')).toHaveCount(2);

@@ -54,7 +54,13 @@ test('a received package refuses scans and keys until "Correct receipt", which r
   // The correction's own tag, then the station's for the disposition the new condition gives,
   // on the unit selected when the package opened (the first); the other unit is as it was.
   const unitId = pkg.line_items[0]?.unit_id;
-  expect(pkg.line_items[0]).toMatchObject({ quantity: 1, condition: 'good', condition_by: s.operator.id, disposition: 'refurbish', tags: [`corrected-by-${s.operator.id}`, 'disposition:refurbish', 'bin:REFURB', `unit:${unitId}`] });
+  expect(pkg.line_items[0]).toMatchObject({
+    quantity: 1,
+    condition: 'good',
+    condition_by: s.operator.id,
+    disposition: 'refurbish',
+    tags: [`corrected-by-${s.operator.id}`, 'disposition:refurbish', 'bin:REFURB', `unit:${unitId}`],
+  });
   expect(pkg.line_items[1]).toMatchObject({ quantity: 1, condition: null, disposition: null, tags: [] });
 });
 

@@ -10,12 +10,18 @@ import { signInSupervisor } from './supervisor-helpers.ts';
  */
 
 /** The manual-return form's currency select (its label also holds every option's text). */
-const currencyOf = (page: Page) => page.getByTestId('register-view').locator('label', { has: page.locator('span', { hasText: /^Currency$/ }) }).locator('select');
+const currencyOf = (page: Page) =>
+  page
+    .getByTestId('register-view')
+    .locator('label', { has: page.locator('span', { hasText: /^Currency$/ }) })
+    .locator('select');
 
 test('a new manual return defaults to the account’s currency', async ({ page, demo }) => {
   const tag = uid();
   const accountId = await firstAccount(demo.api);
-  await demo.api.createReturn(manualReturnBody({ account_id: accountId, currency: 'GBP', return_line_items: [returnLine(`GBP-${tag}`, 1, { currency: 'GBP' })] }));
+  await demo.api.createReturn(
+    manualReturnBody({ account_id: accountId, currency: 'GBP', return_line_items: [returnLine(`GBP-${tag}`, 1, { currency: 'GBP' })] }),
+  );
   const operator = await demo.api.createOperator({ name: `Currency ${tag}`, badge_code: `CUR-${tag}` });
   await openAndSignIn(page, demo, operator);
   await scan(page, `NEWCUR${tag}`);
@@ -36,7 +42,9 @@ test('without returns on the account, the station’s currency; without that, US
   const tag = uid();
   const operator = await demo.api.createOperator({ name: `Currency ${tag}`, badge_code: `CUR2-${tag}` });
   // The account has no return yet (its list comes back empty).
-  await page.route(/\/returns\?.*per_page=1/, (route) => route.fulfill({ json: { data: [], meta: { current_page: 1, total_pages: 0, total_count: 0, per_page: 1 } } }));
+  await page.route(/\/returns\?.*per_page=1/, (route) =>
+    route.fulfill({ json: { data: [], meta: { current_page: 1, total_pages: 0, total_count: 0, per_page: 1 } } }),
+  );
   await openAndSignIn(page, demo, operator);
   await scan(page, `NEWST${tag}`);
   await expect(currencyOf(page)).toHaveValue('USD');

@@ -15,7 +15,9 @@ test('a notice from the receive screen does not stay on the lists, Today and Syn
   const notice = page.getByTestId('notice');
   await expect(notice).toContainText(': 1');
   // What the station recorded: the item scanned at the dock.
-  await expect.poll(async () => (await demo.api.getPackage(s.accountId, s.packageId)).line_items.map((item) => [item.merchant_sku, item.quantity])).toEqual([[s.skus[0], 1]]);
+  await expect
+    .poll(async () => (await demo.api.getPackage(s.accountId, s.packageId)).line_items.map((item) => [item.merchant_sku, item.quantity]))
+    .toEqual([[s.skus[0], 1]]);
 
   const empty = async (screenTestId: string) => {
     await expect(page.getByTestId(screenTestId)).toBeVisible();

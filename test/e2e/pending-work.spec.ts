@@ -117,7 +117,9 @@ test('F2 while the station is stopped: pending, the next parcel can be worked, r
     await expect(page.getByTestId('tracking-number')).toHaveText(next.tracking);
     await scan(page, next.skus[0]);
     await expect(pending).toHaveCount(0, { timeout: 15_000 });
-    await expect.poll(async () => (await notices(page)).filter((n) => n.includes(`Received ${s.tracking}`))).toEqual([`success: Received ${s.tracking} — 4 units (sent now that the station answers).`]);
+    await expect
+      .poll(async () => (await notices(page)).filter((n) => n.includes(`Received ${s.tracking}`)))
+      .toEqual([`success: Received ${s.tracking} — 4 units (sent now that the station answers).`]);
 
     const pkg = await station.api.getPackage(s.accountId, s.packageId);
     expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });

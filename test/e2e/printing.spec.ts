@@ -13,7 +13,6 @@ import { signInSupervisor } from './supervisor-helpers.ts';
 
 test.use({ viewport: { width: 1024, height: 600 } });
 
-
 test('test print, a unit label by F5, and the print queue of an offline printer', async ({ page, demo }) => {
   test.slow();
   const s = await scenario(demo);
@@ -32,7 +31,10 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
     expect((await testTab).url()).toMatch(/^blob:/);
     await expect(page.getByTestId('pdf-link')).toContainText('Test label');
     const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join('; ')}`), 'settings').toEqual([]);
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join('; ')}`),
+      'settings',
+    ).toEqual([]);
     await page.getByTestId('pdf-link').getByRole('button', { name: 'Close' }).click();
 
     // At the dock: the unit has its id, F5 opens its label.
@@ -80,7 +82,10 @@ test('test print, a unit label by F5, and the print queue of an offline printer'
     // The header says so too (checked by axe with the rest of the page).
     await expect(page.getByTestId('print-indicator')).toContainText('1 label waiting');
     const axe = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(axe.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join('; ')}`), 'print queue').toEqual([]);
+    expect(
+      axe.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join('; ')}`),
+      'print queue',
+    ).toEqual([]);
     // Cancelled with the keyboard alone.
     const cancel = queue.getByRole('button', { name: /^Cancel job/ }).first();
     for (let i = 0; i < 40 && !(await cancel.evaluate((el) => el.matches(':focus'))); i++) await page.keyboard.press('Tab');

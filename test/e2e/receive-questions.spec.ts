@@ -20,7 +20,9 @@ test('F2 on a package with nothing scanned asks first, also when the station all
   await scan(page, s.tracking);
   await expect(page.getByTestId('tracking-number')).toHaveText(s.tracking);
   await typeTimed(page, F2());
-  await expect(page.getByTestId('notice')).toHaveText(`Receive ${s.tracking} — nothing scanned? Press F2 (or scan or tap Receive) again to receive it as it is.`);
+  await expect(page.getByTestId('notice')).toHaveText(
+    `Receive ${s.tracking} — nothing scanned? Press F2 (or scan or tap Receive) again to receive it as it is.`,
+  );
   await expect(page.getByTestId('notice')).toHaveAttribute('data-tone', 'warning');
   expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('delivered');
   await typeTimed(page, F2());
@@ -44,7 +46,10 @@ test('a partial receipt is asked about once, listing what is missing, and is on 
   await expect(notice).toContainText('1 unit with no condition');
   expect((await demo.api.getPackage(s.accountId, s.packageId)).status).toBe('delivered');
   // Something changed (a condition): the question is asked again, for what is missing now.
-  await typeTimed(page, [{ key: '2', atMs: 0 }, { key: 'Enter', atMs: 200 }]);
+  await typeTimed(page, [
+    { key: '2', atMs: 0 },
+    { key: 'Enter', atMs: 200 },
+  ]);
   await expect(lineRow(page, s.skus[1])).toContainText('Like new');
   await waitForQuietSync(page);
   await typeTimed(page, F2());
@@ -108,7 +113,8 @@ test('a return sent in two parcels: each is received at once with what it brough
   const { ret, skus } = await createReturn(demo.api, accountId, tag, [2, 1, 1]);
   const parcels = [`1Z${tag}00001${tag}`, `1Z${tag}00002${tag}`];
   const ids: number[] = [];
-  for (const tracking of parcels) ids.push((await demo.api.createPackage(accountId, { return_id: ret.id, tracking_number: tracking, status: 'in_transit' })).id);
+  for (const tracking of parcels)
+    ids.push((await demo.api.createPackage(accountId, { return_id: ret.id, tracking_number: tracking, status: 'in_transit' })).id);
   const operator = await demo.api.createOperator({ name: `Dock worker ${tag}`, badge_code: `BADGE-${tag}` });
   await openAndSignIn(page, demo, operator);
   const notice = page.getByTestId('notice');
@@ -122,7 +128,10 @@ test('a return sent in two parcels: each is received at once with what it brough
     await expect(page.getByTestId('tracking-number')).toHaveText(tracking);
     for (const sku of contents[i] ?? []) {
       await scan(page, sku);
-      await typeTimed(page, [{ key: '1', atMs: 0 }, { key: 'Enter', atMs: 200 }]);
+      await typeTimed(page, [
+        { key: '1', atMs: 0 },
+        { key: 'Enter', atMs: 200 },
+      ]);
       await expect(lineRow(page, sku)).toContainText('New');
       await scan(page, 'RESTOCK');
       await expect(notice).toContainText('Put in RESTOCK');

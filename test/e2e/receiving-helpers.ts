@@ -31,7 +31,12 @@ export async function firstAccount(api: ApiClient): Promise<number> {
   return id;
 }
 
-export async function createReturn(api: ApiClient, accountId: number, tag: string, quantities: [number, number, number] = [1, 2, 1]): Promise<{ ret: ReturnRecord; skus: [string, string, string] }> {
+export async function createReturn(
+  api: ApiClient,
+  accountId: number,
+  tag: string,
+  quantities: [number, number, number] = [1, 2, 1],
+): Promise<{ ret: ReturnRecord; skus: [string, string, string] }> {
   const skus: [string, string, string] = [`SKU-${tag}-A`, `SKU-${tag}-B`, `SKU-${tag}-C`];
   const ret = await api.createReturn(
     manualReturnBody({

@@ -56,7 +56,9 @@ test('a supervisor changes a bin, is refused a shadowed rule beside it, fixes it
     await expect(firstBin).toHaveValue('A-12');
     await expect(added.getByTestId('rule-name')).toHaveValue('catch-all');
     expect((await demo.api.dispositionRules()).rules[0]?.bin).toBe(kept.rules[0]?.bin);
-    const violations = (await new AxeBuilder({ page }).include('[data-testid="rules-screen"]').analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const violations = (await new AxeBuilder({ page }).include('[data-testid="rules-screen"]').analyze()).violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
     expect(violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`)).toEqual([]);
     const overflow = await page.evaluate(() => {
       const root = (globalThis as unknown as { document: { documentElement: { scrollHeight: number; clientHeight: number } } }).document.documentElement;

@@ -29,7 +29,11 @@ async function digitScenario(demo: DemoStation) {
   const accountId = await firstAccount(demo.api);
   const skus = [`2${tag}-WBN-01`, `3${tag}-LBT-90`, `5${tag}-MUG-07`] as const;
   const ret = await demo.api.createReturn(
-    manualReturnBody({ account_id: accountId, email: `timing-${tag.toLowerCase()}@example.com`, return_line_items: skus.map((sku) => returnLine(sku, 2, { name: `Item ${sku}` })) }),
+    manualReturnBody({
+      account_id: accountId,
+      email: `timing-${tag.toLowerCase()}@example.com`,
+      return_line_items: skus.map((sku) => returnLine(sku, 2, { name: `Item ${sku}` })),
+    }),
   );
   const tracking = `TIM${tag}`;
   const pkg = await demo.api.createPackage(accountId, { return_id: ret.id, tracking_number: tracking, status: 'delivered' });
@@ -148,7 +152,10 @@ test('prefix/suffix mode: what the scanner frames is a scan, every other key is 
   await expect(lineRow(page, b).getByTestId('line-here')).toHaveText('2');
   await expect(page.getByLabel('Notes')).toHaveValue('');
   await page.getByLabel('Notes').focus();
-  await typeTimed(page, [...'box torn'].map((key, i) => ({ key, atMs: i * 10 })));
+  await typeTimed(
+    page,
+    [...'box torn'].map((key, i) => ({ key, atMs: i * 10 })),
+  );
   await expect(page.getByLabel('Notes')).toHaveValue('box torn');
 
   await expect(page.getByTestId('unexpected-row')).toHaveCount(0);

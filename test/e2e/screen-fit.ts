@@ -37,7 +37,10 @@ export async function expectFits(page: Page, testInfo: TestInfo, name: string, a
   await page.screenshot({ path: shot });
   await testInfo.attach(name, { path: shot, contentType: 'image/png' });
   const { overflowX, overflowY } = await page.evaluate(() => {
-    const { document, innerWidth } = globalThis as unknown as { document: { documentElement: { scrollWidth: number; scrollHeight: number; clientHeight: number } }; innerWidth: number };
+    const { document, innerWidth } = globalThis as unknown as {
+      document: { documentElement: { scrollWidth: number; scrollHeight: number; clientHeight: number } };
+      innerWidth: number;
+    };
     const root = document.documentElement;
     return { overflowX: root.scrollWidth - innerWidth, overflowY: root.scrollHeight - root.clientHeight };
   });
@@ -71,7 +74,8 @@ export async function expectNoCutText(cells: Locator): Promise<void> {
       };
       // Every element's own overflow, and the shown text's extent beyond the cell's box (an empty cell has none).
       let most = 0;
-      for (const inner of [el, ...Array.from(el.querySelectorAll('*'))]) if (inner.clientWidth > 0 && !hidden(inner)) most = Math.max(most, inner.scrollWidth - inner.clientWidth);
+      for (const inner of [el, ...Array.from(el.querySelectorAll('*'))])
+        if (inner.clientWidth > 0 && !hidden(inner)) most = Math.max(most, inner.scrollWidth - inner.clientWidth);
       const box = el.getBoundingClientRect();
       const texts = doc.createTreeWalker(el, 4);
       for (let node = texts.nextNode(); node; node = texts.nextNode()) {
@@ -92,7 +96,11 @@ export async function expectNoCutText(cells: Locator): Promise<void> {
             const word = doc.createRange();
             word.setStart(node, match.index);
             word.setEnd(node, match.index + match[0].length);
-            const lines = new Set(Array.from(word.getClientRects() as ArrayLike<{ width: number; top: number }>).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+            const lines = new Set(
+              Array.from(word.getClientRects() as ArrayLike<{ width: number; top: number }>)
+                .filter((r) => r.width > 0)
+                .map((r) => Math.round(r.top)),
+            );
             if (lines.size > 1) broken.push(match[0]);
           }
         }
@@ -106,7 +114,9 @@ export async function expectNoCutText(cells: Locator): Promise<void> {
 
 /** The buttons of a row, left to right, each ending before the next begins. */
 export async function expectSideBySide(buttons: Locator): Promise<void> {
-  const boxes = (await Promise.all((await buttons.all()).map(async (b) => ({ name: (await b.textContent()) ?? '', box: await b.boundingBox() })))).filter((b) => b.box !== null);
+  const boxes = (await Promise.all((await buttons.all()).map(async (b) => ({ name: (await b.textContent()) ?? '', box: await b.boundingBox() })))).filter(
+    (b) => b.box !== null,
+  );
   for (let i = 1; i < boxes.length; i += 1) {
     const [before, after] = [boxes[i - 1], boxes[i]];
     expect((before?.box?.x ?? 0) + (before?.box?.width ?? 0), `"${before?.name}" runs under "${after?.name}"`).toBeLessThanOrEqual(after?.box?.x ?? 0);

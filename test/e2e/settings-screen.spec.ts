@@ -18,7 +18,17 @@ test('Settings opens as a screen from a package and Esc goes back to the same pa
   await expect(page.locator('main')).toHaveAttribute('data-screen', 'settings');
   await expect(page.getByTestId('package-view')).toHaveCount(0);
   // Tabs name every section; the Station section is first, whole, with its save in view.
-  for (const id of ['settings-tab-station', 'settings-tab-printer', 'settings-tab-more', 'settings-tab-site', 'scanner-save', 'unset-conditions', 'station-currency', 'key-legend']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
+  for (const id of [
+    'settings-tab-station',
+    'settings-tab-printer',
+    'settings-tab-more',
+    'settings-tab-site',
+    'scanner-save',
+    'unset-conditions',
+    'station-currency',
+    'key-legend',
+  ])
+    await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId('settings-tab-station')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('key-legend')).toContainText('Esc');
   await expect(page.getByTestId('key-legend')).toContainText('Alt+1–4');

@@ -10,7 +10,12 @@ import { CHROMIUM_ARGS, chromiumExecutable } from '../support/chromium.ts';
  */
 export function launchTrustingStation(dataDir: string, /** More Chromium flags (a fake camera). */ extraArgs: readonly string[] = []): Promise<Browser> {
   const ca = new X509Certificate(readFileSync(join(dataDir, 'tls', 'site-ca.pem'), 'utf8'));
-  const spki = createHash('sha256').update(ca.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+  const spki = createHash('sha256')
+    .update(ca.publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64');
   const executablePath = chromiumExecutable();
-  return chromium.launch({ ...(executablePath ? { executablePath } : {}), args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spki}`, ...extraArgs] });
+  return chromium.launch({
+    ...(executablePath ? { executablePath } : {}),
+    args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spki}`, ...extraArgs],
+  });
 }

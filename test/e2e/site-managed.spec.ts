@@ -30,18 +30,26 @@ test("a member's Workers, Rules and station settings are the hub's: read-only, w
   const hub = await startStation({ dataDir: hubDir, args: ['--host', '0.0.0.0'], env: { RETURNS_STATION_LOG_LEVEL: 'warn' } });
   const member = await startStation({ env: { RETURNS_STATION_LOG_LEVEL: 'warn' } });
   try {
-    const hubApi = new ApiClient({ baseUrl: hub.origin, token: hub.stationToken, fetch: fetchTrusting({ ca: readFileSync(join(hubDir, 'tls', 'site-ca.pem'), 'utf8') }) });
+    const hubApi = new ApiClient({
+      baseUrl: hub.origin,
+      token: hub.stationToken,
+      fetch: fetchTrusting({ ca: readFileSync(join(hubDir, 'tls', 'site-ca.pem'), 'utf8') }),
+    });
     await hubApi.createOperator({ name: SUPERVISOR.name, badge_code: SUPERVISOR.badge, pin: SUPERVISOR.pin, role: 'supervisor' });
     const worker = await hubApi.createOperator({ name: 'Hub dock worker', badge_code: 'BADGE-HUB-7', sign_in_key: 7 });
     // The member had a rule of its own before it joined: kept aside and shown, not applied.
     const own = new ApiClient({ baseUrl: member.origin, token: member.stationToken });
-    await own.updateDispositionRules({ rules: [{ name: 'Dock 2 sends all to quarantine', condition: null, defective: null, disposition: 'quarantine', bin: 'Q-DOCK2' }] });
+    await own.updateDispositionRules({
+      rules: [{ name: 'Dock 2 sends all to quarantine', condition: null, defective: null, disposition: 'quarantine', bin: 'Q-DOCK2' }],
+    });
     const code = (await runCli(['site', 'invite', '--data-dir', hubDir])).stdout.trim();
     const joined = await runCli(['site', 'join', hub.origin, '--code', code, '--name', 'dock 2', '--data-dir', member.dataDir]);
     expect(joined.status, joined.stderr).toBe(0);
 
     const api = new ApiClient({ baseUrl: member.origin, token: member.stationToken });
-    await expect.poll(async () => (await api.listOperators()).data.map((o) => o.badge_code).sort(), { timeout: 30_000 }).toEqual(['BADGE-HUB-7', SUPERVISOR.badge]);
+    await expect
+      .poll(async () => (await api.listOperators()).data.map((o) => o.badge_code).sort(), { timeout: 30_000 })
+      .toEqual(['BADGE-HUB-7', SUPERVISOR.badge]);
     await openAndSignIn(page, { ...member, uiUrl: `${member.origin}/#token=${member.uiToken}`, token: member.uiToken, api }, worker);
     await signInSupervisor(page, SUPERVISOR);
 
@@ -65,7 +73,13 @@ test("a member's Workers, Rules and station settings are the hub's: read-only, w
       await expect(page.getByTestId('station-settings').getByTestId('site-managed')).toContainText(managedNote);
       await expect(page.getByTestId('station-currency')).toBeDisabled();
       await expect(page.getByTestId('unset-conditions')).toBeDisabled();
-      await expectFits(page, testInfo, `site-settings-${size.name}`, [page.getByTestId('station-settings').getByTestId('site-managed'), page.getByTestId('station-currency')], handheld);
+      await expectFits(
+        page,
+        testInfo,
+        `site-settings-${size.name}`,
+        [page.getByTestId('station-settings').getByTestId('site-managed'), page.getByTestId('station-currency')],
+        handheld,
+      );
       await page.getByTestId('settings-tab-more').click();
       await page.getByTestId('disposition-rules-link').click();
       const rules = page.getByTestId('rules-screen');
@@ -75,7 +89,13 @@ test("a member's Workers, Rules and station settings are the hub's: read-only, w
       await expect(rules.getByTestId('own-rules-before-join')).toContainText("This station's rules before it joined the site — not applied");
       await expect(rules.getByTestId('own-rules-before-join')).toContainText('Dock 2 sends all to quarantine → Quarantine, bin Q-DOCK2');
       await expect(page.getByTestId('key-legend')).toHaveText(/^Tab next\s*Esc back$/);
-      await expectFits(page, testInfo, `site-rules-${size.name}`, [rules.getByTestId('site-managed'), rules.getByTestId('rules-cancel'), rules.getByTestId('own-rules-before-join')], handheld);
+      await expectFits(
+        page,
+        testInfo,
+        `site-rules-${size.name}`,
+        [rules.getByTestId('site-managed'), rules.getByTestId('rules-cancel'), rules.getByTestId('own-rules-before-join')],
+        handheld,
+      );
       await page.keyboard.press('Escape');
     }
 

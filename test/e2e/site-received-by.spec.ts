@@ -39,7 +39,9 @@ test('the package screen of a package received at another station names who rece
     if (!atMember) throw new Error('the package is not on the member');
     const local = await member.api.getPackage(made.accountId, atMember.id);
     expect(local).toMatchObject({ status: 'received', processor_id: null, processed_at: processedAt });
-    await expect.poll(async () => (await member.api.listOperators({ per_page: 200 })).data.some((o) => o.badge_code === made.operator.badge_code), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(async () => (await member.api.listOperators({ per_page: 200 })).data.some((o) => o.badge_code === made.operator.badge_code), { timeout: 30_000 })
+      .toBe(true);
 
     for (const viewport of [
       { width: 1024, height: 600 },

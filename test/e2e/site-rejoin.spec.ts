@@ -86,8 +86,15 @@ test('a station joins a hub from Settings, moves to another hub, and joins the f
     await joinFromSettings(page, hubA.origin, (await hubA.api.createSiteInvite()).code);
     // Whether B's workers ended this session too depends on B's PIN hash: sign in again when asked.
     const outcome = await Promise.race([
-      page.getByTestId('site-join-state').and(page.locator('[data-ok="yes"]')).waitFor({ timeout: 20_000 }).then(() => 'joined' as const),
-      page.getByTestId('supervisor-dialog').waitFor({ timeout: 20_000 }).then(() => 'asked' as const),
+      page
+        .getByTestId('site-join-state')
+        .and(page.locator('[data-ok="yes"]'))
+        .waitFor({ timeout: 20_000 })
+        .then(() => 'joined' as const),
+      page
+        .getByTestId('supervisor-dialog')
+        .waitFor({ timeout: 20_000 })
+        .then(() => 'asked' as const),
     ]);
     if (outcome === 'asked') {
       await page.getByTestId('supervisor-dialog').getByRole('button', { name: 'Cancel' }).click();

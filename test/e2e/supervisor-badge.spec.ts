@@ -9,10 +9,14 @@ import { scan } from './receiving-helpers.ts';
  * in to work and as supervisor.
  */
 
-test("a supervisor's badge scanned at sign-in asks for the PIN, signs them in to work and as supervisor; the terminal never had the badge", async ({ page, demo }) => {
+test("a supervisor's badge scanned at sign-in asks for the PIN, signs them in to work and as supervisor; the terminal never had the badge", async ({
+  page,
+  demo,
+}) => {
   const lists: Operator[][] = [];
   page.on('response', (response) => {
-    if (new URL(response.url()).pathname === '/api/v1/station/operators' && response.request().method() === 'GET') void response.json().then((body: { data: Operator[] }) => lists.push(body.data));
+    if (new URL(response.url()).pathname === '/api/v1/station/operators' && response.request().method() === 'GET')
+      void response.json().then((body: { data: Operator[] }) => lists.push(body.data));
   });
   await page.goto(demo.uiUrl);
   await expect(page.getByTestId('link-state')).toHaveText('Station online');

@@ -17,14 +17,26 @@ for (const size of SIZES) {
   test.describe(`at ${size.name}`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
-    test("a receipt with an over-receipt and an override shows under its worker, its bin and disposition, and in the review list; the CSV holds it; all in view", async ({ page, demo }) => {
+    test('a receipt with an over-receipt and an override shows under its worker, its bin and disposition, and in the review list; the CSV holds it; all in view', async ({
+      page,
+      demo,
+    }) => {
       const s = await scenario(demo, 'delivered');
       const line = s.ret.return_line_items[0];
-      const item = await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: line?.id ?? null, quantity: (line?.quantity ?? 1) + 2, condition: 'new' });
+      const item = await demo.api.createLineItem(s.accountId, s.packageId, {
+        return_line_item_id: line?.id ?? null,
+        quantity: (line?.quantity ?? 1) + 2,
+        condition: 'new',
+      });
       // The worker sends it to quarantine instead (a bin of its own, so this spec's row is known) and scans the bin.
       const bin = `Q-${s.tracking.slice(-8)}`;
       const reason = `Recall ${s.tracking.slice(-4)}`;
-      const overridden = await demo.api.updateLineItem(s.accountId, s.packageId, item.id, { disposition: 'quarantine', bin, disposition_reason: reason, disposition_by: s.operator.id });
+      const overridden = await demo.api.updateLineItem(s.accountId, s.packageId, item.id, {
+        disposition: 'quarantine',
+        bin,
+        disposition_reason: reason,
+        disposition_by: s.operator.id,
+      });
       await demo.api.confirmPut(s.accountId, s.packageId, item.id, { bin });
       await demo.api.updatePackage(s.accountId, s.packageId, { status: 'received', processor_id: s.operator.id });
 
@@ -60,7 +72,18 @@ for (const size of SIZES) {
       }
       expect(reached, 'the overrides panel is reached by Tab').toBe(true);
 
-      for (const id of ['supervisor-hour-chart', 'supervisor-dispositions', 'supervisor-workers', 'supervisor-bins', 'supervisor-overrides', 'supervisor-review', 'supervisor-waiting', 'supervisor-exceptions', 'supervisor-export', 'key-legend']) {
+      for (const id of [
+        'supervisor-hour-chart',
+        'supervisor-dispositions',
+        'supervisor-workers',
+        'supervisor-bins',
+        'supervisor-overrides',
+        'supervisor-review',
+        'supervisor-waiting',
+        'supervisor-exceptions',
+        'supervisor-export',
+        'key-legend',
+      ]) {
         await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
       }
       const overflow = await page.evaluate(() => {

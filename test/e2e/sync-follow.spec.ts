@@ -24,7 +24,9 @@ test('the sync screen says whether the station follows its upstream or checks it
   test.setTimeout(120_000);
   const fake = await startFakeReturnsService({ accounts: [ACCOUNT] });
   const hubDir = mkdtempSync(join(tmpdir(), 'e2e-follow-hub-'));
-  const hubToken = spawnSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', String(ACCOUNT), '--data-dir', hubDir], { encoding: 'utf8' }).stdout.trim();
+  const hubToken = spawnSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', String(ACCOUNT), '--data-dir', hubDir], {
+    encoding: 'utf8',
+  }).stdout.trim();
   const hub = await startStation({ dataDir: hubDir, env: { RETURNS_STATION_LOG_LEVEL: 'warn' } });
   // The default pull interval (3 minutes): the words say what the station does.
   const local = await startStation({ env: { RETURNS_STATION_LOG_LEVEL: 'warn' } });

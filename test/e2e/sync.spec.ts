@@ -24,7 +24,9 @@ const SYNC_SUPERVISOR = { name: 'Sync supervisor', badge: 'SUP-SYNC', pin: '4321
 test('sets the upstream, shows a refused change with its message, retries it, and says photos stay local', async ({ page }) => {
   test.setTimeout(90_000);
   const upDir = mkdtempSync(join(tmpdir(), 'e2e-upstream-'));
-  const token = spawnSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', String(ACCOUNT), '--data-dir', upDir], { encoding: 'utf8' }).stdout.trim();
+  const token = spawnSync(process.execPath, [STATION_BIN, 'token', 'create', '--account', String(ACCOUNT), '--data-dir', upDir], {
+    encoding: 'utf8',
+  }).stdout.trim();
   const upstream = await startStation({ dataDir: upDir, env: { RETURNS_STATION_LOG_LEVEL: 'warn' } });
   const upApi = new ApiClient({ baseUrl: upstream.origin, token: upstream.stationToken });
   const proxy = await startFaultProxy(upstream.origin);
@@ -32,8 +34,18 @@ test('sets the upstream, shows a refused change with its message, retries it, an
   try {
     const tag = uid();
     const ret = await upApi.createReturn({
-      account_id: ACCOUNT, email: `e2e-${tag.toLowerCase()}@example.com`, receive_by: '2030-01-31', total_price: 10, currency: 'USD', weight: 1, weight_unit: 'kg',
-      reason_of_return: 'Broken', length: 1, width: 1, height: 1, dimension_unit: 'cm',
+      account_id: ACCOUNT,
+      email: `e2e-${tag.toLowerCase()}@example.com`,
+      receive_by: '2030-01-31',
+      total_price: 10,
+      currency: 'USD',
+      weight: 1,
+      weight_unit: 'kg',
+      reason_of_return: 'Broken',
+      length: 1,
+      width: 1,
+      height: 1,
+      dimension_unit: 'cm',
       return_line_items: [{ quantity: 1, unreceived_quantity: 1, name: 'Lamp', price: 10, currency: 'USD', merchant_sku: `LAMP-${tag}` }],
     });
     const parcel = await upApi.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: `1ZSYNC${tag}` });
@@ -127,7 +139,12 @@ test('enters the upstream as two addresses from the keyboard, or as one station 
     await page.keyboard.type('1001', { delay: 90 });
     await page.keyboard.press('Enter');
     await expect(page.getByText('Upstream saved: syncing now.')).toBeVisible();
-    expect(await localApi.getUpstream()).toEqual({ returns_url: 'http://127.0.0.1:9/desk', base_url: 'http://127.0.0.1:9/gateway/v2', accounts: [1001], token_set: true });
+    expect(await localApi.getUpstream()).toEqual({
+      returns_url: 'http://127.0.0.1:9/desk',
+      base_url: 'http://127.0.0.1:9/gateway/v2',
+      accounts: [1001],
+      token_set: true,
+    });
     // Saved addresses that are not one station's come back as the two fields.
     await expect(oneStation).toHaveAttribute('aria-pressed', 'false');
     await expect(returnsUrl).toHaveValue('http://127.0.0.1:9/desk');

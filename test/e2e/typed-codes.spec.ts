@@ -35,7 +35,10 @@ test('a tracking number typed by hand on the scan screen opens its own package, 
   await expect(page.getByTestId('in-progress-package').first()).toHaveAttribute('data-held', '');
   await page.waitForTimeout(1000);
   await expect(page.getByTestId('tracking-number')).toHaveCount(0);
-  await typeTimed(page, typedKeys(pecked.tracking.slice(1), (i) => (i === 0 ? 0 : 300)));
+  await typeTimed(
+    page,
+    typedKeys(pecked.tracking.slice(1), (i) => (i === 0 ? 0 : 300)),
+  );
   await expect(page.getByTestId('tracking-number')).toHaveText(pecked.tracking);
 
   // At a scanner's pace the same holds.
@@ -77,14 +80,20 @@ test('an EAN typed by hand inside a package is one unexpected item with the whol
   await expect(lineRow(page, s.skus[0])).toContainText('Like new');
 
   // A condition key then a scan (a person, then the scanner): the key acts on the item selected, the scan is whole.
-  await typeTimed(page, [{ key: '3', atMs: 0 }, ...[...s.skus[1]].map((key, i) => ({ key, atMs: 300 + i * 12 })), { key: 'Enter', atMs: 300 + s.skus[1].length * 12 }]);
+  await typeTimed(page, [
+    { key: '3', atMs: 0 },
+    ...[...s.skus[1]].map((key, i) => ({ key, atMs: 300 + i * 12 })),
+    { key: 'Enter', atMs: 300 + s.skus[1].length * 12 },
+  ]);
   await expect(lineRow(page, s.skus[1]).getByTestId('line-here')).toHaveText('1');
   await expect(page.getByTestId('unexpected-row').nth(1)).toContainText('Good');
 
   await waitForQuietSync(page);
   const pkg = await demo.api.getPackage(s.accountId, s.packageId);
   const byLine = new Map(s.ret.return_line_items.map((l) => [l.id, l.merchant_sku]));
-  expect(pkg.line_items.map((li) => [li.return_line_item_id === null ? li.barcode : byLine.get(li.return_line_item_id), li.quantity, li.condition]).sort()).toEqual(
+  expect(
+    pkg.line_items.map((li) => [li.return_line_item_id === null ? li.barcode : byLine.get(li.return_line_item_id), li.quantity, li.condition]).sort(),
+  ).toEqual(
     [
       [s.skus[0], 1, 'like_new'],
       [s.skus[1], 1, null],

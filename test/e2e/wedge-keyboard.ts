@@ -28,7 +28,11 @@ async function press(cdp: CDPSession, key: string, timestamp: number): Promise<v
   const keyCode = named?.keyCode ?? (/^[A-Z0-9]$/.test(upper) ? upper.charCodeAt(0) : key === '-' ? 189 : 0);
   const text = named ? named.text : key;
   const base = { key, code: named?.code ?? '', windowsVirtualKeyCode: keyCode, timestamp };
-  const down = cdp.send('Input.dispatchKeyEvent', { ...base, type: text === undefined ? 'rawKeyDown' : 'keyDown', ...(text === undefined ? {} : { text, unmodifiedText: text }) });
+  const down = cdp.send('Input.dispatchKeyEvent', {
+    ...base,
+    type: text === undefined ? 'rawKeyDown' : 'keyDown',
+    ...(text === undefined ? {} : { text, unmodifiedText: text }),
+  });
   await Promise.all([down, cdp.send('Input.dispatchKeyEvent', { ...base, type: 'keyUp' })]);
 }
 

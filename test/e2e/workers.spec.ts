@@ -46,7 +46,10 @@ test('a new station asks for its first supervisor, who adds and deactivates work
     expect(morgan).toMatchObject({ name: 'Morgan Diaz', badge_code: 'SUP-01', role: 'supervisor', has_pin: true, active: true });
 
     // Two workers, by keyboard: name, Tab, badge, Tab, the sign-in key, Enter adds.
-    for (const [name, badge, key] of [['Ada Lovelace', 'BADGE-ADA', '1'], ['Bo Diddley', 'BADGE-BO', '2']] as const) {
+    for (const [name, badge, key] of [
+      ['Ada Lovelace', 'BADGE-ADA', '1'],
+      ['Bo Diddley', 'BADGE-BO', '2'],
+    ] as const) {
       await page.getByTestId('worker-name').focus();
       await page.keyboard.type(name, { delay: 90 });
       await page.keyboard.press('Tab');

@@ -126,7 +126,7 @@ test('the window cannot be navigated away or open new windows', async ({ desktop
 test.describe('on a frozen clock', () => {
   test.use({ clock: new Date('2027-01-04T12:00:00Z'), freezeClock: true });
 
-  test('the station works on the tester\'s date, and the about box shows both versions', async ({ desktop }) => {
+  test("the station works on the tester's date, and the about box shows both versions", async ({ desktop }) => {
     expect((await desktop.api.station()).today.date).toBe('2027-01-04');
     await desktop.window.getByTestId('about').getByText('About').click();
     await expect(desktop.window.getByTestId('about-version')).toHaveText(/\d+\.\d+\.\d+/);

@@ -43,7 +43,8 @@ export function desktopExecutable(): { path: string; args: string[] } | { missin
   const electronDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
   const pathFile = join(electronDir, 'path.txt');
   const binary = existsSync(pathFile) ? join(electronDir, 'dist', readFileSync(pathFile, 'utf8')) : null;
-  if (binary === null || !existsSync(binary)) return { missing: 'Electron binary not installed (run `npx install-electron` where its download host is reachable, or set RETURNS_STATION_APP)' };
+  if (binary === null || !existsSync(binary))
+    return { missing: 'Electron binary not installed (run `npx install-electron` where its download host is reachable, or set RETURNS_STATION_APP)' };
   return { path: binary, args: [join(import.meta.dirname, '../..')] };
 }
 

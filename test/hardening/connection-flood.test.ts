@@ -34,7 +34,10 @@ async function flood(origin: string, count: number): Promise<void> {
 async function uiRequest(origin: string, token: string): Promise<number | null> {
   const started = performance.now();
   try {
-    const response = await fetch(`${origin}/api/v1/station`, { headers: { authorization: `Bearer ${token}`, connection: 'close' }, signal: AbortSignal.timeout(5000) });
+    const response = await fetch(`${origin}/api/v1/station`, {
+      headers: { authorization: `Bearer ${token}`, connection: 'close' },
+      signal: AbortSignal.timeout(5000),
+    });
     await response.arrayBuffer();
     return response.status === 200 ? performance.now() - started : null;
   } catch {

@@ -31,7 +31,10 @@ async function stationWithData(returns = 1): Promise<{ dir: string; returnIds: n
   const station = await startStation({ dataDir: dir });
   const returnIds: number[] = [];
   for (let i = 0; i < returns; i++) {
-    const created = await call(station.origin, 'POST', '/returns', { token: station.stationToken, body: { ...returnBody({ reason_of_return: 'x'.repeat(400) }), account_id: 1 } });
+    const created = await call(station.origin, 'POST', '/returns', {
+      token: station.stationToken,
+      body: { ...returnBody({ reason_of_return: 'x'.repeat(400) }), account_id: 1 },
+    });
     returnIds.push((created.json as { id: number }).id);
   }
   expect(await station.stop()).toBe(0);
@@ -90,7 +93,10 @@ describe('a missing or empty station.db where a station has run', () => {
 
   it('missing next to the holder file of a station that did not stop cleanly: refused', () => {
     const dir = newDir();
-    writeFileSync(join(dir, 'station.lock.holder.json'), JSON.stringify({ pid: 4242, host: 'dock-1', command: 'returns-station serve (port 4780)', started_at: '2026-11-20T08:00:00.000Z' }));
+    writeFileSync(
+      join(dir, 'station.lock.holder.json'),
+      JSON.stringify({ pid: 4242, host: 'dock-1', command: 'returns-station serve (port 4780)', started_at: '2026-11-20T08:00:00.000Z' }),
+    );
     const message = serveRefused(dir);
     expect(message).toMatch(/missing or empty/);
     expect(message).toMatch(/process 4242 .* did not stop cleanly/);

@@ -31,7 +31,13 @@ function follow(client: ApiClient, accountId: number, options: { reconnectMs?: n
   const errors: unknown[] = [];
   let opens = 0;
   const done = client
-    .subscribeEvents(accountId, { signal: controller.signal, onEvent: (e) => events.push(e), onOpen: () => (opens += 1), onError: (e) => errors.push(e), ...options })
+    .subscribeEvents(accountId, {
+      signal: controller.signal,
+      onEvent: (e) => events.push(e),
+      onOpen: () => (opens += 1),
+      onError: (e) => errors.push(e),
+      ...options,
+    })
     .then(
       () => 'aborted',
       (error: unknown) => error,

@@ -68,7 +68,10 @@ describe('bytes a record names are never removed', () => {
       const first = await upload(station, path, bytes);
       expect(first.status, first.text).toBe(201);
       const { id } = first.json as { id: number };
-      const [deleted, again] = await Promise.all([call(station.origin, 'DELETE', `${path}/${id}`, { token: station.stationToken }), upload(station, path, bytes)]);
+      const [deleted, again] = await Promise.all([
+        call(station.origin, 'DELETE', `${path}/${id}`, { token: station.stationToken }),
+        upload(station, path, bytes),
+      ]);
       expect(deleted.status, deleted.text).toBe(204);
       expect(again.status, again.text).toBe(201);
       const url = (again.json as { url: string }).url;

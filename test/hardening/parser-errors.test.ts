@@ -29,13 +29,25 @@ function send(bytes: Buffer): Promise<string> {
 
 const host = () => new URL(station.origin).host;
 const CASES: Array<[string, () => Buffer, number]> = [
-  ['a raw non-UTF-8 byte in the URL', () => Buffer.concat([Buffer.from('GET /api/v1/station/'), Buffer.from([0xff]), Buffer.from(` HTTP/1.1\r\nHost: ${host()}\r\n\r\n`)]), 400],
-  ['Content-Length and Transfer-Encoding together', () => Buffer.from(`POST /returns HTTP/1.1\r\nHost: ${host()}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`), 400],
+  [
+    'a raw non-UTF-8 byte in the URL',
+    () => Buffer.concat([Buffer.from('GET /api/v1/station/'), Buffer.from([0xff]), Buffer.from(` HTTP/1.1\r\nHost: ${host()}\r\n\r\n`)]),
+    400,
+  ],
+  [
+    'Content-Length and Transfer-Encoding together',
+    () => Buffer.from(`POST /returns HTTP/1.1\r\nHost: ${host()}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`),
+    400,
+  ],
   ['a garbage request line', () => Buffer.from('HELLO THERE\r\n\r\n'), 400],
   ['a binary request line', () => Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03, 0x0d, 0x0a, 0x0d, 0x0a]), 400],
   ['a 20 KB header', () => Buffer.from(`GET /healthz HTTP/1.1\r\nHost: ${host()}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 413],
   ['a control character in a header value', () => Buffer.from(`GET /healthz HTTP/1.1\r\nHost: ${host()}\r\nX-Bad: a\u0001b\r\n\r\n`), 400],
-  ['an invalid chunk size', () => Buffer.from(`POST /returns HTTP/1.1\r\nHost: ${host()}\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`), 400],
+  [
+    'an invalid chunk size',
+    () => Buffer.from(`POST /returns HTTP/1.1\r\nHost: ${host()}\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`),
+    400,
+  ],
 ];
 
 it.each(CASES)('%s gets the contract error shape', async (_what, bytes, status) => {

@@ -54,14 +54,20 @@ it('exits within its deadline under trickling clients, after finishing an upload
     // Headers that never end.
     trickler(station.origin, `GET /api/v1/station HTTP/1.1\r\nHost: ${host}\r\n`, 'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n');
     // A body that never ends.
-    trickler(station.origin, `POST ${uploadPath} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/pdf\r\nContent-Length: 10000000\r\n\r\n%PDF-1.7\n`, 'x');
+    trickler(
+      station.origin,
+      `POST ${uploadPath} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/pdf\r\nContent-Length: 10000000\r\n\r\n%PDF-1.7\n`,
+      'x',
+    );
   }
   // An upload in flight when the signal comes, whose body arrives in full a second later.
   const pdf = Buffer.from(`%PDF-1.7\n${'y'.repeat(2000)}\n%%EOF\n`);
   const inFlight = new Promise<string>((resolve) => {
     const url = new URL(station.origin);
     const socket = connect(Number(url.port), url.hostname, () => {
-      socket.write(`POST ${uploadPath} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/pdf\r\nContent-Length: ${pdf.length}\r\nConnection: close\r\n\r\n`);
+      socket.write(
+        `POST ${uploadPath} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/pdf\r\nContent-Length: ${pdf.length}\r\nConnection: close\r\n\r\n`,
+      );
       socket.write(pdf.subarray(0, 100));
       setTimeout(() => socket.write(pdf.subarray(100)), 1000);
     });

@@ -25,20 +25,23 @@ const run = (...args: string[]) => spawnSync(process.execPath, [STATION_BIN, ...
 function servedChain(origin: string, ca: string): Promise<{ served: PeerCertificate; top: PeerCertificate }> {
   const url = new URL(origin);
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: url.hostname, port: Number(url.port), ca, ...(isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 ? { servername: url.hostname } : {}) }, () => {
-      const served = socket.getPeerCertificate(true);
-      let top = served;
-      while (top.issuerCertificate && top.issuerCertificate !== top) top = top.issuerCertificate;
-      socket.end();
-      resolve({ served, top });
-    });
+    const socket = connect(
+      { host: url.hostname, port: Number(url.port), ca, ...(isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 ? { servername: url.hostname } : {}) },
+      () => {
+        const served = socket.getPeerCertificate(true);
+        let top = served;
+        while (top.issuerCertificate && top.issuerCertificate !== top) top = top.issuerCertificate;
+        socket.end();
+        resolve({ served, top });
+      },
+    );
     socket.once('error', reject);
   });
 }
 
 // Each case starts `serve` two to four times (a few seconds each on a loaded machine).
 describe('serve on the site network', { timeout: 90_000 }, () => {
-  it('beyond loopback serves HTTPS only, with a CA it makes once and keeps; the printed fingerprint is the served chain\'s, also in GET /api/v1/station', async () => {
+  it("beyond loopback serves HTTPS only, with a CA it makes once and keeps; the printed fingerprint is the served chain's, also in GET /api/v1/station", async () => {
     const dataDir = newDir();
     const station = await startStation({ dataDir, args: ['--host', '0.0.0.0'] });
     const [ready, link, tlsLine] = station.output().stdout.split('\n');
@@ -54,7 +57,9 @@ describe('serve on the site network', { timeout: 90_000 }, () => {
     const trusting = fetchTrusting({ ca });
     const status = await trusting(`${station.origin}/api/v1/station`, { headers: { authorization: `Bearer ${station.uiToken}` } });
     expect(status.status).toBe(200);
-    const body = (await status.json()) as { address: { origin: string; tls: { source: string; fingerprint_sha256: string; serving_certificate_expires_at: string } | null } };
+    const body = (await status.json()) as {
+      address: { origin: string; tls: { source: string; fingerprint_sha256: string; serving_certificate_expires_at: string } | null };
+    };
     expect(body.address).toEqual({
       origin: station.origin,
       tls: { source: 'station', fingerprint_sha256: station.tlsFingerprint, serving_certificate_expires_at: new Date(chain.served.valid_to).toISOString() },
@@ -85,11 +90,16 @@ describe('serve on the site network', { timeout: 90_000 }, () => {
     // Glued as some tools write them: no line break between the blocks.
     writeFileSync(join(root, 'site-chain.crt'), made.certPem.trimEnd() + made.caPem);
     writeFileSync(join(root, 'site.key'), made.keyPem, { mode: 0o600 });
-    const station = await startStation({ dataDir: newDir(), args: ['--host', '127.0.0.1', '--tls-cert', join(root, 'site-chain.crt'), '--tls-key', join(root, 'site.key')] });
+    const station = await startStation({
+      dataDir: newDir(),
+      args: ['--host', '127.0.0.1', '--tls-cert', join(root, 'site-chain.crt'), '--tls-key', join(root, 'site.key')],
+    });
     expect(station.origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const chain = await servedChain(station.origin, made.caPem);
     expect(chain.top.fingerprint256).toBe(station.tlsFingerprint);
-    const body = (await (await fetchTrusting({ ca: made.caPem })(`${station.origin}/api/v1/station`, { headers: { authorization: `Bearer ${station.uiToken}` } })).json()) as { address: { tls: { source: string } } };
+    const body = (await (
+      await fetchTrusting({ ca: made.caPem })(`${station.origin}/api/v1/station`, { headers: { authorization: `Bearer ${station.uiToken}` } })
+    ).json()) as { address: { tls: { source: string } } };
     expect(body.address.tls.source).toBe('site');
     expect(await station.stop()).toBe(0);
   });
@@ -98,7 +108,9 @@ describe('serve on the site network', { timeout: 90_000 }, () => {
     const station = await startStation({ args: ['--host', '127.0.0.1'] });
     expect(station.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(station.tlsFingerprint).toBeNull();
-    const body = (await (await fetch(`${station.origin}/api/v1/station`, { headers: { authorization: `Bearer ${station.uiToken}` } })).json()) as { address: unknown };
+    const body = (await (await fetch(`${station.origin}/api/v1/station`, { headers: { authorization: `Bearer ${station.uiToken}` } })).json()) as {
+      address: unknown;
+    };
     expect(body.address).toEqual({ origin: station.origin, tls: null });
     expect(await station.stop()).toBe(0);
   });
@@ -111,7 +123,13 @@ describe('serve on the site network', { timeout: 90_000 }, () => {
       writeFileSync(join(root, name), text);
       return join(root, name);
     };
-    const [certA, keyA, keyB, certOld, keyOld] = [file('a.crt', a.certPem), file('a.key', a.keyPem), file('b.key', b.keyPem), file('old.crt', expired.certPem), file('old.key', expired.keyPem)];
+    const [certA, keyA, keyB, certOld, keyOld] = [
+      file('a.crt', a.certPem),
+      file('a.key', a.keyPem),
+      file('b.key', b.keyPem),
+      file('old.crt', expired.certPem),
+      file('old.key', expired.keyPem),
+    ];
     const serve = (...args: string[]) => run('serve', '--port', '0', '--host', '0.0.0.0', '--data-dir', newDir(), ...args);
 
     const half = serve('--tls-cert', certA);

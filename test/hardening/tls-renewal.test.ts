@@ -78,7 +78,11 @@ describe('a serving station renews its serving certificate while it runs', () =>
 
     // Within 30 days of its end: renewed under the same authority, within a look or two.
     now = realNow;
-    const renewed = await until(() => servedCertificate(origin), (cert) => cert.fingerprint256 !== first.fingerprint256, 5_000);
+    const renewed = await until(
+      () => servedCertificate(origin),
+      (cert) => cert.fingerprint256 !== first.fingerprint256,
+      5_000,
+    );
     expect(renewed.fingerprint256).not.toBe(first.fingerprint256);
     expect(renewed.checkIssued(authority)).toBe(true);
     expect(renewed.verify(authority.publicKey)).toBe(true);

@@ -29,7 +29,10 @@ it('makes and revokes tokens while the station runs; a revoke takes effect at on
   expectError(await call(origin, 'GET', '/api/v1/station/tokens', { token: uiToken }), 'SUPERVISOR_REQUIRED');
 
   // Over the API.
-  const made = await call(origin, 'POST', '/api/v1/station/tokens', { token: admin, body: { scope: 'account', account_id: 7, name: 'label printer', expires_in_days: 30 } });
+  const made = await call(origin, 'POST', '/api/v1/station/tokens', {
+    token: admin,
+    body: { scope: 'account', account_id: 7, name: 'label printer', expires_in_days: 30 },
+  });
   expect(made.status, made.text).toBe(201);
   const { id, secret } = made.json as { id: number; secret: string };
   expect((await call(origin, 'GET', '/api/v1/accounts/7/return_packages', { token: secret })).status).toBe(200);
@@ -69,7 +72,9 @@ it('per-start tokens expire, and are pruned a week after', async () => {
     // Fifteen days later: the first link expired on day 7 and is pruned at start (a week after).
     const later = await startStation({ dataDir, env: { RETURNS_STATION_CLOCK_OFFSET: '15d' } });
     expectError(await call(later.origin, 'GET', '/api/v1/station', { token: firstLink }), 'INVALID_TOKEN');
-    const names = ((await call(later.origin, 'GET', '/api/v1/station/tokens', { token: later.stationToken })).json as { data: Array<{ name: string }> }).data.map((t) => t.name);
+    const names = (
+      (await call(later.origin, 'GET', '/api/v1/station/tokens', { token: later.stationToken })).json as { data: Array<{ name: string }> }
+    ).data.map((t) => t.name);
     expect(await later.stop()).toBe(0);
     expect(names.filter((name) => name.startsWith('UI link'))).toHaveLength(1);
     expect(names).toContain('kept');

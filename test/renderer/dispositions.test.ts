@@ -120,7 +120,13 @@ describe('dispositions at the dock, against a real station', () => {
     store.getState().undo();
     expect(store.getState().drafts[0]).toMatchObject({ disposition: 'restock', disposition_source: 'rule' });
     await p.outbox.idle();
-    expect((await p.client.getPackage(1, pkg.id)).line_items[0]).toMatchObject({ condition: 'like_new', disposition: 'restock', disposition_source: 'rule', disposition_override: null, put_confirmed_at: null });
+    expect((await p.client.getPackage(1, pkg.id)).line_items[0]).toMatchObject({
+      condition: 'like_new',
+      disposition: 'restock',
+      disposition_source: 'rule',
+      disposition_override: null,
+      put_confirmed_at: null,
+    });
   });
 
   it('previews the disposition of a held condition key without changing or sending anything', async () => {
@@ -169,6 +175,11 @@ describe('dispositions at the dock, against a real station', () => {
     expect(p.usePackage.getState().scanBin('LIQUIDATE').kind).toBe('put');
     cable.down = false;
     await p.outbox.idle();
-    expect((await p.client.getPackage(1, pkg.id)).line_items[0]).toMatchObject({ condition: 'damaged', disposition: 'liquidate', bin: 'LIQUIDATE', put_confirmed_at: expect.any(String) });
+    expect((await p.client.getPackage(1, pkg.id)).line_items[0]).toMatchObject({
+      condition: 'damaged',
+      disposition: 'liquidate',
+      bin: 'LIQUIDATE',
+      put_confirmed_at: expect.any(String),
+    });
   });
 });

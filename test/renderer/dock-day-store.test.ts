@@ -71,7 +71,12 @@ describe('the dock day', () => {
       { bin: 'LIQUIDATE', units: 1, put_confirmed: 0, dispositions: ['liquidate'] },
     ]);
     expect(day?.overrides_per_worker).toMatchObject([
-      { operator_id: worker.id, name: 'Sam Sorter', overrides: 1, latest: [{ item: 'SKU-SCR', disposition: 'liquidate', reason: 'Scratched face', line_item_id: scratched.id, package_id: pkg.id }] },
+      {
+        operator_id: worker.id,
+        name: 'Sam Sorter',
+        overrides: 1,
+        latest: [{ item: 'SKU-SCR', disposition: 'liquidate', reason: 'Scratched face', line_item_id: scratched.id, package_id: pkg.id }],
+      },
     ]);
 
     // The export carries each unit's disposition, bin and id.

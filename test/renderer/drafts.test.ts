@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addUnit, applyItemScan, type Draft, draftFromLineItem, emptyDraft, lineRows, removeUnit, splitDraft, unexpectedDrafts, unitsOfItem, updateDraft } from '../../renderer/src/inspect/drafts.ts';
+import {
+  addUnit,
+  applyItemScan,
+  type Draft,
+  draftFromLineItem,
+  emptyDraft,
+  lineRows,
+  removeUnit,
+  splitDraft,
+  unexpectedDrafts,
+  unitsOfItem,
+  updateDraft,
+} from '../../renderer/src/inspect/drafts.ts';
 import { conditionForKey } from '../../renderer/src/inspect/conditions.ts';
 import { keys, threeLineReturn } from './fixtures.ts';
 
@@ -99,7 +111,7 @@ describe('editing drafts', () => {
 });
 
 describe('splitting a unit off into its own condition', () => {
-  it('moves one unit of an item of several (an integrator\'s line) into a new item of the same line, which then takes its own condition', () => {
+  it("moves one unit of an item of several (an integrator's line) into a new item of the same line, which then takes its own condition", () => {
     const ret = threeLineReturn();
     const drafts: Draft[] = [{ ...emptyDraft('li-5', 72), quantity: 2 }];
     const source = drafts[0];
@@ -122,14 +134,18 @@ describe('splitting a unit off into its own condition', () => {
     const { drafts } = scanAll(['SKU-A']);
     expect(splitDraft(drafts, drafts[0]?.key ?? '', 'x')).toBeNull();
   });
-
 });
 
 describe('+ and − at the dock', () => {
-  it('+ adds another unit of the selected item right after it, condition unset, without the first unit\'s own tags', () => {
+  it("+ adds another unit of the selected item right after it, condition unset, without the first unit's own tags", () => {
     const { drafts } = scanAll(['SKU-A', 'SKU-B', 'SKU-C']);
     const b = drafts[1] as Draft;
-    const inspected = updateDraft(drafts, b.key, { condition: 'good', notes: 'scuffed', unit_id: 'RS-AAAAAAAA-7', tags: ['gift', 'unit:RS-AAAAAAAA-7', 'bin:REFURB'] });
+    const inspected = updateDraft(drafts, b.key, {
+      condition: 'good',
+      notes: 'scuffed',
+      unit_id: 'RS-AAAAAAAA-7',
+      tags: ['gift', 'unit:RS-AAAAAAAA-7', 'bin:REFURB'],
+    });
     const next = addUnit(inspected, b.key, 'unit-new') ?? [];
     expect(next.map((d) => d.key)).toEqual([drafts[0]?.key, b.key, 'unit-new', drafts[2]?.key]);
     expect(next[2]).toMatchObject({ return_line_item_id: 72, quantity: 1, condition: null, notes: null, unit_id: null, tags: ['gift'] });
@@ -152,7 +168,27 @@ describe('+ and − at the dock', () => {
   });
 
   it('− knows a unit labelled on the station (another terminal, or before a reload) from its labelled_at', () => {
-    const item = { id: 9, return_line_item_id: 72, quantity: 1, merchant_sku: 'SKU-B', name: 'B', condition: 'good', defective: false, notes: null, barcode: null, tags: [], disposition: 'refurbish', bin: 'REFURB', unit_id: 'RS-AAAAAAAA-9', disposition_source: 'rule', disposition_override: null, put_confirmed_at: null, put_by: null, condition_by: null, condition_at: null } as const;
+    const item = {
+      id: 9,
+      return_line_item_id: 72,
+      quantity: 1,
+      merchant_sku: 'SKU-B',
+      name: 'B',
+      condition: 'good',
+      defective: false,
+      notes: null,
+      barcode: null,
+      tags: [],
+      disposition: 'refurbish',
+      bin: 'REFURB',
+      unit_id: 'RS-AAAAAAAA-9',
+      disposition_source: 'rule',
+      disposition_override: null,
+      put_confirmed_at: null,
+      put_by: null,
+      condition_by: null,
+      condition_at: null,
+    } as const;
     const labelled = draftFromLineItem({ ...item, tags: [], labelled_at: '2026-11-27T23:00:00.000Z' });
     const notYet = draftFromLineItem({ ...item, tags: [], labelled_at: null });
     expect(removeUnit([labelled], labelled.key, false)).toEqual({ kept: 'labelled' });

@@ -2,7 +2,15 @@ import type { ReturnRecord } from '../../shared/api/returns.ts';
 
 /** A return of three lines, as the API answers it. */
 export function threeLineReturn(): ReturnRecord {
-  const line = (id: number, sku: string, quantity: number, unreceived = quantity) => ({ id, quantity, unreceived_quantity: unreceived, name: `Item ${sku}`, price: 10, currency: 'USD', merchant_sku: sku });
+  const line = (id: number, sku: string, quantity: number, unreceived = quantity) => ({
+    id,
+    quantity,
+    unreceived_quantity: unreceived,
+    name: `Item ${sku}`,
+    price: 10,
+    currency: 'USD',
+    merchant_sku: sku,
+  });
   return {
     id: 7,
     account_id: 1,

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { BurstDetector } from '../../renderer/src/scan/burst-detector.ts';
-import { framedDelivery, framedStep, heldKeyStep, type KeyPlace, MAX_PLUS_RUN, printableStep, scanFieldEntry, scanInTextField, typedEntry } from '../../renderer/src/scan/key-decisions.ts';
+import {
+  framedDelivery,
+  framedStep,
+  heldKeyStep,
+  type KeyPlace,
+  MAX_PLUS_RUN,
+  printableStep,
+  scanFieldEntry,
+  scanInTextField,
+  typedEntry,
+} from '../../renderer/src/scan/key-decisions.ts';
 
 /*
  * The key capture's decisions, key by key, as a dock worker meets them: what reaches the scan field,
@@ -54,7 +64,8 @@ describe('a character typed by hand', () => {
 });
 
 describe('the key after a held digit', () => {
-  const after = (k: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; metaKey: boolean }> = {}) => heldKeyStep({ key: k, ctrlKey: false, altKey: false, metaKey: false, ...mods });
+  const after = (k: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; metaKey: boolean }> = {}) =>
+    heldKeyStep({ key: k, ctrlKey: false, altKey: false, metaKey: false, ...mods });
 
   it('Enter does what the digit previewed, and nothing else', () => {
     expect(after('Enter')).toBe('commit');
@@ -189,7 +200,8 @@ describe('a scan field holding shortcut keys only (no code)', () => {
   });
 
   it('real codes typed by hand are read whole, also those that start with or repeat a shortcut key', () => {
-    for (const text of ['1ZDEMO0000000010', '4006381333931', '1111', '3333', '1234', 'AC-WBN-01', '+49-BIN']) expect(typedOnPackage(text), text).toEqual({ kind: 'code', shortcut: null, code: text });
+    for (const text of ['1ZDEMO0000000010', '4006381333931', '1111', '3333', '1234', 'AC-WBN-01', '+49-BIN'])
+      expect(typedOnPackage(text), text).toEqual({ kind: 'code', shortcut: null, code: text });
   });
 });
 
@@ -202,7 +214,7 @@ describe('a scanner burst that ends in a form or search field', () => {
     expect(scanInTextField({ passthrough: false, search: true }, false)).toBe('search');
   });
 
-  it('in the open item\'s notes is an item scan, taken back out of the notes', () => {
+  it("in the open item's notes is an item scan, taken back out of the notes", () => {
     expect(scanInTextField({ passthrough: true, search: false }, false)).toBe('scan');
   });
 
@@ -213,7 +225,8 @@ describe('a scanner burst that ends in a form or search field', () => {
 });
 
 describe('a framing scanner (prefix and suffix keys)', () => {
-  const step = (over: Partial<Parameters<typeof framedStep>[0]>) => framedStep({ inFrame: false, isPrefix: false, isSuffix: false, printable: true, key: 'a', ...over });
+  const step = (over: Partial<Parameters<typeof framedStep>[0]>) =>
+    framedStep({ inFrame: false, isPrefix: false, isSuffix: false, printable: true, key: 'a', ...over });
 
   it('what lies between prefix and suffix is the scan; everything else is typing', () => {
     expect(step({ isPrefix: true, key: 'F12', printable: false })).toBe('start');

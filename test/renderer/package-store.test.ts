@@ -104,10 +104,12 @@ describe('the package store with its outbox, against a real station', () => {
     before.usePackage.getState().open({ accountId: 1, pkg: b.pkg, ret: b.ret });
     before.usePackage.getState().scanItem(b.skus[2]);
     expect(before.usePackage.getState().sync).not.toBe('saved');
-    await expect.poll(() => before.outbox.entries.map((e) => [e.trackingNumber, e.receiving, e.units])).toEqual([
-      [a.pkg.tracking_number, true, 4],
-      [b.pkg.tracking_number, false, 1],
-    ]);
+    await expect
+      .poll(() => before.outbox.entries.map((e) => [e.trackingNumber, e.receiving, e.units]))
+      .toEqual([
+        [a.pkg.tracking_number, true, 4],
+        [b.pkg.tracking_number, false, 1],
+      ]);
     expect((await plug().client().getPackage(1, a.pkg.id)).line_items).toEqual([]);
 
     // The tab is reloaded (the old page and its cable are gone) and the station answers again.

@@ -36,7 +36,9 @@ describe('printing from a terminal', () => {
   });
 
   it('reads and checks the printer form', () => {
-    expect(printerFromForm({ kind: 'zpl_tcp', host: ' 10.0.0.5 ', port: '9100', name: '' })).toEqual({ printer: { kind: 'zpl_tcp', host: '10.0.0.5', port: 9100 } });
+    expect(printerFromForm({ kind: 'zpl_tcp', host: ' 10.0.0.5 ', port: '9100', name: '' })).toEqual({
+      printer: { kind: 'zpl_tcp', host: '10.0.0.5', port: 9100 },
+    });
     expect(printerFromForm({ kind: 'zpl_tcp', host: '10.0.0.5', port: '0', name: '' })).toHaveProperty('problem');
     expect(printerFromForm({ kind: 'zpl_tcp', host: 'a b', port: '9100', name: '' })).toEqual({ problem: 'A host name or an IP address.' });
     expect(printerFromForm({ kind: 'system', host: '', port: '', name: '' })).toEqual({ printer: { kind: 'system', name: null } });
@@ -62,7 +64,10 @@ describe('printing from a terminal', () => {
     ]);
     // The unit is labelled on the station (− is refused for it on every terminal); no printer is sent anything.
     expect((await client.listPrintJobs()).data.map((job) => [job.unit_id, job.state])).toEqual([[shown.draft.unit_id, 'in_browser']]);
-    expect(await printUnitLabel(client, { ...unit, draft: { key: 'new-1', unit_id: null } }, browser, open)).toMatchObject({ ok: false, message: expect.stringMatching(/no unit id/) });
+    expect(await printUnitLabel(client, { ...unit, draft: { key: 'new-1', unit_id: null } }, browser, open)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/no unit id/),
+    });
   });
 
   it('saves the printer in the station settings, test-prints and prints a unit once, then reprints it', async () => {

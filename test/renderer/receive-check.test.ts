@@ -28,7 +28,9 @@ describe('what receiving asks about', () => {
 
   it('fewer units than expected: the lines short, counted as the sum of quantities whether a draft holds one unit or several', () => {
     const expected = ret.return_line_items.reduce((sum, l) => sum + l.quantity, 0);
-    expect(ask([unit('a', a?.id ?? 0, done), unit('b1', b?.id ?? 0, done)])).toEqual([`2 of ${expected} units scanned (${b?.name} 1 of ${b?.quantity}, ${c?.name} 0 of ${c?.quantity})`]);
+    expect(ask([unit('a', a?.id ?? 0, done), unit('b1', b?.id ?? 0, done)])).toEqual([
+      `2 of ${expected} units scanned (${b?.name} 1 of ${b?.quantity}, ${c?.name} 0 of ${c?.quantity})`,
+    ]);
     // Line b's two units as one line item of quantity 2, or as two of 1: the same count.
     const asOneLine = [unit('a', a?.id ?? 0, done), unit('b', b?.id ?? 0, { ...done, quantity: 2 })];
     const asUnits = [unit('a', a?.id ?? 0, done), unit('b1', b?.id ?? 0, done), unit('b2', b?.id ?? 0, done)];
@@ -85,7 +87,9 @@ describe('the one question F2 meets', () => {
     const drafts = [unit('a', a?.id ?? 0, { ...done, put_confirmed: false }), unit('b', b?.id ?? 0, { condition: null })];
     const q = receiveQuestion(ret, drafts, facts());
     expect(q?.kind).toBe('ask');
-    expect(q?.kind === 'ask' && q.message).toMatch(/^Receive 1ZTEST — 2 of \d+ units scanned .*; 1 unit with no condition; 1 unit not put in its bin\? Press F2/);
+    expect(q?.kind === 'ask' && q.message).toMatch(
+      /^Receive 1ZTEST — 2 of \d+ units scanned .*; 1 unit with no condition; 1 unit not put in its bin\? Press F2/,
+    );
     expect(receiveQuestion(ret, drafts, facts())).toEqual(q);
   });
 
@@ -98,16 +102,28 @@ describe('the one question F2 meets', () => {
   });
 
   it('an exception: refused empty or with conditions unset; else always asked, with what is short and not put', () => {
-    expect(receiveQuestion(ret, [], facts({ exception: true }))).toMatchObject({ kind: 'refuse', message: expect.stringContaining('scan what the parcel holds') });
-    expect(receiveQuestion(ret, [unit('a', a?.id ?? 0)], facts({ exception: true, allowUnsetConditions: true }))).toMatchObject({ kind: 'refuse', message: expect.stringContaining('set the condition of every item first (1 not set)') });
-    expect(receiveQuestion(ret, complete(), facts({ exception: true }))).toMatchObject({ kind: 'ask', message: '1ZTEST is an exception. Press F2 again (or scan or tap Receive) to receive it as inspected.' });
+    expect(receiveQuestion(ret, [], facts({ exception: true }))).toMatchObject({
+      kind: 'refuse',
+      message: expect.stringContaining('scan what the parcel holds'),
+    });
+    expect(receiveQuestion(ret, [unit('a', a?.id ?? 0)], facts({ exception: true, allowUnsetConditions: true }))).toMatchObject({
+      kind: 'refuse',
+      message: expect.stringContaining('set the condition of every item first (1 not set)'),
+    });
+    expect(receiveQuestion(ret, complete(), facts({ exception: true }))).toMatchObject({
+      kind: 'ask',
+      message: '1ZTEST is an exception. Press F2 again (or scan or tap Receive) to receive it as inspected.',
+    });
     const short = receiveQuestion(ret, [unit('a', a?.id ?? 0, { ...done, put_confirmed: false })], facts({ exception: true }));
     expect(short?.kind === 'ask' && short.message).toMatch(/^1ZTEST is an exception — \d+ of \d+ units scanned .*; 1 unit not put in its bin\. Press F2/);
   });
 
   it('nothing scanned is asked even where unset conditions are allowed; a unit with no disposition is refused', () => {
     expect(receiveQuestion(ret, [], facts({ allowUnsetConditions: true }))).toMatchObject({ kind: 'ask', message: expect.stringContaining('nothing scanned') });
-    expect(receiveQuestion(ret, [unit('a', a?.id ?? 0, { condition: 'good' })], facts())).toMatchObject({ kind: 'refuse', message: expect.stringContaining('no disposition') });
+    expect(receiveQuestion(ret, [unit('a', a?.id ?? 0, { condition: 'good' })], facts())).toMatchObject({
+      kind: 'refuse',
+      message: expect.stringContaining('no disposition'),
+    });
   });
 
   it('a correction of a receipt asks nothing', () => {

@@ -17,8 +17,26 @@ describe('the rules draft', () => {
   const table: Pick<DispositionRules, 'rules' | 'dispositions'> = {
     dispositions: DEFAULT_DISPOSITION_STYLES,
     rules: [
-      { name: 'Recalls', condition: null, defective: null, reason_contains: 'recall', sku_prefix: null, package_status: null, disposition: 'quarantine', bin: 'Q-1' },
-      { name: null, condition: ['new', 'like_new'], defective: false, reason_contains: null, sku_prefix: 'APL-', package_status: ['exception'], disposition: 'restock', bin: 'R' },
+      {
+        name: 'Recalls',
+        condition: null,
+        defective: null,
+        reason_contains: 'recall',
+        sku_prefix: null,
+        package_status: null,
+        disposition: 'quarantine',
+        bin: 'Q-1',
+      },
+      {
+        name: null,
+        condition: ['new', 'like_new'],
+        defective: false,
+        reason_contains: null,
+        sku_prefix: 'APL-',
+        package_status: ['exception'],
+        disposition: 'restock',
+        bin: 'R',
+      },
     ],
   };
 
@@ -27,7 +45,16 @@ describe('the rules draft', () => {
     expect(draft.rules[1]).toMatchObject({ name: '', condition: ['new', 'like_new'], defective: 'no', sku_prefix: 'APL-', package_status: ['exception'] });
     expect(bodyOf(draft)).toEqual({ dispositions: DEFAULT_DISPOSITION_STYLES, rules: table.rules });
     const blank = { ...newRule(), name: '  ', reason_contains: ' ', bin: ' B-2 ', defective: 'yes' as const };
-    expect(bodyOf({ ...draft, rules: [blank] }).rules[0]).toEqual({ name: null, condition: null, defective: true, reason_contains: null, sku_prefix: null, package_status: null, disposition: 'quarantine', bin: 'B-2' });
+    expect(bodyOf({ ...draft, rules: [blank] }).rules[0]).toEqual({
+      name: null,
+      condition: null,
+      defective: true,
+      reason_contains: null,
+      sku_prefix: null,
+      package_status: null,
+      disposition: 'quarantine',
+      bin: 'B-2',
+    });
   });
 
   it('moves rules within the table only', () => {

@@ -174,7 +174,9 @@ describe('the scan router', () => {
     const a = await parcel();
     cable.down = true;
     try {
-      expect(await scan(a.tracking)).toBe(`${a.tracking} not opened: the station cannot be reached to find its package. Scan it again when the station answers.`);
+      expect(await scan(a.tracking)).toBe(
+        `${a.tracking} not opened: the station cannot be reached to find its package. Scan it again when the station answers.`,
+      );
       expect(usePackage.getState().current).toBeNull();
     } finally {
       cable.down = false;
@@ -189,7 +191,9 @@ describe('the scan router', () => {
     try {
       expect(await scan(a.sku)).toMatch(/: 1$/);
       // It may be another parcel, a unit label or a badge: only the station can say, so nothing is recorded.
-      expect(await scan('EAN-4006381333931')).toBe('EAN-4006381333931 not recorded: it is not on this return, and the station cannot be reached to look it up. Scan it again when the station answers.');
+      expect(await scan('EAN-4006381333931')).toBe(
+        'EAN-4006381333931 not recorded: it is not on this return, and the station cannot be reached to look it up. Scan it again when the station answers.',
+      );
       expect(usePackage.getState().drafts.map((d) => [d.return_line_item_id === null, d.quantity])).toEqual([[false, 1]]);
       expect(usePackage.getState().current?.pkg.id).toBe(a.id);
     } finally {

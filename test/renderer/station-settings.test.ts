@@ -24,7 +24,11 @@ describe('changing the station settings from a terminal', () => {
     expect(await settings.getState().change({ scanner: { prefix: 'F12' }, unset_conditions: 'allow' })).toBeNull();
     expect(settings.getState()).toMatchObject({ framing: { prefix: 'F12', suffix: 'Enter' }, unsetConditions: 'allow' });
     const other = new ApiClient({ baseUrl: ts.origin, token: ts.stationToken });
-    expect((await other.station()).settings).toMatchObject({ scanner: { prefix: 'F12' }, unset_conditions: 'allow', updated_at: settings.getState().updatedAt });
+    expect((await other.station()).settings).toMatchObject({
+      scanner: { prefix: 'F12' },
+      unset_conditions: 'allow',
+      updated_at: settings.getState().updatedAt,
+    });
   });
 
   it('refused or unsent, says why and keeps what it had', async () => {

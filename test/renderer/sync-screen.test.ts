@@ -37,7 +37,9 @@ describe('the sync screen', () => {
     await screen.getState().reload();
     expect(screen.getState().overview?.upstream).toEqual(saved);
     // The spec's two addresses, each on its own path.
-    expect(await screen.getState().saveUpstream({ returns_url: 'http://127.0.0.1:9/r/', base_url: 'http://127.0.0.1:9/b', token: 'x', accounts: [1] })).toBe(true);
+    expect(await screen.getState().saveUpstream({ returns_url: 'http://127.0.0.1:9/r/', base_url: 'http://127.0.0.1:9/b', token: 'x', accounts: [1] })).toBe(
+      true,
+    );
     expect(screen.getState().overview?.upstream).toMatchObject({ returns_url: 'http://127.0.0.1:9/r', base_url: 'http://127.0.0.1:9/b' });
 
     await screen.getState().removeUpstream();

@@ -25,7 +25,9 @@ afterAll(async () => {
 async function bench() {
   const cable = new StationCable(ts);
   const client = cable.client();
-  const ret = await client.createReturn(manualReturnBody({ account_id: 1, return_line_items: [returnLine(`SYNC-A-${parcelNo}`, 3), returnLine(`SYNC-B-${parcelNo}`, 1)] }));
+  const ret = await client.createReturn(
+    manualReturnBody({ account_id: 1, return_line_items: [returnLine(`SYNC-A-${parcelNo}`, 3), returnLine(`SYNC-B-${parcelNo}`, 1)] }),
+  );
   const pkg = await client.createPackage(1, { return_id: ret.id, tracking_number: `SYNC-${parcelNo++}-${Date.now()}`, status: 'delivered' });
   const [lineA, lineB] = ret.return_line_items.map((l) => l.id) as [number, number];
   const items = async () => (await client.getPackage(1, pkg.id)).line_items;
@@ -33,7 +35,11 @@ async function bench() {
   return { cable, client, packageId: pkg.id, lineA, lineB, items, lineCalls };
 }
 
-const draft = (key: string, returnLineId: number, quantity: number, change: Partial<Draft> = {}): Draft => ({ ...emptyDraft(key, returnLineId), quantity, ...change });
+const draft = (key: string, returnLineId: number, quantity: number, change: Partial<Draft> = {}): Draft => ({
+  ...emptyDraft(key, returnLineId),
+  quantity,
+  ...change,
+});
 const noop = { onState: () => undefined };
 
 describe('LineSync', () => {
@@ -98,7 +104,10 @@ describe('LineSync and a unit labelled elsewhere', () => {
   it('a DELETE the station refuses (labelled elsewhere) puts the unit back where it was, labelled, and goes on', async () => {
     const b = await bench();
     const kept: Array<{ keys: string[]; unit: string; code: string }> = [];
-    const sync = new LineSync(b.client, 1, b.packageId, [], [], { ...noop, onKept: (drafts, unit, error) => kept.push({ keys: drafts.map((d) => d.key), unit: unit.key, code: error.errorCode }) });
+    const sync = new LineSync(b.client, 1, b.packageId, [], [], {
+      ...noop,
+      onKept: (drafts, unit, error) => kept.push({ keys: drafts.map((d) => d.key), unit: unit.key, code: error.errorCode }),
+    });
     const [a, bUnit, c] = [draft('a', b.lineA, 1, { condition: 'good' }), draft('b', b.lineA, 1, { condition: 'new' }), draft('c', b.lineB, 1)];
     sync.set([a, bUnit, c]);
     await sync.flush();
@@ -108,8 +117,16 @@ describe('LineSync and a unit labelled elsewhere', () => {
     sync.set([a, { ...c, condition: 'damaged' }]);
     await sync.flush();
     expect(kept).toEqual([{ keys: ['a', 'b', 'c'], unit: 'b', code: 'UNIT_LABELLED_OR_PUT' }]);
-    expect(sync.drafts.map((d) => [d.key, d.labelled === true])).toEqual([['a', false], ['b', true], ['c', false]]);
-    expect((await b.items()).map((i) => [i.id, i.condition])).toEqual([[expect.any(Number), 'good'], [second?.id, 'new'], [expect.any(Number), 'damaged']]);
+    expect(sync.drafts.map((d) => [d.key, d.labelled === true])).toEqual([
+      ['a', false],
+      ['b', true],
+      ['c', false],
+    ]);
+    expect((await b.items()).map((i) => [i.id, i.condition])).toEqual([
+      [expect.any(Number), 'good'],
+      [second?.id, 'new'],
+      [expect.any(Number), 'damaged'],
+    ]);
     expect(sync.pending).toBe(false);
   });
 
@@ -126,7 +143,10 @@ describe('LineSync and a unit labelled elsewhere', () => {
     sync.stop();
     sync.set([sync.drafts[0] as Draft]);
     const learned = sync.learn(await b.items());
-    expect(learned?.map((d) => [d.key, d.labelled === true, d.put_confirmed])).toEqual([['a', true, false], ['b', false, true]]);
+    expect(learned?.map((d) => [d.key, d.labelled === true, d.put_confirmed])).toEqual([
+      ['a', true, false],
+      ['b', false, true],
+    ]);
     expect(sync.pending).toBe(false);
   });
 });

@@ -90,10 +90,12 @@ it('fails a failing create alone among 32 concurrent clients, and keeps every ac
   const created = outcomes.filter((o): o is Outcome & { id: number } => o.id !== undefined);
   // Exactly the creates meant to fail failed, each with its own error.
   for (const o of outcomes) expect(o.id !== undefined, `${o.expected} ${o.tracking}: ${o.errorCode ?? 'created'}`).toBe(o.expected === 'created');
-  for (const o of outcomes.filter((x) => x.expected === 'taken')) expect([o.status, o.errorCode, o.existingId]).toEqual([409, 'DUPLICATE_TRACKING_NUMBER', takenId]);
+  for (const o of outcomes.filter((x) => x.expected === 'taken'))
+    expect([o.status, o.errorCode, o.existingId]).toEqual([409, 'DUPLICATE_TRACKING_NUMBER', takenId]);
   for (const o of outcomes.filter((x) => x.expected === 'no-return')) expect([o.status, o.errorCode]).toEqual([422, 'VALIDATION_FAILED']);
   const idOf = new Map(created.map((o) => [o.tracking, o.id]));
-  for (const o of outcomes.filter((x) => x.expected === 'own')) expect([o.status, o.errorCode, o.existingId]).toEqual([409, 'DUPLICATE_TRACKING_NUMBER', idOf.get(o.tracking)]);
+  for (const o of outcomes.filter((x) => x.expected === 'own'))
+    expect([o.status, o.errorCode, o.existingId]).toEqual([409, 'DUPLICATE_TRACKING_NUMBER', idOf.get(o.tracking)]);
   expect(created.length).toBe(CLIENTS * CREATES_PER_CLIENT - 3 * (CLIENTS / 4));
   expect(new Set(created.map((o) => o.id)).size).toBe(created.length);
 
@@ -104,7 +106,10 @@ it('fails a failing create alone among 32 concurrent clients, and keeps every ac
     // Nothing of a failed create: each failing tracking number is held by one package only (the first holder).
     for (const o of outcomes.filter((x) => x.expected !== 'created')) {
       const { data } = await api.listPackages(ACCOUNT, { tracking_number: o.tracking });
-      expect(data.map((p) => p.id), o.tracking).toEqual(o.expected === 'no-return' ? [] : [o.existingId]);
+      expect(
+        data.map((p) => p.id),
+        o.tracking,
+      ).toEqual(o.expected === 'no-return' ? [] : [o.existingId]);
     }
   } finally {
     expect(await second.stop()).toBe(0);
@@ -146,7 +151,11 @@ it('fails a failing update alone among 32 concurrent clients, two of them on eac
           const weight = 1000 + 10 * c + i;
           const fails = (c % 4 === 0 && i === 2) || (c % 4 === 1 && i === 4);
           // A move back to pending (not allowed from in transit), or the tracking number of another package.
-          const body = !fails ? { weight } : c % 4 === 0 ? { weight, status: 'pending' as const } : { weight, tracking_number: packages[(c + 1) % PACKAGES]?.tracking ?? '' };
+          const body = !fails
+            ? { weight }
+            : c % 4 === 0
+              ? { weight, status: 'pending' as const }
+              : { weight, tracking_number: packages[(c + 1) % PACKAGES]?.tracking ?? '' };
           try {
             await api.updatePackage(ACCOUNT, pkg.id, body);
             own.push({ packageId: pkg.id, weight, ok: true, meantToFail: fails });
@@ -164,10 +173,12 @@ it('fails a failing update alone among 32 concurrent clients, two of them on eac
   }
 
   for (const o of outcomes) expect(o.ok, `weight ${o.weight}: ${o.errorCode ?? 'ok'}`).toBe(!o.meantToFail);
-  expect(outcomes.filter((o) => !o.ok).map((o) => o.errorCode).sort()).toEqual([
-    ...Array<string>(CLIENTS / 4).fill('DUPLICATE_TRACKING_NUMBER'),
-    ...Array<string>(CLIENTS / 4).fill('INVALID_STATUS_TRANSITION'),
-  ]);
+  expect(
+    outcomes
+      .filter((o) => !o.ok)
+      .map((o) => o.errorCode)
+      .sort(),
+  ).toEqual([...Array<string>(CLIENTS / 4).fill('DUPLICATE_TRACKING_NUMBER'), ...Array<string>(CLIENTS / 4).fill('INVALID_STATUS_TRANSITION')]);
 
   const second = await startStation({ dataDir: dir, args: ['--hot-days', '0'] });
   try {

@@ -28,10 +28,7 @@ it('keeps the rules, the dispositions, overrides and puts over a stop and a star
   let station = await startStation({ dataDir: dir });
   let api = new ApiClient({ baseUrl: station.origin, token: station.stationToken });
 
-  const rules = [
-    { name: 'Recalls', reason_contains: 'recall', disposition: 'quarantine' as const, bin: 'Q-RECALL' },
-    ...DEFAULT_DISPOSITION_RULES,
-  ];
+  const rules = [{ name: 'Recalls', reason_contains: 'recall', disposition: 'quarantine' as const, bin: 'Q-RECALL' }, ...DEFAULT_DISPOSITION_RULES];
   const styles = { ...(await api.dispositionRules()).dispositions, restock: { label: 'Back to shelf', color: '#00aa00' } };
   const saved = await api.updateDispositionRules({ dispositions: styles, rules });
   expect(saved.updated_at).not.toBeNull();
@@ -48,7 +45,15 @@ it('keeps the rules, the dispositions, overrides and puts over a stop and a star
   expect(put.put_confirmed_at).not.toBeNull();
 
   // Bad rules: refused, and what was saved is still there after the restart.
-  const refused = await call(station.origin, 'PUT', '/api/v1/station/disposition-rules', { token: station.stationToken, body: { rules: [{ disposition: 'restock', bin: 'A' }, { disposition: 'dispose', bin: 'B' }] } });
+  const refused = await call(station.origin, 'PUT', '/api/v1/station/disposition-rules', {
+    token: station.stationToken,
+    body: {
+      rules: [
+        { disposition: 'restock', bin: 'A' },
+        { disposition: 'dispose', bin: 'B' },
+      ],
+    },
+  });
   expect(refused.status).toBe(422);
   const before = { rules: await api.dispositionRules(), pkg: await api.getPackage(1001, pkg.id), pkg2: await api.getPackage(1001, pkg2.id) };
   expect(await station.stop()).toBe(0);
@@ -61,7 +66,13 @@ it('keeps the rules, the dispositions, overrides and puts over a stop and a star
   const after2 = await api.getPackage(1001, pkg2.id);
   expect(after2).toEqual(before.pkg2);
   const kept = after2.line_items[0] as PackageLineItem;
-  expect(kept).toMatchObject({ disposition: 'refurbish', bin: 'R-2', disposition_source: 'override', unit_id: overridden.unit_id, put_confirmed_at: put.put_confirmed_at });
+  expect(kept).toMatchObject({
+    disposition: 'refurbish',
+    bin: 'R-2',
+    disposition_source: 'override',
+    unit_id: overridden.unit_id,
+    put_confirmed_at: put.put_confirmed_at,
+  });
   expect(kept.disposition_override?.reason).toBe('Box crushed');
   expect(kept.tags).toEqual(['keep-me', 'disposition:refurbish', 'bin:R-2', `unit:${overridden.unit_id}`]);
 

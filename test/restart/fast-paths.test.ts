@@ -26,7 +26,11 @@ it('logs the active fast paths at start: every one by default, those asked for, 
   cli(dir, 'token', 'create', '--account', '1001', '--name', 'fast paths test');
 
   for (const [asked, expected, text] of [
-    ['', ['direct-fill', 'tree-reads', 'tree-compaction', 'trimmed-dexie-stack'], 'store fast paths: direct-fill, tree-reads, tree-compaction, trimmed-dexie-stack'],
+    [
+      '',
+      ['direct-fill', 'tree-reads', 'tree-compaction', 'trimmed-dexie-stack'],
+      'store fast paths: direct-fill, tree-reads, tree-compaction, trimmed-dexie-stack',
+    ],
     ['tree-reads', ['tree-reads'], 'store fast paths: tree-reads'],
     ['none', [], 'store fast paths: none (public Dexie path only)'],
   ] as const) {
@@ -46,5 +50,7 @@ it('logs the active fast paths at start: every one by default, those asked for, 
 it('refuses to start with a fast path it does not know, naming the variable', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'fast-paths-'));
   dirs.push(dir);
-  await expect(startStation({ dataDir: dir, env: { [FAST_PATHS_ENV]: 'tree-reads,warp-drive' } })).rejects.toThrow(/RETURNS_STATION_FAST_PATHS: unknown fast path "warp-drive"/);
+  await expect(startStation({ dataDir: dir, env: { [FAST_PATHS_ENV]: 'tree-reads,warp-drive' } })).rejects.toThrow(
+    /RETURNS_STATION_FAST_PATHS: unknown fast path "warp-drive"/,
+  );
 });

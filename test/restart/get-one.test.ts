@@ -34,7 +34,10 @@ it('answers get-one with whole states while its package is written, and the same
   const pkg = await createPackage(station.origin, token, 1001, created.id);
   const itemIds: number[] = [];
   for (const line of created.return_line_items) {
-    const item = await call(station.origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: line.id, quantity: 1 } });
+    const item = await call(station.origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, {
+      token,
+      body: { return_line_item_id: line.id, quantity: 1 },
+    });
     expect(item.status, item.text).toBe(201);
     itemIds.push((item.json as { id: number }).id);
   }

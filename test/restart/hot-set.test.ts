@@ -53,7 +53,10 @@ describe('a station with a hot-set window of zero', () => {
     const pkg = await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: returnId, tracking_number: 'COLD-TRK-1' } });
     expect(pkg.status, pkg.text).toBe(201);
     const packageId = (pkg.json as { id: number }).id;
-    const item = await call(station.origin, 'POST', `${A}/return_packages/${packageId}/line_items`, { token, body: { return_line_item_id: lines[0]?.id, quantity: 1 } });
+    const item = await call(station.origin, 'POST', `${A}/return_packages/${packageId}/line_items`, {
+      token,
+      body: { return_line_item_id: lines[0]?.id, quantity: 1 },
+    });
     expect(item.status, item.text).toBe(201);
     const itemId = (item.json as { id: number }).id;
     expect((await call(station.origin, 'PATCH', `${A}/return_packages/${packageId}`, { token, body: { status: 'received' } })).status).toBe(200);
@@ -102,7 +105,16 @@ describe('a station with a hot-set window of zero', () => {
       const duplicate = await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: openId, tracking_number: 'cold-trk-1' } });
       expect(duplicate.status, duplicate.text).toBe(409);
       const after = await call(station.origin, 'GET', `${A}/return_packages/${packageId}`, { token });
-      expect(after.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', disposition: 'liquidate', tags: ['corrected-by-ada', 'disposition:liquidate', 'bin:LIQUIDATE', expect.stringMatching(/^unit:RS-/)] }] });
+      expect(after.json).toMatchObject({
+        line_items: [
+          {
+            id: itemId,
+            condition: 'damaged',
+            disposition: 'liquidate',
+            tags: ['corrected-by-ada', 'disposition:liquidate', 'bin:LIQUIDATE', expect.stringMatching(/^unit:RS-/)],
+          },
+        ],
+      });
     } finally {
       expect(await station.stop()).toBe(0);
     }
@@ -112,7 +124,16 @@ describe('a station with a hot-set window of zero', () => {
       await until('the open report', () => inMemoryAtOpen(station) !== undefined);
       expect(inMemoryAtOpen(station)).toBe(1);
       const again = await call(station.origin, 'GET', `${A}/return_packages/${packageId}`, { token });
-      expect(again.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', disposition: 'liquidate', tags: ['corrected-by-ada', 'disposition:liquidate', 'bin:LIQUIDATE', expect.stringMatching(/^unit:RS-/)] }] });
+      expect(again.json).toMatchObject({
+        line_items: [
+          {
+            id: itemId,
+            condition: 'damaged',
+            disposition: 'liquidate',
+            tags: ['corrected-by-ada', 'disposition:liquidate', 'bin:LIQUIDATE', expect.stringMatching(/^unit:RS-/)],
+          },
+        ],
+      });
     } finally {
       expect(await station.stop()).toBe(0);
     }
@@ -133,12 +154,21 @@ describe('a station with a hot-set window of zero', () => {
       const pkg = await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: returnId, tracking_number: number } });
       expect(pkg.status, pkg.text).toBe(201);
       const packageId = (pkg.json as { id: number }).id;
-      expect((await call(station.origin, 'POST', `${A}/return_packages/${packageId}/line_items`, { token, body: { return_line_item_id: lines[0]?.id, quantity: 1 } })).status).toBe(201);
+      expect(
+        (
+          await call(station.origin, 'POST', `${A}/return_packages/${packageId}/line_items`, {
+            token,
+            body: { return_line_item_id: lines[0]?.id, quantity: 1 },
+          })
+        ).status,
+      ).toBe(201);
       expect((await call(station.origin, 'PATCH', `${A}/return_packages/${packageId}`, { token, body: { status: 'received' } })).status).toBe(200);
     }
     const open = await call(station.origin, 'POST', '/returns', { token, body: returnBody() });
     const openId = (open.json as { id: number }).id;
-    expect((await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: openId, tracking_number: 'HOT-SLOT-1' } })).status).toBe(201);
+    expect((await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: openId, tracking_number: 'HOT-SLOT-1' } })).status).toBe(
+      201,
+    );
     await until('the sweep', () => sheds(station) > 0);
     expect(await station.stop()).toBe(0);
 
@@ -158,10 +188,14 @@ describe('a station with a hot-set window of zero', () => {
         const sent = await waitFor(`${number} upstream`, async () => (await upstream.api.listPackages(1, { tracking_number: number })).data[0], 30_000);
         expect(sent.status).toBe(number === 'HOT-SLOT-1' ? 'in_transit' : 'received');
       }
-      await waitFor('nothing left to send', async () => {
-        const sync = await call(station.origin, 'GET', '/api/v1/station/sync', { token: station.stationToken });
-        return (sync.json as { status: { pending_changes: number } }).status.pending_changes === 0;
-      }, 30_000);
+      await waitFor(
+        'nothing left to send',
+        async () => {
+          const sync = await call(station.origin, 'GET', '/api/v1/station/sync', { token: station.stationToken });
+          return (sync.json as { status: { pending_changes: number } }).status.pending_changes === 0;
+        },
+        30_000,
+      );
     } finally {
       expect(await station.stop()).toBe(0);
       await upstream.stop();
@@ -200,7 +234,14 @@ describe('a station with a limit on the records kept for a recent change', () =>
       const { id, return_line_items: lines } = ret.json as { id: number; return_line_items: Array<{ id: number }> };
       const pkg = await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: id, tracking_number: `RECENT-TRK-${n}` } });
       const packageId = (pkg.json as { id: number }).id;
-      expect((await call(station.origin, 'POST', `${A}/return_packages/${packageId}/line_items`, { token, body: { return_line_item_id: lines[0]?.id, quantity: 1 } })).status).toBe(201);
+      expect(
+        (
+          await call(station.origin, 'POST', `${A}/return_packages/${packageId}/line_items`, {
+            token,
+            body: { return_line_item_id: lines[0]?.id, quantity: 1 },
+          })
+        ).status,
+      ).toBe(201);
       expect((await call(station.origin, 'PATCH', `${A}/return_packages/${packageId}`, { token, body: { status: 'received' } })).status).toBe(200);
       received.push(packageId);
       await new Promise((resolve) => setTimeout(resolve, 5)); // each received at its own instant
@@ -208,7 +249,14 @@ describe('a station with a limit on the records kept for a recent change', () =>
     // Three open returns: more than the limit, all kept (the limit is on recent changes alone).
     for (let n = 1; n <= 3; n++) {
       const open = await call(station.origin, 'POST', '/returns', { token, body: returnBody() });
-      expect((await call(station.origin, 'POST', `${A}/return_packages`, { token, body: { return_id: (open.json as { id: number }).id, tracking_number: `OPEN-TRK-${n}` } })).status).toBe(201);
+      expect(
+        (
+          await call(station.origin, 'POST', `${A}/return_packages`, {
+            token,
+            body: { return_id: (open.json as { id: number }).id, tracking_number: `OPEN-TRK-${n}` },
+          })
+        ).status,
+      ).toBe(201);
     }
     try {
       // The two received first (a sweep may run between two receipts: then one at a time).
@@ -227,7 +275,10 @@ describe('a station with a limit on the records kept for a recent change', () =>
       const oldest = await call(station.origin, 'GET', `${A}/return_packages/${received[0]}`, { token });
       expect(oldest.json).toMatchObject({ id: received[0], status: 'received', tracking_number: 'RECENT-TRK-1', line_items: [{ quantity: 1 }] });
       const itemId = (oldest.json as { line_items: Array<{ id: number }> }).line_items[0]?.id;
-      const corrected = await call(station.origin, 'PATCH', `${A}/return_packages/${received[0]}/line_items/${itemId}`, { token, body: { condition: 'damaged' } });
+      const corrected = await call(station.origin, 'PATCH', `${A}/return_packages/${received[0]}/line_items/${itemId}`, {
+        token,
+        body: { condition: 'damaged' },
+      });
       expect(corrected.status, corrected.text).toBe(200);
       await expectShedInAll(station, 1);
     } finally {
@@ -239,7 +290,9 @@ describe('a station with a limit on the records kept for a recent change', () =>
       expect(inMemoryAtOpen(station)).toBe(3 + 2);
       const page = await call(station.origin, 'GET', `${A}/return_packages?status=received&sort=id`, { token });
       expect((page.json as { data: Array<{ id: number }> }).data.map((row) => row.id)).toEqual(received);
-      expect((await call(station.origin, 'GET', `${A}/return_packages/${received[0]}`, { token })).json).toMatchObject({ line_items: [{ condition: 'damaged' }] });
+      expect((await call(station.origin, 'GET', `${A}/return_packages/${received[0]}`, { token })).json).toMatchObject({
+        line_items: [{ condition: 'damaged' }],
+      });
     } finally {
       expect(await station.stop()).toBe(0);
     }

@@ -16,7 +16,15 @@ import { cli } from './station-state.ts';
  */
 
 /** The indexes an earlier version did not have. */
-const NEW_INDEXES = ['rp_created', 'rp_updated', 'rp_status_created_tracking', 'rp_status_updated_tracking', 'rp_status_id', 'ret_created', 'ret_status_created_email'];
+const NEW_INDEXES = [
+  'rp_created',
+  'rp_updated',
+  'rp_status_created_tracking',
+  'rp_status_updated_tracking',
+  'rp_status_id',
+  'ret_created',
+  'ret_status_created_email',
+];
 /** What an earlier version had in their place. */
 const OLD_INDEXES: Array<[name: string, sql: string]> = [
   ['rp_status_updated', 'CREATE INDEX rp_status_updated ON return_packages (status, updated_at)'],
@@ -69,13 +77,19 @@ it('a data directory written before the indexes of every account gets them at it
     for (const [sort, compare] of Object.entries(sorts)) {
       for (const statuses of [[], ['in_transit', 'delivered']]) {
         for (const text of ['', 'LIX']) {
-          const expected = made.filter((p) => (statuses.length === 0 || statuses.includes(p.status)) && p.tracking_number.includes(text)).sort(compare).map((p) => p.id);
+          const expected = made
+            .filter((p) => (statuses.length === 0 || statuses.includes(p.status)) && p.tracking_number.includes(text))
+            .sort(compare)
+            .map((p) => p.id);
           for (const page of [1, 3]) {
             const query = `sort=${sort}&per_page=4&page=${page}${statuses.length ? `&status=${statuses.join(',')}` : ''}${text ? `&tracking_number_contains=${text}` : ''}`;
             const response = await call(origin, 'GET', `/api/v1/station/return_packages?${query}`, { token });
             expect(response.status, response.text).toBe(200);
             const got = response.json as { data: Array<{ id: number }>; meta: { total_count: number } };
-            expect(got.data.map((p) => p.id), query).toEqual(expected.slice((page - 1) * 4, page * 4));
+            expect(
+              got.data.map((p) => p.id),
+              query,
+            ).toEqual(expected.slice((page - 1) * 4, page * 4));
             expect(got.meta.total_count, query).toBe(expected.length);
           }
         }

@@ -28,7 +28,9 @@ describe('a media file keeps the time it was taken', () => {
     dirs.push(dir);
     let station = await startStation({ dataDir: dir, args: ['--demo'] });
     const auth = () => ({ authorization: `Bearer ${station.stationToken}` });
-    const lookup = (await (await fetch(`${station.origin}/api/v1/station/lookup?code=1ZDEMO0000000001`, { headers: auth() })).json()) as { packages: Array<{ id: number; account_id: number }> };
+    const lookup = (await (await fetch(`${station.origin}/api/v1/station/lookup?code=1ZDEMO0000000001`, { headers: auth() })).json()) as {
+      packages: Array<{ id: number; account_id: number }>;
+    };
     const [pkg] = lookup.packages;
     if (!pkg) throw new Error('the demo package is missing');
     const path = `/api/v1/accounts/${pkg.account_id}/return_packages/${pkg.id}`;
@@ -38,7 +40,9 @@ describe('a media file keeps the time it was taken', () => {
     };
     // What a restart must keep (the URL's origin is the port of that start).
     const mediaOf = async () =>
-      ((await (await fetch(`${station.origin}${path}`, { headers: auth() })).json()) as { media_files: Media[] }).media_files.map(({ id, created_at, captured_at }) => ({ id, created_at, captured_at }));
+      ((await (await fetch(`${station.origin}${path}`, { headers: auth() })).json()) as { media_files: Media[] }).media_files.map(
+        ({ id, created_at, captured_at }) => ({ id, created_at, captured_at }),
+      );
 
     // Taken 20 minutes ago on a terminal two hours east of UTC, sent only now: stored in UTC, as taken.
     const takenAt = new Date(Date.now() - 20 * 60_000);
@@ -59,7 +63,8 @@ describe('a media file keeps the time it was taken', () => {
     expect(untimed.json.captured_at).toBeNull();
 
     // The same Idempotency-Key: the same time answers again; another time is another request.
-    const keyed = (at: string) => upload(`?captured_at=${at}`, Buffer.from(sampleMedia('image/png', 4)), { 'content-type': 'image/png', 'idempotency-key': 'photo-4' });
+    const keyed = (at: string) =>
+      upload(`?captured_at=${at}`, Buffer.from(sampleMedia('image/png', 4)), { 'content-type': 'image/png', 'idempotency-key': 'photo-4' });
     const first = await keyed(multipartAt);
     expect(first.status).toBe(201);
     expect((await keyed(multipartAt)).json.id).toBe(first.json.id);
@@ -86,7 +91,9 @@ describe('a media file keeps the time it was taken', () => {
     expect(await mediaOf()).toEqual(before);
 
     // The OpenAPI document says what the station takes.
-    const openapi = (await (await fetch(`${station.origin}/openapi.json`)).json()) as { paths: Record<string, { post?: { parameters?: Array<{ name: string; in: string }> } }> };
+    const openapi = (await (await fetch(`${station.origin}/openapi.json`)).json()) as {
+      paths: Record<string, { post?: { parameters?: Array<{ name: string; in: string }> } }>;
+    };
     const uploadOperation = openapi.paths['/api/v1/accounts/{account_id}/return_packages/{id}/media_files']?.post;
     expect(uploadOperation?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'captured_at', in: 'query' })]));
 

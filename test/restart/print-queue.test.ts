@@ -34,17 +34,26 @@ it('labels asked for while the printer is off print once each after a restart wi
 
   let station = await startStation({ dataDir: dir });
   let { origin, stationToken: token } = station;
-  const settings = await call(origin, 'PATCH', '/api/v1/station/settings', { token, body: { labels: { printer: { kind: 'zpl_tcp', host: '127.0.0.1', port: printer.port } } } });
+  const settings = await call(origin, 'PATCH', '/api/v1/station/settings', {
+    token,
+    body: { labels: { printer: { kind: 'zpl_tcp', host: '127.0.0.1', port: printer.port } } },
+  });
   expect(settings.status, settings.text).toBe(200);
   const ret = await createReturn(origin, token, { account_id: ACCOUNT });
   const pkg = await createPackage(origin, token, ACCOUNT, ret.id);
   // Three inspected units: the station gives each a disposition, a bin and a unit id.
   const units: string[] = [];
   for (let k = 0; k < 3; k += 1) {
-    const item = await call(origin, 'POST', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition: 'good' } });
+    const item = await call(origin, 'POST', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items`, {
+      token,
+      body: { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition: 'good' },
+    });
     expect(item.status, item.text).toBe(201);
     units.push((item.json as { unit_id: string }).unit_id);
-    const label = await call(origin, 'POST', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items/${(item.json as { id: number }).id}/label`, { token, body: {} });
+    const label = await call(origin, 'POST', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items/${(item.json as { id: number }).id}/label`, {
+      token,
+      body: {},
+    });
     expect(label.status, label.text).toBe(201);
   }
   // The printer is off: every job waits; the oldest was tried (the queue keeps their order, so it
@@ -80,7 +89,10 @@ it('labels asked for while the printer is off print once each after a restart wi
   await new Promise((resolve) => setTimeout(resolve, 1500));
   expect(printer.jobs).toHaveLength(units.length);
   // A unit's label asked for again (a replayed request) answers the printed job and prints nothing.
-  const again = await call(station.origin, 'POST', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items/${jobs[0]?.line_item_id ?? 0}/label`, { token: station.stationToken, body: {} });
+  const again = await call(station.origin, 'POST', `/api/v1/accounts/${ACCOUNT}/return_packages/${pkg.id}/line_items/${jobs[0]?.line_item_id ?? 0}/label`, {
+    token: station.stationToken,
+    body: {},
+  });
   expect(again.status).toBe(200);
   expect(again.json).toMatchObject({ state: 'printed' });
   await new Promise((resolve) => setTimeout(resolve, 500));

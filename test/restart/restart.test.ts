@@ -55,8 +55,8 @@ describe('a station restarted with SIGTERM', () => {
       expect(readTokens(dir)).toEqual(tokensBefore);
       tokensBefore = readTokens(dir);
     }
-  // About 13 process starts and stops: 117 s was measured on the shared two-core machine under a
-  // load of 19. The limit only catches a hang.
+    // About 13 process starts and stops: 117 s was measured on the shared two-core machine under a
+    // load of 19. The limit only catches a hang.
   }, 240_000);
 
   it('starts twice with --demo on the same directory (the demo command run twice) and seeds once', async () => {
@@ -77,7 +77,11 @@ describe('a station restarted with SIGTERM', () => {
 async function expectDemoGuideTrue(origin: string, token: string, stdout: string): Promise<void> {
   const lines = stdout.trimEnd().split('\n');
   expect(lines[0]).toBe(`Returns station listening on ${origin}`);
-  const badges = [...(/^Demo badges to sign in with: (.+)$/m.exec(stdout)?.[1] ?? '').matchAll(/(\S+) \(([^)]+)\)/g)].map(([, badge, name]) => ({ badge_code: badge, name, active: true }));
+  const badges = [...(/^Demo badges to sign in with: (.+)$/m.exec(stdout)?.[1] ?? '').matchAll(/(\S+) \(([^)]+)\)/g)].map(([, badge, name]) => ({
+    badge_code: badge,
+    name,
+    active: true,
+  }));
   expect(badges).toHaveLength(3);
   const get = async (path: string) => {
     const answer = await fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } });

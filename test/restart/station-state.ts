@@ -111,7 +111,12 @@ export async function waitingPackageChanges(api: ApiClient): Promise<Set<number>
  * After a stop and a start: every acknowledged create of `accountId` is there with its tracking
  * number, its `package.created` event and its waiting sync change.
  */
-export async function expectCreatesKept(origin: string, stationToken: string, accountId: number, created: ReadonlyArray<{ id: number; tracking: string }>): Promise<void> {
+export async function expectCreatesKept(
+  origin: string,
+  stationToken: string,
+  accountId: number,
+  created: ReadonlyArray<{ id: number; tracking: string }>,
+): Promise<void> {
   const api = new ApiClient({ baseUrl: origin, token: stationToken });
   for (const o of created) expect((await api.getPackage(accountId, o.id)).tracking_number, `package ${o.id}`).toBe(o.tracking);
   const events = await createdPackageEvents(origin, stationToken, accountId);

@@ -122,7 +122,7 @@ it("takes a UI link stored before roles as a terminal's after a restart; the com
   const commandLine = cli(dir, 'token', 'create', '--station', '--name', 'integration').trim();
   let station = await startStation({ dataDir: dir });
   const oldLink = station.uiToken;
-  expect((await station.stop())).toBe(0);
+  expect(await station.stop()).toBe(0);
 
   // The tokens as a version before roles stored them: no `role`.
   const db = new DatabaseSync(join(dir, STORE_FILE));

@@ -60,7 +60,10 @@ it('a data directory written before the text search index finds any part after a
     expect(await search(station.origin)).toEqual(expected);
     // The filled index follows writes: a new return, a changed tracking number.
     const anne = await createReturn(station.origin, token, { email: 'anne.martinez@example.com' });
-    const changed = await call(station.origin, 'PATCH', `/api/v1/accounts/1001/return_packages/${pkg.id}`, { token, body: { tracking_number: '1ZFIXED000000010' } });
+    const changed = await call(station.origin, 'PATCH', `/api/v1/accounts/1001/return_packages/${pkg.id}`, {
+      token,
+      body: { tracking_number: '1ZFIXED000000010' },
+    });
     expect(changed.status, changed.text).toBe(200);
     const after = { ...expected, email: [wbn.id, anne.id].sort((a, b) => a - b), tracking: [] };
     expect(await search(station.origin)).toEqual(after);

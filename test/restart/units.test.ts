@@ -72,7 +72,11 @@ it('keeps who set each unit and when across a restart, and upgrades an older-sha
   // Its label and the first unit's put still hold them: neither is removed, neither's quantity changes.
   expect(b.labelled_at).not.toBeNull();
   expect(a.labelled_at).toBeNull();
-  await expect(api.deleteLineItem(1001, pkg.id, b.id)).rejects.toMatchObject({ status: 409, errorCode: 'UNIT_LABELLED_OR_PUT', details: { unit_id: b.unit_id } });
+  await expect(api.deleteLineItem(1001, pkg.id, b.id)).rejects.toMatchObject({
+    status: 409,
+    errorCode: 'UNIT_LABELLED_OR_PUT',
+    details: { unit_id: b.unit_id },
+  });
   await expect(api.updateLineItem(1001, pkg.id, a.id, { quantity: 3 })).rejects.toMatchObject({ status: 409, errorCode: 'UNIT_LABELLED_OR_PUT' });
   expect(new Set([a.unit_id, b.unit_id, old.unit_id]).size).toBe(3);
   // Nothing relabelled: the older item keeps its quantity and its unit id, and answers nulls.

@@ -66,7 +66,9 @@ it('never answers a remembered view after a change to it, a revoke, or a restart
   expect(added.status, added.text).toBe(201);
   const itemId = (added.json as { id: number }).id;
   expect((await getTwice<ReturnPackage>(station, pkgPath, token)).line_items.map((item) => item.id)).toEqual([itemId]);
-  expect((await call(station.origin, 'PATCH', `${pkgPath}/line_items/${itemId}`, { token: other, body: { condition: 'damaged', notes: 'torn' } })).status).toBe(200);
+  expect((await call(station.origin, 'PATCH', `${pkgPath}/line_items/${itemId}`, { token: other, body: { condition: 'damaged', notes: 'torn' } })).status).toBe(
+    200,
+  );
   expect((await getTwice<ReturnPackage>(station, pkgPath, token)).line_items[0]).toMatchObject({ id: itemId, condition: 'damaged', notes: 'torn' });
   const second = await call(station.origin, 'POST', `${pkgPath}/line_items`, { token, body: { return_line_item_id: lineIds[1], quantity: 1 } });
   const secondId = (second.json as { id: number }).id;
@@ -75,7 +77,11 @@ it('never answers a remembered view after a change to it, a revoke, or a restart
   expect((await getTwice<ReturnPackage>(station, pkgPath, token)).line_items.map((item) => item.id)).toEqual([itemId]);
 
   // Media: an upload shows, with URLs of the address each caller used; a removal goes.
-  const upload = await call(station.origin, 'POST', `${pkgPath}/media_files`, { token, raw: sampleMedia('image/png', 7), headers: { 'content-type': 'image/png' } });
+  const upload = await call(station.origin, 'POST', `${pkgPath}/media_files`, {
+    token,
+    raw: sampleMedia('image/png', 7),
+    headers: { 'content-type': 'image/png' },
+  });
   expect(upload.status, upload.text).toBe(201);
   const mediaId = (upload.json as { id: number }).id;
   const withMedia = await getTwice<ReturnPackage>(station, pkgPath, token);
@@ -105,7 +111,11 @@ it('never answers a remembered view after a change to it, a revoke, or a restart
 
   // A revoke takes effect on the very next request, remembered view or not.
   const list = await tokenCli(dir, 'list');
-  const tokenId = list.split('\n').find((line) => line.includes('label printer'))?.split(/\s+/)[0] ?? '';
+  const tokenId =
+    list
+      .split('\n')
+      .find((line) => line.includes('label printer'))
+      ?.split(/\s+/)[0] ?? '';
   await tokenCli(dir, 'revoke', tokenId);
   expectError(await call(station.origin, 'GET', pkgPath, { token }), 'INVALID_TOKEN');
   expectError(await call(station.origin, 'GET', retPath, { token }), 'INVALID_TOKEN');

@@ -27,11 +27,9 @@ function fakeFetch(respond: (call: Call) => Response | Promise<Response>) {
   return { fetch, calls };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-const headerOf = (call: Call | undefined, name: string) =>
-  (call?.init.headers as Record<string, string> | undefined)?.[name];
+const headerOf = (call: Call | undefined, name: string) => (call?.init.headers as Record<string, string> | undefined)?.[name];
 
 describe('ApiClient requests', () => {
   it('builds URLs, sends the bearer token and parses the answer', async () => {
@@ -39,9 +37,7 @@ describe('ApiClient requests', () => {
     const client = new ApiClient({ baseUrl: 'http://127.0.0.1:4780/', token: 'secret', fetch });
     const page = await client.listPackages(5, { status: ['pending', 'in_transit'], page: 2, per_page: 10, tracking_number: 'a b' });
     expect(page.meta.current_page).toBe(2);
-    expect(calls[0]?.url).toBe(
-      'http://127.0.0.1:4780/api/v1/accounts/5/return_packages?status=pending%2Cin_transit&page=2&per_page=10&tracking_number=a+b',
-    );
+    expect(calls[0]?.url).toBe('http://127.0.0.1:4780/api/v1/accounts/5/return_packages?status=pending%2Cin_transit&page=2&per_page=10&tracking_number=a+b');
     expect(calls[0]?.init.method).toBe('GET');
     expect(headerOf(calls[0], 'Authorization')).toBe('Bearer secret');
     expect(headerOf(calls[0], 'Accept')).toBe('application/json');
@@ -61,9 +57,7 @@ describe('ApiClient requests', () => {
   });
 
   it('throws ApiError with the error body on non-2xx', async () => {
-    const { fetch } = fakeFetch(() =>
-      json(409, errorBody('INVALID_STATUS_TRANSITION', 'No.', { from: 'received', to: 'pending', allowed: [] })),
-    );
+    const { fetch } = fakeFetch(() => json(409, errorBody('INVALID_STATUS_TRANSITION', 'No.', { from: 'received', to: 'pending', allowed: [] })));
     const client = new ApiClient({ baseUrl: 'http://s', token: 't', fetch });
     const error = await client.updatePackage(1, 7, { status: 'pending' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -132,10 +126,7 @@ describe('events', () => {
     const received: StationEvent[] = [];
     const pkg = (id: number) => ({ account_id: 1, occurred_at: NOW, package: samplePackage({ id }) });
     const first =
-      formatSseEvent('1', 'package.created', pkg(1)) +
-      'retry: 5\n' +
-      formatSseEvent('2', 'package.updated', pkg(2)) +
-      'event: unknown.event\ndata: {}\n\n';
+      formatSseEvent('1', 'package.created', pkg(1)) + 'retry: 5\n' + formatSseEvent('2', 'package.updated', pkg(2)) + 'event: unknown.event\ndata: {}\n\n';
     const second = formatSseEvent('3', 'return.created', { account_id: 1, occurred_at: NOW, return: manualReturnRecord() });
     const streams = [first, second];
     const { fetch, calls } = fakeFetch(() => {
@@ -170,8 +161,9 @@ describe('events', () => {
   it('subscribeEvents ends with the ApiError of a refused stream', async () => {
     const { fetch } = fakeFetch(() => json(401, errorBody('INVALID_TOKEN')));
     const client = new ApiClient({ baseUrl: 'http://s', token: 'bad', fetch });
-    await expect(
-      client.subscribeEvents(1, { signal: new AbortController().signal, onEvent: () => undefined }),
-    ).rejects.toMatchObject({ status: 401, errorCode: 'INVALID_TOKEN' });
+    await expect(client.subscribeEvents(1, { signal: new AbortController().signal, onEvent: () => undefined })).rejects.toMatchObject({
+      status: 401,
+      errorCode: 'INVALID_TOKEN',
+    });
   });
 });

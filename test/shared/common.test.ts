@@ -112,13 +112,10 @@ describe('id path parameters', () => {
     expect(parseStrictId(input)).toBe(expected);
     expect(IdParamSchema.parse(input)).toBe(expected);
   });
-  it.each(['0', '07', '+7', '-7', ' 7', '7 ', '%207', '7.0', '1e1', '0x7', '', '2147483648', '99999999999', '７'])(
-    'rejects %j',
-    (input) => {
-      expect(parseStrictId(input)).toBeNull();
-      expect(IdParamSchema.safeParse(input).success).toBe(false);
-    },
-  );
+  it.each(['0', '07', '+7', '-7', ' 7', '7 ', '%207', '7.0', '1e1', '0x7', '', '2147483648', '99999999999', '７'])('rejects %j', (input) => {
+    expect(parseStrictId(input)).toBeNull();
+    expect(IdParamSchema.safeParse(input).success).toBe(false);
+  });
 });
 
 describe('pagination', () => {

@@ -4,7 +4,16 @@ import { decimalRangePattern, INT32_MAX } from '#shared/api/common.ts';
 
 /** The pattern the document shows for an integer carried as text matches exactly the range's spellings. */
 describe('decimalRangePattern', () => {
-  const ranges: Array<[number, number]> = [[1, INT32_MAX], [1, 250], [0, 9], [1, 10080], [7, 7], [0, 1], [95, 105], [1, 3650]];
+  const ranges: Array<[number, number]> = [
+    [1, INT32_MAX],
+    [1, 250],
+    [0, 9],
+    [1, 10080],
+    [7, 7],
+    [0, 1],
+    [95, 105],
+    [1, 3650],
+  ];
 
   it.each(ranges)('%i … %i: every integer near the bounds and at random', (min, max) => {
     const re = new RegExp(decimalRangePattern(min, max), 'u');

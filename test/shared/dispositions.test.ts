@@ -19,8 +19,20 @@ import { lineItemIdOfUnit, stationShortId, unitIdPrefix } from '../../electron/s
  */
 
 const any = { condition: null, defective: null, reason_contains: null, sku_prefix: null, package_status: null } as const;
-const r = (when: Partial<DispositionRuleLike>, disposition: DispositionRuleLike['disposition'] = 'restock', bin = 'B'): DispositionRuleLike => ({ ...any, disposition, bin, ...when });
-const facts = (over: Partial<ItemFacts> = {}): ItemFacts => ({ condition: 'new', defective: false, reason_of_return: 'Too small', merchant_sku: 'TS-RED-M', package_status: 'delivered', ...over });
+const r = (when: Partial<DispositionRuleLike>, disposition: DispositionRuleLike['disposition'] = 'restock', bin = 'B'): DispositionRuleLike => ({
+  ...any,
+  disposition,
+  bin,
+  ...when,
+});
+const facts = (over: Partial<ItemFacts> = {}): ItemFacts => ({
+  condition: 'new',
+  defective: false,
+  reason_of_return: 'Too small',
+  merchant_sku: 'TS-RED-M',
+  package_status: 'delivered',
+  ...over,
+});
 const decide = (rules: DispositionRuleLike[], f: Partial<ItemFacts>) => firstMatchingRule(rules, facts(f))?.rule.disposition ?? null;
 
 describe('evaluation', () => {
@@ -73,7 +85,9 @@ describe('rules that can never apply', () => {
   it('is hidden by one earlier rule, or by several together', () => {
     expect(unreachable([r({}), r({ condition: ['damaged'] })])).toEqual([1]);
     expect(unreachable([r({ defective: false }), r({ defective: true }), r({ reason_contains: 'x' })])).toEqual([2]);
-    expect(unreachable([r({ condition: ['new', 'like_new'] }), r({ condition: ['good', 'fair', 'damaged', 'unsellable'] }), r({ defective: false })])).toEqual([2]);
+    expect(unreachable([r({ condition: ['new', 'like_new'] }), r({ condition: ['good', 'fair', 'damaged', 'unsellable'] }), r({ defective: false })])).toEqual([
+      2,
+    ]);
     const message = unreachableRules([r({ defective: false }), r({ defective: true }), r({})])[0]?.message;
     expect(message).toContain('rules[0], rules[1]');
   });
@@ -94,7 +108,8 @@ describe('rules that can never apply', () => {
 });
 
 describe('the schemas say it field by field', () => {
-  const paths = (result: { success: boolean; error?: { issues: Parameters<typeof fieldErrorsFromIssues>[0] } }) => (result.error ? fieldErrorsFromIssues(result.error.issues).map((f) => f.path) : []);
+  const paths = (result: { success: boolean; error?: { issues: Parameters<typeof fieldErrorsFromIssues>[0] } }) =>
+    result.error ? fieldErrorsFromIssues(result.error.issues).map((f) => f.path) : [];
 
   it('every problem of a rule set at its own path', () => {
     const result = DispositionRulesUpdateSchema.safeParse({
@@ -107,12 +122,27 @@ describe('the schemas say it field by field', () => {
       dispositions: { restock: { label: '', color: '#12345' } },
     });
     expect(paths(result)).toEqual(
-      expect.arrayContaining(['rules[0].condition', 'rules[1].disposition', 'rules[2].bin', 'rules[3].package_status[0]', 'dispositions.restock.label', 'dispositions.restock.color', 'dispositions.refurbish']),
+      expect.arrayContaining([
+        'rules[0].condition',
+        'rules[1].disposition',
+        'rules[2].bin',
+        'rules[3].package_status[0]',
+        'dispositions.restock.label',
+        'dispositions.restock.color',
+        'dispositions.refurbish',
+      ]),
     );
   });
 
   it('shadowed rules at rules[i], the defaults accepted', () => {
-    expect(paths(DispositionRuleListSchema.safeParse([{ disposition: 'restock', bin: 'A' }, { disposition: 'dispose', bin: 'B', defective: true }]))).toEqual(['[1]']);
+    expect(
+      paths(
+        DispositionRuleListSchema.safeParse([
+          { disposition: 'restock', bin: 'A' },
+          { disposition: 'dispose', bin: 'B', defective: true },
+        ]),
+      ),
+    ).toEqual(['[1]']);
     expect(DispositionRuleListSchema.safeParse(DEFAULT_DISPOSITION_RULES).success).toBe(true);
     expect(paths(DispositionRuleListSchema.safeParse([]))).toEqual(['']);
   });
@@ -122,14 +152,22 @@ describe('the schemas say it field by field', () => {
     expect(paths(PackageLineItemUpdateSchema.safeParse({ bin: 'A', disposition_reason: 'x' }))).toEqual(['bin', 'disposition_reason']);
     expect(paths(PackageLineItemUpdateSchema.safeParse({ disposition: null, disposition_reason: 'x' }))).toEqual(['disposition_reason']);
     expect(paths(PackageLineItemUpdateSchema.safeParse({ disposition: 'refurbish', disposition_reason: '   ' }))).toEqual(['disposition_reason']);
-    expect(PackageLineItemUpdateSchema.safeParse({ disposition: 'refurbish', bin: 'R-1', disposition_reason: 'Scratch', disposition_by: 3 }).success).toBe(true);
+    expect(PackageLineItemUpdateSchema.safeParse({ disposition: 'refurbish', bin: 'R-1', disposition_reason: 'Scratch', disposition_by: 3 }).success).toBe(
+      true,
+    );
     expect(PackageLineItemUpdateSchema.safeParse({ disposition: null }).success).toBe(true);
   });
 });
 
 describe('tags, bins and unit ids', () => {
   it("the station's tags replace its earlier ones and keep the rest, in order", () => {
-    expect(withStationTags(['a', 'disposition:old', 'b', 'bin:X', 'unit:U'], { disposition: 'restock', bin: 'A-12', unit_id: 'RS-1-2' })).toEqual(['a', 'b', 'disposition:restock', 'bin:A-12', 'unit:RS-1-2']);
+    expect(withStationTags(['a', 'disposition:old', 'b', 'bin:X', 'unit:U'], { disposition: 'restock', bin: 'A-12', unit_id: 'RS-1-2' })).toEqual([
+      'a',
+      'b',
+      'disposition:restock',
+      'bin:A-12',
+      'unit:RS-1-2',
+    ]);
     expect(withStationTags(['a', 'bin:X'], { disposition: null, bin: null, unit_id: null })).toEqual(['a']);
   });
 

@@ -22,7 +22,13 @@ function markdown(dir: string): string[] {
 const tracked: string[] = [];
 (function walk(dir: string) {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-    if (['node_modules', '.git', 'out', 'dist', 'test-results', 'playwright-report'].includes(entry.name) || entry.name.startsWith('.demo') || entry.name.startsWith('.upstream') || entry.name.startsWith('.dock')) continue;
+    if (
+      ['node_modules', '.git', 'out', 'dist', 'test-results', 'playwright-report'].includes(entry.name) ||
+      entry.name.startsWith('.demo') ||
+      entry.name.startsWith('.upstream') ||
+      entry.name.startsWith('.dock')
+    )
+      continue;
     const path = dir === '' ? entry.name : join(dir, entry.name);
     if (entry.isDirectory()) walk(path);
     else tracked.push(path);

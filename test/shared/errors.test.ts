@@ -100,9 +100,7 @@ describe('field paths', () => {
   });
 
   it('splits unknown keys into one entry each', () => {
-    expect(
-      fieldErrorsFromIssues([{ code: 'unrecognized_keys', keys: ['a', 'b'], path: ['x', 1], message: 'Unrecognized keys' }]),
-    ).toEqual([
+    expect(fieldErrorsFromIssues([{ code: 'unrecognized_keys', keys: ['a', 'b'], path: ['x', 1], message: 'Unrecognized keys' }])).toEqual([
       { path: 'x[1].a', message: 'Unknown field.' },
       { path: 'x[1].b', message: 'Unknown field.' },
     ]);

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MEDIA_TYPES,
-  MEDIA_TYPE_NAMES,
-  bytesMatchMediaType,
-  parseMediaContentType,
-  sniffMediaType,
-  type MediaType,
-} from '../../shared/api/media.ts';
+import { MEDIA_TYPES, MEDIA_TYPE_NAMES, bytesMatchMediaType, parseMediaContentType, sniffMediaType, type MediaType } from '../../shared/api/media.ts';
 
 const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
-const bytes = (...parts: (number[] | string)[]) =>
-  new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? ascii(p) : p)));
+const bytes = (...parts: (number[] | string)[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? ascii(p) : p)));
 
 const SAMPLES: Record<MediaType, Uint8Array> = {
   'image/jpeg': bytes([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10], 'JFIF'),

@@ -84,9 +84,7 @@ const CONTRACT_OPERATIONS = [
 ];
 
 function operations(d: Json): string[] {
-  return Object.entries(d.paths as Json).flatMap(([path, item]) =>
-    Object.keys(item as Json).map((method) => `${method.toUpperCase()} ${path}`),
-  );
+  return Object.entries(d.paths as Json).flatMap(([path, item]) => Object.keys(item as Json).map((method) => `${method.toUpperCase()} ${path}`));
 }
 
 function collectRefs(value: unknown, out: string[] = []): string[] {
@@ -174,9 +172,7 @@ describe('OpenAPI document', () => {
     expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ReturnPackageCreate' });
     expect(doc.components.schemas.ReturnPackageCreate.additionalProperties).toBe(false);
     expect(doc.components.schemas.ReturnPackageCreate.required.sort()).toEqual(['return_id', 'tracking_number']);
-    expect(doc.components.schemas.ManualReturnCreate.required).toEqual(
-      expect.arrayContaining(['email', 'receive_by', 'return_line_items']),
-    );
+    expect(doc.components.schemas.ManualReturnCreate.required).toEqual(expect.arrayContaining(['email', 'receive_by', 'return_line_items']));
     expect(create.responses['201'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/ReturnPackageCreated',
     });

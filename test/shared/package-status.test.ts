@@ -36,9 +36,7 @@ describe('package status machine', () => {
   });
 
   const disallowed = PACKAGE_STATUSES.flatMap((from) =>
-    PACKAGE_STATUSES.filter((to) => to !== from && !ALLOWED.some(([f, t]) => f === from && t === to)).map(
-      (to) => [from, to] as [PackageStatus, PackageStatus],
-    ),
+    PACKAGE_STATUSES.filter((to) => to !== from && !ALLOWED.some(([f, t]) => f === from && t === to)).map((to) => [from, to] as [PackageStatus, PackageStatus]),
   );
   it('has disallowed moves to check', () => {
     expect(disallowed).toContainEqual(['received', 'pending']);

@@ -83,9 +83,7 @@ describe('manual return create', () => {
   it('keeps unreceived_quantity within 0 … quantity', () => {
     const body = manualReturn();
     (body.return_line_items[0] as { unreceived_quantity: number }).unreceived_quantity = 3;
-    expect(fieldsOf(ManualReturnCreateSchema.safeParse(body)).map((f) => f.path)).toEqual([
-      'return_line_items[0].unreceived_quantity',
-    ]);
+    expect(fieldsOf(ManualReturnCreateSchema.safeParse(body)).map((f) => f.path)).toEqual(['return_line_items[0].unreceived_quantity']);
     (body.return_line_items[0] as { unreceived_quantity: number }).unreceived_quantity = -1;
     expect(ManualReturnCreateSchema.safeParse(body).success).toBe(false);
   });

@@ -38,7 +38,10 @@ async function append(store: StationStore, ...ages: number[]): Promise<number[]>
   return store.write(async (tx) => {
     const t = boundTables(tx);
     const seqs: number[] = [];
-    for (const age of ages) seqs.push(await t.change_log.add({ account_id: 1, resource: 'return', resource_id: seqs.length + 1, action: 'updated', data: { age }, created_at: at(age) }));
+    for (const age of ages)
+      seqs.push(
+        await t.change_log.add({ account_id: 1, resource: 'return', resource_id: seqs.length + 1, action: 'updated', data: { age }, created_at: at(age) }),
+      );
     return seqs;
   });
 }

@@ -71,7 +71,7 @@ describe('reads from the engine memory', () => {
     expect(insidesOf(store).inMemory.peek('return_packages', packageId)?.notes).toBe('by a write');
   });
 
-  it('store.returns decides the path itself: the engine\'s record (frozen) when memory can answer, else a copy through Dexie', async () => {
+  it("store.returns decides the path itself: the engine's record (frozen) when memory can answer, else a copy through Dexie", async () => {
     const { store, returnId } = await storeWithPackage(0);
     const hot = await store.returns.get(returnId);
     expect(hot).toEqual(await insidesOf(store).db.returns.get(returnId));
@@ -155,7 +155,11 @@ describe('reads from the engine memory', () => {
       seen.missing = t.peek('return_packages', 9_999);
     });
     expect(seen.beforeRun).toBeUndefined();
-    expect(seen.running).toEqual(await insidesOf(store).db.return_packages.get(packageId).then((p) => ({ ...p, notes: null })));
+    expect(seen.running).toEqual(
+      await insidesOf(store)
+        .db.return_packages.get(packageId)
+        .then((p) => ({ ...p, notes: null })),
+    );
     expect(seen.ownChange).toBe('this write');
     expect(seen.missing).toBeUndefined();
     expect(bound?.peek('return_packages', packageId)).toBeUndefined(); // the write has ended
@@ -242,7 +246,10 @@ describe('reads from the engine memory', () => {
   });
 
   it("read through the engine's own lookups when its trees are not shaped as expected", () => {
-    const records = new Map<number, { id: number; return_package_id: number }>([[1, { id: 1, return_package_id: 7 }], [2, { id: 2, return_package_id: 7 }]]);
+    const records = new Map<number, { id: number; return_package_id: number }>([
+      [1, { id: 1, return_package_id: 7 }],
+      [2, { id: 2, return_package_id: 7 }],
+    ]);
     // The methods are there, the trees behind them are not (a release that renamed `_root`).
     const store = {
       getValue: (key: number) => structuredClone(records.get(key)),

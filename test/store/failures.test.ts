@@ -35,7 +35,26 @@ describe('a write that cannot be made durable', () => {
     try {
       const returnId = await store.write(() => insidesOf(store).db.returns.add(sampleReturn(1, 1)));
       await store.write(() => insidesOf(store).db.return_packages.bulkAdd([1, 2, 3].map((n) => samplePackage(1, returnId, n))));
-      await store.write(() => insidesOf(store).db.operators.bulkAdd([{ uid: '00000000-0000-4000-8000-00000000000a', name: 'A', badge_code: 'A', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { uid: '00000000-0000-4000-8000-00000000000b', name: 'B', badge_code: 'B', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
+      await store.write(() =>
+        insidesOf(store).db.operators.bulkAdd([
+          {
+            uid: '00000000-0000-4000-8000-00000000000a',
+            name: 'A',
+            badge_code: 'A',
+            active: true,
+            created_at: '2026-11-21T08:00:00.000Z',
+            updated_at: '2026-11-21T08:00:00.000Z',
+          },
+          {
+            uid: '00000000-0000-4000-8000-00000000000b',
+            name: 'B',
+            badge_code: 'B',
+            active: true,
+            created_at: '2026-11-21T08:00:00.000Z',
+            updated_at: '2026-11-21T08:00:00.000Z',
+          },
+        ]),
+      );
       const onDisk = await dumpEngine(store);
 
       failNext = true;
@@ -65,10 +84,13 @@ describe('a write that cannot be made durable', () => {
 
   it('also rejects writes that completed on top of the failed state before the repair', async () => {
     let fail = true;
-    const store = await openStore({ dataDir: dir, beforeCommit: () => { if (fail) throw new Error('ENOSPC (injected)'); } });
-    const writes = Array.from({ length: 8 }, (_unused, n) =>
-      store.write(() => insidesOf(store).db.accounts.add({ name: `a${n}`, created_at: 'x' })),
-    );
+    const store = await openStore({
+      dataDir: dir,
+      beforeCommit: () => {
+        if (fail) throw new Error('ENOSPC (injected)');
+      },
+    });
+    const writes = Array.from({ length: 8 }, (_unused, n) => store.write(() => insidesOf(store).db.accounts.add({ name: `a${n}`, created_at: 'x' })));
     const results = await Promise.allSettled(writes);
     expect(results.every((result) => result.status === 'rejected')).toBe(true);
     fail = false;

@@ -48,12 +48,7 @@ export function sampleReturn(accountId: number, n: number, lineIds: number[] = [
   };
 }
 
-export function samplePackage(
-  accountId: number,
-  returnId: number,
-  n: number,
-  overrides: Partial<ReturnPackage> = {},
-): Omit<ReturnPackage, 'id'> {
+export function samplePackage(accountId: number, returnId: number, n: number, overrides: Partial<ReturnPackage> = {}): Omit<ReturnPackage, 'id'> {
   const status: PackageStatus = overrides.status ?? 'in_transit';
   const tracking = overrides.tracking_number ?? `1Z${String(n).padStart(10, '0')}`;
   return {

@@ -19,7 +19,10 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(dataDir: string, hot: { hotDays?: number; hotRecentLimit?: number } = { hotDays: 0 }): Promise<{ station: Station; origin: string; token: string }> {
+async function open(
+  dataDir: string,
+  hot: { hotDays?: number; hotRecentLimit?: number } = { hotDays: 0 },
+): Promise<{ station: Station; origin: string; token: string }> {
   const station = await openStation({ dataDir, rendererDir: join(dataDir, 'no-renderer'), logLevel: 'silent', sync: false, hotSweepMs: 0, ...hot });
   const origin = await station.listen('127.0.0.1', 0);
   const token = (await createToken(station.store, station.ctx.clock, { scope: 'account', accountId: 1, name: 'hot-set test' })).secret;
@@ -29,7 +32,14 @@ async function open(dataDir: string, hot: { hotDays?: number; hotRecentLimit?: n
 /** Packages the engine itself holds (a count over the whole table never asks SQLite). */
 const packagesInMemory = (station: Station): Promise<number> => insidesOf(station.store).db.return_packages.count();
 /** Outbox slots (unsent changes) the engine itself holds (a filter walks the engine only; a whole-table read also merges the slots on disk). */
-const slotsInMemory = async (station: Station): Promise<string[]> => (await insidesOf(station.store).db.outbox.filter(() => true).toArray()).map((slot) => slot.key).sort();
+const slotsInMemory = async (station: Station): Promise<string[]> =>
+  (
+    await insidesOf(station.store)
+      .db.outbox.filter(() => true)
+      .toArray()
+  )
+    .map((slot) => slot.key)
+    .sort();
 
 describe('the hot set with a window of zero', () => {
   it('sheds a received package, then reads, lists, guards and edits it as if it were hot, across a restart', async () => {
@@ -62,7 +72,10 @@ describe('the hot set with a window of zero', () => {
     const listed = await call(origin, 'GET', `${A}/return_packages?status=received`, { token });
     expect((listed.json as { data: Array<{ id: number }> }).data.map((p) => p.id)).toContain(received.id);
     // Its tracking number is still taken.
-    expectError(await call(origin, 'POST', `${A}/return_packages`, { token, body: packageBody(done.id, { tracking_number: received.tracking_number }) }), 'DUPLICATE_TRACKING_NUMBER');
+    expectError(
+      await call(origin, 'POST', `${A}/return_packages`, { token, body: packageBody(done.id, { tracking_number: received.tracking_number }) }),
+      'DUPLICATE_TRACKING_NUMBER',
+    );
     // The refused write's fault-in went with its transaction; the package still reads.
     expect(await packagesInMemory(station)).toBe(1);
     expect((await call(origin, 'GET', `${A}/return_packages/${received.id}`, { token })).status).toBe(200);
@@ -76,7 +89,16 @@ describe('the hot set with a window of zero', () => {
     expect(await packagesInMemory(station)).toBe(2);
     expect(await station.store.shedCold()).toBe(1);
     const after = await call(origin, 'GET', `${A}/return_packages/${received.id}`, { token });
-    expect(after.json).toMatchObject({ line_items: [{ id: itemId, condition: 'damaged', disposition: 'liquidate', tags: ['corrected-by-ada', 'disposition:liquidate', 'bin:LIQUIDATE', expect.stringMatching(/^unit:RS-/)] }] });
+    expect(after.json).toMatchObject({
+      line_items: [
+        {
+          id: itemId,
+          condition: 'damaged',
+          disposition: 'liquidate',
+          tags: ['corrected-by-ada', 'disposition:liquidate', 'bin:LIQUIDATE', expect.stringMatching(/^unit:RS-/)],
+        },
+      ],
+    });
     expect(inTransit.id).toBeGreaterThan(0);
 
     await station.close();
@@ -105,7 +127,10 @@ describe('the hot set with a window of zero', () => {
     const A = '/api/v1/accounts/1';
     const done = await createReturn(origin, token, { return_line_items: [returnLine('SLOT-1', 1)] });
     const received = await createPackage(origin, token, 1, done.id);
-    const item = await call(origin, 'POST', `${A}/return_packages/${received.id}/line_items`, { token, body: { return_line_item_id: done.return_line_items[0]?.id, quantity: 1 } });
+    const item = await call(origin, 'POST', `${A}/return_packages/${received.id}/line_items`, {
+      token,
+      body: { return_line_item_id: done.return_line_items[0]?.id, quantity: 1 },
+    });
     expect(item.status, item.text).toBe(201);
     expect((await call(origin, 'PATCH', `${A}/return_packages/${received.id}`, { token, body: { status: 'received' } })).status).toBe(200);
     const open_ = await createReturn(origin, token);
@@ -141,7 +166,10 @@ describe('the hot set with a window of zero', () => {
     try {
       expect(await slotsInMemory(station)).toEqual([`return:${open_.id}`, `return_package:${inTransit.id}`].sort());
       // An upstream set: the whole backlog is work at hand and in memory, as sync reads it.
-      const set = await call(origin, 'POST', '/api/v1/station/upstream', { token: stationToken, body: { url: 'http://127.0.0.1:9', token: 'upstream-token', accounts: [1] } });
+      const set = await call(origin, 'POST', '/api/v1/station/upstream', {
+        token: stationToken,
+        body: { url: 'http://127.0.0.1:9', token: 'upstream-token', accounts: [1] },
+      });
       expect(set.status, set.text).toBe(200);
       expect(await slotsInMemory(station)).toEqual(backlog);
       expect((await insidesOf(station.store).db.outbox.where('account_id').equals(1).toArray()).map((slot) => slot.key).sort()).toEqual(backlog);
@@ -173,7 +201,10 @@ describe('the hot set with a window of zero', () => {
       const pkg = await createPackage(origin, token, 1, ret.id);
       const received = n < 2;
       if (received) {
-        const item = await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: ret.return_line_items[0]?.id, quantity: 1 } });
+        const item = await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, {
+          token,
+          body: { return_line_item_id: ret.return_line_items[0]?.id, quantity: 1 },
+        });
         expect(item.status, item.text).toBe(201);
         expect((await call(origin, 'PATCH', `${A}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
       }
@@ -246,7 +277,14 @@ describe('the hot set with a window of zero', () => {
     for (let n = 0; n < 3; n++) {
       const ret = await createReturn(origin, token, { return_line_items: [returnLine(`BEHIND-${n}`, 1)] });
       const pkg = await createPackage(origin, token, 1, ret.id);
-      expect((await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: ret.return_line_items[0]?.id, quantity: 1 } })).status).toBe(201);
+      expect(
+        (
+          await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, {
+            token,
+            body: { return_line_item_id: ret.return_line_items[0]?.id, quantity: 1 },
+          })
+        ).status,
+      ).toBe(201);
       expect((await call(origin, 'PATCH', `${A}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
       received.push(pkg.id);
     }
@@ -296,7 +334,14 @@ describe('the hot set with a limit on the records kept for a recent change', () 
     for (let n = 1; n <= 4; n++) {
       const ret = await createReturn(origin, token, { return_line_items: [returnLine(`RECENT-${n}`, 1)] });
       const pkg = await createPackage(origin, token, 1, ret.id);
-      expect((await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, { token, body: { return_line_item_id: ret.return_line_items[0]?.id, quantity: 1 } })).status).toBe(201);
+      expect(
+        (
+          await call(origin, 'POST', `${A}/return_packages/${pkg.id}/line_items`, {
+            token,
+            body: { return_line_item_id: ret.return_line_items[0]?.id, quantity: 1 },
+          })
+        ).status,
+      ).toBe(201);
       expect((await call(origin, 'PATCH', `${A}/return_packages/${pkg.id}`, { token, body: { status: 'received' } })).status).toBe(200);
       received.push(pkg.id);
       await new Promise((resolve) => setTimeout(resolve, 5)); // each received at its own instant

@@ -79,11 +79,13 @@ export async function killRounds(dir: string, rounds: number): Promise<KillRepor
       for (const [id, tracking] of everAcknowledged) if (byId.get(id)?.tracking_number !== tracking) lost += 1;
       // Every package came with its line item in the same transaction: all or nothing.
       const withItems = new Set((await insidesOf(store).db.package_line_items.toArray()).map((item) => item.return_package_id));
-      if (withItems.size !== byId.size || [...byId.keys()].some((id) => !withItems.has(id))) violations.push(`round ${round}: a package and its line item were split`);
+      if (withItems.size !== byId.size || [...byId.keys()].some((id) => !withItems.has(id)))
+        violations.push(`round ${round}: a package and its line item were split`);
       // The unique index still holds: one live tracking key per account.
       const live = packages.filter((p) => p.tracking_key !== null).map((p) => `${p.account_id}:${p.tracking_key}`);
       if (new Set(live).size !== live.length) violations.push(`round ${round}: a tracking number is live twice`);
-      if (packages.some((p) => p.tracking_key !== (p.status === 'cancelled' ? null : trackingKey(p.tracking_number)))) violations.push(`round ${round}: a tracking key is wrong`);
+      if (packages.some((p) => p.tracking_key !== (p.status === 'cancelled' ? null : trackingKey(p.tracking_number))))
+        violations.push(`round ${round}: a tracking key is wrong`);
       // SQLite's copy (the list queries) agrees with the engine.
       if (store.count('return_packages', {}) !== packages.length) violations.push(`round ${round}: SQLite and the engine disagree`);
     } finally {

@@ -23,7 +23,10 @@ it('list totals and counts follow every committed write, added, changed and dele
   expect(inTransit()).toBe(0);
 
   const ids = await store.write(() =>
-    insidesOf(store).db.return_packages.bulkAdd([1, 2, 3].map((n) => samplePackage(1, returnId, n, { status: 'in_transit' })), { allKeys: true }),
+    insidesOf(store).db.return_packages.bulkAdd(
+      [1, 2, 3].map((n) => samplePackage(1, returnId, n, { status: 'in_transit' })),
+      { allKeys: true },
+    ),
   );
   expect(inTransit()).toBe(3);
   expect(store.count('return_packages', { account_id: 1, status: ['in_transit'] })).toBe(3);

@@ -30,8 +30,29 @@ beforeAll(() => {
   for (let id = 1; id <= ROWS; id++) {
     const at = new Date(Date.parse('2026-01-01T00:00:00Z') + ((id * 7919) % ROWS) * 1000).toISOString();
     const account_id = 1 + (id % 4);
-    addPackage.run(id, JSON.stringify({ id, account_id, status: id % 50 ? 'received' : 'in_transit', tracking_number: `1Z${id.toString(36).padStart(10, '0')}`, created_at: at, updated_at: at }));
-    addReturn.run(id, JSON.stringify({ id, account_id, status: id % 50 ? 'received' : 'awaiting', email: `customer.${id}@example.com`, sku_keys: [`sw-${id}`], created_at: at, updated_at: at }));
+    addPackage.run(
+      id,
+      JSON.stringify({
+        id,
+        account_id,
+        status: id % 50 ? 'received' : 'in_transit',
+        tracking_number: `1Z${id.toString(36).padStart(10, '0')}`,
+        created_at: at,
+        updated_at: at,
+      }),
+    );
+    addReturn.run(
+      id,
+      JSON.stringify({
+        id,
+        account_id,
+        status: id % 50 ? 'received' : 'awaiting',
+        email: `customer.${id}@example.com`,
+        sku_keys: [`sw-${id}`],
+        created_at: at,
+        updated_at: at,
+      }),
+    );
   }
   db.exec('COMMIT');
 });
@@ -74,13 +95,21 @@ const PACKAGE_SORTS = [
 
 const CASES: Case[] = [
   ...PACKAGE_SORTS.flatMap(([sort, index]) =>
-    [{}, { status: ['received' as const] }, { status: ['in_transit' as const, 'received' as const] }, { tracking_number_contains: '1z0' }, { tracking_number_contains: '1z0', status: ['in_transit' as const, 'received' as const] }].map(
-      (filters): Case => ({ table: 'return_packages', query: { ...filters, sort, per_page: 25, page: 3 }, index }),
-    ),
+    [
+      {},
+      { status: ['received' as const] },
+      { status: ['in_transit' as const, 'received' as const] },
+      { tracking_number_contains: '1z0' },
+      { tracking_number_contains: '1z0', status: ['in_transit' as const, 'received' as const] },
+    ].map((filters): Case => ({ table: 'return_packages', query: { ...filters, sort, per_page: 25, page: 3 }, index })),
   ),
-  ...[{}, { status: ['received' as const] }, { status: ['awaiting' as const, 'received' as const] }, { email_contains: 'example' }, { sku_contains: 'sw-', status: ['awaiting' as const, 'received' as const] }].map(
-    (filters): Case => ({ table: 'returns', query: { ...filters, per_page: 25, page: 3 }, index: /ret_created|ret_status_created_email/ }),
-  ),
+  ...[
+    {},
+    { status: ['received' as const] },
+    { status: ['awaiting' as const, 'received' as const] },
+    { email_contains: 'example' },
+    { sku_contains: 'sw-', status: ['awaiting' as const, 'received' as const] },
+  ].map((filters): Case => ({ table: 'returns', query: { ...filters, per_page: 25, page: 3 }, index: /ret_created|ret_status_created_email/ })),
 ];
 
 describe('the lists of every account read in their order from an index', () => {

@@ -134,7 +134,9 @@ describe('return lists', () => {
     expect(store.listIds('returns', { account_id: 1, per_page: 250 })).toEqual({ ids: newest(returns.filter((r) => r.account_id === 1)), total: 30 });
     const received = newest(returns.filter((r) => r.account_id === 2 && r.status === 'received'));
     expect(store.listIds('returns', { account_id: 2, status: ['received'], per_page: 250 }).ids).toEqual(received);
-    expect(store.listIds('returns', { account_id: 1, email: 'CUSTOMER4@example.com' }).ids).toEqual(newest(returns.filter((r) => r.email === 'customer4@example.com')));
+    expect(store.listIds('returns', { account_id: 1, email: 'CUSTOMER4@example.com' }).ids).toEqual(
+      newest(returns.filter((r) => r.email === 'customer4@example.com')),
+    );
     const since = timestamp(80);
     expect(store.listIds('returns', { updated_since: since, per_page: 250 }).ids).toEqual(newest(returns.filter((r) => r.updated_at >= since)));
   });
@@ -147,12 +149,17 @@ describe('list pages after a commit', () => {
     try {
       const add = (from: number, count: number) =>
         own.write(async () => {
-          for (let n = from; n < from + count; n++) await insidesOf(own).db.return_packages.add(samplePackage(1, 1, n, { created_at: timestamp(n), tracking_number: `Moved-${n}` }));
+          for (let n = from; n < from + count; n++)
+            await insidesOf(own).db.return_packages.add(samplePackage(1, 1, n, { created_at: timestamp(n), tracking_number: `Moved-${n}` }));
         });
       await add(0, 50);
-      const newestFirst = async () => (await insidesOf(own).db.return_packages.toArray()).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id)).map((p) => p.id);
+      const newestFirst = async () =>
+        (await insidesOf(own).db.return_packages.toArray())
+          .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id))
+          .map((p) => p.id);
       let all = await newestFirst();
-      for (let page = 1; page <= 5; page++) expect(own.listIds('return_packages', { account_id: 1, page, per_page: 10 }).ids).toEqual(all.slice((page - 1) * 10, page * 10));
+      for (let page = 1; page <= 5; page++)
+        expect(own.listIds('return_packages', { account_id: 1, page, per_page: 10 }).ids).toEqual(all.slice((page - 1) * 10, page * 10));
       // Seven newer packages push every row seven places back.
       await add(100, 7);
       all = await newestFirst();

@@ -69,7 +69,10 @@ function shownBackend(db: StationDexie, shape: EngineShape): unknown {
   if (!packages) throw new Error('The engine has no return_packages store.');
   // A copy of an index keeps its fields but not its class's methods (getIndexKey).
   const indexes = new Map([...packages.rawIndexes].map(([name, index]) => [name, name === 'return_id' ? { ...index } : index]));
-  stores.set('return_packages', Object.assign(Object.create(Object.getPrototypeOf(packages) as object) as object, packages, { rawIndexes: indexes }) as typeof packages);
+  stores.set(
+    'return_packages',
+    Object.assign(Object.create(Object.getPrototypeOf(packages) as object) as object, packages, { rawIndexes: indexes }) as typeof packages,
+  );
   return { _rawDatabase: { rawObjectStores: stores } };
 }
 

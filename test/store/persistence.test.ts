@@ -36,7 +36,10 @@ describe('every mutation kind survives close and reopen', () => {
     const returnId = await store.write(() => db.returns.add(sampleReturn(1, 1)));
     // Auto-increment keys: the engine assigns them, the durable copy must carry them.
     const packageIds = await store.write(() =>
-      db.return_packages.bulkAdd([1, 2, 3, 4, 5].map((n) => samplePackage(1, returnId, n)), { allKeys: true }),
+      db.return_packages.bulkAdd(
+        [1, 2, 3, 4, 5].map((n) => samplePackage(1, returnId, n)),
+        { allKeys: true },
+      ),
     );
     expect(packageIds).toEqual([1, 2, 3, 4, 5]);
     await store.write(async () => {
@@ -52,23 +55,53 @@ describe('every mutation kind survives close and reopen', () => {
     await store.write(() => db.return_packages.bulkDelete([5, 99]));
     // deleteRange: a primary-key range and a whole-table clear.
     await store.write(async () => {
-      await db.operators.bulkAdd([1, 2, 3, 4].map((n) => ({ uid: `00000000-0000-4000-8000-00000000000${n}`, name: `Op ${n}`, badge_code: `B${n}`, active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' })));
+      await db.operators.bulkAdd(
+        [1, 2, 3, 4].map((n) => ({
+          uid: `00000000-0000-4000-8000-00000000000${n}`,
+          name: `Op ${n}`,
+          badge_code: `B${n}`,
+          active: true,
+          created_at: '2026-11-21T08:00:00.000Z',
+          updated_at: '2026-11-21T08:00:00.000Z',
+        })),
+      );
     });
     await store.write(() => db.operators.where('id').between(2, 3, true, true).delete());
     await store.write(async () => {
-      await db.carriers.bulkAdd([{ code: 'ups', name: 'UPS', service: 'Ground' }, { code: 'dhl', name: 'DHL', service: 'Parcel' }]);
+      await db.carriers.bulkAdd([
+        { code: 'ups', name: 'UPS', service: 'Ground' },
+        { code: 'dhl', name: 'DHL', service: 'Parcel' },
+      ]);
     });
     await store.write(() => db.carriers.clear());
     await store.write(async () => {
       await db.station_meta.put({ key: 'station_name', value: { name: 'Dock 1', since: null } });
-      await db.idempotency_keys.bulkPut(['a', 'b', 'c'].map((key) => ({ key, request_hash: 'h', status: 201, response: '{}', created_at: '2026-11-01T00:00:00.000Z' })));
+      await db.idempotency_keys.bulkPut(
+        ['a', 'b', 'c'].map((key) => ({ key, request_hash: 'h', status: 201, response: '{}', created_at: '2026-11-01T00:00:00.000Z' })),
+      );
       await db.idempotency_keys.where('key').below('b').delete();
     });
     const before = await dumpEngine(store);
     expect(before.return_packages).toHaveLength(4);
     expect(before.operators).toEqual([
-      { uid: '00000000-0000-4000-8000-000000000001', name: 'Op 1', badge_code: 'B1', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z', id: 1 },
-      { uid: '00000000-0000-4000-8000-000000000004', name: 'Op 4', badge_code: 'B4', active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z', id: 4 },
+      {
+        uid: '00000000-0000-4000-8000-000000000001',
+        name: 'Op 1',
+        badge_code: 'B1',
+        active: true,
+        created_at: '2026-11-21T08:00:00.000Z',
+        updated_at: '2026-11-21T08:00:00.000Z',
+        id: 1,
+      },
+      {
+        uid: '00000000-0000-4000-8000-000000000004',
+        name: 'Op 4',
+        badge_code: 'B4',
+        active: true,
+        created_at: '2026-11-21T08:00:00.000Z',
+        updated_at: '2026-11-21T08:00:00.000Z',
+        id: 4,
+      },
     ]);
     expect(before.carriers).toEqual([]);
     expect((before.idempotency_keys as Array<{ key: string }>).map((row) => row.key)).toEqual(['b', 'c']);
@@ -87,21 +120,24 @@ describe('every mutation kind survives close and reopen', () => {
     await store.write(() => db.return_packages.add(samplePackage(1, returnId, 1, { tracking_number: 'TRACK-1', status: 'cancelled' })));
     await store.write(() => db.return_packages.add(samplePackage(1, returnId, 2, { tracking_number: 'TRACK-1' })));
     await store.write(() => db.return_packages.add(samplePackage(2, returnId, 3, { tracking_number: 'TRACK-1' })));
-    await expect(store.write(() => db.return_packages.add(samplePackage(1, returnId, 4, { tracking_number: 'track-1' })))).rejects.toThrow(
-      /constraint/i,
-    );
+    await expect(store.write(() => db.return_packages.add(samplePackage(1, returnId, 4, { tracking_number: 'track-1' })))).rejects.toThrow(/constraint/i);
     store = await reopen(store);
     expect(await insidesOf(store).db.return_packages.count()).toBe(3);
     const live = await insidesOf(store).db.return_packages.where('[account_id+tracking_key]').equals([1, 'track-1']).toArray();
     expect(live.map((p) => p.id)).toEqual([2]);
-    await expect(
-      store.write(() => insidesOf(store).db.return_packages.add(samplePackage(1, returnId, 5, { tracking_number: 'Track-1' }))),
-    ).rejects.toThrow(/constraint/i);
+    await expect(store.write(() => insidesOf(store).db.return_packages.add(samplePackage(1, returnId, 5, { tracking_number: 'Track-1' })))).rejects.toThrow(
+      /constraint/i,
+    );
   });
 
   it('never gives a deleted id again, also after a reload', async () => {
     let store = await openIn();
-    await store.write(() => insidesOf(store).db.accounts.bulkAdd([{ name: 'a', created_at: 'x' }, { name: 'b', created_at: 'x' }]));
+    await store.write(() =>
+      insidesOf(store).db.accounts.bulkAdd([
+        { name: 'a', created_at: 'x' },
+        { name: 'b', created_at: 'x' },
+      ]),
+    );
     await store.write(() => insidesOf(store).db.accounts.delete(2));
     store = await reopen(store);
     expect(await store.write(() => insidesOf(store).db.accounts.add({ name: 'c', created_at: 'x' }))).toBe(3);
@@ -139,7 +175,26 @@ describe('every mutation kind survives close and reopen', () => {
 
   it('writes a schema upgrade through, once', async () => {
     let store = await openIn();
-    await store.write(() => insidesOf(store).db.operators.bulkAdd([{ uid: '00000000-0000-4000-8000-0000000000ad', name: 'Ada', badge_code: null, active: true, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }, { uid: '00000000-0000-4000-8000-0000000000b0', name: 'Bo', badge_code: 'B', active: false, created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z' }]));
+    await store.write(() =>
+      insidesOf(store).db.operators.bulkAdd([
+        {
+          uid: '00000000-0000-4000-8000-0000000000ad',
+          name: 'Ada',
+          badge_code: null,
+          active: true,
+          created_at: '2026-11-21T08:00:00.000Z',
+          updated_at: '2026-11-21T08:00:00.000Z',
+        },
+        {
+          uid: '00000000-0000-4000-8000-0000000000b0',
+          name: 'Bo',
+          badge_code: 'B',
+          active: false,
+          created_at: '2026-11-21T08:00:00.000Z',
+          updated_at: '2026-11-21T08:00:00.000Z',
+        },
+      ]),
+    );
     let runs = 0;
     const v2: readonly SchemaVersion[] = [
       ...STATION_SCHEMA,
@@ -149,9 +204,12 @@ describe('every mutation kind survives close and reopen', () => {
         stores: { operators: '++id, &badge_code, name', shifts: '++id, operator_id' },
         async upgrade(tx) {
           runs += 1;
-          await tx.table('operators').toCollection().modify((operator: { name: string }) => {
-            operator.name = operator.name.toUpperCase();
-          });
+          await tx
+            .table('operators')
+            .toCollection()
+            .modify((operator: { name: string }) => {
+              operator.name = operator.name.toUpperCase();
+            });
           await tx.table('shifts').add({ operator_id: 1 });
         },
       },

@@ -30,7 +30,12 @@ const logged = () => store.changeLog.after(0, 1_000_000);
 async function seed(): Promise<void> {
   await store.write(async (tx) => {
     const t = boundTables(tx);
-    for (const [key, age] of [['old', IDEMPOTENCY_TTL_MS + 1], ['edge', IDEMPOTENCY_TTL_MS], ['young', IDEMPOTENCY_TTL_MS - 1], ['new', 0]] as const) {
+    for (const [key, age] of [
+      ['old', IDEMPOTENCY_TTL_MS + 1],
+      ['edge', IDEMPOTENCY_TTL_MS],
+      ['young', IDEMPOTENCY_TTL_MS - 1],
+      ['new', 0],
+    ] as const) {
       await t.idempotency_keys.add({ key, request_hash: 'h', status: 201, response: '{}', created_at: at(age) });
     }
     // In time order, as the station appends them: three past the retention, one at it, two inside.
@@ -100,9 +105,16 @@ describe('housekeeping rounds', () => {
     await seed();
     await store.close();
     let diskFails = true;
-    store = await openStore({ dataDir: dir, beforeCommit: () => { if (diskFails) throw new Error('SQLITE_FULL (injected)'); } });
+    store = await openStore({
+      dataDir: dir,
+      beforeCommit: () => {
+        if (diskFails) throw new Error('SQLITE_FULL (injected)');
+      },
+    });
     const lines: Array<{ level: number; msg: string }> = [];
-    const server = Fastify({ logger: { level: 'debug', stream: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) } } });
+    const server = Fastify({
+      logger: { level: 'debug', stream: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) } },
+    });
     const eightDaysLater = { now: () => new Date(NOW + 8 * 86_400_000).toISOString() };
     const housekeeping = startHousekeeping(store, eightDaysLater, server.log);
     try {
@@ -134,8 +146,14 @@ describe('why lint bans until()', () => {
     const seenByUntil: unknown[] = [];
     const seenByFilter: unknown[] = [];
     // eslint-disable-next-line no-restricted-properties -- showing the very pitfall the rule bans
-    await insidesOf(store).db.change_log.orderBy('seq').until((entry) => (seenByUntil.push(entry), false)).primaryKeys();
-    await insidesOf(store).db.change_log.orderBy('seq').filter((entry) => (seenByFilter.push(entry), true)).primaryKeys();
+    await insidesOf(store)
+      .db.change_log.orderBy('seq')
+      .until((entry) => (seenByUntil.push(entry), false))
+      .primaryKeys();
+    await insidesOf(store)
+      .db.change_log.orderBy('seq')
+      .filter((entry) => (seenByFilter.push(entry), true))
+      .primaryKeys();
     expect(seenByUntil.length).toBeGreaterThan(0);
     expect(seenByUntil.every((entry) => entry === undefined)).toBe(true);
     expect(seenByFilter.map((entry) => (entry as { seq: number }).seq)).toEqual([1, 2, 3, 4, 5, 6]);

@@ -23,9 +23,12 @@ let ctx: DomainContext;
 let returnId: number;
 
 const open = async () => {
-  store = await openStore({ dataDir: dir, beforeCommit: () => {
-    if (failCommit) throw new Error('disk I/O error (injected)');
-  } });
+  store = await openStore({
+    dataDir: dir,
+    beforeCommit: () => {
+      if (failCommit) throw new Error('disk I/O error (injected)');
+    },
+  });
   ctx = { store, clock: systemClock, config: await loadConfigCache(store) };
 };
 
@@ -82,7 +85,11 @@ it('runs scripts that arrive while a batch is in the engine in one write, each a
   const stored = await insidesOf(store).db.return_packages.bulkGet(created.map((p) => p.id));
   expect(stored.map((p) => p?.tracking_number)).toEqual(created.map((p) => p.tracking_number));
   const logged = store.changeLog.after(0, 1_000_000);
-  for (const p of created) expect(logged.some((e) => e.resource === 'return_package' && e.resource_id === p.id && e.action === 'created'), `change of ${p.id}`).toBe(true);
+  for (const p of created)
+    expect(
+      logged.some((e) => e.resource === 'return_package' && e.resource_id === p.id && e.action === 'created'),
+      `change of ${p.id}`,
+    ).toBe(true);
   for (const p of created) expect(await insidesOf(store).db.outbox.get(`return_package:${p.id}`), `outbox slot of ${p.id}`).toBeDefined();
 });
 

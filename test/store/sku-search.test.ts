@@ -44,12 +44,16 @@ async function reopen(): Promise<void> {
   store = await openStore({ dataDir: dir });
 }
 
-const search = (prefix: string, accountId?: number) => store.listIds('returns', { sku_prefix: prefix, per_page: 100, ...(accountId === undefined ? {} : { account_id: accountId }) });
+const search = (prefix: string, accountId?: number) =>
+  store.listIds('returns', { sku_prefix: prefix, per_page: 100, ...(accountId === undefined ? {} : { account_id: accountId }) });
 
 it('finds the returns with a SKU that starts with the text, whatever its case, within an account when asked', async () => {
   for (const prefix of ['SKU-1', 'sku-10', 'Sku-2', 'SKU-301', 'SKU-9', 'S']) {
     const { ids, total } = search(prefix);
-    expect(ids.sort((a, b) => b - a), prefix).toEqual(await expected(prefix));
+    expect(
+      ids.sort((a, b) => b - a),
+      prefix,
+    ).toEqual(await expected(prefix));
     expect(total).toBe(ids.length);
   }
   expect(search('SKU-1', 2).ids.sort((a, b) => b - a)).toEqual(await expected('SKU-1', 2));

@@ -33,7 +33,10 @@ const RETURN_STATUSES: ReturnStatus[] = ['awaiting', 'received'];
 /** Every filter by account and status a list may ask for, per table. */
 function everyFilter(): Array<{ table: 'return_packages' | 'returns'; account?: number; status?: string[] }> {
   const filters: Array<{ table: 'return_packages' | 'returns'; account?: number; status?: string[] }> = [];
-  for (const [table, statuses] of [['return_packages', PACKAGE_STATUSES], ['returns', RETURN_STATUSES]] as const) {
+  for (const [table, statuses] of [
+    ['return_packages', PACKAGE_STATUSES],
+    ['returns', RETURN_STATUSES],
+  ] as const) {
     for (const account of [undefined, 1, 2, 3]) {
       for (const status of [undefined, [], [statuses[0]], [statuses[1], statuses[3] ?? statuses[0]], [...statuses]] as Array<string[] | undefined>) {
         filters.push({ table, ...(account === undefined ? {} : { account }), ...(status === undefined ? {} : { status }) });
@@ -55,13 +58,18 @@ async function countsSideBySide(): Promise<{ kept: number[]; walked: number[]; r
   const sqlite = new DatabaseSync(join(dir, STORE_FILE), { readOnly: true });
   try {
     const walked = everyFilter().map(({ table, account, status }) => {
-      const where = [account === undefined ? '1' : `account_id = ${account}`, status === undefined ? '1' : status.length ? `status IN (${status.map((x) => `'${x}'`).join(', ')})` : '0'];
+      const where = [
+        account === undefined ? '1' : `account_id = ${account}`,
+        status === undefined ? '1' : status.length ? `status IN (${status.map((x) => `'${x}'`).join(', ')})` : '0',
+      ];
       return (sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where.join(' AND ')}`).get() as { n: number }).n;
     });
     // The kept rows themselves, beside a GROUP BY of the records (rows counted down to 0 may stay).
     const rows = sqlite.prepare(`SELECT tbl, account_id, status, n FROM _status_counts WHERE n != 0 ORDER BY 1, 2, 3`).all();
     const grouped = sqlite
-      .prepare(`SELECT 'return_packages' AS tbl, account_id, status, count(*) AS n FROM return_packages GROUP BY 2, 3 UNION ALL SELECT 'returns', account_id, status, count(*) FROM returns GROUP BY 2, 3 ORDER BY 1, 2, 3`)
+      .prepare(
+        `SELECT 'return_packages' AS tbl, account_id, status, count(*) AS n FROM return_packages GROUP BY 2, 3 UNION ALL SELECT 'returns', account_id, status, count(*) FROM returns GROUP BY 2, 3 ORDER BY 1, 2, 3`,
+      )
       .all();
     return { kept, walked, rows, grouped };
   } finally {
@@ -143,7 +151,9 @@ it('stay as they were when a commit fails', async () => {
     },
   });
   failNext = true;
-  await expect(store.write(async (tx) => boundTables(tx).return_packages.add({ ...samplePackage(1, 1, 999, { status: 'received' }) } as never))).rejects.toThrow();
+  await expect(
+    store.write(async (tx) => boundTables(tx).return_packages.add({ ...samplePackage(1, 1, 999, { status: 'received' }) } as never)),
+  ).rejects.toThrow();
   failNext = false;
   const after = await countsSideBySide();
   expect(after.kept).toEqual(before.kept);

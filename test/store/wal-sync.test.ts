@@ -97,7 +97,11 @@ it('syncs the same WAL file across checkpoints (SQLite resets it rather than rep
     const inode = statSync(wal).ino;
     // Well past the automatic checkpoint (1,000 pages of 4 KiB): the WAL is reset at least once.
     for (let batch = 0; batch < 12; batch++) {
-      await store.write(() => insidesOf(store).db.return_packages.bulkAdd(Array.from({ length: 500 }, (_unused, n) => ({ ...samplePackage(1, returnId, batch * 1000 + n), notes: 'x'.repeat(400) }))));
+      await store.write(() =>
+        insidesOf(store).db.return_packages.bulkAdd(
+          Array.from({ length: 500 }, (_unused, n) => ({ ...samplePackage(1, returnId, batch * 1000 + n), notes: 'x'.repeat(400) })),
+        ),
+      );
     }
     expect(statSync(wal).ino).toBe(inode);
     // It was reset: it holds far less than what was written, which the checkpoints moved into the
@@ -126,10 +130,14 @@ it('lets the next batch commit and sync while an fsync is slow, and answers batc
     store.subscribe((entries) => heard.push(...entries.map((entry) => String(entry.resource_id))));
     holdFirst = true;
     calls = 0;
-    const first = store.write(() => insidesOf(store).db.change_log.add({ account_id: 1, resource: 'return', resource_id: 1, action: 'created', data: null, created_at: 'x' })).then(() => answered.push('first'));
+    const first = store
+      .write(() => insidesOf(store).db.change_log.add({ account_id: 1, resource: 'return', resource_id: 1, action: 'created', data: null, created_at: 'x' }))
+      .then(() => answered.push('first'));
     await turns(20);
     expect(calls).toBe(1);
-    const second = store.write(() => insidesOf(store).db.change_log.add({ account_id: 1, resource: 'return', resource_id: 2, action: 'created', data: null, created_at: 'x' })).then(() => answered.push('second'));
+    const second = store
+      .write(() => insidesOf(store).db.change_log.add({ account_id: 1, resource: 'return', resource_id: 2, action: 'created', data: null, created_at: 'x' }))
+      .then(() => answered.push('second'));
     await turns(40);
     // The second batch was committed and its fsync started (and finished) while the first's is held …
     expect(calls).toBe(2);

@@ -69,7 +69,9 @@ describe('no await on anything but the store inside a write', () => {
     });
     await expect(write).rejects.toThrow(ForeignAwaitInWriteError);
     await expect(write).rejects.toMatchObject({ committedChanges: 1, cause: { name: 'TransactionInactiveError' } });
-    await expect(write).rejects.toThrow(/Write rule broken: the transaction ended while its script was still running.*The 1 change\(s\) made before that await were committed/);
+    await expect(write).rejects.toThrow(
+      /Write rule broken: the transaction ended while its script was still running.*The 1 change\(s\) made before that await were committed/,
+    );
     await store.flush();
     expect(await returnsCount()).toBe(2); // what the engine committed at the await is written, as it says
   });
@@ -193,7 +195,9 @@ describe('a coalesced script may run twice and touches nothing but t', () => {
       return create(t, now, `COUNTED-${runs}`);
     };
     await expect(runCoalescedScript(ctx, counting)).rejects.toThrow(CoalescedScriptNotRepeatableError);
-    await expect(runCoalescedScript(ctx, counting)).rejects.toThrow(/Write rule broken: a coalesced script answered differently when it ran again on the same state/);
+    await expect(runCoalescedScript(ctx, counting)).rejects.toThrow(
+      /Write rule broken: a coalesced script answered differently when it ran again on the same state/,
+    );
     expect(runs).toBe(4);
   });
 

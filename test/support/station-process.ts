@@ -42,14 +42,22 @@ export function killStrayStations(): void {
  * given), resolving once it printed its ready line. The caller owns stopping it.
  */
 export async function startStation(
-  options: { dataDir?: string; args?: string[]; timeoutMs?: number; env?: Record<string, string>; /** `ulimit -n` of the station process (POSIX). */ fileLimit?: number } = {},
+  options: {
+    dataDir?: string;
+    args?: string[];
+    timeoutMs?: number;
+    env?: Record<string, string>;
+    /** `ulimit -n` of the station process (POSIX). */ fileLimit?: number;
+  } = {},
 ): Promise<RunningStation> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'returns-station-'));
   const argv = [STATION_BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])];
   // With a file limit, a shell sets it and then becomes the station (exec), so signals reach it.
   const [command, args] =
-    options.fileLimit === undefined ? [process.execPath, argv] : ['/bin/sh', ['-c', `ulimit -n ${options.fileLimit} && exec "$0" "$@"`, process.execPath, ...argv]];
+    options.fileLimit === undefined
+      ? [process.execPath, argv]
+      : ['/bin/sh', ['-c', `ulimit -n ${options.fileLimit} && exec "$0" "$@"`, process.execPath, ...argv]];
   const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env },

@@ -94,7 +94,11 @@ describe('authentication and routes', () => {
     for (const token of [null, 'nope', only2]) {
       const answer = await call(packagesUrl(fake, 1), { token });
       expect(answer.status).toBe(401);
-      expect(answer.body).toEqual({ error: expect.any(String), error_code: 'INVALID_TOKEN', details: { message: expect.stringMatching(/invalid or expired/) } });
+      expect(answer.body).toEqual({
+        error: expect.any(String),
+        error_code: 'INVALID_TOKEN',
+        details: { message: expect.stringMatching(/invalid or expired/) },
+      });
     }
     expect((await call(packagesUrl(fake, 2), { token: only2 })).status).toBe(200);
     fake.revokeToken(only2);
@@ -105,7 +109,12 @@ describe('authentication and routes', () => {
 
   it('answers unknown paths, unknown ids and unknown accounts with 404 JSON', async () => {
     const fake = await start();
-    for (const url of [`${fake.baseUrl}/v1/accounts/1/carriers`, `${fake.baseUrl}/accounts/1/return_packages`, `${packagesUrl(fake)}/999`, `${fake.returnsUrl}/returns/1`]) {
+    for (const url of [
+      `${fake.baseUrl}/v1/accounts/1/carriers`,
+      `${fake.baseUrl}/accounts/1/return_packages`,
+      `${packagesUrl(fake)}/999`,
+      `${fake.returnsUrl}/returns/1`,
+    ]) {
       const answer = await call(url, { token: fake.defaultToken });
       expect(answer.status, url).toBe(404);
       expect(answer.body).toMatchObject({ error_code: 'NOT_FOUND' });
@@ -136,7 +145,23 @@ describe('return packages', () => {
     expect(created.status).toBe(201);
     const c = created.body as Record<string, unknown>;
     expect(Object.keys(c).sort()).toEqual(
-      ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'location_id', 'created_at', 'updated_at'].sort(),
+      [
+        'id',
+        'return_id',
+        'tracking_number',
+        'status',
+        'estimated_arrival',
+        'shipping_method',
+        'weight',
+        'weight_unit',
+        'dimensions',
+        'shipping_label_cost',
+        'shipping_label_cost_currency',
+        'carrier_id',
+        'location_id',
+        'created_at',
+        'updated_at',
+      ].sort(),
     );
     expect(c.dimensions).toEqual({ length: 30, width: 20, height: 10, dimension_unit: 'cm' });
     expect(typeof c.id).toBe('number');
@@ -144,21 +169,81 @@ describe('return packages', () => {
 
     const item = (await list(fake)).data[0] ?? {};
     expect(Object.keys(item).sort()).toEqual(
-      ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'weight', 'weight_unit', 'dimensions', 'carrier', 'location_id', 'fulfillment_center_id', 'line_items_count', 'created_at', 'updated_at'].sort(),
+      [
+        'id',
+        'return_id',
+        'tracking_number',
+        'status',
+        'estimated_arrival',
+        'weight',
+        'weight_unit',
+        'dimensions',
+        'carrier',
+        'location_id',
+        'fulfillment_center_id',
+        'line_items_count',
+        'created_at',
+        'updated_at',
+      ].sort(),
     );
     expect(Object.keys(item.carrier as object).sort()).toEqual(['id', 'name', 'service']);
 
     const got = (await call(`${packagesUrl(fake)}/${String(c.id)}`, { token: fake.defaultToken })).body as Record<string, unknown>;
     expect(Object.keys(got).sort()).toEqual(
-      ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'carrier', 'location_id', 'fulfillment_center_id', 'line_items', 'media_files', 'processed_at', 'processor_id', 'created_at', 'updated_at'].sort(),
+      [
+        'id',
+        'return_id',
+        'tracking_number',
+        'status',
+        'estimated_arrival',
+        'actual_arrival',
+        'shipping_method',
+        'weight',
+        'weight_unit',
+        'dimensions',
+        'shipping_label_cost',
+        'shipping_label_cost_currency',
+        'carrier_id',
+        'carrier',
+        'location_id',
+        'fulfillment_center_id',
+        'line_items',
+        'media_files',
+        'processed_at',
+        'processor_id',
+        'created_at',
+        'updated_at',
+      ].sort(),
     );
     expect(Object.keys(got.carrier as object).sort()).toEqual(['code', 'id', 'name']);
 
-    const updated = await call(`${packagesUrl(fake)}/${String(c.id)}`, { method: 'PATCH', token: fake.defaultToken, body: { status: 'received', actual_arrival: '2026-11-21T09:00:00Z', notes: 'box dented' } });
+    const updated = await call(`${packagesUrl(fake)}/${String(c.id)}`, {
+      method: 'PATCH',
+      token: fake.defaultToken,
+      body: { status: 'received', actual_arrival: '2026-11-21T09:00:00Z', notes: 'box dented' },
+    });
     expect(updated.status).toBe(200);
     const u = updated.body as Record<string, unknown>;
     expect(Object.keys(u).sort()).toEqual(
-      ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival', 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'location_id', 'notes', 'created_at', 'updated_at'].sort(),
+      [
+        'id',
+        'return_id',
+        'tracking_number',
+        'status',
+        'estimated_arrival',
+        'actual_arrival',
+        'shipping_method',
+        'weight',
+        'weight_unit',
+        'dimensions',
+        'shipping_label_cost',
+        'shipping_label_cost_currency',
+        'carrier_id',
+        'location_id',
+        'notes',
+        'created_at',
+        'updated_at',
+      ].sort(),
     );
     expect(u).toMatchObject({ status: 'received', actual_arrival: '2026-11-21T09:00:00Z', notes: 'box dented' });
   });
@@ -187,7 +272,11 @@ describe('return packages', () => {
     fake.modes.packageRequired = 'all';
     expect((await call(packagesUrl(fake), { method: 'POST', token: fake.defaultToken, body: { status: 'in_transit' } })).status).toBe(422);
     expect((await call(packagesUrl(fake), { method: 'POST', token: fake.defaultToken, body: PACKAGE_BODY })).status).toBe(201);
-    const notJson = await fetch(packagesUrl(fake), { method: 'POST', headers: { authorization: `Bearer ${fake.defaultToken}`, 'content-type': 'application/json' }, body: '{' });
+    const notJson = await fetch(packagesUrl(fake), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.defaultToken}`, 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(notJson.status).toBe(400);
   });
 
@@ -306,9 +395,15 @@ describe('manual returns', () => {
     expect(empty.status).toBe(200);
     expect(empty.text).toBe('');
     expect(fake.returns(1)).toHaveLength(2);
-    const missing = await call(`${fake.returnsUrl}/returns`, { method: 'POST', token: fake.defaultToken, body: { ...RETURN_BODY, weight: 1.5, receive_by: 'soon', return_line_items: [{ quantity: 1 }] } });
+    const missing = await call(`${fake.returnsUrl}/returns`, {
+      method: 'POST',
+      token: fake.defaultToken,
+      body: { ...RETURN_BODY, weight: 1.5, receive_by: 'soon', return_line_items: [{ quantity: 1 }] },
+    });
     expect(missing.status).toBe(422);
-    expect(Object.keys((missing.body as { details: { fields: object } }).details.fields)).toEqual(expect.arrayContaining(['weight', 'receive_by', 'return_line_items[0].name']));
+    expect(Object.keys((missing.body as { details: { fields: object } }).details.fields)).toEqual(
+      expect.arrayContaining(['weight', 'receive_by', 'return_line_items[0].name']),
+    );
   });
 
   it('lists returns paged by default, as a bare array with returnsList array, on both listing paths', async () => {
@@ -324,7 +419,9 @@ describe('manual returns', () => {
     expect(array.map((r) => r.id)).toEqual([1, 2, 3]);
     fake.modes.filters = 'honoured';
     fake.modes.returnTimestamps = true;
-    const byEmail = (await call(`${fake.baseUrl}/v1/accounts/1/returns?email=C1@example.com`, { token: fake.defaultToken })).body as Array<Record<string, unknown>>;
+    const byEmail = (await call(`${fake.baseUrl}/v1/accounts/1/returns?email=C1@example.com`, { token: fake.defaultToken })).body as Array<
+      Record<string, unknown>
+    >;
     expect(byEmail.map((r) => r.id)).toEqual([2]);
     expect(byEmail[0]).toHaveProperty('updated_at');
   });
@@ -372,7 +469,11 @@ describe('rate limit', () => {
     const clock = manualClock();
     const fake = await start({ clock: clock.now });
     const first = await call(packagesUrl(fake), { token: fake.defaultToken });
-    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining'), first.headers.get('x-ratelimit-reset')]).toEqual(['1000', '999', '3600']);
+    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining'), first.headers.get('x-ratelimit-reset')]).toEqual([
+      '1000',
+      '999',
+      '3600',
+    ]);
     fake.modes.rateLimit = { limit: 3, windowMs: 60_000, scope: 'account' };
     clock.t += 3_600_000; // a fresh window under the new limit
     for (let i = 0; i < 3; i += 1) expect((await call(packagesUrl(fake), { token: fake.defaultToken })).status).toBe(200);
@@ -413,7 +514,8 @@ describe('rate limit', () => {
 describe('idempotency', () => {
   it('ignores Idempotency-Key by default and replays the first answer when on', async () => {
     const fake = await start();
-    const send = (key: string, body: unknown = PACKAGE_BODY) => call(packagesUrl(fake), { method: 'POST', token: fake.defaultToken, body, headers: { 'idempotency-key': key } });
+    const send = (key: string, body: unknown = PACKAGE_BODY) =>
+      call(packagesUrl(fake), { method: 'POST', token: fake.defaultToken, body, headers: { 'idempotency-key': key } });
     await send('k1');
     await send('k1');
     expect(fake.packages(1)).toHaveLength(2);
@@ -463,7 +565,17 @@ describe('records and launcher', () => {
     const fake = await start({ clock: clock.now });
     await call(`${packagesUrl(fake)}?page=2`, { token: fake.defaultToken });
     expect(fake.requests).toEqual([
-      { method: 'GET', path: new URL(packagesUrl(fake)).pathname, query: { page: '2' }, status: 200, at: clock.t, token: fake.defaultToken, account: 1, idempotencyKey: null, body: '' },
+      {
+        method: 'GET',
+        path: new URL(packagesUrl(fake)).pathname,
+        query: { page: '2' },
+        status: 200,
+        at: clock.t,
+        token: fake.defaultToken,
+        account: 1,
+        idempotencyKey: null,
+        body: '',
+      },
     ]);
   });
 
@@ -471,7 +583,11 @@ describe('records and launcher', () => {
     const file = fileURLToPath(new URL('./fake-returns-service.ts', import.meta.url));
     // The repo's Node 24 runs .ts directly, whichever node runs vitest.
     const repoNode = fileURLToPath(new URL('../../node_modules/.bin/node', import.meta.url));
-    const child = spawn(existsSync(repoNode) ? repoNode : process.execPath, [file, '--port', '0', '--separate', '--mode', 'patchStatus=204', '--mode', 'dropFields=notes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      existsSync(repoNode) ? repoNode : process.execPath,
+      [file, '--port', '0', '--separate', '--mode', 'patchStatus=204', '--mode', 'dropFields=notes'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       const output = await new Promise<string>((resolve, reject) => {
         let text = '';

@@ -501,9 +501,7 @@ export async function startFakeReturnsService(options: FakeOptions = {}): Promis
   const servers: Server[] = [];
 
   const separate = options.separateAddresses ?? false;
-  const prefixes = separate
-    ? { returns: '/manual', base: '/api-base', media: '/media-files' }
-    : { returns: '/manual', base: '/api', media: '/media' };
+  const prefixes = separate ? { returns: '/manual', base: '/api-base', media: '/media-files' } : { returns: '/manual', base: '/api', media: '/media' };
 
   /** A timestamp that differs from `previous` (updated_at changes on every update, even within one ms). */
   const stamp = (previous?: string): string => {
@@ -745,7 +743,9 @@ export async function startFakeReturnsService(options: FakeOptions = {}): Promis
     if (modes.filters !== 'honoured' || query.updated_since === undefined) return null;
     const at = Date.parse(query.updated_since);
     if (Number.isNaN(at)) {
-      throw new HttpError(422, 'Unprocessable Entity', 'VALIDATION_FAILED', 'updated_since is not a timestamp.', { fields: { updated_since: 'not a timestamp' } });
+      throw new HttpError(422, 'Unprocessable Entity', 'VALIDATION_FAILED', 'updated_since is not a timestamp.', {
+        fields: { updated_since: 'not a timestamp' },
+      });
     }
     return at;
   };
@@ -756,7 +756,12 @@ export async function startFakeReturnsService(options: FakeOptions = {}): Promis
       const since = updatedSince(query);
       if (since !== null) items = items.filter((p) => Date.parse(p.updated_at) >= since);
       if (query.status !== undefined) {
-        const wanted = new Set(query.status.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+        const wanted = new Set(
+          query.status
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== ''),
+        );
         items = items.filter((p) => p.status !== null && wanted.has(p.status));
       }
       if (query.tracking_number !== undefined) {
@@ -850,7 +855,13 @@ export async function startFakeReturnsService(options: FakeOptions = {}): Promis
 
   /** Which family a path belongs to, on the listener it arrived at. */
   const route = (listener: 'one' | 'manual' | 'base', path: string): Route | null => {
-    const under = (prefix: string) => (path === prefix || path.startsWith(`${prefix}/`) ? path.slice(prefix.length).split('/').filter((s) => s !== '') : null);
+    const under = (prefix: string) =>
+      path === prefix || path.startsWith(`${prefix}/`)
+        ? path
+            .slice(prefix.length)
+            .split('/')
+            .filter((s) => s !== '')
+        : null;
     if (listener !== 'base') {
       const rest = under(prefixes.returns);
       if (rest && rest[0] === 'returns') return { kind: 'returns', account: null, rest: rest.slice(1) };
@@ -926,7 +937,9 @@ export async function startFakeReturnsService(options: FakeOptions = {}): Promis
       if (subId === undefined && method === 'POST') {
         const body = validatePackageBody(parseBody(req.body), LINE_ITEM_TYPES, ['quantity']);
         if (body.tags !== undefined && !(Array.isArray(body.tags) && body.tags.every((t) => typeof t === 'string'))) {
-          throw new HttpError(422, 'Unprocessable Entity', 'VALIDATION_FAILED', 'tags must be an array of strings.', { fields: { tags: 'must be array of string' } });
+          throw new HttpError(422, 'Unprocessable Entity', 'VALIDATION_FAILED', 'tags must be an array of strings.', {
+            fields: { tags: 'must be array of string' },
+          });
         }
         const item = lineItemRecord(body as Partial<PackageLineItem>);
         record.line_items.push(item);
@@ -999,12 +1012,22 @@ export async function startFakeReturnsService(options: FakeOptions = {}): Promis
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const rawBody = Buffer.concat(chunks);
     const authorization = req.headers.authorization;
-    const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? null : null;
+    const bearer = typeof authorization === 'string' ? (/^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? null) : null;
     const idempotencyKey = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
     const r = route(listener, url.pathname);
     const fakeRequest: FakeRequest = { method, path: url.pathname, query, body: rawBody.toString('utf8'), token: bearer, account: r?.account ?? null };
     const record = (status: RecordedRequest['status']) =>
-      service.requests.push({ method, path: url.pathname, query, status, at, token: bearer, account: fakeRequest.account, idempotencyKey, body: fakeRequest.body });
+      service.requests.push({
+        method,
+        path: url.pathname,
+        query,
+        status,
+        at,
+        token: bearer,
+        account: fakeRequest.account,
+        idempotencyKey,
+        body: fakeRequest.body,
+      });
     const answer = (outcome: Outcome) => {
       record(outcome.status);
       send(res, outcome);
@@ -1084,9 +1107,7 @@ export async function startFakeReturnsService(options: FakeOptions = {}): Promis
     const fingerprint = `${method} ${url.pathname}\u0000${fakeRequest.body}`;
     const earlier = replayKey === null ? undefined : idempotent.get(replayKey);
     if (earlier && earlier.fingerprint !== fingerprint) {
-      outcome = errorOutcome(
-        new HttpError(422, 'Unprocessable Entity', 'IDEMPOTENCY_KEY_REUSED', 'The Idempotency-Key was used with another request.'),
-      );
+      outcome = errorOutcome(new HttpError(422, 'Unprocessable Entity', 'IDEMPOTENCY_KEY_REUSED', 'The Idempotency-Key was used with another request.'));
     } else if (earlier) {
       outcome = clone(earlier.outcome);
     } else {
@@ -1218,7 +1239,13 @@ async function main(argv: string[]): Promise<void> {
       throw new Error(`Unknown argument '${arg}'. Usage: --port P [--separate] [--accounts 1,2] [--mode key=value ...]`);
     }
   }
-  const fake = await startFakeReturnsService({ modes: modes as Partial<FakeModes>, separateAddresses: separate, accounts, port, port2: separate && port !== 0 ? port + 1 : 0 });
+  const fake = await startFakeReturnsService({
+    modes: modes as Partial<FakeModes>,
+    separateAddresses: separate,
+    accounts,
+    port,
+    port2: separate && port !== 0 ? port + 1 : 0,
+  });
   process.stdout.write(
     `Fake returns service (written from the spec alone)\nreturns_url: ${fake.returnsUrl}\nbase_url: ${fake.baseUrl}\nmedia_url: ${fake.mediaUrl}\naccounts: ${accounts.join(',')}\ntoken: ${fake.defaultToken}\n`,
   );

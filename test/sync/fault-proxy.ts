@@ -68,7 +68,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const body = Buffer.concat(chunks);
     const info = { method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString('utf8') };
     const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
-    const record = (status: SeenRequest['status']) => proxy.requests.push({ method: info.method, path: info.path, at: Date.now(), status, idempotencyKey: key });
+    const record = (status: SeenRequest['status']) =>
+      proxy.requests.push({ method: info.method, path: info.path, at: Date.now(), status, idempotencyKey: key });
     if (proxy.offline) {
       record('offline');
       req.socket.destroy();
@@ -85,11 +86,21 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       const resetSeconds = Math.max(0, Math.ceil((windowStart + proxy.rateLimit.windowMs - now) / 1000));
       windowCount += 1;
       const remaining = Math.max(0, proxy.rateLimit.limit - windowCount);
-      limitHeaders = { 'x-ratelimit-limit': String(proxy.rateLimit.limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetSeconds) };
+      limitHeaders = {
+        'x-ratelimit-limit': String(proxy.rateLimit.limit),
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': String(resetSeconds),
+      };
       if (windowCount > proxy.rateLimit.limit) {
         record(429);
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(resetSeconds), ...limitHeaders });
-        res.end(JSON.stringify({ error: 'Too Many Requests', error_code: 'RATE_LIMITED', details: { message: 'Rate limit exceeded.', retry_after_seconds: resetSeconds } }));
+        res.end(
+          JSON.stringify({
+            error: 'Too Many Requests',
+            error_code: 'RATE_LIMITED',
+            details: { message: 'Rate limit exceeded.', retry_after_seconds: resetSeconds },
+          }),
+        );
         return;
       }
     }

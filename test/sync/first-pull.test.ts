@@ -28,7 +28,11 @@ it('shows progress, and resumes after a SIGKILL from what it had stored', async 
   proxy.delayMs = 500;
   const env = { RETURNS_STATION_SYNC_OVERLAP_MS: '0' };
   const first = await startLocal(dataDir, env);
-  const progress = await waitFor('a first page stored', async () => (await first.api.syncOverview()).pulls.find((p) => p.resource === 'return_packages' && p.stored >= 250), 30_000);
+  const progress = await waitFor(
+    'a first page stored',
+    async () => (await first.api.syncOverview()).pulls.find((p) => p.resource === 'return_packages' && p.stored >= 250),
+    30_000,
+  );
   expect(progress.total).toBe(PACKAGES);
   first.station.process.kill('SIGKILL');
   await first.station.stop();
@@ -37,7 +41,12 @@ it('shows progress, and resumes after a SIGKILL from what it had stored', async 
   proxy.delayMs = 0;
   const second = await startLocal(dataDir, env);
   try {
-    await waitFor('every package', async () => (await second.api.syncOverview()).pulls.length === 0 && (await second.api.listPackages(ACCOUNT, { per_page: 1 })).meta.total_count === PACKAGES, 30_000);
+    await waitFor(
+      'every package',
+      async () =>
+        (await second.api.syncOverview()).pulls.length === 0 && (await second.api.listPackages(ACCOUNT, { per_page: 1 })).meta.total_count === PACKAGES,
+      30_000,
+    );
     const resumed = packagePages().slice(before);
     // The first list request after the restart reads on from the page it had stored, not page 1.
     expect(resumed[0]?.path).not.toMatch(/[?&]page=1(&|$)/);
@@ -55,14 +64,20 @@ it('stops re-reading its overlap window once it closed, and still pulls what cha
   try {
     // Idle rounds: a window behind the cursor until a round re-read it after it closed, then the cursor itself.
     const settled = await waitFor('a round from the cursor itself', async () => {
-      const seen = packageLists().slice(from).map((r) => sinceOf(r.path));
+      const seen = packageLists()
+        .slice(from)
+        .map((r) => sinceOf(r.path));
       const first = seen[0];
       return first !== undefined && seen.length >= 3 && seen.at(-1) === first + 1000 ? seen : null;
     });
     expect(Math.max(...settled)).toBe((settled[0] ?? 0) + 1000);
     const idle = packageLists().length;
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(packageLists().slice(idle).every((r) => sinceOf(r.path) === (settled[0] ?? 0) + 1000)).toBe(true);
+    expect(
+      packageLists()
+        .slice(idle)
+        .every((r) => sinceOf(r.path) === (settled[0] ?? 0) + 1000),
+    ).toBe(true);
 
     // Something new upstream opens a new window and arrives.
     const ret = (await upstream.api.listAccountReturns(ACCOUNT)).data[0];

@@ -27,7 +27,9 @@ const open: StoredPackage[] = [];
 let received: StoredPackage;
 
 const getOnes = (upstreamId?: number) =>
-  fake.requests.filter((r) => r.method === 'GET' && (upstreamId === undefined ? /\/return_packages\/\d+$/.test(r.path) : r.path.endsWith(`/return_packages/${upstreamId}`))).length;
+  fake.requests.filter(
+    (r) => r.method === 'GET' && (upstreamId === undefined ? /\/return_packages\/\d+$/.test(r.path) : r.path.endsWith(`/return_packages/${upstreamId}`)),
+  ).length;
 const returnGetOnes = () => fake.requests.filter((r) => r.method === 'GET' && /\/returns\/\d+$/.test(r.path)).length;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,7 +50,9 @@ async function openAtDock(id: number): Promise<number> {
 
 beforeAll(async () => {
   fake = await startFakeReturnsService({ accounts: [ACCOUNT] });
-  const ret = fake.seedReturn(ACCOUNT, { return_line_items: [{ quantity: 1, unreceived_quantity: 1, name: 'Mug', price: 9, currency: 'EUR', merchant_sku: 'SKU-MUG' }] });
+  const ret = fake.seedReturn(ACCOUNT, {
+    return_line_items: [{ quantity: 1, unreceived_quantity: 1, name: 'Mug', price: 9, currency: 'EUR', merchant_sku: 'SKU-MUG' }],
+  });
   for (let i = 0; i < 7; i += 1) {
     open.push(
       fake.seedPackage(ACCOUNT, {
@@ -110,21 +114,34 @@ it('fills the get-only fields when the dock opens a package, and asks for its re
   expect(before.shipping_label_cost).toBeNull();
 
   await openAtDock(before.id);
-  const after = await waitFor('the open package read', async () => {
-    const pkg = await local.api.getPackage(ACCOUNT, before.id);
-    return pkg.shipping_method === 'express' ? pkg : null;
-  }, 5_000);
+  const after = await waitFor(
+    'the open package read',
+    async () => {
+      const pkg = await local.api.getPackage(ACCOUNT, before.id);
+      return pkg.shipping_method === 'express' ? pkg : null;
+    },
+    5_000,
+  );
   expect(after).toMatchObject({ shipping_method: 'express', shipping_label_cost: 7.5, shipping_label_cost_currency: 'EUR' });
 
   // A parcel received elsewhere: its arrival and processing time come with the open.
   const done = await localOf(received);
   expect(done.actual_arrival).toBeNull();
   await openAtDock(done.id);
-  const doneAfter = await waitFor('the received package read', async () => {
-    const pkg = await local.api.getPackage(ACCOUNT, done.id);
-    return pkg.processed_at !== null ? pkg : null;
-  }, 5_000);
-  expect(doneAfter).toMatchObject({ actual_arrival: '2026-11-20T09:00:00.000Z', processed_at: '2026-11-20T10:00:00.000Z', shipping_method: 'ground', status: 'received' });
+  const doneAfter = await waitFor(
+    'the received package read',
+    async () => {
+      const pkg = await local.api.getPackage(ACCOUNT, done.id);
+      return pkg.processed_at !== null ? pkg : null;
+    },
+    5_000,
+  );
+  expect(doneAfter).toMatchObject({
+    actual_arrival: '2026-11-20T09:00:00.000Z',
+    processed_at: '2026-11-20T10:00:00.000Z',
+    shipping_method: 'ground',
+    status: 'received',
+  });
 
   // The spec shows no return by id: the fake answers 404 and the station stops asking.
   expect(returnGetOnes()).toBe(1);
@@ -142,10 +159,14 @@ it('shows an upstream edit of an open package right after the dock opens it', as
   fake.updatePackage(ACCOUNT, target.id, { shipping_method: 'standard', shipping_label_cost: 12.4, weight: 3.5 });
   const opened = Date.now();
   await openAtDock(mine.id);
-  const fresh = await waitFor('the edit on the station', async () => {
-    const pkg = await local.api.getPackage(ACCOUNT, mine.id);
-    return pkg.shipping_method === 'standard' && pkg.weight === 3.5 ? pkg : null;
-  }, 3_000);
+  const fresh = await waitFor(
+    'the edit on the station',
+    async () => {
+      const pkg = await local.api.getPackage(ACCOUNT, mine.id);
+      return pkg.shipping_method === 'standard' && pkg.weight === 3.5 ? pkg : null;
+    },
+    3_000,
+  );
   expect(fresh.shipping_label_cost).toBe(12.4);
   expect(Date.now() - opened).toBeLessThan(3_000);
 });

@@ -14,7 +14,16 @@ import { tempDataDir } from '../store/fixtures.ts';
 
 const NOW = '2026-11-28T06:00:00.000Z';
 const uplink = { returns_url: 'https://returns.example', base_url: 'https://api.returns.example', token: 'rs-token', accounts: [1] };
-const member = (id: number, removed = false): StoredMember => ({ id, name: `dock ${id}`, joined_at: NOW, token_id: 100 + id, token_hash: `hash-${id}`, last_contact_at: null, pending_changes: null, removed_at: removed ? NOW : null });
+const member = (id: number, removed = false): StoredMember => ({
+  id,
+  name: `dock ${id}`,
+  joined_at: NOW,
+  token_id: 100 + id,
+  token_hash: `hash-${id}`,
+  last_contact_at: null,
+  pending_changes: null,
+  removed_at: removed ? NOW : null,
+});
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -38,7 +47,10 @@ async function hub(): Promise<StationStore> {
 
 const run = <T>(store: StationStore, fn: (t: ReturnType<typeof boundTables>) => Promise<T>) => store.write((tx) => fn(boundTables(tx)));
 async function refusal(work: Promise<unknown>): Promise<string> {
-  const error = await work.then(() => null, (caught: unknown) => caught);
+  const error = await work.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   if (!(error instanceof ContractError)) throw new Error(`not refused: ${String(error)}`);
   return error.body.error_code;
 }

@@ -140,7 +140,10 @@ it('uploads each photo exactly once across SIGKILLs in the middle of uploads', a
 
 it('keeps media local where the upstream has none, says so, syncs the rest, and sends them once it has', async () => {
   const { upstream, proxy } = rig;
-  proxy.fault = ({ path }) => (path.includes('/media_files') ? { status: 404, body: { error: 'Not Found', error_code: 'NOT_FOUND', details: { message: 'Route POST:/media_files not found.' } } } : null);
+  proxy.fault = ({ path }) =>
+    path.includes('/media_files')
+      ? { status: 404, body: { error: 'Not Found', error_code: 'NOT_FOUND', details: { message: 'Route POST:/media_files not found.' } } }
+      : null;
   const ret = await upstream.api.createReturn({ ...RETURN_BODY, account_id: NO_MEDIA_ACCOUNT });
   const parcel = await upstream.api.createPackage(NO_MEDIA_ACCOUNT, { return_id: ret.id, tracking_number: tracking('NOMEDIA') });
   await setUpstream(noMediaDir, proxy.url, upstream.syncToken, [NO_MEDIA_ACCOUNT]);
@@ -152,7 +155,13 @@ it('keeps media local where the upstream has none, says so, syncs the rest, and 
     const pkg = (await packagesByTracking(local.api, NO_MEDIA_ACCOUNT)).get(parcel.tracking_number);
     if (!pkg) throw new Error('not pulled');
     await attachPhoto(local.api, NO_MEDIA_ACCOUNT, pkg.id, bytes);
-    await local.api.createLineItem(NO_MEDIA_ACCOUNT, pkg.id, { return_line_item_id: null, quantity: 1, name: 'Boots', merchant_sku: 'BOOT-1', condition: 'good' });
+    await local.api.createLineItem(NO_MEDIA_ACCOUNT, pkg.id, {
+      return_line_item_id: null,
+      quantity: 1,
+      name: 'Boots',
+      merchant_sku: 'BOOT-1',
+      condition: 'good',
+    });
     await local.api.updatePackage(NO_MEDIA_ACCOUNT, pkg.id, { status: 'received' });
     // Everything else goes up.
     await waitFor('the package received upstream', async () => (await upstream.api.getPackage(NO_MEDIA_ACCOUNT, parcel.id)).status === 'received');

@@ -1,5 +1,18 @@
 import { expect, it } from 'vitest';
-import { attachPhoto, comparable, expectSameMedia, packagesByTracking, photo, RETURN_BODY, setUpstream, startLocal, syncOnce, tracking, useProxiedUpstream, waitFor } from './support.ts';
+import {
+  attachPhoto,
+  comparable,
+  expectSameMedia,
+  packagesByTracking,
+  photo,
+  RETURN_BODY,
+  setUpstream,
+  startLocal,
+  syncOnce,
+  tracking,
+  useProxiedUpstream,
+  waitFor,
+} from './support.ts';
 
 /*
  * A shift offline: the dock receives what was pulled, inspects and photographs parcels, and registers
@@ -16,12 +29,17 @@ const INSPECTED = Array.from({ length: ANNOUNCED }, (_, i) => i).filter((i) => i
 const PHOTOS = 2 * INSPECTED.length + INSPECTED.filter((i) => i % 4 === 0).length + WALK_INS;
 const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-shift-' });
 
-
 it('converges exactly once after an offline shift', async () => {
   const { upstream, proxy, dataDir } = rig;
   const ret = await upstream.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
   for (let i = 0; i < ANNOUNCED; i += 1) {
-    await upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('ANN'), carrier_id: 1 + (i % 3), weight: 1 + i, weight_unit: 'kg' });
+    await upstream.api.createPackage(ACCOUNT, {
+      return_id: ret.id,
+      tracking_number: tracking('ANN'),
+      carrier_id: 1 + (i % 3),
+      weight: 1 + i,
+      weight_unit: 'kg',
+    });
   }
   await setUpstream(dataDir, proxy.url, upstream.syncToken, [ACCOUNT]);
   expect((await syncOnce(dataDir)).status).toBe(0);
@@ -36,11 +54,24 @@ it('converges exactly once after an offline shift', async () => {
       if (i % 4 === 3) continue; // a few parcels do not arrive this shift
       if (i % 2 === 0) {
         // Inspected: two items against the return's lines, one re-graded, one scanned by mistake and removed.
-        const kept = await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: lines[0]?.id ?? null, quantity: 1, condition: 'good', barcode: `40${i}`, tags: ['restock'] });
+        const kept = await local.api.createLineItem(ACCOUNT, pkg.id, {
+          return_line_item_id: lines[0]?.id ?? null,
+          quantity: 1,
+          condition: 'good',
+          barcode: `40${i}`,
+          tags: ['restock'],
+        });
         const wrong = await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: lines[1]?.id ?? null, quantity: 1, condition: 'damaged' });
         await local.api.updateLineItem(ACCOUNT, pkg.id, kept.id, { condition: 'like_new', notes: 'tags on' });
         await local.api.deleteLineItem(ACCOUNT, pkg.id, wrong.id);
-        await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: null, quantity: 1, name: 'Unexpected scarf', merchant_sku: 'SCARF-1', condition: 'new', defective: i % 4 === 0 });
+        await local.api.createLineItem(ACCOUNT, pkg.id, {
+          return_line_item_id: null,
+          quantity: 1,
+          name: 'Unexpected scarf',
+          merchant_sku: 'SCARF-1',
+          condition: 'new',
+          defective: i % 4 === 0,
+        });
         // Photos: two of the parcel, and the dock's damage-report photo that every fourth parcel shares.
         await attachPhoto(local.api, ACCOUNT, pkg.id, photo(1000 + i, 8));
         await attachPhoto(local.api, ACCOUNT, pkg.id, photo(2000 + i, 8));
@@ -51,7 +82,13 @@ it('converges exactly once after an offline shift', async () => {
     }
     for (let i = 0; i < WALK_INS; i += 1) {
       const walkInReturn = await local.api.createReturn({ ...RETURN_BODY, email: `walk-in-${i}@example.com`, account_id: ACCOUNT });
-      const pkg = await local.api.createPackage(ACCOUNT, { return_id: walkInReturn.id, tracking_number: tracking('WALK'), status: 'delivered', weight: 2, weight_unit: 'kg' });
+      const pkg = await local.api.createPackage(ACCOUNT, {
+        return_id: walkInReturn.id,
+        tracking_number: tracking('WALK'),
+        status: 'delivered',
+        weight: 2,
+        weight_unit: 'kg',
+      });
       await attachPhoto(local.api, ACCOUNT, pkg.id, photo(3000 + i, 8));
       if (i % 2 === 0) await local.api.updatePackage(ACCOUNT, pkg.id, { status: 'received' });
     }
@@ -81,8 +118,25 @@ it('converges exactly once after an offline shift', async () => {
       expect(twin && comparable(twin), trackingNumber).toEqual(comparable(pkg));
     }
     // Received packages: arrival and every inspected item equal, field by field (ids differ by design).
-    const item = (i: { quantity: number; merchant_sku: string | null; name: string | null; condition: string | null; defective: boolean; notes: string | null; barcode: string | null; tags: string[] }) =>
-      ({ quantity: i.quantity, merchant_sku: i.merchant_sku, name: i.name, condition: i.condition, defective: i.defective, notes: i.notes, barcode: i.barcode, tags: i.tags });
+    const item = (i: {
+      quantity: number;
+      merchant_sku: string | null;
+      name: string | null;
+      condition: string | null;
+      defective: boolean;
+      notes: string | null;
+      barcode: string | null;
+      tags: string[];
+    }) => ({
+      quantity: i.quantity,
+      merchant_sku: i.merchant_sku,
+      name: i.name,
+      condition: i.condition,
+      defective: i.defective,
+      notes: i.notes,
+      barcode: i.barcode,
+      tags: i.tags,
+    });
     const received = [...mine.values()].filter((p) => p.status === 'received');
     for (const pkg of received) {
       const twin = theirs.get(pkg.tracking_number);

@@ -63,7 +63,12 @@ describe("the outbox's ledger", () => {
     const ledger = createOutboxLedger(store);
     expect(await ledgerSays(ledger, [1])).toEqual({ pending: 2, held: 0, nextRetryAt: undefined });
 
-    await put(store, slot(2, 1, { hold: 'parked', error: { status: 422, code: 'VALIDATION_FAILED', message: 'refused' } }), slot(3, 2, { attempts: 2, next_attempt_at: '2026-11-23T10:05:00.000Z' }), slot(4, 2));
+    await put(
+      store,
+      slot(2, 1, { hold: 'parked', error: { status: 422, code: 'VALIDATION_FAILED', message: 'refused' } }),
+      slot(3, 2, { attempts: 2, next_attempt_at: '2026-11-23T10:05:00.000Z' }),
+      slot(4, 2),
+    );
     await put(store, slot(5, 1, { attempts: 1, next_attempt_at: '2026-11-23T10:01:00.000Z', hold: 'parked' })); // held: not a retry
     for (const accounts of [[1], [2], [1, 2], [3]]) expect(await ledgerSays(ledger, accounts)).toEqual(await readBack(store, accounts));
     expect(await ledgerSays(ledger, [1, 2])).toEqual({ pending: 5, held: 2, nextRetryAt: Date.parse('2026-11-23T10:05:00.000Z') });

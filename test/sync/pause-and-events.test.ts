@@ -10,7 +10,6 @@ import { runCli, setUpstream, startLocal, syncOnce, useProxiedUpstream, waitFor 
 const ACCOUNT = 1001;
 const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-pause-' });
 
-
 it('pauses on a refused token with a clear message, and resumes once the token is set again', async () => {
   const { upstream, proxy, dataDir } = rig;
   await setUpstream(dataDir, proxy.url, 'rst_not-a-valid-token', [ACCOUNT]);
@@ -47,11 +46,29 @@ it('streams sync.status events as the upstream goes away and comes back', async 
     // The first round pulls the whole account first (a full read, then the question whether updated_since is honoured).
     await waitFor('an online state', async () => seen.some((s) => s.state === 'online'), 30_000);
     proxy.offline = true;
-    const ret = await local.api.createReturn({ email: 'events@example.com', receive_by: '2026-12-01', total_price: 1, currency: 'EUR', weight: 1, weight_unit: 'kg', reason_of_return: 'x', length: 1, width: 1, height: 1, dimension_unit: 'cm', return_line_items: [{ quantity: 1, unreceived_quantity: 1, name: 'A', price: 1, currency: 'EUR', merchant_sku: 'A-1' }], account_id: ACCOUNT });
+    const ret = await local.api.createReturn({
+      email: 'events@example.com',
+      receive_by: '2026-12-01',
+      total_price: 1,
+      currency: 'EUR',
+      weight: 1,
+      weight_unit: 'kg',
+      reason_of_return: 'x',
+      length: 1,
+      width: 1,
+      height: 1,
+      dimension_unit: 'cm',
+      return_line_items: [{ quantity: 1, unreceived_quantity: 1, name: 'A', price: 1, currency: 'EUR', merchant_sku: 'A-1' }],
+      account_id: ACCOUNT,
+    });
     const offline = await waitFor('an offline state', async () => seen.find((s) => s.state === 'offline'));
     expect(offline.pending_changes).toBeGreaterThan(0);
     proxy.offline = false;
-    await waitFor('online with nothing waiting', async () => seen.some((s, i) => i > seen.indexOf(offline) && s.state === 'online' && s.pending_changes === 0), 20_000);
+    await waitFor(
+      'online with nothing waiting',
+      async () => seen.some((s, i) => i > seen.indexOf(offline) && s.state === 'online' && s.pending_changes === 0),
+      20_000,
+    );
     expect(await local.api.getReturnSync(ACCOUNT, ret.id)).toMatchObject({ state: 'synced', upstream_id: expect.any(Number) });
   } finally {
     controller.abort();

@@ -10,7 +10,6 @@ import { packagesByTracking, RETURN_BODY, setUpstream, startLocal, syncOnce, tra
 const ACCOUNT = 1001;
 const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-poison-' });
 
-
 it('parks a poison change with the upstream message, keeps the rest flowing, and lets a person act', async () => {
   const { upstream, proxy, dataDir } = rig;
   const ret = await upstream.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
@@ -21,7 +20,14 @@ it('parks a poison change with the upstream message, keeps the rest flowing, and
   const refused = new Set([`/api/v1/accounts/${ACCOUNT}/return_packages/${poison.id}`, `/api/v1/accounts/${ACCOUNT}/return_packages/${stubborn.id}`]);
   proxy.fault = ({ method, path }) =>
     method === 'PATCH' && refused.has(path)
-      ? { status: 422, body: { error: 'Unprocessable Entity', error_code: 'VALIDATION_FAILED', details: { message: 'The package cannot be received at this location.', fields: [{ path: 'status', message: 'Not allowed here.' }] } } }
+      ? {
+          status: 422,
+          body: {
+            error: 'Unprocessable Entity',
+            error_code: 'VALIDATION_FAILED',
+            details: { message: 'The package cannot be received at this location.', fields: [{ path: 'status', message: 'Not allowed here.' }] },
+          },
+        }
       : null;
   await setUpstream(dataDir, proxy.url, upstream.syncToken, [ACCOUNT]);
   expect((await syncOnce(dataDir)).status).toBe(0);

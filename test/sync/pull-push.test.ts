@@ -24,7 +24,14 @@ afterAll(async () => {
 it('pulls, receives at the dock, pushes, and converges across restarts without duplicates', async () => {
   // The back office makes a return with two parcels upstream.
   const ret = await upstream.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
-  const first = await upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking(), carrier_id: 1, weight: 1.5, weight_unit: 'kg', estimated_arrival: '2026-11-30T12:00:00Z' });
+  const first = await upstream.api.createPackage(ACCOUNT, {
+    return_id: ret.id,
+    tracking_number: tracking(),
+    carrier_id: 1,
+    weight: 1.5,
+    weight_unit: 'kg',
+    estimated_arrival: '2026-11-30T12:00:00Z',
+  });
   const second = await upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking() });
 
   await setUpstream(dataDir, upstream.origin, upstream.syncToken, [ACCOUNT]);

@@ -18,7 +18,12 @@ const LATER = '2026-11-28T07:00:00.000Z';
 const fingerprint = (byte: string) => Array.from({ length: 32 }, () => byte).join(':');
 const pem = (name: string) => `-----BEGIN CERTIFICATE-----\n${name}\n-----END CERTIFICATE-----\n`;
 
-const returnsService: UpstreamSettings = { returns_url: 'https://returns.example', base_url: 'https://api.returns.example', token: 'rs-token', accounts: [ACCOUNT] };
+const returnsService: UpstreamSettings = {
+  returns_url: 'https://returns.example',
+  base_url: 'https://api.returns.example',
+  token: 'rs-token',
+  accounts: [ACCOUNT],
+};
 const hubOf = (host: string, ca: string): UpstreamSettings => ({
   returns_url: `https://${host}:4780`,
   base_url: `https://${host}:4780/api`,
@@ -33,7 +38,9 @@ afterEach(async () => {
 });
 
 /** A station synced with `settings`: a return and three packages linked, one with an unsent change held for a person, one cancelled with its cancel unsent. */
-async function syncedStation(settings: UpstreamSettings): Promise<{ store: StationStore; ret: ReturnRecord; held: ReturnPackage; clean: ReturnPackage; cancelled: ReturnPackage }> {
+async function syncedStation(
+  settings: UpstreamSettings,
+): Promise<{ store: StationStore; ret: ReturnRecord; held: ReturnPackage; clean: ReturnPackage; cancelled: ReturnPackage }> {
   const { dir, cleanup } = await tempDataDir();
   const store = await openStore({ dataDir: dir, hotSet: { sweepMs: 0 } });
   cleanups.push(async () => {
@@ -55,7 +62,13 @@ async function syncedStation(settings: UpstreamSettings): Promise<{ store: Stati
     await markChanged(t, 'return_package', heldId, ACCOUNT, NOW);
     const slot = await t.outbox.get(`return_package:${heldId}`);
     if (slot) await t.outbox.put({ ...slot, hold: 'parked', attempts: 3, error: { status: 422, code: null, message: 'refused' } });
-    await t.sync_state.put({ account_id: ACCOUNT, packages: { updated_at: NOW, page: 4, round_since: null, round_max: null, seen: 9, total: 9 }, returns: { updated_at: NOW, page: 2, round_since: null, round_max: null, seen: 3, total: 3 }, paused: null, last_success_at: NOW });
+    await t.sync_state.put({
+      account_id: ACCOUNT,
+      packages: { updated_at: NOW, page: 4, round_since: null, round_max: null, seen: 9, total: 9 },
+      returns: { updated_at: NOW, page: 2, round_since: null, round_max: null, seen: 3, total: 3 },
+      paused: null,
+      last_success_at: NOW,
+    });
     return { retId, heldId, cleanId, cancelledId };
   });
   const ret = await store.tables.returns.get(made.retId);

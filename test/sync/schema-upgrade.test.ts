@@ -21,15 +21,48 @@ it('upgrades a version 1 data directory in place, and starts again', async () =>
   const at = '2026-11-20T08:00:00.000Z';
   const packageId = await old.write(async (tx) => {
     // Only the version 1 tables exist here (bound tables would name the new ones too).
-    const t = { accounts: tx.table('accounts'), returns: tx.table('returns'), return_packages: tx.table('return_packages'), change_log: tx.table('change_log') };
+    const t = {
+      accounts: tx.table('accounts'),
+      returns: tx.table('returns'),
+      return_packages: tx.table('return_packages'),
+      change_log: tx.table('change_log'),
+    };
     await t.accounts.put({ id: 7, name: 'Account 7', created_at: at });
     const lines = RETURN_BODY.return_line_items.map((line, i) => ({ ...line, id: i + 1, unreceived_quantity_at_create: line.unreceived_quantity }));
-    const returnId = await t.returns.add({ ...RETURN_BODY, account_id: 7, status: 'awaiting', return_line_items: lines, sku_keys: ['ts-red-m', 'jn-32'], created_at: at, updated_at: at });
+    const returnId = await t.returns.add({
+      ...RETURN_BODY,
+      account_id: 7,
+      status: 'awaiting',
+      return_line_items: lines,
+      sku_keys: ['ts-red-m', 'jn-32'],
+      created_at: at,
+      updated_at: at,
+    });
     const pkg = {
-      account_id: 7, return_id: returnId, tracking_number: trackingNumber, tracking_key: trackingNumber.toLowerCase(), status: 'in_transit' as const,
-      estimated_arrival: null, actual_arrival: null, shipping_method: null, weight: null, weight_unit: null, length: null, width: null, height: null,
-      dimension_unit: null, shipping_label_cost: null, shipping_label_cost_currency: null, carrier_id: null, location_id: null, processed_at: null,
-      processor_id: null, notes: null, line_items_count: 0, created_at: at, updated_at: at,
+      account_id: 7,
+      return_id: returnId,
+      tracking_number: trackingNumber,
+      tracking_key: trackingNumber.toLowerCase(),
+      status: 'in_transit' as const,
+      estimated_arrival: null,
+      actual_arrival: null,
+      shipping_method: null,
+      weight: null,
+      weight_unit: null,
+      length: null,
+      width: null,
+      height: null,
+      dimension_unit: null,
+      shipping_label_cost: null,
+      shipping_label_cost_currency: null,
+      carrier_id: null,
+      location_id: null,
+      processed_at: null,
+      processor_id: null,
+      notes: null,
+      line_items_count: 0,
+      created_at: at,
+      updated_at: at,
     };
     const id = Number(await t.return_packages.add(pkg));
     await t.change_log.add({ account_id: 7, resource: 'return_package', resource_id: id, action: 'created', data: { ...pkg, id }, created_at: at });

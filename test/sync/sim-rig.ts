@@ -14,7 +14,12 @@ export function useSimRig(): { fake: FakeReturnsService | undefined; stations: S
 }
 
 /** The spec-only fake on `sim`'s clock, rate-limited per account, seeded with `count` packages (`open` of them open); closed after the test. */
-export async function seededFake(rig: { fake: FakeReturnsService | undefined }, sim: Sim, limitPerHour: number, seed: { count: number; open: number; prefix: string }): Promise<FakeReturnsService> {
+export async function seededFake(
+  rig: { fake: FakeReturnsService | undefined },
+  sim: Sim,
+  limitPerHour: number,
+  seed: { count: number; open: number; prefix: string },
+): Promise<FakeReturnsService> {
   const upstream = await startSimFake(sim, { rateLimit: { limit: limitPerHour, windowMs: HOUR, scope: 'account' } });
   rig.fake = upstream;
   seedUpstream(upstream, sim, seed.count, { open: seed.open, prefix: seed.prefix });

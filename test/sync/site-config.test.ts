@@ -44,7 +44,11 @@ const newDir = (prefix: string) => {
 const invite = (): Promise<string> => inviteCode(hubDir);
 const startHub = async () => {
   hub = await startStation({ dataDir: hubDir, args: ['--host', '0.0.0.0', '--port', String(hubPort)], env: ENV });
-  hubApi = new ApiClient({ baseUrl: hub.origin, token: hub.stationToken, fetch: fetchTrusting({ ca: readFileSync(join(hubDir, 'tls', 'site-ca.pem'), 'utf8') }) });
+  hubApi = new ApiClient({
+    baseUrl: hub.origin,
+    token: hub.stationToken,
+    fetch: fetchTrusting({ ca: readFileSync(join(hubDir, 'tls', 'site-ca.pem'), 'utf8') }),
+  });
 };
 const operatorByBadge = async (api: ApiClient, badge: string) => (await api.listOperators({ per_page: 100 })).data.find((o) => o.badge_code === badge);
 /** A package the hub made, as the member has it (each station has its own ids), with a new line item of that condition. */
@@ -63,7 +67,8 @@ beforeAll(async () => {
   await startHub();
   await hubApi.createOperator({ name: 'Hub Hana', badge_code: 'SHARED-1', role: 'worker' });
   const ret = await hubApi.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
-  for (let i = 0; i < 4; i += 1) trackings.push((await hubApi.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('CONF') })).tracking_number);
+  for (let i = 0; i < 4; i += 1)
+    trackings.push((await hubApi.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('CONF') })).tracking_number);
 
   // Member A has workers of its own before it joins (stopped): one whose badge the hub has, one new.
   const dirA = newDir('site-config-a-');
@@ -82,7 +87,11 @@ beforeAll(async () => {
   const joinedB = await runCli(['site', 'join', hub.origin, '--code', await invite(), '--name', 'dock B', '--data-dir', b.station.dataDir]);
   expect(joinedB.status, joinedB.stderr).toBe(0);
   for (const { api } of [a, b]) {
-    await waitFor('the member follows the hub', async () => (await api.station()).sync.upstream_events === 'following' && (await api.lookup(trackings[0] ?? '')).packages.length === 1, 60_000);
+    await waitFor(
+      'the member follows the hub',
+      async () => (await api.station()).sync.upstream_events === 'following' && (await api.lookup(trackings[0] ?? '')).packages.length === 1,
+      60_000,
+    );
   }
   // Four starts of a real station and five commands: beside another site suite at a load of 17 on
   // two cores this took more than two minutes.
@@ -114,7 +123,11 @@ describe('one site: the hub owns the workers, the rules and the rule-like settin
     expect((await operatorByBadge(a.api, 'A-OWN-7'))?.id).toBe(own.id);
     // Otto's PIN travelled as its hash: he signs in as a supervisor at the hub and at B.
     expect((await hubApi.createSupervisorSession({ badge_code: 'A-OWN-7', pin: '4826' })).expires_at).toBeTruthy();
-    await waitFor('Otto signs in at B', async () => (await b.api.createSupervisorSession({ badge_code: 'A-OWN-7', pin: '4826' }).catch(() => null)) !== null, SECONDS);
+    await waitFor(
+      'Otto signs in at B',
+      async () => (await b.api.createSupervisorSession({ badge_code: 'A-OWN-7', pin: '4826' }).catch(() => null)) !== null,
+      SECONDS,
+    );
 
     // A's own rules from before the join are kept aside and shown; the site's apply.
     const view = await a.api.site();
@@ -130,14 +143,20 @@ describe('one site: the hub owns the workers, the rules and the rule-like settin
     await hubApi.createOperator({ name: 'Sup Sam', badge_code: 'SUP-SAM', role: 'supervisor', pin: '7391' });
     for (const { api } of [a, b]) {
       await waitFor('Nia at the member', async () => (await operatorByBadge(api, 'NEW-NIA'))?.active === true, SECONDS);
-      const session = await waitFor('Sam signs in at the member', () => api.createSupervisorSession({ badge_code: 'SUP-SAM', pin: '7391' }).catch(() => null), SECONDS);
+      const session = await waitFor(
+        'Sam signs in at the member',
+        () => api.createSupervisorSession({ badge_code: 'SUP-SAM', pin: '7391' }).catch(() => null),
+        SECONDS,
+      );
       expect(session.expires_at).toBeTruthy();
     }
     expect(Date.now() - started).toBeLessThan(2 * SECONDS);
     await expect(b.api.createSupervisorSession({ badge_code: 'SUP-SAM', pin: '0000' })).rejects.toMatchObject({ status: 403, errorCode: 'SIGN_IN_REFUSED' });
 
     expect(await itemAt(b.api, trackings[0] ?? '', 'damaged')).toMatchObject({ disposition: 'liquidate', bin: 'LIQUIDATE' });
-    await hubApi.updateDispositionRules({ rules: DEFAULT_DISPOSITION_RULES.map((rule) => (rule.name === 'Damaged' ? { ...rule, disposition: 'return_to_vendor' as const, bin: 'RTV-DMG' } : rule)) });
+    await hubApi.updateDispositionRules({
+      rules: DEFAULT_DISPOSITION_RULES.map((rule) => (rule.name === 'Damaged' ? { ...rule, disposition: 'return_to_vendor' as const, bin: 'RTV-DMG' } : rule)),
+    });
     await hubApi.updateStationSettings({ unset_conditions: 'allow', currency: 'EUR' });
     for (const { api } of [a, b]) {
       await waitFor('the hub’s rule at the member', async () => damagedBin(await api.dispositionRules()) === 'RTV-DMG', SECONDS);
@@ -157,7 +176,10 @@ describe('one site: the hub owns the workers, the rules and the rule-like settin
       () => b.api.updateStationSettings({ currency: 'USD' }),
     ];
     for (const refused of refusals) {
-      const error = await refused().then(() => null, (e: unknown) => e);
+      const error = await refused().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({ status: 409, errorCode: 'SITE_MANAGED', details: { hub_url: hub.origin } });
       expect((error as ApiError).message).toContain(`managed by the site's hub at ${hub.origin}`);
@@ -172,7 +194,10 @@ describe('one site: the hub owns the workers, the rules and the rule-like settin
   });
 
   it("answers the site's configuration to a member's token only: never to the hub's own terminal or administrative tokens", async () => {
-    const refused = await hubApi.getSiteConfig().then(() => null, (e: unknown) => e);
+    const refused = await hubApi.getSiteConfig().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refused).toMatchObject({ status: 403, errorCode: 'NOT_SITE_MEMBER' });
   });
 

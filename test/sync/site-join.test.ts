@@ -49,9 +49,14 @@ beforeAll(async () => {
   hubDir = newDir('site-join-hub-');
   await setSpecUpstream(hubDir, fake, [ACCOUNT]);
   hub = await startStation({ dataDir: hubDir, args: ['--host', '0.0.0.0'], env: ENV });
-  hubApi = new ApiClient({ baseUrl: hub.origin, token: hub.stationToken, fetch: fetchTrusting({ ca: readFileSync(join(hubDir, 'tls', 'site-ca.pem'), 'utf8') }) });
+  hubApi = new ApiClient({
+    baseUrl: hub.origin,
+    token: hub.stationToken,
+    fetch: fetchTrusting({ ca: readFileSync(join(hubDir, 'tls', 'site-ca.pem'), 'utf8') }),
+  });
   const ret = await hubApi.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
-  for (let i = 0; i < 3; i += 1) trackings.push((await hubApi.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('JOIN') })).tracking_number);
+  for (let i = 0; i < 3; i += 1)
+    trackings.push((await hubApi.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('JOIN') })).tracking_number);
 }, 60_000);
 
 afterAll(async () => {
@@ -82,7 +87,11 @@ describe('a site joined in one step', { timeout: 120_000 }, () => {
 
     const first = trackings[0] ?? '';
     for (const { api } of [a, b]) {
-      await waitFor('the hub’s packages on the member', async () => (await api.station()).sync.upstream_events === 'following' && (await statusAt(api, first)) !== undefined, 60_000);
+      await waitFor(
+        'the hub’s packages on the member',
+        async () => (await api.station()).sync.upstream_events === 'following' && (await statusAt(api, first)) !== undefined,
+        60_000,
+      );
     }
     const local = (await a.api.lookup(first)).packages[0];
     if (!local) throw new Error('not on A');
@@ -91,7 +100,11 @@ describe('a site joined in one step', { timeout: 120_000 }, () => {
     await waitFor('the receipt upstream', async () => fake.packages(ACCOUNT).find((p) => p.tracking_number === first)?.status === 'received', 30_000);
     expect(fake.requests.filter((r) => r.method === 'PATCH' && r.status === 200)).toHaveLength(1);
 
-    await waitFor('both members’ contact', async () => (await hubApi.site()).members.every((m) => m.last_contact_at !== null && m.pending_changes === 0), 30_000);
+    await waitFor(
+      'both members’ contact',
+      async () => (await hubApi.site()).members.every((m) => m.last_contact_at !== null && m.pending_changes === 0),
+      30_000,
+    );
     const shown = await runCli(['site', 'show', '--data-dir', hubDir]);
     expect(shown.status, shown.stderr).toBe(0);
     const rows = shown.stdout.split('\n').filter((line) => /^\d+ {2}/.test(line));
@@ -146,7 +159,8 @@ describe('a site joined in one step', { timeout: 120_000 }, () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ member_id: 1, hub_proof: '0'.repeat(64), token: 'rst_taken', accounts: [ACCOUNT] }));
     });
-    const listen = (server: TlsServer) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+    const listen = (server: TlsServer) =>
+      new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
     const [forwardPort, answerPort] = [await listen(forwarding), await listen(answering)];
     try {
       const dir = newDir('site-join-middle-');
@@ -174,7 +188,11 @@ describe('a site joined in one step', { timeout: 120_000 }, () => {
     expect(removed.status, removed.stderr).toBe(0);
     // The stream A had open is cut by the hub and cannot be opened again: A learns it was removed in
     // seconds, with nothing of its own to send (its pull interval is minutes).
-    await waitFor('A’s stream cut and A told it was removed', async () => (await a.api.station()).sync.upstream_events === 'polling' && (await a.api.site()).hub?.removed === true, 10_000);
+    await waitFor(
+      'A’s stream cut and A told it was removed',
+      async () => (await a.api.station()).sync.upstream_events === 'polling' && (await a.api.site()).hub?.removed === true,
+      10_000,
+    );
     const second = trackings[1] ?? '';
     const local = (await a.api.lookup(second)).packages[0];
     if (!local) throw new Error('not on A');

@@ -89,7 +89,10 @@ function expectEachOnce(): void {
   const requests = fake.requests.filter((r) => r.status === 'lost' || r.status < 300);
   for (const p of fake.packages(ACCOUNT)) {
     const path = `/return_packages/${p.id}`;
-    expect(fake.packages(ACCOUNT).filter((q) => q.tracking_number === p.tracking_number), `${p.tracking_number} upstream`).toHaveLength(1);
+    expect(
+      fake.packages(ACCOUNT).filter((q) => q.tracking_number === p.tracking_number),
+      `${p.tracking_number} upstream`,
+    ).toHaveLength(1);
     const receipts = requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(path) && (JSON.parse(r.body) as { status?: string }).status === 'received');
     expect(receipts.length, `receipts of ${p.tracking_number}`).toBe(p.status === 'received' ? 1 : 0);
     const unitCreates = requests.filter((r) => r.method === 'POST' && r.path.endsWith(`${path}/line_items`));
@@ -97,7 +100,9 @@ function expectEachOnce(): void {
     const uploads = requests.filter((r) => r.method === 'POST' && r.path.endsWith(`${path}/media_files`));
     expect(uploads.length, `photo uploads of ${p.tracking_number}`).toBe(p.media_files.length);
   }
-  const packageCreates = requests.filter((r) => r.method === 'POST' && /\/return_packages$/.test(r.path)).map((r) => (JSON.parse(r.body) as { tracking_number: string }).tracking_number);
+  const packageCreates = requests
+    .filter((r) => r.method === 'POST' && /\/return_packages$/.test(r.path))
+    .map((r) => (JSON.parse(r.body) as { tracking_number: string }).tracking_number);
   expect(new Set(packageCreates).size).toBe(packageCreates.length);
   expect(requests.filter((r) => r.method === 'POST' && /\/returns$/.test(r.path))).toHaveLength(2);
   expect(fake.returns(ACCOUNT)).toHaveLength(2);
@@ -112,7 +117,8 @@ beforeAll(async () => {
   await setSpecUpstream(aDir, fake, [ACCOUNT]);
   a = await startHub(aDir, await freePort());
   const ret = await a.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
-  for (let i = 0; i < 4; i += 1) trackings.push((await a.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('PROMOTE') })).tracking_number);
+  for (let i = 0; i < 4; i += 1)
+    trackings.push((await a.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('PROMOTE') })).tracking_number);
 
   const bDir = newDir('promote-b-');
   await cli(['site', 'join', a.station.origin, '--code', await inviteCode(aDir), '--name', 'dock B', '--data-dir', bDir]);
@@ -120,7 +126,8 @@ beforeAll(async () => {
   await cli(['site', 'join', a.station.origin, '--code', await inviteCode(aDir), '--name', 'dock C', '--data-dir', cDir]);
   b = await startMember(bDir);
   c = await startMember(cDir);
-  for (const station of [b, c]) await waitFor('the hub’s packages on the member', async () => (await statusAt(station.api, trackings[3] ?? '')) !== undefined, 60_000);
+  for (const station of [b, c])
+    await waitFor('the hub’s packages on the member', async () => (await statusAt(station.api, trackings[3] ?? '')) !== undefined, 60_000);
   await waitFor('the packages upstream', async () => trackings.every((t) => upstreamPackage(t).length === 1), 60_000);
 }, 180_000);
 
@@ -135,7 +142,11 @@ describe('moving the hub', { timeout: 240_000 }, () => {
     const [t0 = '', t1 = '', t2 = ''] = trackings;
     // Before the outage: a receipt at B goes up through A.
     await receive(b, t0, ['new', 'damaged'], 71);
-    await waitFor('B’s receipt upstream', async () => upstreamStatus(t0) === 'received' && upstreamPackage(t0)[0]?.line_items.length === 2 && upstreamPackage(t0)[0]?.media_files.length === 1, 60_000);
+    await waitFor(
+      'B’s receipt upstream',
+      async () => upstreamStatus(t0) === 'received' && upstreamPackage(t0)[0]?.line_items.length === 2 && upstreamPackage(t0)[0]?.media_files.length === 1,
+      60_000,
+    );
 
     // The returns service is down: work at C, at A's own dock and a new return and parcel at A.
     fake.modes.outage = { status: 503, retryAfterSeconds: 1, until: fake.now() + 3_600_000 };
@@ -179,9 +190,24 @@ describe('moving the hub', { timeout: 240_000 }, () => {
     };
     bPort = await freePort();
     b = await startHub(b.station.dataDir, bPort);
-    await waitFor('every change up', async () => (await pendingAt(b)) === 0 && upstreamStatus(t2) === 'received' && upstreamStatus(t1) === 'received' && upstreamPackage(madeInOutage[0] ?? '').length === 1, 90_000);
+    await waitFor(
+      'every change up',
+      async () =>
+        (await pendingAt(b)) === 0 &&
+        upstreamStatus(t2) === 'received' &&
+        upstreamStatus(t1) === 'received' &&
+        upstreamPackage(madeInOutage[0] ?? '').length === 1,
+      90_000,
+    );
     fake.modes.loseAnswer = null;
-    expect([...lost]).toEqual(expect.arrayContaining(['POST /manual/returns', 'POST /api/v1/accounts/N/return_packages', 'POST /api/v1/accounts/N/return_packages/N/line_items', 'POST /api/v1/accounts/N/return_packages/N/media_files']));
+    expect([...lost]).toEqual(
+      expect.arrayContaining([
+        'POST /manual/returns',
+        'POST /api/v1/accounts/N/return_packages',
+        'POST /api/v1/accounts/N/return_packages/N/line_items',
+        'POST /api/v1/accounts/N/return_packages/N/media_files',
+      ]),
+    );
     expect(upstreamPackage(t1)[0]?.line_items).toHaveLength(1);
     // C's photo went up from B, which copied its bytes from A before A stepped aside; B's own was adopted, not sent again.
     expect(upstreamPackage(t1)[0]?.media_files).toHaveLength(1);
@@ -212,7 +238,11 @@ describe('moving the hub', { timeout: 240_000 }, () => {
     await waitFor('everything sent', async () => (await pendingAt(b)) === 0 && (await pendingAt(c)) === 0 && (await pendingAt(a)) === 0, 60_000);
     // Every station shows the receipts the returns service has.
     for (const s of [a, b, c]) {
-      await waitFor(`every receipt on ${s.station.origin}`, async () => (await Promise.all([...trackings, madeAfter].map((t) => statusAt(s.api, t)))).every((status) => status === 'received'), 30_000);
+      await waitFor(
+        `every receipt on ${s.station.origin}`,
+        async () => (await Promise.all([...trackings, madeAfter].map((t) => statusAt(s.api, t)))).every((status) => status === 'received'),
+        30_000,
+      );
     }
     expectEachOnce();
   });

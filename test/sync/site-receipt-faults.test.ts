@@ -45,7 +45,14 @@ const trackingOf = (i: number) => site.trackings[i] ?? '';
 
 const unitsOf = (pkg: ReturnPackage) =>
   pkg.line_items
-    .map((i: PackageLineItem) => ({ unit_id: i.unit_id, condition: i.condition, disposition: i.disposition, bin: i.bin, override: i.disposition_override?.reason ?? null, put: i.put_confirmed_at }))
+    .map((i: PackageLineItem) => ({
+      unit_id: i.unit_id,
+      condition: i.condition,
+      disposition: i.disposition,
+      bin: i.bin,
+      override: i.disposition_override?.reason ?? null,
+      put: i.put_confirmed_at,
+    }))
     .sort((x, y) => String(x.unit_id).localeCompare(String(y.unit_id)));
 
 /** Three units (one put, one overridden and changed again), a photo, then received with arrival and notes. */
@@ -73,12 +80,18 @@ async function expectOnce(trackingNumber: string, atA: ReturnPackage): Promise<v
   expect(unitsOf(atHub)).toEqual(unitsOf(atA));
   expect(atHub.media_files).toHaveLength(1);
   expect(atHub.status).toBe('received');
-  await waitFor('the receipt upstream', async () => site.fake.packages(SITE_ACCOUNT).find((p) => p.tracking_number === trackingNumber)?.status === 'received', 60_000);
+  await waitFor(
+    'the receipt upstream',
+    async () => site.fake.packages(SITE_ACCOUNT).find((p) => p.tracking_number === trackingNumber)?.status === 'received',
+    60_000,
+  );
   await drained(site.hubApi, 'the hub has sent everything');
   const upstream = site.fake.packages(SITE_ACCOUNT).find((p) => p.tracking_number === trackingNumber);
   expect(upstream?.line_items).toHaveLength(3);
   const path = `/return_packages/${upstream?.id}`;
-  const receipts = site.fake.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(path) && (JSON.parse(r.body) as { status?: string }).status === 'received');
+  const receipts = site.fake.requests.filter(
+    (r) => r.method === 'PATCH' && r.path.endsWith(path) && (JSON.parse(r.body) as { status?: string }).status === 'received',
+  );
   expect(receipts).toHaveLength(1);
 }
 
@@ -95,7 +108,12 @@ it('lost answers on the push to the hub duplicate nothing, and the other station
   await drained(a, 'A has sent everything');
   proxy.loseAnswer = null;
   // A unit's PATCH answer too when the override went up apart from its create (the gate's backoff after a lost answer may join them).
-  for (const kind of ['POST /api/v1/accounts/N/return_packages/N/line_items', 'POST /api/v1/accounts/N/return_packages/N/media_files', 'PATCH /api/v1/accounts/N/return_packages/N']) expect(lost).toContain(kind);
+  for (const kind of [
+    'POST /api/v1/accounts/N/return_packages/N/line_items',
+    'POST /api/v1/accounts/N/return_packages/N/media_files',
+    'PATCH /api/v1/accounts/N/return_packages/N',
+  ])
+    expect(lost).toContain(kind);
   const atA = await packageAt(a, trackingOf(0));
   await expectOnce(trackingOf(0), atA);
   await waitFor('the whole receipt on B', async () => JSON.stringify(unitsOf(await packageAt(b, trackingOf(0)))) === JSON.stringify(unitsOf(atA)), 30_000);
@@ -116,10 +134,14 @@ it('a hub killed during a push and started again ends with everything once; the 
   const atA = await packageAt(a, trackingOf(1));
   await expectOnce(trackingOf(1), atA);
   // The units go up before the package's PATCH (its notes): B has the whole receipt once both reached it.
-  await waitFor('the whole receipt on B', async () => {
-    const atB = await packageAt(b, trackingOf(1));
-    return JSON.stringify(unitsOf(atB)) === JSON.stringify(unitsOf(atA)) && (await b.getSiteReceipt(SITE_ACCOUNT, atB.id)).notes === 'crushed (52)';
-  }, 60_000);
+  await waitFor(
+    'the whole receipt on B',
+    async () => {
+      const atB = await packageAt(b, trackingOf(1));
+      return JSON.stringify(unitsOf(atB)) === JSON.stringify(unitsOf(atA)) && (await b.getSiteReceipt(SITE_ACCOUNT, atB.id)).notes === 'crushed (52)';
+    },
+    60_000,
+  );
 
   // B stopped and started on its data directory: the receipts it took from the hub are still whole.
   const stationB = site.stations[1];

@@ -63,19 +63,34 @@ async function receiveWhole(api: ApiClient, trackingNumber: string, seed: number
   await api.confirmPut(SITE_ACCOUNT, pkg.id, restock.id, { bin: restock.bin ?? '' });
   const bytes = photo(seed, 8);
   await attachPhoto(api, SITE_ACCOUNT, pkg.id, bytes);
-  await api.updatePackage(SITE_ACCOUNT, pkg.id, { status: 'received', actual_arrival: '2026-11-27T09:00:00Z', notes: `Box crushed at one corner (${seed})`, processor_name: processorName });
+  await api.updatePackage(SITE_ACCOUNT, pkg.id, {
+    status: 'received',
+    actual_arrival: '2026-11-27T09:00:00Z',
+    notes: `Box crushed at one corner (${seed})`,
+    processor_name: processorName,
+  });
   return { pkg: await api.getPackage(SITE_ACCOUNT, pkg.id), bytes };
 }
 
 it('a receipt at one station is whole at another: arrival, notes, processed_at, units with their dispositions, bins, override and put, and the photo from the hub', async () => {
   const { pkg: atA, bytes } = await receiveWhole(a, trackingOf(0), 31, 'Ada Lovelace');
-  expect(unitsOf(atA).map((u) => u.disposition).sort()).toEqual(['liquidate', 'quarantine', 'restock']);
+  expect(
+    unitsOf(atA)
+      .map((u) => u.disposition)
+      .sort(),
+  ).toEqual(['liquidate', 'quarantine', 'restock']);
 
   const atB = await waitFor(
     'the whole receipt on B',
     async () => {
       const pkg = await packageAt(b, trackingOf(0));
-      return pkg.status === 'received' && pkg.line_items.length === 3 && pkg.media_files.length === 1 && pkg.line_items.some((i) => i.put_confirmed_at !== null) && pkg;
+      return (
+        pkg.status === 'received' &&
+        pkg.line_items.length === 3 &&
+        pkg.media_files.length === 1 &&
+        pkg.line_items.some((i) => i.put_confirmed_at !== null) &&
+        pkg
+      );
     },
     15_000,
   );
@@ -104,7 +119,11 @@ it('a receipt at one station is whole at another: arrival, notes, processed_at, 
   expect(existsSync(join(site.stations[1]?.station.dataDir ?? '', 'media', sha256Of(bytes)))).toBe(false);
 
   // The returns service: the spec's fields only, the receipt once, each unit once.
-  await waitFor('the receipt upstream', async () => site.fake.packages(SITE_ACCOUNT).find((p) => p.tracking_number === trackingOf(0))?.status === 'received', 30_000);
+  await waitFor(
+    'the receipt upstream',
+    async () => site.fake.packages(SITE_ACCOUNT).find((p) => p.tracking_number === trackingOf(0))?.status === 'received',
+    30_000,
+  );
   const upstream = site.fake.packages(SITE_ACCOUNT).find((p) => p.tracking_number === trackingOf(0));
   const path = `/v1/accounts/${SITE_ACCOUNT}/return_packages/${upstream?.id}`;
   const patches = site.fake.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(path));
@@ -131,7 +150,8 @@ it('a unit changed at two stations while the hub was away ends the same everywhe
   await a.updateLineItem(SITE_ACCOUNT, atA.id, unit.id, { disposition: 'dispose', disposition_reason: 'A says', bin: 'D-1' });
   await b.updateLineItem(SITE_ACCOUNT, (await packageAt(b, trackingOf(1))).id, onB.id, { disposition: 'quarantine', disposition_reason: 'B says', bin: 'Q-2' });
   await site.restartHub();
-  const reasonAt = async (api: ApiClient) => (await packageAt(api, trackingOf(1))).line_items.find((i) => i.unit_id === unit.unit_id)?.disposition_override?.reason;
+  const reasonAt = async (api: ApiClient) =>
+    (await packageAt(api, trackingOf(1))).line_items.find((i) => i.unit_id === unit.unit_id)?.disposition_override?.reason;
   const agreed = await waitFor(
     'one answer on both stations and the hub',
     async () => {

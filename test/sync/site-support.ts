@@ -141,7 +141,11 @@ async function joinByHand(dataDir: string, member: number): Promise<void> {
   try {
     const settings = await readUpstreamSettings(store);
     if (!settings) throw new Error('no upstream settings to join with');
-    const site = { hub_ca_pem: '-----BEGIN CERTIFICATE-----\nstand-in\n-----END CERTIFICATE-----\n', hub_ca_sha256: Array.from({ length: 32 }, () => 'AB').join(':'), member_id: `member-${member}` };
+    const site = {
+      hub_ca_pem: '-----BEGIN CERTIFICATE-----\nstand-in\n-----END CERTIFICATE-----\n',
+      hub_ca_sha256: Array.from({ length: 32 }, () => 'AB').join(':'),
+      member_id: `member-${member}`,
+    };
     await writeUpstreamSettings(store, { ...settings, site }, new Date().toISOString());
   } finally {
     await store.close();
@@ -166,5 +170,10 @@ export async function receiveAndTime(at: ApiClient, others: ApiClient[], trackin
   if (!local) throw new Error(`${trackingNumber} is not on the station`);
   const start = Date.now();
   await at.updatePackage(SITE_ACCOUNT, local.id, { status: 'received' });
-  return Promise.all(others.map(async (api) => (await waitFor(`${trackingNumber} received`, async () => (await statusAt(api, trackingNumber)) === 'received' && Date.now() - start, timeoutMs)) || 0));
+  return Promise.all(
+    others.map(
+      async (api) =>
+        (await waitFor(`${trackingNumber} received`, async () => (await statusAt(api, trackingNumber)) === 'received' && Date.now() - start, timeoutMs)) || 0,
+    ),
+  );
 }

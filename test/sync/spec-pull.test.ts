@@ -23,7 +23,15 @@ function seedPackages(fake: FakeReturnsService, count: number, prefix: string): 
   const start = Date.now() - count * 1000;
   for (let i = 0; i < count; i += 1) {
     const at = new Date(start + i * 1000).toISOString();
-    fake.seedPackage(ACCOUNT, { return_id: returns[i % returns.length]?.id ?? 0, tracking_number: `${prefix}-${String(i + 1).padStart(4, '0')}`, status: 'in_transit', weight: 1, weight_unit: 'kg', created_at: at, updated_at: at });
+    fake.seedPackage(ACCOUNT, {
+      return_id: returns[i % returns.length]?.id ?? 0,
+      tracking_number: `${prefix}-${String(i + 1).padStart(4, '0')}`,
+      status: 'in_transit',
+      weight: 1,
+      weight_unit: 'kg',
+      created_at: at,
+      updated_at: at,
+    });
   }
 }
 
@@ -174,7 +182,20 @@ describe('an upstream that honours updated_since and sort, 25 a page', () => {
 describe('sync --once exit codes', () => {
   it('says an unreachable upstream with its own code', async () => {
     const dataDir = tempDir('spec-exit-');
-    const set = await runCli(['upstream', 'set', '--returns-url', 'http://127.0.0.1:9', '--base-url', 'http://127.0.0.1:9/base', '--token', 'x', '--account', '1', '--data-dir', dataDir]);
+    const set = await runCli([
+      'upstream',
+      'set',
+      '--returns-url',
+      'http://127.0.0.1:9',
+      '--base-url',
+      'http://127.0.0.1:9/base',
+      '--token',
+      'x',
+      '--account',
+      '1',
+      '--data-dir',
+      dataDir,
+    ]);
     expect(set.status).toBe(0);
     const result = await syncOnce(dataDir);
     expect(result.status).toBe(5);

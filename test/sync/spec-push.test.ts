@@ -35,7 +35,11 @@ describe('lost create answers, no idempotency, filters ignored', () => {
     for (let i = 0; i < 20; i += 1) expect(counts.get(`LOST-${i}`), `LOST-${i}`).toBe(1);
     expect(fake.packages(ACCOUNT).length).toBe(170);
     const emails = fake.returns(ACCOUNT).map((r) => r.email);
-    for (let i = 0; i < 4; i += 1) expect(emails.filter((e) => e === `lost-${i}@example.com`), `lost-${i}`).toHaveLength(1);
+    for (let i = 0; i < 4; i += 1)
+      expect(
+        emails.filter((e) => e === `lost-${i}@example.com`),
+        `lost-${i}`,
+      ).toHaveLength(1);
     expect(creates).toBeGreaterThanOrEqual(24);
     fake.modes.loseAnswer = null;
   }, 180_000);

@@ -20,7 +20,11 @@ export function useSpecUpstream(options: { accounts: number[]; dataDirPrefix: st
   const dataDir = tempDir(options.dataDirPrefix);
   let fake: FakeReturnsService | undefined;
   beforeAll(async () => {
-    fake = await startFakeReturnsService({ accounts: options.accounts, ...(options.modes ? { modes: options.modes } : {}), ...(options.separateAddresses ? { separateAddresses: true } : {}) });
+    fake = await startFakeReturnsService({
+      accounts: options.accounts,
+      ...(options.modes ? { modes: options.modes } : {}),
+      ...(options.separateAddresses ? { separateAddresses: true } : {}),
+    });
   });
   afterAll(async () => {
     await fake?.close();
@@ -37,7 +41,18 @@ export function useSpecUpstream(options: { accounts: number[]; dataDirPrefix: st
 
 /** Points a (stopped) station's data directory at the fake, by the spec's two addresses. */
 export async function setSpecUpstream(dataDir: string, fake: FakeReturnsService, accounts: number[]): Promise<void> {
-  const args = ['upstream', 'set', '--returns-url', fake.returnsUrl, '--base-url', fake.baseUrl, '--token-stdin', ...accounts.flatMap((a) => ['--account', String(a)]), '--data-dir', dataDir];
+  const args = [
+    'upstream',
+    'set',
+    '--returns-url',
+    fake.returnsUrl,
+    '--base-url',
+    fake.baseUrl,
+    '--token-stdin',
+    ...accounts.flatMap((a) => ['--account', String(a)]),
+    '--data-dir',
+    dataDir,
+  ];
   const result = await runCli(args, { input: `${fake.defaultToken}\n` });
   if (result.status !== 0) throw new Error(`upstream set failed: ${result.stderr}`);
 }
@@ -81,6 +96,10 @@ export async function stationTracking(api: ApiClient, account: number): Promise<
 }
 
 /** The `GET`s the station sent to a list since `from` (an index into the fake's request log). */
-export function listReads(fake: FakeReturnsService, from = 0, what: 'return_packages' | 'returns' = 'return_packages'): Array<{ query: Record<string, string> }> {
+export function listReads(
+  fake: FakeReturnsService,
+  from = 0,
+  what: 'return_packages' | 'returns' = 'return_packages',
+): Array<{ query: Record<string, string> }> {
   return fake.requests.slice(from).filter((r) => r.method === 'GET' && r.path.endsWith(`/${what}`));
 }

@@ -144,7 +144,9 @@ export function useProxiedUpstream(options: { accounts: number[]; dataDirPrefix:
 
 /** Points a (stopped) station's data directory at an upstream, the token through stdin. */
 export async function setUpstream(dataDir: string, url: string, token: string, accounts: number[]): Promise<void> {
-  const result = await runCli(['upstream', 'set', '--url', url, '--token-stdin', ...accounts.flatMap((a) => ['--account', String(a)]), '--data-dir', dataDir], { input: `${token}\n` });
+  const result = await runCli(['upstream', 'set', '--url', url, '--token-stdin', ...accounts.flatMap((a) => ['--account', String(a)]), '--data-dir', dataDir], {
+    input: `${token}\n`,
+  });
   if (result.status !== 0) throw new Error(`upstream set failed: ${result.stderr}`);
 }
 
@@ -191,7 +193,16 @@ export function tracking(prefix = 'SYNC'): string {
 export const RETURN_BODY: ManualReturnCreateInput = returnBody();
 
 /** The fields both sides must agree on after sync, by tracking number (ids differ by design). */
-export function comparable(pkg: { tracking_number: string; status: string; estimated_arrival: string | null; weight: number | null; weight_unit: string | null; dimensions: unknown; carrier?: { id: number } | null; location_id: number | null }) {
+export function comparable(pkg: {
+  tracking_number: string;
+  status: string;
+  estimated_arrival: string | null;
+  weight: number | null;
+  weight_unit: string | null;
+  dimensions: unknown;
+  carrier?: { id: number } | null;
+  location_id: number | null;
+}) {
   return {
     tracking_number: pkg.tracking_number,
     status: pkg.status,
@@ -205,7 +216,10 @@ export function comparable(pkg: { tracking_number: string; status: string; estim
 }
 
 /** Every package of an account, by tracking number; fails on a tracking number seen twice (a duplicate). */
-export async function packagesByTracking(api: ApiClient, accountId: number): Promise<Map<string, Awaited<ReturnType<ApiClient['listPackages']>>['data'][number]>> {
+export async function packagesByTracking(
+  api: ApiClient,
+  accountId: number,
+): Promise<Map<string, Awaited<ReturnType<ApiClient['listPackages']>>['data'][number]>> {
   const byTracking = new Map<string, Awaited<ReturnType<ApiClient['listPackages']>>['data'][number]>();
   for (let page = 1; ; page += 1) {
     const answer = await api.listPackages(accountId, { page, per_page: 250, sort: 'id' });
@@ -274,7 +288,8 @@ export async function expectSameMedia(api: ApiClient, upstreamApi: ApiClient, ac
     if (!twin) throw new Error(`${trackingNumber} is not upstream`);
     const upstreamMedia = await mediaOf(upstreamApi, accountId, twin.id, { unique: true });
     expect([...upstreamMedia.keys()].sort(), trackingNumber).toEqual([...media.keys()].sort());
-    for (const [sha256, bytes] of media) expect(Buffer.from(upstreamMedia.get(sha256) ?? []).equals(Buffer.from(bytes)), `${trackingNumber} ${sha256}`).toBe(true);
+    for (const [sha256, bytes] of media)
+      expect(Buffer.from(upstreamMedia.get(sha256) ?? []).equals(Buffer.from(bytes)), `${trackingNumber} ${sha256}`).toBe(true);
     files += media.size;
   }
   return files;

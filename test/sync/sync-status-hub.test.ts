@@ -33,7 +33,11 @@ const JOINED: UpstreamSettings = {
   base_url: 'https://dock-hub.example:4781/api',
   token: 't',
   accounts: [1],
-  site: { hub_ca_pem: '-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----\n', hub_ca_sha256: Array.from({ length: 32 }, () => 'AB').join(':'), member_id: '3' },
+  site: {
+    hub_ca_pem: '-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----\n',
+    hub_ca_sha256: Array.from({ length: 32 }, () => 'AB').join(':'),
+    member_id: '3',
+  },
 };
 const OFFLINE = { offline: true, error: null, backoffUntil: null };
 

@@ -30,7 +30,12 @@ afterAll(async () => {
 }, 120_000);
 
 /** Edits on a station while its upstream is unreachable (serve syncs on its own otherwise). */
-async function offlineEdit(dataDir: string, proxy: FaultProxy, edit: (api: Awaited<ReturnType<typeof startLocal>>['api'], id: number) => Promise<unknown>, trackingNumber: string): Promise<void> {
+async function offlineEdit(
+  dataDir: string,
+  proxy: FaultProxy,
+  edit: (api: Awaited<ReturnType<typeof startLocal>>['api'], id: number) => Promise<unknown>,
+  trackingNumber: string,
+): Promise<void> {
   proxy.offline = true;
   const local = await startLocal(dataDir);
   try {
@@ -45,7 +50,13 @@ async function offlineEdit(dataDir: string, proxy: FaultProxy, edit: (api: Await
 
 it('converges by the ownership rules and writes down every overwrite', async () => {
   const ret = await upstream.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
-  const parcel = await upstream.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('TWO'), weight: 1, weight_unit: 'kg', estimated_arrival: '2026-11-28T09:00:00Z' });
+  const parcel = await upstream.api.createPackage(ACCOUNT, {
+    return_id: ret.id,
+    tracking_number: tracking('TWO'),
+    weight: 1,
+    weight_unit: 'kg',
+    estimated_arrival: '2026-11-28T09:00:00Z',
+  });
   await setUpstream(dirA, proxyA.url, upstream.syncToken, [ACCOUNT]);
   await setUpstream(dirB, proxyB.url, upstream.syncToken, [ACCOUNT]);
   expect((await syncOnce(dirA)).status).toBe(0);
@@ -54,7 +65,12 @@ it('converges by the ownership rules and writes down every overwrite', async () 
   // The back office re-weighs and re-schedules; station A (offline) re-weighs too, says "delivered"
   // and writes a note; station B receives the parcel.
   await upstream.api.updatePackage(ACCOUNT, parcel.id, { weight: 2, estimated_arrival: '2026-11-29T09:00:00Z' });
-  await offlineEdit(dirA, proxyA, (api, id) => api.updatePackage(ACCOUNT, id, { weight: 5, status: 'delivered', notes: 'seen at door 3' }), parcel.tracking_number);
+  await offlineEdit(
+    dirA,
+    proxyA,
+    (api, id) => api.updatePackage(ACCOUNT, id, { weight: 5, status: 'delivered', notes: 'seen at door 3' }),
+    parcel.tracking_number,
+  );
   await offlineEdit(dirB, proxyB, (api, id) => api.updatePackage(ACCOUNT, id, { status: 'received' }), parcel.tracking_number);
 
   expect((await syncOnce(dirB)).status).toBe(0);

@@ -14,7 +14,9 @@ const ACCOUNT = 1;
 const rig = useSpecUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'spec-unit-changes-', modes: { lineItemRoutes: true } });
 
 const receiptsOf = (upstreamId: number | undefined) =>
-  rig.fake.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/return_packages/${upstreamId}`) && (JSON.parse(r.body) as { status?: string }).status === 'received');
+  rig.fake.requests.filter(
+    (r) => r.method === 'PATCH' && r.path.endsWith(`/return_packages/${upstreamId}`) && (JSON.parse(r.body) as { status?: string }).status === 'received',
+  );
 
 type Local = Awaited<ReturnType<typeof startLocal>>;
 
@@ -26,7 +28,12 @@ async function changedAfterTheyWentUp(local: Local, tracking: string) {
   const pkg = await local.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking, status: 'delivered' });
   const kept = await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: line.id, condition: 'new' });
   const changed = await local.api.createLineItem(ACCOUNT, pkg.id, { return_line_item_id: line.id, condition: 'damaged' });
-  await waitFor('both units upstream', async () => fake.packages(ACCOUNT).find((p) => p.tracking_number === tracking)?.line_items.length === 2 && (await local.api.station()).sync.pending_changes === 0, 60_000);
+  await waitFor(
+    'both units upstream',
+    async () =>
+      fake.packages(ACCOUNT).find((p) => p.tracking_number === tracking)?.line_items.length === 2 && (await local.api.station()).sync.pending_changes === 0,
+    60_000,
+  );
   // Inspected again, then overridden to quarantine, then the package received.
   await local.api.updateLineItem(ACCOUNT, pkg.id, changed.id, { condition: 'good', notes: 'second look' });
   await local.api.updateLineItem(ACCOUNT, pkg.id, changed.id, { disposition: 'quarantine', disposition_reason: 'smells of smoke', bin: 'Q-7' });

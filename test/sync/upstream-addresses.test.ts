@@ -63,7 +63,12 @@ describe('upstream set and show', () => {
     expect(shown.stdout).toBe(`returns_url: http://127.0.0.1:9/manual\nbase_url: http://127.0.0.1:9/gateway/v2\naccounts: ${ACCOUNT}\ntoken: set (hidden)\n`);
     expect(shown.stdout + done.stderr).not.toMatch(/s3cret|desk:|upstream-secret/);
     // User-info is kept for the requests themselves.
-    expect(rowOnDisk(dataDir)).toEqual({ returns_url: 'http://desk:s3cret@127.0.0.1:9/manual', base_url: 'http://127.0.0.1:9/gateway/v2', token: 'upstream-secret', accounts: [ACCOUNT] });
+    expect(rowOnDisk(dataDir)).toEqual({
+      returns_url: 'http://desk:s3cret@127.0.0.1:9/manual',
+      base_url: 'http://127.0.0.1:9/gateway/v2',
+      token: 'upstream-secret',
+      accounts: [ACCOUNT],
+    });
   });
 
   it('takes --url as a Returns Station: returns_url is it, base_url is it plus /api', async () => {
@@ -71,7 +76,9 @@ describe('upstream set and show', () => {
     const done = await set(dataDir, ['--url', 'https://127.0.0.1:9/station/']);
     expect(done.status, done.stderr).toBe(0);
     const shown = await show(dataDir);
-    expect(shown.stdout).toBe(`returns_url: https://127.0.0.1:9/station\nbase_url: https://127.0.0.1:9/station/api\naccounts: ${ACCOUNT}\ntoken: set (hidden)\n`);
+    expect(shown.stdout).toBe(
+      `returns_url: https://127.0.0.1:9/station\nbase_url: https://127.0.0.1:9/station/api\naccounts: ${ACCOUNT}\ntoken: set (hidden)\n`,
+    );
   });
 
   it('refuses --url with either address, one address alone, none, or a bad one: usage error 2, settings kept', async () => {
@@ -79,7 +86,10 @@ describe('upstream set and show', () => {
     expect((await set(dataDir, ['--url', 'http://127.0.0.1:9'])).status).toBe(0);
     const before = (await show(dataDir)).stdout;
     const cases: Array<[string[], RegExp]> = [
-      [['--url', 'http://127.0.0.1:9', '--returns-url', 'http://127.0.0.1:9/r'], /either --url URL \(a Returns Station\) or both --returns-url URL and --base-url URL, not both/],
+      [
+        ['--url', 'http://127.0.0.1:9', '--returns-url', 'http://127.0.0.1:9/r'],
+        /either --url URL \(a Returns Station\) or both --returns-url URL and --base-url URL, not both/,
+      ],
       [['--url', 'http://127.0.0.1:9', '--base-url', 'http://127.0.0.1:9/b'], /not both/],
       [['--url', 'http://127.0.0.1:9', '--returns-url', 'http://127.0.0.1:9/r', '--base-url', 'http://127.0.0.1:9/b'], /not both/],
       [['--returns-url', 'http://127.0.0.1:9/r'], /--returns-url needs --base-url too/],
@@ -96,14 +106,23 @@ describe('upstream set and show', () => {
     expect((await show(dataDir)).stdout).toBe(before);
   }, 60_000);
 
-  it('reads settings stored with one URL as a station\'s two addresses, and a command on the directory rewrites them', async () => {
+  it("reads settings stored with one URL as a station's two addresses, and a command on the directory rewrites them", async () => {
     const dataDir = dir('addr-cli-old-');
     const old = await openStore({ dataDir });
-    await old.write((tx) => boundTables(tx).station_meta.put({ key: 'sync.upstream', value: { url: 'http://127.0.0.1:9/old-station', token: 'old-secret', accounts: [ACCOUNT] } }));
+    await old.write((tx) =>
+      boundTables(tx).station_meta.put({ key: 'sync.upstream', value: { url: 'http://127.0.0.1:9/old-station', token: 'old-secret', accounts: [ACCOUNT] } }),
+    );
     await old.close();
     const shown = await show(dataDir);
-    expect(shown.stdout).toBe(`returns_url: http://127.0.0.1:9/old-station\nbase_url: http://127.0.0.1:9/old-station/api\naccounts: ${ACCOUNT}\ntoken: set (hidden)\n`);
-    expect(rowOnDisk(dataDir)).toEqual({ returns_url: 'http://127.0.0.1:9/old-station', base_url: 'http://127.0.0.1:9/old-station/api', token: 'old-secret', accounts: [ACCOUNT] });
+    expect(shown.stdout).toBe(
+      `returns_url: http://127.0.0.1:9/old-station\nbase_url: http://127.0.0.1:9/old-station/api\naccounts: ${ACCOUNT}\ntoken: set (hidden)\n`,
+    );
+    expect(rowOnDisk(dataDir)).toEqual({
+      returns_url: 'http://127.0.0.1:9/old-station',
+      base_url: 'http://127.0.0.1:9/old-station/api',
+      token: 'old-secret',
+      accounts: [ACCOUNT],
+    });
   });
 });
 
@@ -141,7 +160,13 @@ async function startPrefixProxy(target: string, routes: ReadonlyArray<readonly [
       return;
     }
     const forwarded = httpRequest(
-      { hostname: upstreamUrl.hostname, port: upstreamUrl.port, method: req.method, path: `${route[1]}${path.slice(route[0].length)}`, headers: { ...req.headers, host: upstreamUrl.host } },
+      {
+        hostname: upstreamUrl.hostname,
+        port: upstreamUrl.port,
+        method: req.method,
+        path: `${route[1]}${path.slice(route[0].length)}`,
+        headers: { ...req.headers, host: upstreamUrl.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -176,7 +201,12 @@ it('syncs with returns_url and base_url on different paths: each request goes to
 
   const local = await startLocal(dataDir, { RETURNS_STATION_SYNC_INTERVAL_MS: '300' });
   try {
-    expect(await local.api.getUpstream()).toEqual({ returns_url: `${proxy.url}/desk`, base_url: `${proxy.url}/gateway/v2`, accounts: [ACCOUNT], token_set: true });
+    expect(await local.api.getUpstream()).toEqual({
+      returns_url: `${proxy.url}/desk`,
+      base_url: `${proxy.url}/gateway/v2`,
+      accounts: [ACCOUNT],
+      token_set: true,
+    });
     // Pulled through {base_url}/v1/accounts/{id}/returns and …/return_packages.
     const pulled = await waitFor('the parcel pulled', async () => (await local.api.lookup(parcel.tracking_number)).packages[0]);
     // Received at the dock: a PATCH through base_url.
@@ -225,7 +255,9 @@ it('upgrades settings stored with one URL in place: read as a station, rewritten
   try {
     expect(await local.api.getUpstream()).toEqual({ returns_url: upstream.origin, base_url: `${upstream.origin}/api`, accounts: [ACCOUNT], token_set: true });
     // Logged at the open (stderr may come in after the ready line on stdout).
-    await waitFor('the rewrite logged', async () => local.station.output().stderr.includes('upstream settings stored with one URL rewritten as the two addresses of a Returns Station'));
+    await waitFor('the rewrite logged', async () =>
+      local.station.output().stderr.includes('upstream settings stored with one URL rewritten as the two addresses of a Returns Station'),
+    );
     const pulled = await waitFor('the parcel pulled after the upgrade', async () => (await local.api.lookup(first.tracking_number)).packages[0]);
     await local.api.updatePackage(ACCOUNT, pulled.id, { status: 'received' });
     await waitFor('the receipt upstream', async () => (await upstream.api.getPackage(ACCOUNT, first.id)).status === 'received');
@@ -244,7 +276,9 @@ it('upgrades settings stored with one URL in place: read as a station, rewritten
   }
   // The settings, then what sync found out about the upstream's lists.
   const shown = await show(dataDir);
-  expect(shown.stdout).toMatch(new RegExp(`^returns_url: ${upstream.origin}\nbase_url: ${upstream.origin}/api\naccounts: ${ACCOUNT}\ntoken: set \\(hidden\\)\naccount ${ACCOUNT} `));
+  expect(shown.stdout).toMatch(
+    new RegExp(`^returns_url: ${upstream.origin}\nbase_url: ${upstream.origin}/api\naccounts: ${ACCOUNT}\ntoken: set \\(hidden\\)\naccount ${ACCOUNT} `),
+  );
 }, 120_000);
 
 it('keeps one rate budget per upstream, keyed by its base_url', async () => {
@@ -261,7 +295,9 @@ it('keeps one rate budget per upstream, keyed by its base_url', async () => {
       fetch: (input) => {
         asked.push(input);
         const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '10', 'x-ratelimit-reset': '3600' };
-        return Promise.resolve(new Response(JSON.stringify({ data: [], meta: { current_page: 1, per_page: 250, total_count: 0, total_pages: 0 } }), { status: 200, headers }));
+        return Promise.resolve(
+          new Response(JSON.stringify({ data: [], meta: { current_page: 1, per_page: 250, total_count: 0, total_pages: 0 } }), { status: 200, headers }),
+        );
       },
     });
     const roundWith = async (returnsUrl: string, baseUrl: string): Promise<string[]> => {

@@ -36,7 +36,15 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void
 function follow(settings: UpstreamSettings, extra: { stallMs?: number } = {}, budget: RateBudget = createRateBudget()) {
   const changed: number[] = [];
   const states: Array<UpstreamEventsState | null> = [];
-  follower = startUpstreamEvents({ readSettings: async () => settings, changed: (id) => changed.push(id), budget: () => budget, ready: Promise.resolve(), onState: (s) => states.push(s), random: () => 0, ...extra });
+  follower = startUpstreamEvents({
+    readSettings: async () => settings,
+    changed: (id) => changed.push(id),
+    budget: () => budget,
+    ready: Promise.resolve(),
+    onState: (s) => states.push(s),
+    random: () => 0,
+    ...extra,
+  });
   return { changed, states };
 }
 
@@ -84,8 +92,10 @@ it('a stream that sends nothing for its stall time is dropped and reopened', asy
   await waitFor('reopened', async () => requests.length >= 2, 5_000);
 });
 
-it('a failing upstream is knocked on no sooner for its stream: a 503 closes the shared gate, and the stream waits for the rounds\' probe', async () => {
-  const { settings, requests } = await serve((_req, res) => res.writeHead(503, { 'retry-after': '2', 'content-type': 'application/json' }).end('{"error":"down"}'));
+it("a failing upstream is knocked on no sooner for its stream: a 503 closes the shared gate, and the stream waits for the rounds' probe", async () => {
+  const { settings, requests } = await serve((_req, res) =>
+    res.writeHead(503, { 'retry-after': '2', 'content-type': 'application/json' }).end('{"error":"down"}'),
+  );
   const budget = createRateBudget();
   const at: number[] = [];
   server?.on('request', () => at.push(Date.now()));

@@ -14,7 +14,11 @@ const ACCOUNT = 1001;
 const rig = useProxiedUpstream({ accounts: [ACCOUNT], dataDirPrefix: 'sync-outage-' });
 
 const RETRY_AFTER_S = 2;
-const outage = () => ({ status: 503, headers: { 'retry-after': String(RETRY_AFTER_S) }, body: { error: 'Service Unavailable', error_code: 'UNAVAILABLE', details: { message: 'Down for maintenance.' } } });
+const outage = () => ({
+  status: 503,
+  headers: { 'retry-after': String(RETRY_AFTER_S) },
+  body: { error: 'Service Unavailable', error_code: 'UNAVAILABLE', details: { message: 'Down for maintenance.' } },
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The answered requests since `from`, in order. */
@@ -65,7 +69,8 @@ it('sends a handful of requests during a 503 outage with 20 changes waiting, eac
   expect(during.length, JSON.stringify(during)).toBeLessThanOrEqual(8);
   expect(during.every((r) => r.status === 503)).toBe(true);
   // Never earlier than Retry-After after a failure.
-  for (let i = 1; i < during.length; i += 1) expect((during[i]?.at ?? 0) - (during[i - 1]?.at ?? 0), JSON.stringify(during)).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000 - 50);
+  for (let i = 1; i < during.length; i += 1)
+    expect((during[i]?.at ?? 0) - (during[i - 1]?.at ?? 0), JSON.stringify(during)).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000 - 50);
 
   // Everything once: no duplicate package (packagesByTracking throws on one), every return once.
   const theirs = await packagesByTracking(upstream.api, ACCOUNT);
@@ -96,10 +101,14 @@ it('a record that always makes the upstream fail does not hold the others back',
       const pkg = mine.get(parcel.tracking_number);
       if (pkg) await local.api.updatePackage(ACCOUNT, pkg.id, { status: 'received' });
     }
-    await waitFor('the four others upstream', async () => {
-      const theirs = await packagesByTracking(upstream.api, ACCOUNT);
-      return parcels.slice(1).every((p) => theirs.get(p.tracking_number)?.status === 'received');
-    }, 30_000);
+    await waitFor(
+      'the four others upstream',
+      async () => {
+        const theirs = await packagesByTracking(upstream.api, ACCOUNT);
+        return parcels.slice(1).every((p) => theirs.get(p.tracking_number)?.status === 'received');
+      },
+      30_000,
+    );
     const change = (await local.api.listSyncChanges({ state: ['retrying'] })).data.find((c) => c.label === poison.tracking_number);
     expect(change?.error).toMatchObject({ status: 500 });
   } finally {

@@ -8,7 +8,7 @@ const dir = mkdtempSync(join(tmpdir(), 'desktop-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the desktop app's port", () => {
-  it('is 4781 when nothing names one, not serve\'s 4780 (both may run on one PC)', () => {
+  it("is 4781 when nothing names one, not serve's 4780 (both may run on one PC)", () => {
     expect(readDesktopSettings(dir, {}, []).port).toBe(4781);
   });
 
@@ -22,7 +22,9 @@ describe("the desktop app's port", () => {
 
   it('refuses what is not a port, naming where it came from', () => {
     for (const text of ['65536', '-1', '4781.5', ' 4781', '1e3']) {
-      expect(() => readDesktopSettings(dir, { RETURNS_STATION_DESKTOP_PORT: text }, [])).toThrow(`RETURNS_STATION_DESKTOP_PORT must be a port from 0 to 65535, got "${text}".`);
+      expect(() => readDesktopSettings(dir, { RETURNS_STATION_DESKTOP_PORT: text }, [])).toThrow(
+        `RETURNS_STATION_DESKTOP_PORT must be a port from 0 to 65535, got "${text}".`,
+      );
     }
     writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ port: 70_000 }));
     expect(() => readDesktopSettings(dir, {}, [])).toThrow(/desktop\.json: port: /);
@@ -37,7 +39,9 @@ describe("the desktop app's host", () => {
     expect(readDesktopSettings(dir, {}, [])).toMatchObject({ host: '0.0.0.0', tlsCert: '/etc/site.crt', tlsKey: '/etc/site.key' });
     expect(readDesktopSettings(dir, { RETURNS_STATION_DESKTOP_HOST: 'dock-hub.local' }, []).host).toBe('dock-hub.local');
     expect(readDesktopSettings(dir, { RETURNS_STATION_DESKTOP_HOST: '' }, []).host).toBe('0.0.0.0');
-    expect(() => readDesktopSettings(dir, { RETURNS_STATION_DESKTOP_HOST: 'http://x' }, [])).toThrow('RETURNS_STATION_DESKTOP_HOST must be an IP address or a host name, got "http://x".');
+    expect(() => readDesktopSettings(dir, { RETURNS_STATION_DESKTOP_HOST: 'http://x' }, [])).toThrow(
+      'RETURNS_STATION_DESKTOP_HOST must be an IP address or a host name, got "http://x".',
+    );
     writeFileSync(join(dir, 'desktop.json'), JSON.stringify({ host: 'a b' }));
     expect(() => readDesktopSettings(dir, {}, [])).toThrow(/desktop\.json: host: an IP address or a host name/);
     writeFileSync(join(dir, 'desktop.json'), JSON.stringify({}));

@@ -113,7 +113,11 @@ describe('the station bounds V8 heap growth (docs/decisions/memory-over-a-year.m
   });
 
   it('returns-station serve refuses a bad RETURNS_STATION_HEAP_GROWTH_PERCENT with usage and exit code 2', () => {
-    const bad = spawnSync(process.execPath, [STATION_BIN, 'serve', '--port', '0'], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, RETURNS_STATION_HEAP_GROWTH_PERCENT: '1.5x' } });
+    const bad = spawnSync(process.execPath, [STATION_BIN, 'serve', '--port', '0'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, RETURNS_STATION_HEAP_GROWTH_PERCENT: '1.5x' },
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('RETURNS_STATION_HEAP_GROWTH_PERCENT must be a whole number from 0');
   });

@@ -40,7 +40,10 @@ const cases: Array<[string, UnitLabel]> = [
   ['a default rule\'s bin ("LIQUIDATE")', base],
   ['the longest bin of the widest letters, with the longest name', { ...base, bin: widestBin, disposition: widestName }],
   ['a long mixed bin', { ...base, bin: 'RTV-OVERFLOW-2026-11', disposition: 'Return to vendor' }],
-  ['every fact at its longest', { ...base, bin: widestBin, disposition: widestName, sku: 'W'.repeat(60), name: 'W'.repeat(80), tracking_number: 'W'.repeat(60), worker: 'W'.repeat(60) }],
+  [
+    'every fact at its longest',
+    { ...base, bin: widestBin, disposition: widestName, sku: 'W'.repeat(60), name: 'W'.repeat(80), tracking_number: 'W'.repeat(60), worker: 'W'.repeat(60) },
+  ],
 ];
 
 const overlaps = (a: InkBox, b: InkBox) => a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
@@ -117,7 +120,8 @@ describe('the PDF unit label, rendered by poppler', () => {
     }
     const bin = words.find((w) => w.text === label.bin);
     const rest = words.filter((w) => w !== bin);
-    for (const other of rest) expect(overlaps(bin as PdfWord as unknown as InkBox, { minX: other.xMin, maxX: other.xMax, minY: other.yMin, maxY: other.yMax }), other.text).toBe(false);
+    for (const other of rest)
+      expect(overlaps(bin as PdfWord as unknown as InkBox, { minX: other.xMin, maxX: other.xMax, minY: other.yMin, maxY: other.yMax }), other.text).toBe(false);
     expect(await code128On(pdf)).toEqual([label.unit_id]);
   });
 });

@@ -2,7 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { USAGE } from '../../electron/cli/usage.ts';
 import { DEFAULT_PULL_INTERVAL_MS } from '../../electron/station/sync/scheduler.ts';
-import { readStartupSetting, STARTUP_SETTING_FLAGS, STARTUP_SETTINGS, StartupSettingError, settingsGivenByFlags, stationOptionsFromStartupSettings } from '../../electron/station/startup-settings.ts';
+import {
+  readStartupSetting,
+  STARTUP_SETTING_FLAGS,
+  STARTUP_SETTINGS,
+  StartupSettingError,
+  settingsGivenByFlags,
+  stationOptionsFromStartupSettings,
+} from '../../electron/station/startup-settings.ts';
 
 /*
  * The station's settings from outside (flags, environment, desktop.json), read the same way by
@@ -49,7 +56,9 @@ describe('station settings', () => {
 
   it('reads a clock offset in any of its units', () => {
     const offset = (text: string) => readStartupSetting('clockOffset', { env: { RETURNS_STATION_CLOCK_OFFSET: text } });
-    expect([offset('1500'), offset('30s'), offset('90m'), offset('-1h'), offset('8d'), offset('250ms')]).toEqual([1500, 30_000, 5_400_000, -3_600_000, 691_200_000, 250]);
+    expect([offset('1500'), offset('30s'), offset('90m'), offset('-1h'), offset('8d'), offset('250ms')]).toEqual([
+      1500, 30_000, 5_400_000, -3_600_000, 691_200_000, 250,
+    ]);
   });
 
   it('takes a flag over the environment, and the environment over a settings file', () => {
@@ -61,7 +70,7 @@ describe('station settings', () => {
     expect(readStartupSetting('hotDays', { env: { RETURNS_STATION_HOT_DAYS: '' }, file: { hotDays: '30' } })).toBe(30);
   });
 
-  it("refuses a bad value of any setting, naming the setting, what it takes and what it got", () => {
+  it('refuses a bad value of any setting, naming the setting, what it takes and what it got', () => {
     const bad: Record<keyof typeof STARTUP_SETTINGS, string[]> = {
       logLevel: ['verbose', 'INFO'],
       accountRateLimit: ['0', '-5', '1e3', 'many'],
@@ -100,9 +109,16 @@ describe('station settings', () => {
 describe('the pull interval as documented', () => {
   it("is the code's default, said in the settings table and in the usage text, and nowhere else as a number", () => {
     const guide = readFileSync(new URL('../../docs/operator-guide.md', import.meta.url), 'utf8');
-    expect(guide).toContain(`| \`RETURNS_STATION_SYNC_INTERVAL_MS\` | the pull interval: how often the station pulls from the upstream | ${DEFAULT_PULL_INTERVAL_MS} (${DEFAULT_PULL_INTERVAL_MS / 60_000} minutes) |`);
+    expect(guide).toContain(
+      `| \`RETURNS_STATION_SYNC_INTERVAL_MS\` | the pull interval: how often the station pulls from the upstream | ${DEFAULT_PULL_INTERVAL_MS} (${DEFAULT_PULL_INTERVAL_MS / 60_000} minutes) |`,
+    );
     expect(USAGE).toContain(`RETURNS_STATION_SYNC_INTERVAL_MS (pull interval of serve, default ${DEFAULT_PULL_INTERVAL_MS})`);
-    const docs = ['README.md', 'docs/operator-guide.md', 'docs/architecture.md', ...readdirSync(new URL('../../docs/decisions/', import.meta.url)).map((name) => `docs/decisions/${name}`)];
+    const docs = [
+      'README.md',
+      'docs/operator-guide.md',
+      'docs/architecture.md',
+      ...readdirSync(new URL('../../docs/decisions/', import.meta.url)).map((name) => `docs/decisions/${name}`),
+    ];
     for (const doc of docs) {
       const text = readFileSync(new URL(`../../${doc}`, import.meta.url), 'utf8');
       // Any other figure for the interval (a stale 150000, a "pull every 5 minutes") would contradict the table.

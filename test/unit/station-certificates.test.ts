@@ -144,7 +144,9 @@ describe("the site's own certificate files", () => {
       }
       throw new Error('accepted');
     };
-    expect(refusal(join(tmpdir(), 'no-such-dir', 'missing.crt'), files.key)).toMatch(/^The certificate file --tls-cert .*missing\.crt cannot be read \(ENOENT\)\.$/);
+    expect(refusal(join(tmpdir(), 'no-such-dir', 'missing.crt'), files.key)).toMatch(
+      /^The certificate file --tls-cert .*missing\.crt cannot be read \(ENOENT\)\.$/,
+    );
     expect(refusal(files.key, files.key)).toContain('holds no PEM certificate');
     expect(refusal(files.cert, files.cert)).toContain('holds no private key the station can read');
     expect(refusal(files.cert, other.key)).toContain('is not the private key of the certificate');

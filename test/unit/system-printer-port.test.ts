@@ -4,7 +4,7 @@ import { systemPrinterOverPort } from '../../electron/core/system-printer.ts';
 
 /* The core's side of the system printers: a print is a message to the main process, settled by its answer. */
 
-test('a print resolves on the main process\'s answer, rejects with its reason or when none comes in time', async () => {
+test("a print resolves on the main process's answer, rejects with its reason or when none comes in time", async () => {
   const sent: FromCore[] = [];
   const printer = systemPrinterOverPort((message) => sent.push(message), 200);
   const ok = printer.print(new Uint8Array([37, 80]), 'Dock Zebra');

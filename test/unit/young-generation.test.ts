@@ -56,7 +56,9 @@ describe('the young generation the station asks node for (docs/decisions/memory-
 
   it('refuses a RETURNS_STATION_SEMI_SPACE_MB that is not a whole number of MiB up to 1024', () => {
     for (const bad of ['16MB', '-1', '1.5', '2048', ' 16']) {
-      expect(() => semiSpaceMbFromEnv({ RETURNS_STATION_SEMI_SPACE_MB: bad }), bad).toThrow(/RETURNS_STATION_SEMI_SPACE_MB must be a whole number of MiB from 0/);
+      expect(() => semiSpaceMbFromEnv({ RETURNS_STATION_SEMI_SPACE_MB: bad }), bad).toThrow(
+        /RETURNS_STATION_SEMI_SPACE_MB must be a whole number of MiB from 0/,
+      );
     }
     expect(semiSpaceMbFromEnv({ RETURNS_STATION_SEMI_SPACE_MB: '1024' })).toBe(1024);
   });
@@ -80,7 +82,10 @@ describe.runIf(process.platform !== 'win32')('returns-station serve runs with th
    * young-generation-probe.ts: it drives the young generation to its ceiling and says how large V8
    * let it grow), stops it with SIGTERM, and returns the probe's lines and the exit code.
    */
-  async function serveWithProbe(env: Record<string, string>, nodeOptions = ''): Promise<{ lines: ProbeLine[]; pid: number | undefined; code: number | null; output: string }> {
+  async function serveWithProbe(
+    env: Record<string, string>,
+    nodeOptions = '',
+  ): Promise<{ lines: ProbeLine[]; pid: number | undefined; code: number | null; output: string }> {
     dir = mkdtempSync(join(tmpdir(), 'young-generation-'));
     const file = join(dir, 'probe.jsonl');
     const station = await startStation({
@@ -97,17 +102,21 @@ describe.runIf(process.platform !== 'win32')('returns-station serve runs with th
     return { lines, pid, code, output: stdout + stderr };
   }
 
-  it('restarts itself in place with an 8 MiB semi-space: one pid, V8’s young generation at most 16 MiB, SIGTERM still stops it cleanly', { timeout: 90_000 }, async () => {
-    const { lines, pid, code, output } = await serveWithProbe({});
-    expect(code).toBe(0);
-    // The command's first node (V8's own sizing: up to 2 × 64 MiB) and the one it became.
-    expect(lines).toHaveLength(2);
-    expect(lines.map((line) => line.pid)).toEqual([pid, pid]);
-    expect(lines[0]?.newSpaceMiB).toBeGreaterThan(64);
-    expect(lines[1]?.execArgv).toContain('--max-semi-space-size=8');
-    expect(lines[1]?.newSpaceMiB).toBeLessThanOrEqual(2 * 8 + 1);
-    expect(output).toMatch(/"young_generation":\{"semi_space_mb":8\}/);
-  });
+  it(
+    'restarts itself in place with an 8 MiB semi-space: one pid, V8’s young generation at most 16 MiB, SIGTERM still stops it cleanly',
+    { timeout: 90_000 },
+    async () => {
+      const { lines, pid, code, output } = await serveWithProbe({});
+      expect(code).toBe(0);
+      // The command's first node (V8's own sizing: up to 2 × 64 MiB) and the one it became.
+      expect(lines).toHaveLength(2);
+      expect(lines.map((line) => line.pid)).toEqual([pid, pid]);
+      expect(lines[0]?.newSpaceMiB).toBeGreaterThan(64);
+      expect(lines[1]?.execArgv).toContain('--max-semi-space-size=8');
+      expect(lines[1]?.newSpaceMiB).toBeLessThanOrEqual(2 * 8 + 1);
+      expect(output).toMatch(/"young_generation":\{"semi_space_mb":8\}/);
+    },
+  );
 
   it('leaves the operator’s NODE_OPTIONS semi-space in effect, and V8’s own with RETURNS_STATION_SEMI_SPACE_MB=0', { timeout: 90_000 }, async () => {
     const operator = await serveWithProbe({}, '--max-semi-space-size=32');
@@ -124,7 +133,11 @@ describe.runIf(process.platform !== 'win32')('returns-station serve runs with th
   });
 
   it('refuses a bad RETURNS_STATION_SEMI_SPACE_MB with usage and exit code 2', () => {
-    const bad = spawnSync(process.execPath, [STATION_BIN, 'serve', '--port', '0'], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, RETURNS_STATION_SEMI_SPACE_MB: '16MB' } });
+    const bad = spawnSync(process.execPath, [STATION_BIN, 'serve', '--port', '0'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, RETURNS_STATION_SEMI_SPACE_MB: '16MB' },
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('RETURNS_STATION_SEMI_SPACE_MB must be a whole number of MiB from 0');
   });

@@ -3,7 +3,17 @@ import { clip, code128Data, fieldData, packageSlipZpl, unitLabelZpl, ZplLabel } 
 
 /* The ZPL builder (electron/station/printing/zpl.ts): nothing typed can become a command. */
 
-const label = { unit_id: 'RS-7K2Q-000042', sku: 'WBN-01', name: 'Earbuds', condition: 'like_new', disposition: 'restock', bin: 'A-12', tracking_number: '1Z999AA10123456784', date: '2026-05-01', worker: 'Ada' };
+const label = {
+  unit_id: 'RS-7K2Q-000042',
+  sku: 'WBN-01',
+  name: 'Earbuds',
+  condition: 'like_new',
+  disposition: 'restock',
+  bin: 'A-12',
+  tracking_number: '1Z999AA10123456784',
+  date: '2026-05-01',
+  worker: 'Ada',
+};
 
 describe('field data', () => {
   test('^, ~, _ and control characters become _XX hex; other text, UTF-8 included, stays', () => {
@@ -31,7 +41,8 @@ test('the unit label: the unit id as Code 128 with its text, the bin largest, th
   expect(zpl.endsWith('^XZ\n')).toBe(true);
   expect(zpl).toContain('^BY3,3,90^BCN,90,Y,N,N^FH_^FDRS-7K2Q-000042^FS');
   expect(zpl).toContain('^A0N,68,68^FH_^FDA-12^FS');
-  for (const text of ['BIN', 'restock', 'SKU WBN-01   like_5Fnew', 'Earbuds', 'Parcel 1Z999AA10123456784', '2026-05-01   Ada']) expect(zpl).toContain(`^FD${text}^FS`);
+  for (const text of ['BIN', 'restock', 'SKU WBN-01   like_5Fnew', 'Earbuds', 'Parcel 1Z999AA10123456784', '2026-05-01   Ada'])
+    expect(zpl).toContain(`^FD${text}^FS`);
   // One ^XA and one ^XZ whatever the text: a typed ^XZ cannot end the label early.
   const hostile = unitLabelZpl({ ...label, name: '^XZ^XA~JR', worker: '^XZ' });
   expect(hostile.match(/\^XZ/g)).toHaveLength(1);

@@ -51,13 +51,13 @@ export interface ReceivedUpload {
 /** Multipart framing around the file (boundaries, part headers) that a Content-Length may add. */
 const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
 
-
 /** @fastify/multipart's limit errors: more parts, fields or files than an upload may have. */
 const PARTS_OVER_LIMIT: ReadonlySet<unknown> = new Set(['FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT', 'FST_FILES_LIMIT']);
 
 /** The multipart parser's own refusals of a body that is not well-formed multipart (busboy's messages, @fastify/multipart's codes). */
 const UNREADABLE_MULTIPART_CODES: ReadonlySet<unknown> = new Set(['FST_PROTO_VIOLATION', 'FST_INVALID_JSON_FIELD_ERROR', 'FST_MP_PREMATURE_CLOSE']);
-const UNREADABLE_MULTIPART_MESSAGE = /^Multipart: Boundary not found$|^Unexpected end of multipart data$|terminated early due to unexpected end of multipart data$/;
+const UNREADABLE_MULTIPART_MESSAGE =
+  /^Multipart: Boundary not found$|^Unexpected end of multipart data$|terminated early due to unexpected end of multipart data$/;
 
 function isUnreadableMultipart(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -70,16 +70,22 @@ function tooManyParts(): ContractError {
 }
 
 function tooLarge(declared: MediaType, limit: number): ContractError {
-  return new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', `A ${declared} file may be at most ${limit} bytes.`, { limit_bytes: limit }), { connection: 'close' });
+  return new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', `A ${declared} file may be at most ${limit} bytes.`, { limit_bytes: limit }), {
+    connection: 'close',
+  });
 }
 
 export function budgetReached(error: MediaBudgetError): ContractError {
   return new ContractError(
     503,
-    errorBody('UNAVAILABLE', `The station's media storage is full (budget ${formatMiB(error.budgetBytes)} MiB reached). Ask the operator to raise RETURNS_STATION_MEDIA_BUDGET_MB or remove old media.`, {
-      reason: 'media_budget_reached',
-      budget_bytes: error.budgetBytes,
-    }),
+    errorBody(
+      'UNAVAILABLE',
+      `The station's media storage is full (budget ${formatMiB(error.budgetBytes)} MiB reached). Ask the operator to raise RETURNS_STATION_MEDIA_BUDGET_MB or remove old media.`,
+      {
+        reason: 'media_budget_reached',
+        budget_bytes: error.budgetBytes,
+      },
+    ),
     { connection: 'close' },
   );
 }
@@ -136,10 +142,17 @@ async function receiveMultipart(request: FastifyRequest, store: StationStore): P
   } catch (error) {
     if (upload) await store.media.release(upload.stored.sha256);
     if (PARTS_OVER_LIMIT.has((error as { code?: unknown }).code)) throw tooManyParts();
-    if (isUnreadableMultipart(error)) throw new ContractError(400, errorBody('MALFORMED_JSON', 'The multipart body could not be read (boundary, part headers or framing).'), { connection: 'close' });
+    if (isUnreadableMultipart(error))
+      throw new ContractError(400, errorBody('MALFORMED_JSON', 'The multipart body could not be read (boundary, part headers or framing).'), {
+        connection: 'close',
+      });
     throw error;
   }
-  if (!upload) throw new ContractError(422, errorBody('VALIDATION_FAILED', 'Send the media in the multipart field "file".', { fields: [{ path: 'file', message: 'Required.' }] }));
+  if (!upload)
+    throw new ContractError(
+      422,
+      errorBody('VALIDATION_FAILED', 'Send the media in the multipart field "file".', { fields: [{ path: 'file', message: 'Required.' }] }),
+    );
   return upload;
 }
 

@@ -14,7 +14,12 @@ export interface RateLimits {
   eventStreamOpensPerHour: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimits = { accountTokenPerHour: 1000, stationTokenPerHour: INT32_MAX, anonymousPerHour: 600, eventStreamOpensPerHour: 3600 };
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  accountTokenPerHour: 1000,
+  stationTokenPerHour: INT32_MAX,
+  anonymousPerHour: 600,
+  eventStreamOpensPerHour: 3600,
+};
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -98,7 +103,10 @@ export function useRateLimits(server: FastifyInstance, limits: RateLimits): void
     const max = maxOf(request, budget);
     const { used, resetMs } = budgets[budget].take(keyOf(request), Date.now());
     const seconds = Math.max(1, Math.ceil(resetMs / 1000));
-    reply.header('x-ratelimit-limit', max).header('x-ratelimit-remaining', Math.max(0, max - used)).header('x-ratelimit-reset', seconds);
+    reply
+      .header('x-ratelimit-limit', max)
+      .header('x-ratelimit-remaining', Math.max(0, max - used))
+      .header('x-ratelimit-reset', seconds);
     if (used <= max) return done();
     const message = `Rate limit of ${max} requests per hour reached; retry in ${seconds} s.`;
     done(new ContractError(429, errorBody('RATE_LIMITED', message, { retry_after_seconds: seconds }), { 'retry-after': String(seconds) }));

@@ -47,7 +47,10 @@ export function watchSiteMembers(api: FastifyInstance, ctx: DomainContext): void
         const t = boundTables(tx);
         const members = await membersIn(t);
         const now = ctx.clock.now();
-        await saveMembers(t, members.map((m) => (m.id === member.id && m.removed_at === null ? { ...m, last_contact_at: now, pending_changes: pending } : m)));
+        await saveMembers(
+          t,
+          members.map((m) => (m.id === member.id && m.removed_at === null ? { ...m, last_contact_at: now, pending_changes: pending } : m)),
+        );
       })
       .catch((error: unknown) => request.log.warn({ err: error }, 'site: a member’s last contact was not written'));
   };
@@ -63,7 +66,10 @@ export function watchSiteMembers(api: FastifyInstance, ctx: DomainContext): void
     const secret = BEARER.exec(request.headers.authorization ?? '')?.[1];
     const removed = secret === undefined ? undefined : removedByHash.get(hashTokenSecret(secret));
     if (removed) {
-      const error = fail('SITE_MEMBER_REMOVED', `This station (member ${removed.id}, ${removed.name}) was removed from the site by its hub at ${removed.removed_at ?? ''}: its token no longer works. Its unsent changes stay on it.`);
+      const error = fail(
+        'SITE_MEMBER_REMOVED',
+        `This station (member ${removed.id}, ${removed.name}) was removed from the site by its hub at ${removed.removed_at ?? ''}: its token no longer works. Its unsent changes stay on it.`,
+      );
       error.headers['www-authenticate'] = 'Bearer';
       throw error;
     }

@@ -21,7 +21,20 @@ export const DEMO_OPERATORS = [
   { name: 'Morgan Diaz', badge: 'SUPER-001', role: 'supervisor', key: 9, pin: '2468' },
 ] as const;
 
-const CUSTOMERS = ['ana.silva', 'ben.okafor', 'chloe.martin', 'dev.patel', 'emma.schulz', 'farid.haddad', 'grace.lee', 'hugo.rossi', 'ines.garcia', 'jonas.berg', 'kim.tanaka', 'lea.dubois'];
+const CUSTOMERS = [
+  'ana.silva',
+  'ben.okafor',
+  'chloe.martin',
+  'dev.patel',
+  'emma.schulz',
+  'farid.haddad',
+  'grace.lee',
+  'hugo.rossi',
+  'ines.garcia',
+  'jonas.berg',
+  'kim.tanaka',
+  'lea.dubois',
+];
 const PRODUCTS = [
   { name: 'Merino crew sweater, M', sku: 'KN-MER-CRW-M', price: 89 },
   { name: 'Trail running shoe, EU 42', sku: 'FW-TRL-42', price: 129.5 },
@@ -33,7 +46,20 @@ const PRODUCTS = [
 ];
 const REASONS = ['Too small', 'Arrived damaged', 'Changed my mind', 'Wrong colour delivered', 'Does not fit as expected', 'Defective zipper'];
 /** One package per state, then a few more at the dock: what a station sees on a normal morning. */
-const PACKAGE_STATES: PackageStatus[] = ['in_transit', 'in_transit', 'delivered', 'pending', 'received', 'exception', 'cancelled', 'in_transit', 'delivered', 'in_transit', 'received', 'in_transit'];
+const PACKAGE_STATES: PackageStatus[] = [
+  'in_transit',
+  'in_transit',
+  'delivered',
+  'pending',
+  'received',
+  'exception',
+  'cancelled',
+  'in_transit',
+  'delivered',
+  'in_transit',
+  'received',
+  'in_transit',
+];
 
 /**
  * Seeds an empty station with realistic demo data (`serve --demo`): two accounts, dock workers,
@@ -81,7 +107,8 @@ async function seedCustomer(ctx: DomainContext, i: number): Promise<void> {
   await runScript(ctx, async (t, now) => {
     const ret = await createReturn(t, now, accountId, input);
     // A package is created in a state a carrier can report; received, exception and cancelled are reached by the updates below.
-    const initial: ReturnPackageCreate['status'] = status === 'received' ? 'delivered' : status === 'exception' || status === 'cancelled' ? 'in_transit' : status;
+    const initial: ReturnPackageCreate['status'] =
+      status === 'received' ? 'delivered' : status === 'exception' || status === 'cancelled' ? 'in_transit' : status;
     const pkg = await createPackage(t, now, accountId, demoPackage(i, ret.id, input, initial));
     if (status === 'received') {
       for (const line of ret.return_line_items) {
@@ -107,7 +134,14 @@ function demoReturn(i: number): Omit<ManualReturnCreate, 'account_id'> {
   const lines = Array.from({ length: 1 + (i % 3) }, (_unused, index) => {
     const product = PRODUCTS[(i + index * 2) % PRODUCTS.length] ?? PRODUCTS[0];
     const quantity = 1 + ((i + index) % 2);
-    return { quantity, unreceived_quantity: quantity, name: product?.name ?? '', price: product?.price ?? 1, currency: 'EUR' as const, merchant_sku: product?.sku ?? '' };
+    return {
+      quantity,
+      unreceived_quantity: quantity,
+      name: product?.name ?? '',
+      price: product?.price ?? 1,
+      currency: 'EUR' as const,
+      merchant_sku: product?.sku ?? '',
+    };
   });
   return {
     email: `${CUSTOMERS[i]}@example.com`,
@@ -127,7 +161,8 @@ function demoReturn(i: number): Omit<ManualReturnCreate, 'account_id'> {
 
 /** Customer i's package: a UPS-, USPS- or plain-looking tracking number, arriving within four days. */
 function demoPackage(i: number, returnId: number, input: Omit<ManualReturnCreate, 'account_id'>, status: ReturnPackageCreate['status']): ReturnPackageCreate {
-  const trackingNumber = i % 3 === 0 ? `1ZDEMO${String(i + 1).padStart(10, '0')}` : i % 3 === 1 ? `9400${String(i + 1).padStart(18, '0')}` : `DEMO${String(i + 1).padStart(8, '0')}`;
+  const trackingNumber =
+    i % 3 === 0 ? `1ZDEMO${String(i + 1).padStart(10, '0')}` : i % 3 === 1 ? `9400${String(i + 1).padStart(18, '0')}` : `DEMO${String(i + 1).padStart(8, '0')}`;
   return {
     return_id: returnId,
     tracking_number: trackingNumber,

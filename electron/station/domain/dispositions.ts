@@ -88,7 +88,10 @@ async function reasonOfReturn(t: BoundTables, pkg: Readonly<ReturnPackage>): Pro
   return ret?.reason_of_return ?? null;
 }
 
-type DispositionFields = Pick<PackageLineItem, 'disposition' | 'bin' | 'unit_id' | 'disposition_source' | 'disposition_override' | 'put_confirmed_at' | 'put_by' | 'tags'>;
+type DispositionFields = Pick<
+  PackageLineItem,
+  'disposition' | 'bin' | 'unit_id' | 'disposition_source' | 'disposition_override' | 'put_confirmed_at' | 'put_by' | 'tags'
+>;
 
 /** The unit id, given once: with the item's first disposition. */
 async function unitIdFor(t: BoundTables, item: Pick<PackageLineItem, 'id' | 'unit_id' | 'tags'>): Promise<string> {
@@ -104,7 +107,14 @@ async function unitIdFor(t: BoundTables, item: Pick<PackageLineItem, 'id' | 'uni
 const ARRIVED_UNIT = /^unit:RS-[A-Z0-9]{8}-[1-9][0-9]{0,15}$/;
 
 /** The fields that follow from a disposition and bin: the unit id, the put (cleared by a new bin) and the station's tags. */
-async function settle(t: BoundTables, item: PackageLineItem, disposition: Disposition | null, bin: string | null, source: 'rule' | 'override' | null, override: PackageLineItem['disposition_override']): Promise<DispositionFields> {
+async function settle(
+  t: BoundTables,
+  item: PackageLineItem,
+  disposition: Disposition | null,
+  bin: string | null,
+  source: 'rule' | 'override' | null,
+  override: PackageLineItem['disposition_override'],
+): Promise<DispositionFields> {
   const unitId = disposition === null ? (item.unit_id ?? null) : await unitIdFor(t, item);
   const sameBinAsBefore = bin !== null && (item.bin ?? null) !== null && bin === item.bin;
   const fields: DispositionFields = {
@@ -144,7 +154,10 @@ async function byRules(t: BoundTables, pkg: Readonly<ReturnPackage>, item: Packa
  */
 export async function applyRules(t: BoundTables, pkg: Readonly<ReturnPackage>, item: PackageLineItem, factsChanged: boolean): Promise<PackageLineItem> {
   if (item.disposition_source === 'override' || !factsChanged) {
-    return { ...item, ...(await settle(t, item, item.disposition ?? null, item.bin ?? null, item.disposition_source ?? null, item.disposition_override ?? null)) };
+    return {
+      ...item,
+      ...(await settle(t, item, item.disposition ?? null, item.bin ?? null, item.disposition_source ?? null, item.disposition_override ?? null)),
+    };
   }
   const answer = await byRules(t, pkg, item);
   return { ...item, ...(await settle(t, item, answer?.disposition ?? null, answer?.bin ?? null, answer ? 'rule' : null, null)) };
@@ -162,7 +175,9 @@ export function applyRecorded(item: PackageLineItem, recorded: SiteUnit): Packag
     bin: recorded.bin,
     unit_id: unitId,
     disposition_source: recorded.disposition === null ? null : recorded.disposition_source,
-    disposition_override: recorded.disposition_override ? { by: null, reason: recorded.disposition_override.reason, at: recorded.disposition_override.at } : null,
+    disposition_override: recorded.disposition_override
+      ? { by: null, reason: recorded.disposition_override.reason, at: recorded.disposition_override.at }
+      : null,
     put_confirmed_at: recorded.put_confirmed_at,
     put_by: samePut ? (item.put_by ?? null) : null,
     tags: withStationTags(item.tags, { disposition: recorded.disposition, bin: recorded.bin, unit_id: unitId }),
@@ -190,7 +205,8 @@ export async function applyOverride(
   const disposition = patch.disposition as Disposition;
   await checkOperator(t, 'disposition_by', patch.disposition_by);
   const table = await rulesInWrite(t);
-  const bin = patch.bin ?? (item.disposition === disposition ? (item.bin ?? null) : null) ?? table.rules.find((rule) => rule.disposition === disposition)?.bin ?? null;
+  const bin =
+    patch.bin ?? (item.disposition === disposition ? (item.bin ?? null) : null) ?? table.rules.find((rule) => rule.disposition === disposition)?.bin ?? null;
   const override = { by: patch.disposition_by ?? null, reason: (patch.disposition_reason ?? '').trim(), at: now };
   return { ...item, ...(await settle(t, item, disposition, bin !== null ? bin.slice(0, MAX_BIN_LENGTH) : null, 'override', override)) };
 }
@@ -199,7 +215,9 @@ export async function applyOverride(
 export function confirmPutOf(item: PackageLineItem, scanned: string, now: string, by: number | null): PackageLineItem {
   const bin = item.bin ?? null;
   if (bin === null || !item.disposition) {
-    throw fail('DISPOSITION_MISSING', `Line item ${item.id} has no disposition and bin yet: set its condition or override its disposition first.`, { expected_bin: null });
+    throw fail('DISPOSITION_MISSING', `Line item ${item.id} has no disposition and bin yet: set its condition or override its disposition first.`, {
+      expected_bin: null,
+    });
   }
   if (!sameBin(bin, scanned)) throw fail('WRONG_BIN', `Wrong bin: ${scanned} scanned, line item ${item.id} goes to ${bin}.`, { expected_bin: bin });
   if (item.put_confirmed_at) return item;

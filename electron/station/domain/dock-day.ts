@@ -60,7 +60,6 @@ function* packageIds(ctx: DomainContext, filters: PackageFilters, sort: PackageS
   }
 }
 
-
 /** One received package with what it takes to report on it. */
 interface Receipt {
   pkg: Frozen<ReturnPackage>;
@@ -98,7 +97,8 @@ function packageSummary(pkg: Frozen<ReturnPackage>): DockDayPackage {
  */
 async function closesItsReturn(tables: ReadTables, pkg: Frozen<ReturnPackage>): Promise<boolean> {
   const siblings = await tables.return_packages.where('return_id').equals(pkg.return_id).toArray();
-  const later = (other: Frozen<ReturnPackage>) => (other.processed_at ?? '') > (pkg.processed_at ?? '') || ((other.processed_at ?? '') === (pkg.processed_at ?? '') && other.id > pkg.id);
+  const later = (other: Frozen<ReturnPackage>) =>
+    (other.processed_at ?? '') > (pkg.processed_at ?? '') || ((other.processed_at ?? '') === (pkg.processed_at ?? '') && other.id > pkg.id);
   return siblings.every((other) => other.id === pkg.id || other.status === 'cancelled' || (other.status === 'received' && !later(other)));
 }
 
@@ -114,18 +114,32 @@ async function reviewOf(tables: ReadTables, { pkg, ret, items }: Receipt): Promi
   const receivedByLine = new Map<number, number>();
   for (const item of items) {
     if (item.return_line_item_id === null) {
-      out.push({ ...packageSummary(pkg), kind: 'unexpected_item', item: item.merchant_sku ?? item.name ?? item.barcode ?? 'unnamed item', expected: 0, received: item.quantity });
+      out.push({
+        ...packageSummary(pkg),
+        kind: 'unexpected_item',
+        item: item.merchant_sku ?? item.name ?? item.barcode ?? 'unnamed item',
+        expected: 0,
+        received: item.quantity,
+      });
     } else {
       receivedByLine.set(item.return_line_item_id, (receivedByLine.get(item.return_line_item_id) ?? 0) + item.quantity);
     }
   }
   for (const [lineId, received] of receivedByLine) {
     const line = ret?.return_line_items.find((l) => l.id === lineId);
-    if (line && received > line.quantity) out.push({ ...packageSummary(pkg), kind: 'over_receipt', item: line.merchant_sku || line.name, expected: line.quantity, received });
+    if (line && received > line.quantity)
+      out.push({ ...packageSummary(pkg), kind: 'over_receipt', item: line.merchant_sku || line.name, expected: line.quantity, received });
   }
   const lacking = (ret?.return_line_items ?? []).filter((line) => line.unreceived_quantity > 0);
   if (lacking.length > 0 && (await closesItsReturn(tables, pkg))) {
-    for (const line of lacking) out.push({ ...packageSummary(pkg), kind: 'short_receipt', item: line.merchant_sku || line.name, expected: line.quantity, received: line.quantity - line.unreceived_quantity });
+    for (const line of lacking)
+      out.push({
+        ...packageSummary(pkg),
+        kind: 'short_receipt',
+        item: line.merchant_sku || line.name,
+        expected: line.quantity,
+        received: line.quantity - line.unreceived_quantity,
+      });
   }
   return out;
 }
@@ -141,7 +155,13 @@ class DispositionTally {
   add({ pkg, items }: Receipt): void {
     for (const stored of items) {
       // Records from before dispositions have none of the fields.
-      const item = { ...stored, disposition: stored.disposition ?? null, bin: stored.bin ?? null, unit_id: stored.unit_id ?? null, put_confirmed_at: stored.put_confirmed_at ?? null };
+      const item = {
+        ...stored,
+        disposition: stored.disposition ?? null,
+        bin: stored.bin ?? null,
+        unit_id: stored.unit_id ?? null,
+        put_confirmed_at: stored.put_confirmed_at ?? null,
+      };
       if (item.disposition === null) {
         this.withoutDisposition += item.quantity;
         continue;
@@ -178,7 +198,9 @@ class DispositionTally {
     }
   }
 
-  answer(names: ReadonlyMap<number, string>): Pick<DockDay, 'per_disposition' | 'units_without_disposition' | 'per_bin' | 'per_bin_total' | 'overrides_per_worker'> {
+  answer(
+    names: ReadonlyMap<number, string>,
+  ): Pick<DockDay, 'per_disposition' | 'units_without_disposition' | 'per_bin' | 'per_bin_total' | 'overrides_per_worker'> {
     const bins: DockDayBin[] = [...this.bins.values()]
       .map((b) => ({ bin: b.bin, units: b.units, put_confirmed: b.put_confirmed, dispositions: DISPOSITIONS.filter((d) => b.dispositions.has(d)) }))
       .sort((a, b) => b.units - a.units || a.bin.localeCompare(b.bin));
@@ -282,7 +304,14 @@ export async function dockDayReceiptsCsv(ctx: DomainContext, query: { date?: str
   const names = new Map((await ctx.store.operators.all()).map((op) => [op.id, op.name]));
   const rows: unknown[][] = [];
   for await (const { pkg, items } of receiptsOf(ctx, day)) {
-    const head = [pkg.processed_at, pkg.account_id, pkg.id, pkg.tracking_number, pkg.return_id, pkg.processor_id === null ? '' : (names.get(pkg.processor_id) ?? `Worker ${pkg.processor_id}`)];
+    const head = [
+      pkg.processed_at,
+      pkg.account_id,
+      pkg.id,
+      pkg.tracking_number,
+      pkg.return_id,
+      pkg.processor_id === null ? '' : (names.get(pkg.processor_id) ?? `Worker ${pkg.processor_id}`),
+    ];
     if (items.length === 0) rows.push([...head, '', '', 0, '', '', '', '', '', '', '', '']);
     for (const item of items) {
       rows.push([
@@ -301,5 +330,8 @@ export async function dockDayReceiptsCsv(ctx: DomainContext, query: { date?: str
       ]);
     }
   }
-  return { date: day.date, csv: stringify(rows, { header: true, columns: [...RECEIPT_CSV_COLUMNS], escape_formulas: true, record_delimiter: 'windows', bom: true }) };
+  return {
+    date: day.date,
+    csv: stringify(rows, { header: true, columns: [...RECEIPT_CSV_COLUMNS], escape_formulas: true, record_delimiter: 'windows', bom: true }),
+  };
 }

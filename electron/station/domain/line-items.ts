@@ -44,7 +44,13 @@ async function refuseIfLabelledOrPut(t: BoundTables, item: PackageLineItem, chan
 }
 
 /** Records an inspected item; name and SKU default to those of the return line it is received against. */
-export async function createLineItem(t: BoundTables, now: string, accountId: number, packageId: number, input: PackageLineItemCreate): Promise<PackageLineItem> {
+export async function createLineItem(
+  t: BoundTables,
+  now: string,
+  accountId: number,
+  packageId: number,
+  input: PackageLineItemCreate,
+): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const line = input.return_line_item_id === null ? undefined : await returnLine(t, pkg, input.return_line_item_id);
   await checkOperator(t, 'condition_by', input.condition_by);
@@ -80,11 +86,22 @@ export async function createLineItem(t: BoundTables, now: string, accountId: num
 }
 
 /** Who set a condition and when; both null for an unset condition. */
-function conditionSet(condition: PackageLineItem['condition'], by: number | null | undefined, now: string): Pick<PackageLineItem, 'condition_by' | 'condition_at'> {
+function conditionSet(
+  condition: PackageLineItem['condition'],
+  by: number | null | undefined,
+  now: string,
+): Pick<PackageLineItem, 'condition_by' | 'condition_at'> {
   return condition === null ? { condition_by: null, condition_at: null } : { condition_by: by ?? null, condition_at: now };
 }
 
-export async function updateLineItem(t: BoundTables, now: string, accountId: number, packageId: number, id: number, patch: PackageLineItemUpdate): Promise<PackageLineItem> {
+export async function updateLineItem(
+  t: BoundTables,
+  now: string,
+  accountId: number,
+  packageId: number,
+  id: number,
+  patch: PackageLineItemUpdate,
+): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const item = await lineItemOfPackage(t, pkg, id);
   const { disposition, bin, disposition_reason, disposition_by, condition_by, site_unit: recorded, ...fields } = patch;
@@ -105,7 +122,14 @@ export async function updateLineItem(t: BoundTables, now: string, accountId: num
 }
 
 /** The put of a unit into its bin, confirmed by the bin's scanned code; a wrong bin changes nothing (409). */
-export async function confirmPut(t: BoundTables, now: string, accountId: number, packageId: number, id: number, body: PutConfirmation): Promise<PackageLineItem> {
+export async function confirmPut(
+  t: BoundTables,
+  now: string,
+  accountId: number,
+  packageId: number,
+  id: number,
+  body: PutConfirmation,
+): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const item = await lineItemOfPackage(t, pkg, id);
   await checkOperator(t, 'put_by', body.put_by);

@@ -54,7 +54,11 @@ export async function lookupCode(ctx: DomainContext, raw: string): Promise<Looku
     for (const candidate of scan.candidates) {
       const key = skuKey(candidate);
       for (const record of await store.tables.returns.where('sku_keys').equals(key).limit(MAX_MATCHES).toArray()) {
-        add(record, 'merchant_sku', record.return_line_items.filter((line) => skuKey(line.merchant_sku) === key).map((line) => line.id));
+        add(
+          record,
+          'merchant_sku',
+          record.return_line_items.filter((line) => skuKey(line.merchant_sku) === key).map((line) => line.id),
+        );
       }
     }
   }

@@ -47,7 +47,11 @@ async function assertBadgeFree(t: BoundTables, badge: string | null, exceptId?: 
   if (badge === null) return;
   const wanted = normaliseCode(badge);
   const holder = await t.operators.filter((o) => o.id !== exceptId && o.badge_code !== null && normaliseCode(o.badge_code) === wanted).first();
-  if (holder) throw invalidReference('badge_code', `Badge ${badge} already belongs to operator ${holder.id} (${holder.name}${holder.badge_code === badge ? '' : `, badge ${holder.badge_code}`}).`);
+  if (holder)
+    throw invalidReference(
+      'badge_code',
+      `Badge ${badge} already belongs to operator ${holder.id} (${holder.name}${holder.badge_code === badge ? '' : `, badge ${holder.badge_code}`}).`,
+    );
 }
 
 async function assertSignInKeyFree(t: BoundTables, key: number | null, active: boolean, exceptId?: number): Promise<void> {

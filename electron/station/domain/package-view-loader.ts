@@ -44,5 +44,10 @@ export async function siteReceiptOf(store: StationStore, config: ConfigCache, ac
   const { pkg, lineItems, mediaFiles } = whole;
   const view = packageGetView(pkg, { carrier: config.carrier(pkg.carrier_id), location: config.location(pkg.location_id), lineItems, mediaFiles, origin });
   // Stored types are the allowed ones: an upload of any other is refused before it is recorded.
-  return { ...view, notes: pkg.notes, processor_name: pkg.processor_name ?? null, media_files: mediaFiles.map((m) => ({ ...mediaFileView(m, origin), sha256: m.sha256, content_type: m.content_type as MediaType, size: m.size })) };
+  return {
+    ...view,
+    notes: pkg.notes,
+    processor_name: pkg.processor_name ?? null,
+    media_files: mediaFiles.map((m) => ({ ...mediaFileView(m, origin), sha256: m.sha256, content_type: m.content_type as MediaType, size: m.size })),
+  };
 }

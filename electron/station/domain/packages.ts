@@ -21,7 +21,9 @@ async function assertTrackingNumberFree(t: BoundTables, accountId: number, track
   // SQLite for cold packages) without a request once the engine runs this write.
   const key: [number, string] = [accountId, trackingKey(trackingNumber)];
   const inMemory = t.peekKeys('return_packages', '[account_id+tracking_key]', key);
-  const [existingId] = inMemory ? inMemory.filter((id) => typeof id === 'number') : await t.return_packages.where('[account_id+tracking_key]').equals(key).limit(1).primaryKeys();
+  const [existingId] = inMemory
+    ? inMemory.filter((id) => typeof id === 'number')
+    : await t.return_packages.where('[account_id+tracking_key]').equals(key).limit(1).primaryKeys();
   if (existingId !== undefined && existingId !== exceptId) {
     throw fail('DUPLICATE_TRACKING_NUMBER', `Tracking number ${trackingNumber} is already used by return package ${existingId}.`, {
       existing_id: existingId,
@@ -30,7 +32,12 @@ async function assertTrackingNumberFree(t: BoundTables, accountId: number, track
 }
 
 /** The fields a move to `received` or `delivered` also sets (docs/api-reference.md, Return packages). */
-function arrivalEffects(pkg: Readonly<ReturnPackage>, to: PackageStatus, now: string, given: { actual_arrival?: string | null; processor_id?: number | null; processed_at?: string | null }): Partial<ReturnPackage> {
+function arrivalEffects(
+  pkg: Readonly<ReturnPackage>,
+  to: PackageStatus,
+  now: string,
+  given: { actual_arrival?: string | null; processor_id?: number | null; processed_at?: string | null },
+): Partial<ReturnPackage> {
   if (to === 'received') {
     return {
       actual_arrival: given.actual_arrival ?? pkg.actual_arrival ?? now,
@@ -112,7 +119,8 @@ export async function updatePackage(t: BoundTables, now: string, accountId: numb
   if (to === 'cancelled') next.tracking_key = null; // frees the tracking number for a new package
   if (to !== pkg.status) next = { ...next, ...arrivalEffects(pkg, to, now, patch) };
   // Who received it, by name: the receipt keeps it for the site's other stations (given by one of them, or this station's operator).
-  if (patch.processor_name === undefined && next.processor_id !== pkg.processor_id) next.processor_name = next.processor_id === null ? null : ((await t.operators.get(next.processor_id))?.name ?? null);
+  if (patch.processor_name === undefined && next.processor_id !== pkg.processor_id)
+    next.processor_name = next.processor_id === null ? null : ((await t.operators.get(next.processor_id))?.name ?? null);
   if (next.tracking_key !== null && next.tracking_key !== pkg.tracking_key) await assertTrackingNumberFree(t, accountId, next.tracking_number, id);
   if (Object.entries(next).every(([key, value]) => JSON.stringify(value) === JSON.stringify(pkg[key as keyof ReturnPackage]))) return pkg;
   next.updated_at = advance(pkg.updated_at, now);

@@ -1,7 +1,16 @@
 import { listMeta, type ListResponse } from '#shared/api/common.ts';
 import type { PackageSlip, PrintingStatus, PrintJob, PrintJobState, UnitLabel, UnitLabelRequest } from '#shared/api/printing.ts';
 import { fail } from '../errors.ts';
-import { type BoundTables, boundTables, type Frozen, type PackageLineItem, type PrintJobRecord, type ReadTables, type ReturnPackage, type StationStore } from '../store/index.ts';
+import {
+  type BoundTables,
+  boundTables,
+  type Frozen,
+  type PackageLineItem,
+  type PrintJobRecord,
+  type ReadTables,
+  type ReturnPackage,
+  type StationStore,
+} from '../store/index.ts';
 import { type DomainContext, runScript } from './context.ts';
 import { logChange } from './change-log.ts';
 import { dispositionRulesIn } from './dispositions.ts';
@@ -86,7 +95,17 @@ export function unitLabelOf(item: Frozen<PackageLineItem>, pkg: Frozen<ReturnPac
 
 /** The label that proves a printer prints: a fixed unit id, the station's clock, no package. */
 export function testLabel(now: string): UnitLabel {
-  return { unit_id: 'TEST-LABEL', sku: 'TEST', name: 'Returns Station test label', condition: null, disposition: 'test print', bin: null, tracking_number: null, date: now.slice(0, 10), worker: null };
+  return {
+    unit_id: 'TEST-LABEL',
+    sku: 'TEST',
+    name: 'Returns Station test label',
+    condition: null,
+    disposition: 'test print',
+    bin: null,
+    tracking_number: null,
+    date: now.slice(0, 10),
+    worker: null,
+  };
 }
 
 async function lineItemOf(t: ReadTables, accountId: number, packageId: number, lineItemId: number) {
@@ -103,7 +122,12 @@ export async function currentUnitLabel(t: ReadTables, now: string, accountId: nu
 }
 
 /** Every unit's label of a package as it would print now, in line order (its PDF); 422 when no unit has an id yet. */
-export async function currentPackageLabels(t: ReadTables, now: string, accountId: number, packageId: number): Promise<{ pkg: Frozen<ReturnPackage>; labels: UnitLabel[] }> {
+export async function currentPackageLabels(
+  t: ReadTables,
+  now: string,
+  accountId: number,
+  packageId: number,
+): Promise<{ pkg: Frozen<ReturnPackage>; labels: UnitLabel[] }> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const items = await t.package_line_items.where('return_package_id').equals(pkg.id).toArray();
   const facts = await labelFacts(t, null, pkg);
@@ -135,7 +159,11 @@ async function addJob(t: BoundTables, now: string, job: NewJob): Promise<PrintJo
 
 /** The newest label job of a unit that was not cancelled (waiting, sent, printed, handed to the browser), or undefined. */
 export async function labelJobOfUnit(t: ReadTables, unitId: string): Promise<PrintJobRecord | undefined> {
-  const jobs = await t.print_jobs.where('unit_id').equals(unitId).filter((job) => job.kind === 'unit' && job.state !== 'cancelled').toArray();
+  const jobs = await t.print_jobs
+    .where('unit_id')
+    .equals(unitId)
+    .filter((job) => job.kind === 'unit' && job.state !== 'cancelled')
+    .toArray();
   return jobs.at(-1);
 }
 
@@ -204,7 +232,17 @@ export async function enqueuePackageLabels(
   let marked = false;
   for (const { item, label } of labels) {
     if (await labelJobOfUnit(t, label.unit_id)) continue;
-    jobs.push(await addJob(t, now, { kind: 'unit', unit_id: label.unit_id, account_id: accountId, return_package_id: pkg.id, line_item_id: item.id, label, reprint_of: null }));
+    jobs.push(
+      await addJob(t, now, {
+        kind: 'unit',
+        unit_id: label.unit_id,
+        account_id: accountId,
+        return_package_id: pkg.id,
+        line_item_id: item.id,
+        label,
+        reprint_of: null,
+      }),
+    );
     marked = (await markLabelled(t, item, now)) || marked;
   }
   if (marked && announce) await announceLabels(t, pkg, now);
@@ -217,7 +255,17 @@ export async function enqueuePackageLabels(
       worker,
       units: labels.map(({ label }) => ({ unit_id: label.unit_id, sku: label.sku, disposition: label.disposition, bin: label.bin })),
     };
-    jobs.push(await addJob(t, now, { kind: 'slip', unit_id: null, account_id: accountId, return_package_id: pkg.id, line_item_id: null, label: slip, reprint_of: null }));
+    jobs.push(
+      await addJob(t, now, {
+        kind: 'slip',
+        unit_id: null,
+        account_id: accountId,
+        return_package_id: pkg.id,
+        line_item_id: null,
+        label: slip,
+        reprint_of: null,
+      }),
+    );
   }
   return jobs;
 }
@@ -234,7 +282,15 @@ export async function labelsOnReceipt(t: BoundTables, now: string, accountId: nu
 }
 
 export function enqueueTestLabel(t: BoundTables, now: string): Promise<PrintJobRecord> {
-  return addJob(t, now, { kind: 'test', unit_id: null, account_id: null, return_package_id: null, line_item_id: null, label: testLabel(now), reprint_of: null });
+  return addJob(t, now, {
+    kind: 'test',
+    unit_id: null,
+    account_id: null,
+    return_package_id: null,
+    line_item_id: null,
+    label: testLabel(now),
+    reprint_of: null,
+  });
 }
 
 /** The labels still to print and why the oldest did not print yet (the station status). */
@@ -250,9 +306,16 @@ export function printJobView(job: PrintJobRecord): PrintJob {
 }
 
 /** A page of jobs, newest first, of the states asked for (all when none). */
-export async function listPrintJobs(t: ReadTables, query: { page: number; per_page: number; state?: PrintJobState[] | undefined }): Promise<ListResponse<PrintJob>> {
+export async function listPrintJobs(
+  t: ReadTables,
+  query: { page: number; per_page: number; state?: PrintJobState[] | undefined },
+): Promise<ListResponse<PrintJob>> {
   const states = query.state;
-  const all = await t.print_jobs.orderBy('id').reverse().filter((job) => states === undefined || states.includes(job.state)).toArray();
+  const all = await t.print_jobs
+    .orderBy('id')
+    .reverse()
+    .filter((job) => states === undefined || states.includes(job.state))
+    .toArray();
   const start = (query.page - 1) * query.per_page;
   return { data: all.slice(start, start + query.per_page).map(printJobView), meta: listMeta(query.page, query.per_page, all.length) };
 }
@@ -314,7 +377,15 @@ export function markSending(ctx: DomainContext, id: number): Promise<PrintJobRec
 
 /** The printer acknowledged the job: it is never sent again. */
 export function markPrinted(ctx: DomainContext, id: number, printedOn: string): Promise<void> {
-  return updateJob(ctx, id, (job, now) => ({ ...job, state: 'printed', last_error: null, next_attempt_at: null, printed_on: printedOn, printed_at: now, updated_at: now }));
+  return updateJob(ctx, id, (job, now) => ({
+    ...job,
+    state: 'printed',
+    last_error: null,
+    next_attempt_at: null,
+    printed_on: printedOn,
+    printed_at: now,
+    updated_at: now,
+  }));
 }
 
 /** The send failed before the printer acknowledged it: waiting again, tried at `nextAt`. */
@@ -335,7 +406,11 @@ export function markInBrowser(ctx: DomainContext, id: number): Promise<void> {
 export async function requeueInterrupted(ctx: DomainContext): Promise<number> {
   const sending = await ctx.store.tables.print_jobs.where('state').equals('sending').primaryKeys();
   for (const id of sending) {
-    await updateJob(ctx, id, (job, now) => (job.state === 'sending' ? { ...job, state: 'waiting', last_error: 'The station stopped while sending this job: sent again.', next_attempt_at: now, updated_at: now } : job));
+    await updateJob(ctx, id, (job, now) =>
+      job.state === 'sending'
+        ? { ...job, state: 'waiting', last_error: 'The station stopped while sending this job: sent again.', next_attempt_at: now, updated_at: now }
+        : job,
+    );
   }
   return sending.length;
 }

@@ -61,7 +61,10 @@ function presentIn<S extends z.ZodObject>(schema: S, fields: Record<string, unkn
   return view as z.output<S>;
 }
 
-export function packageListView(p: Readonly<ReturnPackage>, related: { carrier: Carrier | undefined; location: Location | undefined; lineItemsCount: number }): PackageListView {
+export function packageListView(
+  p: Readonly<ReturnPackage>,
+  related: { carrier: Carrier | undefined; location: Location | undefined; lineItemsCount: number },
+): PackageListView {
   return presentIn(ReturnPackageListItemSchema, {
     ...fieldsOf(p),
     carrier: related.carrier ? { id: related.carrier.id, name: related.carrier.name, service: related.carrier.service } : null,
@@ -76,7 +79,13 @@ export function packageCreatedView(p: ReturnPackage): PackageCreatedView {
 
 export function packageGetView(
   p: Readonly<ReturnPackage>,
-  related: { carrier: Carrier | undefined; location: Location | undefined; lineItems: ReadonlyArray<Frozen<PackageLineItem>>; mediaFiles: ReadonlyArray<Frozen<MediaFile>>; origin: string },
+  related: {
+    carrier: Carrier | undefined;
+    location: Location | undefined;
+    lineItems: ReadonlyArray<Frozen<PackageLineItem>>;
+    mediaFiles: ReadonlyArray<Frozen<MediaFile>>;
+    origin: string;
+  },
 ): PackageGetView {
   return presentIn(ReturnPackageSchema, {
     ...fieldsOf(p),
@@ -108,7 +117,9 @@ export function lineItemView(l: Frozen<PackageLineItem>): LineItemView {
     bin: l.bin ?? null,
     unit_id: l.unit_id ?? null,
     disposition_source: l.disposition_source ?? null,
-    disposition_override: l.disposition_override ? { by: l.disposition_override.by, reason: l.disposition_override.reason, at: l.disposition_override.at } : null,
+    disposition_override: l.disposition_override
+      ? { by: l.disposition_override.by, reason: l.disposition_override.reason, at: l.disposition_override.at }
+      : null,
     put_confirmed_at: l.put_confirmed_at ?? null,
     put_by: l.put_by ?? null,
     condition_by: l.condition_by ?? null,

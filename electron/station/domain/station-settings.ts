@@ -23,7 +23,12 @@ export async function changeSettingsIn(t: BoundTables, now: string, patch: Stati
   const before = await settingsIn(t);
   // Moves forward on every change, also within one millisecond: terminals take a change by it.
   const { labels, ...rest } = patch;
-  const next: StationSettings = { ...before, ...rest, labels: { ...before.labels, ...labels }, updated_at: before.updated_at === null ? now : advance(before.updated_at, now) };
+  const next: StationSettings = {
+    ...before,
+    ...rest,
+    labels: { ...before.labels, ...labels },
+    updated_at: before.updated_at === null ? now : advance(before.updated_at, now),
+  };
   if (JSON.stringify({ ...next, updated_at: null }) === JSON.stringify({ ...before, updated_at: null })) return before;
   await t.station_meta.put({ key: SETTINGS_KEY, value: next });
   await logChange(t, { account_id: null, resource: 'station_settings', resource_id: 1, action: 'updated', data: next, at: now });

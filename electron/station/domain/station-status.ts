@@ -6,7 +6,6 @@ import { printingStatus } from './print-jobs.ts';
 import { stationSettings } from './station-settings.ts';
 import { SYNC_DISABLED } from './sync-port.ts';
 
-
 /** The station's local calendar day and the UTC instant it began: "today" on the dock. */
 function localToday(now: Date): { date: string; since: string } {
   const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate());

@@ -85,7 +85,10 @@ export class SignInGuard {
       throw locked(LOCK_MS / 1000);
     }
     const left = SIGN_IN_ATTEMPTS - entry.wrong;
-    throw fail('SIGN_IN_REFUSED', `That badge and PIN do not sign in a supervisor (${left} ${left === 1 ? 'try' : 'tries'} left before the badge locks for ${SIGN_IN_LOCK_MINUTES} minutes).`);
+    throw fail(
+      'SIGN_IN_REFUSED',
+      `That badge and PIN do not sign in a supervisor (${left} ${left === 1 ? 'try' : 'tries'} left before the badge locks for ${SIGN_IN_LOCK_MINUTES} minutes).`,
+    );
   }
 
   /** Settles an admitted try whose PIN was right: the count starts again, unless a lock came while it was checked. */
@@ -124,7 +127,9 @@ export class SignInGuard {
 }
 
 function locked(seconds: number) {
-  const error = fail('SIGN_IN_LOCKED', `Too many wrong PINs: this badge is locked for ${Math.ceil(seconds / 60)} more minute${seconds > 60 ? 's' : ''}.`, { retry_after_seconds: seconds });
+  const error = fail('SIGN_IN_LOCKED', `Too many wrong PINs: this badge is locked for ${Math.ceil(seconds / 60)} more minute${seconds > 60 ? 's' : ''}.`, {
+    retry_after_seconds: seconds,
+  });
   error.headers['retry-after'] = String(seconds);
   return error;
 }

@@ -21,4 +21,14 @@ export interface SyncPort {
 }
 
 /** The sync status of a station with no upstream set (or no sync at all). */
-export const SYNC_DISABLED: SyncStatus = { state: 'disabled', pending_changes: 0, last_success_at: null, last_error: null, media_kept_local: null, backoff_until: null, upstream_events: null, pull_interval_ms: null, hub: null };
+export const SYNC_DISABLED: SyncStatus = {
+  state: 'disabled',
+  pending_changes: 0,
+  last_success_at: null,
+  last_error: null,
+  media_kept_local: null,
+  backoff_until: null,
+  upstream_events: null,
+  pull_interval_ms: null,
+  hub: null,
+};

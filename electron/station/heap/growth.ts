@@ -24,7 +24,8 @@ export type HeapGrowth = { percent: number; source: 'station' } | { source: 'com
 export function boundHeapGrowth(percent: number | null = DEFAULT_HEAP_GROWTH_PERCENT, startedWith: readonly string[] = nodeArguments()): HeapGrowth {
   if (givenToNode(V8_FLAG, startedWith)) return { source: 'command line' };
   if (percent === null) return { source: 'v8' };
-  if (!Number.isInteger(percent) || percent < 1 || percent > 1000) throw new RangeError(`The heap growth must be a whole percentage from 1 to 1000, got ${percent}.`);
+  if (!Number.isInteger(percent) || percent < 1 || percent > 1000)
+    throw new RangeError(`The heap growth must be a whole percentage from 1 to 1000, got ${percent}.`);
   setFlagsFromString(`--${V8_FLAG}=${percent}`);
   return { percent, source: 'station' };
 }

@@ -25,7 +25,8 @@ const V8_FLAG = 'max-semi-space-size';
 export function semiSpaceMbFromEnv(env: NodeJS.ProcessEnv): number | null {
   const value = env[SEMI_SPACE_ENV];
   if (value === undefined || value === '') return DEFAULT_SEMI_SPACE_MB;
-  if (!/^\d{1,4}$/.test(value) || Number(value) > 1024) throw new RangeError(`${SEMI_SPACE_ENV} must be a whole number of MiB from 0 (V8's own sizing) to 1024, got "${value}".`);
+  if (!/^\d{1,4}$/.test(value) || Number(value) > 1024)
+    throw new RangeError(`${SEMI_SPACE_ENV} must be a whole number of MiB from 0 (V8's own sizing) to 1024, got "${value}".`);
   return Number(value) === 0 ? null : Number(value);
 }
 

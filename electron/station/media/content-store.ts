@@ -251,4 +251,3 @@ async function syncDir(dir: string): Promise<void> {
     await handle?.close();
   }
 }
-

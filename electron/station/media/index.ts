@@ -1,1 +1,9 @@
-export { MediaBudgetError, MediaTooLargeError, openMediaFiles, type MediaFiles, type MediaFilesOptions, type MediaUsage, type StoredMedia } from './content-store.ts';
+export {
+  MediaBudgetError,
+  MediaTooLargeError,
+  openMediaFiles,
+  type MediaFiles,
+  type MediaFilesOptions,
+  type MediaUsage,
+  type StoredMedia,
+} from './content-store.ts';

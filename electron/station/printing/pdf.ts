@@ -85,7 +85,11 @@ function drawUnitLabel(doc: PDFKit.PDFDocument, label: UnitLabel): void {
   doc.font('Helvetica').fontSize(8).text('BIN', MARGIN, 60, { lineBreak: false });
   wholeText(doc, label.bin ?? 'NONE', BIN_VALUE_X, 53, PAGE[0] - MARGIN - BIN_VALUE_X, 20);
   wholeText(doc, label.disposition ?? 'No disposition', MARGIN, 76, width, 12);
-  doc.moveTo(MARGIN, 92).lineTo(PAGE[0] - MARGIN, 92).lineWidth(0.8).stroke();
+  doc
+    .moveTo(MARGIN, 92)
+    .lineTo(PAGE[0] - MARGIN, 92)
+    .lineWidth(0.8)
+    .stroke();
   // The facts: cut at a length, and made smaller when even that is wider than the label.
   const line = (text: string, y: number) => wholeText(doc, clip(text, 64), MARGIN, y, width, 7.5, 'Helvetica');
   line(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 96);
@@ -99,10 +103,21 @@ export function packageSlipPdf(slip: PackageSlip): Promise<Buffer> {
   return documentBytes((doc) => {
     const width = PAGE[0] - 2 * MARGIN;
     drawCode128(doc, slip.tracking_number, MARGIN, MARGIN, width, 30, 1.4);
-    doc.font('Helvetica-Bold').fontSize(9).text(clip(`Package ${slip.return_package_id}  ·  ${slip.units.length} unit(s)  ·  ${slip.date}  ·  ${slip.worker ?? ''}`, 60), MARGIN, 44, { width, lineBreak: false });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(9)
+      .text(clip(`Package ${slip.return_package_id}  ·  ${slip.units.length} unit(s)  ·  ${slip.date}  ·  ${slip.worker ?? ''}`, 60), MARGIN, 44, {
+        width,
+        lineBreak: false,
+      });
     doc.font('Helvetica').fontSize(7.5);
     const shown = slip.units.slice(0, 7);
-    shown.forEach((unit, i) => doc.text(clip(`${unit.bin ?? '-'}  ${unit.unit_id}  ${unit.disposition ?? '-'}  ${unit.sku ?? '-'}`, 70), MARGIN, 57 + i * 10, { width, lineBreak: false }));
+    shown.forEach((unit, i) =>
+      doc.text(clip(`${unit.bin ?? '-'}  ${unit.unit_id}  ${unit.disposition ?? '-'}  ${unit.sku ?? '-'}`, 70), MARGIN, 57 + i * 10, {
+        width,
+        lineBreak: false,
+      }),
+    );
     if (slip.units.length > shown.length) doc.text(`+ ${slip.units.length - shown.length} more`, MARGIN, 57 + shown.length * 10, { width, lineBreak: false });
   }, `Package ${slip.return_package_id}`);
 }

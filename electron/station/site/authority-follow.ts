@@ -24,7 +24,10 @@ export interface SiteAuthorityFollow {
   stop(): Promise<void>;
 }
 
-export function startSiteAuthorityFollow(ctx: DomainContext, options: { log: (message: string) => void; fetch?: FetchLike; everyMs?: number }): SiteAuthorityFollow {
+export function startSiteAuthorityFollow(
+  ctx: DomainContext,
+  options: { log: (message: string) => void; fetch?: FetchLike; everyMs?: number },
+): SiteAuthorityFollow {
   let running: Promise<void> | null = null;
   let stopped = false;
 
@@ -48,9 +51,14 @@ export function startSiteAuthorityFollow(ctx: DomainContext, options: { log: (me
       if (sha256Fingerprint(authority.pem) !== authority.sha256) throw new Error(`the certificate named ${authority.sha256} has another fingerprint`);
     }
     // The hub answered over the pinned channel, so it serves one of the authorities this station trusts.
-    if (current.sha256 !== site.hub_ca_sha256 && current.sha256 !== site.hub_ca_next_sha256) throw new Error(`the hub names ${current.sha256} as its authority, which this station does not trust`);
+    if (current.sha256 !== site.hub_ca_sha256 && current.sha256 !== site.hub_ca_next_sha256)
+      throw new Error(`the hub names ${current.sha256} as its authority, which this station does not trust`);
     const changed = await runScript(ctx, (t) =>
-      saveSiteTrust(t, { hub_ca_pem: current.pem, hub_ca_sha256: current.sha256, ...(next ? { hub_ca_next_pem: next.pem, hub_ca_next_sha256: next.sha256 } : {}) }),
+      saveSiteTrust(t, {
+        hub_ca_pem: current.pem,
+        hub_ca_sha256: current.sha256,
+        ...(next ? { hub_ca_next_pem: next.pem, hub_ca_next_sha256: next.sha256 } : {}),
+      }),
     );
     if (!changed) return;
     if (current.sha256 !== site.hub_ca_sha256) options.log(`site: the hub now serves its authority's successor ${current.sha256}; it is the pin from now on`);
@@ -63,7 +71,9 @@ export function startSiteAuthorityFollow(ctx: DomainContext, options: { log: (me
       try {
         await checkOnce();
       } catch (error) {
-        options.log(`site: the hub's certificate authorities could not be checked (${error instanceof Error ? error.message : String(error)}); the pins stay as they are`);
+        options.log(
+          `site: the hub's certificate authorities could not be checked (${error instanceof Error ? error.message : String(error)}); the pins stay as they are`,
+        );
       } finally {
         running = null;
       }

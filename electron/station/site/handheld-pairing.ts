@@ -63,7 +63,11 @@ async function uniqueName(t: Pick<BoundTables, 'tokens'>, deviceName: string): P
  * Makes a pairing code (shown once; its hash is kept) that works for PAIRING_CODE_MINUTES, once. Made
  * with a device name, the handheld that uses it gets that name.
  */
-export async function createPairing(t: BoundTables, now: string, deviceName: string | null = null): Promise<{ code: string; expires_at: string; device_name: string | null }> {
+export async function createPairing(
+  t: BoundTables,
+  now: string,
+  deviceName: string | null = null,
+): Promise<{ code: string; expires_at: string; device_name: string | null }> {
   const name = deviceName === null ? null : await uniqueName(t, deviceName);
   const at = Date.parse(now);
   const kept = (await pairingsIn(t)).filter((p) => Date.parse(p.used_at ?? p.expires_at) > at - KEEP_CLOSED_MS);

@@ -32,17 +32,22 @@ export async function handoverView(t: Pick<ReadTables, 'station_meta'>): Promise
 /** Names the member that becomes the hub and takes this station's uplink out of its sync, in the caller's write. */
 export async function stepDown(t: BoundTables, now: string, memberId: number): Promise<void> {
   const member = (await membersIn(t)).find((m) => m.id === memberId);
-  if (!member || member.removed_at !== null) throw fail('NOT_FOUND', `No member ${memberId} on this hub (site show lists them; a removed member cannot become the hub).`);
+  if (!member || member.removed_at !== null)
+    throw fail('NOT_FOUND', `No member ${memberId} on this hub (site show lists them; a removed member cannot become the hub).`);
   const earlier = await handoverIn(t);
   if (earlier?.taken_at) throw fail('NOT_FOUND', `The uplink was taken by member ${earlier.member_id} at ${earlier.taken_at}: this station is no hub now.`);
   const settings = await upstreamSettingsIn(t);
   let uplink: SiteUplink | null = earlier?.uplink ?? null;
   if (settings) {
-    if (settings.site) throw fail('NOT_A_HUB', 'This station syncs with a hub of its own: only the hub that talks to the returns service can hand over its uplink.');
+    if (settings.site)
+      throw fail('NOT_A_HUB', 'This station syncs with a hub of its own: only the hub that talks to the returns service can hand over its uplink.');
     uplink = { returns_url: settings.returns_url, base_url: settings.base_url, token: settings.token, accounts: settings.accounts };
   }
   if (!uplink) throw fail('NOT_A_HUB', 'This station has no uplink to hand over (no upstream is set): the new hub is given it with `upstream set`.');
-  await t.station_meta.put({ key: HANDOVER_KEY, value: { member_id: memberId, stepped_down_at: earlier?.stepped_down_at ?? now, taken_at: null, uplink } satisfies StoredHandover });
+  await t.station_meta.put({
+    key: HANDOVER_KEY,
+    value: { member_id: memberId, stepped_down_at: earlier?.stepped_down_at ?? now, taken_at: null, uplink } satisfies StoredHandover,
+  });
   await deleteUpstreamSettings(t);
 }
 

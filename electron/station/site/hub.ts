@@ -65,7 +65,8 @@ export async function createInvite(t: BoundTables, now: string): Promise<{ code:
   const at = Date.parse(now);
   const kept = (await rowsOf(t, INVITES_KEY, StoredInviteSchema)).filter((i) => Date.parse(i.used_at ?? i.expires_at) > at - KEEP_CLOSED_MS);
   const open = kept.filter((i) => i.used_at === null && Date.parse(i.expires_at) > at && i.wrong_proofs < JOIN_CODE_WRONG_PROOFS);
-  if (open.length >= MAX_OPEN_INVITES) throw fail('RATE_LIMITED', `At most ${MAX_OPEN_INVITES} join codes may be open at once; use one or wait ${JOIN_CODE_MINUTES} minutes.`);
+  if (open.length >= MAX_OPEN_INVITES)
+    throw fail('RATE_LIMITED', `At most ${MAX_OPEN_INVITES} join codes may be open at once; use one or wait ${JOIN_CODE_MINUTES} minutes.`);
   let invite = newInviteName();
   while (kept.some((i) => i.invite === invite)) invite = newInviteName();
   const code = newJoinCode(invite);
@@ -83,7 +84,8 @@ async function siteAccounts(t: BoundTables): Promise<number[]> {
   return (await t.accounts.toArray()).map((a) => a.id).slice(0, 100);
 }
 
-export type JoinOutcome = { kind: 'joined'; answer: SiteJoinAnswer; member: StoredMember } | { kind: 'refused'; why: string } | { kind: 'wrong'; burned: boolean };
+export type JoinOutcome =
+  { kind: 'joined'; answer: SiteJoinAnswer; member: StoredMember } | { kind: 'refused'; why: string } | { kind: 'wrong'; burned: boolean };
 
 /**
  * Checks a join against the code and the hub's own CA fingerprint. A wrong proof is counted (and
@@ -91,7 +93,12 @@ export type JoinOutcome = { kind: 'joined'; answer: SiteJoinAnswer; member: Stor
  * right one uses the code, makes the member and its token (a terminal's role: the dock's work and
  * sync, never the hub's settings, workers or tokens) and answers with the hub's own proof.
  */
-export async function acceptJoin(t: BoundTables, now: string, request: Omit<SiteJoinRequest, 'workers'> & Partial<Pick<SiteJoinRequest, 'workers'>>, hubCaSha256: string): Promise<JoinOutcome> {
+export async function acceptJoin(
+  t: BoundTables,
+  now: string,
+  request: Omit<SiteJoinRequest, 'workers'> & Partial<Pick<SiteJoinRequest, 'workers'>>,
+  hubCaSha256: string,
+): Promise<JoinOutcome> {
   const at = Date.parse(now);
   const invites = await rowsOf(t, INVITES_KEY, StoredInviteSchema);
   const invite = invites.find((i) => i.invite === request.invite);
@@ -99,7 +106,8 @@ export async function acceptJoin(t: BoundTables, now: string, request: Omit<Site
   if (invite.used_at !== null) return { kind: 'refused', why: `This join code was used at ${invite.used_at}: a code works once.` };
   if (invite.wrong_proofs >= JOIN_CODE_WRONG_PROOFS) return { kind: 'refused', why: 'This join code is burned: it was tried with wrong proofs too often.' };
   if (Date.parse(invite.expires_at) <= at) return { kind: 'refused', why: `This join code expired at ${invite.expires_at}.` };
-  const update = async (changed: StoredInvite) => t.station_meta.put({ key: INVITES_KEY, value: invites.map((i) => (i.invite === changed.invite ? changed : i)) });
+  const update = async (changed: StoredInvite) =>
+    t.station_meta.put({ key: INVITES_KEY, value: invites.map((i) => (i.invite === changed.invite ? changed : i)) });
   if (!sameProof(request.proof, joinProof(invite.key, 'join', hubCaSha256, request.nonce))) {
     const wrong = invite.wrong_proofs + 1;
     await update({ ...invite, wrong_proofs: wrong });
@@ -117,7 +125,16 @@ export async function acceptJoin(t: BoundTables, now: string, request: Omit<Site
   }
   const id = Math.max(0, ...members.map((m) => m.id), ...(previous ? [previous.id] : [])) + 1;
   const { token, secret } = await addToken(t, now, { scope: 'station', accountId: null, name: `site member ${id} (${request.name})`, role: 'terminal' });
-  const member: StoredMember = { id, name: request.name, joined_at: now, token_id: token.id, token_hash: token.token_hash, last_contact_at: null, pending_changes: null, removed_at: null };
+  const member: StoredMember = {
+    id,
+    name: request.name,
+    joined_at: now,
+    token_id: token.id,
+    token_hash: token.token_hash,
+    last_contact_at: null,
+    pending_changes: null,
+    removed_at: null,
+  };
   await saveMembers(t, [...members, member]);
   // The station's own workers join the site's, merged by badge (site-config.ts).
   await mergeJoiningWorkers(t, now, request.workers ?? []);
@@ -137,6 +154,9 @@ export async function removeMember(t: BoundTables, now: string, id: number): Pro
   if (member.removed_at !== null) return member;
   await revokeMemberToken(t, now, member);
   const removed = { ...member, removed_at: now };
-  await saveMembers(t, members.map((m) => (m.id === id ? removed : m)));
+  await saveMembers(
+    t,
+    members.map((m) => (m.id === id ? removed : m)),
+  );
   return removed;
 }

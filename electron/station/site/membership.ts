@@ -39,5 +39,11 @@ export async function siteViewOf(t: Pick<ReadTables, 'station_meta' | 'sync_stat
       removed: states.some((state) => state?.paused?.message.startsWith(REMOVED_FROM_SITE) === true),
     };
   }
-  return { hub, pending_changes: pendingChanges, members: (await membersIn(t)).map(memberView), handover: await handoverView(t), managed: await siteManagedOf(t) };
+  return {
+    hub,
+    pending_changes: pendingChanges,
+    members: (await membersIn(t)).map(memberView),
+    handover: await handoverView(t),
+    managed: await siteManagedOf(t),
+  };
 }

@@ -57,7 +57,8 @@ export function startSiteConfigFollow(ctx: DomainContext, options: { log: (messa
       } catch (error) {
         const problem = error instanceof Error ? error.message : String(error);
         // Said once per kind of problem: a hub away for an hour is one line, not one a minute.
-        if (problem !== lastProblem && !stopped) options.log(`site: the hub's configuration could not be checked (${problem}); the last one taken stays in force`);
+        if (problem !== lastProblem && !stopped)
+          options.log(`site: the hub's configuration could not be checked (${problem}); the last one taken stays in force`);
         lastProblem = problem;
       }
     } while (again && !stopped);

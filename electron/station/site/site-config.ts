@@ -73,7 +73,12 @@ export async function siteManagedOf(t: Pick<ReadTables, 'station_meta'>): Promis
   const taken = TakenSchema.safeParse((await t.station_meta.get(TAKEN_KEY))?.value);
   const own = OwnRulesSchema.safeParse((await t.station_meta.get(OWN_RULES_KEY))?.value);
   const ownRules = own.success && own.data.rules !== null ? (own.data.rules as DispositionRules) : null;
-  return { hub_url: hub, version: taken.success ? taken.data.version : null, taken_at: taken.success ? taken.data.taken_at : null, own_rules_before_join: ownRules };
+  return {
+    hub_url: hub,
+    version: taken.success ? taken.data.version : null,
+    taken_at: taken.success ? taken.data.taken_at : null,
+    own_rules_before_join: ownRules,
+  };
 }
 
 /** The version this member took last (sent as If-None-Match); null before the first. */
@@ -98,7 +103,15 @@ async function takeWorkers(t: BoundTables, now: string, workers: readonly SiteWo
     const candidate = byUid.get(worker.uid) ?? (worker.badge_code === null ? undefined : byBadge.get(normaliseCode(worker.badge_code)));
     const local = candidate && !matched.has(candidate.id) ? candidate : undefined;
     if (local) matched.add(local.id);
-    const fields = { uid: worker.uid, name: worker.name, badge_code: worker.badge_code, active: worker.active, role: worker.role, sign_in_key: worker.sign_in_key, pin_hash: worker.pin_hash };
+    const fields = {
+      uid: worker.uid,
+      name: worker.name,
+      badge_code: worker.badge_code,
+      active: worker.active,
+      role: worker.role,
+      sign_in_key: worker.sign_in_key,
+      pin_hash: worker.pin_hash,
+    };
     finals.push({ before: local ?? null, next: local ? { ...local, ...fields } : { ...fields, created_at: now, updated_at: now } });
   }
   for (const local of locals) {
@@ -114,7 +127,14 @@ async function takeWorkers(t: BoundTables, now: string, workers: readonly SiteWo
     const id = before ? (await t.operators.put({ ...record, id: before.id }), before.id) : await t.operators.add(record);
     const stored = { ...record, id };
     if (before && isActiveSupervisor(before) && (!isActiveSupervisor(stored) || before.pin_hash !== stored.pin_hash)) await revokeTokensOf(t, now, id);
-    await logChange(t, { account_id: null, resource: 'operator', resource_id: id, action: before ? 'updated' : 'created', data: operatorView(stored), at: now });
+    await logChange(t, {
+      account_id: null,
+      resource: 'operator',
+      resource_id: id,
+      action: before ? 'updated' : 'created',
+      data: operatorView(stored),
+      at: now,
+    });
   }
 }
 

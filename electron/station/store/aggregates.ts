@@ -154,7 +154,14 @@ export function configReads<R>(records: ConfigTable<R>): ConfigReads<R> {
     all: async () => (await records.orderBy('id').toArray()) as ReadonlyArray<Frozen<R>>,
     async page(page, perPage) {
       const total = await records.count();
-      return { data: (await records.orderBy('id').offset((page - 1) * perPage).limit(perPage).toArray()) as ReadonlyArray<Frozen<R>>, total };
+      return {
+        data: (await records
+          .orderBy('id')
+          .offset((page - 1) * perPage)
+          .limit(perPage)
+          .toArray()) as ReadonlyArray<Frozen<R>>,
+        total,
+      };
     },
   };
 }

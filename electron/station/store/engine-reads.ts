@@ -223,7 +223,8 @@ export function engineReadsOf(backend: unknown, options: EngineReadsOptions): En
     peekWhere: <K extends StationTableName>(table: K, index: string, value: PlainKey, cluster?: number) =>
       freezeEach(peekWhere(table, index, value, cluster) as Array<RowOf<K>> | undefined),
     peekEach: <K extends StationTableName>(table: K, keys: ReadonlyArray<number | string>) => freezeEach(peekEach(table, keys) as Array<RowOf<K>> | undefined),
-    peekInWrite: <K extends StationTableName>(tx: Transaction, table: K, key: number | string) => deepFreeze(peekInWrite(tx, table, key) as RowOf<K> | undefined),
+    peekInWrite: <K extends StationTableName>(tx: Transaction, table: K, key: number | string) =>
+      deepFreeze(peekInWrite(tx, table, key) as RowOf<K> | undefined),
     peekKeysInWrite,
   };
   readsByEngine.set(backend as object, reads);

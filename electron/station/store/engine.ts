@@ -16,7 +16,12 @@ export function newEngineFactory(): EngineFactory {
  * the bottom of its stack. `trimStack` (the fast path `trimmed-dexie-stack`, fast-paths.ts): Dexie's
  * own Cache and Observability middlewares are taken out by their names.
  */
-export function newEngine(factory: EngineFactory, versions: readonly SchemaVersion[], middlewares: ReadonlyArray<Middleware<DBCore>>, trimStack = true): StationDexie {
+export function newEngine(
+  factory: EngineFactory,
+  versions: readonly SchemaVersion[],
+  middlewares: ReadonlyArray<Middleware<DBCore>>,
+  trimStack = true,
+): StationDexie {
   const db = new Dexie(ENGINE_NAME, { indexedDB: factory, IDBKeyRange, autoOpen: false, cache: 'disabled' }) as StationDexie;
   for (const version of versions) {
     const declared = db.version(version.version).stores(version.stores);

@@ -109,7 +109,13 @@ const sortOrder = (column: SortOrder['column'], descending: boolean): SortOrder 
   const by = (keys: string[], desc: boolean) => keys.map((key) => `${key} ${desc ? 'DESC' : 'ASC'}`).join(', ');
   const keys = column ? [column, 'k'] : ['k'];
   const merged = column ? ['s', 'k'] : ['k'];
-  return { column, descending, forward: by(keys, descending), reverse: by(keys, !descending), merged: { forward: by(merged, descending), reverse: by(merged, !descending) } };
+  return {
+    column,
+    descending,
+    forward: by(keys, descending),
+    reverse: by(keys, !descending),
+    merged: { forward: by(merged, descending), reverse: by(merged, !descending) },
+  };
 };
 
 const ORDER_BY: Record<PackageSort, SortOrder> = {
@@ -228,7 +234,8 @@ function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters, 
       params.push(f.tracking_number);
     }
     startsWith('tracking_lc', f.tracking_number_prefix);
-    if (f.tracking_number_contains !== undefined) contains('return_packages', 'tracking', f.tracking_number_contains, () => startsWith('tracking_lc', f.tracking_number_contains));
+    if (f.tracking_number_contains !== undefined)
+      contains('return_packages', 'tracking', f.tracking_number_contains, () => startsWith('tracking_lc', f.tracking_number_contains));
     equal('carrier_id', f.carrier_id);
     equal('location_id', f.location_id);
     if (f.processed_since !== undefined) {
@@ -273,7 +280,12 @@ function whereOf(table: ListableTable, filters: PackageFilters | ReturnFilters, 
  * other filters select (in whichever order their index gives): exact when no more rows are left, else
  * a lower bound. The rows are read as a table of the list's own name, so the checks find their columns.
  */
-function budgetedCountOf(table: ListableTable, filters: PackageFilters | ReturnFilters, rowChecks: NonNullable<Where['rowChecks']>, budget: number): { sql: string; params: SQLInputValue[] } {
+function budgetedCountOf(
+  table: ListableTable,
+  filters: PackageFilters | ReturnFilters,
+  rowChecks: NonNullable<Where['rowChecks']>,
+  budget: number,
+): { sql: string; params: SQLInputValue[] } {
   const { where, params } = whereOf(table, filters, () => 'row', false);
   return {
     sql: `SELECT count(*) AS seen, total(CASE WHEN ${rowChecks.sql} THEN 1 ELSE 0 END) AS n FROM (SELECT ${rowChecks.reads.join(', ')} FROM ${table}${where} LIMIT ?) AS ${table}`,
@@ -323,7 +335,8 @@ const NOT_FILTERS: ReadonlySet<string> = new Set(['page', 'per_page', 'sort']);
 /** Whether a list's filters are at most an account and statuses: its count is kept (sqlite/status-counts.ts). */
 function byStatusOnly(table: ListableTable, filters: PackageFilters | ReturnFilters): boolean {
   if (!isCountedTable(table)) return false;
-  for (const [name, value] of Object.entries(filters)) if (value !== undefined && name !== 'account_id' && name !== 'status' && !NOT_FILTERS.has(name)) return false;
+  for (const [name, value] of Object.entries(filters))
+    if (value !== undefined && name !== 'account_id' && name !== 'status' && !NOT_FILTERS.has(name)) return false;
   return true;
 }
 
@@ -416,7 +429,10 @@ function readPage(read: PageReader, request: PageRequest, known: readonly Landma
 function rememberLandmarks(known: Landmark[], order: SortOrder, offset: number, rows: readonly PageRow[]): void {
   const first = rows[0];
   const last = rows[rows.length - 1];
-  for (const [row, position] of [[first, offset], [last, offset + rows.length - 1]] as const) {
+  for (const [row, position] of [
+    [first, offset],
+    [last, offset + rows.length - 1],
+  ] as const) {
     if (!row || known.some((mark) => mark.position === position)) continue;
     // A NULL sort value has no place in a (column, id) comparison: not a landmark.
     if (order.column && (row.s === null || row.s === undefined)) continue;
@@ -438,7 +454,9 @@ export function createListQueries(db: DatabaseSync, budget: number = COUNT_BUDGE
   // By account and status only (or neither): a sum of the counts the triggers keep; else count(*) of the index.
   const countWith = (table: ListableTable, filters: PackageFilters | ReturnFilters, { from, where, params }: Where): number =>
     memory.count(queryKey(table, where, params), () => {
-      const { sql, params: values } = byStatusOnly(table, filters) ? statusCountQuery(table, filters.account_id, filters.status) : { sql: `SELECT count(*) AS n FROM ${from}${where}`, params };
+      const { sql, params: values } = byStatusOnly(table, filters)
+        ? statusCountQuery(table, filters.account_id, filters.status)
+        : { sql: `SELECT count(*) AS n FROM ${from}${where}`, params };
       return counted(sql, values);
     });
   // A text is broad when its matches in the text index reach the budget (a walk of the index that stops there).
@@ -468,7 +486,12 @@ export function createListQueries(db: DatabaseSync, budget: number = COUNT_BUDGE
         order,
         true,
       );
-      return counted(`SELECT count(*) AS n FROM (SELECT 1 FROM (${rows.sql}) AS ${table} WHERE ${rowChecks.sql} LIMIT ${perPage})`, [...rows.params, budget, 0, ...rowChecks.params]);
+      return counted(`SELECT count(*) AS n FROM (SELECT 1 FROM (${rows.sql}) AS ${table} WHERE ${rowChecks.sql} LIMIT ${perPage})`, [
+        ...rows.params,
+        budget,
+        0,
+        ...rowChecks.params,
+      ]);
     });
     return front >= perPage ? { plan, form: formOf } : sets;
   };
@@ -479,8 +502,7 @@ export function createListQueries(db: DatabaseSync, budget: number = COUNT_BUDGE
       const page = Math.max(1, Math.floor(query.page ?? 1));
       // A selective text is a match set, which bounds the list (counted exactly); when every text is
       // broad (planOf), each is checked row by row in the list's own order, counted within the budget.
-      const order =
-        table === 'return_packages' ? ORDER_BY[(query as ListQueries['return_packages']).sort ?? '-created_at'] : ORDER_BY['-created_at'];
+      const order = table === 'return_packages' ? ORDER_BY[(query as ListQueries['return_packages']).sort ?? '-created_at'] : ORDER_BY['-created_at'];
       const { plan, form } = planOf(table, query, order, perPage);
       const { from, where, params, rowChecks } = plan;
       const key = queryKey(table, where, params);

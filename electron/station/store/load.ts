@@ -23,7 +23,12 @@ export interface StoredTable {
  * halves the read time of a large store. A table in `leftOnDisk` gives no rows: only its key
  * generator is moved on (past its highest key as well, for a database older than `_sequences`).
  */
-export function storedTables(db: DatabaseSync, tables: readonly string[], onlyListed: ReadonlySet<string> = new Set(), leftOnDisk: ReadonlySet<string> = new Set()): StoredTable[] {
+export function storedTables(
+  db: DatabaseSync,
+  tables: readonly string[],
+  onlyListed: ReadonlySet<string> = new Set(),
+  leftOnDisk: ReadonlySet<string> = new Set(),
+): StoredTable[] {
   const sequence = db.prepare('SELECT last FROM _sequences WHERE name = ?');
   const issued = (name: string): number => (sequence.get(name) as { last: number } | undefined)?.last ?? 0;
   return tables.map((name) => ({

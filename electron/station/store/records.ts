@@ -76,15 +76,7 @@ export interface ReturnRecord {
 
 export type PackageStatus = 'pending' | 'in_transit' | 'delivered' | 'received' | 'exception' | 'cancelled';
 
-export type ShippingMethod =
-  | 'ground'
-  | 'standard'
-  | 'express'
-  | 'two_day'
-  | 'overnight'
-  | 'freight'
-  | 'drop_off'
-  | 'other';
+export type ShippingMethod = 'ground' | 'standard' | 'express' | 'two_day' | 'overnight' | 'freight' | 'drop_off' | 'other';
 
 export interface ReturnPackage {
   id: number;
@@ -485,7 +477,17 @@ export interface PrintJobRecord {
 
 /** A unit label's or a package slip's content (shared/api/printing.ts: UnitLabel, PackageSlip). */
 export type PrintLabelContent =
-  | { unit_id: string; sku: string | null; name: string | null; condition: string | null; disposition: string | null; bin: string | null; tracking_number: string | null; date: string; worker: string | null }
+  | {
+      unit_id: string;
+      sku: string | null;
+      name: string | null;
+      condition: string | null;
+      disposition: string | null;
+      bin: string | null;
+      tracking_number: string | null;
+      date: string;
+      worker: string | null;
+    }
   | {
       tracking_number: string;
       return_package_id: number;

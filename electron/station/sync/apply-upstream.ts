@@ -39,7 +39,12 @@ export class MissingReturnError extends Error {
  * The return's lines as the station keeps them: each upstream line under its local id (a new id for a
  * line not seen before), its unreceived count the upstream's when first seen and the station's own after.
  */
-async function linesOfUpstream(db: BoundTables, u: UpstreamReturn, knownLineIds: Record<string, number>, existing: ReturnRecord | undefined): Promise<{ lines: ReturnLineItem[]; lineIds: Record<string, number> }> {
+async function linesOfUpstream(
+  db: BoundTables,
+  u: UpstreamReturn,
+  knownLineIds: Record<string, number>,
+  existing: ReturnRecord | undefined,
+): Promise<{ lines: ReturnLineItem[]; lineIds: Record<string, number> }> {
   const lineIds = { ...knownLineIds };
   const localByUpstream = new Map(Object.entries(lineIds).map(([local, up]) => [up, Number(local)]));
   const fresh = u.return_line_items.filter((line) => !localByUpstream.has(line.id));
@@ -78,8 +83,12 @@ function alreadyApplied(updatedAt: string | null | undefined, link: UpstreamLink
 }
 
 /** A return's fields as the upstream gives them; a field it leaves out keeps the station's value (or an empty one on a new return). */
-function returnFields(u: UpstreamReturn, existing: ReturnRecord | undefined): Omit<ReturnRecord, 'id' | 'account_id' | 'status' | 'return_line_items' | 'sku_keys' | 'created_at' | 'updated_at'> {
-  const pick = <K extends keyof ReturnRecord>(field: K, value: ReturnRecord[K] | null | undefined, empty: ReturnRecord[K]): ReturnRecord[K] => (value === undefined || value === null ? (existing?.[field] ?? empty) : value);
+function returnFields(
+  u: UpstreamReturn,
+  existing: ReturnRecord | undefined,
+): Omit<ReturnRecord, 'id' | 'account_id' | 'status' | 'return_line_items' | 'sku_keys' | 'created_at' | 'updated_at'> {
+  const pick = <K extends keyof ReturnRecord>(field: K, value: ReturnRecord[K] | null | undefined, empty: ReturnRecord[K]): ReturnRecord[K] =>
+    value === undefined || value === null ? (existing?.[field] ?? empty) : value;
   return {
     email: pick('email', u.email, ''),
     receive_by: pick('receive_by', u.receive_by, ''),
@@ -95,7 +104,13 @@ function returnFields(u: UpstreamReturn, existing: ReturnRecord | undefined): Om
   };
 }
 
-export async function applyUpstreamReturn(db: BoundTables, accountId: number, u: UpstreamReturn, now: string, claim?: (t: BoundTables) => Promise<ReturnRecord | undefined>): Promise<ReturnRecord> {
+export async function applyUpstreamReturn(
+  db: BoundTables,
+  accountId: number,
+  u: UpstreamReturn,
+  now: string,
+  claim?: (t: BoundTables) => Promise<ReturnRecord | undefined>,
+): Promise<ReturnRecord> {
   let link = await linkOfUpstream(db, accountId, 'return', u.id);
   let existing = link ? await db.returns.get(link.local_id) : undefined;
   // A version already applied (the overlap re-reads it) or an older one arriving late changes nothing.
@@ -106,7 +121,10 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
     if (existing) link = undefined;
   }
   // A claimed return's lines map by position (the upstream keeps the order it was given).
-  const claimedLines = existing && !link ? Object.fromEntries(existing.return_line_items.flatMap((line, i) => (u.return_line_items[i] ? [[String(line.id), u.return_line_items[i].id]] : []))) : {};
+  const claimedLines =
+    existing && !link
+      ? Object.fromEntries(existing.return_line_items.flatMap((line, i) => (u.return_line_items[i] ? [[String(line.id), u.return_line_items[i].id]] : [])))
+      : {};
   const { lines, lineIds } = await linesOfUpstream(db, u, link?.line_ids ?? claimedLines, existing);
   const fields = {
     account_id: accountId,
@@ -131,7 +149,19 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
     record = { ...draft, id };
     await logChange(db, { account_id: accountId, resource: 'return', resource_id: id, action: 'created', data: record, at: now }, 'upstream');
   }
-  await putLink(db, { kind: 'return', local_id: record.id, account_id: accountId, upstream_id: u.id, synced: {}, line_ids: lineIds, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, now);
+  await putLink(
+    db,
+    {
+      kind: 'return',
+      local_id: record.id,
+      account_id: accountId,
+      upstream_id: u.id,
+      synced: {},
+      line_ids: lineIds,
+      ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}),
+    },
+    now,
+  );
   return (await recountReturn(db, record.id, now)) ?? record;
 }
 
@@ -140,10 +170,17 @@ export async function applyUpstreamReturn(db: BoundTables, accountId: number, u:
  * package not yet linked), takes the back office's fields, keeps the dock's, moves status only
  * forward, logs every value it replaced or kept against the upstream, and refreshes the synced snapshot.
  */
-export async function applyUpstreamPackage(db: BoundTables, accountId: number, u: UpstreamPackage, now: string, options: { sameVersion?: boolean } = {}): Promise<ReturnPackage | NotStored> {
+export async function applyUpstreamPackage(
+  db: BoundTables,
+  accountId: number,
+  u: UpstreamPackage,
+  now: string,
+  options: { sameVersion?: boolean } = {},
+): Promise<ReturnPackage | NotStored> {
   const returnLink = await linkOfUpstream(db, accountId, 'return', u.return_id);
   const match = await matchLocalPackage(db, accountId, u);
-  if ('twinOf' in match) return { notStored: `a duplicate upstream: tracking number ${u.tracking_number} is also upstream package ${match.twinOf}, which the station keeps` };
+  if ('twinOf' in match)
+    return { notStored: `a duplicate upstream: tracking number ${u.tracking_number} is also upstream package ${match.twinOf}, which the station keeps` };
   const { local, link } = match;
   if (alreadyApplied(u.updated_at, link, options.sameVersion) && local) return local;
   const incoming = upstreamValuesFromAnswer(u);
@@ -161,7 +198,19 @@ export async function applyUpstreamPackage(db: BoundTables, accountId: number, u
   if (u.processed_at && local.processed_at === null) next.processed_at = u.processed_at;
   const pkg = await saveMerged(db, accountId, local, next, returnLink?.local_id, now);
   // Spread the link: its line items' and media's upload state must survive a pull.
-  await putLink(db, { ...link, kind: 'return_package', local_id: pkg.id, account_id: accountId, upstream_id: u.id, synced, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, now);
+  await putLink(
+    db,
+    {
+      ...link,
+      kind: 'return_package',
+      local_id: pkg.id,
+      account_id: accountId,
+      upstream_id: u.id,
+      synced,
+      ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}),
+    },
+    now,
+  );
   return pkg;
 }
 
@@ -186,7 +235,10 @@ async function matchLocalPackage(db: BoundTables, accountId: number, u: Upstream
   const link = await linkOfUpstream(db, accountId, 'return_package', u.id);
   const local = link ? await db.return_packages.get(link.local_id) : undefined;
   if (local) return { local, link };
-  const sameTracking = await db.return_packages.where('[account_id+tracking_key]').equals([accountId, trackingKey(u.tracking_number)]).first();
+  const sameTracking = await db.return_packages
+    .where('[account_id+tracking_key]')
+    .equals([accountId, trackingKey(u.tracking_number)])
+    .first();
   if (!sameTracking) return { local, link };
   const other = await linkOf(db, 'return_package', sameTracking.id);
   if (other && other.upstream_id !== u.id) return { twinOf: other.upstream_id };
@@ -194,7 +246,14 @@ async function matchLocalPackage(db: BoundTables, accountId: number, u: Upstream
 }
 
 /** A package the station has not seen: created with the upstream's values, linked, its snapshot those values. */
-async function createFromUpstream(db: BoundTables, accountId: number, u: UpstreamPackage & { status: ReturnPackage['status'] }, returnId: number, incoming: FieldValues, now: string): Promise<ReturnPackage> {
+async function createFromUpstream(
+  db: BoundTables,
+  accountId: number,
+  u: UpstreamPackage & { status: ReturnPackage['status'] },
+  returnId: number,
+  incoming: FieldValues,
+  now: string,
+): Promise<ReturnPackage> {
   const values = { ...Object.fromEntries(PUSHED_FIELDS.map((f) => [f, null])), ...incoming } as Record<string, unknown>;
   const draft: Omit<ReturnPackage, 'id'> = {
     account_id: accountId,
@@ -225,7 +284,18 @@ async function createFromUpstream(db: BoundTables, accountId: number, u: Upstrea
   const id = await db.return_packages.add(draft as ReturnPackage);
   const pkg = { ...draft, id };
   await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'created', data: pkg, at: now }, 'upstream');
-  await putLink(db, { kind: 'return_package', local_id: id, account_id: accountId, upstream_id: u.id, synced: { ...values }, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, now);
+  await putLink(
+    db,
+    {
+      kind: 'return_package',
+      local_id: id,
+      account_id: accountId,
+      upstream_id: u.id,
+      synced: { ...values },
+      ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}),
+    },
+    now,
+  );
   return pkg;
 }
 
@@ -245,7 +315,16 @@ async function mergeFields(db: BoundTables, { accountId, local, linked, incoming
   const current = localValues(local);
   const next: Record<string, unknown> = {};
   const conflict = (field: string, kept: 'upstream' | 'station', localValue: unknown, upstreamValue: unknown) =>
-    logConflict(db, { account_id: accountId, kind: 'return_package', local_id: local.id, field, local_value: localValue, upstream_value: upstreamValue, kept, at: now });
+    logConflict(db, {
+      account_id: accountId,
+      kind: 'return_package',
+      local_id: local.id,
+      field,
+      local_value: localValue,
+      upstream_value: upstreamValue,
+      kept,
+      at: now,
+    });
   for (const [field, value] of Object.entries(incoming) as Array<[keyof FieldValues, unknown]>) {
     const mine = current[field];
     const base = synced[field];
@@ -274,7 +353,14 @@ async function mergeFields(db: BoundTables, { accountId, local, linked, incoming
 }
 
 /** Writes the merged package when anything changed (or it moved to another return); recounts on receipt. */
-async function saveMerged(db: BoundTables, accountId: number, local: ReturnPackage, next: Record<string, unknown>, upstreamReturnLocal: number | undefined, now: string): Promise<ReturnPackage> {
+async function saveMerged(
+  db: BoundTables,
+  accountId: number,
+  local: ReturnPackage,
+  next: Record<string, unknown>,
+  upstreamReturnLocal: number | undefined,
+  now: string,
+): Promise<ReturnPackage> {
   if (Object.keys(next).length === 0 && (upstreamReturnLocal === undefined || upstreamReturnLocal === local.return_id)) return local;
   const pkg: ReturnPackage = { ...local, ...(next as Partial<ReturnPackage>) };
   if (upstreamReturnLocal !== undefined) pkg.return_id = upstreamReturnLocal;
@@ -300,6 +386,8 @@ export function sameReturn(local: ReturnRecord, u: UpstreamReturn): boolean {
     same(local.currency, u.currency) &&
     same(local.reason_of_return, u.reason_of_return) &&
     u.return_line_items.length === local.return_line_items.length &&
-    u.return_line_items.every((line, i) => same(local.return_line_items[i]?.merchant_sku, line.merchant_sku) && line.quantity === local.return_line_items[i]?.quantity)
+    u.return_line_items.every(
+      (line, i) => same(local.return_line_items[i]?.merchant_sku, line.merchant_sku) && line.quantity === local.return_line_items[i]?.quantity,
+    )
   );
 }

@@ -33,7 +33,12 @@ function roundStart(cursor: PullCursor, overlapMs: number): string {
  * now, when the station first saw it); a round that began `overlap` after that, read the whole window
  * and found nothing newer closes it. The station's clock times a duration here only.
  */
-function overlapAfter(before: PullCursor, updatedAt: string | null, round: { startedAt: string; fromStart: boolean; now: string }, overlapMs: number): Pick<PullCursor, 'advanced_at' | 'settled'> {
+function overlapAfter(
+  before: PullCursor,
+  updatedAt: string | null,
+  round: { startedAt: string; fromStart: boolean; now: string },
+  overlapMs: number,
+): Pick<PullCursor, 'advanced_at' | 'settled'> {
   if (updatedAt !== before.updated_at || !before.advanced_at) return { advanced_at: round.now, settled: false };
   const closed = round.fromStart && Date.parse(round.startedAt) >= Date.parse(before.advanced_at) + overlapMs;
   return { advanced_at: before.advanced_at, settled: (before.settled ?? false) || closed };
@@ -64,7 +69,13 @@ function contradiction<T extends { id: number }>(kind: ListKind<T>, records: T[]
  * `updated_at` moves to the next page instead). Returns (the station asks no sort of them): the
  * round's query paged through, its page saved per page.
  */
-export async function readChanges<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, priority: RequestPriority): Promise<FeedOutcome> {
+export async function readChanges<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  report: RoundReport,
+  priority: RequestPriority,
+): Promise<FeedOutcome> {
   const sorted = kind.list === 'packages';
   const overlapMs = sc.overlapMs ?? PULL_OVERLAP_MS;
   const startedAt = sc.clock.now();
@@ -87,9 +98,35 @@ export async function readChanges<T extends { id: number }>(sc: SyncContext, kin
     if (!wrong && kind.prepare) await kind.prepare(sc, accountId, read.records, report, priority);
     let next: PullCursor;
     if (wrong) next = { ...cursor, page: 1, round_since: null, round_max: null };
-    else if (done) next = { updated_at: updatedAt, page: 1, round_since: null, round_max: null, seen: 0, total: null, ...overlapAfter(before, updatedAt, { startedAt, fromStart, now: sc.clock.now() }, overlapMs) };
-    else if (sorted) next = { ...cursor, updated_at: updatedAt, page: samePage ? page + 1 : 1, round_since: null, round_max: null, seen: cursor.seen + read.records.length, total: cursor.total ?? read.totalCount };
-    else next = { ...cursor, round_since: since, page: page + 1, round_max: max, seen: (cursor.round_since === null ? 0 : cursor.seen) + read.records.length, total: read.totalCount };
+    else if (done)
+      next = {
+        updated_at: updatedAt,
+        page: 1,
+        round_since: null,
+        round_max: null,
+        seen: 0,
+        total: null,
+        ...overlapAfter(before, updatedAt, { startedAt, fromStart, now: sc.clock.now() }, overlapMs),
+      };
+    else if (sorted)
+      next = {
+        ...cursor,
+        updated_at: updatedAt,
+        page: samePage ? page + 1 : 1,
+        round_since: null,
+        round_max: null,
+        seen: cursor.seen + read.records.length,
+        total: cursor.total ?? read.totalCount,
+      };
+    else
+      next = {
+        ...cursor,
+        round_since: since,
+        page: page + 1,
+        round_max: max,
+        seen: (cursor.round_since === null ? 0 : cursor.seen) + read.records.length,
+        total: read.totalCount,
+      };
     await sc.store.write(async (tx) => {
       const t = boundTables(tx);
       const now = sc.clock.now();
@@ -118,7 +155,13 @@ export async function readChanges<T extends { id: number }>(sc: SyncContext, kin
  * smaller than the whole list's; ignored when a record contradicts it; unknown otherwise (asked
  * again in an hour). What the answer holds is stored like any page.
  */
-export async function probeChanges<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, priority: RequestPriority): Promise<void> {
+export async function probeChanges<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  report: RoundReport,
+  priority: RequestPriority,
+): Promise<void> {
   const lists = listsOf(await accountState(sc.store.tables, accountId));
   const state = lists[kind.list];
   const since = state.max_updated_at ?? null;
@@ -144,7 +187,11 @@ export async function probeChanges<T extends { id: number }>(sc: SyncContext, ki
     const fresh = await accountState(t, accountId);
     const freshLists = listsOf(fresh);
     const list = { ...freshLists[kind.list], changes: verdict, changes_checked_at: now, ...(wrong ? { contradiction: wrong } : {}) } as const;
-    await t.sync_state.put({ ...fresh, ...(verdict === 'honoured' ? { [kind.list]: feedCursorAt(since, now) } : {}), lists: { ...freshLists, [kind.list]: list } });
+    await t.sync_state.put({
+      ...fresh,
+      ...(verdict === 'honoured' ? { [kind.list]: feedCursorAt(since, now) } : {}),
+      lists: { ...freshLists, [kind.list]: list },
+    });
   });
   report.pulled += read.records.length;
 }

@@ -35,7 +35,12 @@ export async function changeView(t: Pick<ReadTables, 'returns' | 'return_package
 }
 
 /** Held changes first (they need a person), then by age. */
-export async function listChanges(t: ReadTables, states: readonly SyncChange['state'][] | undefined, page: number, perPage: number): Promise<{ data: SyncChange[]; total: number }> {
+export async function listChanges(
+  t: ReadTables,
+  states: readonly SyncChange['state'][] | undefined,
+  page: number,
+  perPage: number,
+): Promise<{ data: SyncChange[]; total: number }> {
   const rank = (e: OutboxEntry) => (e.hold ? 0 : e.attempts > 0 ? 1 : 2);
   const entries = (await t.outbox.toArray())
     .filter((e) => states === undefined || states.includes(stateOf(e)))

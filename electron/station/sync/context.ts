@@ -51,5 +51,23 @@ export interface RoundReport {
 }
 
 export function emptyReport(): RoundReport {
-  return { created: 0, updated: 0, adopted: 0, media_uploaded: 0, parked: 0, gone: 0, retrying: 0, waiting: 0, pulled: 0, conflicts: 0, offline: false, backoff_until: null, paused: [], requests: 0, more: false, pull_left: [], pull_failed: [] };
+  return {
+    created: 0,
+    updated: 0,
+    adopted: 0,
+    media_uploaded: 0,
+    parked: 0,
+    gone: 0,
+    retrying: 0,
+    waiting: 0,
+    pulled: 0,
+    conflicts: 0,
+    offline: false,
+    backoff_until: null,
+    paused: [],
+    requests: 0,
+    more: false,
+    pull_left: [],
+    pull_failed: [],
+  };
 }

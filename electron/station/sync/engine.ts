@@ -143,7 +143,8 @@ async function clearBackoff(store: StationStore, which: (entry: OutboxEntry) => 
 }
 
 /** A change that backed off only because the upstream failed (a 5xx or no answer), not refused for itself. */
-const waitedForUpstream = (entry: OutboxEntry): boolean => entry.hold === null && entry.error !== null && (entry.error.status === null || upstreamFailing(entry.error.status));
+const waitedForUpstream = (entry: OutboxEntry): boolean =>
+  entry.hold === null && entry.error !== null && (entry.error.status === null || upstreamFailing(entry.error.status));
 
 /** After an outage the idle reads go at one station's pace for this long: what the others pushed on recovery reaches this one soon. */
 export const AFTER_OUTAGE_MS = 10 * 60_000;
@@ -251,10 +252,26 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function contextFor(settings: UpstreamSettings, budget: RateBudget = budgetFor(settings)): Promise<SyncContext> {
     const hub = hubFor(settings);
     const client = specFallbackClient(
-      createUpstreamClient(settings, budget, upstreamFetch(settings, options.fetch), settings.site ? () => ({ 'Returns-Station-Pending': String(feed.current().pending_changes) }) : undefined),
+      createUpstreamClient(
+        settings,
+        budget,
+        upstreamFetch(settings, options.fetch),
+        settings.site ? () => ({ 'Returns-Station-Pending': String(feed.current().pending_changes) }) : undefined,
+      ),
       hub,
     );
-    return { store, clock, client, hub, outbox, instanceId: await instanceIdOf(store), pace: () => (afterOutage(budget) ? 1 : budget.share()), ...(options.random ? { random: options.random } : {}), ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}), ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}) };
+    return {
+      store,
+      clock,
+      client,
+      hub,
+      outbox,
+      instanceId: await instanceIdOf(store),
+      pace: () => (afterOutage(budget) ? 1 : budget.share()),
+      ...(options.random ? { random: options.random } : {}),
+      ...(options.overlapMs !== undefined ? { overlapMs: options.overlapMs } : {}),
+      ...(options.idleEveryMs !== undefined ? { idleEveryMs: options.idleEveryMs } : {}),
+    };
   }
 
   function afterOutage(budget: RateBudget): boolean {

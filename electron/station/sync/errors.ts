@@ -32,10 +32,16 @@ export function pauseFrom(answer: UpstreamAnswer): SyncPausedError {
   const { code, message } = upstreamMessage(answer);
   if (code === 'SITE_MEMBER_REMOVED') {
     // Its changes are kept (a pause sends nothing and drops nothing) until a person joins it again or sets another upstream.
-    return new SyncPausedError(answer.status, `${REMOVED_FROM_SITE} (${answer.status}: ${message}). Unsent changes stay on this station: join a site again (\`returns-station site join\`) or set another upstream.`);
+    return new SyncPausedError(
+      answer.status,
+      `${REMOVED_FROM_SITE} (${answer.status}: ${message}). Unsent changes stay on this station: join a site again (\`returns-station site join\`) or set another upstream.`,
+    );
   }
   const what = answer.status === 401 ? 'The upstream refused the station token' : 'The upstream refused this account for the station token';
-  return new SyncPausedError(answer.status, `${what} (${answer.status}: ${message}). Set a valid token with \`returns-station upstream set\` or the settings screen.`);
+  return new SyncPausedError(
+    answer.status,
+    `${what} (${answer.status}: ${message}). Set a valid token with \`returns-station upstream set\` or the settings screen.`,
+  );
 }
 
 export const BACKOFF_BASE_MS = 1_000;

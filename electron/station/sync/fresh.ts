@@ -128,7 +128,12 @@ export function createFreshReads(options: FreshReadsOptions): FreshReads {
  * and keep the dock's own (apply-upstream.ts). Throws UpstreamUnreachableError when the package's
  * read could not be made.
  */
-export async function readDetail(sc: SyncContext, accountId: number, localId: number, options: { priority: RequestPriority; timeoutMs?: number; withReturn: boolean }): Promise<FreshOutcome> {
+export async function readDetail(
+  sc: SyncContext,
+  accountId: number,
+  localId: number,
+  options: { priority: RequestPriority; timeoutMs?: number; withReturn: boolean },
+): Promise<FreshOutcome> {
   const db = sc.store.tables;
   const link = await linkOf(db, 'return_package', localId);
   const pkg = link && link.account_id === accountId ? await db.return_packages.get(localId) : undefined;
@@ -136,7 +141,12 @@ export async function readDetail(sc: SyncContext, accountId: number, localId: nu
   // What the link said before the answer: a push or pull that writes it meanwhile knows newer things.
   const before = JSON.stringify(link.synced);
   const returnLink = options.withReturn && (await askReturn(sc, accountId)) ? await linkOf(db, 'return', pkg.return_id) : undefined;
-  const get = (url: string): UpstreamRequest => ({ method: 'GET', url, priority: options.priority, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  const get = (url: string): UpstreamRequest => ({
+    method: 'GET',
+    url,
+    priority: options.priority,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  });
   const [pkgAnswer, retAnswer] = await Promise.allSettled([
     sc.client.send(get(sc.client.packagesUrl(accountId, link.upstream_id))),
     returnLink ? sc.client.send(get(sc.client.accountReturnsUrl(accountId, returnLink.upstream_id))) : Promise.resolve(null),
@@ -223,7 +233,10 @@ export async function fillDetails(sc: SyncContext, accountId: number): Promise<n
   // Stations that share the upstream's budget share the fill too: each spends its FILL_PER_HOUR over
   // `share` hours, so a fleet spends about what one station does.
   const windowMs = FILL_WINDOW_MS * Math.max(1, sc.pace?.() ?? 1);
-  const window = state.detail_fill && at - Date.parse(state.detail_fill.window_start) < windowMs && at >= Date.parse(state.detail_fill.window_start) ? state.detail_fill : { window_start: now, spent: 0 };
+  const window =
+    state.detail_fill && at - Date.parse(state.detail_fill.window_start) < windowMs && at >= Date.parse(state.detail_fill.window_start)
+      ? state.detail_fill
+      : { window_start: now, spent: 0 };
   const allowance = FILL_PER_HOUR - window.spent;
   const skips = nothingDueUntil.get(sc.store) ?? new Map<number, number>();
   nothingDueUntil.set(sc.store, skips);

@@ -70,7 +70,12 @@ export function specFallbackClient(client: UpstreamClient, hub: HubInterface): U
   const send = async (request: UpstreamRequest): Promise<UpstreamAnswer | null> => {
     const answer = await client.send(request);
     if (!answer || !carriesSiteAdditions(request.json) || !refusesSiteAdditions(answer)) return answer;
-    markSpecOnly(hub, `it refused ${fieldErrorsOf(answer).map((f) => f.path).join(', ')} as unknown`);
+    markSpecOnly(
+      hub,
+      `it refused ${fieldErrorsOf(answer)
+        .map((f) => f.path)
+        .join(', ')} as unknown`,
+    );
     return client.send({ ...request, json: withoutSiteAdditions(request.json) });
   };
   return {

@@ -90,7 +90,8 @@ export async function pushLineItems(sc: SyncContext, pkg: ReturnPackage, link: U
   const state = await accountState(sc.store.tables, pkg.account_id);
   for (const item of items) {
     // A unit recorded before the station's links were dropped may be upstream already: looked for first.
-    if (!push.map[String(item.id)] && recordedBeforeRelink(state, item.created_at)) push.map[String(item.id)] = { upstream_id: null, synced: {}, attempted_at: state.relinked_at ?? null };
+    if (!push.map[String(item.id)] && recordedBeforeRelink(state, item.created_at))
+      push.map[String(item.id)] = { upstream_id: null, synced: {}, attempted_at: state.relinked_at ?? null };
     const outcome = await pushItem(push, item.id, itemBody(item, lineIds, usesSiteInterface(sc)));
     if (outcome !== 'next') return outcome;
   }
@@ -134,11 +135,19 @@ async function createItem(push: ItemPush, itemId: number, body: Record<string, u
   const replaces = push.map[key]?.replaces;
   const attempted = { upstream_id: null, synced: {}, attempted_at: sc.clock.now(), ...(replaces ? { replaces } : {}) };
   await save((m) => void (m[key] = attempted));
-  const answer = await sc.client.send({ method: 'POST', url: push.url, json: body, idempotencyKey: `returns-station-sync:${sc.instanceId}:package_line_item:${itemId}${replaces ? `:replaces:${replaces}` : ''}`, priority: 'push' });
+  const answer = await sc.client.send({
+    method: 'POST',
+    url: push.url,
+    json: body,
+    idempotencyKey: `returns-station-sync:${sc.instanceId}:package_line_item:${itemId}${replaces ? `:replaces:${replaces}` : ''}`,
+    priority: 'push',
+  });
   if (!answer) return { ok: true };
   if (answerKind(answer.status) !== 'ok') {
     if (await subResourceUnsupported(sc, pkg, link, answer)) {
-      await save(() => undefined, { line_items_unsupported: `The upstream has no line items (${answer.status}: ${upstreamMessage(answer).message}); they stay on the station.` });
+      await save(() => undefined, {
+        line_items_unsupported: `The upstream has no line items (${answer.status}: ${upstreamMessage(answer).message}); they stay on the station.`,
+      });
       return { ok: true };
     }
     return { ok: false, answer };
@@ -151,7 +160,12 @@ async function createItem(push: ItemPush, itemId: number, body: Record<string, u
 }
 
 /** PATCHes the fields that differ from the item's synced snapshot. */
-async function patchItem(push: ItemPush, key: string, state: { upstream_id: number; synced: Record<string, unknown> }, body: Record<string, unknown>): Promise<LineItemsOutcome | 'next'> {
+async function patchItem(
+  push: ItemPush,
+  key: string,
+  state: { upstream_id: number; synced: Record<string, unknown> },
+  body: Record<string, unknown>,
+): Promise<LineItemsOutcome | 'next'> {
   const changed = Object.fromEntries(Object.entries(body).filter(([field, value]) => !sameValue(value, state.synced[field])));
   if (Object.keys(changed).length === 0) return 'next';
   const answer = await push.sc.client.send({ method: 'PATCH', url: `${push.url}/${state.upstream_id}`, json: changed, priority: 'push' });
@@ -172,7 +186,12 @@ async function patchItem(push: ItemPush, key: string, state: { upstream_id: numb
  * adopted and never leaves two). An upstream that deletes no items keeps its first values: the change
  * stays on the station, said on the link (`line_item_changes_kept_local`), and the receipt goes on.
  */
-async function replaceItem(push: ItemPush, key: string, state: { upstream_id: number; synced: Record<string, unknown> }, body: Record<string, unknown>): Promise<LineItemsOutcome | 'next'> {
+async function replaceItem(
+  push: ItemPush,
+  key: string,
+  state: { upstream_id: number; synced: Record<string, unknown> },
+  body: Record<string, unknown>,
+): Promise<LineItemsOutcome | 'next'> {
   const { sc, pkg, link } = push;
   const read = await sc.client.send({ method: 'GET', url: sc.client.packagesUrl(pkg.account_id, link.upstream_id), priority: 'push' });
   if (!read) return { ok: true };
@@ -217,6 +236,11 @@ async function adoptItem(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLink
   if (!answer || answerKind(answer.status) !== 'ok') return null;
   const upstreamItems = (answer.body as { line_items?: Array<Record<string, unknown>> } | null)?.line_items ?? [];
   const claimed = new Set(Object.values(map).map((s) => s.upstream_id));
-  const match = upstreamItems.find((u) => typeof u.id === 'number' && !claimed.has(u.id) && ['return_line_item_id', 'quantity', 'merchant_sku', 'condition', 'barcode'].every((f) => sameValue(u[f], body[f])));
+  const match = upstreamItems.find(
+    (u) =>
+      typeof u.id === 'number' &&
+      !claimed.has(u.id) &&
+      ['return_line_item_id', 'quantity', 'merchant_sku', 'condition', 'barcode'].every((f) => sameValue(u[f], body[f])),
+  );
   return typeof match?.id === 'number' ? match.id : null;
 }

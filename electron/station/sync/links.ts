@@ -6,15 +6,16 @@ export function linkOf(tables: Pick<ReadTables, 'upstream_links'>, kind: SyncKin
 }
 
 /** The link of an upstream record, if the station has its twin. */
-export function linkOfUpstream(tables: Pick<ReadTables, 'upstream_links'>, accountId: number, kind: SyncKind, upstreamId: number): Promise<UpstreamLink | undefined> {
+export function linkOfUpstream(
+  tables: Pick<ReadTables, 'upstream_links'>,
+  accountId: number,
+  kind: SyncKind,
+  upstreamId: number,
+): Promise<UpstreamLink | undefined> {
   return tables.upstream_links.where('[account_id+kind+upstream_id]').equals([accountId, kind, upstreamId]).first();
 }
 
-export async function putLink(
-  t: BoundTables,
-  link: Omit<UpstreamLink, 'key' | 'linked_at'> & { linked_at?: string },
-  now: string,
-): Promise<UpstreamLink> {
+export async function putLink(t: BoundTables, link: Omit<UpstreamLink, 'key' | 'linked_at'> & { linked_at?: string }, now: string): Promise<UpstreamLink> {
   const full: UpstreamLink = { ...link, key: outboxKey(link.kind, link.local_id), linked_at: link.linked_at ?? now };
   await t.upstream_links.put(full);
   return full;

@@ -73,14 +73,22 @@ export function okBody(answer: UpstreamAnswer | null, what: string): unknown {
  * of `meta.per_page` and the records on a page before the last; null when neither can be told.
  */
 export function answeredSize(meta: PageMeta, items: number, page: number): number | null {
-  const fits = (size: number | undefined): size is number => size !== undefined && size > 0 && items <= size && Math.ceil(meta.total_count / size) === meta.total_pages;
+  const fits = (size: number | undefined): size is number =>
+    size !== undefined && size > 0 && items <= size && Math.ceil(meta.total_count / size) === meta.total_pages;
   if (fits(meta.per_page)) return meta.per_page;
   if (page < meta.total_pages && fits(items)) return items;
   if (meta.total_pages <= 1 && meta.total_count === items && items > 0) return null;
   return meta.per_page !== undefined && items <= meta.per_page ? meta.per_page : null;
 }
 
-export async function readPage<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, page: number, priority: RequestPriority, query: Record<string, string> = {}): Promise<PageRead<T> | null> {
+export async function readPage<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  page: number,
+  priority: RequestPriority,
+  query: Record<string, string> = {},
+): Promise<PageRead<T> | null> {
   const answer = await sc.client.send({ method: 'GET', url: kind.url(sc, accountId), query: { ...query, page, per_page: PULL_PAGE_SIZE }, priority });
   const body = okBody(answer, `the ${kind.list} list`);
   if (body === null) return null;
@@ -89,7 +97,14 @@ export async function readPage<T extends { id: number }>(sc: SyncContext, kind: 
   const { records, unreadable } = readEach(list.items, kind.read);
   // A bare array is the whole list at once, whatever page was asked.
   if (!list.meta) return { page: 1, records, unreadable, totalCount: list.items.length, totalPages: 1, size: null };
-  return { page, records, unreadable, totalCount: list.meta.total_count, totalPages: Math.max(1, list.meta.total_pages), size: answeredSize(list.meta, list.items.length, page) };
+  return {
+    page,
+    records,
+    unreadable,
+    totalCount: list.meta.total_count,
+    totalPages: Math.max(1, list.meta.total_pages),
+    size: answeredSize(list.meta, list.items.length, page),
+  };
 }
 
 /** The order one page's ids show: up, down, or neither (one record shows nothing). */
@@ -114,13 +129,22 @@ function joinOrder(a: ListPass['order'], b: ListPass['order']): ListPass['order'
 }
 
 const maxOf = (values: number[], start: number | null): number | null => values.reduce<number | null>((m, v) => (m === null || v > m ? v : m), start);
-const latest = (values: Array<string | null | undefined>, start: string | null): string | null => values.reduce<string | null>((m, v) => (v && (m === null || v > m) ? v : m), start);
+const latest = (values: Array<string | null | undefined>, start: string | null): string | null =>
+  values.reduce<string | null>((m, v) => (v && (m === null || v > m) ? v : m), start);
 
 /**
  * Stores one page (and the list state the caller derives from it) in one store write; returns the
  * ids that were new to the station (neither linked nor listed as not stored).
  */
-async function storePage<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, read: PageRead<T>, report: RoundReport, priority: RequestPriority, nextState: (state: UpstreamListState) => UpstreamListState): Promise<Set<number>> {
+async function storePage<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  read: PageRead<T>,
+  report: RoundReport,
+  priority: RequestPriority,
+  nextState: (state: UpstreamListState) => UpstreamListState,
+): Promise<Set<number>> {
   if (kind.prepare) await kind.prepare(sc, accountId, read.records, report, priority);
   let fresh = new Set<number>();
   await sc.store.write(async (tx) => {
@@ -150,10 +174,27 @@ export type ScanOutcome = 'done' | 'budget';
  * Continues (or starts) a full pass; stops after `maxPages` pages or when the budget says not now.
  * Ends with the order the pages showed, the count, and every record stored.
  */
-export async function continuePass<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, options: { maxPages: number; priority: RequestPriority }): Promise<ScanOutcome> {
+export async function continuePass<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  report: RoundReport,
+  options: { maxPages: number; priority: RequestPriority },
+): Promise<ScanOutcome> {
   for (let pages = 0; pages < options.maxPages; pages += 1) {
     const state = await listState(sc.store.tables, accountId, kind.list);
-    const pass: ListPass = state.pass ?? { next_page: 1, page_size: null, seen: 0, total: null, started_at: sc.clock.now(), order: null, last_id: null, open_pages: [], max_id: null, max_updated_at: null };
+    const pass: ListPass = state.pass ?? {
+      next_page: 1,
+      page_size: null,
+      seen: 0,
+      total: null,
+      started_at: sc.clock.now(),
+      order: null,
+      last_id: null,
+      open_pages: [],
+      max_id: null,
+      max_updated_at: null,
+    };
     const read = await readPage(sc, kind, accountId, pass.next_page, options.priority);
     if (!read) return 'budget';
     const size = read.size ?? pass.page_size ?? state.page_size;
@@ -212,7 +253,13 @@ export async function requestPass(sc: SyncContext, accountId: number, list: List
  * began is now on the station or listed as not stored; 'unknown-order' that this list cannot be read
  * that way (a full pass is needed).
  */
-export async function readNewest<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, priority: RequestPriority): Promise<ScanOutcome | 'unknown-order'> {
+export async function readNewest<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  report: RoundReport,
+  priority: RequestPriority,
+): Promise<ScanOutcome | 'unknown-order'> {
   const startedAt = sc.clock.now();
   const state = await listState(sc.store.tables, accountId, kind.list);
   if (state.pass !== null || state.passed_at === null || state.order === null || state.order === 'unknown' || state.page_size === null) return 'unknown-order';
@@ -231,13 +278,26 @@ export async function readNewest<T extends { id: number }>(sc: SyncContext, kind
     const ids = read.records.map((r) => r.id);
     const pageOrder = orderOf(ids);
     if ((pageOrder !== null && pageOrder !== state.order) || (read.size !== null && read.size !== state.page_size)) {
-      const why = pageOrder !== state.order ? `page ${page} of the ${kind.list} list is not in ${state.order === 'id_asc' ? 'ascending' : 'descending'} id order` : `the ${kind.list} list answered ${read.size} a page, not ${state.page_size}`;
-      await storePage(sc, kind, accountId, read, report, priority, (s) => ({ ...s, order: pageOrder === state.order ? s.order : null, page_size: read.size ?? s.page_size, passed_at: null, contradiction: why }));
+      const why =
+        pageOrder !== state.order
+          ? `page ${page} of the ${kind.list} list is not in ${state.order === 'id_asc' ? 'ascending' : 'descending'} id order`
+          : `the ${kind.list} list answered ${read.size} a page, not ${state.page_size}`;
+      await storePage(sc, kind, accountId, read, report, priority, (s) => ({
+        ...s,
+        order: pageOrder === state.order ? s.order : null,
+        page_size: read.size ?? s.page_size,
+        passed_at: null,
+        contradiction: why,
+      }));
       return 'unknown-order';
     }
     for (const id of ids) if (id > floor) newIds.add(id);
     // A page read here counts as refreshed: it leaves the open pages' queue.
-    await storePage(sc, kind, accountId, read, report, priority, (s) => ({ ...s, open_pages: openPagesAfter(kind, s.open_pages, page, read.records), ...(s.open_queue ? { open_queue: s.open_queue.filter((p) => p !== page) } : {}) }));
+    await storePage(sc, kind, accountId, read, report, priority, (s) => ({
+      ...s,
+      open_pages: openPagesAfter(kind, s.open_pages, page, read.records),
+      ...(s.open_queue ? { open_queue: s.open_queue.filter((p) => p !== page) } : {}),
+    }));
     // The count grew past the page read first: the newest end is further on.
     if (up && !jumped && read.totalPages > page) {
       jumped = true;
@@ -260,7 +320,12 @@ export async function readNewest<T extends { id: number }>(sc: SyncContext, kind
       total: totalCount,
       max_id: maxOf([...newIds], s.max_id),
       settled_at: missed ? s.settled_at : startedAt,
-      ...(missed ? { passed_at: null, contradiction: `the ${kind.list} count grew by ${totalCount - (state.total ?? 0)} but ${newIds.size} new records were at the newest end` } : {}),
+      ...(missed
+        ? {
+            passed_at: null,
+            contradiction: `the ${kind.list} count grew by ${totalCount - (state.total ?? 0)} but ${newIds.size} new records were at the newest end`,
+          }
+        : {}),
     })),
   );
   return missed ? 'unknown-order' : 'done';
@@ -270,7 +335,14 @@ export async function readNewest<T extends { id: number }>(sc: SyncContext, kind
  * Re-reads one page for edits: the first of `openDue` (the open pages' queue), else the next page of
  * the rolling cycle.
  */
-export async function refreshPage<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, priority: RequestPriority, openDue: number[]): Promise<{ outcome: ScanOutcome; page: number | null }> {
+export async function refreshPage<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  report: RoundReport,
+  priority: RequestPriority,
+  openDue: number[],
+): Promise<{ outcome: ScanOutcome; page: number | null }> {
   const state = await listState(sc.store.tables, accountId, kind.list);
   if (state.passed_at === null || state.page_size === null) return { outcome: 'done', page: null };
   const lastPage = Math.max(1, Math.ceil((state.total ?? 0) / state.page_size));
@@ -279,13 +351,29 @@ export async function refreshPage<T extends { id: number }>(sc: SyncContext, kin
   if (!read) return { outcome: 'budget', page: null };
   const rolled = openDue.length === 0;
   const rolling = rolled ? (page >= read.totalPages ? 1 : page + 1) : state.rolling_page;
-  await storePage(sc, kind, accountId, read, report, priority, (s) => ({ ...s, rolling_page: rolling, open_pages: openPagesAfter(kind, s.open_pages, page, read.records), ...(rolled ? { rolled_since_queue: true } : {}) }));
+  await storePage(sc, kind, accountId, read, report, priority, (s) => ({
+    ...s,
+    rolling_page: rolling,
+    open_pages: openPagesAfter(kind, s.open_pages, page, read.records),
+    ...(rolled ? { rolled_since_queue: true } : {}),
+  }));
   return { outcome: 'done', page };
 }
 
 /** Records the verdict on the `updated_since` extension. */
-export async function setChanges(sc: SyncContext, accountId: number, list: ListName, changes: UpstreamListState['changes'], contradiction: string | null): Promise<void> {
+export async function setChanges(
+  sc: SyncContext,
+  accountId: number,
+  list: ListName,
+  changes: UpstreamListState['changes'],
+  contradiction: string | null,
+): Promise<void> {
   await sc.store.write((tx) =>
-    updateListState(boundTables(tx), accountId, list, (s) => ({ ...s, changes, changes_checked_at: sc.clock.now(), ...(contradiction ? { contradiction } : {}) })),
+    updateListState(boundTables(tx), accountId, list, (s) => ({
+      ...s,
+      changes,
+      changes_checked_at: sc.clock.now(),
+      ...(contradiction ? { contradiction } : {}),
+    })),
   );
 }

@@ -34,7 +34,12 @@ export async function listState(t: Pick<ReadTables, 'sync_state'>, accountId: nu
 }
 
 /** Changes one list's state inside the caller's write. */
-export async function updateListState(t: BoundTables, accountId: number, list: ListName, change: (state: UpstreamListState) => UpstreamListState): Promise<UpstreamListState> {
+export async function updateListState(
+  t: BoundTables,
+  accountId: number,
+  list: ListName,
+  change: (state: UpstreamListState) => UpstreamListState,
+): Promise<UpstreamListState> {
   const state = await accountState(t, accountId);
   const lists = listsOf(state);
   const next = change(lists[list]);
@@ -69,5 +74,7 @@ function issueKey(issue: Pick<SyncIssue, 'kind' | 'upstream_id' | 'message'>): s
 
 /** Upstream ids of records the station did not store (they are not new on the next read). */
 export function unstoredIds(state: SyncAccountState, kind: SyncKind): Set<number> {
-  return new Set((state.issues ?? []).filter((issue) => issue.kind === kind && !issue.stored && issue.upstream_id !== null).map((issue) => issue.upstream_id as number));
+  return new Set(
+    (state.issues ?? []).filter((issue) => issue.kind === kind && !issue.stored && issue.upstream_id !== null).map((issue) => issue.upstream_id as number),
+  );
 }

@@ -14,7 +14,10 @@ import type { UpstreamAnswer } from './upstream-client.ts';
 export type PackageLinkMap = 'media' | 'line_items';
 
 /** Saves a change to one map of the package's link (and `extra` fields of the link) in its own store write, on the link as stored now. */
-export type PackageLinkMapSaver<K extends PackageLinkMap> = (update: (map: NonNullable<UpstreamLink[K]>) => void, extra?: Partial<UpstreamLink>) => Promise<void>;
+export type PackageLinkMapSaver<K extends PackageLinkMap> = (
+  update: (map: NonNullable<UpstreamLink[K]>) => void,
+  extra?: Partial<UpstreamLink>,
+) => Promise<void>;
 
 export function packageLinkMapSaver<K extends PackageLinkMap>(sc: SyncContext, pkg: ReturnPackage, name: K): PackageLinkMapSaver<K> {
   return (update, extra = {}) =>

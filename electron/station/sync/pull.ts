@@ -57,7 +57,11 @@ export interface PullResult {
 
 /** Local returns whose create's answer was lost: an upstream return of the same content is theirs. */
 async function lostReturnCreates(t: BoundTables, accountId: number): Promise<ReturnRecord[]> {
-  const slots = await t.outbox.where('account_id').equals(accountId).filter((slot) => slot.kind === 'return' && slot.create_attempted_at !== null).toArray();
+  const slots = await t.outbox
+    .where('account_id')
+    .equals(accountId)
+    .filter((slot) => slot.kind === 'return' && slot.create_attempted_at !== null)
+    .toArray();
   const records: ReturnRecord[] = [];
   for (const slot of slots) {
     const record = await t.returns.get(slot.local_id);
@@ -82,7 +86,8 @@ export const RETURNS: ListKind<UpstreamReturn> = {
         return index < 0 ? undefined : pending.splice(index, 1)[0];
       });
       await clearIssues(t, accountId, 'return', u.id);
-      for (const note of u.notes_for_person ?? []) issues.push({ kind: 'return', upstream_id: u.id, stored: true, message: `upstream return ${u.id}: ${note}` });
+      for (const note of u.notes_for_person ?? [])
+        issues.push({ kind: 'return', upstream_id: u.id, stored: true, message: `upstream return ${u.id}: ${note}` });
     }
     return issues;
   },
@@ -95,7 +100,8 @@ async function ensureReturns(sc: SyncContext, accountId: number, records: Upstre
   let missing = false;
   for (const u of records) {
     if (missing) break;
-    missing = !(await linkOfUpstream(sc.store.tables, accountId, 'return', u.return_id)) && !(await linkOfUpstream(sc.store.tables, accountId, 'return_package', u.id));
+    missing =
+      !(await linkOfUpstream(sc.store.tables, accountId, 'return', u.return_id)) && !(await linkOfUpstream(sc.store.tables, accountId, 'return_package', u.id));
   }
   if (!missing) return;
   const outcome = await readNewest(sc, RETURNS, accountId, report, priority);
@@ -111,7 +117,8 @@ export const PACKAGES: ListKind<UpstreamPackage> = {
   async store(t, accountId, records, now) {
     const issues: Array<Omit<SyncIssue, 'at'>> = [];
     for (const u of records) {
-      const issue = (stored: boolean, message: string) => issues.push({ kind: 'return_package', upstream_id: u.id, stored, message: `upstream package ${u.id}: ${message}` });
+      const issue = (stored: boolean, message: string) =>
+        issues.push({ kind: 'return_package', upstream_id: u.id, stored, message: `upstream package ${u.id}: ${message}` });
       try {
         const applied = await applyUpstreamPackage(t, accountId, u, now);
         if (isStored(applied)) await clearIssues(t, accountId, 'return_package', u.id);
@@ -183,7 +190,13 @@ export async function pullAccount(sc: SyncContext, accountId: number, report: Ro
 }
 
 /** One list's share of a round; returns what it left for later, or null. */
-async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, mode: PullMode): Promise<string | null> {
+async function pullList<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  report: RoundReport,
+  mode: PullMode,
+): Promise<string | null> {
   const complete = mode === 'complete';
   const now = complete || mode === 'prompt';
   let state = await listState(sc.store.tables, accountId, kind.list);
@@ -208,7 +221,13 @@ async function pullList<T extends { id: number }>(sc: SyncContext, kind: ListKin
   return null;
 }
 
-async function fullPass<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, complete: boolean): Promise<string | null> {
+async function fullPass<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  report: RoundReport,
+  complete: boolean,
+): Promise<string | null> {
   const outcome = await continuePass(sc, kind, accountId, report, { maxPages: complete ? Number.POSITIVE_INFINITY : PASS_PAGES_PER_ROUND, priority: 'pull' });
   if (outcome === 'budget') {
     const pass = (await listState(sc.store.tables, accountId, kind.list)).pass;
@@ -224,21 +243,33 @@ async function fullPass<T extends { id: number }>(sc: SyncContext, kind: ListKin
  * refresh (the rest of the list), then the next cycle; a cycle begins at least once an hour. An idle
  * round reads one page when one is due; `sync --once` reads every open page.
  */
-async function refresh<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, report: RoundReport, complete: boolean): Promise<string | null> {
+async function refresh<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  report: RoundReport,
+  complete: boolean,
+): Promise<string | null> {
   const state = await listState(sc.store.tables, accountId, kind.list);
   const now = sc.clock.now();
   if (!complete && since(state.refreshed_at, now) < refreshEvery(sc, kind as ListKind<{ id: number }>, state.open_pages.length)) return null;
   const cycleDone = (state.open_queue ?? []).length === 0 && (state.rolled_since_queue ?? true);
   if (complete || cycleDone || since(state.open_queued_at, now) >= OPEN_REFRESH_MS) {
     const queue = [...state.open_pages];
-    await sc.store.write((tx) => updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, open_queue: queue, open_queued_at: now, rolled_since_queue: false })));
+    await sc.store.write((tx) =>
+      updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, open_queue: queue, open_queued_at: now, rolled_since_queue: false })),
+    );
   }
   for (;;) {
     const queue = (await listState(sc.store.tables, accountId, kind.list)).open_queue ?? [];
     const { outcome, page } = await refreshPage(sc, kind, accountId, report, 'pull', queue);
     if (outcome === 'budget') return `${kind.list}: refresh of open records left for the next round (rate budget)`;
     await sc.store.write((tx) =>
-      updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, refreshed_at: sc.clock.now(), open_queue: (s.open_queue ?? []).filter((p) => p !== page) })),
+      updateListState(boundTables(tx), accountId, kind.list, (s) => ({
+        ...s,
+        refreshed_at: sc.clock.now(),
+        open_queue: (s.open_queue ?? []).filter((p) => p !== page),
+      })),
     );
     if (!complete || queue.length <= 1) return null;
   }

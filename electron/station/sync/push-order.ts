@@ -14,7 +14,11 @@ const READ_AHEAD = 64;
  * the upstream made (and its own backoff keeps one that always times out from going every round).
  * A slot settled or changed since the ledger was asked (`isDue` false) is skipped: a later round has it.
  */
-export async function* slotsToSend(store: StationStore, keys: readonly string[], isDue: (entry: OutboxEntry | undefined) => entry is OutboxEntry): AsyncGenerator<OutboxEntry> {
+export async function* slotsToSend(
+  store: StationStore,
+  keys: readonly string[],
+  isDue: (entry: OutboxEntry | undefined) => entry is OutboxEntry,
+): AsyncGenerator<OutboxEntry> {
   const returns = keys.filter((key) => key.startsWith('return:')); // outboxKey: `kind:local_id`
   for (const group of [returns, keys.slice(returns.length)]) {
     const failedBefore: string[] = [];
@@ -24,6 +28,7 @@ export async function* slotsToSend(store: StationStore, keys: readonly string[],
         else yield entry;
       }
     }
-    for (let at = 0; at < failedBefore.length; at += READ_AHEAD) yield* (await store.tables.outbox.bulkGet(failedBefore.slice(at, at + READ_AHEAD))).filter(isDue);
+    for (let at = 0; at < failedBefore.length; at += READ_AHEAD)
+      yield* (await store.tables.outbox.bulkGet(failedBefore.slice(at, at + READ_AHEAD))).filter(isDue);
   }
 }

@@ -28,7 +28,8 @@ type Outcome = 'done' | 'waiting' | 'held' | 'retry';
 
 export async function pushAccount(sc: SyncContext, accountId: number, report: RoundReport): Promise<void> {
   const now = sc.clock.now();
-  const isDue = (entry: OutboxEntry | undefined): entry is OutboxEntry => entry !== undefined && entry.hold === null && (entry.next_attempt_at === null || entry.next_attempt_at <= now);
+  const isDue = (entry: OutboxEntry | undefined): entry is OutboxEntry =>
+    entry !== undefined && entry.hold === null && (entry.next_attempt_at === null || entry.next_attempt_at <= now);
   // The ledger orders the due slots; a slot that failed before goes after the fresh ones (push-order.ts).
   const keys = await sc.outbox.due(accountId, Date.parse(now));
   for await (const entry of slotsToSend(sc.store, keys, isDue)) await pushOne(sc, entry, report);
@@ -101,7 +102,8 @@ async function failed(sc: SyncContext, entry: OutboxEntry, answer: UpstreamAnswe
       return 'held';
     default:
       // The upstream itself fails: the slot backs off in pushOne and the round stops there.
-      if (upstreamFailing(answer.status)) throw new UpstreamBackingOffError(`The upstream is failing (${answer.status}: ${upstreamMessage(answer).message}).`, answer);
+      if (upstreamFailing(answer.status))
+        throw new UpstreamBackingOffError(`The upstream is failing (${answer.status}: ${upstreamMessage(answer).message}).`, answer);
       await backOff(sc, entry, answer, `HTTP ${answer.status}`);
       report.retrying += 1;
       return 'retry';
@@ -150,7 +152,19 @@ async function linkReturn(sc: SyncContext, entry: OutboxEntry, local: ReturnReco
       const upstreamLine = u.return_line_items[i];
       if (upstreamLine) lineIds[String(line.id)] = upstreamLine.id;
     });
-    await putLink(t, { kind: 'return', local_id: local.id, account_id: local.account_id, upstream_id: u.id, synced: {}, line_ids: lineIds, ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}) }, sc.clock.now());
+    await putLink(
+      t,
+      {
+        kind: 'return',
+        local_id: local.id,
+        account_id: local.account_id,
+        upstream_id: u.id,
+        synced: {},
+        line_ids: lineIds,
+        ...(u.updated_at ? { upstream_updated_at: u.updated_at } : {}),
+      },
+      sc.clock.now(),
+    );
     await t.outbox.delete(entry.key);
   });
 }
@@ -162,7 +176,13 @@ async function linkReturn(sc: SyncContext, entry: OutboxEntry, local: ReturnReco
  * tracking number, returns by content). 'settled' once such a read began after the create was sent;
  * 'waiting' when the budget or an unknown list order leaves it open: it is never sent blind.
  */
-async function settleLostCreate<T extends { id: number }>(sc: SyncContext, kind: ListKind<T>, accountId: number, attemptedAt: string, report: RoundReport): Promise<'settled' | 'waiting'> {
+async function settleLostCreate<T extends { id: number }>(
+  sc: SyncContext,
+  kind: ListKind<T>,
+  accountId: number,
+  attemptedAt: string,
+  report: RoundReport,
+): Promise<'settled' | 'waiting'> {
   const state = await listState(sc.store.tables, accountId, kind.list);
   if (state.settled_at !== null && state.settled_at > attemptedAt) return 'settled';
   if (state.changes === 'honoured' && state.pass === null && state.passed_at !== null) {
@@ -183,7 +203,11 @@ const LOOKUP_PAGES = 50;
 /** Marks a slot as waiting for a lost create to be settled (shown on the sync screen). */
 async function waitForLookup(sc: SyncContext, entry: OutboxEntry, what: string): Promise<Outcome> {
   await updateSlot(sc, entry, {
-    error: { status: null, code: 'LOOKING_UPSTREAM', message: `The answer to this ${what}'s create was lost; it is looked for upstream before it is sent again (the rate budget left it for a later round).` },
+    error: {
+      status: null,
+      code: 'LOOKING_UPSTREAM',
+      message: `The answer to this ${what}'s create was lost; it is looked for upstream before it is sent again (the rate budget left it for a later round).`,
+    },
   });
   return 'waiting';
 }
@@ -207,7 +231,13 @@ async function pushReturn(sc: SyncContext, entry: OutboxEntry, report: RoundRepo
   }
   const attemptedAt = sc.clock.now();
   await updateSlot(sc, entry, { create_attempted_at: attemptedAt });
-  const answer = await send(sc, { method: 'POST', url: sc.client.returnsUrl(), json: returnBody(local), idempotencyKey: idempotencyKey(sc, entry), priority: 'push' });
+  const answer = await send(sc, {
+    method: 'POST',
+    url: sc.client.returnsUrl(),
+    json: returnBody(local),
+    idempotencyKey: idempotencyKey(sc, entry),
+    priority: 'push',
+  });
   if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);
   const created = readUpstreamReturn(answer.body);
   if (created.ok) {
@@ -231,7 +261,20 @@ function createBody(pkg: ReturnPackage, upstreamReturnId: number) {
   const values = localValues(pkg);
   const status: CreateStatus = (CREATE_STATUSES as readonly string[]).includes(pkg.status) ? (pkg.status as CreateStatus) : 'pending';
   const body: Record<string, unknown> = { return_id: upstreamReturnId, tracking_number: pkg.tracking_number, status };
-  for (const field of ['estimated_arrival', 'shipping_method', 'weight', 'weight_unit', 'width', 'height', 'length', 'dimension_unit', 'shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id', 'location_id'] as const) {
+  for (const field of [
+    'estimated_arrival',
+    'shipping_method',
+    'weight',
+    'weight_unit',
+    'width',
+    'height',
+    'length',
+    'dimension_unit',
+    'shipping_label_cost',
+    'shipping_label_cost_currency',
+    'carrier_id',
+    'location_id',
+  ] as const) {
     if (values[field] !== null) body[field] = values[field];
   }
   return body;
@@ -266,7 +309,13 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
       const attemptedAt = sc.clock.now();
       await updateSlot(sc, entry, { create_attempted_at: attemptedAt });
       const body = createBody(pkg, returnLink.upstream_id);
-      const answer = await send(sc, { method: 'POST', url: sc.client.packagesUrl(pkg.account_id), json: body, idempotencyKey: idempotencyKey(sc, entry), priority: 'push' });
+      const answer = await send(sc, {
+        method: 'POST',
+        url: sc.client.packagesUrl(pkg.account_id),
+        json: body,
+        idempotencyKey: idempotencyKey(sc, entry),
+        priority: 'push',
+      });
       const existingId = (answer.body as { details?: { existing_id?: unknown } } | null)?.details?.existing_id;
       if (answer.status === 409 && typeof existingId === 'number') {
         // The parcel is already upstream (made by another station, or by a lost answer): adopt it.
@@ -288,8 +337,24 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
           await write(sc, async (t) => {
             const sent: FieldValues = { ...body, status: body.status } as FieldValues;
             // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
-            const synced = { actual_arrival: null, notes: null, ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')), ...upstreamValues(upstream) };
-            await putLink(t, { kind: 'return_package', local_id: pkg.id, account_id: pkg.account_id, upstream_id: upstream.id, synced, ...(upstream.updated_at ? { upstream_updated_at: upstream.updated_at } : {}) }, sc.clock.now());
+            const synced = {
+              actual_arrival: null,
+              notes: null,
+              ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')),
+              ...upstreamValues(upstream),
+            };
+            await putLink(
+              t,
+              {
+                kind: 'return_package',
+                local_id: pkg.id,
+                account_id: pkg.account_id,
+                upstream_id: upstream.id,
+                synced,
+                ...(upstream.updated_at ? { upstream_updated_at: upstream.updated_at } : {}),
+              },
+              sc.clock.now(),
+            );
           });
         }
         report.created += 1;

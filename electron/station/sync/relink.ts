@@ -72,7 +72,13 @@ async function relink(t: BoundTables, reason: RelinkReason, now: string): Promis
   for (const slot of await t.outbox.toArray()) {
     if (slot.kind !== 'return' && slot.kind !== 'return_package') continue;
     const cancelled = slot.kind === 'return_package' && (await t.return_packages.get(slot.local_id))?.status === 'cancelled';
-    await t.outbox.put({ ...slot, create_attempted_at: now, attempts: 0, next_attempt_at: null, ...(cancelled ? CANCELLED_HELD : { hold: null, error: null }) });
+    await t.outbox.put({
+      ...slot,
+      create_attempted_at: now,
+      attempts: 0,
+      next_attempt_at: null,
+      ...(cancelled ? CANCELLED_HELD : { hold: null, error: null }),
+    });
   }
 }
 
@@ -82,7 +88,12 @@ async function relink(t: BoundTables, reason: RelinkReason, now: string): Promis
  */
 const CANCELLED_HELD = {
   hold: 'parked',
-  error: { status: null, code: 'RELINK_CANCELLED', message: 'Cancelled on this station before it synced with its new upstream: it cannot be looked up there by tracking number, so it is not sent. Check it upstream; keep local to drop the change.' },
+  error: {
+    status: null,
+    code: 'RELINK_CANCELLED',
+    message:
+      'Cancelled on this station before it synced with its new upstream: it cannot be looked up there by tracking number, so it is not sent. Check it upstream; keep local to drop the change.',
+  },
 } as const;
 
 /** The account's state before any pull of the new upstream, with the time of the relink. */

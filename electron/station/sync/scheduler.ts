@@ -93,7 +93,10 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
       .then(async (report) => {
         firstRoundEnded();
         if (due && !report.offline) options.checkSiteConfig?.();
-        if (report.offline) options.log?.(`sync: the upstream cannot be reached or is failing; ${report.backoff_until ? `backing off until ${report.backoff_until}` : 'retrying later'}`);
+        if (report.offline)
+          options.log?.(
+            `sync: the upstream cannot be reached or is failing; ${report.backoff_until ? `backing off until ${report.backoff_until}` : 'retrying later'}`,
+          );
         // A round the gate cut short did not pull: the pull stays due for when it opens.
         if (due && report.backoff_until !== null) nextPullAt = 0;
         // Told of a change the gate kept this round from reading: read it when the gate opens.
@@ -103,7 +106,13 @@ export function startSyncScheduler(store: StationStore, engine: SyncEngine, opti
         const nextRetry = retryAt === undefined ? Infinity : retryAt - Date.now();
         if (report.more && !report.offline) nextPullAt = Math.min(nextPullAt, Date.now() + MORE_DELAY_MS);
         // While the upstream backs off, schedule() waits for its gate (the probe goes as it opens).
-        schedule(dirty ? PUSH_DELAY_MS : told.size > 0 ? EVENT_DELAY_MS : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline && report.backoff_until === null ? 5_000 : 0)));
+        schedule(
+          dirty
+            ? PUSH_DELAY_MS
+            : told.size > 0
+              ? EVENT_DELAY_MS
+              : Math.min(nextPullAt - Date.now(), Math.max(nextRetry, report.offline && report.backoff_until === null ? 5_000 : 0)),
+        );
       })
       .catch((error: unknown) => {
         firstRoundEnded();

@@ -18,11 +18,20 @@ const SiteMembershipSchema = z.object({
   hub_ca_sha256: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
   member_id: z.string().min(1).max(100),
   hub_ca_next_pem: z.string().min(1).max(16_384).optional(),
-  hub_ca_next_sha256: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/).optional(),
+  hub_ca_next_sha256: z
+    .string()
+    .regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/)
+    .optional(),
 });
 
 /** The row as this version stores it: the spec's two addresses, and the hub's pin when the station joined a site. */
-const StoredSettingsSchema = z.object({ returns_url: AddressSchema, base_url: AddressSchema, token: TokenSchema, accounts: AccountsSchema, site: SiteMembershipSchema.optional() });
+const StoredSettingsSchema = z.object({
+  returns_url: AddressSchema,
+  base_url: AddressSchema,
+  token: TokenSchema,
+  accounts: AccountsSchema,
+  site: SiteMembershipSchema.optional(),
+});
 
 /** The row as stations before the two addresses stored it: one Returns Station's address. */
 const OneUrlSettingsSchema = z.object({ url: AddressSchema, token: TokenSchema, accounts: AccountsSchema });
@@ -47,7 +56,12 @@ function storedSettingsOf(value: unknown): { settings: UpstreamSettings; oneUrl:
  */
 export function parseUpstreamSettings(input: unknown): UpstreamSettings {
   const parsed = parseRequest(UpstreamSettingsInputSchema, input);
-  if (!parsed.success) throw new Error(`Upstream settings: ${fieldErrorsFromIssues(parsed.error.issues).map((f) => `${f.path || 'value'}: ${f.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `Upstream settings: ${fieldErrorsFromIssues(parsed.error.issues)
+        .map((f) => `${f.path || 'value'}: ${f.message}`)
+        .join('; ')}`,
+    );
   const { url, returns_url: returnsUrl, base_url: baseUrl, token, accounts } = parsed.data;
   // The schema guarantees one of the two shapes.
   const addresses = url !== undefined ? stationAddresses(url) : { returns_url: trimAddress(returnsUrl ?? ''), base_url: trimAddress(baseUrl ?? '') };

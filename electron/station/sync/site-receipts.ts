@@ -64,8 +64,12 @@ export async function pullSiteReceipts(sc: SyncContext, accountId: number, repor
         const applied = await sc.store.write((tx) => applySiteReceipt(boundTables(tx), accountId, parsed.data, sc.clock.now()));
         if (applied === 'later') continue; // a line item's create is still being settled: read again next round
         report.pulled += 1;
-      } else report.pull_failed.push(`account ${accountId}: the hub's receipt of package ${upstreamId} cannot be read (${parsed.error.issues[0]?.message ?? 'unknown shape'})`);
-    } else if (answer.status >= 500) return false; // the gate backs off; the receipt stays due
+      } else
+        report.pull_failed.push(
+          `account ${accountId}: the hub's receipt of package ${upstreamId} cannot be read (${parsed.error.issues[0]?.message ?? 'unknown shape'})`,
+        );
+    } else if (answer.status >= 500)
+      return false; // the gate backs off; the receipt stays due
     else if (hasNoSuchRoute(answer) && sc.hub) {
       // A hub of an older version: no receipts from it (the lists carry what the spec carries); due ones are read once it has them.
       markSpecOnly(sc.hub, 'it has no site_receipt route');
@@ -114,9 +118,18 @@ async function takeProcessorName(t: BoundTables, pkg: ReturnPackage, synced: Rec
 }
 
 /** Each hub unit onto its local twin (made when new); a local change not yet sent is kept, and wins at the hub when it is (the last push wins, per unit). */
-async function applyUnits(t: BoundTables, pkg: ReturnPackage, link: UpstreamLink, receipt: SiteReceipt, returnLineIds: Record<string, number>, now: string): Promise<{ map: NonNullable<UpstreamLink['line_items']>; changed: boolean; count: number }> {
+async function applyUnits(
+  t: BoundTables,
+  pkg: ReturnPackage,
+  link: UpstreamLink,
+  receipt: SiteReceipt,
+  returnLineIds: Record<string, number>,
+  now: string,
+): Promise<{ map: NonNullable<UpstreamLink['line_items']>; changed: boolean; count: number }> {
   const map = { ...(link.line_items ?? {}) };
-  const localByUpstream = new Map(Object.entries(map).flatMap(([local, state]) => (state.upstream_id === null ? [] : [[state.upstream_id, Number(local)] as const])));
+  const localByUpstream = new Map(
+    Object.entries(map).flatMap(([local, state]) => (state.upstream_id === null ? [] : [[state.upstream_id, Number(local)] as const])),
+  );
   const localLine = new Map(Object.entries(returnLineIds).map(([local, upstream]) => [upstream, Number(local)]));
   const items = new Map((await lineItemsOf(t, pkg.id)).map((item) => [item.id, item]));
   let changed = false;
@@ -125,7 +138,14 @@ async function applyUnits(t: BoundTables, pkg: ReturnPackage, link: UpstreamLink
     const existing = localId === undefined ? undefined : items.get(localId);
     const fields = unitFields(unit, localLine);
     if (!existing) {
-      const draft: Omit<PackageLineItem, 'id'> = { account_id: pkg.account_id, return_package_id: pkg.id, ...fields, labelled_at: null, created_at: now, updated_at: now };
+      const draft: Omit<PackageLineItem, 'id'> = {
+        account_id: pkg.account_id,
+        return_package_id: pkg.id,
+        ...fields,
+        labelled_at: null,
+        created_at: now,
+        updated_at: now,
+      };
       const id = await t.package_line_items.add(draft as PackageLineItem);
       const item = { ...draft, id };
       items.set(id, item);
@@ -163,7 +183,10 @@ async function applyUnits(t: BoundTables, pkg: ReturnPackage, link: UpstreamLink
 type HubUnit = SiteReceipt['line_items'][number];
 
 /** A hub unit's fields as this station keeps them: its return line by the local id, operator ids left out (each station has its own operators). */
-function unitFields(unit: HubUnit, localLine: Map<number, number>): Omit<PackageLineItem, 'id' | 'account_id' | 'return_package_id' | 'labelled_at' | 'created_at' | 'updated_at'> {
+function unitFields(
+  unit: HubUnit,
+  localLine: Map<number, number>,
+): Omit<PackageLineItem, 'id' | 'account_id' | 'return_package_id' | 'labelled_at' | 'created_at' | 'updated_at'> {
   return {
     return_line_item_id: unit.return_line_item_id === null ? null : (localLine.get(unit.return_line_item_id) ?? null),
     quantity: unit.quantity,

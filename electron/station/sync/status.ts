@@ -37,7 +37,17 @@ export async function syncStatusOf(
   const mediaKeptLocal = states.find((s) => s?.media_unsupported)?.media_unsupported?.message ?? null;
   // Shown while it lasts (the scheduler's round at that instant refreshes the status).
   const backoffUntil = lastRound.backoffUntil !== null && lastRound.backoffUntil > Date.now() ? new Date(lastRound.backoffUntil).toISOString() : null;
-  return { state, pending_changes: waiting.pending, last_success_at: lastSuccess, last_error: error, media_kept_local: mediaKeptLocal, backoff_until: backoffUntil, upstream_events: events, pull_interval_ms: pullIntervalMs, hub: settings.site ? { url: settings.returns_url } : null };
+  return {
+    state,
+    pending_changes: waiting.pending,
+    last_success_at: lastSuccess,
+    last_error: error,
+    media_kept_local: mediaKeptLocal,
+    backoff_until: backoffUntil,
+    upstream_events: events,
+    pull_interval_ms: pullIntervalMs,
+    hub: settings.site ? { url: settings.returns_url } : null,
+  };
 }
 
 /** An address's host and port, as a person names the machine. */

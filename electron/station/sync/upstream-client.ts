@@ -104,7 +104,8 @@ export function createUpstreamClient(
 ): UpstreamClient {
   const returnsUrl = settings.returns_url.replace(/\/+$/, '');
   const baseUrl = settings.base_url.replace(/\/+$/, '');
-  const accountUrl = (accountId: number, resource: string, id: number | undefined) => `${baseUrl}/v1/accounts/${accountId}/${resource}${id === undefined ? '' : `/${id}`}`;
+  const accountUrl = (accountId: number, resource: string, id: number | undefined) =>
+    `${baseUrl}/v1/accounts/${accountId}/${resource}${id === undefined ? '' : `/${id}`}`;
   let requests = 0;
   return {
     settings,
@@ -122,10 +123,18 @@ export function createUpstreamClient(
       let text: string;
       try {
         const timeout = request.timeoutMs ?? TIMEOUT_MS + (request.file ? Math.ceil(request.file.size / 1024 / 1024) * UPLOAD_MS_PER_MIB : 0);
-        response = await fetchImpl(urlOf(request), { method: request.method, headers: { ...extraHeaders(), ...headersOf(request, settings.token) }, ...bodyOf(request), signal: AbortSignal.timeout(timeout) });
+        response = await fetchImpl(urlOf(request), {
+          method: request.method,
+          headers: { ...extraHeaders(), ...headersOf(request, settings.token) },
+          ...bodyOf(request),
+          signal: AbortSignal.timeout(timeout),
+        });
         text = await response.text();
       } catch (cause) {
-        const error = new UpstreamUnreachableError(`The upstream at ${addressOf(request.url)} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+        const error = new UpstreamUnreachableError(
+          `The upstream at ${addressOf(request.url)} cannot be reached (${cause instanceof Error ? cause.message : String(cause)}).`,
+          { cause },
+        );
         // No answer backs the whole upstream off (rate-budget.ts, upstream-gate.ts).
         budget.unreachable(error.message);
         throw error;
@@ -188,7 +197,11 @@ function originOf(url: string): string | null {
 
 async function hashOfMedia(fetchImpl: FetchLike, url: string, maxBytes: number, headers: Record<string, string>): Promise<string | null> {
   try {
-    const response = await fetchImpl(url, { method: 'GET', headers, signal: AbortSignal.timeout(TIMEOUT_MS + Math.ceil(maxBytes / 1024 / 1024) * UPLOAD_MS_PER_MIB) });
+    const response = await fetchImpl(url, {
+      method: 'GET',
+      headers,
+      signal: AbortSignal.timeout(TIMEOUT_MS + Math.ceil(maxBytes / 1024 / 1024) * UPLOAD_MS_PER_MIB),
+    });
     if (!response.ok || !response.body) return null;
     const hash = createHash('sha256');
     let size = 0;
@@ -199,7 +212,10 @@ async function hashOfMedia(fetchImpl: FetchLike, url: string, maxBytes: number, 
     }
     return hash.digest('hex');
   } catch (cause) {
-    throw new UpstreamUnreachableError(`The upstream's media at ${new URL(url).origin} cannot be read (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+    throw new UpstreamUnreachableError(
+      `The upstream's media at ${new URL(url).origin} cannot be read (${cause instanceof Error ? cause.message : String(cause)}).`,
+      { cause },
+    );
   }
 }
 

@@ -96,7 +96,11 @@ async function followOnce(
   accountId: number,
   lastEventId: { value: string },
   signal: AbortSignal,
-  options: Pick<UpstreamEventsOptions, 'changed' | 'siteConfigChanged' | 'fetch'> & { opened(): void; stallMs: number; budget: Pick<RateBudget, 'observe' | 'unreachable' | 'released'> },
+  options: Pick<UpstreamEventsOptions, 'changed' | 'siteConfigChanged' | 'fetch'> & {
+    opened(): void;
+    stallMs: number;
+    budget: Pick<RateBudget, 'observe' | 'unreachable' | 'released'>;
+  },
 ): Promise<Outcome> {
   const url = `${settings.base_url.replace(/\/+$/, '')}/v1/accounts/${accountId}/events`;
   const headers: Record<string, string> = { Accept: 'text/event-stream', Authorization: `Bearer ${settings.token}` };
@@ -268,7 +272,8 @@ export function startUpstreamEvents(options: UpstreamEventsOptions): UpstreamEve
         continue;
       }
       failures = outcome.healthy ? 1 : failures + 1;
-      if (failures === 1 || failures % 10 === 0) options.log?.(`sync: the upstream's event stream for account ${accountId} dropped (${outcome.why}); reconnecting`);
+      if (failures === 1 || failures % 10 === 0)
+        options.log?.(`sync: the upstream's event stream for account ${accountId} dropped (${outcome.why}); reconnecting`);
       await sleep(reconnectDelayMs(failures, random), signal);
     }
   }
@@ -296,14 +301,17 @@ export function startUpstreamEvents(options: UpstreamEventsOptions): UpstreamEve
   /** Settings changes come one at a time. */
   let changing: Promise<void> = Promise.resolve();
   const settingsChanged = () => {
-    changing = changing.then(async () => {
-      const settings = await options.readSettings();
-      if (settings && current && current.key === keyOf(settings) && current.accounts === JSON.stringify(settings.accounts)) return;
-      await restart(settings);
-    }).catch((error: unknown) => {
-      // The store closed under a read at shutdown (or a read failed): streams stay as they are.
-      if (!stopped) options.log?.(`sync: the upstream settings could not be read for the event streams: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    changing = changing
+      .then(async () => {
+        const settings = await options.readSettings();
+        if (settings && current && current.key === keyOf(settings) && current.accounts === JSON.stringify(settings.accounts)) return;
+        await restart(settings);
+      })
+      .catch((error: unknown) => {
+        // The store closed under a read at shutdown (or a read failed): streams stay as they are.
+        if (!stopped)
+          options.log?.(`sync: the upstream settings could not be read for the event streams: ${error instanceof Error ? error.message : String(error)}`);
+      });
     return changing;
   };
   void settingsChanged();

@@ -121,7 +121,8 @@ export function createUpstreamGate(options: UpstreamGateOptions = {}): UpstreamG
       if (until === null) return 'go';
       const at = now();
       if (probeSince !== null && at - probeSince < PROBE_STALE_MS) return 'wait';
-      if (until > at) throw new UpstreamBackingOffError(`The upstream is failing (${reason ?? 'no answer'}): every request waits until ${new Date(until).toISOString()}.`);
+      if (until > at)
+        throw new UpstreamBackingOffError(`The upstream is failing (${reason ?? 'no answer'}): every request waits until ${new Date(until).toISOString()}.`);
       probeSince = at;
       return 'probe';
     },

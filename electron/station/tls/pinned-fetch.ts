@@ -37,7 +37,9 @@ export function fetchTrusting(trusted: TrustedStation): FetchLike {
         ? {}
         : {
             checkServerIdentity: (_host: string, served: PeerCertificate) =>
-              served.fingerprint256 === trusted.servedSha256 ? undefined : new Error(`The station served a certificate with SHA-256 ${served.fingerprint256}, not the pinned ${trusted.servedSha256}.`),
+              served.fingerprint256 === trusted.servedSha256
+                ? undefined
+                : new Error(`The station served a certificate with SHA-256 ${served.fingerprint256}, not the pinned ${trusted.servedSha256}.`),
           }),
     },
   });

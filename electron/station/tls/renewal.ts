@@ -38,18 +38,31 @@ export function startTlsRenewal(options: TlsRenewalOptions): TlsRenewal {
     (looking ??= (async () => {
       try {
         const next = await servingTls(options.request, options.dataDir, options.now());
-        if (next.servedSha256 === current.servedSha256 && next.trustSha256 === current.trustSha256 && next.nextTrustPem === current.nextTrustPem) return current;
+        if (next.servedSha256 === current.servedSha256 && next.trustSha256 === current.trustSha256 && next.nextTrustPem === current.nextTrustPem)
+          return current;
         options.apply(next);
         const before = current;
         current = next;
         const details = { tls: { source: next.source, fingerprint_sha256: next.trustSha256, serving_expires_at: next.servedNotAfter } };
-        if (next.made === 'successor') options.log.warn(details, 'TLS: the site authority rolled to its successor, announced to the members before: stations keep syncing, handhelds must trust the new fingerprint');
-        else if (next.trustSha256 !== before.trustSha256) options.log.error(details, 'TLS: the certificate to trust changed (a new site authority, or new site files): stations and handhelds must pin the new fingerprint');
-        else if (next.nextTrustPem !== before.nextTrustPem) options.log.info(details, 'TLS: made the site authority\'s successor; the members take it over the pinned channel before it is served');
+        if (next.made === 'successor')
+          options.log.warn(
+            details,
+            'TLS: the site authority rolled to its successor, announced to the members before: stations keep syncing, handhelds must trust the new fingerprint',
+          );
+        else if (next.trustSha256 !== before.trustSha256)
+          options.log.error(
+            details,
+            'TLS: the certificate to trust changed (a new site authority, or new site files): stations and handhelds must pin the new fingerprint',
+          );
+        else if (next.nextTrustPem !== before.nextTrustPem)
+          options.log.info(details, "TLS: made the site authority's successor; the members take it over the pinned channel before it is served");
         else options.log.info(details, 'TLS: renewed the serving certificate under the same authority; nobody re-pins');
       } catch (error) {
         // The certificate served stays as it is (a site's files being replaced, unreadable for a moment): the next look tries again.
-        options.log.error({ err: error instanceof Error ? error.message : String(error) }, 'TLS: the serving certificate could not be renewed; still serving the one before');
+        options.log.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          'TLS: the serving certificate could not be renewed; still serving the one before',
+        );
       } finally {
         looking = null;
       }

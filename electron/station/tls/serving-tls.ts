@@ -71,7 +71,10 @@ export class TlsSettingsError extends Error {
  */
 export function tlsRequestFor(host: string, files: { certFile?: string | undefined; keyFile?: string | undefined }): TlsRequest | null {
   const { certFile, keyFile } = files;
-  if ((certFile === undefined) !== (keyFile === undefined)) throw new TlsSettingsError(certFile === undefined ? 'A TLS key needs its certificate: give --tls-cert too.' : 'A TLS certificate needs its private key: give --tls-key too.');
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new TlsSettingsError(
+      certFile === undefined ? 'A TLS key needs its certificate: give --tls-cert too.' : 'A TLS certificate needs its private key: give --tls-key too.',
+    );
   if (certFile !== undefined && keyFile !== undefined) return { source: 'site', certFile, keyFile };
   return isSiteNetworkHost(host) ? { source: 'station', host } : null;
 }

@@ -47,7 +47,9 @@ function parseKey(file: string, text: string): KeyObject {
   } catch (error) {
     const encrypted = /ENCRYPTED/.test(text) || (error instanceof Error && /passphrase/i.test(error.message));
     throw new SiteCertificateError(
-      encrypted ? `--tls-key ${file} is protected by a passphrase: give the key unencrypted (in a file only the station's user may read).` : `--tls-key ${file} holds no private key the station can read (PEM, PKCS#8 or PKCS#1/SEC1).`,
+      encrypted
+        ? `--tls-key ${file} is protected by a passphrase: give the key unencrypted (in a file only the station's user may read).`
+        : `--tls-key ${file} holds no private key the station can read (PEM, PKCS#8 or PKCS#1/SEC1).`,
     );
   }
 }
@@ -62,9 +64,14 @@ export function readSiteCertificate(certFile: string, keyFile: string, now: numb
   const chain = parseChain(certFile, certPem);
   const key = parseKey(keyFile, keyPem);
   const leaf = chain[0];
-  if (key.type !== 'private' || !leaf.checkPrivateKey(key)) throw new SiteCertificateError(`--tls-key ${keyFile} is not the private key of the certificate in ${certFile} (${leaf.subject.replace(/\n/g, ', ')}).`);
-  if (leaf.validToDate.getTime() <= now) throw new SiteCertificateError(`The certificate in ${certFile} expired on ${leaf.validToDate.toISOString()}: renew it with the site's certificate authority.`);
-  if (leaf.validFromDate.getTime() > now) throw new SiteCertificateError(`The certificate in ${certFile} is valid only from ${leaf.validFromDate.toISOString()}: check this machine's clock.`);
+  if (key.type !== 'private' || !leaf.checkPrivateKey(key))
+    throw new SiteCertificateError(`--tls-key ${keyFile} is not the private key of the certificate in ${certFile} (${leaf.subject.replace(/\n/g, ', ')}).`);
+  if (leaf.validToDate.getTime() <= now)
+    throw new SiteCertificateError(
+      `The certificate in ${certFile} expired on ${leaf.validToDate.toISOString()}: renew it with the site's certificate authority.`,
+    );
+  if (leaf.validFromDate.getTime() > now)
+    throw new SiteCertificateError(`The certificate in ${certFile} is valid only from ${leaf.validFromDate.toISOString()}: check this machine's clock.`);
   // The chain re-written from what was parsed: a file whose blocks were glued without a line break still serves.
   return { certPem: chain.map((cert) => cert.toString()).join(''), keyPem, leaf, top: chain.at(-1) ?? leaf };
 }

@@ -37,7 +37,14 @@ const BACKDATE_MS = DAY_MS;
 const KEY_ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
 export const TLS_DIR = 'tls';
-const FILES = { caCert: 'site-ca.pem', caKey: 'site-ca.key', nextCaCert: 'site-ca-next.pem', nextCaKey: 'site-ca-next.key', cert: 'serving.pem', key: 'serving.key' } as const;
+const FILES = {
+  caCert: 'site-ca.pem',
+  caKey: 'site-ca.key',
+  nextCaCert: 'site-ca-next.pem',
+  nextCaKey: 'site-ca-next.key',
+  cert: 'serving.pem',
+  key: 'serving.key',
+} as const;
 
 export interface StationCertificates {
   /** The authority's certificate (PEM): what stations and handhelds trust. */
@@ -71,7 +78,10 @@ function quoted(value: string): string {
 
 async function pkcs8Pem(key: CryptoKey): Promise<string> {
   const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;
+  return `-----BEGIN PRIVATE KEY-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;
 }
 
 async function importPkcs8(pem: string): Promise<CryptoKey> {
@@ -113,7 +123,10 @@ async function makeServing(authority: { certPem: string; keyPem: string }, names
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([...names.dns.map((value) => ({ type: 'dns' as const, value })), ...names.ips.map((value) => ({ type: 'ip' as const, value }))]),
+      new x509.SubjectAlternativeNameExtension([
+        ...names.dns.map((value) => ({ type: 'dns' as const, value })),
+        ...names.ips.map((value) => ({ type: 'ip' as const, value })),
+      ]),
       await x509.AuthorityKeyIdentifierExtension.create(issuer),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
@@ -186,7 +199,13 @@ export async function keepStationCertificates(dataDir: string, names: ServingNam
     successor = { ...fresh, cert: new X509Certificate(fresh.certPem) };
   }
   let serving = readPair(dir, FILES.cert, FILES.key);
-  const servingGood = serving !== null && made === 'none' && serving.cert.checkIssued(authority.cert) && serving.cert.verify(authority.cert.publicKey) && !endsSoon(serving.cert, now) && covers(serving.cert, names);
+  const servingGood =
+    serving !== null &&
+    made === 'none' &&
+    serving.cert.checkIssued(authority.cert) &&
+    serving.cert.verify(authority.cert.publicKey) &&
+    !endsSoon(serving.cert, now) &&
+    covers(serving.cert, names);
   if (!servingGood) {
     const fresh = await makeServing(authority, names, now);
     writePrivate(dir, FILES.key, fresh.keyPem);

@@ -21,8 +21,10 @@ export function describeError(error: unknown): string {
       case 'DUPLICATE_TRACKING_NUMBER':
         return 'Refused by the station: that tracking number is already used by another package of this account.';
       case 'UNAVAILABLE':
-        if (d.reason === 'disk_full') return 'The station’s disk is full — nothing was saved. Tell the supervisor: space must be freed on the station’s disk before work can go on.';
-        if (d.reason === 'media_budget_reached') return 'The station’s photo storage is full — the photo was not saved. Tell the supervisor: old photos must be removed or the media budget raised.';
+        if (d.reason === 'disk_full')
+          return 'The station’s disk is full — nothing was saved. Tell the supervisor: space must be freed on the station’s disk before work can go on.';
+        if (d.reason === 'media_budget_reached')
+          return 'The station’s photo storage is full — the photo was not saved. Tell the supervisor: old photos must be removed or the media budget raised.';
         return `The station is busy or restarting (${error.message}) Try again in a moment.`;
       case 'SUPERVISOR_REQUIRED':
         return 'Only a supervisor may change this: sign in as a supervisor (Supervisor, Alt+U) and try again. Nothing was changed.';

@@ -23,7 +23,10 @@ export function onSupervisorSessionEnded(listener: () => void): void {
 /** A 403 SUPERVISOR_REQUIRED answer, read from a copy of the response (the caller reads the original). */
 async function noticeSupervisorRequired(response: Response): Promise<void> {
   if (response.status !== 403) return;
-  const body: unknown = await response.clone().json().catch(() => null);
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => null);
   if (typeof body === 'object' && body !== null && 'error_code' in body && body.error_code === 'SUPERVISOR_REQUIRED') {
     supervisorRequired('Only a supervisor may make that change: sign in, then do it again.');
   }

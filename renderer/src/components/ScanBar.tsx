@@ -55,11 +55,23 @@ export function ScanBar() {
           data-held={held ?? undefined}
           placeholder={held === null ? 'Scan or type, then Enter' : `${held} — Enter or the next scan does it · keep typing for a code · Esc drops it`}
         />
-        <button type="button" className={`btn btn-secondary ${cameraMode === 'scan' ? 'btn-active' : ''}`} onClick={() => void toggleCameraScan()} aria-pressed={cameraMode === 'scan'}>
+        <button
+          type="button"
+          className={`btn btn-secondary ${cameraMode === 'scan' ? 'btn-active' : ''}`}
+          onClick={() => void toggleCameraScan()}
+          aria-pressed={cameraMode === 'scan'}
+        >
           Camera scan <kbd>F9</kbd>
         </button>
       </div>
-      <p className={`notice ${notice ? `notice-${notice.tone}` : ''}`} role="status" aria-live="assertive" data-testid="notice" data-tone={notice?.tone ?? ''} data-seq={notice?.seq ?? 0}>
+      <p
+        className={`notice ${notice ? `notice-${notice.tone}` : ''}`}
+        role="status"
+        aria-live="assertive"
+        data-testid="notice"
+        data-tone={notice?.tone ?? ''}
+        data-seq={notice?.seq ?? 0}
+      >
         {notice?.message ?? ' '}
       </p>
       {cameraMode === 'scan' && <CameraScanView />}

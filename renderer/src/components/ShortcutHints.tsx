@@ -117,7 +117,15 @@ export function ShortcutHints() {
   // Locked: received (not being corrected) or cancelled.
   const locked = usePackage((s) => (lockReasonOf(s) === null ? null : (s.current?.pkg.status ?? null)));
   const managed = useSiteManaged((s) => s.managed !== null);
-  const key = !signedIn ? (nobody ? 'first-supervisor' : 'signin') : screen === 'package' && locked !== null ? `package-${locked}` : managed && (screen === 'workers' || screen === 'rules') ? `${screen}-managed` : screen;
+  const key = !signedIn
+    ? nobody
+      ? 'first-supervisor'
+      : 'signin'
+    : screen === 'package' && locked !== null
+      ? `package-${locked}`
+      : managed && (screen === 'workers' || screen === 'rules')
+        ? `${screen}-managed`
+        : screen;
   const hints = HINTS[key] ?? [];
   return (
     <footer className="station-footer" aria-label="Keyboard shortcuts" data-testid="key-legend">

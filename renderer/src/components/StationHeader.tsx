@@ -66,7 +66,14 @@ function StationRow({ menuOpen, toggleMenu }: { menuOpen: boolean; toggleMenu():
       <TodayCounts />
       <SoundToggle />
       <AboutBox />
-      <button type="button" className="btn btn-small menu-button" aria-expanded={menuOpen} aria-controls="station-menu" data-testid="menu-button" onClick={toggleMenu}>
+      <button
+        type="button"
+        className="btn btn-small menu-button"
+        aria-expanded={menuOpen}
+        aria-controls="station-menu"
+        data-testid="menu-button"
+        onClick={toggleMenu}
+      >
         Menu
       </button>
     </div>
@@ -118,7 +125,10 @@ function TodayCounts() {
       </span>{' '}
       <span className="count" data-testid="count-in-progress">
         <span className="count-long">In progress:</span>
-        <span className="count-short" title="In progress">Open:</span> <strong>{today?.in_progress ?? '—'}</strong>
+        <span className="count-short" title="In progress">
+          Open:
+        </span>{' '}
+        <strong>{today?.in_progress ?? '—'}</strong>
       </span>
     </span>
   );
@@ -142,7 +152,13 @@ function ScreenNav() {
   return (
     <nav className="nav" aria-label="Screens">
       {NAV.map((n) => (
-        <button key={n.screen} type="button" className={`btn btn-nav ${navScreen === n.screen ? 'btn-active' : ''}`} aria-current={navScreen === n.screen ? 'page' : undefined} onClick={() => go(n.screen)}>
+        <button
+          key={n.screen}
+          type="button"
+          className={`btn btn-nav ${navScreen === n.screen ? 'btn-active' : ''}`}
+          aria-current={navScreen === n.screen ? 'page' : undefined}
+          onClick={() => go(n.screen)}
+        >
           {n.label} <kbd>{n.key}</kbd>
         </button>
       ))}
@@ -159,7 +175,13 @@ function SettingsButton() {
   const go = useNav((s) => s.go);
   const here = SETTINGS_SCREENS.includes(screen);
   return (
-    <button type="button" className={`btn btn-nav ${here ? 'btn-active' : ''}`} aria-current={here ? 'page' : undefined} data-testid="settings-button" onClick={() => go('settings')}>
+    <button
+      type="button"
+      className={`btn btn-nav ${here ? 'btn-active' : ''}`}
+      aria-current={here ? 'page' : undefined}
+      data-testid="settings-button"
+      onClick={() => go('settings')}
+    >
       Settings
     </button>
   );

@@ -17,7 +17,13 @@ interface ToneAudio {
   currentTime: number;
   destination: object;
   resume(): Promise<void>;
-  createOscillator(): { type: Wave; frequency: { value: number }; connect(node: object): { connect(node: object): unknown }; start(at: number): void; stop(at: number): void };
+  createOscillator(): {
+    type: Wave;
+    frequency: { value: number };
+    connect(node: object): { connect(node: object): unknown };
+    start(at: number): void;
+    stop(at: number): void;
+  };
   createGain(): { gain: { setValueAtTime(v: number, at: number): void; exponentialRampToValueAtTime(v: number, at: number): void } };
 }
 

@@ -38,10 +38,7 @@ export interface Draft {
   labelled?: boolean;
 }
 
-export type ScanOutcome =
-  | { kind: 'line'; key: string; over: boolean }
-  | { kind: 'unexpected'; key: string; isNew: boolean }
-  | { kind: 'none' };
+export type ScanOutcome = { kind: 'line'; key: string; over: boolean } | { kind: 'unexpected'; key: string; isNew: boolean } | { kind: 'none' };
 
 export function draftFromLineItem(item: PackageLineItem): Draft {
   return {
@@ -77,7 +74,8 @@ export function matchReturnLine(ret: ReturnRecord | null, code: string): ReturnL
 
 /** Units of the same item as `draft` on the package: its return line's, or (unexpected) its barcode's. */
 export function unitsOfItem(drafts: readonly Draft[], draft: Draft): number {
-  const same = (d: Draft) => (draft.return_line_item_id !== null ? d.return_line_item_id === draft.return_line_item_id : d.return_line_item_id === null && d.barcode === draft.barcode);
+  const same = (d: Draft) =>
+    draft.return_line_item_id !== null ? d.return_line_item_id === draft.return_line_item_id : d.return_line_item_id === null && d.barcode === draft.barcode;
   return drafts.filter(same).reduce((sum, d) => sum + d.quantity, 0);
 }
 
@@ -100,7 +98,13 @@ export function openUnits(line: ReturnLineItem, drafts: readonly Draft[], alread
  * a code matching an item's barcode is another unit of that item; anything else is a new unexpected
  * item. Returns the new drafts and what happened, so the caller can choose colour and sound.
  */
-export function applyItemScan(drafts: readonly Draft[], ret: ReturnRecord | null, code: string, newKey: () => string, alreadyCounted = false): { drafts: Draft[]; outcome: ScanOutcome } {
+export function applyItemScan(
+  drafts: readonly Draft[],
+  ret: ReturnRecord | null,
+  code: string,
+  newKey: () => string,
+  alreadyCounted = false,
+): { drafts: Draft[]; outcome: ScanOutcome } {
   const line = matchReturnLine(ret, code);
   if (line) {
     const over = openUnits(line, drafts, alreadyCounted) <= 0;

@@ -86,8 +86,14 @@ export function draftDiff(prev: Draft, next: Draft): PackageLineItemUpdate | nul
  */
 export function overrideDiff(prev: Draft, next: Draft): PackageLineItemUpdate | null {
   if (next.disposition_source === 'override' && next.override !== null && next.disposition !== null) {
-    if (prev.disposition_source === 'override' && prev.disposition === next.disposition && prev.bin === next.bin && prev.override === next.override) return null;
-    return { disposition: next.disposition, ...(next.bin !== null ? { bin: next.bin } : {}), disposition_reason: next.override.reason, ...(next.override.by !== null ? { disposition_by: next.override.by } : {}) };
+    if (prev.disposition_source === 'override' && prev.disposition === next.disposition && prev.bin === next.bin && prev.override === next.override)
+      return null;
+    return {
+      disposition: next.disposition,
+      ...(next.bin !== null ? { bin: next.bin } : {}),
+      disposition_reason: next.override.reason,
+      ...(next.override.by !== null ? { disposition_by: next.override.by } : {}),
+    };
   }
   return prev.disposition_source === 'override' ? { disposition: null } : null;
 }
@@ -141,7 +147,9 @@ export class LineSync {
     events: LineSyncEvents,
     options: LineSyncOptions | readonly number[] = {},
   ) {
-    const { retryMs = [500, 1000, 2000, 4000, 8000], autoRun = true } = Array.isArray(options) ? { retryMs: options as readonly number[] } : (options as LineSyncOptions);
+    const { retryMs = [500, 1000, 2000, 4000, 8000], autoRun = true } = Array.isArray(options)
+      ? { retryMs: options as readonly number[] }
+      : (options as LineSyncOptions);
     this.#api = api;
     this.#accountId = accountId;
     this.#packageId = packageId;
@@ -329,7 +337,10 @@ export class LineSync {
       if (draft.put_confirmed && !saved.draft.put_confirmed && draft.bin !== null) {
         const bin = draft.bin;
         return async () => {
-          const item = await this.#api.confirmPut(this.#accountId, this.#packageId, saved.id, { bin, ...(draft.put_by != null ? { put_by: draft.put_by } : {}) });
+          const item = await this.#api.confirmPut(this.#accountId, this.#packageId, saved.id, {
+            bin,
+            ...(draft.put_by != null ? { put_by: draft.put_by } : {}),
+          });
           this.#saved.set(draft.key, { id: saved.id, draft: withUnitOf(draft, item) });
         };
       }

@@ -46,13 +46,24 @@ export function ListFilters<S extends string>(props: {
     <div className={`list-filters ${props.open ? 'list-filters-open' : ''}`} id={`${props.label.toLowerCase()}-filters`}>
       <AccountSelect className="list-account" value={props.accountId} onChange={props.onAccount} allowAll={props.allAccounts ?? false} />
       <div className="button-row" role="group" aria-label={`${props.label} status filter`}>
-        <button type="button" className={`btn btn-filter ${props.selected.length === 0 ? 'btn-active' : ''}`} aria-pressed={props.selected.length === 0} onClick={() => props.onStatuses([])}>
+        <button
+          type="button"
+          className={`btn btn-filter ${props.selected.length === 0 ? 'btn-active' : ''}`}
+          aria-pressed={props.selected.length === 0}
+          onClick={() => props.onStatuses([])}
+        >
           All
         </button>
         {props.statuses.map((s) => {
           const on = props.selected.includes(s);
           return (
-            <button key={s} type="button" className={`btn btn-filter ${on ? 'btn-active' : ''}`} aria-pressed={on} onClick={() => props.onStatuses(on ? props.selected.filter((x) => x !== s) : [...props.selected, s])}>
+            <button
+              key={s}
+              type="button"
+              className={`btn btn-filter ${on ? 'btn-active' : ''}`}
+              aria-pressed={on}
+              onClick={() => props.onStatuses(on ? props.selected.filter((x) => x !== s) : [...props.selected, s])}
+            >
               {s.replaceAll('_', ' ')}
             </button>
           );
@@ -75,14 +86,28 @@ export function FiltersToggle({ label, open, picked, onToggle }: { label: string
  * Previous and next page. `atLeast`: the station counted a broad search only in part (its total is
  * a lower bound), so more pages may follow the counted ones and the page has no "of".
  */
-export function Pager({ page, totalPages, total, atLeast = false, onPage }: { page: number; totalPages: number; total: number; atLeast?: boolean; onPage(page: number): void }) {
+export function Pager({
+  page,
+  totalPages,
+  total,
+  atLeast = false,
+  onPage,
+}: {
+  page: number;
+  totalPages: number;
+  total: number;
+  atLeast?: boolean;
+  onPage(page: number): void;
+}) {
   return (
     <div className="pager" aria-label="Pages">
       <button type="button" className="btn btn-secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         ← Previous
       </button>
       <span data-testid="pager">
-        {atLeast ? `Page ${page} · at least ${total.toLocaleString('en')}` : `Page ${Math.min(page, Math.max(totalPages, 1))} of ${Math.max(totalPages, 1)} · ${total} in all`}
+        {atLeast
+          ? `Page ${page} · at least ${total.toLocaleString('en')}`
+          : `Page ${Math.min(page, Math.max(totalPages, 1))} of ${Math.max(totalPages, 1)} · ${total} in all`}
       </span>
       <button type="button" className="btn btn-secondary" disabled={!atLeast && page >= totalPages} onClick={() => onPage(page + 1)}>
         Next →

@@ -45,7 +45,13 @@ export function ListScreen<S extends string, R extends { id: number }>(props: {
         <h2 id={titleId}>{props.title}</h2>
         <ListSearch search={query.search} onSearch={(search) => setQuery({ search, page: 1 })} />
         <FiltersToggle label={props.noun} open={filtersOpen} picked={query.statuses.length} onToggle={() => setFiltersOpen(!filtersOpen)} />
-        <Pager page={meta.current_page} totalPages={meta.total_pages} total={meta.total_count} atLeast={meta.total_count_lower_bound === true && rows.length > 0} onPage={(page) => setQuery({ page })} />
+        <Pager
+          page={meta.current_page}
+          totalPages={meta.total_pages}
+          total={meta.total_count}
+          atLeast={meta.total_count_lower_bound === true && rows.length > 0}
+          onPage={(page) => setQuery({ page })}
+        />
       </div>
       <ListFilters
         label={props.noun}

@@ -66,10 +66,18 @@ async function returnsContaining(client: ListsClient, accountId: number, search:
  * id, email or SKU: that return's packages); else tracking numbers that contain the text; else the
  * packages of returns whose email or SKU contains it (1–2 characters: starts with it).
  */
-async function searchPackages(client: ListsClient, accountId: number, search: string, statuses: PackageStatus[], page: number): Promise<Page<StationPackageListItem>> {
+async function searchPackages(
+  client: ListsClient,
+  accountId: number,
+  search: string,
+  statuses: PackageStatus[],
+  page: number,
+): Promise<Page<StationPackageListItem>> {
   const inScope = (account: number) => accountId === ALL_ACCOUNTS || account === accountId;
   const packagesOf = async (returns: Array<{ account_id: number; id: number }>) =>
-    (await Promise.all(returns.slice(0, 20).map((r) => client.listStationPackages({ account_id: r.account_id, return_id: r.id, per_page: 100 })))).flatMap((l) => l.data);
+    (await Promise.all(returns.slice(0, 20).map((r) => client.listStationPackages({ account_id: r.account_id, return_id: r.id, per_page: 100 })))).flatMap(
+      (l) => l.data,
+    );
   const filtered = (rows: StationPackageListItem[]) => single(statuses.length ? rows.filter((r) => statuses.includes(r.status)) : rows);
 
   const answer = await client.lookup(search);
@@ -77,7 +85,14 @@ async function searchPackages(client: ListsClient, accountId: number, search: st
   if (found.length > 0) return filtered(found);
   const exact = answer.returns.filter((r) => inScope(r.account_id)).map((r) => ({ account_id: r.account_id, id: r.return.id }));
   if (exact.length > 0) return filtered(await packagesOf(exact));
-  const byTracking = await client.listStationPackages({ ...scopeOf(accountId), tracking_number_contains: search, status: statuses, page, per_page: PER_PAGE, sort: '-updated_at' });
+  const byTracking = await client.listStationPackages({
+    ...scopeOf(accountId),
+    tracking_number_contains: search,
+    status: statuses,
+    page,
+    per_page: PER_PAGE,
+    sort: '-updated_at',
+  });
   if (byTracking.data.length > 0) return { rows: byTracking.data, meta: byTracking.meta };
   const returns = await returnsContaining(client, accountId, search, { page: 1, per_page: 20 });
   return filtered(await packagesOf(returns.data));
@@ -86,7 +101,9 @@ async function searchPackages(client: ListsClient, accountId: number, search: st
 type Page<R> = { rows: R[]; meta: Meta };
 
 /** A list store over one way of fetching a page: the query, its answer, and reloads. */
-function createListStore<S extends string, R>(fetchPage: (accountId: number, query: ListQuery<S>) => Promise<Page<R>>): UseBoundStore<StoreApi<ListState<S, R>>> {
+function createListStore<S extends string, R>(
+  fetchPage: (accountId: number, query: ListQuery<S>) => Promise<Page<R>>,
+): UseBoundStore<StoreApi<ListState<S, R>>> {
   return create<ListState<S, R>>()((set, get) => ({
     query: { accountId: null, statuses: [], search: '', page: 1 },
     rows: [],

@@ -18,7 +18,10 @@ interface CameraState {
 let video: HTMLVideoElement | null = null;
 
 async function open(): Promise<MediaStream> {
-  const stream = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 1280 }, height: { ideal: 720 }, facingMode: 'environment' }, audio: false });
+  const stream = await navigator.mediaDevices.getUserMedia({
+    video: { width: { ideal: 1280 }, height: { ideal: 720 }, facingMode: 'environment' },
+    audio: false,
+  });
   video = document.createElement('video');
   video.muted = true;
   video.playsInline = true;
@@ -33,7 +36,9 @@ export const useCamera = create<CameraState>()((set, get) => ({
   error: null,
   async setMode(mode) {
     if (mode === 'off') {
-      get().stream?.getTracks().forEach((t) => t.stop());
+      get()
+        .stream?.getTracks()
+        .forEach((t) => t.stop());
       video = null;
       set({ stream: null, mode, error: null });
       return;
@@ -69,5 +74,7 @@ export async function capturePhoto(): Promise<Blob> {
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('Cannot draw the camera frame');
   ctx.drawImage(source, 0, 0);
-  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('Could not encode the photo'))), 'image/jpeg', 0.85));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('Could not encode the photo'))), 'image/jpeg', 0.85),
+  );
 }

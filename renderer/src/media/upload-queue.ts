@@ -86,7 +86,9 @@ export class UploadQueue {
   /** Sends again the uploads an earlier page kept (each with its own Idempotency-Key, so never twice). */
   resume(kept: readonly KeptUpload[]): void {
     const known = new Set(this.#uploads.map((u) => u.id));
-    const fresh = kept.filter((k) => !known.has(k.id)).map((k): Upload => ({ ...k, capturedAt: k.capturedAt ?? null, state: 'queued', attempts: 0, media: null, error: null }));
+    const fresh = kept
+      .filter((k) => !known.has(k.id))
+      .map((k): Upload => ({ ...k, capturedAt: k.capturedAt ?? null, state: 'queued', attempts: 0, media: null, error: null }));
     if (fresh.length === 0) return;
     this.#uploads = [...this.#uploads, ...fresh];
     this.#emit();

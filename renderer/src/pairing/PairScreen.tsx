@@ -84,11 +84,27 @@ export function PairScreen({ initialCode }: { initialCode: string | null }) {
       <form onSubmit={onSubmit}>
         <label>
           Pairing code (Settings → Site → Handhelds on a station)
-          <input data-testid="pair-code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="off" autoCapitalize="characters" maxLength={9} required />
+          <input
+            data-testid="pair-code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoComplete="off"
+            autoCapitalize="characters"
+            maxLength={9}
+            required
+          />
         </label>
         <label>
           This handheld&apos;s name (unless the station named it)
-          <input data-testid="pair-name" ref={nameField} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} placeholder="e.g. TC52 dock 3" autoComplete="off" />
+          <input
+            data-testid="pair-name"
+            ref={nameField}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={100}
+            placeholder="e.g. TC52 dock 3"
+            autoComplete="off"
+          />
         </label>
         <button type="submit" className="btn" data-testid="pair-submit" disabled={busy}>
           {busy ? 'Pairing…' : 'Pair'}

@@ -21,7 +21,14 @@ export function keepUploadsIn(db: PendingDb | Promise<PendingDb>): UploadKeeper 
     async load() {
       try {
         const kept = await (await ready).uploads.orderBy('seq').toArray();
-        return kept.map(({ id, accountId, packageId, blob, contentType, capturedAt }) => ({ id, accountId, packageId, blob, contentType, capturedAt: capturedAt ?? null }));
+        return kept.map(({ id, accountId, packageId, blob, contentType, capturedAt }) => ({
+          id,
+          accountId,
+          packageId,
+          blob,
+          contentType,
+          capturedAt: capturedAt ?? null,
+        }));
       } catch {
         return [];
       }

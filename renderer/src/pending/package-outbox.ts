@@ -103,7 +103,9 @@ export class PackageOutbox {
       for (const record of records) {
         if (this.#senders.has(record.key)) continue;
         this.#lastSeq = Math.max(this.#lastSeq, record.seq);
-        const sender = this.#newSender(record, (events) => LineSync.resume(this.#options.api, record.accountId, record.packageId, record.saved, record.drafts, events, this.#syncOptions(), record.creating));
+        const sender = this.#newSender(record, (events) =>
+          LineSync.resume(this.#options.api, record.accountId, record.packageId, record.saved, record.drafts, events, this.#syncOptions(), record.creating),
+        );
         sender.stored = true;
         sender.announceLater = true;
       }

@@ -22,8 +22,7 @@ export function PrintIndicator() {
         title={printing.problem ?? undefined}
         onClick={() => go('print-queue')}
       >
-        {count}{' '}
-        {printing.problem && <span className="print-problem">{shortProblem(printing.problem)}</span>}{' '}
+        {count} {printing.problem && <span className="print-problem">{shortProblem(printing.problem)}</span>}{' '}
         <span className="print-open">Print queue (Alt+L)</span>
       </button>
     </div>

@@ -87,7 +87,9 @@ export function PrintQueueScreen() {
       <h2 id="print-queue-title">Print queue</h2>
       <p>
         Labels print on {printerName(printer)}
-        {printer.kind === 'browser' ? ': nothing is queued — each label opens as a PDF (choose a printer in Settings).' : '. A label waits here while the printer is off or out of reach and is sent when it answers.'}
+        {printer.kind === 'browser'
+          ? ': nothing is queued — each label opens as a PDF (choose a printer in Settings).'
+          : '. A label waits here while the printer is off or out of reach and is sent when it answers.'}
       </p>
       {error && (
         <p role="alert" className="print-error" data-testid="print-queue-error">
@@ -95,7 +97,11 @@ export function PrintQueueScreen() {
         </p>
       )}
       {message && <p role="status">{message}</p>}
-      {loaded && pending.length === 0 ? <p data-testid="print-queue-empty">Nothing waits to print.</p> : <JobTable jobs={pending} caption="Waiting to print" now={now} />}
+      {loaded && pending.length === 0 ? (
+        <p data-testid="print-queue-empty">Nothing waits to print.</p>
+      ) : (
+        <JobTable jobs={pending} caption="Waiting to print" now={now} />
+      )}
       {recent.length > 0 && <JobTable jobs={recent} caption="Last printed or cancelled" now={now} />}
     </section>
   );

@@ -35,10 +35,12 @@ export function PrinterSettingsForm({ labels, message, say }: { labels: LabelSet
       <fieldset className="printer-kind">
         <legend>Printer and labels</legend>
         <label>
-          <input type="radio" name="printer-kind" value="zpl_tcp" checked={form.kind === 'zpl_tcp'} onChange={() => edit({ kind: 'zpl_tcp' })} /> Network label printer (ZPL)
+          <input type="radio" name="printer-kind" value="zpl_tcp" checked={form.kind === 'zpl_tcp'} onChange={() => edit({ kind: 'zpl_tcp' })} /> Network label
+          printer (ZPL)
         </label>
         <label>
-          <input type="radio" name="printer-kind" value="system" checked={form.kind === 'system'} onChange={() => edit({ kind: 'system' })} /> System printer (desktop app)
+          <input type="radio" name="printer-kind" value="system" checked={form.kind === 'system'} onChange={() => edit({ kind: 'system' })} /> System printer
+          (desktop app)
         </label>
         <label>
           <input type="radio" name="printer-kind" value="browser" checked={form.kind === 'browser'} onChange={() => edit({ kind: 'browser' })} /> Browser (PDF)
@@ -50,7 +52,8 @@ export function PrinterSettingsForm({ labels, message, say }: { labels: LabelSet
             Host or IP <input data-testid="printer-host" value={form.host} onChange={(e) => edit({ host: e.target.value })} maxLength={253} />
           </label>
           <label>
-            Port <input data-testid="printer-port" value={form.port} onChange={(e) => edit({ port: e.target.value })} inputMode="numeric" maxLength={5} size={5} />
+            Port{' '}
+            <input data-testid="printer-port" value={form.port} onChange={(e) => edit({ port: e.target.value })} inputMode="numeric" maxLength={5} size={5} />
           </label>
         </div>
       )}
@@ -61,7 +64,8 @@ export function PrinterSettingsForm({ labels, message, say }: { labels: LabelSet
         </label>
       )}
       <label>
-        <input type="checkbox" data-testid="package-slip" checked={slip} onChange={(e) => setSlip(e.target.checked)} /> Print a package slip with each package’s labels
+        <input type="checkbox" data-testid="package-slip" checked={slip} onChange={(e) => setSlip(e.target.checked)} /> Print a package slip with each package’s
+        labels
       </label>
       <div className="button-row">
         <button type="submit" className="btn btn-small" data-testid="printer-save">

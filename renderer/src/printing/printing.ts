@@ -103,7 +103,8 @@ const PENDING: readonly PrintJob['state'][] = ['waiting', 'sending'];
 export async function printUnitLabel(client: PrintingClient, target: UnitTarget, printer: PrinterSetting, openPdf: OpenPdf): Promise<PrintOutcome> {
   const lineItemId = target.lineItemId ?? lineItemIdOf(target.draft);
   const unitId = target.draft.unit_id;
-  if (unitId === null || lineItemId === null) return { ok: false, message: 'This item has no unit id yet: it gets one with its disposition, once the station has saved it.' };
+  if (unitId === null || lineItemId === null)
+    return { ok: false, message: 'This item has no unit id yet: it gets one with its disposition, once the station has saved it.' };
   try {
     const body = { operator_id: target.operatorId ?? null };
     if (printer.kind === 'browser') {

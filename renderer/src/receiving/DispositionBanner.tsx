@@ -12,7 +12,14 @@ export function DispositionBanner({ draft }: { draft: Draft }) {
   if (draft.disposition === null) return null;
   const style = styles[draft.disposition];
   return (
-    <p className="disposition-banner" data-testid="disposition" data-disposition={draft.disposition} data-bin={draft.bin ?? ''} data-put={draft.put_confirmed ? 'yes' : 'no'} style={{ backgroundColor: style.color, color: readableOn(style.color) }}>
+    <p
+      className="disposition-banner"
+      data-testid="disposition"
+      data-disposition={draft.disposition}
+      data-bin={draft.bin ?? ''}
+      data-put={draft.put_confirmed ? 'yes' : 'no'}
+      style={{ backgroundColor: style.color, color: readableOn(style.color) }}
+    >
       <strong className="disposition-name">{style.label}</strong>
       {draft.bin !== null && <span className="disposition-bin mono">→ {draft.bin}</span>}
       <span className="disposition-put">{draft.bin === null ? '' : draft.put_confirmed ? '✓ put' : 'scan bin'}</span>

@@ -19,7 +19,14 @@ export function InProgressList() {
       <ul className="choice-list">
         {packages.map((p, i) => (
           <li key={`${p.account_id}-${p.id}`}>
-            <button type="button" className="btn btn-choice" data-held={picking && heldPicks(held, i) ? '' : undefined} data-testid="in-progress-package" data-tracking={p.tracking_number} onClick={() => void openFound(p).catch((e: unknown) => notify('error', describeError(e)))}>
+            <button
+              type="button"
+              className="btn btn-choice"
+              data-held={picking && heldPicks(held, i) ? '' : undefined}
+              data-testid="in-progress-package"
+              data-tracking={p.tracking_number}
+              onClick={() => void openFound(p).catch((e: unknown) => notify('error', describeError(e)))}
+            >
               <kbd>{i + 1}</kbd> {p.tracking_number} · return #{p.return_id} <StatusBadge status={p.status} />
             </button>
           </li>

@@ -18,9 +18,15 @@ export function LineTable({ rows, extra }: { rows: LineRow[]; extra: Draft[] }) 
         <tr>
           <th scope="col">Item</th>
           <th scope="col">Expected</th>
-          <th scope="col" title="Received in earlier packages">Before</th>
-          <th scope="col" title="In this package">Here</th>
-          <th scope="col" title="Still due">Due</th>
+          <th scope="col" title="Received in earlier packages">
+            Before
+          </th>
+          <th scope="col" title="In this package">
+            Here
+          </th>
+          <th scope="col" title="Still due">
+            Due
+          </th>
           <th scope="col">Condition</th>
         </tr>
       </thead>
@@ -69,7 +75,12 @@ function ExpectedLine({ row, selectedKey, select }: RowProps & { row: LineRow; s
   const selected = row.draft !== null && row.draft.key === selectedKey;
   return (
     <>
-      <tr className={`${over ? 'row-over' : row.here > 0 && row.remaining === 0 ? 'row-done' : ''} ${selected ? 'row-selected' : ''}`} data-testid="line-row" data-sku={row.line.merchant_sku} aria-selected={selected}>
+      <tr
+        className={`${over ? 'row-over' : row.here > 0 && row.remaining === 0 ? 'row-done' : ''} ${selected ? 'row-selected' : ''}`}
+        data-testid="line-row"
+        data-sku={row.line.merchant_sku}
+        aria-selected={selected}
+      >
         <th scope="row">
           {row.draft ? (
             <button type="button" className="link-button" onClick={() => row.draft && select(row.draft.key)}>
@@ -93,7 +104,13 @@ function ExpectedLine({ row, selectedKey, select }: RowProps & { row: LineRow; s
         </td>
       </tr>
       {row.others.map((d, i) => (
-        <tr key={d.key} className={`row-unit ${d.key === selectedKey ? 'row-selected' : ''}`} data-testid="unit-row" data-sku={row.line.merchant_sku} aria-selected={d.key === selectedKey}>
+        <tr
+          key={d.key}
+          className={`row-unit ${d.key === selectedKey ? 'row-selected' : ''}`}
+          data-testid="unit-row"
+          data-sku={row.line.merchant_sku}
+          aria-selected={d.key === selectedKey}
+        >
           <th scope="row">
             <button type="button" className="link-button" onClick={() => select(d.key)}>
               {row.line.name}

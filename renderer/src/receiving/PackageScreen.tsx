@@ -43,7 +43,11 @@ export function PackageScreen() {
     >
       <div className="package-main">
         <PackageHead pkg={pkg} />
-        {ret ? <ReturnFacts ret={ret} /> : <p className="inline-error">The return #{pkg.return_id} of this package could not be loaded; scanned items are recorded as unexpected.</p>}
+        {ret ? (
+          <ReturnFacts ret={ret} />
+        ) : (
+          <p className="inline-error">The return #{pkg.return_id} of this package could not be loaded; scanned items are recorded as unexpected.</p>
+        )}
         <PackageNotices pkg={pkg} />
         <div className="lines-scroll">
           <LineTable rows={rows} extra={extra} />
@@ -82,7 +86,10 @@ function PackageHead({ pkg }: { pkg: ReturnPackage }) {
   return (
     <div className="package-head">
       <h2 id="package-title">
-        Package <span className="mono" data-testid="tracking-number">{pkg.tracking_number}</span>
+        Package{' '}
+        <span className="mono" data-testid="tracking-number">
+          {pkg.tracking_number}
+        </span>
       </h2>
       <StatusBadge status={pkg.status} />
       <span className={`sync sync-${sync}`} data-testid="sync-state" role="status">

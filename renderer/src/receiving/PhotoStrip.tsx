@@ -31,7 +31,15 @@ export function PhotoStrip({ pkg }: { pkg: ReturnPackage }) {
         <button type="button" className="btn btn-secondary" onClick={() => fileInput.current?.click()}>
           Add files…
         </button>
-        <input ref={fileInput} type="file" accept="image/*,video/*,application/pdf" multiple hidden onChange={(e) => e.target.files && addFiles(e.target.files)} aria-label="Add photo files" />
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/*,video/*,application/pdf"
+          multiple
+          hidden
+          onChange={(e) => e.target.files && addFiles(e.target.files)}
+          aria-label="Add photo files"
+        />
         <span className="hint small">or drop / paste images here</span>
       </div>
       <div className="thumbs" data-testid="photos">
@@ -39,7 +47,9 @@ export function PhotoStrip({ pkg }: { pkg: ReturnPackage }) {
         {photos.map((p) => (
           <figure key={p.key} className={`thumb thumb-${p.upload?.state ?? 'done'}`} data-testid="photo" data-state={p.upload?.state ?? 'done'}>
             {p.upload ? <BlobImage blob={p.upload.blob} /> : p.stored && <img src={p.stored.url} alt="Package photo" />}
-            <figcaption>{p.upload ? `${UPLOAD_LABEL[p.upload.state]}${p.upload.error && p.upload.state === 'failed' ? `: ${p.upload.error}` : ''}` : 'Saved'}</figcaption>
+            <figcaption>
+              {p.upload ? `${UPLOAD_LABEL[p.upload.state]}${p.upload.error && p.upload.state === 'failed' ? `: ${p.upload.error}` : ''}` : 'Saved'}
+            </figcaption>
           </figure>
         ))}
       </div>

@@ -21,7 +21,12 @@ export function ScanScreen() {
           <ul className="choice-list">
             {packages.map((p, i) => (
               <li key={`${p.account_id}-${p.id}`}>
-                <button type="button" className="btn btn-choice" data-held={heldPicks(held, i) ? '' : undefined} onClick={() => void openFound(p).catch((e: unknown) => notify('error', describeError(e)))}>
+                <button
+                  type="button"
+                  className="btn btn-choice"
+                  data-held={heldPicks(held, i) ? '' : undefined}
+                  onClick={() => void openFound(p).catch((e: unknown) => notify('error', describeError(e)))}
+                >
                   {i < 9 && <kbd>{i + 1}</kbd>} {p.tracking_number} · account {p.account_id} · return #{p.return_id} <StatusBadge status={p.status} />
                 </button>
               </li>

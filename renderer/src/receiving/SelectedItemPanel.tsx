@@ -32,7 +32,13 @@ export function SelectedItemPanel() {
       <OverridePanel />
       <div className="button-row condition-buttons" role="group" aria-label="Condition" data-testid="condition-panel">
         {CONDITION_KEYS.map((c) => (
-          <button key={c.condition} type="button" className={`btn btn-condition ${draft.condition === c.condition ? 'btn-active' : ''}`} aria-pressed={draft.condition === c.condition} onClick={() => setConditionKey(c.key)}>
+          <button
+            key={c.condition}
+            type="button"
+            className={`btn btn-condition ${draft.condition === c.condition ? 'btn-active' : ''}`}
+            aria-pressed={draft.condition === c.condition}
+            onClick={() => setConditionKey(c.key)}
+          >
             <kbd>{c.key}</kbd> {c.label}
             {c.grade && <small> {c.grade}</small>}
           </button>
@@ -42,7 +48,12 @@ export function SelectedItemPanel() {
         <button type="button" className={`btn btn-toggle ${draft.defective ? 'btn-warn-active' : ''}`} aria-pressed={draft.defective} onClick={toggleDefective}>
           Defective <kbd>F3</kbd>
         </button>
-        <button type="button" className="btn btn-qty" aria-label={draft.quantity > 1 ? 'One unit less' : 'Take this unit off'} onClick={() => changeQuantity(-1)}>
+        <button
+          type="button"
+          className="btn btn-qty"
+          aria-label={draft.quantity > 1 ? 'One unit less' : 'Take this unit off'}
+          onClick={() => changeQuantity(-1)}
+        >
           − <kbd>-</kbd>
         </button>
         <button type="button" className="btn btn-qty" aria-label="Another unit" onClick={() => changeQuantity(1)}>
@@ -63,13 +74,19 @@ export function SelectedItemPanel() {
             aria-label={`${draft.labelled === true ? 'Labelled' : 'Label'} ${draft.unit_id} (F5)`}
             onClick={() => void printSelectedLabel()}
           >
-            <span className="print-label-word">{draft.labelled === true ? 'Labelled' : 'Label'}</span> <span className="mono print-label-unit">{draft.unit_id}</span> <kbd>F5</kbd>
+            <span className="print-label-word">{draft.labelled === true ? 'Labelled' : 'Label'}</span>{' '}
+            <span className="mono print-label-unit">{draft.unit_id}</span> <kbd>F5</kbd>
           </button>
         )}
       </div>
       <div className="field-row">
         <TextField key={`n-${draft.key}`} label="Notes" value={draft.notes ?? ''} onCommit={(v) => edit(draft.key, { notes: v.trim() === '' ? null : v })} />
-        <TextField key={`b-${draft.key}`} label="Item barcode" value={draft.barcode ?? ''} onCommit={(v) => edit(draft.key, { barcode: v.trim() === '' ? null : v.trim() })} />
+        <TextField
+          key={`b-${draft.key}`}
+          label="Item barcode"
+          value={draft.barcode ?? ''}
+          onCommit={(v) => edit(draft.key, { barcode: v.trim() === '' ? null : v.trim() })}
+        />
       </div>
     </section>
   );

@@ -52,7 +52,8 @@ export const useInProgress = create<InProgressState>()((set, get) => {
     },
     forget(accountId, packageId) {
       const packages = get().packages;
-      if (packages.some((p) => p.account_id === accountId && p.id === packageId)) save(packages.filter((p) => !(p.account_id === accountId && p.id === packageId)));
+      if (packages.some((p) => p.account_id === accountId && p.id === packageId))
+        save(packages.filter((p) => !(p.account_id === accountId && p.id === packageId)));
     },
   };
 });

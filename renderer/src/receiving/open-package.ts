@@ -65,5 +65,7 @@ export const { fetchReturn, openPackage } = createPackageOpener(pageClient);
 export function leaveInProgress(left: OpenPackage): void {
   const { pkg } = left;
   if (pkg.status === 'received' || pkg.status === 'cancelled') return;
-  useInProgress.getState().leave({ account_id: left.accountId, id: pkg.id, return_id: pkg.return_id, status: pkg.status, tracking_number: pkg.tracking_number });
+  useInProgress
+    .getState()
+    .leave({ account_id: left.accountId, id: pkg.id, return_id: pkg.return_id, status: pkg.status, tracking_number: pkg.tracking_number });
 }

@@ -105,7 +105,16 @@ type Get = StoreApi<PackageState>['getState'];
 type Commit = (label: string, changed: Draft[], selectedKey: string | null) => void;
 
 type Closed = Pick<PackageState, 'current' | 'drafts' | 'selectedKey' | 'undoStack' | 'error' | 'correctingBy' | 'receiving' | 'conditionPreview'>;
-const closed = (): Closed => ({ current: null, drafts: [], selectedKey: null, undoStack: [], error: null, correctingBy: null, receiving: false, conditionPreview: null });
+const closed = (): Closed => ({
+  current: null,
+  drafts: [],
+  selectedKey: null,
+  undoStack: [],
+  error: null,
+  correctingBy: null,
+  receiving: false,
+  conditionPreview: null,
+});
 
 export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreApi<PackageState>> {
   let nextKey = 0;
@@ -120,7 +129,13 @@ export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreA
       // A correction of a received package is recorded on every item it changes: who (a tag) and
       // when (the item's updated_at).
       const drafts = correctingBy ? ruled.map((d) => (before.includes(d) ? d : withTag(d, `corrected-by-${correctingBy.id}`))) : ruled;
-      set({ drafts, selectedKey, undoStack: [...undoStack, { label, drafts: before, selectedKey: beforeKey }].slice(-200), error: null, conditionPreview: null });
+      set({
+        drafts,
+        selectedKey,
+        undoStack: [...undoStack, { label, drafts: before, selectedKey: beforeKey }].slice(-200),
+        error: null,
+        conditionPreview: null,
+      });
       deps.outbox.change(current.accountId, current.pkg.id, drafts);
     };
     return {
@@ -203,7 +218,10 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
     moveSelection(step: number) {
       const { current, drafts, selectedKey } = get();
       // Selection runs over the rows as shown: return lines with a draft, then unexpected items.
-      const keys = [...lineRows(current?.ret ?? null, drafts).flatMap((r) => (r.draft ? [r.draft.key, ...r.others.map((d) => d.key)] : [])), ...drafts.filter((d) => d.return_line_item_id === null).map((d) => d.key)];
+      const keys = [
+        ...lineRows(current?.ret ?? null, drafts).flatMap((r) => (r.draft ? [r.draft.key, ...r.others.map((d) => d.key)] : [])),
+        ...drafts.filter((d) => d.return_line_item_id === null).map((d) => d.key),
+      ];
       if (keys.length === 0) return;
       const at = selectedKey === null ? -1 : keys.indexOf(selectedKey);
       set({ selectedKey: keys[Math.max(0, Math.min(keys.length - 1, at + step))] ?? null });
@@ -276,7 +294,11 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
       const draft = drafts.find((d) => d.key === selectedKey);
       if (!draft || locked()) return false;
       const next = overridden(draft, disposition, deps.dispositionRules?.() ?? [], by, reason);
-      commit(`disposition ${disposition}`, drafts.map((d) => (d.key === draft.key ? next : d)), draft.key);
+      commit(
+        `disposition ${disposition}`,
+        drafts.map((d) => (d.key === draft.key ? next : d)),
+        draft.key,
+      );
       return true;
     },
     scanBin(code: string, by: number | null = null) {
@@ -286,7 +308,11 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
       if (!draft || draft.bin === null || !sameBin(draft.bin, code)) return { kind: 'wrong' as const, bin: draft?.bin ?? null };
       if (draft.put_confirmed) return { kind: 'already' as const, bin: draft.bin };
       if (locked()) return { kind: 'none' as const, bin: null };
-      commit(`put in ${draft.bin}`, drafts.map((d) => (d.key === draft.key ? { ...d, put_confirmed: true, put_by: by } : d)), draft.key);
+      commit(
+        `put in ${draft.bin}`,
+        drafts.map((d) => (d.key === draft.key ? { ...d, put_confirmed: true, put_by: by } : d)),
+        draft.key,
+      );
       return { kind: 'put' as const, bin: draft.bin };
     },
   };

@@ -42,7 +42,10 @@ export const outbox = new PackageOutbox({
       notify('error', `Not taken off: ${unit.unit_id ?? 'the unit'} ${why}. It is back on the list.`);
     },
     onLateRefused(entry, error) {
-      notify('error', `${entry.trackingNumber} was not ${entry.receiving ? 'received' : 'saved'}: ${describeError(error)} Reopen it from the list of work waiting to send.`);
+      notify(
+        'error',
+        `${entry.trackingNumber} was not ${entry.receiving ? 'received' : 'saved'}: ${describeError(error)} Reopen it from the list of work waiting to send.`,
+      );
     },
   },
 });

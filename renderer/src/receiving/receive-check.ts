@@ -40,7 +40,9 @@ export function receiveGaps(ret: Pick<ReturnRecord, 'return_line_items'> | null,
   const lines = ret?.return_line_items ?? [];
   const short = moreParcels
     ? []
-    : lines.map((l) => ({ name: l.name || l.merchant_sku, scanned: scannedByLine.get(l.id) ?? 0, expected: l.unreceived_quantity })).filter((l) => l.scanned < l.expected);
+    : lines
+        .map((l) => ({ name: l.name || l.merchant_sku, scanned: scannedByLine.get(l.id) ?? 0, expected: l.unreceived_quantity }))
+        .filter((l) => l.scanned < l.expected);
   return {
     units,
     lineUnits: lines.reduce((sum, l) => sum + Math.min(scannedByLine.get(l.id) ?? 0, l.unreceived_quantity), 0),
@@ -102,14 +104,18 @@ export function receiveQuestion(ret: Pick<ReturnRecord, 'return_line_items'> | n
   const tracking = facts.trackingNumber;
   if (facts.exception) {
     // An exception package is received only when every unit in it has been looked at and given a condition.
-    if (drafts.every((d) => d.quantity === 0)) return { kind: 'refuse', message: `${tracking} is an exception: scan what the parcel holds before receiving it.` };
+    if (drafts.every((d) => d.quantity === 0))
+      return { kind: 'refuse', message: `${tracking} is an exception: scan what the parcel holds before receiving it.` };
     const unset = drafts.filter((d) => d.quantity > 0 && d.condition === null).length;
     if (unset > 0) return { kind: 'refuse', message: `${tracking} is an exception: set the condition of every item first (${unset} not set).` };
   }
   // Every unit leaves the bench with somewhere to go: the station refuses it too.
   const undecided = withoutDisposition(drafts).length;
   if (undecided > 0) {
-    return { kind: 'refuse', message: `${undecided} item${undecided === 1 ? ' has' : 's have'} no disposition (no rule matches): override where ${undecided === 1 ? 'it goes' : 'they go'} (F10).` };
+    return {
+      kind: 'refuse',
+      message: `${undecided} item${undecided === 1 ? ' has' : 's have'} no disposition (no rule matches): override where ${undecided === 1 ? 'it goes' : 'they go'} (F10).`,
+    };
   }
   if (facts.correcting) return null;
   const parts = missingParts(receiveGaps(ret, drafts, facts.moreParcels), facts.allowUnsetConditions);

@@ -164,7 +164,9 @@ async function isSupervisorBadge(r: Router, code: string): Promise<boolean> {
 
 /** A supervisor's badge scanned: their PIN, then they are signed in to work as well (the dock's worker). */
 function askSupervisorPin(r: Router, code: string): void {
-  useSupervisorSession.getState().ask('A supervisor’s badge: type the PIN to sign in.', code, (session) => switchOperator(r, { ...session.operator, badge_code: null }));
+  useSupervisorSession
+    .getState()
+    .ask('A supervisor’s badge: type the PIN to sign in.', code, (session) => switchOperator(r, { ...session.operator, badge_code: null }));
 }
 
 /** A badge the station knew of (a worker this page had not seen, or a supervisor's) switches who works. */
@@ -220,7 +222,10 @@ async function scanParcel(r: Router, code: string): Promise<void> {
   }
   if (answer.returns.length > 0) {
     scan.show(code, [], answer.returns);
-    return notify('warning', `${code} is not a tracking number but matches ${answer.returns.length === 1 ? 'a return' : `${answer.returns.length} returns`}. Scan the parcel label.`);
+    return notify(
+      'warning',
+      `${code} is not a tracking number but matches ${answer.returns.length === 1 ? 'a return' : `${answer.returns.length} returns`}. Scan the parcel label.`,
+    );
   }
   const badge = await badgeOnStation(r, code);
   if (badge) return badgeFound(r, badge, code);
@@ -233,7 +238,8 @@ async function scanParcel(r: Router, code: string): Promise<void> {
 async function openFoundPackage(r: Router, found: LeftPackage): Promise<void> {
   // Its receive is still on its way: opening it now would show a package about to change under the worker.
   await outbox.ready;
-  if (outbox.isReceiving(found.account_id, found.id)) return notify('pending', `${found.tracking_number} is being received (waiting for the station). It opens again once the station has it.`);
+  if (outbox.isReceiving(found.account_id, found.id))
+    return notify('pending', `${found.tracking_number} is being received (waiting for the station). It opens again once the station has it.`);
   // The rules as the station has them now (at most every half minute; offline: as last seen).
   void useDispositionRules.getState().refresh();
   await r.openPackage(found.account_id, found.id, found.status, found.return_id);
@@ -254,7 +260,13 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
     const put = store.scanBin(code, r.sessions.getState().operator?.id ?? null);
     if (put.kind === 'put') return notify('success', `Put in ${put.bin ?? code}.`);
     if (put.kind === 'already') return notify('warning', `Already put in ${put.bin ?? code}.`);
-    if (put.kind === 'wrong') return notify('error', put.bin ? `Wrong bin: ${code} is not ${put.bin}. Nothing changed — put the unit in ${put.bin}.` : `${code} is a bin: select a unit with a disposition first. Nothing changed.`);
+    if (put.kind === 'wrong')
+      return notify(
+        'error',
+        put.bin
+          ? `Wrong bin: ${code} is not ${put.bin}. Nothing changed — put the unit in ${put.bin}.`
+          : `${code} is a bin: select a unit with a disposition first. Nothing changed.`,
+      );
   }
   // A return line's SKU, or an item already on this package: counted without asking the station.
   const known =
@@ -262,7 +274,11 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
     store.drafts.some((d) => d.barcode !== null && normaliseCode(d.barcode) === code);
   if (!known) {
     // Not on the return: the station says whether it is another parcel, a unit label or a badge. Unanswered, it is not guessed at.
-    const answer = await lookupOrSay(r, code, `${code} not recorded: it is not on this return, and the station cannot be reached to look it up. Scan it again when the station answers.`);
+    const answer = await lookupOrSay(
+      r,
+      code,
+      `${code} not recorded: it is not on this return, and the station cannot be reached to look it up. Scan it again when the station answers.`,
+    );
     if (!answer) return;
     const other = answer.packages.find((p) => p.id !== store.current?.pkg.id);
     if (other) {
@@ -309,7 +325,11 @@ async function scanWhileRegistering(r: Router, code: string): Promise<void> {
 }
 
 /** This page's scan router. */
-export const { submitScan, scanQueue, afterScans, openFound, onCommandBarcode } = createScanRouter({ client: pageClient, session: useSession, register: useRegister });
+export const { submitScan, scanQueue, afterScans, openFound, onCommandBarcode } = createScanRouter({
+  client: pageClient,
+  session: useSession,
+  register: useRegister,
+});
 
 /** Selects the unit a scanned unit label names on the open package, and says which it is. */
 function selectUnit(unit: LookupUnit): void {

@@ -36,8 +36,14 @@ export function RegisterScreen() {
         <ul className="choice-list" data-testid="register-candidates">
           {candidates.map((c, i) => (
             <li key={`${c.account_id}-${c.return.id}`}>
-              <button type="button" className="btn btn-choice" data-held={heldPicks(held, i) ? '' : undefined} onClick={() => void choose(c).catch((e: unknown) => notify('error', describeError(e)))}>
-                {i < 9 && <kbd>{i + 1}</kbd>} Return #{c.return.id} · {c.return.email} · {c.return.return_line_items.length} line(s) · {c.return.status.replace('_', ' ')} · account {c.account_id}
+              <button
+                type="button"
+                className="btn btn-choice"
+                data-held={heldPicks(held, i) ? '' : undefined}
+                onClick={() => void choose(c).catch((e: unknown) => notify('error', describeError(e)))}
+              >
+                {i < 9 && <kbd>{i + 1}</kbd>} Return #{c.return.id} · {c.return.email} · {c.return.return_line_items.length} line(s) ·{' '}
+                {c.return.status.replace('_', ' ')} · account {c.account_id}
               </button>
             </li>
           ))}

@@ -3,7 +3,15 @@ import { describedBy, errorId, FieldError } from './FieldError.tsx';
 import { styleFieldId } from './rules-draft.ts';
 
 /** The six dispositions' names and colours (#rrggbb), each with its swatch, folded below the table. */
-export function DispositionStylesForm({ styles, errors, change }: { styles: DispositionStyles; errors: ReadonlyMap<string, string>; change: (styles: DispositionStyles) => void }) {
+export function DispositionStylesForm({
+  styles,
+  errors,
+  change,
+}: {
+  styles: DispositionStyles;
+  errors: ReadonlyMap<string, string>;
+  change: (styles: DispositionStyles) => void;
+}) {
   const refused = DISPOSITIONS.some((d) => errors.has(styleFieldId(d, 'label')) || errors.has(styleFieldId(d, 'color')));
   const set = (d: Disposition, field: 'label' | 'color', value: string) => change({ ...styles, [d]: { ...styles[d], [field]: value } });
   return (
@@ -18,8 +26,23 @@ export function DispositionStylesForm({ styles, errors, change }: { styles: Disp
           return (
             <div key={d} className="rules-style">
               <span className="rules-swatch" style={{ backgroundColor: styles[d].color }} aria-hidden="true" />
-              <input aria-label={`${d.replaceAll('_', ' ')} name`} data-testid={`style-label-${d}`} value={styles[d].label} maxLength={40} onChange={(e) => set(d, 'label', e.target.value)} {...describedBy(labelId, errors.get(labelId))} />
-              <input className="mono rules-color" aria-label={`${d.replaceAll('_', ' ')} colour (#rrggbb)`} data-testid={`style-color-${d}`} value={styles[d].color} maxLength={7} onChange={(e) => set(d, 'color', e.target.value)} {...describedBy(colorId, errors.get(colorId))} />
+              <input
+                aria-label={`${d.replaceAll('_', ' ')} name`}
+                data-testid={`style-label-${d}`}
+                value={styles[d].label}
+                maxLength={40}
+                onChange={(e) => set(d, 'label', e.target.value)}
+                {...describedBy(labelId, errors.get(labelId))}
+              />
+              <input
+                className="mono rules-color"
+                aria-label={`${d.replaceAll('_', ' ')} colour (#rrggbb)`}
+                data-testid={`style-color-${d}`}
+                value={styles[d].color}
+                maxLength={7}
+                onChange={(e) => set(d, 'color', e.target.value)}
+                {...describedBy(colorId, errors.get(colorId))}
+              />
               <FieldError id={errorId(labelId)} message={errors.get(labelId)} />
               <FieldError id={errorId(colorId)} message={errors.get(colorId)} />
             </div>

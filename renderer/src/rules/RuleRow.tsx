@@ -27,7 +27,15 @@ export function RuleRow({ rule, index, count, styles, errors, change, move, remo
   // data-label names a field where the row has no column heads (two lines a rule at 800 px).
   const text = (field: 'name' | 'reason_contains' | 'sku_prefix' | 'bin', label: string, maxLength: number) => (
     <td data-label={label.charAt(0).toUpperCase() + label.slice(1)}>
-      <input className={field === 'bin' ? 'mono' : undefined} data-testid={`rule-${field}`} aria-label={`Rule ${n} ${label}`} value={rule[field]} maxLength={maxLength} onChange={(e) => change({ ...rule, [field]: e.target.value })} {...describedBy(id(field), err(field))} />
+      <input
+        className={field === 'bin' ? 'mono' : undefined}
+        data-testid={`rule-${field}`}
+        aria-label={`Rule ${n} ${label}`}
+        value={rule[field]}
+        maxLength={maxLength}
+        onChange={(e) => change({ ...rule, [field]: e.target.value })}
+        {...describedBy(id(field), err(field))}
+      />
       <FieldError id={errorId(id(field))} message={err(field)} />
     </td>
   );
@@ -39,11 +47,24 @@ export function RuleRow({ rule, index, count, styles, errors, change, move, remo
         <th scope="row">{n}</th>
         {text('name', 'name', 60)}
         <td data-label="Condition">
-          <SetPicker label={`Rule ${n} condition`} fieldId={id('condition')} options={CONDITION_OPTIONS} value={rule.condition} error={err('condition')} onChange={(condition) => change({ ...rule, condition })} />
+          <SetPicker
+            label={`Rule ${n} condition`}
+            fieldId={id('condition')}
+            options={CONDITION_OPTIONS}
+            value={rule.condition}
+            error={err('condition')}
+            onChange={(condition) => change({ ...rule, condition })}
+          />
           <FieldError id={errorId(id('condition'))} message={err('condition')} />
         </td>
         <td data-label="Defective">
-          <select data-testid="rule-defective" aria-label={`Rule ${n} defective`} value={rule.defective} onChange={(e) => change({ ...rule, defective: e.target.value as DefectiveChoice })} {...describedBy(id('defective'), err('defective'))}>
+          <select
+            data-testid="rule-defective"
+            aria-label={`Rule ${n} defective`}
+            value={rule.defective}
+            onChange={(e) => change({ ...rule, defective: e.target.value as DefectiveChoice })}
+            {...describedBy(id('defective'), err('defective'))}
+          >
             <option value="any">any</option>
             <option value="yes">yes</option>
             <option value="no">no</option>
@@ -53,12 +74,25 @@ export function RuleRow({ rule, index, count, styles, errors, change, move, remo
         {text('reason_contains', 'reason contains', 100)}
         {text('sku_prefix', 'SKU prefix', 100)}
         <td data-label="Package status">
-          <SetPicker label={`Rule ${n} package status`} fieldId={id('package_status')} options={STATUS_OPTIONS} value={rule.package_status} error={err('package_status')} onChange={(package_status) => change({ ...rule, package_status })} />
+          <SetPicker
+            label={`Rule ${n} package status`}
+            fieldId={id('package_status')}
+            options={STATUS_OPTIONS}
+            value={rule.package_status}
+            error={err('package_status')}
+            onChange={(package_status) => change({ ...rule, package_status })}
+          />
           <FieldError id={errorId(id('package_status'))} message={err('package_status')} />
         </td>
         <td className="rules-disposition" data-label="→ Disposition">
           <span className="rules-swatch" style={{ backgroundColor: style.color }} aria-hidden="true" />
-          <select data-testid="rule-disposition" aria-label={`Rule ${n} disposition`} value={rule.disposition} onChange={(e) => change({ ...rule, disposition: e.target.value as DraftRule['disposition'] })} {...describedBy(id('disposition'), err('disposition'))}>
+          <select
+            data-testid="rule-disposition"
+            aria-label={`Rule ${n} disposition`}
+            value={rule.disposition}
+            onChange={(e) => change({ ...rule, disposition: e.target.value as DraftRule['disposition'] })}
+            {...describedBy(id('disposition'), err('disposition'))}
+          >
             {DISPOSITIONS.map((d) => (
               <option key={d} value={d}>
                 {styles[d].label || d}

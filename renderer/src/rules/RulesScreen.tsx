@@ -127,7 +127,15 @@ export function RulesScreen() {
                     styles={draft.dispositions}
                     errors={refusals.fields}
                     change={(next) => edit((d) => ({ ...d, rules: d.rules.map((r) => (r.key === next.key ? next : r)) }))}
-                    move={(by) => edit((d) => moveRule(d, d.rules.findIndex((r) => r.key === rule.key), by))}
+                    move={(by) =>
+                      edit((d) =>
+                        moveRule(
+                          d,
+                          d.rules.findIndex((r) => r.key === rule.key),
+                          by,
+                        ),
+                      )
+                    }
                     remove={() => edit((d) => ({ ...d, rules: d.rules.filter((r) => r.key !== rule.key) }))}
                   />
                 ))}

@@ -79,13 +79,25 @@ function toDraftRule(rule: DispositionRule): DraftRule {
 
 /** The draft of the rules the station answered with. */
 export function draftOf(table: Pick<DispositionRules, 'rules' | 'dispositions'>): Draft {
-  const dispositions = Object.fromEntries(DISPOSITIONS.map((d) => [d, { label: table.dispositions[d].label, color: table.dispositions[d].color }])) as DispositionStyles;
+  const dispositions = Object.fromEntries(
+    DISPOSITIONS.map((d) => [d, { label: table.dispositions[d].label, color: table.dispositions[d].color }]),
+  ) as DispositionStyles;
   return { rules: table.rules.map(toDraftRule), dispositions };
 }
 
 /** A new rule for the end of the table: any item → quarantine, bin to be given. */
 export function newRule(): DraftRule {
-  return { key: newKey(), name: '', condition: [], defective: 'any', reason_contains: '', sku_prefix: '', package_status: [], disposition: 'quarantine', bin: '' };
+  return {
+    key: newKey(),
+    name: '',
+    condition: [],
+    defective: 'any',
+    reason_contains: '',
+    sku_prefix: '',
+    package_status: [],
+    disposition: 'quarantine',
+    bin: '',
+  };
 }
 
 const textOrNull = (text: string): string | null => (text.trim() === '' ? null : text.trim());
@@ -94,7 +106,9 @@ const setOrNull = <T>(values: readonly T[]): T[] | null => (values.length === 0 
 /** The body of the PUT: empty texts and sets are left out (any), texts and bins trimmed. */
 export function bodyOf(draft: Draft): DispositionRulesUpdate {
   return {
-    dispositions: Object.fromEntries(DISPOSITIONS.map((d) => [d, { label: draft.dispositions[d].label.trim(), color: draft.dispositions[d].color }])) as DispositionStyles,
+    dispositions: Object.fromEntries(
+      DISPOSITIONS.map((d) => [d, { label: draft.dispositions[d].label.trim(), color: draft.dispositions[d].color }]),
+    ) as DispositionStyles,
     rules: draft.rules.map((r) => ({
       name: textOrNull(r.name),
       condition: setOrNull(r.condition),

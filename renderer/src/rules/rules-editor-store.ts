@@ -68,7 +68,11 @@ export function createRulesEditor(client: RulesEditorClient, adopt: (table: Disp
         adopt(table);
         // Only when nothing was typed while the save was under way: else the typing stays.
         if (get().draft === draft) set({ draft: draftOf(table) });
-        set({ pristine: bodyText(draftOf(table)), refusals: NO_REFUSALS, saved: `Saved: ${table.rules.length} rule${table.rules.length === 1 ? '' : 's'}. The dock uses them for items inspected from now on.` });
+        set({
+          pristine: bodyText(draftOf(table)),
+          refusals: NO_REFUSALS,
+          saved: `Saved: ${table.rules.length} rule${table.rules.length === 1 ? '' : 's'}. The dock uses them for items inspected from now on.`,
+        });
         return true;
       } catch (error) {
         set({ refusals: refusalsOf(error, draft) });

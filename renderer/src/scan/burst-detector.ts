@@ -97,7 +97,11 @@ export class BurstDetector {
       if ((keys[start + 1]?.at ?? 0) - (keys[start]?.at ?? 0) <= leadLimit) break;
       start++;
     }
-    const chars = (a: number, b: number) => keys.slice(a, b).map((k) => k.char).join('');
+    const chars = (a: number, b: number) =>
+      keys
+        .slice(a, b)
+        .map((k) => k.char)
+        .join('');
     return { code: chars(start, keys.length), before: chars(0, start) };
   }
 

@@ -1,5 +1,16 @@
 import { BurstDetector } from './burst-detector.ts';
-import { type FramedDelivery, framedDelivery, framedStep, heldKeyStep, type KeyPlace, printableStep, type ScanFieldEntry, scanFieldEntry, scanInTextField, typedEntry } from './key-decisions.ts';
+import {
+  type FramedDelivery,
+  framedDelivery,
+  framedStep,
+  heldKeyStep,
+  type KeyPlace,
+  printableStep,
+  type ScanFieldEntry,
+  scanFieldEntry,
+  scanInTextField,
+  typedEntry,
+} from './key-decisions.ts';
 import { isKey, type ScannerFraming } from './scanner-framing.ts';
 
 /*
@@ -227,7 +238,13 @@ function runEntry(c: Capture, entry: ScanFieldEntry): void {
 
 /** Framed mode: true when the key belonged to a scan's frame and is dealt with. */
 function onFramedKey(c: Capture, event: KeyboardEvent, framing: ScannerFraming): boolean {
-  const step = framedStep({ inFrame: c.frame !== null, isPrefix: isKey(event, framing.prefix), isSuffix: isKey(event, framing.suffix), printable: isPrintable(event), key: event.key });
+  const step = framedStep({
+    inFrame: c.frame !== null,
+    isPrefix: isKey(event, framing.prefix),
+    isSuffix: isKey(event, framing.suffix),
+    printable: isPrintable(event),
+    key: event.key,
+  });
   if (step === 'outside') return false;
   if (step === 'ignore') return true;
   if (step === 'start') {

@@ -65,7 +65,10 @@ export function heldKeyStep(key: { key: string; ctrlKey: boolean; altKey: boolea
  * - `shortcut`: the field held only a shortcut key pressed again and again: it runs `times` times;
  * - `refused`: the field held no code and no shortcut: nothing is done, the worker is told why.
  */
-export type ScanFieldEntry = { kind: 'code'; shortcut: string | null; code: string } | { kind: 'shortcut'; char: string; times: number } | { kind: 'refused'; text: string; message: string };
+export type ScanFieldEntry =
+  | { kind: 'code'; shortcut: string | null; code: string }
+  | { kind: 'shortcut'; char: string; times: number }
+  | { kind: 'refused'; text: string; message: string };
 
 /** No code the station reads is shorter (tracking numbers, SKUs, EANs, bins, badges typed by hand). */
 export const MIN_CODE_LENGTH = 4;
@@ -100,7 +103,11 @@ export function typedEntry(text: string, how: TypedText): ScanFieldEntry {
   if (repeated && (first === '-' || text.length < MIN_CODE_LENGTH)) return { kind: 'shortcut', char: first, times: 1 };
   const notACode = /^[+-]+$/.test(text) || (/^[0-9+-]+$/.test(text) && text.length < MIN_CODE_LENGTH);
   if (notACode && !how.claims(text)) {
-    return { kind: 'refused', text, message: `${text} is not a code (codes have ${MIN_CODE_LENGTH} characters or more): nothing was recorded. A key's action takes the key once, then Enter.` };
+    return {
+      kind: 'refused',
+      text,
+      message: `${text} is not a code (codes have ${MIN_CODE_LENGTH} characters or more): nothing was recorded. A key's action takes the key once, then Enter.`,
+    };
   }
   return { kind: 'code', shortcut: null, code: text };
 }

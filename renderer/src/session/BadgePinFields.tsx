@@ -31,10 +31,19 @@ export function BadgePinFields({ badgeTestId, pinTestId, againTestId, badge, pin
   return (
     <>
       <label className="badge-pin-field">
-        Badge <input data-testid={badgeTestId} value={badge[0]} onChange={(e) => badge[1](e.target.value)} maxLength={64} autoComplete="off" autoFocus={autoFocus === 'badge'} />
+        Badge{' '}
+        <input
+          data-testid={badgeTestId}
+          value={badge[0]}
+          onChange={(e) => badge[1](e.target.value)}
+          maxLength={64}
+          autoComplete="off"
+          autoFocus={autoFocus === 'badge'}
+        />
       </label>
       <label className="badge-pin-field">
-        {again ? 'PIN (4–8 digits)' : 'PIN'} <input ref={pinRef} data-testid={pinTestId} value={pin[0]} onChange={(e) => pin[1](e.target.value)} {...secret} autoFocus={autoFocus === 'pin'} />
+        {again ? 'PIN (4–8 digits)' : 'PIN'}{' '}
+        <input ref={pinRef} data-testid={pinTestId} value={pin[0]} onChange={(e) => pin[1](e.target.value)} {...secret} autoFocus={autoFocus === 'pin'} />
       </label>
       {again && (
         <label className="badge-pin-field">

@@ -105,7 +105,14 @@ function FirstSupervisor({ hasWorkers }: { hasWorkers: boolean }) {
       <label className="badge-pin-field">
         Name <input ref={nameField} data-testid="first-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
       </label>
-      <BadgePinFields badgeTestId="first-badge" pinTestId="first-pin" againTestId="first-pin-again" badge={[badge, setBadge]} pin={[pin, setPin]} again={[again, setAgain]} />
+      <BadgePinFields
+        badgeTestId="first-badge"
+        pinTestId="first-pin"
+        againTestId="first-pin-again"
+        badge={[badge, setBadge]}
+        pin={[pin, setPin]}
+        again={[again, setAgain]}
+      />
       {error && (
         <p className="inline-error" role="alert" data-testid="first-supervisor-error">
           {error}

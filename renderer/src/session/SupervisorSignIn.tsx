@@ -78,7 +78,14 @@ function SignInForm({ reason, scanned }: { reason: string | null; scanned: strin
       <form onSubmit={(e) => void submit(e)} className="panel">
         <h2 id="supervisor-dialog-title">Supervisor sign-in</h2>
         <p className="hint">{reason ?? 'Settings, rules, printers, tokens, the upstream and the workers need a supervisor.'} Esc cancels.</p>
-        <BadgePinFields badgeTestId="supervisor-badge" pinTestId="supervisor-pin" badge={[badge, setBadge]} pin={[pin, setPin]} pinRef={pinField} autoFocus={scanned === null ? 'badge' : 'pin'} />
+        <BadgePinFields
+          badgeTestId="supervisor-badge"
+          pinTestId="supervisor-pin"
+          badge={[badge, setBadge]}
+          pin={[pin, setPin]}
+          pinRef={pinField}
+          autoFocus={scanned === null ? 'badge' : 'pin'}
+        />
         {error && (
           <p className="inline-error" role="alert" data-testid="supervisor-error">
             {error}

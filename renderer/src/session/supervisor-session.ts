@@ -37,7 +37,9 @@ export interface SupervisorAsk {
 
 export type SupervisorSessionStore = UseBoundStore<StoreApi<SupervisorSessionState>>;
 
-export function createSupervisorSessionStore(client: Pick<ApiClient, 'createSupervisorSession' | 'createFirstSupervisor' | 'endSupervisorSession' | 'useSupervisorToken'>): SupervisorSessionStore {
+export function createSupervisorSessionStore(
+  client: Pick<ApiClient, 'createSupervisorSession' | 'createFirstSupervisor' | 'endSupervisorSession' | 'useSupervisorToken'>,
+): SupervisorSessionStore {
   let expiry: ReturnType<typeof setTimeout> | undefined;
   return create<SupervisorSessionState>()((set, get) => {
     const begin = (session: SupervisorSession | null) => {

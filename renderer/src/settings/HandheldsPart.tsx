@@ -75,9 +75,19 @@ export function HandheldsPart() {
       </form>
       {pairing && (
         <div ref={shown} data-testid="handheld-pairing">
-          {qr && <div className="handheld-qr" data-testid="handheld-qr" role="img" aria-label={`QR code of ${pairing.pair_url ?? ''}`} dangerouslySetInnerHTML={{ __html: qr }} />}
+          {qr && (
+            <div
+              className="handheld-qr"
+              data-testid="handheld-qr"
+              role="img"
+              aria-label={`QR code of ${pairing.pair_url ?? ''}`}
+              dangerouslySetInnerHTML={{ __html: qr }}
+            />
+          )}
           <p>
-            <code className="join-code" data-testid="handheld-code">{pairing.code}</code>
+            <code className="join-code" data-testid="handheld-code">
+              {pairing.code}
+            </code>
             {pairing.device_name !== null && (
               <>
                 {' '}
@@ -86,8 +96,8 @@ export function HandheldsPart() {
             )}
           </p>
           <p className="small">
-            Scan it, or open <code>{pairing.pair_url?.replace(/#.*$/, '') ?? 'https://STATION:PORT/pair'}</code> on the handheld and type the code. Works once, until{' '}
-            {pairing.expires_at.slice(11, 16)} UTC.
+            Scan it, or open <code>{pairing.pair_url?.replace(/#.*$/, '') ?? 'https://STATION:PORT/pair'}</code> on the handheld and type the code. Works once,
+            until {pairing.expires_at.slice(11, 16)} UTC.
           </p>
         </div>
       )}
@@ -96,8 +106,15 @@ export function HandheldsPart() {
           {devices.length === 0 && <li>No handheld is paired.</li>}
           {devices.map((d) => (
             <li key={d.id} data-testid="handheld-device">
-              <strong data-testid="handheld-device-name">{d.name.slice(HANDHELD_TOKEN_PREFIX.length)}</strong> <span className="small">(paired {d.created_at.slice(0, 16).replace('T', ' ')} UTC)</span>{' '}
-              <button type="button" className="btn btn-small" data-testid="handheld-revoke" aria-label={`Revoke ${d.name.slice(HANDHELD_TOKEN_PREFIX.length)}`} onClick={() => void revoke(d)}>
+              <strong data-testid="handheld-device-name">{d.name.slice(HANDHELD_TOKEN_PREFIX.length)}</strong>{' '}
+              <span className="small">(paired {d.created_at.slice(0, 16).replace('T', ' ')} UTC)</span>{' '}
+              <button
+                type="button"
+                className="btn btn-small"
+                data-testid="handheld-revoke"
+                aria-label={`Revoke ${d.name.slice(HANDHELD_TOKEN_PREFIX.length)}`}
+                onClick={() => void revoke(d)}
+              >
                 Revoke
               </button>
             </li>

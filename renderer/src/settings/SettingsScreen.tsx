@@ -28,7 +28,8 @@ function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null
   return (
     <form onSubmit={(e) => void save(e)} aria-label="Scanner">
       <p className="small">
-        A key the scanner sends before and after every code (e.g. <kbd>F12</kbd> or <kbd>Ctrl+B</kbd>, then <kbd>Enter</kbd>). No prefix: scans are told by their speed.
+        A key the scanner sends before and after every code (e.g. <kbd>F12</kbd> or <kbd>Ctrl+B</kbd>, then <kbd>Enter</kbd>). No prefix: scans are told by
+        their speed.
       </p>
       <div className="settings-pair">
         <label>
@@ -134,14 +135,24 @@ function StationSection() {
         <SiteManagedNote what="receiving with conditions not set and the currency" />
         <label>
           Receiving with conditions not set{' '}
-          <select data-testid="unset-conditions" disabled={managed} value={unset} onChange={(e) => void changeAndSay({ unset_conditions: e.target.value === 'allow' ? 'allow' : 'confirm' })}>
+          <select
+            data-testid="unset-conditions"
+            disabled={managed}
+            value={unset}
+            onChange={(e) => void changeAndSay({ unset_conditions: e.target.value === 'allow' ? 'allow' : 'confirm' })}
+          >
             <option value="confirm">asks to confirm (F2 again)</option>
             <option value="allow">receives at once</option>
           </select>
         </label>
         <label>
           Station currency (new manual returns, when their account has none yet){' '}
-          <select data-testid="station-currency" disabled={managed} value={currency ?? ''} onChange={(e) => void changeAndSay({ currency: e.target.value === '' ? null : (e.target.value as CurrencyCode) })}>
+          <select
+            data-testid="station-currency"
+            disabled={managed}
+            value={currency ?? ''}
+            onChange={(e) => void changeAndSay({ currency: e.target.value === '' ? null : (e.target.value as CurrencyCode) })}
+          >
             <option value="">USD (not set)</option>
             {ISO_4217_CURRENCIES.map((c) => (
               <option key={c}>{c}</option>

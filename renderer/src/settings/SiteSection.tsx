@@ -63,7 +63,9 @@ function InviteForm() {
       {invite && (
         <div data-testid="site-invite-code-box">
           <p>
-            <code className="join-code" data-testid="site-invite-code">{invite.code}</code>
+            <code className="join-code" data-testid="site-invite-code">
+              {invite.code}
+            </code>
           </p>
           <p className="small">
             Works once, until {invite.expires_at.slice(11, 16)} UTC, at <code>{invite.hub_url ?? 'this station'}</code>
@@ -168,10 +170,29 @@ function JoinForm({ joined }: { joined: (view: SiteView) => void }) {
       <p className="small">Join a hub: its address and the code it shows (its Settings → Site).</p>
       <div className="settings-pair site-join-fields">
         <label>
-          Hub address <input data-testid="site-join-url" type="url" value={hubUrl} onChange={(e) => setHubUrl(e.target.value)} placeholder="https://192.0.2.7:4780" maxLength={2048} required />
+          Hub address{' '}
+          <input
+            data-testid="site-join-url"
+            type="url"
+            value={hubUrl}
+            onChange={(e) => setHubUrl(e.target.value)}
+            placeholder="https://192.0.2.7:4780"
+            maxLength={2048}
+            required
+          />
         </label>
         <label>
-          Join code <input data-testid="site-join-code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="XXXX-XXXX-XXXX-XXXX-XXXX" maxLength={29} autoComplete="off" spellCheck={false} required />
+          Join code{' '}
+          <input
+            data-testid="site-join-code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            placeholder="XXXX-XXXX-XXXX-XXXX-XXXX"
+            maxLength={29}
+            autoComplete="off"
+            spellCheck={false}
+            required
+          />
         </label>
         <button type="submit" className="btn btn-small" data-testid="site-join" disabled={busy}>
           Join the hub

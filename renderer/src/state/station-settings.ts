@@ -46,7 +46,13 @@ export function createStationSettingsStore(client: StationSettingsClient): Stati
     adopt(settings) {
       // Every status poll brings them: only a change (or the first answer) is taken, so nothing re-renders for nothing.
       if (settings.updated_at === get().updatedAt) return;
-      set({ framing: settings.scanner, currency: settings.currency, unsetConditions: settings.unset_conditions, labels: settings.labels, updatedAt: settings.updated_at });
+      set({
+        framing: settings.scanner,
+        currency: settings.currency,
+        unsetConditions: settings.unset_conditions,
+        labels: settings.labels,
+        updatedAt: settings.updated_at,
+      });
       if (settings.updated_at === null) void moveTerminalSettings(client, store);
     },
     async change(patch) {

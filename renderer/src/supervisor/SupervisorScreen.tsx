@@ -22,7 +22,16 @@ function HourChart({ perHour }: { perHour: readonly number[] }) {
   const height = 64;
   return (
     <figure className="hour-chart" data-testid="supervisor-hour-chart">
-      <svg viewBox={`0 0 ${width} ${height + 12}`} role="img" aria-label={`Received per hour: ${perHour.map((n, h) => `${h}h ${n}`).filter((_t, h) => (perHour[h] ?? 0) > 0).join(', ') || 'none yet'}`}>
+      <svg
+        viewBox={`0 0 ${width} ${height + 12}`}
+        role="img"
+        aria-label={`Received per hour: ${
+          perHour
+            .map((n, h) => `${h}h ${n}`)
+            .filter((_t, h) => (perHour[h] ?? 0) > 0)
+            .join(', ') || 'none yet'
+        }`}
+      >
         {perHour.map((count, hour) => {
           const barHeight = Math.round((count / max) * height);
           return (
@@ -128,7 +137,10 @@ function OverrideList({ day }: { day: DockDay }) {
                 {w.latest.map((o) => (
                   <li key={o.line_item_id}>
                     <span className="supervisor-swatch" style={{ backgroundColor: styles[o.disposition].color }} aria-hidden="true" />
-                    {styles[o.disposition].label}: “{o.reason}” <span className="supervisor-muted">{o.item} · {timeOf(o.at)}</span>
+                    {styles[o.disposition].label}: “{o.reason}”{' '}
+                    <span className="supervisor-muted">
+                      {o.item} · {timeOf(o.at)}
+                    </span>
                   </li>
                 ))}
                 {w.overrides > w.latest.length && <li className="supervisor-muted">and {w.overrides - w.latest.length} earlier</li>}
@@ -141,7 +153,19 @@ function OverrideList({ day }: { day: DockDay }) {
   );
 }
 
-function PackageList({ title, testId, packages, total, since }: { title: string; testId: string; packages: readonly DockDayPackage[]; total: number; since?: boolean }) {
+function PackageList({
+  title,
+  testId,
+  packages,
+  total,
+  since,
+}: {
+  title: string;
+  testId: string;
+  packages: readonly DockDayPackage[];
+  total: number;
+  since?: boolean;
+}) {
   return (
     <section className="supervisor-panel" aria-label={title} data-testid={testId} tabIndex={0}>
       <h3>
@@ -234,7 +258,14 @@ export function SupervisorScreen() {
         </label>
         <label>
           Late after{' '}
-          <input type="number" min={1} max={10080} value={waitingMinutes} onChange={(e) => Number(e.target.value) >= 1 && setWaitingMinutes(Math.floor(Number(e.target.value)))} data-testid="supervisor-waiting-minutes" />{' '}
+          <input
+            type="number"
+            min={1}
+            max={10080}
+            value={waitingMinutes}
+            onChange={(e) => Number(e.target.value) >= 1 && setWaitingMinutes(Math.floor(Number(e.target.value)))}
+            data-testid="supervisor-waiting-minutes"
+          />{' '}
           min
         </label>
         <button type="button" className="btn" onClick={() => void exportCsv()} data-testid="supervisor-export">

@@ -47,7 +47,14 @@ function UpstreamSettings() {
   const stationAccounts = useStationLink((s) => s.status?.accounts.map((a) => a.id).join(', ') ?? '');
   const accounts = upstream?.accounts.length ? upstream.accounts.join(', ') : stationAccounts;
   const saved = upstream?.returns_url && upstream.base_url ? { returns_url: upstream.returns_url, base_url: upstream.base_url } : null;
-  return <UpstreamForm key={`${saved?.returns_url ?? ''}|${saved?.base_url ?? ''}|${accounts}`} saved={saved} initialAccounts={accounts} tokenSet={upstream?.token_set ?? false} />;
+  return (
+    <UpstreamForm
+      key={`${saved?.returns_url ?? ''}|${saved?.base_url ?? ''}|${accounts}`}
+      saved={saved}
+      initialAccounts={accounts}
+      tokenSet={upstream?.token_set ?? false}
+    />
+  );
 }
 
 interface Addresses {
@@ -82,7 +89,10 @@ function UpstreamForm({ saved, initialAccounts, tokenSet }: { saved: Addresses |
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const ids = accounts.split(/[\s,]+/).filter(Boolean).map(Number);
+    const ids = accounts
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number);
     const addresses = oneStation ? { url: url.trim() } : { returns_url: returnsUrl.trim(), base_url: baseUrl.trim() };
     void save({ ...addresses, token: token.trim(), accounts: ids }).then((ok) => ok && setToken(''));
   };
@@ -92,20 +102,38 @@ function UpstreamForm({ saved, initialAccounts, tokenSet }: { saved: Addresses |
       <h3>Upstream returns service</h3>
       {/* A toggle button, as elsewhere on the station: Enter switches it (printable keys belong to the scan field). */}
       <div className="sync-field">
-        <button type="button" className={`btn btn-small btn-toggle ${oneStation ? 'btn-active' : ''}`} aria-pressed={oneStation} aria-describedby="sync-one-station-hint" onClick={() => switchTo(!oneStation)}>
+        <button
+          type="button"
+          className={`btn btn-small btn-toggle ${oneStation ? 'btn-active' : ''}`}
+          aria-pressed={oneStation}
+          aria-describedby="sync-one-station-hint"
+          onClick={() => switchTo(!oneStation)}
+        >
           One Returns Station address
         </button>
         <small id="sync-one-station-hint" className="sync-hint">
-          {oneStation ? 'One address gives both: returns_url is it, base_url is it plus /api. Switch off to enter the two.' : "The returns service's two addresses, returns_url and base_url, as its spec names them."}
+          {oneStation
+            ? 'One address gives both: returns_url is it, base_url is it plus /api. Switch off to enter the two.'
+            : "The returns service's two addresses, returns_url and base_url, as its spec names them."}
         </small>
       </div>
       {oneStation ? (
         <div className="sync-field">
           <label>
-            URL <input type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://station.example.com" aria-describedby="sync-station-addresses" />
+            URL{' '}
+            <input
+              type="url"
+              required
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://station.example.com"
+              aria-describedby="sync-station-addresses"
+            />
           </label>
           <small id="sync-station-addresses" className="sync-hint">
-            {shown ? `Manual returns at ${shown.returns_url}/returns; packages at ${shown.base_url}/v1/…` : 'Manual returns at URL/returns; packages at URL/api/v1/…'}
+            {shown
+              ? `Manual returns at ${shown.returns_url}/returns; packages at ${shown.base_url}/v1/…`
+              : 'Manual returns at URL/returns; packages at URL/api/v1/…'}
           </small>
         </div>
       ) : (
@@ -113,7 +141,14 @@ function UpstreamForm({ saved, initialAccounts, tokenSet }: { saved: Addresses |
           <div className="sync-field">
             <label>
               Returns address (returns_url){' '}
-              <input type="url" required value={returnsUrl} onChange={(e) => setReturnsUrl(e.target.value)} placeholder="https://returns.example.com" aria-describedby="sync-returns-url-hint" />
+              <input
+                type="url"
+                required
+                value={returnsUrl}
+                onChange={(e) => setReturnsUrl(e.target.value)}
+                placeholder="https://returns.example.com"
+                aria-describedby="sync-returns-url-hint"
+              />
             </label>
             <small id="sync-returns-url-hint" className="sync-hint">
               Manual returns are created and listed at returns_url/returns.
@@ -122,7 +157,14 @@ function UpstreamForm({ saved, initialAccounts, tokenSet }: { saved: Addresses |
           <div className="sync-field">
             <label>
               API base address (base_url){' '}
-              <input type="url" required value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://api.example.com" aria-describedby="sync-base-url-hint" />
+              <input
+                type="url"
+                required
+                value={baseUrl}
+                onChange={(e) => setBaseUrl(e.target.value)}
+                placeholder="https://api.example.com"
+                aria-describedby="sync-base-url-hint"
+              />
             </label>
             <small id="sync-base-url-hint" className="sync-hint">
               Return packages are at base_url/v1/accounts/…/return_packages.
@@ -132,7 +174,14 @@ function UpstreamForm({ saved, initialAccounts, tokenSet }: { saved: Addresses |
       )}
       <label>
         Token{' '}
-        <input type="password" required autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} placeholder={tokenSet ? 'set — type a new one to replace it' : ''} />
+        <input
+          type="password"
+          required
+          autoComplete="off"
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+          placeholder={tokenSet ? 'set — type a new one to replace it' : ''}
+        />
       </label>
       <label>
         Accounts <input required value={accounts} onChange={(e) => setAccounts(e.target.value)} placeholder="1001, 1002" />
@@ -263,7 +312,8 @@ function SyncConflicts() {
       <ul>
         {conflicts.map((c) => (
           <li key={c.id}>
-            {c.kind === 'return_package' ? 'Package' : 'Return'} {c.record_id}, {c.field}: station {JSON.stringify(c.local_value)}, upstream {JSON.stringify(c.upstream_value)} — kept the {c.kept}'s
+            {c.kind === 'return_package' ? 'Package' : 'Return'} {c.record_id}, {c.field}: station {JSON.stringify(c.local_value)}, upstream{' '}
+            {JSON.stringify(c.upstream_value)} — kept the {c.kept}'s
           </li>
         ))}
       </ul>

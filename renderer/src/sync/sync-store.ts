@@ -65,7 +65,8 @@ export function createSyncScreenStore(client: SyncClient): UseBoundStore<StoreAp
         }
       },
       retry: (change) => act(() => client.retrySyncChange({ kind: change.kind, id: change.id }), `Sending ${change.label} again.`).then(() => undefined),
-      keepLocal: (change) => act(() => client.keepLocalSyncChange({ kind: change.kind, id: change.id }), `Kept the station's version of ${change.label}.`).then(() => undefined),
+      keepLocal: (change) =>
+        act(() => client.keepLocalSyncChange({ kind: change.kind, id: change.id }), `Kept the station's version of ${change.label}.`).then(() => undefined),
       saveUpstream: (input) => act(() => client.setUpstream(input), 'Upstream saved: syncing now.'),
       removeUpstream: () => act(() => client.removeUpstream(), 'Sync switched off. Waiting changes stay queued.').then(() => undefined),
     };

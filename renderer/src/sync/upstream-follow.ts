@@ -15,6 +15,7 @@ export function intervalInWords(ms: number): string {
 export function upstreamFollowText(sync: Pick<SyncStatus, 'state' | 'upstream_events' | 'pull_interval_ms'>): string | null {
   if (sync.state === 'disabled') return null;
   if (sync.upstream_events === 'following') return 'Following the hub’s changes as they happen.';
-  if (sync.upstream_events === 'polling' && sync.pull_interval_ms !== null) return `Checking the upstream for changes every ${intervalInWords(sync.pull_interval_ms)}.`;
+  if (sync.upstream_events === 'polling' && sync.pull_interval_ms !== null)
+    return `Checking the upstream for changes every ${intervalInWords(sync.pull_interval_ms)}.`;
   return null;
 }

@@ -22,7 +22,14 @@ interface Draft {
 const EMPTY: Draft = { editing: null, name: '', badge: '', key: '', role: 'worker', pin: '' };
 
 function draftOf(operator: Operator): Draft {
-  return { editing: operator.id, name: operator.name, badge: operator.badge_code ?? '', key: operator.sign_in_key === null ? '' : String(operator.sign_in_key), role: operator.role, pin: '' };
+  return {
+    editing: operator.id,
+    name: operator.name,
+    badge: operator.badge_code ?? '',
+    key: operator.sign_in_key === null ? '' : String(operator.sign_in_key),
+    role: operator.role,
+    pin: '',
+  };
 }
 
 async function allOperators(): Promise<Operator[]> {
@@ -69,10 +76,22 @@ export function WorkersScreen() {
     setBusy(true);
     try {
       if (draft.editing === null) {
-        const made = await pageClient.createOperator({ name: draft.name.trim(), badge_code: badge, sign_in_key: key, role: draft.role, ...(pin === undefined ? {} : { pin }) });
+        const made = await pageClient.createOperator({
+          name: draft.name.trim(),
+          badge_code: badge,
+          sign_in_key: key,
+          role: draft.role,
+          ...(pin === undefined ? {} : { pin }),
+        });
         notify('success', `Added ${made.name}${made.sign_in_key === null ? '' : ` (key ${made.sign_in_key})`}.`);
       } else {
-        const changed = await pageClient.updateOperator(draft.editing, { name: draft.name.trim(), badge_code: badge, sign_in_key: key, role: draft.role, ...(pin === undefined ? {} : { pin }) });
+        const changed = await pageClient.updateOperator(draft.editing, {
+          name: draft.name.trim(),
+          badge_code: badge,
+          sign_in_key: key,
+          role: draft.role,
+          ...(pin === undefined ? {} : { pin }),
+        });
         notify('success', `Saved ${changed.name}${pin === undefined ? '' : ': new PIN set'}.`);
       }
       setDraft(EMPTY);
@@ -108,7 +127,12 @@ export function WorkersScreen() {
         </p>
       )}
       {!managed && (
-        <form className="workers-form" onSubmit={(e) => void save(e)} aria-label={draft.editing === null ? 'Add a worker' : 'Change a worker'} data-testid="worker-form">
+        <form
+          className="workers-form"
+          onSubmit={(e) => void save(e)}
+          aria-label={draft.editing === null ? 'Add a worker' : 'Change a worker'}
+          data-testid="worker-form"
+        >
           <label>
             Name <input data-testid="worker-name" value={draft.name} onChange={(e) => edit({ name: e.target.value })} maxLength={255} required />
           </label>
@@ -118,7 +142,17 @@ export function WorkersScreen() {
           {/* A text field, not a list: a digit pressed on a list would be the dock's shortcut, not the key. */}
           <label>
             Sign-in key (1–9){' '}
-            <input data-testid="worker-key" className="worker-key" value={draft.key} onChange={(e) => edit({ key: e.target.value.replace(/[^1-9]/g, '').slice(-1) })} inputMode="numeric" maxLength={1} size={2} autoComplete="off" placeholder="none" />
+            <input
+              data-testid="worker-key"
+              className="worker-key"
+              value={draft.key}
+              onChange={(e) => edit({ key: e.target.value.replace(/[^1-9]/g, '').slice(-1) })}
+              inputMode="numeric"
+              maxLength={1}
+              size={2}
+              autoComplete="off"
+              placeholder="none"
+            />
           </label>
           <label>
             Role{' '}
@@ -129,7 +163,16 @@ export function WorkersScreen() {
           </label>
           <label>
             {draft.editing === null ? 'PIN' : 'New PIN'}{' '}
-            <input data-testid="worker-pin" type="password" inputMode="numeric" value={draft.pin} onChange={(e) => edit({ pin: e.target.value })} maxLength={8} autoComplete="new-password" placeholder={draft.role === 'supervisor' ? '4–8 digits' : 'optional'} />
+            <input
+              data-testid="worker-pin"
+              type="password"
+              inputMode="numeric"
+              value={draft.pin}
+              onChange={(e) => edit({ pin: e.target.value })}
+              maxLength={8}
+              autoComplete="new-password"
+              placeholder={draft.role === 'supervisor' ? '4–8 digits' : 'optional'}
+            />
           </label>
           <button type="submit" className="btn btn-small" data-testid="worker-save" disabled={busy}>
             {draft.editing === null ? 'Add worker' : 'Save worker'}
@@ -165,7 +208,12 @@ export function WorkersScreen() {
                   <button type="button" className="btn btn-small" aria-label={`Change ${w.name}`} onClick={() => setDraft(draftOf(w))}>
                     Change
                   </button>{' '}
-                  <button type="button" className="btn btn-small" aria-label={`${w.active ? 'Deactivate' : 'Activate'} ${w.name}`} onClick={() => void setActive(w, !w.active)}>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`${w.active ? 'Deactivate' : 'Activate'} ${w.name}`}
+                    onClick={() => void setActive(w, !w.active)}
+                  >
                     {w.active ? 'Deactivate' : 'Activate'}
                   </button>
                 </td>

@@ -14,7 +14,12 @@ export function CommandsScreen() {
     let live = true;
     import('bwip-js/browser')
       .then(({ default: bwipjs }) => {
-        const rendered = Object.fromEntries(COMMAND_BARCODES.map((c) => [c.code, bwipjs.toSVG({ bcid: 'code128', text: c.code, scale: 3, height: 14, includetext: false, paddingwidth: 10, paddingheight: 6 })]));
+        const rendered = Object.fromEntries(
+          COMMAND_BARCODES.map((c) => [
+            c.code,
+            bwipjs.toSVG({ bcid: 'code128', text: c.code, scale: 3, height: 14, includetext: false, paddingwidth: 10, paddingheight: 6 }),
+          ]),
+        );
         if (live) setSvgs(rendered);
       })
       .catch(() => {

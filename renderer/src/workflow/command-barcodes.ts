@@ -23,7 +23,13 @@ export interface CommandBarcode {
 
 const PREFIX = 'RSCMD-';
 
-const condition = (n: number, label: string): CommandBarcode => ({ code: `${PREFIX}COND-${n}`, label: `Condition: ${label}`, key: String(n), action: 'condition', conditionKey: String(n) });
+const condition = (n: number, label: string): CommandBarcode => ({
+  code: `${PREFIX}COND-${n}`,
+  label: `Condition: ${label}`,
+  key: String(n),
+  action: 'condition',
+  conditionKey: String(n),
+});
 
 export const COMMAND_BARCODES: readonly CommandBarcode[] = [
   { code: `${PREFIX}RECEIVE`, label: 'Receive package', key: 'F2', action: 'receive' },

@@ -32,11 +32,14 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
   const current = usePackage.getState().current;
   if (!current || usePackage.getState().receiving) return;
   if (!operator) return notify('error', 'Sign in before receiving.');
-  if (current.pkg.status === 'received' && usePackage.getState().correctingBy === null) return notify('error', `${current.pkg.tracking_number} is already received. Press F7 to correct the receipt.`);
+  if (current.pkg.status === 'received' && usePackage.getState().correctingBy === null)
+    return notify('error', `${current.pkg.tracking_number} is already received. Press F7 to correct the receipt.`);
   if (refuseWhenLocked()) return;
   // Scans already queued belong to this package: let them land first, then look at what it holds.
   if (!options.inScanQueue) await scanQueue.idle();
-  const moreParcels = receiveGaps(current.ret, usePackage.getState().drafts).short.length > 0 && (await moreParcelsToCome(current.accountId, current.pkg.id, current.pkg.return_id));
+  const moreParcels =
+    receiveGaps(current.ret, usePackage.getState().drafts).short.length > 0 &&
+    (await moreParcelsToCome(current.accountId, current.pkg.id, current.pkg.return_id));
   const store = usePackage.getState();
   // The package as it is now (the station may have answered meanwhile); another one opened: nothing to do.
   const open = store.current;
@@ -64,11 +67,15 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
     if (result.kind === 'received') {
       notify('success', `${correcting ? 'Corrected the receipt of' : 'Received'} ${tracking} — ${units}. Scan the next parcel.`);
       if (!correcting) void labelTrouble({ accountId: current.accountId, packageId: current.pkg.id, trackingNumber: tracking });
-    } else notify('pending', `${correcting ? 'Correcting the receipt of' : 'Receiving'} ${tracking} — ${units}… (waiting for the station). Scan the next parcel.`);
+    } else
+      notify('pending', `${correcting ? 'Correcting the receipt of' : 'Receiving'} ${tracking} — ${units}… (waiting for the station). Scan the next parcel.`);
     useInProgress.getState().forget(current.accountId, current.pkg.id);
     usePackage.getState().close();
     useNav.getState().go('scan');
-    void useStationLink.getState().refreshStatus().catch(() => undefined);
+    void useStationLink
+      .getState()
+      .refreshStatus()
+      .catch(() => undefined);
   } catch (error) {
     notify('error', describeError(error));
   }
@@ -79,7 +86,10 @@ async function labelTrouble(received: ReceivedPackage): Promise<void> {
   const warning = await labelsAfterReceipt(pageClient, received, useStationSettings.getState().labels.printer, offerPdfInBrowser).catch(() => null);
   if (warning === null) return;
   notify('warning', warning);
-  void useStationLink.getState().refreshStatus().catch(() => undefined);
+  void useStationLink
+    .getState()
+    .refreshStatus()
+    .catch(() => undefined);
 }
 
 /** The question last asked (receiveQuestion's key): the same question confirmed by receiving again. */
@@ -127,7 +137,8 @@ const dispositionSound = (draft: Draft | undefined) => (draft?.disposition ? () 
 export function setConditionKey(key: string): void {
   const condition = conditionForKey(key);
   if (!condition || refuseWhenLocked()) return;
-  if (!usePackage.getState().setCondition(condition, useSession.getState().operator?.id ?? null)) return notify('warning', 'Scan an item first, then set its condition.');
+  if (!usePackage.getState().setCondition(condition, useSession.getState().operator?.id ?? null))
+    return notify('warning', 'Scan an item first, then set its condition.');
   const draft = selectedDraft();
   notify('success', `Condition: ${conditionLabel(condition)}${whereTo(draft)}`, dispositionSound(draft));
 }
@@ -136,7 +147,11 @@ export function toggleDefective(): void {
   if (refuseWhenLocked()) return;
   if (!usePackage.getState().toggleDefective()) return notify('warning', 'Scan an item first.');
   const selected = selectedDraft();
-  notify(selected?.defective ? 'defective' : 'success', `${selected?.defective ? 'Marked defective' : 'Not defective'}${whereTo(selected)}`, selected?.defective ? undefined : dispositionSound(selected));
+  notify(
+    selected?.defective ? 'defective' : 'success',
+    `${selected?.defective ? 'Marked defective' : 'Not defective'}${whereTo(selected)}`,
+    selected?.defective ? undefined : dispositionSound(selected),
+  );
 }
 
 /** F10, a number, a reason: the selected unit goes elsewhere than the rules say, recorded with who and why. */
@@ -170,10 +185,17 @@ export async function printSelectedLabel(): Promise<void> {
     await Promise.race([outbox.idle(), new Promise((resolve) => setTimeout(resolve, UNIT_ID_WAIT_MS))]);
     draft = usePackage.getState().drafts.find((d) => d.key === key);
     if (!draft) return;
-    if (draft.unit_id === null) return notify('warning', 'This item has no unit id yet: the station has not saved it. Press F5 again once the station is back.');
+    if (draft.unit_id === null)
+      return notify('warning', 'This item has no unit id yet: the station has not saved it. Press F5 again once the station is back.');
   }
   const operator = useSession.getState().operator;
-  const target = { accountId: current.accountId, packageId: current.pkg.id, draft, lineItemId: outbox.lineItemIdOf(current.accountId, current.pkg.id, draft.key), operatorId: operator?.id ?? null };
+  const target = {
+    accountId: current.accountId,
+    packageId: current.pkg.id,
+    draft,
+    lineItemId: outbox.lineItemIdOf(current.accountId, current.pkg.id, draft.key),
+    operatorId: operator?.id ?? null,
+  };
   const outcome = await printUnitLabel(pageClient, target, useStationSettings.getState().labels.printer, openPdfInBrowser);
   // A printed label names this unit: − keeps it from now on.
   if (outcome.ok) usePackage.getState().markLabelled(draft.key);
@@ -183,7 +205,8 @@ export async function printSelectedLabel(): Promise<void> {
 /** F6: one unit of an item of several (an integrator's line) gets an item and a condition of its own. */
 export function splitUnit(): void {
   if (refuseWhenLocked()) return;
-  if (!usePackage.getState().splitUnit()) return notify('warning', 'Every scanned unit is already its own item: select an item of several units to split one off.');
+  if (!usePackage.getState().splitUnit())
+    return notify('warning', 'Every scanned unit is already its own item: select an item of several units to split one off.');
   notify('success', 'One unit split off: set its condition.');
 }
 
@@ -250,7 +273,8 @@ export function back(): void {
     usePackage.getState().close();
     if (left) leaveInProgress(left);
     const pkg = left?.pkg;
-    if (pkg && pkg.status !== 'received' && pkg.status !== 'cancelled') notify('warning', `Left ${pkg.tracking_number} in progress (not received) — listed on the scan screen.`);
+    if (pkg && pkg.status !== 'received' && pkg.status !== 'cancelled')
+      notify('warning', `Left ${pkg.tracking_number} in progress (not received) — listed on the scan screen.`);
   }
   useNav.getState().go('scan');
 }

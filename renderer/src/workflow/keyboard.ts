@@ -18,7 +18,19 @@ import { useNav } from '../state/nav-store.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 import { runCommandBarcode } from './command-actions.ts';
 import { isCommandCode } from './command-barcodes.ts';
-import { back, changeQuantity, correctReceipt, printSelectedLabel, receive, setConditionKey, splitUnit, takePhoto, toggleCameraScan, toggleDefective, undo } from './commands.ts';
+import {
+  back,
+  changeQuantity,
+  correctReceipt,
+  printSelectedLabel,
+  receive,
+  setConditionKey,
+  splitUnit,
+  takePhoto,
+  toggleCameraScan,
+  toggleDefective,
+  undo,
+} from './commands.ts';
 
 /*
  * The keyboard map of the station (also shown on screen by ShortcutHints):
@@ -63,7 +75,13 @@ function shortcutFor(char: string): (() => void) | null {
   }
   if (screen === 'register') {
     const candidate = index === null ? undefined : useRegister.getState().candidates[index];
-    return candidate ? () => void useRegister.getState().choose(candidate).catch((e: unknown) => notify('error', describeError(e))) : null;
+    return candidate
+      ? () =>
+          void useRegister
+            .getState()
+            .choose(candidate)
+            .catch((e: unknown) => notify('error', describeError(e)))
+      : null;
   }
   if (screen === 'scan') {
     // The pick list of an ambiguous scan when there is one, else the packages left in progress.

@@ -38,7 +38,18 @@ interface RecordedUtilityProcess {
   exitCode: number | null;
 }
 
-const record: Recorded = { windows: [], menu: undefined, menuSet: false, partitions: [], defaultSessionTouched: false, ipcChannels: [], errorBoxes: [], messageBoxes: [], calls: [], utilityProcesses: [] };
+const record: Recorded = {
+  windows: [],
+  menu: undefined,
+  menuSet: false,
+  partitions: [],
+  defaultSessionTouched: false,
+  ipcChannels: [],
+  errorBoxes: [],
+  messageBoxes: [],
+  calls: [],
+  utilityProcesses: [],
+};
 const appListeners = new Map<string, Listener[]>();
 const ipcListeners = new Map<string, Listener>();
 let requestHandler: Listener | undefined;
@@ -213,7 +224,11 @@ class StandInUtilityProcess extends EventEmitter {
   readonly child: ChildProcess;
   readonly entry: RecordedUtilityProcess;
   private killed = false;
-  constructor(modulePath: string, args: string[], options: { execArgv?: string[]; env?: NodeJS.ProcessEnv; stdio?: unknown; serviceName?: string; cwd?: string }) {
+  constructor(
+    modulePath: string,
+    args: string[],
+    options: { execArgv?: string[]; env?: NodeJS.ProcessEnv; stdio?: unknown; serviceName?: string; cwd?: string },
+  ) {
     super();
     const nodeExecArgv = nodeExecArgvOf(options.execArgv ?? []);
     this.child = fork(modulePath, args, {
@@ -296,12 +311,18 @@ process.on('message', (raw: unknown) => {
       return reply(record);
     case 'permission': {
       let answer: unknown = 'no answer';
-      requestHandler?.(window?.webContents, command.permission, (granted: boolean) => (answer = granted), { requestingUrl: command.requestingUrl, mediaTypes: command.mediaTypes });
+      requestHandler?.(window?.webContents, command.permission, (granted: boolean) => (answer = granted), {
+        requestingUrl: command.requestingUrl,
+        mediaTypes: command.mediaTypes,
+      });
       return reply(answer);
     }
     case 'verify-certificate': {
       let answer: unknown = 'no answer';
-      verifyProc?.({ hostname: command.hostname, certificate: { data: command.pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID', errorCode: -202 }, (code: number) => (answer = code));
+      verifyProc?.(
+        { hostname: command.hostname, certificate: { data: command.pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID', errorCode: -202 },
+        (code: number) => (answer = code),
+      );
       return reply(verifyProc ? answer : 'no verify proc');
     }
     case 'permission-check':

@@ -5,10 +5,8 @@ import { storageFailure } from './storage-errors.ts';
 
 /** Fastify's own client errors, by code, mapped to the contract's codes. */
 const FASTIFY_CLIENT_ERRORS: Record<string, () => ContractError> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () =>
-    new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', 'The JSON body is larger than 1 MiB.', { limit_bytes: 1024 * 1024 })),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
-    new ContractError(415, errorBody('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ContractError(413, errorBody('PAYLOAD_TOO_LARGE', 'The JSON body is larger than 1 MiB.', { limit_bytes: 1024 * 1024 })),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ContractError(415, errorBody('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ContractError(400, errorBody('MALFORMED_JSON', 'The body does not match its Content-Length.')),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new ContractError(400, errorBody('MALFORMED_JSON', 'The request body is empty; send a JSON object.')),
 };

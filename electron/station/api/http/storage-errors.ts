@@ -7,7 +7,8 @@ export function isDiskFull(error: unknown): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
     const code = (cause as { code?: unknown; errcode?: unknown }).code;
     if (code === 'ENOSPC' || code === 'EDQUOT') return true;
-    if ((cause as { errcode?: unknown }).errcode === 13 || /database or disk is full|SQLITE_FULL|ENOSPC|no space left on device/i.test(cause.message)) return true;
+    if ((cause as { errcode?: unknown }).errcode === 13 || /database or disk is full|SQLITE_FULL|ENOSPC|no space left on device/i.test(cause.message))
+      return true;
   }
   return false;
 }
@@ -21,10 +22,13 @@ export function storageFailure(error: unknown): ContractError | null {
   if (isDiskFull(error)) {
     return new ContractError(
       503,
-      errorBody('UNAVAILABLE', "The station's disk is full: nothing was saved. Free space on the disk that holds the station's data, then try again.", { reason: 'disk_full' }),
+      errorBody('UNAVAILABLE', "The station's disk is full: nothing was saved. Free space on the disk that holds the station's data, then try again.", {
+        reason: 'disk_full',
+      }),
     );
   }
-  if (error instanceof CommitFailedError) return new ContractError(503, errorBody('UNAVAILABLE', 'The change could not be saved to disk; nothing was changed. Try again.'));
+  if (error instanceof CommitFailedError)
+    return new ContractError(503, errorBody('UNAVAILABLE', 'The change could not be saved to disk; nothing was changed. Try again.'));
   if (error instanceof StoreClosedError) return new ContractError(503, errorBody('UNAVAILABLE', 'The station is shutting down.'));
   return null;
 }

@@ -32,7 +32,10 @@ function eventNameOf(entry: ChangeLogEntry): EventName | null {
 function resumePointOf(request: FastifyRequest): number {
   const header = request.headers['last-event-id'];
   const resumeAfter = typeof header === 'string' && header !== '' ? parseStrictId(header) : 0;
-  if (resumeAfter === null) throw fail('INVALID_QUERY', 'Last-Event-ID must be an event id sent by this station.', { fields: [{ path: 'Last-Event-ID', message: 'Expected an event id.' }] });
+  if (resumeAfter === null)
+    throw fail('INVALID_QUERY', 'Last-Event-ID must be an event id sent by this station.', {
+      fields: [{ path: 'Last-Event-ID', message: 'Expected an event id.' }],
+    });
   return resumeAfter;
 }
 
@@ -96,7 +99,13 @@ export function eventRoutes(server: FastifyInstance, ctx: DomainContext, options
     openStreams.set(raw, principal?.tokenId ?? 0);
     // Subscribed before the replay's first await, so nothing committed in between is missed; and
     // everything is released on close, which is listened for before that await too.
-    const stream = followAccount(ctx, raw, { accountId, resumeAfter, origin: originOf(request), log: request.log, stationWide: principal?.scope === 'station' });
+    const stream = followAccount(ctx, raw, {
+      accountId,
+      resumeAfter,
+      origin: originOf(request),
+      log: request.log,
+      stationWide: principal?.scope === 'station',
+    });
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), options.heartbeatMs);
     raw.on('close', () => {
       clearInterval(heartbeat);
@@ -167,7 +176,13 @@ function startEventStream(request: FastifyRequest, reply: FastifyReply): ServerR
 function followAccount(
   ctx: DomainContext,
   raw: ServerResponse,
-  { accountId, resumeAfter, origin, log, stationWide }: { accountId: number; resumeAfter: number; origin: string; log: FastifyBaseLogger; stationWide: boolean },
+  {
+    accountId,
+    resumeAfter,
+    origin,
+    log,
+    stationWide,
+  }: { accountId: number; resumeAfter: number; origin: string; log: FastifyBaseLogger; stationWide: boolean },
 ): { replay(read: (after: number) => ChangeLogEntry[]): void; stop(): void } {
   const syncEvent = (sync: SyncStatus) => `event: sync.status\ndata: ${JSON.stringify({ account_id: accountId, occurred_at: ctx.clock.now(), sync })}\n\n`;
   raw.write(syncEvent(ctx.sync?.status() ?? SYNC_DISABLED));
@@ -195,7 +210,7 @@ function followAccount(
   const send = (entries: ChangeLogEntry[]) => enqueue(() => write(entries));
   const replay = (read: (after: number) => ChangeLogEntry[]) =>
     enqueue(async () => {
-      for (let after = resumeAfter; !gone(); ) {
+      for (let after = resumeAfter; !gone();) {
         const page = read(after);
         const last = page.at(-1);
         if (!last) return;

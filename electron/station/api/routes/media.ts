@@ -25,7 +25,16 @@ export async function mediaFileRoutes(server: FastifyInstance, ctx: DomainContex
     ctx,
     API_ROUTES.uploadMediaFile,
     async ({ params, prepared, origin, t, now }) => {
-      const media = await attachMedia(t, now, params.account_id, params.id, prepared.stored, prepared.type, MEDIA_TYPES[prepared.type].kind, prepared.capturedAt);
+      const media = await attachMedia(
+        t,
+        now,
+        params.account_id,
+        params.id,
+        prepared.stored,
+        prepared.type,
+        MEDIA_TYPES[prepared.type].kind,
+        prepared.capturedAt,
+      );
       return { body: mediaFileView(media, origin) };
     },
     {

@@ -40,10 +40,16 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
     return { json: await packagePage(ctx, query, (view, pkg) => ({ ...view, account_id: pkg.account_id })) };
   });
 
-  addRoute(server, ctx, API_ROUTES.createReturnPackage, async ({ params, body, request, t, now }) => {
-    const pkg = await createPackage(t, now, params.account_id, body);
-    return { body: packageCreatedView(pkg), headers: { location: `${request.url.split('?')[0]}/${pkg.id}` } };
-  }, { coalesce: true });
+  addRoute(
+    server,
+    ctx,
+    API_ROUTES.createReturnPackage,
+    async ({ params, body, request, t, now }) => {
+      const pkg = await createPackage(t, now, params.account_id, body);
+      return { body: packageCreatedView(pkg), headers: { location: `${request.url.split('?')[0]}/${pkg.id}` } };
+    },
+    { coalesce: true },
+  );
 
   addRoute(server, ctx, API_ROUTES.getReturnPackage, async ({ params: { account_id: accountId, id }, origin }) =>
     rememberedView<ReturnPackage>(views, 'return_package', id, { accountId, origin }, async () => {
@@ -54,7 +60,9 @@ export function returnPackageRoutes(server: FastifyInstance, ctx: DomainContext,
     }),
   );
 
-  addRoute(server, ctx, API_ROUTES.getSiteReceipt, async ({ params: { account_id: accountId, id }, origin }) => ({ json: jsonOf(await siteReceiptOf(ctx.store, ctx.config, accountId, id, origin)) }));
+  addRoute(server, ctx, API_ROUTES.getSiteReceipt, async ({ params: { account_id: accountId, id }, origin }) => ({
+    json: jsonOf(await siteReceiptOf(ctx.store, ctx.config, accountId, id, origin)),
+  }));
 
   addRoute(
     server,

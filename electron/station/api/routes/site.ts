@@ -105,10 +105,17 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
     handler: async (request, reply) => {
       await openJoinHub(request);
       const body = parseBody(API_ROUTES.joinHub.body, request.body);
-      if (request.headers['idempotency-key'] !== undefined) throw fail('VALIDATION_FAILED', 'This request takes no Idempotency-Key: its answer comes from the hub, once.');
+      if (request.headers['idempotency-key'] !== undefined)
+        throw fail('VALIDATION_FAILED', 'This request takes no Idempotency-Key: its answer comes from the hub, once.');
       let settings;
       try {
-        settings = await joinHub({ hubUrl: body.hub_url, code: body.code, ...(body.name === undefined ? {} : { name: body.name }), previous: await currentMembership(ctx.store.tables), workers: await ownWorkersOf(ctx.store.tables) });
+        settings = await joinHub({
+          hubUrl: body.hub_url,
+          code: body.code,
+          ...(body.name === undefined ? {} : { name: body.name }),
+          previous: await currentMembership(ctx.store.tables),
+          workers: await ownWorkersOf(ctx.store.tables),
+        });
       } catch (error) {
         if (!(error instanceof SiteJoinError)) throw error;
         const path = error.code === null && /address|reached|answer/.test(error.message) ? 'hub_url' : 'code';

@@ -22,7 +22,10 @@ interface HashedPin {
  * request without the PIN, so the idempotency record keeps no trace of it.
  */
 const PIN_HASHED_FIRST = {
-  prepare: async ({ body }: { body: { pin?: string | undefined } }): Promise<HashedPin> => ({ pinHash: await pinHashOf(body), fingerprint: { ...body, pin: undefined } }),
+  prepare: async ({ body }: { body: { pin?: string | undefined } }): Promise<HashedPin> => ({
+    pinHash: await pinHashOf(body),
+    fingerprint: { ...body, pin: undefined },
+  }),
   fingerprint: (prepared: HashedPin) => prepared.fingerprint,
 };
 

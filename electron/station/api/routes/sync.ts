@@ -14,7 +14,12 @@ import type { UpstreamSettings } from '../../sync/upstream-client.ts';
 import { addRoute } from '../route.ts';
 
 /** The settings as shown: both addresses without user-info, never the token. */
-const view = (settings: UpstreamSettings) => ({ returns_url: displayUrl(settings.returns_url), base_url: displayUrl(settings.base_url), accounts: settings.accounts, token_set: true });
+const view = (settings: UpstreamSettings) => ({
+  returns_url: displayUrl(settings.returns_url),
+  base_url: displayUrl(settings.base_url),
+  accounts: settings.accounts,
+  token_set: true,
+});
 
 /** The sync screen's one read: state, upstream, the latest conflicts, how far each first pull got. */
 async function syncOverview(ctx: DomainContext, t: ReadTables): Promise<SyncOverview> {
@@ -38,7 +43,16 @@ async function pullProgress(t: ReadTables, accounts: number[]): Promise<Pick<Syn
     for (const [name, list] of Object.entries(listsOf(state)) as Array<['packages' | 'returns', UpstreamListState]>) {
       const resource = name === 'packages' ? 'return_packages' : 'returns';
       if (list.pass) pulls.push({ account_id: accountId, resource, stored: list.pass.seen, total: list.pass.total });
-      lists.push({ account_id: accountId, resource, page_size: list.page_size, order: list.order, changes: list.changes, total: list.total, passed_at: list.passed_at, contradiction: list.contradiction });
+      lists.push({
+        account_id: accountId,
+        resource,
+        page_size: list.page_size,
+        order: list.order,
+        changes: list.changes,
+        total: list.total,
+        passed_at: list.passed_at,
+        contradiction: list.contradiction,
+      });
     }
     issues.push(...(state.issues ?? []).map((issue) => ({ account_id: accountId, ...issue })));
   }

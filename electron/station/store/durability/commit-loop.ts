@@ -181,8 +181,7 @@ interface LoopState {
   lastCompleted?: TransactionRecord;
 }
 
-const isIdle = (state: LoopState): boolean =>
-  state.active === 0 && state.pending.length === 0 && !state.scheduled && state.syncing === 0 && !state.repairing;
+const isIdle = (state: LoopState): boolean => state.active === 0 && state.pending.length === 0 && !state.scheduled && state.syncing === 0 && !state.repairing;
 
 function wakeIdle(state: LoopState): void {
   if (!isIdle(state)) return;

@@ -53,8 +53,7 @@ export function recordingMiddleware(sink: RecordingSink, records: WeakMap<object
               const slot = record.slots.length;
               record.slots.push(null);
               // Snapshot now: IndexedDB clones values when the request is made, the caller may change them afterwards.
-              const snapshots =
-                request.type === 'add' || request.type === 'put' ? request.values.map((value) => JSON.stringify(value)) : null;
+              const snapshots = request.type === 'add' || request.type === 'put' ? request.values.map((value) => JSON.stringify(value)) : null;
               return table.mutate(request).then((response) => {
                 record.slots[slot] = recorded(name, keyPath, request, response, snapshots);
                 return response;
@@ -111,13 +110,7 @@ export function mutationWitness(mutated: WeakSet<object>): Middleware<DBCore> {
   };
 }
 
-function recorded(
-  table: string,
-  keyPath: string,
-  request: DBCoreMutateRequest,
-  response: DBCoreMutateResponse,
-  snapshots: string[] | null,
-): Mutation[] {
+function recorded(table: string, keyPath: string, request: DBCoreMutateRequest, response: DBCoreMutateResponse, snapshots: string[] | null): Mutation[] {
   const failed = (index: number): boolean => response.failures[index] !== undefined;
   switch (request.type) {
     case 'add':

@@ -34,9 +34,7 @@ export function createSqliteWriter(db: DatabaseSync, autoIncrementTables: Readon
     }
     return found;
   };
-  const bumpSequence = db.prepare(
-    'INSERT INTO _sequences (name, last) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last = max(last, excluded.last)',
-  );
+  const bumpSequence = db.prepare('INSERT INTO _sequences (name, last) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last = max(last, excluded.last)');
 
   return {
     commit(mutations, extra) {

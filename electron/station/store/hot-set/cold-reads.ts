@@ -106,8 +106,12 @@ function clusterKeys(prepared: ReturnType<typeof statementCache>, returnIds: rea
   if (returnIds.length === 0) return { packages: [], items: [], media: [] };
   const packages = keysOf(prepared(`SELECT p.k FROM json_each(?) j CROSS JOIN return_packages p ON p.return_id = +j.value`).all(JSON.stringify(returnIds)));
   const ofPackages = JSON.stringify(packages);
-  const items = keysOf(prepared(`SELECT i.k FROM json_each(?) j CROSS JOIN package_line_items i ON json_extract(i.v, '$.return_package_id') = +j.value`).all(ofPackages));
-  const media = keysOf(prepared(`SELECT m.k FROM json_each(?) j CROSS JOIN media_files m ON json_extract(m.v, '$.return_package_id') = +j.value`).all(ofPackages));
+  const items = keysOf(
+    prepared(`SELECT i.k FROM json_each(?) j CROSS JOIN package_line_items i ON json_extract(i.v, '$.return_package_id') = +j.value`).all(ofPackages),
+  );
+  const media = keysOf(
+    prepared(`SELECT m.k FROM json_each(?) j CROSS JOIN media_files m ON json_extract(m.v, '$.return_package_id') = +j.value`).all(ofPackages),
+  );
   return { packages, items, media };
 }
 

@@ -49,7 +49,6 @@ interface ColdTable {
   keyOf(value: unknown): unknown;
 }
 
-
 export function coldTable(side: ColdSide, table: DBCoreTable, name: ClusterTable): DBCoreTable {
   const keyPath = table.schema.primaryKey.keyPath as string;
   const t: ColdTable = { side, table, name, keyOf: (value) => (value as Record<string, unknown>)[keyPath] };

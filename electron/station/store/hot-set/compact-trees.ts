@@ -36,7 +36,8 @@ export function sweepCompaction(backend: () => unknown): SweepCompaction {
     run() {
       const trees = searchTreesOf(backend(), COMPACTED_TABLES);
       if (!('mismatch' in trees)) return void compactSearchTrees(trees);
-      if (!warned) console.warn(`Returns station store: the hot-set sweep does not compact the engine's trees: fake-indexeddb internals differ (${trees.mismatch}).`);
+      if (!warned)
+        console.warn(`Returns station store: the hot-set sweep does not compact the engine's trees: fake-indexeddb internals differ (${trees.mismatch}).`);
       warned = true;
     },
   };
@@ -56,7 +57,10 @@ export function searchTreesOf(backend: unknown, tables: readonly string[]): Sear
     const store = stores.get(table) as { records?: { records?: unknown }; rawIndexes?: unknown } | undefined;
     if (!store) continue; // a table this schema version does not have
     if (!(store.rawIndexes instanceof Map)) return { mismatch: `object store ${table} has no rawIndexes map` };
-    const candidates = [store.records?.records, ...[...(store.rawIndexes as Map<string, { records?: { records?: unknown } }>).values()].map((index) => index.records?.records)];
+    const candidates = [
+      store.records?.records,
+      ...[...(store.rawIndexes as Map<string, { records?: { records?: unknown } }>).values()].map((index) => index.records?.records),
+    ];
     for (const tree of candidates) {
       if (!isSearchTree(tree)) return { mismatch: `a tree of ${table} is not the expected search tree` };
       trees.push(tree);

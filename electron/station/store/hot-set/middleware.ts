@@ -89,7 +89,13 @@ class HotSet implements HotSetEngine, ColdSide {
       },
       table: (name: string): DBCoreTable => {
         const table = core.table(name);
-        if (name === 'station_meta') return upstreamSettingsTable(table, () => this.enabled, this.writable, (trans) => this.#faultInClusters(trans, this.cold.unsentClusters()));
+        if (name === 'station_meta')
+          return upstreamSettingsTable(
+            table,
+            () => this.enabled,
+            this.writable,
+            (trans) => this.#faultInClusters(trans, this.cold.unsentClusters()),
+          );
         if (name === 'outbox') return outboxBacklogTable(coldTable(this, table, name), this.#backlogReads);
         return isClusterTable(name) ? coldTable(this, table, name) : table;
       },

@@ -116,7 +116,9 @@ export function selectHotReturns(sqlite: DatabaseSync, options: HotSetOptions): 
   // The work at hand first: open returns and packages, and unsent changes while an upstream is set.
   sqlite.prepare(`${hotReturns} SELECT k FROM returns WHERE status IN ('awaiting', 'partially_received')`).run();
   // INDEXED BY: the planner cannot tell that this index covers a generated column, and would read rows.
-  sqlite.prepare(`${hotReturns} SELECT return_id FROM return_packages INDEXED BY rp_status_updated_return WHERE status IN (${quoted(OPEN_PACKAGE_STATUSES)})`).run();
+  sqlite
+    .prepare(`${hotReturns} SELECT return_id FROM return_packages INDEXED BY rp_status_updated_return WHERE status IN (${quoted(OPEN_PACKAGE_STATUSES)})`)
+    .run();
   if (sqlite.prepare('SELECT 1 AS found FROM station_meta WHERE k = ?').get(UPSTREAM_SETTINGS_KEY)) {
     sqlite.prepare(`${hotReturns} ${UNSENT_RETURNS_SQL}`).run();
   }
@@ -182,4 +184,3 @@ export function selectHotKeys(sqlite: DatabaseSync, options: HotSetOptions): voi
 export function dropHotKeys(sqlite: DatabaseSync): void {
   for (const table of CLUSTER_TABLES) sqlite.exec(`DROP TABLE IF EXISTS temp.hot_${table}`);
 }
-

@@ -58,7 +58,10 @@ export function upstreamSettingsTable(
     ...table,
     mutate(request: DBCoreMutateRequest) {
       const setsUpstream =
-        enabled() && request.type === 'put' && writable(request.trans) && request.values.some((value) => (value as { key?: unknown }).key === UPSTREAM_SETTINGS_KEY);
+        enabled() &&
+        request.type === 'put' &&
+        writable(request.trans) &&
+        request.values.some((value) => (value as { key?: unknown }).key === UPSTREAM_SETTINGS_KEY);
       if (!setsUpstream) return table.mutate(request);
       // A promise of Dexie's: Dexie finds its transaction through its async zone.
       return Dexie.Promise.resolve().then(() => bringInBacklog(request.trans).then(() => table.mutate(request)));

@@ -119,7 +119,14 @@ function listQueries(sqlite: DatabaseSync, durability: Durability, budget: numbe
 }
 
 /** Closing: no new writes or sweeps; the writes already started finish and commit; then the engine and SQLite close. */
-async function closeStore(parts: { lifecycle: StoreLifecycle; writes: StoreWrites; sweeper: HotSetSweeper; durability: Durability; engine: OpenedEngine; sqlite: DatabaseSync }): Promise<void> {
+async function closeStore(parts: {
+  lifecycle: StoreLifecycle;
+  writes: StoreWrites;
+  sweeper: HotSetSweeper;
+  durability: Durability;
+  engine: OpenedEngine;
+  sqlite: DatabaseSync;
+}): Promise<void> {
   const { loop } = parts.durability;
   parts.lifecycle.closed = true;
   await parts.sweeper.stop();

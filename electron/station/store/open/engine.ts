@@ -59,7 +59,8 @@ export async function openEngine(
     const present = sqlite.prepare(listed.size > 0 ? 'SELECT k FROM temp.hot_returns' : 'SELECT k FROM returns').all() as Array<{ k: number }>;
     for (const { k } of present) hot.present.add(k);
   }
-  if (onDiskTables.has('outbox')) load.outboxSlots = (sqlite.prepare(`SELECT count(*) AS n FROM ${listed.size > 0 ? 'temp.hot_outbox' : 'outbox'}`).get() as { n: number }).n;
+  if (onDiskTables.has('outbox'))
+    load.outboxSlots = (sqlite.prepare(`SELECT count(*) AS n FROM ${listed.size > 0 ? 'temp.hot_outbox' : 'outbox'}`).get() as { n: number }).n;
   dropHotKeys(sqlite);
   load.hotReturns = hot.present.size;
   hot.enabled = hasHotSetTables(plan.tables);

@@ -89,7 +89,8 @@ export function createTableSql(table: string, integerKey: boolean): string {
   return [`CREATE TABLE IF NOT EXISTS ${quoteIdent(table)} (${columns.join(', ')})`, ...listIndexesSql(table)].join(';\n');
 }
 
-const indexSql = (table: string, [name, columns]: readonly [string, string]): string => `CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})`;
+const indexSql = (table: string, [name, columns]: readonly [string, string]): string =>
+  `CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})`;
 
 function listIndexesSql(table: string): string[] {
   return (LAYOUTS[table]?.indexes ?? []).map((index) => indexSql(table, index));

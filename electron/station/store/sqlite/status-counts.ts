@@ -61,7 +61,11 @@ export function ensureStatusCounts(sqlite: DatabaseSync): void {
  * The count of `table`'s records matching an account (or any) and any of some statuses (or any),
  * from the kept counts: a SQL statement and its parameters.
  */
-export function statusCountQuery(table: CountedTable, accountId: number | undefined, statuses: readonly string[] | undefined): { sql: string; params: SQLInputValue[] } {
+export function statusCountQuery(
+  table: CountedTable,
+  accountId: number | undefined,
+  statuses: readonly string[] | undefined,
+): { sql: string; params: SQLInputValue[] } {
   const conditions = ['tbl = ?'];
   const params: SQLInputValue[] = [table];
   if (accountId !== undefined) {

@@ -103,8 +103,13 @@ function rowContains(table: TextTable, column: TextColumn): string {
  *   page (for a text most rows contain); its parameters are the text lower-cased and the phrase. Only
  *   for an ASCII text: SQLite's lower() folds ASCII, the index folds all of Unicode.
  */
-export function containsCondition(table: TextTable, column: TextColumn, form: 'set' | 'row'): { sql: string; params: (text: string) => string[]; reads: string } {
-  if (form === 'set') return { sql: `k IN (SELECT rowid FROM ${indexOf(table)} WHERE ${column} MATCH ?)`, params: (text) => [containsPhrase(text)], reads: 'k' };
+export function containsCondition(
+  table: TextTable,
+  column: TextColumn,
+  form: 'set' | 'row',
+): { sql: string; params: (text: string) => string[]; reads: string } {
+  if (form === 'set')
+    return { sql: `k IN (SELECT rowid FROM ${indexOf(table)} WHERE ${column} MATCH ?)`, params: (text) => [containsPhrase(text)], reads: 'k' };
   // Its `?`s in the order they appear: the lower-cased text (instr), then the phrase (the index).
   return { sql: rowContains(table, column), params: (text) => [text.toLowerCase(), containsPhrase(text)], reads: ROW_READS[column] };
 }

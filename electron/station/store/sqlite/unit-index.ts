@@ -36,5 +36,7 @@ export function ensureUnitIndex(sqlite: DatabaseSync): void {
 /** The line items (ids, ascending) whose unit id is `unitId`, compared without case; at most `limit`. */
 export function lineItemIdsOfUnit(sqlite: DatabaseSync): (unitId: string, limit: number) => number[] {
   return (unitId, limit) =>
-    (sqlite.prepare('SELECT k FROM _line_item_units WHERE unit = ? ORDER BY k LIMIT ?').all(unitId.toLowerCase(), limit) as Array<{ k: number }>).map((row) => Number(row.k));
+    (sqlite.prepare('SELECT k FROM _line_item_units WHERE unit = ? ORDER BY k LIMIT ?').all(unitId.toLowerCase(), limit) as Array<{ k: number }>).map((row) =>
+      Number(row.k),
+    );
 }
