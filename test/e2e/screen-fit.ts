@@ -122,3 +122,17 @@ export async function expectSideBySide(buttons: Locator): Promise<void> {
     expect((before?.box?.x ?? 0) + (before?.box?.width ?? 0), `"${before?.name}" runs under "${after?.name}"`).toBeLessThanOrEqual(after?.box?.x ?? 0);
   }
 }
+
+/** A field's placeholder reads whole: its text, in its font, is no wider than the field's content box. */
+export async function expectPlaceholderWhole(field: Locator): Promise<void> {
+  const { placeholder, text, room } = await field.evaluate((el) => {
+    const input = el as HTMLInputElement;
+    const style = getComputedStyle(input);
+    const context = document.createElement('canvas').getContext('2d');
+    // The placeholder's own font where a style gives it one (a smaller one on a handheld).
+    if (context) context.font = getComputedStyle(input, '::placeholder').font || style.font;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return { placeholder: input.placeholder, text: context?.measureText(input.placeholder).width ?? Infinity, room };
+  });
+  expect(text, `the placeholder "${placeholder}" is cut (${Math.round(text)} px of text in ${Math.round(room)} px)`).toBeLessThanOrEqual(room);
+}
