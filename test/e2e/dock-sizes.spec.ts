@@ -117,6 +117,13 @@ for (const size of SIZES) {
         page.getByTestId('rules-cancel'),
         page.getByTestId('rule-name').first(),
       ]);
+      // A site's bin codes run longer than the demo's ("RETURNS-HOLD-07"): typed into a rule, it reads whole too.
+      const bin = page.getByTestId('rule-bin').first();
+      await bin.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('RETURNS-HOLD-07');
+      await expect(bin).toHaveValue('RETURNS-HOLD-07');
+      await page.screenshot({ path: testInfo.outputPath(`rules-long-bin-${size.name}.png`) });
       // Each rule's name, pickers, disposition and bin read whole, and its buttons are in the table's box.
       await expectNoCutText(page.getByTestId('rule-row').locator('td'));
       const box = await page.locator('.rules-table-box').boundingBox();

@@ -105,7 +105,9 @@ export async function expectNoCutText(cells: Locator): Promise<void> {
           }
         }
       }
-      return { text: el.textContent ?? '', overflow: most, brokenWords: broken };
+      // A cell of fields is named by what they hold.
+      const values = Array.from(el.querySelectorAll('input')).map((input) => input.value);
+      return { text: [el.textContent ?? '', ...values].filter(Boolean).join(' '), overflow: most, brokenWords: broken };
     });
     expect(overflow, `"${text}" is cut off`).toBeLessThanOrEqual(0);
     expect(brokenWords, `"${text}": words broken over two lines`).toEqual([]);
