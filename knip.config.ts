@@ -7,6 +7,8 @@ const config: KnipConfig = {
   entry: [
     // The desktop app's page (package.json's bin and electron.vite.config.ts give knip the command and the processes).
     'renderer/index.html',
+    // The offline copy's service worker, built by vite-plugin-pwa (its srcDir and filename in electron.vite.config.ts).
+    'renderer/src/offline/service-worker.ts',
     // Run by hand or by npm scripts and .ci/run; each bench section also runs alone.
     'scripts/*.{js,ts,cjs}',
     'test/bench/*.ts',
