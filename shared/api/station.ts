@@ -173,7 +173,11 @@ export const OperatorRoleSchema = z.enum(OPERATOR_ROLES);
 export type OperatorRole = z.infer<typeof OperatorRoleSchema>;
 
 /** A supervisor's PIN: 4–8 digits (typed on a dock keypad). Stored only as a slow salted hash. */
-export const PinSchema = z.string().regex(/^[0-9]{4,8}$/, 'Expected a PIN of 4–8 digits.');
+/** How many digits a supervisor's PIN has. */
+export const PIN_DIGITS = { min: 4, max: 8 } as const;
+export const PinSchema = z
+  .string()
+  .regex(new RegExp(`^[0-9]{${PIN_DIGITS.min},${PIN_DIGITS.max}}$`), `Expected a PIN of ${PIN_DIGITS.min}–${PIN_DIGITS.max} digits.`);
 
 /** The number key (1–9) a worker presses on the sign-in screen; unique among active workers. */
 export const SignInKeySchema = z.int().min(1).max(9);
