@@ -10,6 +10,8 @@ import {
   SkuSchema,
   TimestampInputSchema,
   TimestampSchema,
+  textRule,
+  WHITE_SPACE,
 } from './common.ts';
 import { BIN_PATTERN, CONDITIONS, DISPOSITION_SOURCES, DISPOSITIONS, MAX_BIN_LENGTH } from '../dispositions.ts';
 
@@ -36,7 +38,11 @@ export const MAX_DISPOSITION_REASON_LENGTH = 200;
 
 export const MAX_TAGS = 20;
 /** A tag: 1–40 visible characters, no white space. */
-export const TagSchema = z.string().min(1).max(MAX_LENGTH.tag).regex(/^\S+$/u, 'Tags contain no white space.');
+export const TagSchema = z
+  .string()
+  .min(1)
+  .max(MAX_LENGTH.tag)
+  .regex(textRule(`^[^${WHITE_SPACE}]+$`), 'Tags contain no white space.');
 export const TagsSchema = z
   .array(TagSchema)
   .max(MAX_TAGS)
