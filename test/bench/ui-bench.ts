@@ -462,6 +462,8 @@ export async function runUiBench(): Promise<BenchRow[]> {
     const noise = await integration.stop();
     noisyTimes.sort((a, b) => a - b);
     const noisyP95 = percentile(noisyTimes, 95);
+    // The rate it kept over its whole run: autocannon's per-second average counts the last, partial second as a whole one.
+    const noiseRate = noise.requests.total / noise.duration;
 
     // At a dock terminal's 1024×600: an item scan → its row visible, on the same parcels (opened again).
     const small = await signedIn(await browser.newPage({ viewport: { width: 1024, height: 600 } }), link);
@@ -547,10 +549,10 @@ export async function runUiBench(): Promise<BenchRow[]> {
         section: 'ui',
         name: `scan Enter → package view usable while an integration runs ${NOISY_RATE} requests/s (${SCANS} scans)`,
         p50_ms: percentile(noisyTimes, 50),
-        value: `p95 ${noisyP95.toFixed(1)} ms; the integration got ${noise.requests.average.toFixed(0)} requests/s (${refusals(noise)}), p99 ${noise.latency.p99} ms`,
+        value: `p95 ${noisyP95.toFixed(1)} ms; the integration got ${noiseRate.toFixed(0)} requests/s (${refusals(noise)}), p99 ${noise.latency.p99} ms`,
         baseline: `scan Enter → package view usable (${PACKAGES.toLocaleString('en')} packages, ${SCANS} scans)`,
         target: 'p95 < 100 ms',
-        ok: noisyP95 < 100 && noise.requests.average >= NOISY_RATE * 0.9,
+        ok: noisyP95 < 100 && noiseRate >= NOISY_RATE * 0.9,
       },
       {
         section: 'ui',
