@@ -1,6 +1,7 @@
 import { DataDirLockedError } from '../station/data-dir-lock.ts';
 import { NotAStationDatabaseError, StoreLockedError, StoreVersionTooNewError } from '../station/store/index.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
+import { EXIT } from './exit-codes.ts';
 import { handheldCommand } from './handheld.ts';
 import { operatorCommand } from './operators.ts';
 import { serve } from './serve.ts';
@@ -54,8 +55,8 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) return 2;
-  return 1;
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) return EXIT.usage.code;
+  return EXIT.refused.code;
 }
 
 function messageOf(error: unknown): string {

@@ -17,6 +17,7 @@ import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
 import { tlsRequestFor, TlsSettingsError } from '../station/tls/serving-tls.ts';
 
+export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4780;
 /** How long the printed UI link's station token stays valid. */
 const UI_LINK_DAYS = 7;
@@ -64,7 +65,7 @@ export async function serve(args: string[]): Promise<void> {
     args,
     strict: true,
     options: {
-      host: { type: 'string', default: '127.0.0.1' },
+      host: { type: 'string', default: DEFAULT_HOST },
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       demo: { type: 'boolean', default: false },

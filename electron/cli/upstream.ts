@@ -7,6 +7,7 @@ import { createSyncEngine } from '../station/sync/engine.ts';
 import { listsOf } from '../station/sync/list-state.ts';
 import { displayUrl, parseUpstreamSettings, readUpstreamSettings, removeUpstreamSettings, writeUpstreamSettings } from '../station/sync/settings.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
+import { SYNC_EXIT } from './exit-codes.ts';
 import { withStationStore } from './with-station-store.ts';
 
 async function readStdin(): Promise<string> {
@@ -140,19 +141,16 @@ export async function upstreamCommand(args: string[]): Promise<void> {
 }
 
 const MAX_ROUNDS = 50;
-/** `sync --once` waits for the upstream's gate this long at most; a longer backoff ends it (exit 1). */
+/** `sync --once` waits for the upstream's gate this long at most each time; a longer backoff ends it. */
 const ONCE_GATE_WAIT_MAX_MS = 60_000;
-
-/** `sync --once` exit codes (docs/operator-guide.md): the most serious outcome wins. */
-export const SYNC_EXIT = { ok: 0, refused: 1, changesLeft: 3, pullIncomplete: 4, unreachable: 5, paused: 6 } as const;
 
 /**
  * `returns-station sync --once`: one complete round — every list read to its end (every record the
  * upstream had when it began is then on the station, or listed as not stored) and every waiting
  * change tried — then push-only rounds while they get somewhere (at most 50), and a summary. While
- * the upstream backs off (a 5xx or a lost answer) it waits for its gate to open, a minute in all at
- * most, and sends nothing meanwhile; a pull the upstream cut short is done again then.
- * Exit codes: SYNC_EXIT (0 only when every pull and push succeeded).
+ * the upstream backs off (a 5xx or a lost answer) it waits for its gate to open, a minute at most
+ * each time, and sends nothing meanwhile; a pull the upstream cut short is done again then.
+ * Exit codes: SYNC_EXIT (exit-codes.ts; 0 only when every pull and push succeeded).
  */
 export async function syncCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, strict: true, options: { once: { type: 'boolean', default: false }, 'data-dir': { type: 'string' } } });
@@ -162,8 +160,6 @@ export async function syncCommand(args: string[]): Promise<void> {
     if (!(await readUpstreamSettings(ctx.store))) throw new CommandRefused('No upstream is set: use `returns-station upstream set` first.');
     const engine = createSyncEngine({ store: ctx.store, clock: ctx.clock });
     const totals = { created: 0, updated: 0, adopted: 0, media_uploaded: 0, pulled: 0, requests: 0 };
-    // Waits for the upstream's gate end this long after the start at the latest.
-    const gateDeadline = Date.now() + ONCE_GATE_WAIT_MAX_MS;
     let pulled = await engine.runRound({ pull: true, pullMode: 'complete', ignoreBackoff: true });
     let last = pulled;
     let idleRounds = 0;
@@ -179,7 +175,9 @@ export async function syncCommand(args: string[]): Promise<void> {
       if (idleRounds >= 2 || (!pullPending && idleRounds === 1 && last.retrying === 0 && last.backoff_until === null)) break;
       const opensAt = engine.upstreamHealth().backoffUntil;
       if (opensAt !== null) {
-        if (opensAt > gateDeadline) break;
+        // A gate further off than a minute ends it; nearer ones are waited for while rounds get somewhere
+        // (each lost answer closes the gate for a moment: on a slow machine they add up to more than a minute).
+        if (opensAt - Date.now() > ONCE_GATE_WAIT_MAX_MS) break;
         await new Promise((resolve) => setTimeout(resolve, opensAt - Date.now()));
       } else if (last.offline) break;
       last = await engine.runRound({ pull: pullPending, pullMode: 'complete', ignoreBackoff: true });
@@ -214,10 +212,10 @@ export async function syncCommand(args: string[]): Promise<void> {
   if (status.backoff_until) lines.push(`upstream backing off until ${status.backoff_until}`);
   if (status.media_kept_local) lines.push(status.media_kept_local);
   process.stdout.write(`${lines.join('\n')}\n`);
-  if (first.offline || last.offline) process.exitCode = SYNC_EXIT.unreachable;
-  else if (first.paused.length > 0 || last.paused.length > 0) process.exitCode = SYNC_EXIT.paused;
-  else if (first.pull_failed.length > 0 || first.pull_left.length > 0) process.exitCode = SYNC_EXIT.pullIncomplete;
-  else if (status.pending_changes > 0) process.exitCode = SYNC_EXIT.changesLeft;
+  if (first.offline || last.offline) process.exitCode = SYNC_EXIT.unreachable.code;
+  else if (first.paused.length > 0 || last.paused.length > 0) process.exitCode = SYNC_EXIT.paused.code;
+  else if (first.pull_failed.length > 0 || first.pull_left.length > 0) process.exitCode = SYNC_EXIT.pullIncomplete.code;
+  else if (status.pending_changes > 0) process.exitCode = SYNC_EXIT.changesLeft.code;
 }
 
 const ORDER_WORDS = { id_asc: 'by id, oldest first', id_desc: 'by id, newest first', unknown: 'in no id order' } as const;

@@ -1,3 +1,20 @@
+import { PAIRING_CODE_MINUTES } from '#shared/api/handhelds.ts';
+import { JOIN_CODE_MINUTES } from '#shared/api/site.ts';
+import { PIN_DIGITS } from '#shared/api/station.ts';
+import { STARTUP_SETTINGS } from '../station/startup-settings.ts';
+import { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT } from '../station/store/index.ts';
+import { DEFAULT_PULL_INTERVAL_MS } from '../station/sync/scheduler.ts';
+import { EXIT, SYNC_EXIT } from './exit-codes.ts';
+import { DEFAULT_HOST, DEFAULT_PORT } from './serve.ts';
+
+// The usage text says each default and exit code from the constant the code uses (a test holds them equal).
+const { hotDays, hotRecentMax, mediaBudgetMb, logLevel, accountRateLimit, stationRateLimit, syncIntervalMs } = STARTUP_SETTINGS;
+const exitLines = (codes: Record<string, { code: number; meaning: string }>, indent: string) =>
+  Object.values(codes)
+    .sort((a, b) => a.code - b.code)
+    .map(({ code, meaning }) => `${indent}${code}  ${meaning}`)
+    .join('\n');
+
 export const USAGE = `Usage: returns-station <command> [options]
 
 Commands:
@@ -10,13 +27,13 @@ Commands:
       certificate authority the station makes once in D/tls/; a third line then prints the
       SHA-256 fingerprint of the certificate stations and handhelds trust. --tls-cert on
       loopback serves HTTPS there too.
-      Logs go to stderr. --demo seeds demo data into an empty store. --media-budget-mb caps
-      the media folder (also RETURNS_STATION_MEDIA_BUDGET_MB). --new-store begins an empty
+      Logs go to stderr. --demo seeds demo data into an empty store. --${mediaBudgetMb.flag} caps
+      the media folder (also ${mediaBudgetMb.env}). --new-store begins an empty
       station where a station.db is missing although a station ran there before.
-      --hot-days N keeps records changed in the last N days in memory (default 14; 0: only
-      open and unsent ones; also RETURNS_STATION_HOT_DAYS); older ones are read from disk.
-      --hot-recent-max N keeps at most N received returns' records in memory for a recent
-      change, the most recently changed (default 100000; also RETURNS_STATION_HOT_RECENT_MAX).
+      --${hotDays.flag} N keeps records changed in the last N days in memory (default ${DEFAULT_HOT_DAYS}; 0: only
+      open and unsent ones; also ${hotDays.env}); older ones are read from disk.
+      --${hotRecentMax.flag} N keeps at most N received returns' records in memory for a recent
+      change, the most recently changed (default ${DEFAULT_HOT_RECENT_LIMIT}; also ${hotRecentMax.env}).
   token create (--account A | --station) [--name N] [--expires-in-days N] [--data-dir D]
       Print a new token, alone, on stdout. It is shown once; only its hash is stored.
   token list [--data-dir D]
@@ -24,7 +41,7 @@ Commands:
   operator add --name N [--badge B] [--key K] [--supervisor --pin P] [--data-dir D]
       Add a dock worker; prints the operator id (the processor_id of what they receive).
       --key K: the number key 1-9 that signs them in. --supervisor: a supervisor (needs --badge
-      and --pin, 4-8 digits; --pin - reads it from stdin), who may change settings, rules,
+      and --pin, ${PIN_DIGITS.min}-${PIN_DIGITS.max} digits; --pin - reads it from stdin), who may change settings, rules,
       printers, tokens, the upstream and the workers.
   operator set ID [--name N] [--badge B|none] [--key K|none] [--pin P] [--supervisor|--worker]
         [--activate|--deactivate] [--data-dir D]
@@ -38,7 +55,7 @@ Commands:
   upstream show [--data-dir D]      (both addresses; never the token)
   upstream remove [--data-dir D]
   site invite [--data-dir D]
-      On a hub (running or not): print a join code alone on stdout (works once, for 15 minutes);
+      On a hub (running or not): print a join code alone on stdout (works once, for ${JOIN_CODE_MINUTES} minutes);
       the hub's address and certificate authority fingerprint on stderr.
   site join https://HUB:PORT --code C [--name N] [--data-dir D]
       On a station (running or not): join the hub's site. Pins the hub's certificate authority,
@@ -60,18 +77,23 @@ Commands:
       (as upstream set takes it) as the site's uplink. What only the lost hub held is lost.
   handheld pair [--name NAME] [--data-dir D]
       A pairing code for a handheld (running or not): the code alone on stdout (works once, for
-      10 minutes), the address to open on the handheld on stderr. The handheld gets a token of its
+      ${PAIRING_CODE_MINUTES} minutes), the address to open on the handheld on stderr. The handheld gets a token of its
       own, named NAME (without --name, the name typed on the handheld; unique among the paired
       handhelds): token list shows it as "handheld: NAME", token revoke ends it.
   sync --once [--data-dir D]
-      One full sync round, then a summary. Exit 0 all sent, 3 changes waiting, 1 offline/paused.
+      One complete sync round (every list read to its end, every waiting change tried), then a
+      summary. Its exit code, the most serious outcome winning:
+${exitLines(SYNC_EXIT, '        ')}
   help
 
-Defaults: --host 127.0.0.1, --port 4780, --data-dir $RETURNS_STATION_DATA_DIR or the platform's
+Defaults: --host ${DEFAULT_HOST}, --port ${DEFAULT_PORT}, --data-dir $RETURNS_STATION_DATA_DIR or the platform's
 application-data folder. Only one process may hold a data directory: token, operator and site
 commands talk to a running station through its API (as an administrator); upstream and sync need it stopped.
 
-Environment: RETURNS_STATION_LOG_LEVEL (silent|error|warn|info|debug),
-RETURNS_STATION_ACCOUNT_RATE_LIMIT and RETURNS_STATION_STATION_RATE_LIMIT (requests per hour),
-RETURNS_STATION_SYNC_INTERVAL_MS (pull interval of serve, default 180000).
+Exit codes of every command:
+${exitLines(EXIT, '  ')}
+
+Environment: ${logLevel.env} (${logLevel.expect}),
+${accountRateLimit.env} and ${stationRateLimit.env} (requests per hour),
+${syncIntervalMs.env} (pull interval of serve, default ${DEFAULT_PULL_INTERVAL_MS}).
 `;

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { createStationApi } from './api/station-api.ts';
 import { resolveConnection } from './connection.ts';
+import { keepOfflineCopy } from './offline/offline-shell.ts';
 import { isPairingPage, PairScreen, takePairingCode } from './pairing/PairScreen.tsx';
 import { resumePendingWork } from './receiving/page-package.ts';
 import { useStationLink } from './state/station-link.ts';
@@ -10,6 +11,8 @@ import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
+// This build's name: the entry script's address carries the hash of its contents.
+keepOfflineCopy(new URL(import.meta.url).pathname);
 if (isPairingPage()) {
   // A handheld pairing: no dock until it has a token of its own.
   createRoot(root).render(

@@ -8,7 +8,6 @@ import { ISO_4217_CURRENCIES } from './currencies.ts';
  * response schemas describe exactly what the station answers.
  */
 
-export const INT32_MIN = -2_147_483_648;
 export const INT32_MAX = 2_147_483_647;
 
 /** The API's "integer (32-bit)": −2^31 … 2^31−1. */
@@ -112,15 +111,12 @@ export const CurrencySchema = z.enum(ISO_4217_CURRENCIES, {
         ? 'Currency codes are upper case, e.g. EUR.'
         : 'Expected an ISO 4217 currency code, e.g. EUR or USD.',
 });
-export type Currency = z.infer<typeof CurrencySchema>;
 
 export const WEIGHT_UNITS = ['g', 'kg', 'oz', 'lb'] as const;
 export const WeightUnitSchema = z.enum(WEIGHT_UNITS);
-export type WeightUnit = z.infer<typeof WeightUnitSchema>;
 
 export const DIMENSION_UNITS = ['mm', 'cm', 'in'] as const;
 export const DimensionUnitSchema = z.enum(DIMENSION_UNITS);
-export type DimensionUnit = z.infer<typeof DimensionUnitSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Strings
@@ -139,17 +135,29 @@ export const MAX_LENGTH = {
   lookupCode: 128,
 } as const;
 
-/** JSON Schema `pattern` (unanchored) of a text with at least one character that is not white space. */
-export const NOT_BLANK_PATTERN = '\\S';
+/**
+ * White space as JavaScript's `\s` and `String.prototype.trim` know it (ECMAScript's WhiteSpace and
+ * LineTerminator), spelled out for a regular expression's character class: `\s` and `\S` mean other
+ * things in other dialects (Python's take in U+001C–U+001F and U+0085 but not U+FEFF), and a pattern
+ * of the document must read the same to every validator of it as to the station.
+ */
+export const WHITE_SPACE = String.raw`\t\n\v\f\r \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF`;
+
+/** A pattern (unanchored) of a text with at least one character that is not white space. */
+export const NOT_BLANK_PATTERN = `[^${WHITE_SPACE}]`;
+
+/**
+ * A rule of a text as the regular expression that checks it, with the `u` flag as JSON Schema
+ * validators read a pattern (a character is a code point): zod puts its source into the document,
+ * so the document's pattern is the check itself.
+ */
+export function textRule(pattern: string): RegExp {
+  return new RegExp(pattern, 'u');
+}
 
 /** Free text of 1 … max characters that is not only white space. */
 export function boundedText(max: number) {
-  return z
-    .string()
-    .min(1)
-    .max(max)
-    .refine((value) => value.trim().length > 0, 'Must not be blank.')
-    .meta({ pattern: NOT_BLANK_PATTERN });
+  return z.string().min(1).max(max).regex(textRule(NOT_BLANK_PATTERN), 'Must not be blank.');
 }
 
 export const NameSchema = boundedText(MAX_LENGTH.name);

@@ -10,6 +10,8 @@ import {
   SkuSchema,
   TimestampInputSchema,
   TimestampSchema,
+  textRule,
+  WHITE_SPACE,
 } from './common.ts';
 import { BIN_PATTERN, CONDITIONS, DISPOSITION_SOURCES, DISPOSITIONS, MAX_BIN_LENGTH } from '../dispositions.ts';
 
@@ -21,9 +23,6 @@ import { BIN_PATTERN, CONDITIONS, DISPOSITION_SOURCES, DISPOSITIONS, MAX_BIN_LEN
 export { CONDITIONS };
 export const ConditionSchema = z.enum(CONDITIONS);
 export type Condition = z.infer<typeof ConditionSchema>;
-
-/** Dispositions suggested for `tags` (any short tag is accepted). */
-export const SUGGESTED_TAGS = ['restock', 'quarantine', 'refurbish', 'dispose'] as const;
 
 /** Where a unit goes next (shared/dispositions.ts; docs/api-reference.md, Dispositions). */
 export const DispositionSchema = z.enum(DISPOSITIONS);
@@ -39,7 +38,11 @@ export const MAX_DISPOSITION_REASON_LENGTH = 200;
 
 export const MAX_TAGS = 20;
 /** A tag: 1–40 visible characters, no white space. */
-export const TagSchema = z.string().min(1).max(MAX_LENGTH.tag).regex(/^\S+$/u, 'Tags contain no white space.');
+export const TagSchema = z
+  .string()
+  .min(1)
+  .max(MAX_LENGTH.tag)
+  .regex(textRule(`^[^${WHITE_SPACE}]+$`), 'Tags contain no white space.');
 export const TagsSchema = z
   .array(TagSchema)
   .max(MAX_TAGS)
@@ -195,7 +198,6 @@ export const PackageLineItemUpdateSchema = z
 export type PackageLineItemUpdate = z.infer<typeof PackageLineItemUpdateSchema>;
 
 export const DispositionOverrideSchema = z.object({ by: z.int().nullable(), reason: z.string(), at: TimestampSchema });
-export type DispositionOverride = z.infer<typeof DispositionOverrideSchema>;
 
 /** A package line item as answered (element of a package's `line_items`). */
 export const PackageLineItemSchema = z.object({

@@ -203,7 +203,9 @@ function headerParameters(route: RouteDefinition): JsonObject[] {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Same key and body within 24 h: the first response again; another body: 409. 1–255 visible ASCII characters (422 otherwise).',
+      description:
+        'Same key and body within 24 h: the first response again; another body: 409. 1–255 visible ASCII characters (422 otherwise). ' +
+        'Spaces and tabs around the value are not part of it (HTTP drops them, RFC 9110 §5.5): `\\tkey` is the key `key`.',
       schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
     });
   }
@@ -217,6 +219,13 @@ function headerParameters(route: RouteDefinition): JsonObject[] {
     });
   }
   return out;
+}
+
+/** A POST that takes no `Idempotency-Key` (its answer is made once, never stored for a replay) says so: any key is a 422. */
+function takesNoKey(route: RouteDefinition): string | undefined {
+  return route.method === 'POST' && route.replayable === false
+    ? 'No Idempotency-Key (422 `VALIDATION_FAILED` on it): the answer is made once and never replayed.'
+    : undefined;
 }
 
 /** A media upload takes the bytes raw or as multipart; everything else takes JSON. */
@@ -291,10 +300,11 @@ function operationOf(route: RouteDefinition, requestNames: Map<z.ZodType, string
   const authenticated = route.auth !== 'none';
   const parameters = [...parametersOf(route), ...headerParameters(route)];
   const requestBody = requestBodyOf(route, requestNames);
+  const description = [route.description, takesNoKey(route)].filter((text) => text !== undefined).join(' ');
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description === undefined ? {} : { description: route.description }),
+    ...(description === '' ? {} : { description }),
     tags: [route.tag],
     ...(authenticated ? {} : { security: [] }),
     // Who may call it beyond the token's scope: a terminal's station token is refused (403 SUPERVISOR_REQUIRED).
@@ -303,6 +313,9 @@ function operationOf(route: RouteDefinition, requestNames: Map<z.ZodType, string
     ...(requestBody ? { requestBody } : {}),
     responses: {
       [String(route.status)]: successResponseOf(route, responseNames, authenticated),
+      ...(route.alsoSucceeds === undefined
+        ? {}
+        : { [String(route.alsoSucceeds.status)]: { ...successResponseOf(route, responseNames, authenticated), description: route.alsoSucceeds.when } }),
       ...errorResponses(errorCodesOf(route, authenticated), authenticated),
     },
   };

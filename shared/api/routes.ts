@@ -111,6 +111,8 @@ export interface RouteDefinition {
   body?: z.ZodType | 'media';
   /** Success status. */
   status: 200 | 201 | 204;
+  /** A second success status the route answers, and when (documented beside the first: a handler answers no other). */
+  alsoSucceeds?: { status: 200 | 201; when: string };
   /** Success body: a schema, `null` for no body (204), `sse` for an event stream, `csv` for a CSV file, `pdf` for a PDF document. */
   response: z.ZodType | null | 'sse' | 'csv' | 'pdf';
   /**
@@ -628,7 +630,7 @@ export const API_ROUTES = {
     description:
       'A badge that is not an active supervisor, or a wrong PIN, is a 403 `SIGN_IN_REFUSED` (the same answer for both). After 5 wrong PINs in a row the badge is locked for 5 minutes: ' +
       '429 `SIGN_IN_LOCKED` with `Retry-After`, even with the right PIN; tries sent at once count before their answers. ' +
-      `One token may send ${SIGN_IN_TRIES_PER_MINUTE} tries a minute (429 \`RATE_LIMITED\` after). No Idempotency-Key (422): the answer holds a secret.`,
+      `One token may send ${SIGN_IN_TRIES_PER_MINUTE} tries a minute (429 \`RATE_LIMITED\` after).`,
     tag: 'station',
     auth: 'station',
     body: SupervisorSignInSchema,
@@ -654,8 +656,7 @@ export const API_ROUTES = {
     path: '/api/v1/station/first-supervisor',
     summary: 'A station without an active supervisor takes its first one from any station token: the supervisor and a session of theirs.',
     description:
-      'Once the station has an active supervisor this is a 409 `SUPERVISOR_EXISTS`: a supervisor adds the others. A badge another operator has is a 422 on `badge_code`. ' +
-      'No Idempotency-Key (422): the answer holds a secret.',
+      'Once the station has an active supervisor this is a 409 `SUPERVISOR_EXISTS`: a supervisor adds the others. A badge another operator has is a 422 on `badge_code`.',
     tag: 'station',
     auth: 'station',
     body: FirstSupervisorSchema,
@@ -716,6 +717,7 @@ export const API_ROUTES = {
     params: LineItemPathSchema,
     body: UnitLabelRequestSchema,
     status: 201,
+    alsoSucceeds: { status: 200, when: "The unit's label was made before (and `reprint` is not true): its job, as it is now." },
     response: PrintJobSchema,
     errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
@@ -1123,8 +1125,6 @@ export const API_ROUTES = {
     errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'TAKE_OVER_REFUSED'],
   },
 } as const satisfies Record<string, RouteDefinition>;
-
-export type RouteId = keyof typeof API_ROUTES;
 
 /** Fills an OpenAPI path template (`/a/{id}`) with URL-encoded values. */
 export function buildPath(template: string, params: Readonly<Record<string, string | number>>): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencySchema, TimestampSchema } from './common.ts';
+import { CurrencySchema, TimestampSchema, textRule, WHITE_SPACE } from './common.ts';
 import { DEFAULT_LABEL_SETTINGS, LabelSettingsSchema, LabelSettingsUpdateSchema } from './printing.ts';
 
 /*
@@ -13,33 +13,28 @@ import { DEFAULT_LABEL_SETTINGS, LabelSettingsSchema, LabelSettingsUpdateSchema 
 export const DEFAULT_SUFFIX = 'Enter';
 
 /**
- * Why a key name cannot frame scans, or null when it can. A key is written as the browser names it
- * (`KeyboardEvent.key`), optionally with `Ctrl+`: `F12`, `§`, `~`, `Ctrl+B`, `Enter`, `Tab`.
+ * A key as the browser names it (`KeyboardEvent.key`), optionally after `Ctrl+` (any case), with
+ * white space around it dropped: one character that is not white space (a code point: `§`, `~`, a
+ * lone surrogate half is none), or a name of a capital and letters or digits (`F12`, `Enter`), at
+ * most 20 characters (and at most 20 characters of white space either side). The one rule: the
+ * schema checks it and the document shows it.
  */
-export function keyNameProblem(name: string): string | null {
-  const key = name.replace(/^Ctrl\+/i, '');
-  if (key === '') return 'Name a key, e.g. F12, § or Ctrl+B.';
-  if (key.length > 1 && !/^[A-Z][A-Za-z0-9]*$/.test(key)) return `"${name}" is not a key name (e.g. F12, Enter, Tab, § or Ctrl+B).`;
-  return null;
-}
+const KEY_CHAR = `[^${WHITE_SPACE}\\uD800-\\uDFFF]`;
+const AROUND = `[${WHITE_SPACE}]{0,20}`;
+const KEY_NAME = textRule(`^${AROUND}(?:[Cc][Tt][Rr][Ll]\\+(?:${KEY_CHAR}|[A-Z][A-Za-z0-9]{1,14})|${KEY_CHAR}|[A-Z][A-Za-z0-9]{1,19})${AROUND}$`);
 
-/**
- * `keyNameProblem` with the trim and the 20 characters as one JSON Schema pattern: surrounding white
- * space, an optional `Ctrl+` (any case), then one character that is not white space (one UTF-16 code
- * unit: `§`, `~`) or a name of a capital and letters or digits (`F12`, `Enter`).
- */
-const KEY_NAME_PATTERN = String.raw`^\s*(?:[Cc][Tt][Rr][Ll]\+(?:[^\s\uD800-\uDFFF]|[A-Z][A-Za-z0-9]{1,14})|[^\s\uD800-\uDFFF]|[A-Z][A-Za-z0-9]{1,19})\s*$`;
+/** Why a key name cannot frame scans, or null when it can (KEY_NAME, in words). */
+export function keyNameProblem(name: string): string | null {
+  if (KEY_NAME.test(name)) return null;
+  const key = name.trim().replace(/^Ctrl\+/i, '');
+  return key === '' ? 'Name a key, e.g. F12, § or Ctrl+B.' : `"${name.trim()}" is not a key name (e.g. F12, Enter, Tab, § or Ctrl+B).`;
+}
 
 const KeyNameSchema = z
   .string()
+  .regex(KEY_NAME, { error: (issue) => (typeof issue.input === 'string' ? keyNameProblem(issue.input) : undefined) })
   .trim()
-  .min(1, 'Name a key, e.g. F12, § or Ctrl+B.')
-  .max(20)
-  .superRefine((name, ctx) => {
-    const problem = keyNameProblem(name);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .meta({ pattern: KEY_NAME_PATTERN, description: 'A key as the browser names it (KeyboardEvent.key), optionally with Ctrl+: F12, §, ~, Ctrl+B, Enter, Tab.' });
+  .meta({ description: 'A key as the browser names it (KeyboardEvent.key), optionally with Ctrl+: F12, §, ~, Ctrl+B, Enter, Tab.' });
 
 /** A scanner's prefix and suffix keys: what lies between them is a scan. */
 export const ScannerFramingSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, PaginationQueryShape, TimestampSchema, commaListMeta, listResponse } from './common.ts';
+import { IdSchema, PaginationQueryShape, TimestampSchema, commaListMeta, listResponse, WHITE_SPACE } from './common.ts';
 import { SyncStatusSchema } from './station.ts';
 
 /*
@@ -114,7 +114,7 @@ const UpstreamAddressSchema = z
   .url({ protocol: /^https?$/, error: 'Must be an http:// or https:// URL.' })
   .max(2048)
   .refine(hasNoQueryOrFragment, 'Must have no query (?…) or fragment (#…): paths are added to it.')
-  .meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+(?:/[^\\s?#]*)?$' });
+  .meta({ pattern: `^[Hh][Tt][Tt][Pp][Ss]?://[^${WHITE_SPACE}/?#]+(?:/[^${WHITE_SPACE}?#]*)?$` });
 
 /** The upstream settings as shown: never the token, never user-info. None set: addresses null, no accounts, `token_set` false. */
 export const UpstreamViewSchema = z.object({

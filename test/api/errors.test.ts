@@ -221,6 +221,40 @@ describe('409 INVALID_STATUS_TRANSITION, DUPLICATE_TRACKING_NUMBER, IDEMPOTENCY_
   });
 });
 
+describe('422 VALIDATION_FAILED on Idempotency-Key: one rule on every POST', () => {
+  const keyRefused = (response: Awaited<ReturnType<typeof call>>) =>
+    expect(fieldsOf(expectError(response, 'VALIDATION_FAILED')).map((f) => f.path)).toEqual(['Idempotency-Key']);
+
+  it('a test print: a tab inside the key is refused and prints nothing; around it HTTP drops it (the key without it)', async () => {
+    const jobs = async () => ((await get('/api/v1/station/print-jobs?per_page=100', s.stationToken)).json as { data: unknown[] }).data.length;
+    const before = await jobs();
+    keyRefused(await post('/api/v1/station/printer/test', undefined, s.stationToken, { 'idempotency-key': 'test\tprint' }));
+    expect(await jobs()).toBe(before);
+    // Sent with node:http, which puts the tab on the wire as it is (fetch would drop it first).
+    const key = `test-print-${uniqueTracking()}`;
+    const headers = { authorization: `Bearer ${s.stationToken}`, 'idempotency-key': `\t${key}\t` };
+    const first = await rawCall(s.origin, { method: 'POST', path: '/api/v1/station/printer/test', headers });
+    expect(first.status, first.text).toBe(201);
+    const again = await post('/api/v1/station/printer/test', undefined, s.stationToken, { 'idempotency-key': key });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((again.json as { id: number }).id).toBe((JSON.parse(first.text) as { id: number }).id);
+    expect(await jobs()).toBe(before + 1);
+  });
+
+  // The routes without a token, built by hand: they too read the key through the one check, and take none.
+  it.each([
+    ['/api/v1/handhelds/pair', { code: 'ABCD-EFGH', device_name: 'Scanner 1' }],
+    ['/api/v1/site/join', { invite: 'ABCD', nonce: 'A'.repeat(43), ca_sha256: Array(32).fill('AB').join(':'), proof: 'a'.repeat(64), name: 'Dock 2' }],
+  ])('%s takes no Idempotency-Key (its answer is made once)', async (path, body) => {
+    const send = (headers?: Record<string, string>) => call(s.origin, 'POST', path, { body, headers });
+    keyRefused(await send({ 'idempotency-key': 'pair-1' }));
+    keyRefused(await send({ 'idempotency-key': 'a b' }));
+    // Without a key the request goes on to its own answer.
+    expect((await send()).status).not.toBe(422);
+  });
+});
+
 describe('413 PAYLOAD_TOO_LARGE', () => {
   it('a JSON body over 1 MiB, with limit_bytes', async () => {
     const body = returnBody({ reason_of_return: 'x'.repeat(1024 * 1024 + 10) });

@@ -55,6 +55,8 @@ let operations: Operation[];
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
 /** Ids that exist, per path or query parameter name, so that valid requests reach real records half the time. */
 const known: Record<string, number[]> = {};
+/** A unit whose label was printed: asking for it again is its job (200). */
+let labelled: { packageId: number; lineItemId: number };
 
 function deref(schema: Schema): Schema {
   const ref = schema.$ref;
@@ -349,10 +351,11 @@ function checkAnswer(operation: Operation, request: WalkRequest, answer: Answer)
 /**
  * Fields a request valid by every schema may still be refused on (422): references to other records,
  * and the rules across fields that JSON Schema cannot say, each named in its operation's description
- * (an operator's `pin`, `role` and `active` against what is stored: a supervisor's PIN, the last supervisor).
+ * (an operator's `pin`, `role` and `active` against what is stored: a supervisor's PIN, the last supervisor;
+ * a label's unit without a unit id yet, an `operator_id` no operator has).
  */
 const BEYOND_SCHEMAS =
-  /^(?:account_id|return_id|carrier_id|location_id|processor_id|return_line_item_id|badge_code|sign_in_key|pin|role|active|scanner\.suffix|return_line_items\[\d+\]\.unreceived_quantity|disposition_by|condition_by|put_by|rules\[\d+\]|tags|captured_at)$/;
+  /^(?:account_id|return_id|carrier_id|location_id|processor_id|return_line_item_id|line_item_id|operator_id|badge_code|sign_in_key|pin|role|active|scanner\.suffix|return_line_items\[\d+\]\.unreceived_quantity|disposition_by|condition_by|put_by|rules\[\d+\]|tags|captured_at)$/;
 
 /** A request the document calls valid is never refused for its form: no 400 INVALID_QUERY, no 422 but on BEYOND_SCHEMAS. */
 function refusedOnlyForWhatNoSchemaSays(body: unknown, where: string): void {
@@ -383,6 +386,22 @@ beforeAll(async () => {
       body: JSON.stringify({ return_line_item_id: ret.return_line_items[0]?.id ?? null }),
     })
   ).json()) as { id: number };
+  // A unit with a condition has its disposition and unit id: its label can be printed (201), then asked again (200).
+  const unit = (await (
+    await fetch(`${s.origin}/api/v1/accounts/1/return_packages/${pkg.id}/line_items`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ return_line_item_id: ret.return_line_items[0]?.id ?? null, condition: 'new' }),
+    })
+  ).json()) as { id: number; unit_id: string | null };
+  expect(unit.unit_id).not.toBeNull();
+  const label = await fetch(`${s.origin}/api/v1/accounts/1/return_packages/${pkg.id}/line_items/${unit.id}/label`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(label.status).toBe(201);
+  labelled = { packageId: pkg.id, lineItemId: unit.id };
   const media = (await (
     await fetch(`${s.origin}/api/v1/accounts/1/return_packages/${pkg.id}/media_files`, {
       method: 'POST',
@@ -400,7 +419,7 @@ beforeAll(async () => {
   Object.assign(known, {
     account_id: [1, 2],
     id: [ret.id, pkg.id],
-    line_item_id: [line.id],
+    line_item_id: [line.id, unit.id],
     media_id: [media.id],
     'updateOperator.id': [operator.id],
     // Never the walk's own tokens (ids 1–3): a revoked token would end the walk.
@@ -463,7 +482,31 @@ describe('every operation of /openapi.json answers only what the document lists'
     'setUpstream',
     'removeUpstream',
     'revokeToken',
+    'createUnitLabel',
+    'getUnitLabelPdf',
+    'getPackageLabelsPdf',
+    'createPackageLabels',
+    'createTestPrint',
+    'getTestLabelPdf',
+    'listPrintJobs',
+    'cancelPrintJob',
   ];
+
+  it("a unit's label asked for again answers its job: a status and body the document lists", async () => {
+    const operation = operations.find((o) => o.op.operationId === 'createUnitLabel');
+    if (!operation) throw new Error('no createUnitLabel');
+    const request: WalkRequest = {
+      token: 'account',
+      valid: true,
+      path: { account_id: '1', id: String(labelled.packageId), line_item_id: String(labelled.lineItemId) },
+      query: {},
+      headers: {},
+      body: { type: 'json', value: {} },
+    };
+    const answer = await send(operation, request);
+    expect(answer.status).toBe(200);
+    checkAnswer(operation, request, answer);
+  });
 
   it.each(ids)('%s', async (operationId) => {
     const operation = operations.find((o) => o.op.operationId === operationId);

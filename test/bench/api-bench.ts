@@ -1,4 +1,4 @@
-// API figures (issue 4): get-one, list, create, update over real HTTP with 10,000 and 100,000
+// API figures: get-one, list, create, update over real HTTP with 10,000 and 100,000
 // packages, beside a bare Fastify hello-world and json-server 0.17 measured in the same run.
 import { rm } from 'node:fs/promises';
 import type autocannon from 'autocannon';

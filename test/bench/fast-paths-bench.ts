@@ -1,4 +1,4 @@
-// Issue 25: every fast path through fake-indexeddb's and Dexie's internals (store/fast-paths.ts)
+// Every fast path through fake-indexeddb's and Dexie's internals (store/fast-paths.ts)
 // beside the public path on the hot-set workload (hot-set-dataset.ts: BENCH_HOT_HISTORY packages in
 // history, default 1,000,000, BENCH_HOT_HOT of them hot, default 20,000), each pair in the same run:
 //

@@ -1,4 +1,4 @@
-// Hot-set figures (issue 12): open time and RSS with a long history, get-one of a cold package,
+// Hot-set figures: open time and RSS with a long history, get-one of a cold package,
 // list page + count at that size — each beside a baseline measured in the same run.
 // BENCH_HOT_HISTORY (default 1,000,000) and BENCH_HOT_HOT (default 20,000) size the history.
 import { rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Store figures (issue 3): durable write rate with 1 and 32 writers, open time and RSS, list pages.
+// Store figures: durable write rate with 1 and 32 writers, open time and RSS, list pages.
 // Run alone: `node test/bench/store-bench.ts`.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

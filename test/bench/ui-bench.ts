@@ -1,6 +1,6 @@
-// UI figures (issue 5): scan-Enter → package view usable, p50/p95 over 50 scans with 100,000 packages
+// UI figures: scan-Enter → package view usable, p50/p95 over 50 scans with 100,000 packages
 // in the store, and the keyboard/scanner actions needed to receive a 3-line package after its scan.
-// Issue 26: the actions for a 3-item package with dispositions and bin confirmation (keyboard and
+// With dispositions: the actions for a 3-item package with dispositions and bin confirmation (keyboard and
 // scanner alone), and the time from a condition key to the unit's disposition shown.
 // Run alone: `node test/bench/ui-bench.ts` (after `npm run build`); BENCH_UI_PACKAGES sizes the store.
 import { existsSync } from 'node:fs';
@@ -91,7 +91,7 @@ async function signedIn(page: Page, link: string): Promise<Page> {
   return page;
 }
 
-/** The integration's sustained rate while the dock scans (issue 12: noisy neighbours). */
+/** The integration's sustained rate while the dock scans (an integration is a noisy neighbour of the dock). */
 const NOISY_RATE = 500;
 
 /**
@@ -156,7 +156,7 @@ interface Parcel {
   skuOfLine: Map<number, string>;
 }
 
-/** Parcels for issue 26's figures: receipts by keyboard and by scanner alone, the timed condition keys with and without a scanner framing. */
+/** Parcels for the disposition figures: receipts by keyboard and by scanner alone, the timed condition keys with and without a scanner framing. */
 const DISPOSITION_PARCELS = 4;
 /** Timed condition changes in each series (p50/p95 over these). */
 const CONDITION_SAMPLES = 60;
@@ -264,7 +264,7 @@ async function dispositionsOnStation(api: ApiClient, accountId: number, parcel: 
 }
 
 /**
- * Issue 26: the actions to receive a 3-item package with dispositions and bin confirmation, by
+ * The actions to receive a 3-item package with dispositions and bin confirmation, by
  * keyboard and by scanner alone (checked on the station), and the time from a condition key to the
  * disposition shown, beside the time to the condition shown in the line table (which existed before).
  */
@@ -413,7 +413,7 @@ export async function runUiBench(): Promise<BenchRow[]> {
     await api.createOperator({ name: 'Bench worker', badge_code: 'BENCH-BADGE' });
     const parcels: Parcel[] = [];
     // Parcel 0: keyboard receipt; 1…SCANS: timed scans; SCANS + 1: receipt by a scanner alone; then
-    // the disposition parcels (issue 26): receipts by keyboard and by scanner, and the timed condition keys.
+    // the disposition parcels: receipts by keyboard and by scanner, and the timed condition keys.
     for (let i = 0; i < SCANS + 2 + DISPOSITION_PARCELS; i++) {
       const skus = ['A', 'B', 'C'].map((x) => `BENCH-${i}-${x}`);
       const ret = await api.createReturn({
@@ -462,6 +462,8 @@ export async function runUiBench(): Promise<BenchRow[]> {
     const noise = await integration.stop();
     noisyTimes.sort((a, b) => a - b);
     const noisyP95 = percentile(noisyTimes, 95);
+    // The rate it kept over its whole run: autocannon's per-second average counts the last, partial second as a whole one.
+    const noiseRate = noise.requests.total / noise.duration;
 
     // At a dock terminal's 1024×600: an item scan → its row visible, on the same parcels (opened again).
     const small = await signedIn(await browser.newPage({ viewport: { width: 1024, height: 600 } }), link);
@@ -547,10 +549,10 @@ export async function runUiBench(): Promise<BenchRow[]> {
         section: 'ui',
         name: `scan Enter → package view usable while an integration runs ${NOISY_RATE} requests/s (${SCANS} scans)`,
         p50_ms: percentile(noisyTimes, 50),
-        value: `p95 ${noisyP95.toFixed(1)} ms; the integration got ${noise.requests.average.toFixed(0)} requests/s (${refusals(noise)}), p99 ${noise.latency.p99} ms`,
+        value: `p95 ${noisyP95.toFixed(1)} ms; the integration got ${noiseRate.toFixed(0)} requests/s (${refusals(noise)}), p99 ${noise.latency.p99} ms`,
         baseline: `scan Enter → package view usable (${PACKAGES.toLocaleString('en')} packages, ${SCANS} scans)`,
         target: 'p95 < 100 ms',
-        ok: noisyP95 < 100 && noise.requests.average >= NOISY_RATE * 0.9,
+        ok: noisyP95 < 100 && noiseRate >= NOISY_RATE * 0.9,
       },
       {
         section: 'ui',

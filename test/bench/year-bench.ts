@@ -1,4 +1,4 @@
-// Issue 12: a station's memory after a simulated year of dock work through the API. Returns and
+// A station's memory after a simulated year of dock work through the API. Returns and
 // packages are created, delivered, inspected and received day by day on a station clock that moves a
 // day at a time, so the hot set's window (14 days) sheds what the year leaves behind. The dock is a
 // child process (year-driver.ts, 16 clients): this process holds the station alone, so its RSS is the

@@ -1,7 +1,7 @@
 import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { createReturn, scan, scenario, uid } from './receiving-helpers.ts';
-import { expectFits, expectNoCutText, openFromHeader, packageActions, SIZES } from './screen-fit.ts';
+import { expectFits, expectNoCutText, expectPlaceholderWhole, openFromHeader, packageActions, SIZES } from './screen-fit.ts';
 
 /*
  * Every screen at the sizes the station is used at: a dock terminal (1024×600), a small one
@@ -32,6 +32,7 @@ for (const size of SIZES) {
       await scan(page, s.operator.badge_code ?? '');
       await expect(page.getByTestId('operator')).toContainText(s.operator.name);
       await look('scan', [page.getByTestId('scan-field')]);
+      await expectPlaceholderWhole(page.getByTestId('scan-field'));
 
       // A unit the station already holds (its label has a unit id), then one scanned now; the first selected.
       await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: s.ret.return_line_items[0]?.id ?? null, condition: 'like_new' });
@@ -66,6 +67,8 @@ for (const size of SIZES) {
           .nth(size.width >= 1024 ? 7 : 0)
           .locator('th'),
       ]);
+      // The search says what it takes, whole, at every size.
+      await expectPlaceholderWhole(page.getByTestId('list-search'));
       await page.keyboard.press('Alt+R');
       await expect(page.getByTestId('return-row').first()).toBeVisible();
       await look('returns', [
@@ -114,6 +117,13 @@ for (const size of SIZES) {
         page.getByTestId('rules-cancel'),
         page.getByTestId('rule-name').first(),
       ]);
+      // A site's bin codes run longer than the demo's ("RETURNS-HOLD-07"): typed into a rule, it reads whole too.
+      const bin = page.getByTestId('rule-bin').first();
+      await bin.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('RETURNS-HOLD-07');
+      await expect(bin).toHaveValue('RETURNS-HOLD-07');
+      await page.screenshot({ path: testInfo.outputPath(`rules-long-bin-${size.name}.png`) });
       // Each rule's name, pickers, disposition and bin read whole, and its buttons are in the table's box.
       await expectNoCutText(page.getByTestId('rule-row').locator('td'));
       const box = await page.locator('.rules-table-box').boundingBox();

@@ -156,7 +156,7 @@ test('a handheld receives a package by touch while the Wi-Fi drops mid-package: 
   }
 });
 
-test('the handheld’s page is reloaded while the Wi-Fi is down: it cannot open, and once it is back the held work is sent once', async () => {
+test('the handheld’s page is reloaded while the Wi-Fi is down: the dock opens from its copy with the held work, and what is done then goes up once', async () => {
   test.setTimeout(120_000);
   const station = await startDemoStation({ args: ['--host', '0.0.0.0'] });
   const browser = await launchTrustingStation(station.dataDir, FAKE_CAMERA);
@@ -164,6 +164,8 @@ test('the handheld’s page is reloaded while the Wi-Fi is down: it cannot open,
     const s = await scenario(station, 'delivered');
     const context = await browser.newContext(HANDHELD);
     const page = await pairedHandheld(context, (await station.api.createHandheldPairing({ device_name: 'TC52 dock 5' })).pair_url);
+    // The page keeps its copy once its service worker is active (the test's node types have no DOM, hence the string).
+    await expect.poll(() => page.evaluate<string | undefined>('navigator.serviceWorker.ready.then((r) => r.active?.state)')).toBe('activated');
     await scan(page, s.operator.badge_code ?? '');
     await expect(page.getByTestId('operator')).toContainText(s.operator.name);
     await scan(page, s.tracking);
@@ -174,32 +176,24 @@ test('the handheld’s page is reloaded while the Wi-Fi is down: it cannot open,
     await context.setOffline(true);
     await scan(page, s.skus[1]);
     await tapCondition(page, 'Damaged');
-    await scan(page, s.skus[2]);
-    await tapCondition(page, 'Like new');
-    await page.getByTestId('take-photo').tap();
-    await expect(page.getByTestId('photo').and(page.locator('[data-state="retrying"]'))).toHaveCount(1);
-    await page.getByTestId('receive').tap();
-    await expect(page.getByTestId('notice')).toContainText('(or scan or tap Receive) again');
-    await page.getByTestId('receive').tap();
-    await expect(page.getByTestId('notice')).toContainText(`Receiving ${s.tracking} — 3 units… (waiting for the station)`);
 
-    // The browser reloads the dock with no network: it cannot load the page (no copy is kept on the device).
-    await expect(page.reload()).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+    // The browser reloads the dock with no network: the dock opens from the copy the handheld keeps.
+    await page.reload();
+    await expect(page.getByTestId('link-state')).toContainText('Station unreachable');
+    await expect(page.getByTestId('operator')).toContainText(s.operator.name);
+    await expect(page.getByTestId('pending-package')).toHaveAttribute('data-tracking', s.tracking);
+    await page.screenshot({ path: test.info().outputPath('handheld-reloaded-offline-412x915.png') });
     expect((await station.api.getPackage(s.accountId, s.packageId)).line_items).toHaveLength(1);
 
-    // The Wi-Fi is back; the worker opens the dock again: its own token, the held work sent, once.
+    // The Wi-Fi is back: the held work goes up on its own, once.
     await context.setOffline(false);
-    await page.goto(`${station.origin}/`);
-    await expect(page.getByTestId('link-state')).toHaveText('Station online');
+    await expect(page.getByTestId('link-state')).toHaveText('Station online', { timeout: 15_000 });
     await expect(page.getByTestId('pending-package')).toHaveCount(0, { timeout: 15_000 });
-    await expect(page.getByTestId('pending-uploads')).toHaveCount(0, { timeout: 15_000 });
-    await expect(page.getByTestId('notice')).toContainText(`Received ${s.tracking} — 3 units`);
-    await page.screenshot({ path: test.info().outputPath('handheld-reopened-412x915.png') });
-
     const pkg = await station.api.getPackage(s.accountId, s.packageId);
-    expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });
-    expect(pkg.line_items.map((i) => i.condition)).toEqual(['good', 'damaged', 'like_new']);
-    expect(pkg.media_files).toHaveLength(1);
+    expect(pkg.line_items.map((i) => [i.quantity, i.condition])).toEqual([
+      [1, 'good'],
+      [1, 'damaged'],
+    ]);
   } finally {
     await browser.close();
     await station.stop();

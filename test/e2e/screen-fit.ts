@@ -105,7 +105,9 @@ export async function expectNoCutText(cells: Locator): Promise<void> {
           }
         }
       }
-      return { text: el.textContent ?? '', overflow: most, brokenWords: broken };
+      // A cell of fields is named by what they hold.
+      const values = Array.from(el.querySelectorAll('input') as ArrayLike<{ value: string }>).map((input) => input.value);
+      return { text: [el.textContent ?? '', ...values].filter(Boolean).join(' '), overflow: most, brokenWords: broken };
     });
     expect(overflow, `"${text}" is cut off`).toBeLessThanOrEqual(0);
     expect(brokenWords, `"${text}": words broken over two lines`).toEqual([]);
@@ -121,4 +123,29 @@ export async function expectSideBySide(buttons: Locator): Promise<void> {
     const [before, after] = [boxes[i - 1], boxes[i]];
     expect((before?.box?.x ?? 0) + (before?.box?.width ?? 0), `"${before?.name}" runs under "${after?.name}"`).toBeLessThanOrEqual(after?.box?.x ?? 0);
   }
+}
+
+/** What expectPlaceholderWhole reads of a field and its page (the tests are compiled without the DOM's types). */
+interface FieldInPage {
+  placeholder: string;
+  clientWidth: number;
+  ownerDocument: {
+    defaultView: { getComputedStyle(el: unknown, pseudo?: string): { font: string; paddingLeft: string; paddingRight: string } } | null;
+    createElement(tag: 'canvas'): { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } | null };
+  };
+}
+
+/** A field's placeholder reads whole: its text, in its font, is no wider than the field's content box. */
+export async function expectPlaceholderWhole(field: Locator): Promise<void> {
+  const { placeholder, text, room } = await field.evaluate((el) => {
+    const input = el as unknown as FieldInPage;
+    const view = input.ownerDocument.defaultView;
+    const style = view?.getComputedStyle(input);
+    const context = input.ownerDocument.createElement('canvas').getContext('2d');
+    // The placeholder's own font where a style gives it one (a smaller one on a handheld).
+    if (context) context.font = view?.getComputedStyle(input, '::placeholder').font || (style?.font ?? '');
+    const room = input.clientWidth - parseFloat(style?.paddingLeft ?? '0') - parseFloat(style?.paddingRight ?? '0');
+    return { placeholder: input.placeholder, text: context?.measureText(input.placeholder).width ?? Infinity, room };
+  });
+  expect(text, `the placeholder "${placeholder}" is cut (${Math.round(text)} px of text in ${Math.round(room)} px)`).toBeLessThanOrEqual(room);
 }

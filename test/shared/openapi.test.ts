@@ -1,5 +1,11 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { API_ROUTES, ERROR_CODES, buildOpenApiDocument } from '../../shared/api/index.ts';
+import { NameSchema } from '../../shared/api/common.ts';
+import { TagSchema } from '../../shared/api/line-items.ts';
+import { StationSettingsUpdateSchema } from '../../shared/api/station-settings.ts';
 
 // The document is read as untyped JSON here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -196,5 +202,72 @@ describe('OpenAPI document', () => {
 
   it('is plain JSON', () => {
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+
+  it("a unit label's 200 (its job, made before) is documented beside the 201 of a new one", () => {
+    const label = doc.paths['/api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label'].post;
+    expect(label.responses['200'].content).toEqual(label.responses['201'].content);
+    expect(label.responses['201'].content['application/json'].schema.properties.kind.enum).toContain('unit');
+    expect(label.responses['200'].description).toMatch(/made before/);
+  });
+
+  it('a POST that takes no Idempotency-Key says so, and lists no such header', () => {
+    const posts = Object.values(doc.paths as Record<string, Json>).flatMap((item) => (item.post ? [item.post as Json] : []));
+    const without = posts.filter((op) => !(op.parameters ?? []).some((p: Json) => p.name === 'Idempotency-Key'));
+    expect(without.map((op) => op.operationId).sort()).toEqual(
+      Object.values(API_ROUTES)
+        .filter((r) => r.method === 'POST' && 'replayable' in r)
+        .map((r) => r.operationId)
+        .sort(),
+    );
+    for (const op of without) expect(op.description, op.operationId).toMatch(/No Idempotency-Key \(422/);
+  });
+});
+
+/** Every `pattern` of the document, with where it is. */
+function patternsOf(value: unknown, where = ''): Array<{ where: string; pattern: string }> {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value as Json).flatMap(([key, inner]) =>
+    key === 'pattern' && typeof inner === 'string' ? [{ where, pattern: inner }] : patternsOf(inner, `${where}/${key}`),
+  );
+}
+
+describe('a text rule reads the same to the document and to the station', () => {
+  // JSON Schema validators read a pattern with the `u` flag, as Ajv does.
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+  ajv.addSchema({ $id: 'doc', components: doc.components }, 'doc');
+  const documented = (schema: Json) => ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as Json);
+
+  it('no pattern says white space with \\s or \\S, whose meaning differs between regex dialects (Python: U+001C–U+001F, U+0085 but not U+FEFF)', () => {
+    const shorthand = patternsOf(doc).filter(({ pattern }) => /(?<!\\)(?:\\\\)*\\[sS]/.test(pattern));
+    expect(shorthand).toEqual([]);
+  });
+
+  // Every white space of JavaScript, the characters other dialects call white space, letters, a
+  // character beyond the BMP, a lone surrogate half, and what a key name is made of.
+  const alphabet = fc.constantFrom(
+    ...['\t', '\n', '\v', '\f', '\r', ' ', '\u00A0', '\u1680', '\u2003', '\u2028', '\u2029', '\u202F', '\u205F', '\u3000', '\uFEFF'],
+    ...['\u001C', '\u001F', '\u0085', '\u180E', '\u200B'],
+    ...['a', 'Z', 'F', '1', '2', '+', 'C', 't', 'r', 'l', '§', '~', '\u{1F4E6}', '\uD800', 'é'],
+  );
+  const texts = fc.oneof(fc.string({ unit: alphabet, maxLength: 8 }), fc.string({ unit: alphabet, minLength: 18, maxLength: 44 }));
+  const settings = doc.paths['/api/v1/station/settings'].patch.requestBody.content['application/json'].schema;
+  const lineItem = doc.components.schemas.PackageLineItemUpdate;
+  const cases: Array<[string, Json, (text: string) => unknown, z.ZodType]> = [
+    ['a scanner prefix key', settings, (text) => ({ scanner: { prefix: text, suffix: 'Enter' } }), StationSettingsUpdateSchema],
+    ['a scanner suffix key', settings, (text) => ({ scanner: { prefix: 'F12', suffix: text } }), StationSettingsUpdateSchema],
+    ['a tag', lineItem.properties.tags.items, (text) => text, TagSchema],
+    ['a name (not blank)', doc.components.schemas.OperatorCreate.properties.name, (text) => text, NameSchema],
+  ];
+  it.each(cases)('%s', (_name, schema, wrap, zod) => {
+    const byDocument = documented(schema);
+    fc.assert(
+      fc.property(texts, (text) => {
+        // The prefix equal to the suffix is a rule across fields, named in the document's words only.
+        if (wrap(text) !== text && text.trim() === 'F12') return;
+        expect(zod.safeParse(wrap(text)).success, JSON.stringify(text)).toBe(byDocument(wrap(text)));
+      }),
+      { seed: 32, numRuns: 4000 },
+    );
   });
 });

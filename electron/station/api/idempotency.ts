@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errorBody } from '#shared/api/errors.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '#shared/api/common.ts';
+import type { RouteDefinition } from '#shared/api/routes.ts';
 import { ContractError, fail } from '../errors.ts';
 import { IDEMPOTENCY_TTL_MS } from '../domain/retention.ts';
 import type { BoundTables } from '../store/index.ts';
@@ -33,16 +34,29 @@ export interface IdempotencyClaim {
   requestHash: string;
 }
 
-/** The request's `Idempotency-Key`, checked (before any body is read); null when there is none. */
-export function idempotencyKeyOf(request: FastifyRequest): string | null {
+/**
+ * The request's `Idempotency-Key`, checked (before any body is read); null when there is none. Every
+ * POST route reads it here, the route table's own and the hand-built ones alike: a key of the wrong
+ * shape is a 422, and so is any key on a route that takes none (`replayable: false`), whose answer is
+ * made once and never stored for a replay. (Spaces and tabs around a header's value are not part of
+ * it in HTTP, RFC 9110 §5.5: Node drops them before this sees the key.)
+ */
+export function idempotencyKeyFor(request: FastifyRequest, route: Pick<RouteDefinition, 'replayable'>, why = NOT_KEPT): string | null {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return null;
+  if (route.replayable === false) {
+    const message = `This request takes no Idempotency-Key: ${why}. Send it again without the key.`;
+    throw fail('VALIDATION_FAILED', message, { fields: [{ path: 'Idempotency-Key', message }] });
+  }
   if (typeof header !== 'string' || !KEY_SHAPE.test(header)) {
     const message = 'Idempotency-Key must be 1–255 visible ASCII characters.';
     throw new ContractError(422, errorBody('VALIDATION_FAILED', message, { fields: [{ path: 'Idempotency-Key', message }] }));
   }
   return header;
 }
+
+/** Why a route that takes no key takes none, unless it says otherwise. */
+const NOT_KEPT = 'its answer holds a secret the station does not keep';
 
 /**
  * A key's claim. Keys are scoped to the token and the route with its parsed path ids — not the

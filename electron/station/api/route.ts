@@ -8,7 +8,7 @@ import type { BoundTables, ReadTables } from '../store/index.ts';
 import type { Principal } from '../domain/tokens.ts';
 import { authorize } from './auth.ts';
 import { parseBody, parsePathId, parseQuery } from './http/validate.ts';
-import { idempotencyClaim, idempotencyKeyOf, rememberReply, replayFor, type StoredReply } from './idempotency.ts';
+import { idempotencyClaim, idempotencyKeyFor, rememberReply, replayFor, type StoredReply } from './idempotency.ts';
 import type { JsonOf } from './view-cache.ts';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -39,7 +39,10 @@ export interface RouteInput<R extends RouteDefinition, P = undefined> {
 }
 
 /** A handler's answer: its body, or (a GET's remembered view) the body's JSON text already made. */
-export type RouteReply<T> = { status?: number; headers?: Record<string, string> } & ({ body: T } | { json: JsonOf<T> });
+export type RouteReply<T, S extends number = number> = { status?: S; headers?: Record<string, string> } & ({ body: T } | { json: JsonOf<T> });
+
+/** The success statuses the route table documents for a route: a handler answers no other. */
+type StatusOf<R extends RouteDefinition> = R['status'] | (R['alsoSucceeds'] extends { status: infer S extends number } ? S : never);
 
 /** The body of a reply as a value, for the idempotency record (mutations answer bodies, not text). */
 function bodyOf<T>(reply: RouteReply<T>): unknown {
@@ -55,7 +58,7 @@ type ResponseOf<R extends RouteDefinition> = R['response'] extends z.ZodType
       ? Uint8Array
       : undefined;
 
-export type RouteHandler<R extends RouteDefinition, P = undefined> = (input: RouteInput<R, P>) => Promise<RouteReply<ResponseOf<R>>>;
+export type RouteHandler<R extends RouteDefinition, P = undefined> = (input: RouteInput<R, P>) => Promise<RouteReply<ResponseOf<R>, StatusOf<R>>>;
 
 export interface RouteExtras<R extends RouteDefinition, P> {
   /** Work before the write transaction, which must not wait on anything but the store. */
@@ -69,11 +72,6 @@ export interface RouteExtras<R extends RouteDefinition, P> {
    * run again after an aborted batch, so it must read and write through `t` alone.
    */
   coalesce?: boolean;
-}
-
-function notReplayable() {
-  const message = 'This request takes no Idempotency-Key: its answer holds a secret the station does not keep. Send it again without the key.';
-  return fail('VALIDATION_FAILED', message, { fields: [{ path: 'Idempotency-Key', message }] });
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -155,8 +153,7 @@ export function addRoute<R extends RouteDefinition, P = undefined>(
       const query = (route.query ? parseQuery(route.query, request.query ?? {}) : undefined) as Output<R['query']>;
       const body = (route.body && route.body !== 'media' ? parseBody(route.body, request.body) : undefined) as RouteInput<R>['body'];
       // Checked before `prepare`, which may stream an upload to disk.
-      const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(request) : null;
-      if (idempotencyKey !== null && route.replayable === false) throw notReplayable();
+      const idempotencyKey = route.method === 'POST' ? idempotencyKeyFor(request, route) : null;
       const base = { request, principal, params, query, body, origin: originOf(request) };
       const prepared = (extras.prepare ? await extras.prepare(base) : undefined) as P;
 

@@ -5,8 +5,8 @@ import { AccountSelect } from '../components/AccountSelect.tsx';
 export function ListSearch(props: { search: string; onSearch(text: string): void }) {
   const [text, setText] = useState(props.search);
   const what = 'Search: tracking number, email, SKU or return id';
-  // The field itself says what it takes in fewer words: the whole label is cut at 1024 and 412 px.
-  const hint = 'Tracking number, email, SKU or return id';
+  // The field itself says what it takes in fewer words, which fit from a handheld's width up.
+  const hint = 'Tracking, email, SKU or return id';
   return (
     <form
       role="search"

@@ -5,6 +5,7 @@ import { type DomainContext, runScript } from '../../domain/context.ts';
 import { fail } from '../../errors.ts';
 import { acceptPairing, createPairing, WrongPairingCodes } from '../../site/handheld-pairing.ts';
 import { parseBody } from '../http/validate.ts';
+import { idempotencyKeyFor } from '../idempotency.ts';
 import { addRoute, fastifyPath } from '../route.ts';
 
 /**
@@ -32,6 +33,7 @@ export function handheldRoutes(server: FastifyInstance, ctx: DomainContext): voi
         throw error;
       }
       const body = parseBody(HandheldPairRequestSchema, request.body);
+      idempotencyKeyFor(request, API_ROUTES.pairHandheld);
       const outcome = await runScript(ctx, (t, now) => acceptPairing(t, now, body.code, body.device_name));
       if (outcome.kind === 'refused') {
         wrongCodes.count(nowMs);

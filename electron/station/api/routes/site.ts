@@ -11,6 +11,7 @@ import { ownWorkersOf, siteConfigOf } from '../../site/site-config.ts';
 import { TakeOverRefused, uplinkOfferOf } from '../../site/take-over.ts';
 import { upstreamViewOf } from './sync.ts';
 import { parseBody } from '../http/validate.ts';
+import { idempotencyKeyFor } from '../idempotency.ts';
 import { createRouteOpening, addRoute, fastifyPath } from '../route.ts';
 
 /**
@@ -26,6 +27,7 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
     url: fastifyPath(API_ROUTES.joinSite.path),
     handler: async (request, reply) => {
       const body = parseBody(SiteJoinRequestSchema, request.body);
+      idempotencyKeyFor(request, API_ROUTES.joinSite);
       const tls = ctx.address?.()?.tls;
       if (!tls) throw fail('NOT_A_HUB', NO_TLS);
       const outcome = await runScript(ctx, (t, now) => acceptJoin(t, now, body, tls.fingerprint_sha256));
@@ -137,8 +139,7 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
     handler: async (request, reply) => {
       await openJoinHub(request);
       const body = parseBody(API_ROUTES.joinHub.body, request.body);
-      if (request.headers['idempotency-key'] !== undefined)
-        throw fail('VALIDATION_FAILED', 'This request takes no Idempotency-Key: its answer comes from the hub, once.');
+      idempotencyKeyFor(request, API_ROUTES.joinHub, 'its answer comes from the hub, once');
       let settings;
       try {
         settings = await joinHub({
