@@ -22,8 +22,6 @@ export type DispositionSource = (typeof DISPOSITION_SOURCES)[number];
 /** A bin or tote code: 1–20 visible ASCII characters, no spaces (it is printed and scanned). */
 export const MAX_BIN_LENGTH = 20;
 export const BIN_PATTERN = '^[\\x21-\\x7E]{1,20}$';
-const BIN_RE = new RegExp(BIN_PATTERN);
-export const isBinCode = (value: string): boolean => BIN_RE.test(value);
 /** Bins compare without regard to case: a scanned `a-12` confirms bin `A-12`. */
 export const sameBin = (a: string, b: string): boolean => a.toUpperCase() === b.toUpperCase();
 

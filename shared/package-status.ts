@@ -48,7 +48,3 @@ export function allowedMoves(from: PackageStatus): readonly PackageStatus[] {
 export function canMove(from: PackageStatus, to: PackageStatus): boolean {
   return from === to || PACKAGE_TRANSITIONS[from].includes(to);
 }
-
-export function isTerminal(status: PackageStatus): boolean {
-  return PACKAGE_TRANSITIONS[status].length === 0;
-}

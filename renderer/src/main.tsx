@@ -5,7 +5,9 @@ import { createStationApi } from './api/station-api.ts';
 import { resolveConnection } from './connection.ts';
 import { keepOfflineCopy } from './offline/offline-shell.ts';
 import { isPairingPage, PairScreen, takePairingCode } from './pairing/PairScreen.tsx';
+import { keepOpenPackageCopy } from './receiving/open-package-copy.ts';
 import { resumePendingWork } from './receiving/page-package.ts';
+import { releaseHeldScansWhenAnswered } from './receiving/release-held-scans.ts';
 import { useStationLink } from './state/station-link.ts';
 import './styles.css';
 
@@ -27,6 +29,10 @@ function startDock(root: HTMLElement): void {
   // Its fetch tells the link whether the station answered, so the connection state follows real work too.
   const connection = resolveConnection();
   createStationApi(connection, (reachable) => useStationLink.getState().setReachable(reachable));
+  // Parcels held while the station was away open when it answers (before the first answer, so a reload counts too).
+  releaseHeldScansWhenAnswered();
+  // The package on the bench is kept while open: a load that cannot reach the station reopens it.
+  keepOpenPackageCopy();
   useStationLink.getState().watch(connection);
   // Work an earlier page left unsent (a reload, a closed tab) is sent again, oldest first.
   void resumePendingWork();

@@ -8,7 +8,6 @@ import { ISO_4217_CURRENCIES } from './currencies.ts';
  * response schemas describe exactly what the station answers.
  */
 
-export const INT32_MIN = -2_147_483_648;
 export const INT32_MAX = 2_147_483_647;
 
 /** The API's "integer (32-bit)": −2^31 … 2^31−1. */
@@ -112,15 +111,12 @@ export const CurrencySchema = z.enum(ISO_4217_CURRENCIES, {
         ? 'Currency codes are upper case, e.g. EUR.'
         : 'Expected an ISO 4217 currency code, e.g. EUR or USD.',
 });
-export type Currency = z.infer<typeof CurrencySchema>;
 
 export const WEIGHT_UNITS = ['g', 'kg', 'oz', 'lb'] as const;
 export const WeightUnitSchema = z.enum(WEIGHT_UNITS);
-export type WeightUnit = z.infer<typeof WeightUnitSchema>;
 
 export const DIMENSION_UNITS = ['mm', 'cm', 'in'] as const;
 export const DimensionUnitSchema = z.enum(DIMENSION_UNITS);
-export type DimensionUnit = z.infer<typeof DimensionUnitSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Strings

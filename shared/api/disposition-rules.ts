@@ -57,7 +57,6 @@ export const DispositionRuleInputSchema = z.strictObject({
   disposition: DispositionSchema,
   bin: BinSchema,
 });
-export type DispositionRuleInput = z.input<typeof DispositionRuleInputSchema>;
 
 /** A rule as answered: every field present, null for any. */
 export const DispositionRuleSchema = z.object({

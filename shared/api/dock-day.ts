@@ -184,7 +184,6 @@ export const DockDaySchema = z
 export type DockDay = z.infer<typeof DockDaySchema>;
 export type DockDayPackage = z.infer<typeof DockDayPackageSchema>;
 export type DockDayReview = z.infer<typeof DockDayReviewSchema>;
-export type DockDayDisposition = z.infer<typeof DockDayDispositionSchema>;
 export type DockDayBin = z.infer<typeof DockDayBinSchema>;
 export type DockDayOverride = z.infer<typeof DockDayOverrideSchema>;
 export type DockDayOverrideWorker = z.infer<typeof DockDayOverrideWorkerSchema>;

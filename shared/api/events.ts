@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdParamSchema, TimestampSchema } from './common.ts';
+import { TimestampSchema } from './common.ts';
 import { ReturnRecordSchema } from './returns.ts';
 import { ReturnPackageSchema } from './return-packages.ts';
 import { SyncStatusSchema } from './station.ts';
@@ -37,9 +37,6 @@ export const EVENT_DATA_SCHEMAS = {
 export type EventDataMap = { [K in EventName]: z.infer<(typeof EVENT_DATA_SCHEMAS)[K]> };
 /** A parsed station event, discriminated by `event`. */
 export type StationEvent = { [K in EventName]: { id: string; event: K; data: EventDataMap[K] } }[EventName];
-
-/** `Last-Event-ID`: a change log sequence number in strict decimal form. */
-export const LastEventIdSchema = IdParamSchema;
 
 /** Formats one event for the wire (`id`, `event`, `data` lines and a blank line). */
 export function formatSseEvent(id: string, event: EventName, data: unknown): string {

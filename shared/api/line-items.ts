@@ -24,9 +24,6 @@ export { CONDITIONS };
 export const ConditionSchema = z.enum(CONDITIONS);
 export type Condition = z.infer<typeof ConditionSchema>;
 
-/** Dispositions suggested for `tags` (any short tag is accepted). */
-export const SUGGESTED_TAGS = ['restock', 'quarantine', 'refurbish', 'dispose'] as const;
-
 /** Where a unit goes next (shared/dispositions.ts; docs/api-reference.md, Dispositions). */
 export const DispositionSchema = z.enum(DISPOSITIONS);
 export const DispositionSourceSchema = z.enum(DISPOSITION_SOURCES);
@@ -201,7 +198,6 @@ export const PackageLineItemUpdateSchema = z
 export type PackageLineItemUpdate = z.infer<typeof PackageLineItemUpdateSchema>;
 
 export const DispositionOverrideSchema = z.object({ by: z.int().nullable(), reason: z.string(), at: TimestampSchema });
-export type DispositionOverride = z.infer<typeof DispositionOverrideSchema>;
 
 /** A package line item as answered (element of a package's `line_items`). */
 export const PackageLineItemSchema = z.object({

@@ -29,8 +29,6 @@ export const MEDIA_TYPES = {
 
 export type MediaType = keyof typeof MEDIA_TYPES;
 export const MEDIA_TYPE_NAMES = Object.keys(MEDIA_TYPES) as [MediaType, ...MediaType[]];
-/** The largest upload of any type. */
-export const MAX_MEDIA_BYTES = Math.max(...Object.values(MEDIA_TYPES).map((t) => t.maxBytes));
 
 export function isMediaType(value: string): value is MediaType {
   return Object.hasOwn(MEDIA_TYPES, value);
@@ -114,7 +112,6 @@ export const MediaUploadQuerySchema = z.strictObject({
       `When the file was taken (ISO 8601 with offset; stored in UTC, answered as \`captured_at\`). At most ${CAPTURED_AT_MAX_AHEAD_MS / 60_000} minutes after and ${CAPTURED_AT_MAX_AGE_DAYS} days before the station's clock. Left out: not known (null).`,
     ),
 });
-export type MediaUploadQuery = z.input<typeof MediaUploadQuerySchema>;
 
 /** A media file as answered (`POST .../media_files`, element of a package's `media_files`). */
 export const MediaFileSchema = z.object({

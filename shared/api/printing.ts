@@ -73,7 +73,6 @@ export const LabelSettingsUpdateSchema = z.strictObject({
 export const PRINT_JOB_STATES = ['waiting', 'sending', 'printed', 'cancelled', 'in_browser'] as const;
 export type PrintJobState = (typeof PRINT_JOB_STATES)[number];
 export const PRINT_JOB_KINDS = ['unit', 'slip', 'test'] as const;
-export type PrintJobKind = (typeof PRINT_JOB_KINDS)[number];
 
 export const PrintJobSchema = z.object({
   id: z.int(),
@@ -129,5 +128,4 @@ export type UnitLabelRequest = z.infer<typeof UnitLabelRequestSchema>;
 export const PackageLabelsRequestSchema = z.strictObject({
   operator_id: IdSchema.nullable().default(null),
 });
-export type PackageLabelsRequest = z.infer<typeof PackageLabelsRequestSchema>;
 export const PrintJobsCreatedSchema = z.object({ data: z.array(PrintJobSchema) });

@@ -32,7 +32,6 @@ export const CreateStatusSchema = z.enum(CREATE_STATUSES);
 
 export const SHIPPING_METHODS = ['ground', 'standard', 'express', 'two_day', 'overnight', 'freight', 'drop_off', 'other'] as const;
 export const ShippingMethodSchema = z.enum(SHIPPING_METHODS);
-export type ShippingMethod = z.infer<typeof ShippingMethodSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -290,7 +289,6 @@ export type ReturnPackageListResponse = z.infer<typeof ReturnPackageListResponse
 
 export const PACKAGE_SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at', 'id', '-id'] as const;
 export const PackageSortSchema = z.enum(PACKAGE_SORTS);
-export type PackageSort = z.infer<typeof PackageSortSchema>;
 
 /**
  * Query of `GET .../return_packages`: `status` (comma-separated), `return_id`, `tracking_number`

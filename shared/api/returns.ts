@@ -53,7 +53,6 @@ export const ReturnLineItemCreateSchema = z
       });
     }
   });
-export type ReturnLineItemCreate = z.infer<typeof ReturnLineItemCreateSchema>;
 
 /**
  * `POST /returns` body: the returns service's create request, every field required, unknown fields rejected.
@@ -155,7 +154,6 @@ export const ReturnListQueryShape = {
   disposition: commaListSchema(DISPOSITIONS).optional(),
 };
 export const AccountReturnListQuerySchema = z.strictObject(ReturnListQueryShape);
-export type AccountReturnListQuery = z.infer<typeof AccountReturnListQuerySchema>;
 
 /** Query of `GET /returns`: as above, plus `account_id` for station tokens. */
 export const ReturnListQuerySchema = z.strictObject({
@@ -163,7 +161,6 @@ export const ReturnListQuerySchema = z.strictObject({
   account_id: IdParamSchema.optional(),
 });
 export type ReturnListQuery = z.infer<typeof ReturnListQuerySchema>;
-export type ReturnListQueryInput = z.input<typeof ReturnListQuerySchema>;
 
 export const ReturnListResponseSchema = listResponse(ReturnRecordSchema);
 export type ReturnListResponse = z.infer<typeof ReturnListResponseSchema>;

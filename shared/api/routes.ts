@@ -1091,8 +1091,6 @@ export const API_ROUTES = {
   },
 } as const satisfies Record<string, RouteDefinition>;
 
-export type RouteId = keyof typeof API_ROUTES;
-
 /** Fills an OpenAPI path template (`/a/{id}`) with URL-encoded values. */
 export function buildPath(template: string, params: Readonly<Record<string, string | number>>): string {
   return template.replace(/\{([a-z_]+)\}/g, (_match, name: string) => {

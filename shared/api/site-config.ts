@@ -37,7 +37,6 @@ export const SiteRuleSettingsSchema = z.strictObject({
   unset_conditions: z.enum(UNSET_CONDITION_POLICIES),
   currency: CurrencySchema.nullable(),
 });
-export type SiteRuleSettings = z.infer<typeof SiteRuleSettingsSchema>;
 
 /** `GET /api/v1/station/site/config`: the hub's configuration for its members, with its version (also the ETag). */
 export const SiteConfigSchema = z.strictObject({

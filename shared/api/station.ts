@@ -15,7 +15,6 @@ import { StationPackageListItemSchema } from './return-packages.ts';
 
 export const SYNC_STATES = ['disabled', 'online', 'offline', 'error'] as const;
 export const SyncStateSchema = z.enum(SYNC_STATES);
-export type SyncState = z.infer<typeof SyncStateSchema>;
 
 /** Sync state of the station (also the payload of the `sync.status` event). */
 export const SyncStatusSchema = z.object({
@@ -115,7 +114,6 @@ export type StationStatus = z.infer<typeof StationStatusSchema>;
 export const LookupQuerySchema = z.strictObject({
   code: z.string().min(1).max(MAX_LENGTH.lookupCode),
 });
-export type LookupQuery = z.infer<typeof LookupQuerySchema>;
 
 /** A package found by a scan: a list row naming its account (as in the station-wide package list). */
 export const LookupPackageSchema = StationPackageListItemSchema;
@@ -252,7 +250,6 @@ export const CarrierSchema = z.object({
   /** Default service name, e.g. `Ground`; null when not set. */
   service: z.string().nullable(),
 });
-export type Carrier = z.infer<typeof CarrierSchema>;
 export const CarrierListResponseSchema = listResponse(CarrierSchema);
 
 export const LocationSchema = z.object({
@@ -261,5 +258,4 @@ export const LocationSchema = z.object({
   code: z.string(),
   fulfillment_center_id: z.int().nullable(),
 });
-export type Location = z.infer<typeof LocationSchema>;
 export const LocationListResponseSchema = listResponse(LocationSchema);

@@ -17,7 +17,6 @@ export const TOKEN_SCOPES = ['account', 'station'] as const;
  * window); `supervisor` a supervisor's short session (badge plus PIN).
  */
 export const STATION_TOKEN_ROLES = ['admin', 'terminal', 'supervisor'] as const;
-export type StationTokenRole = (typeof STATION_TOKEN_ROLES)[number];
 
 export const TokenSchema = z.object({
   id: z.int(),
@@ -57,7 +56,6 @@ export const TokenCreateSchema = z
       { properties: { scope: { const: 'station' } }, not: { required: ['account_id'] } },
     ],
   });
-export type TokenCreate = z.infer<typeof TokenCreateSchema>;
 export type TokenCreateInput = z.input<typeof TokenCreateSchema>;
 
 /** The created token with its secret: shown this once. */

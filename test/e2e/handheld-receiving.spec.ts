@@ -156,14 +156,17 @@ test('a handheld receives a package by touch while the Wi-Fi drops mid-package: 
   }
 });
 
-test('the handheld’s page is reloaded while the Wi-Fi is down: the dock opens from its copy with the held work, and what is done then goes up once', async () => {
+test('the handheld’s page is reloaded while the Wi-Fi is down: the dock opens from its copy with the worker, the open package and its held work; a new parcel scanned then is held and opens when the station answers; everything recorded once', async () => {
   test.setTimeout(120_000);
   const station = await startDemoStation({ args: ['--host', '0.0.0.0'] });
   const browser = await launchTrustingStation(station.dataDir, FAKE_CAMERA);
   try {
     const s = await scenario(station, 'delivered');
+    // The next parcel, still on its way: opening it marks it arrived, which the station's API shows.
+    const next = await scenario(station, 'in_transit');
     const context = await browser.newContext(HANDHELD);
     const page = await pairedHandheld(context, (await station.api.createHandheldPairing({ device_name: 'TC52 dock 5' })).pair_url);
+    const shot = (name: string) => page.screenshot({ path: test.info().outputPath(`handheld-${name}-412x915.png`) });
     // The page keeps its copy once its service worker is active (the test's node types have no DOM, hence the string).
     await expect.poll(() => page.evaluate<string | undefined>('navigator.serviceWorker.ready.then((r) => r.active?.state)')).toBe('activated');
     await scan(page, s.operator.badge_code ?? '');
@@ -177,23 +180,60 @@ test('the handheld’s page is reloaded while the Wi-Fi is down: the dock opens 
     await scan(page, s.skus[1]);
     await tapCondition(page, 'Damaged');
 
-    // The browser reloads the dock with no network: the dock opens from the copy the handheld keeps.
+    // The browser reloads the dock with no network: the dock opens from the copy the handheld keeps,
+    // the worker signed in, the package reopened with what was done offline.
     await page.reload();
-    await expect(page.getByTestId('link-state')).toContainText('Station unreachable');
+    await expect(page.getByTestId('link-state')).toHaveText('Station unreachable — held 1 change');
     await expect(page.getByTestId('operator')).toContainText(s.operator.name);
-    await expect(page.getByTestId('pending-package')).toHaveAttribute('data-tracking', s.tracking);
-    await page.screenshot({ path: test.info().outputPath('handheld-reloaded-offline-412x915.png') });
+    await expect(page.getByTestId('tracking-number')).toHaveText(s.tracking);
+    await expect(page.getByTestId('notice')).toContainText(`${s.tracking} reopened from this device’s copy`);
+    await expect(lineRow(page, s.skus[0])).toContainText('Good');
+    await expect(lineRow(page, s.skus[1])).toContainText('Damaged');
+    await shot('reloaded-offline');
     expect((await station.api.getPackage(s.accountId, s.packageId)).line_items).toHaveLength(1);
 
-    // The Wi-Fi is back: the held work goes up on its own, once.
+    // Work done after the reload is held too: the last item, then Receive.
+    await scan(page, s.skus[2]);
+    await tapCondition(page, 'Like new');
+    await page.getByTestId('receive').tap();
+    await expect(page.getByTestId('notice')).toContainText('(or scan or tap Receive) again');
+    await page.getByTestId('receive').tap();
+    await expect(page.getByTestId('notice')).toContainText(`Receiving ${s.tracking} — 3 units… (waiting for the station)`);
+
+    // The next parcel, scanned while the Wi-Fi is still down: held, not refused.
+    await scan(page, next.tracking);
+    await expect(page.getByTestId('notice')).toContainText(`${next.tracking} held: it opens when the station answers.`);
+    await expect(page.getByTestId('held-scan')).toHaveAttribute('data-code', next.tracking);
+    await expect(page.getByTestId('link-state')).toHaveText('Station unreachable — held 2 changes');
+    await shot('held-scan');
+    // Scanned again, it is held once.
+    await scan(page, next.tracking);
+    await expect(page.getByTestId('notice')).toContainText(`${next.tracking} is already held`);
+    await expect(page.getByTestId('held-scan')).toHaveCount(1);
+    expect((await station.api.getPackage(next.accountId, next.packageId)).status).toBe('in_transit');
+
+    // The Wi-Fi is back: the held work goes up on its own, once, and the held parcel opens.
     await context.setOffline(false);
     await expect(page.getByTestId('link-state')).toHaveText('Station online', { timeout: 15_000 });
-    await expect(page.getByTestId('pending-package')).toHaveCount(0, { timeout: 15_000 });
+    await expect(page.getByTestId('tracking-number')).toHaveText(next.tracking, { timeout: 15_000 });
+    await expect.poll(async () => (await station.api.getPackage(s.accountId, s.packageId)).status, { timeout: 15_000 }).toBe('received');
+    await expect(page.getByTestId('held-scan')).toHaveCount(0);
+    await shot('held-scan-opened');
+
     const pkg = await station.api.getPackage(s.accountId, s.packageId);
+    expect(pkg).toMatchObject({ status: 'received', processor_id: s.operator.id });
     expect(pkg.line_items.map((i) => [i.quantity, i.condition])).toEqual([
       [1, 'good'],
       [1, 'damaged'],
+      [1, 'like_new'],
     ]);
+    expect((await station.api.getPackage(next.accountId, next.packageId)).status).toBe('delivered');
+
+    // Reloaded online, the page starts at the scan screen (the package opens fresh when scanned) and holds nothing.
+    await page.reload();
+    await expect(page.getByTestId('link-state')).toHaveText('Station online');
+    await expect(page.locator('main')).toHaveAttribute('data-screen', 'scan');
+    await expect(page.getByTestId('held-scans')).toHaveCount(0);
   } finally {
     await browser.close();
     await station.stop();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStation, type TestStation } from '../api/support.ts';
 import { createStationApi } from '../../renderer/src/api/station-api.ts';
+import { useHeldScans } from '../../renderer/src/receiving/held-scans.ts';
 import { useInProgress } from '../../renderer/src/receiving/in-progress-store.ts';
 import { createPackageOpener } from '../../renderer/src/receiving/open-package.ts';
 import { outbox, usePackage } from '../../renderer/src/receiving/page-package.ts';
@@ -168,20 +169,21 @@ describe('the scan router', () => {
     expect(useRegister.getState().candidates.map((c) => c.return.id)).toHaveLength(1);
   });
 
-  it('with the station unreachable, a scanned parcel tells the worker so and nothing opens', async () => {
+  it('with the station unreachable, a scanned parcel is held (once) and nothing opens; scanned again when the station answers, it opens and is held no more', async () => {
     usePackage.getState().close();
     useNav.getState().go('scan');
     const a = await parcel();
     cable.down = true;
     try {
-      expect(await scan(a.tracking)).toBe(
-        `${a.tracking} not opened: the station cannot be reached to find its package. Scan it again when the station answers.`,
-      );
+      expect(await scan(a.tracking)).toBe(`${a.tracking} held: it opens when the station answers.`);
+      expect(await scan(a.tracking)).toBe(`${a.tracking} is already held: it opens when the station answers.`);
+      expect(useHeldScans.getState().scans.map((h) => h.code)).toEqual([a.tracking]);
       expect(usePackage.getState().current).toBeNull();
     } finally {
       cable.down = false;
     }
     expect(await scan(a.tracking)).toBe(`Opened ${a.tracking}`);
+    expect(useHeldScans.getState().scans).toEqual([]);
   });
 
   it('with the station unreachable inside a package, an item of the return is counted and a code not on it is refused in words, not guessed at', async () => {

@@ -5,6 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { ApiClient } from '#shared/api/client.ts';
 import { returnBody, uniqueTracking } from '../api/support.ts';
 import { startStation } from '../support/station-process.ts';
+import { seededRandom } from '../support/test-seed.ts';
 import { cli } from './station-state.ts';
 
 /*
@@ -19,6 +20,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const CLIENTS = 32;
 const ROUNDS = 3;
+/** When each round is killed, from the run's seed: a replay kills at the same times. */
+const killAt = seededRandom('kill-creates.test');
 const ACCOUNT = 1002;
 
 interface Acknowledged {
@@ -48,7 +51,7 @@ it('keeps every create it acknowledged to 32 concurrent clients when killed with
     const clients = Array.from({ length: CLIENTS }, () => client(api, ret.id, acked, stop.signal).catch(() => undefined));
     // Kill once the clients are in full flow, at a random moment of it.
     while (acked.length - before < CLIENTS) await new Promise((resolve) => setTimeout(resolve, 20));
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 800));
+    await new Promise((resolve) => setTimeout(resolve, killAt() * 800));
     station.process.kill('SIGKILL');
     stop.abort();
     await Promise.all(clients);

@@ -6,6 +6,7 @@ import { ApiClient } from '#shared/api/client.ts';
 import type { PackageStatus } from '#shared/package-status.ts';
 import { returnBody, uniqueTracking } from '../api/support.ts';
 import { startStation } from '../support/station-process.ts';
+import { seededRandom } from '../support/test-seed.ts';
 import { cli, readState } from './station-state.ts';
 
 /*
@@ -18,6 +19,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const WRITERS = 8;
 const ROUNDS = 3;
+/** When each round is killed, from the run's seed: a replay kills at the same times. */
+const killAt = seededRandom('kill.test');
 /** Each writer walks its own packages through these statuses, then adds line items. */
 const WALK: PackageStatus[] = ['pending', 'in_transit', 'delivered', 'received'];
 
@@ -54,7 +57,7 @@ it('starts again after SIGKILL under concurrent writes, with every acknowledged 
     const ret = await api.createReturn(returnBody({ email: `kill.${round}@example.com` }));
     const stop = new AbortController();
     const writers = Array.from({ length: WRITERS }, () => writer(api, ret.id, 1001, acked, stop.signal).catch(() => undefined));
-    await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1200));
+    await new Promise((resolve) => setTimeout(resolve, 300 + killAt() * 1200));
     station.process.kill('SIGKILL');
     stop.abort();
     await Promise.all(writers);

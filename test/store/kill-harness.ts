@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openStore, trackingKey } from '../../electron/station/store/index.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
+import { seededRandom } from '../support/test-seed.ts';
 
 const CHILD = fileURLToPath(new URL('./child-writers.ts', import.meta.url));
 
@@ -68,8 +69,10 @@ export async function killRounds(dir: string, rounds: number): Promise<KillRepor
   const everAcknowledged = new Map<number, string>();
   const violations: string[] = [];
   let lost = 0;
+  // When each round is killed, from the run's seed: a replay kills at the same times.
+  const killAt = seededRandom('killRounds');
   for (let round = 0; round < rounds; round++) {
-    const acknowledged = await runAndKill(dir, round, Math.floor(Math.random() * 350));
+    const acknowledged = await runAndKill(dir, round, Math.floor(killAt() * 350));
     for (const [id, tracking] of acknowledged) everAcknowledged.set(id, tracking);
 
     const store = await openStore({ dataDir: dir });

@@ -9,6 +9,7 @@ import type { MediaFile } from '#shared/api/media.ts';
 import type { ManualReturnCreateInput } from '#shared/api/returns.ts';
 import { returnBody } from '../api/support.ts';
 import { type RunningStation, STATION_BIN, startStation } from '../support/station-process.ts';
+import { seededRandom } from '../support/test-seed.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
 
 /*
@@ -160,6 +161,9 @@ export async function startLocal(dataDir: string, env: Record<string, string> = 
   return { station, api: new ApiClient({ baseUrl: station.origin, token: station.stationToken }) };
 }
 
+/** When killServeAtRandom kills, from the run's seed: a replay kills at the same times. */
+const killAt = seededRandom('killServeAtRandom');
+
 /**
  * Starts `serve` on the data directory `kills` times and SIGKILLs it after a random time in
  * [minMs, minMs + spreadMs): its sync rounds are cut at random points (slow them with the proxy's delay).
@@ -167,7 +171,7 @@ export async function startLocal(dataDir: string, env: Record<string, string> = 
 export async function killServeAtRandom(dataDir: string, { kills = 4, minMs, spreadMs }: { kills?: number; minMs: number; spreadMs: number }): Promise<void> {
   for (let kill = 0; kill < kills; kill += 1) {
     const running = await startLocal(dataDir, { RETURNS_STATION_SYNC_INTERVAL_MS: '200' });
-    await new Promise((resolve) => setTimeout(resolve, minMs + Math.floor(Math.random() * spreadMs)));
+    await new Promise((resolve) => setTimeout(resolve, minMs + Math.floor(killAt() * spreadMs)));
     running.station.process.kill('SIGKILL');
     await running.station.stop();
   }

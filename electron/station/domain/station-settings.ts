@@ -2,7 +2,7 @@ import { DEFAULT_STATION_SETTINGS, StationSettingsSchema, type StationSettings, 
 import type { BoundTables, ReadTables } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
-import { type DomainContext, runScript } from './context.ts';
+import type { DomainContext } from './context.ts';
 
 /** One `station_meta` row holds them: they belong to the data directory, not to a terminal. */
 const SETTINGS_KEY = 'station.settings';
@@ -33,8 +33,4 @@ export async function changeSettingsIn(t: BoundTables, now: string, patch: Stati
   await t.station_meta.put({ key: SETTINGS_KEY, value: next });
   await logChange(t, { account_id: null, resource: 'station_settings', resource_id: 1, action: 'updated', data: next, at: now });
   return next;
-}
-
-export function updateStationSettings(ctx: DomainContext, patch: StationSettingsUpdate): Promise<StationSettings> {
-  return runScript(ctx, (t, now) => changeSettingsIn(t, now, patch));
 }

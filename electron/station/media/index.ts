@@ -1,9 +1,1 @@
-export {
-  MediaBudgetError,
-  MediaTooLargeError,
-  openMediaFiles,
-  type MediaFiles,
-  type MediaFilesOptions,
-  type MediaUsage,
-  type StoredMedia,
-} from './content-store.ts';
+export { MediaBudgetError, MediaTooLargeError, openMediaFiles, type MediaFiles, type MediaUsage, type StoredMedia } from './content-store.ts';

@@ -144,7 +144,6 @@ const ReturnShape = z.object({
   updated_at: optional(timestamp),
 });
 
-export type UpstreamReturnLine = z.infer<typeof ReturnLine>;
 export type UpstreamReturn = Omit<z.infer<typeof ReturnShape>, 'weight_unit' | 'dimension_unit'> & {
   weight_unit?: (typeof WEIGHT_UNITS)[number] | null;
   dimension_unit?: (typeof DIMENSION_UNITS)[number] | null;

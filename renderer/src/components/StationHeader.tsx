@@ -3,6 +3,7 @@ import { useSession } from '../session/session-store.ts';
 import { useFeedback } from '../state/feedback-store.ts';
 import { useNav, type Screen } from '../state/nav-store.ts';
 import { useStationLink, type LinkState } from '../state/station-link.ts';
+import { useHeldChanges } from '../receiving/held-changes.ts';
 import { PrintIndicator } from '../printing/PrintIndicator.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';
@@ -54,6 +55,7 @@ export function StationHeader() {
 function StationRow({ menuOpen, toggleMenu }: { menuOpen: boolean; toggleMenu(): void }) {
   const health = useStationLink((s) => s.health);
   const link = useStationLink((s) => s.link);
+  const held = useHeldChanges();
   return (
     <div className="header-row header-status">
       <h1 className="station-name">{health?.name ?? 'Returns Station'}</h1>
@@ -61,7 +63,7 @@ function StationRow({ menuOpen, toggleMenu }: { menuOpen: boolean; toggleMenu():
         {health ? `Version ${health.version}` : ''}
       </span>
       <span className={`link-state link-${link}`} role="status" data-testid="link-state">
-        {LINK_LABEL[link]}
+        {link === 'unreachable' && held > 0 ? `Station unreachable — held ${held} change${held === 1 ? '' : 's'}` : LINK_LABEL[link]}
       </span>
       <SyncIndicator />
       <TodayCounts />

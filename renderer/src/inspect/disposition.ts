@@ -65,8 +65,3 @@ export function knownBin(code: string, rules: readonly DispositionRuleLike[], dr
 export function withoutDisposition(drafts: readonly Draft[]): Draft[] {
   return drafts.filter((d) => d.quantity > 0 && d.disposition === null && isInspected(d));
 }
-
-/** Units whose bin was not scanned yet. */
-export function notPut(drafts: readonly Draft[]): Draft[] {
-  return drafts.filter((d) => d.quantity > 0 && d.disposition !== null && d.bin !== null && !d.put_confirmed);
-}

@@ -257,7 +257,3 @@ export function unexpectedDrafts(ret: ReturnRecord | null, drafts: readonly Draf
   const ids = new Set(ret?.return_line_items.map((l) => l.id) ?? []);
   return drafts.filter((d) => d.return_line_item_id === null || !ids.has(d.return_line_item_id));
 }
-
-export function totalUnits(drafts: readonly Draft[]): number {
-  return drafts.reduce((sum, d) => sum + d.quantity, 0);
-}

@@ -2,6 +2,7 @@ import { describeError } from '../api/describe-error.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { heldPicks, useHeldKey } from '../scan/held-key.ts';
 import { notify } from '../state/feedback-store.ts';
+import { HeldScansList } from './HeldScansList.tsx';
 import { InProgressList } from './InProgressList.tsx';
 import { PendingList } from './PendingList.tsx';
 import { useScan } from './scan-result-store.ts';
@@ -34,6 +35,7 @@ export function ScanScreen() {
           </ul>
         </>
       )}
+      <HeldScansList />
       <PendingList />
       {packages.length === 0 && <InProgressList />}
       {returns.length > 0 && (

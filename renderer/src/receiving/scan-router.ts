@@ -16,6 +16,7 @@ import type { LeftPackage } from './in-progress-store.ts';
 import { createPackageOpener, type OpenerClient, type PackageOpener } from './open-package.ts';
 import { refuseWhenLocked } from './package-lock.ts';
 import { lockReasonOf } from './package-store.ts';
+import { MAX_HELD_SCANS, useHeldScans } from './held-scans.ts';
 import { outbox, usePackage } from './page-package.ts';
 import { useScan } from './scan-result-store.ts';
 
@@ -203,8 +204,15 @@ async function lookupOrSay(r: Router, code: string, unreachable: string): Promis
 }
 
 async function scanParcel(r: Router, code: string): Promise<void> {
-  const answer = await lookupOrSay(r, code, `${code} not opened: the station cannot be reached to find its package. Scan it again when the station answers.`);
-  if (!answer) return;
+  let answer: LookupResponse;
+  try {
+    answer = await r.client.lookup(code);
+  } catch (error) {
+    if (!(error instanceof StationUnreachableError)) throw error;
+    return holdParcel(code);
+  }
+  // A parcel held while the station was away, scanned again: it opens now, and is held no more.
+  useHeldScans.getState().take(code);
   const scan = useScan.getState();
   // A unit label: its package, with the unit selected.
   if (answer.unit && answer.packages[0]) {
@@ -233,6 +241,14 @@ async function scanParcel(r: Router, code: string): Promise<void> {
   r.registering.getState().start(answer.candidates[0] ?? code);
   useNav.getState().go('register');
   notify('warning', `Unknown tracking number ${code}. Find its return to register the parcel.`);
+}
+
+/** Only the station knows which package a tracking number is: offline, the scan is held until it answers. */
+function holdParcel(code: string): void {
+  const held = useHeldScans.getState().hold(code);
+  if (held === 'full')
+    return notify('error', `${code} not held: ${MAX_HELD_SCANS} scans already wait for the station. Scan it again when the station answers.`);
+  notify('pending', `${code} ${held === 'already' ? 'is already held' : 'held'}: it opens when the station answers.`);
 }
 
 async function openFoundPackage(r: Router, found: LeftPackage): Promise<void> {

@@ -1,12 +1,18 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Operator } from '#shared/api/station.ts';
+import { StationUnreachableError } from '#shared/api/client.ts';
 import { describeError } from '../api/describe-error.ts';
 import { notify } from '../state/feedback-store.ts';
 import { useNav } from '../state/nav-store.ts';
+import { useStationLink } from '../state/station-link.ts';
 import { useSession } from './session-store.ts';
 import { BadgePinFields, pinProblem } from './BadgePinFields.tsx';
 import { useSupervisorSession } from './supervisor-session.ts';
 import './session.css';
+
+/** Offline with no list of workers (a page opened from its copy), nobody can sign in: only the station knows the badges. A worker signed in before stays signed in. */
+const SIGN_IN_OFFLINE =
+  'The station cannot be reached: a badge is checked by the station, so signing in waits until it answers. Work held on this device is kept and sent then.';
 
 /** The number key shown beside a worker: their own, or on a station where nobody has one, the list's first nine. */
 function keyOf(operators: Operator[], operator: Operator, i: number): number | null {
@@ -25,11 +31,18 @@ export function SignInScreen() {
   const [error, setError] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
 
+  // Loaded again when the station answers after being away (a page opened offline from its copy).
+  const online = useStationLink((s) => s.link === 'online');
   useEffect(() => {
     loadOperators()
-      .then(() => setLoaded(true))
-      .catch((e: unknown) => setError(describeError(e)));
-  }, [loadOperators]);
+      .then(() => {
+        setLoaded(true);
+        setError(null);
+      })
+      .catch((e: unknown) =>
+        setError(e instanceof StationUnreachableError && useSession.getState().operators.length === 0 ? SIGN_IN_OFFLINE : describeError(e)),
+      );
+  }, [loadOperators, online]);
 
   // A terminal is not given supervisors' badges (they sign in by badge and PIN): their role and PIN say enough.
   const noSupervisor = loaded && !operators.some((o) => o.role === 'supervisor' && o.has_pin);
