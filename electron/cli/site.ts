@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApiClient, ApiError } from '#shared/api/client.ts';
+import { type ApiClient, ApiError } from '#shared/api/client.ts';
 import { parseStrictId } from '#shared/api/common.ts';
-import type { SiteInvite, SiteView } from '#shared/api/site.ts';
+import type { SiteInvite, SiteView, TakeOverInput } from '#shared/api/site.ts';
 import { defaultDataDir } from '../station/data-dir.ts';
 import type { DomainContext } from '../station/domain/context.ts';
 import { ContractError } from '../station/errors.ts';
@@ -12,13 +12,15 @@ import { createInvite, removeMember } from '../station/site/hub.ts';
 import { joinHub, SiteJoinError } from '../station/site/join.ts';
 import { ownWorkersOf } from '../station/site/site-config.ts';
 import { currentMembership, saveJoinedSite, siteViewOf } from '../station/site/membership.ts';
-import { boundTables, type MediaFile } from '../station/store/index.ts';
-import { createSyncEngine, type SyncEngine } from '../station/sync/engine.ts';
-import { displayUrl, readUpstreamSettings, saveUpstreamSettings } from '../station/sync/settings.ts';
-import { fetchTrusting, sha256Fingerprint } from '../station/tls/pinned-fetch.ts';
+import { TakeOverRefused, takeOverAsHub } from '../station/site/take-over.ts';
+import { boundTables } from '../station/store/index.ts';
+import { createSyncEngine } from '../station/sync/engine.ts';
+import { displayUrl } from '../station/sync/settings.ts';
+import { sha256Fingerprint } from '../station/tls/pinned-fetch.ts';
 import { TLS_DIR } from '../station/tls/station-certificates.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { printTable, runningStation } from './tokens.ts';
+import { accountsFrom, addressesFrom, tokenFrom, UPSTREAM_OPTIONS } from './upstream.ts';
 import { withStationStore } from './with-station-store.ts';
 
 /** `returns-station site invite|join|show|remove`: on the hub or on a station, running or not. */
@@ -28,7 +30,14 @@ export async function siteCommand(args: string[]): Promise<void> {
     args: rest,
     strict: true,
     allowPositionals: action === 'join' || action === 'remove' || action === 'promote',
-    options: { code: { type: 'string' }, name: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: {
+      code: { type: 'string' },
+      name: { type: 'string' },
+      'data-dir': { type: 'string' },
+      // `site promote --without-hub`: the returns service, given as `upstream set` takes it.
+      'without-hub': { type: 'boolean' },
+      ...UPSTREAM_OPTIONS,
+    },
   });
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const running = runningStation(dataDir);
@@ -62,7 +71,8 @@ export async function siteCommand(args: string[]): Promise<void> {
       case 'promote': {
         if (positionals.length > 1)
           throw new UsageError('site promote takes at most one member id: on the hub, the member that becomes the hub; on that member, none.');
-        if (positionals[0] === undefined) return await promoteHere(dataDir, running !== null);
+        if (positionals[0] === undefined) return await promoteHere(dataDir, running, values['without-hub'] ? await withoutHubFrom(values) : {});
+        if (values['without-hub']) throw new UsageError('site promote --without-hub runs on the member that becomes the hub, with no member id.');
         const id = parseStrictId(positionals[0]);
         if (id === null) throw new UsageError(`site promote needs a member id (site show lists them), got "${positionals[0]}".`);
         const view = running
@@ -120,83 +130,38 @@ async function showOf(ctx: DomainContext): Promise<SiteView> {
   return siteViewOf(ctx.store.tables, (await createSyncEngine({ store: ctx.store, clock: ctx.clock }).refreshStatus()).pending_changes);
 }
 
-/** Rounds with the old hub before the uplink is taken, at most: each pulls up to 50 whole receipts. */
-const CATCH_UP_ROUNDS = 40;
-
-/**
- * On the member the old hub named, stopped (docs/decisions/site-promote.md): everything it holds goes
- * to the hub and everything the hub holds comes here (the old hub's unsent work is in it), then it takes
- * the uplink over the pinned channel and stores it: its links are the hub's and are dropped, and its
- * first rounds link every record to the returns service's before anything is sent (sync/relink.ts).
- */
-async function promoteHere(dataDir: string, running: boolean): Promise<void> {
-  if (running)
-    throw new CommandRefused(
-      'Stop this station first: it takes the uplink while stopped (returns-station site promote --data-dir D), then start it with --host.',
-    );
-  const taken = await withStationStore(dataDir, 'returns-station site promote', async (ctx) => {
-    const settings = await readUpstreamSettings(ctx.store);
-    if (!settings?.site) throw new CommandRefused('This station joined no hub: on the hub, `site promote MEMBER` names the member that becomes the hub.');
-    const engine = createSyncEngine({ store: ctx.store, clock: ctx.clock });
-    let caughtUp = false;
-    for (let round = 0; round < CATCH_UP_ROUNDS && !caughtUp; round += 1) {
-      const report = await engine.runRound({ pull: true, pullMode: 'complete', ignoreBackoff: true });
-      if (report.offline || report.paused.length > 0) {
-        throw new CommandRefused(
-          `The hub cannot be reached (${[...report.paused, engine.status().last_error ?? 'no answer'].join('; ')}): nothing was taken. If the old hub is lost, give this station the uplink yourself: returns-station upstream set.`,
-        );
-      }
-      const receiptsDue = (await ctx.store.tables.sync_state.toArray()).some((state) => (state.site_receipts_due ?? []).length > 0);
-      caughtUp = engine.status().pending_changes === 0 && !receiptsDue && report.pull_failed.length === 0 && report.pull_left.length === 0;
-    }
-    if (!caughtUp)
-      throw new CommandRefused(
-        `Not caught up with the hub after ${CATCH_UP_ROUNDS} rounds (${engine.status().pending_changes} changes unsent): nothing was taken; run it again.`,
-      );
-    await copyHubPhotos(ctx, engine);
-    // Over the pinned channel: only the hub's own authority is trusted with the request and its answer.
-    const hub = new ApiClient({ baseUrl: settings.returns_url, token: settings.token, fetch: fetchTrusting({ ca: settings.site.hub_ca_pem }) });
-    const uplink = await hub.takeSiteUplink();
-    await ctx.store.write((tx) => saveUpstreamSettings(boundTables(tx), uplink, ctx.clock.now()));
-    return uplink;
-  });
-  process.stderr.write(
-    `This station is the site's hub now: it syncs with ${displayUrl(taken.returns_url)} (accounts ${taken.accounts.join(', ')}); its first rounds link its records to the returns service's before anything is sent.\n` +
-      'Start it with --host (the site network), then on each other station, the old hub too: returns-station site join https://THIS:PORT --code "$(returns-station site invite)" (run here).\n',
-  );
+/** The returns service given to `site promote --without-hub`, in the API's shape (`upstream set`'s options). */
+async function withoutHubFrom(
+  values: Parameters<typeof addressesFrom>[0] & Parameters<typeof tokenFrom>[0] & { account?: string[] | undefined },
+): Promise<TakeOverInput> {
+  const accounts = accountsFrom(values, 'site promote --without-hub (the returns service, as upstream set takes it)');
+  return { without_hub: { ...addressesFrom(values), token: await tokenFrom(values), accounts } };
 }
 
 /**
- * The photos this station shows through the hub (their bytes kept there, site-receipt.md) are copied
- * here before the uplink is taken: once the hub steps aside they may be nowhere else (the returns
- * service was down when they were taken). Any that cannot be read refuses the promotion.
+ * On the member that becomes the hub, running or not (docs/decisions/site-promote.md): the take-over
+ * (site/take-over.ts) through the running station's API, else under the data directory's lock.
  */
-async function copyHubPhotos(ctx: DomainContext, engine: SyncEngine): Promise<void> {
-  const remote = new Map<string, MediaFile[]>();
-  for (const file of await ctx.store.tables.media_files.toArray())
-    if (file.remote_url !== undefined) remote.set(file.sha256, [...(remote.get(file.sha256) ?? []), file]);
-  for (const [sha256, files] of remote) {
-    const url = files[0]?.remote_url ?? '';
-    if (!(await ctx.store.media.exists(sha256))) {
-      const bytes = await engine.hubMediaBytes(url);
-      if (!bytes) throw new CommandRefused(`A photo kept at the hub cannot be read (${url}): nothing was taken; run it again.`);
-      const stored = await ctx.store.media.put(bytes);
-      if (stored.sha256 !== sha256) {
-        await ctx.store.media.release(stored.sha256);
-        throw new CommandRefused(`The hub answered other bytes for the photo ${sha256}: nothing was taken.`);
-      }
+async function promoteHere(dataDir: string, running: ApiClient | null, input: TakeOverInput): Promise<void> {
+  let taken: { returns_url: string | null; accounts: number[] };
+  if (running) taken = await running.takeOverAsHub(input);
+  else {
+    try {
+      taken = await withStationStore(dataDir, 'returns-station site promote', (ctx) =>
+        takeOverAsHub(ctx, createSyncEngine({ store: ctx.store, clock: ctx.clock }), input),
+      );
+    } catch (error) {
+      if (error instanceof TakeOverRefused) throw new CommandRefused(error.message);
+      throw error;
     }
-    // The records name bytes of this station now (no remote URL); the hold `put` took ends after.
-    await ctx.store.write(async (tx) => {
-      const t = boundTables(tx);
-      for (const file of files) {
-        const own: MediaFile = { ...file };
-        delete own.remote_url;
-        await t.media_files.put(own);
-      }
-    });
-    await ctx.store.media.release(sha256);
   }
+  process.stderr.write(
+    `This station is the site's hub now: it syncs with ${taken.returns_url === null ? '?' : displayUrl(taken.returns_url)} (accounts ${taken.accounts.join(', ')}); its first rounds link its records to the returns service's before anything is sent.\n` +
+      (input.without_hub
+        ? 'What only the lost hub held (its own unsent work, photos kept only there) is lost with it. If its machine comes back, join it to this hub before it starts.\n'
+        : '') +
+      `${running ? 'Other stations join it where it listens with --host' : 'Start it with --host (the site network)'}; then on each other station${input.without_hub ? '' : ', the old hub too'}: returns-station site join https://THIS:PORT --code "$(returns-station site invite)" (run here).\n`,
+  );
 }
 
 function printInvite(invite: SiteInvite): void {

@@ -17,7 +17,11 @@ async function readStdin(): Promise<string> {
 }
 
 /** The token from exactly one of --token, --token-file, --token-stdin (the last two keep it out of shell history). */
-async function tokenFrom(values: { token?: string | undefined; 'token-file'?: string | undefined; 'token-stdin'?: boolean | undefined }): Promise<string> {
+export async function tokenFrom(values: {
+  token?: string | undefined;
+  'token-file'?: string | undefined;
+  'token-stdin'?: boolean | undefined;
+}): Promise<string> {
   const given = [values.token !== undefined, values['token-file'] !== undefined, values['token-stdin'] === true].filter(Boolean).length;
   if (given !== 1) throw new UsageError('Give the upstream token with exactly one of --token T, --token-file F or --token-stdin.');
   let token: string;
@@ -38,7 +42,7 @@ async function tokenFrom(values: { token?: string | undefined; 'token-file'?: st
  * The addresses given to `upstream set`, in the API's shape: `--returns-url` and `--base-url` (the
  * spec's two addresses), or `--url` alone for a Returns Station (returns_url = URL, base_url = URL/api).
  */
-function addressesFrom(values: {
+export function addressesFrom(values: {
   url?: string | undefined;
   'returns-url'?: string | undefined;
   'base-url'?: string | undefined;
@@ -57,33 +61,41 @@ function addressesFrom(values: {
   throw new UsageError("upstream set needs the upstream's addresses: --returns-url URL and --base-url URL, or --url URL for a Returns Station.");
 }
 
+/** How a returns service is given on the command line (`upstream set`, `site promote --without-hub`). */
+export const UPSTREAM_OPTIONS = {
+  url: { type: 'string' },
+  'returns-url': { type: 'string' },
+  'base-url': { type: 'string' },
+  token: { type: 'string' },
+  'token-file': { type: 'string' },
+  'token-stdin': { type: 'boolean' },
+  account: { type: 'string', multiple: true },
+} as const;
+
+/** The --account values as ids; `command` names what needs at least one. */
+export function accountsFrom(values: { account?: string[] | undefined }, command: string): number[] {
+  const accounts = (values.account ?? []).map((value) => {
+    const id = parseStrictId(value);
+    if (id === null) throw new UsageError(`--account must be a positive integer, got "${value}".`);
+    return id;
+  });
+  if (accounts.length === 0) throw new UsageError(`${command} needs at least one --account A.`);
+  return accounts;
+}
+
 /** `returns-station upstream set|show|remove`. */
 export async function upstreamCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
   const { values } = parseArgs({
     args: rest,
     strict: true,
-    options: {
-      url: { type: 'string' },
-      'returns-url': { type: 'string' },
-      'base-url': { type: 'string' },
-      token: { type: 'string' },
-      'token-file': { type: 'string' },
-      'token-stdin': { type: 'boolean' },
-      account: { type: 'string', multiple: true },
-      'data-dir': { type: 'string' },
-    },
+    options: { ...UPSTREAM_OPTIONS, 'data-dir': { type: 'string' } },
   });
   const dataDir = values['data-dir'] ?? defaultDataDir();
   switch (action) {
     case 'set': {
       const addresses = addressesFrom(values);
-      const accounts = (values.account ?? []).map((value) => {
-        const id = parseStrictId(value);
-        if (id === null) throw new UsageError(`--account must be a positive integer, got "${value}".`);
-        return id;
-      });
-      if (accounts.length === 0) throw new UsageError('upstream set needs at least one --account A.');
+      const accounts = accountsFrom(values, 'upstream set');
       let settings;
       try {
         settings = parseUpstreamSettings({ ...addresses, token: await tokenFrom(values), accounts });

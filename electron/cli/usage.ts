@@ -67,9 +67,14 @@ Commands:
       On the hub (running or not): move the hub to that member. This station stops syncing with
       the returns service at once and keeps its uplink for the member to take.
   site promote [--data-dir D]
-      On the member named, stopped: send the hub everything, pull everything it holds, take its
-      uplink and sync with the returns service from now on. Start it with --host; the other
-      stations (the old hub too) join it with a code from its site invite.
+      On the member named (running or not): send the hub everything, pull everything it holds,
+      take its uplink and sync with the returns service from now on. It takes members where it
+      listens with --host; the other stations (the old hub too) join it with a code from its
+      site invite.
+  site promote --without-hub (--returns-url URL --base-url URL | --url URL)
+               (--token T | --token-file F | --token-stdin) --account A [--account B...] [--data-dir D]
+      On a member whose hub's machine is lost (running or not): take the returns service given
+      (as upstream set takes it) as the site's uplink. What only the lost hub held is lost.
   handheld pair [--name NAME] [--data-dir D]
       A pairing code for a handheld (running or not): the code alone on stdout (works once, for
       ${PAIRING_CODE_MINUTES} minutes), the address to open on the handheld on stderr. The handheld gets a token of its

@@ -16,6 +16,7 @@ import { type PrintQueue, startPrintQueue } from './printing/queue.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
 import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
+import { takeOverAsHub } from './site/take-over.ts';
 import { displayUrl, upgradeUpstreamSettings } from './sync/settings.ts';
 import { fillOperatorUids } from './domain/operators.ts';
 import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
@@ -141,6 +142,7 @@ export async function openStation(options: StationOptions): Promise<Station> {
       printing: { nudge: () => printing.queue?.nudge() },
       address: () => socket.address,
       siteAuthorities: () => served.tls && siteAuthoritiesOf(served.tls),
+      takeOverAsHub: (input) => takeOverAsHub(ctx, sync, input),
     };
     const server = await buildServer({
       ...options,

@@ -24,7 +24,7 @@ import type {
 } from './return-packages.ts';
 import type { ManualReturnCreateInput, ReturnListQuery, ReturnListResponse, ReturnRecord } from './returns.ts';
 import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
-import type { PromoteMemberInput, SiteInvite, SiteJoinInput, SiteUplink, SiteView } from './site.ts';
+import type { PromoteMemberInput, SiteInvite, SiteJoinInput, SiteUplink, SiteView, TakeOverInput, UplinkOffer } from './site.ts';
 import type { HandheldPaired, HandheldPairing, HandheldPairingCreate, HandheldPairRequest } from './handhelds.ts';
 import type { SiteConfig } from './site-config.ts';
 import { createSseParser } from './sse.ts';
@@ -541,6 +541,12 @@ export class ApiClient {
   }
   takeSiteUplink(o: RequestOptions = {}): Promise<SiteUplink> {
     return this.#call(API_ROUTES.takeSiteUplink, { signal: o.signal });
+  }
+  uplinkOffer(o: RequestOptions = {}): Promise<UplinkOffer> {
+    return this.#call(API_ROUTES.getUplinkOffer, { signal: o.signal });
+  }
+  takeOverAsHub(body: TakeOverInput = {}, o: RequestOptions = {}): Promise<z.infer<typeof UpstreamViewSchema>> {
+    return this.#call(API_ROUTES.takeOverAsHub, { json: body, signal: o.signal });
   }
   joinHub(body: SiteJoinInput, o: RequestOptions = {}): Promise<SiteView> {
     return this.#call(API_ROUTES.joinHub, { json: body, signal: o.signal });

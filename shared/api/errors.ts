@@ -57,6 +57,12 @@ export const ERROR_CODES = {
     title: 'Forbidden',
     message: "Only a member station of this hub's site may read the site's configuration and the authorities its members trust.",
   },
+  TAKE_OVER_REFUSED: {
+    status: 409,
+    title: 'Conflict',
+    message:
+      "This station cannot take over as the site's hub now (it joined no hub, its hub did not name it, or its hub cannot be reached): nothing was taken.",
+  },
   NOT_FOUND: { status: 404, title: 'Not Found', message: 'The requested resource does not exist.' },
   INVALID_STATUS_TRANSITION: {
     status: 409,

@@ -58,6 +58,8 @@ import {
   SiteJoinInputSchema,
   SiteJoinRequestSchema,
   SiteViewSchema,
+  TakeOverInputSchema,
+  UplinkOfferSchema,
 } from './site.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
@@ -1088,6 +1090,39 @@ export const API_ROUTES = {
     response: SiteUplinkSchema,
     replayable: false,
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_SITE_MEMBER', 'NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  getUplinkOffer: {
+    operationId: 'getUplinkOffer',
+    method: 'GET',
+    path: '/api/v1/station/site/uplink-offer',
+    summary: "On a member: whether its hub named this station to take the site's uplink (asked of the hub now, over the pinned connection).",
+    description:
+      '`offered` is true once the hub stepped down for this station (`site promote MEMBER` there, or its Settings → Site); the member then takes over with `POST /api/v1/station/site/take-over`. ' +
+      'A station that joined no hub, or whose hub cannot be reached within a few seconds, answers `offered: false` and says why in `message`.',
+    tag: 'site',
+    auth: 'station',
+    status: 200,
+    response: UplinkOfferSchema,
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  takeOverAsHub: {
+    operationId: 'takeOverAsHub',
+    method: 'POST',
+    path: '/api/v1/station/site/take-over',
+    summary:
+      "On a member, running or not: become the site's hub. It takes the uplink its hub offered it, or, with `without_hub`, the returns service given when the hub is lost.",
+    description:
+      'Offered by the hub: the station first syncs with its hub until it holds nothing unsent and has everything the hub holds (whole receipts, photos kept at the hub), then takes the uplink over the pinned connection; ' +
+      "the hub revokes its other members then. In both ways the station's links are made again for the returns service before anything is sent (docs/decisions/site-promote.md). " +
+      'No sync round runs while the upstream changes. A station that joined no hub, a hub that did not name it or cannot be reached, or a station not caught up, is a 409 `TAKE_OVER_REFUSED` saying which; nothing was taken. ' +
+      'The answer is the new upstream. The other stations join this one afterwards (it takes members when it serves TLS: `serve --host`).',
+    tag: 'site',
+    auth: 'supervisor',
+    body: TakeOverInputSchema,
+    status: 200,
+    response: UpstreamViewSchema,
+    replayable: false,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'TAKE_OVER_REFUSED'],
   },
 } as const satisfies Record<string, RouteDefinition>;
 

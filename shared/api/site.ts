@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, NameSchema, TimestampSchema } from './common.ts';
 import { MAX_SITE_WORKERS, SiteManagedSchema, SiteWorkerSchema } from './site-config.ts';
+import { UpstreamSettingsInputSchema } from './sync.ts';
 
 /*
  * A site: one station is the hub (the only one that talks to the returns service), the others joined
@@ -128,6 +129,28 @@ export const SiteUplinkSchema = z.object({
   accounts: z.array(IdSchema).min(1).max(100),
 });
 export type SiteUplink = z.infer<typeof SiteUplinkSchema>;
+
+/**
+ * `POST /api/v1/station/site/take-over`, on a member: it becomes the site's hub. Without a body (or
+ * `{}`), it takes the uplink its hub offered it (`site promote MEMBER` there); with `without_hub`,
+ * its hub's machine is lost and the operator gives the returns service itself
+ * (docs/decisions/site-promote.md).
+ */
+export const TakeOverInputSchema = z.strictObject({
+  without_hub: UpstreamSettingsInputSchema.optional().describe(
+    'The hub is lost: the returns service this station syncs with from now on, as `upstream set` takes it. What only the lost hub held is lost with it.',
+  ),
+});
+export type TakeOverInput = z.input<typeof TakeOverInputSchema>;
+
+/** `GET /api/v1/station/site/uplink-offer`, on a member: whether its hub named it to take the uplink, as the hub says now. */
+export const UplinkOfferSchema = z.object({
+  /** The hub stepped down for this station and the uplink waits for it (or it took it already and may ask again). */
+  offered: z.boolean(),
+  /** The hub's answer, or why there is none, in words for a person. */
+  message: z.string(),
+});
+export type UplinkOffer = z.infer<typeof UplinkOfferSchema>;
 
 /** A station's view of its site: as a hub, its members; as a member, its hub and what it holds unsent. */
 export const SiteViewSchema = z.object({

@@ -86,6 +86,8 @@ const CONTRACT_OPERATIONS = [
   'POST /api/v1/station/site/join',
   // Moving the hub (docs/decisions/site-promote.md).
   'POST /api/v1/station/site/promote',
+  'POST /api/v1/station/site/take-over',
+  'GET /api/v1/station/site/uplink-offer',
   'POST /api/v1/station/site/uplink',
 ];
 

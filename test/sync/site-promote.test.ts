@@ -1,34 +1,25 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '#shared/api/client.ts';
-import { fetchTrusting } from '../../electron/station/tls/pinned-fetch.ts';
-import { type RunningStation, startStation } from '../support/station-process.ts';
-import { type FakeReturnsService, startFakeReturnsService } from './fake-returns-service.ts';
+import type { FakeReturnsService } from './fake-returns-service.ts';
+import { cli, expectEachOnce, heldAt, pendingAt, receiveAt, type SiteStation, startTlsStation, startMovingSite } from './site-move-support.ts';
 import { freePort, inviteCode, statusAt } from './site-support.ts';
-import { setSpecUpstream } from './spec-support.ts';
-import { attachPhoto, photo, RETURN_BODY, runCli, tempDir, tracking, waitFor } from './support.ts';
+import { RETURN_BODY, runCli, tracking, waitFor } from './support.ts';
 
 /*
  * Moving the hub to another station (docs/decisions/site-promote.md), through the doors an operator
  * uses: a hub A (`serve --host`, TLS) on the spec-only fake in unfriendly modes (filters ignored,
  * newest first, 25 a page, no body on a return's create, 204 on PATCH), members B and C joined with
  * `site join`. While the returns service is down, work is done at A, B and C (A's outbox is not
- * empty; a photo taken at C has its bytes only at A and C). `site promote 1` on A steps it down;
- * `site promote` on the stopped B takes the uplink, and the first answer of each kind of create it
- * sends is lost; C and A join B with codes from B. The returns service ends with each create, unit,
+ * empty; a photo taken at C has its bytes only at A and C; B changes a unit's notes that went up
+ * before and cancels a parcel the service has; A makes a parcel and cancels it). `site promote 1`
+ * on A steps it down; `site promote` on B, running, takes the uplink, and the first answer of each
+ * kind of create it sends is lost; C and A join B with codes from B. The returns service ends with each create, unit,
  * photo and receipt once, across a restart of the new hub on its data directory.
  */
 
 const ACCOUNT = 1;
-const ENV = { RETURNS_STATION_LOG_LEVEL: 'warn' };
-// Members poll their hub every second; a hub polling the returns service that often would spend its budget on reads.
-const MEMBER_ENV = { ...ENV, RETURNS_STATION_SYNC_INTERVAL_MS: '1000' };
 
-interface Station {
-  station: RunningStation;
-  api: ApiClient;
-}
+type Station = SiteStation;
 
 let fake: FakeReturnsService;
 const dirs: string[] = [];
@@ -39,41 +30,14 @@ let bPort: number;
 const trackings: string[] = [];
 /** The packages made at A while the returns service was down (a new return's). */
 const madeInOutage: string[] = [];
+/** A parcel upstream before the outage, cancelled at B during it; one made and cancelled at A during it (never upstream). */
+let cancelledAtB = '';
+let cancelledNeverUp = '';
+let firstReturnId = 0;
 
-const newDir = (prefix: string) => {
-  const dir = tempDir(prefix);
-  dirs.push(dir);
-  return dir;
-};
-
-/** A station over TLS: the API client trusts its site authority alone. */
-async function startHub(dataDir: string, port: number, env = ENV): Promise<Station> {
-  const station = await startStation({ dataDir, args: ['--host', '0.0.0.0', '--port', String(port)], env });
-  const ca = readFileSync(join(dataDir, 'tls', 'site-ca.pem'), 'utf8');
-  return { station, api: new ApiClient({ baseUrl: station.origin, token: station.stationToken, fetch: fetchTrusting({ ca }) }) };
-}
-
-async function startMember(dataDir: string): Promise<Station> {
-  const station = await startStation({ dataDir, env: MEMBER_ENV });
-  return { station, api: new ApiClient({ baseUrl: station.origin, token: station.stationToken }) };
-}
-
-async function cli(args: string[]): Promise<string> {
-  const ran = await runCli(args);
-  if (ran.status !== 0) throw new Error(`${args.join(' ')} exited ${ran.status}: ${ran.stderr}`);
-  return ran.stderr;
-}
-
-/** Receives the package at the station with `units` units of its return's first line (and a photo when `photoSeed` is given). */
-async function receive(at: Station, trackingNumber: string, units: Array<'new' | 'damaged' | 'good'>, photoSeed?: number): Promise<void> {
-  const found = (await at.api.lookup(trackingNumber)).packages[0];
-  if (!found) throw new Error(`${trackingNumber} is not on the station`);
-  const line = (await at.api.getReturn(ACCOUNT, found.return_id)).return_line_items[0];
-  if (!line) throw new Error('the return has no line');
-  for (const condition of units) await at.api.createLineItem(ACCOUNT, found.id, { return_line_item_id: line.id, condition });
-  if (photoSeed !== undefined) await attachPhoto(at.api, ACCOUNT, found.id, photo(photoSeed, 4));
-  await at.api.updatePackage(ACCOUNT, found.id, { status: 'received', notes: `received at ${at.station.origin}` });
-}
+const startHub = (dataDir: string, port: number) => startTlsStation(dataDir, port);
+const receive = (at: Station, trackingNumber: string, units: Array<'new' | 'damaged' | 'good'>, photoSeed?: number) =>
+  receiveAt(at, ACCOUNT, trackingNumber, units, photoSeed);
 
 const upstreamPackage = (trackingNumber: string) => fake.packages(ACCOUNT).filter((p) => p.tracking_number === trackingNumber);
 const upstreamStatus = (trackingNumber: string) => upstreamPackage(trackingNumber)[0]?.status;
@@ -81,54 +45,13 @@ const unitsAt = async (at: Station, trackingNumber: string) => {
   const found = (await at.api.lookup(trackingNumber)).packages[0];
   return found ? (await at.api.getPackage(ACCOUNT, found.id)).line_items.length : -1;
 };
-const pendingAt = async (at: Station) => (await at.api.station()).sync.pending_changes;
-
-/** The returns service saw each package created once, each receipt once, and no more unit creates than the units it holds. */
-function expectEachOnce(): void {
-  // A write whose answer was lost was committed all the same.
-  const requests = fake.requests.filter((r) => r.status === 'lost' || r.status < 300);
-  for (const p of fake.packages(ACCOUNT)) {
-    const path = `/return_packages/${p.id}`;
-    expect(
-      fake.packages(ACCOUNT).filter((q) => q.tracking_number === p.tracking_number),
-      `${p.tracking_number} upstream`,
-    ).toHaveLength(1);
-    const receipts = requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(path) && (JSON.parse(r.body) as { status?: string }).status === 'received');
-    expect(receipts.length, `receipts of ${p.tracking_number}`).toBe(p.status === 'received' ? 1 : 0);
-    const unitCreates = requests.filter((r) => r.method === 'POST' && r.path.endsWith(`${path}/line_items`));
-    expect(unitCreates.length, `unit creates of ${p.tracking_number}`).toBe(p.line_items.length);
-    const uploads = requests.filter((r) => r.method === 'POST' && r.path.endsWith(`${path}/media_files`));
-    expect(uploads.length, `photo uploads of ${p.tracking_number}`).toBe(p.media_files.length);
-  }
-  const packageCreates = requests
-    .filter((r) => r.method === 'POST' && /\/return_packages$/.test(r.path))
-    .map((r) => (JSON.parse(r.body) as { tracking_number: string }).tracking_number);
-  expect(new Set(packageCreates).size).toBe(packageCreates.length);
-  expect(requests.filter((r) => r.method === 'POST' && /\/returns$/.test(r.path))).toHaveLength(2);
-  expect(fake.returns(ACCOUNT)).toHaveLength(2);
-}
-
 beforeAll(async () => {
-  fake = await startFakeReturnsService({
-    accounts: [ACCOUNT],
-    modes: { lineItemRoutes: true, mediaRoutes: true, order: 'id_desc', defaultPerPage: 25, pageCap: 25, returnCreateBody: 'empty', patchStatus: 204 },
-  });
-  const aDir = newDir('promote-a-');
-  await setSpecUpstream(aDir, fake, [ACCOUNT]);
-  a = await startHub(aDir, await freePort());
-  const ret = await a.api.createReturn({ ...RETURN_BODY, account_id: ACCOUNT });
-  for (let i = 0; i < 4; i += 1)
-    trackings.push((await a.api.createPackage(ACCOUNT, { return_id: ret.id, tracking_number: tracking('PROMOTE') })).tracking_number);
-
-  const bDir = newDir('promote-b-');
-  await cli(['site', 'join', a.station.origin, '--code', await inviteCode(aDir), '--name', 'dock B', '--data-dir', bDir]);
-  const cDir = newDir('promote-c-');
-  await cli(['site', 'join', a.station.origin, '--code', await inviteCode(aDir), '--name', 'dock C', '--data-dir', cDir]);
-  b = await startMember(bDir);
-  c = await startMember(cDir);
-  for (const station of [b, c])
-    await waitFor('the hub’s packages on the member', async () => (await statusAt(station.api, trackings[3] ?? '')) !== undefined, 60_000);
-  await waitFor('the packages upstream', async () => trackings.every((t) => upstreamPackage(t).length === 1), 60_000);
+  const site = await startMovingSite('promote', ACCOUNT, 5);
+  ({ fake, a, b, c } = site);
+  dirs.push(...site.dirs);
+  trackings.push(...site.trackings.slice(0, 4));
+  cancelledAtB = site.trackings[4] ?? '';
+  firstReturnId = site.returnId;
 }, 180_000);
 
 afterAll(async () => {
@@ -157,6 +80,21 @@ describe('moving the hub', { timeout: 240_000 }, () => {
     await waitFor('C’s receipt on B', async () => (await statusAt(b.api, t1)) === 'received' && (await unitsAt(b, t1)) === 1, 30_000);
     await waitFor('A’s receipt on B', async () => (await statusAt(b.api, t2)) === 'received' && (await unitsAt(b, t2)) === 2, 30_000);
     await waitFor('A’s new parcel on B', async () => (await statusAt(b.api, madeInOutage[0] ?? '')) !== undefined, 30_000);
+    // B changes the notes of a unit A sent up before the outage, and cancels a parcel the service has;
+    // A makes a parcel and cancels it (the service never sees it). All of it reaches A, which cannot send it.
+    const t0AtB = (await b.api.lookup(t0)).packages[0];
+    const unitAtB = t0AtB ? (await b.api.getPackage(ACCOUNT, t0AtB.id)).line_items[0] : undefined;
+    if (!t0AtB || !unitAtB) throw new Error('B has no unit of t0');
+    await b.api.updateLineItem(ACCOUNT, t0AtB.id, unitAtB.id, { notes: 'seal broken', tags: ['recheck'] });
+    const toCancel = (await b.api.lookup(cancelledAtB)).packages[0];
+    if (!toCancel) throw new Error('B does not have the parcel to cancel');
+    await b.api.updatePackage(ACCOUNT, toCancel.id, { status: 'cancelled' });
+    const never = await a.api.createPackage(ACCOUNT, { return_id: firstReturnId, tracking_number: tracking('NEVERUP') });
+    cancelledNeverUp = never.tracking_number;
+    await a.api.updatePackage(ACCOUNT, never.id, { status: 'cancelled' });
+    await waitFor('B’s cancel on A', async () => (await statusAt(a.api, cancelledAtB)) === 'cancelled', 30_000);
+    await waitFor('A’s cancelled parcel on B', async () => (await b.api.lookup(cancelledNeverUp)).packages[0]?.status === 'cancelled', 30_000);
+    await waitFor('B sent its changes to A', async () => (await pendingAt(b)) === 0, 30_000);
     expect(await pendingAt(a)).toBeGreaterThanOrEqual(3); // A's outbox holds what the returns service has not taken
 
     // On the old hub: B (member 1) becomes the hub. A sends nothing more upstream from now on.
@@ -169,16 +107,6 @@ describe('moving the hub', { timeout: 240_000 }, () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(fake.requests.slice(before)).toEqual([]);
 
-    // On B, stopped: catch up with A, take the uplink, start as the hub.
-    await b.station.stop();
-    const promoted = await runCli(['site', 'promote', '--data-dir', b.station.dataDir]);
-    expect(promoted.status, promoted.stderr).toBe(0);
-    expect(promoted.stderr).toContain("This station is the site's hub now");
-    expect((await runCli(['site', 'show', '--data-dir', a.station.dataDir])).stdout).toMatch(/^stepped down at \S+: the uplink was taken by member 1 at \S+$/m);
-    expect((await a.api.site()).members.map((m) => [m.id, m.removed_at === null])).toEqual([
-      [1, true],
-      [2, false],
-    ]);
     // The first answer of each kind of create the new hub sends is lost after the returns service
     // committed it (a PATCH whose answer is lost is sent again: the same receipt, not a second one).
     const lost = new Set<string>();
@@ -188,12 +116,28 @@ describe('moving the hub', { timeout: 240_000 }, () => {
       lost.add(kind);
       return true;
     };
-    bPort = await freePort();
-    b = await startHub(b.station.dataDir, bPort);
+    // On B, running: catch up with A and take the uplink (the command line asks the running station).
+    const promoted = await runCli(['site', 'promote', '--data-dir', b.station.dataDir]);
+    expect(promoted.status, promoted.stderr).toBe(0);
+    expect(promoted.stderr).toContain("This station is the site's hub now");
+    expect((await b.api.getUpstream()).returns_url).toBe(fake.returnsUrl);
+    expect((await b.api.site()).hub).toBeNull();
+    expect((await runCli(['site', 'show', '--data-dir', a.station.dataDir])).stdout).toMatch(/^stepped down at \S+: the uplink was taken by member 1 at \S+$/m);
+    expect((await a.api.site()).members.map((m) => [m.id, m.removed_at === null])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+    // The parcel made and cancelled at A was never upstream: the read after the take does not find
+    // it, so it is not made there; it waits for a person, who keeps it local.
+    await waitFor('the never-sent cancel held for a person', async () => (await heldAt(b)).includes(`${cancelledNeverUp} RELINK_CANCELLED`), 90_000);
+    const neverAtB = (await b.api.lookup(cancelledNeverUp)).packages[0];
+    if (!neverAtB) throw new Error('B lost the cancelled parcel');
+    await b.api.keepLocalSyncChange({ kind: 'return_package', id: neverAtB.id });
     await waitFor(
       'every change up',
       async () =>
         (await pendingAt(b)) === 0 &&
+        upstreamStatus(cancelledAtB) === 'cancelled' &&
         upstreamStatus(t2) === 'received' &&
         upstreamStatus(t1) === 'received' &&
         upstreamPackage(madeInOutage[0] ?? '').length === 1,
@@ -214,7 +158,17 @@ describe('moving the hub', { timeout: 240_000 }, () => {
     expect(upstreamPackage(t0)[0]?.media_files).toHaveLength(1);
     expect(upstreamPackage(t2)[0]?.line_items).toHaveLength(2);
     expect(upstreamPackage(t0)[0]?.line_items).toHaveLength(2);
-    expectEachOnce();
+    // The notes and tags change A never sent went up once, by B, though B found the unit by its content.
+    expect(upstreamPackage(t0)[0]?.line_items.filter((item) => item.notes === 'seal broken' && item.tags.includes('recheck'))).toHaveLength(1);
+    expect(upstreamPackage(cancelledNeverUp)).toEqual([]);
+    // B listens on the site network from now on, for the others to join it.
+    await b.station.stop();
+    bPort = await freePort();
+    b = await startHub(b.station.dataDir, bPort);
+    expect(await pendingAt(b)).toBe(0);
+    // One package a tracking number on B: the cancelled ones were linked, not copied from the service as new ones.
+    for (const t of [cancelledAtB, cancelledNeverUp]) expect((await b.api.lookup(t)).packages.map((p) => p.status)).toEqual(['cancelled']);
+    expectEachOnce(fake, ACCOUNT, 2);
   });
 
   it('the other member holds its work until it joins the new hub; the old hub joins too; all of it goes up once, across a restart of the new hub', async () => {
@@ -244,6 +198,6 @@ describe('moving the hub', { timeout: 240_000 }, () => {
         30_000,
       );
     }
-    expectEachOnce();
+    expectEachOnce(fake, ACCOUNT, 2);
   });
 });

@@ -1,5 +1,5 @@
 import { boundTables, type StationStore, type BoundTables } from '../store/index.ts';
-import type { SiteAuthorities } from '#shared/api/site.ts';
+import type { SiteAuthorities, SiteUplink, TakeOverInput } from '#shared/api/site.ts';
 import type { StationAddress } from '#shared/api/station.ts';
 import type { Clock } from './clock.ts';
 import type { ConfigCache } from './config-cache.ts';
@@ -19,6 +19,8 @@ export interface DomainContext {
   readonly address?: () => StationAddress | null;
   /** The site authorities a hub's members trust (its own authority and successor); null when it serves no TLS, absent in tools. */
   readonly siteAuthorities?: () => SiteAuthorities | null;
+  /** A member becomes its site's hub (site/take-over.ts, between sync rounds); absent in tools. */
+  readonly takeOverAsHub?: (input: TakeOverInput) => Promise<SiteUplink>;
 }
 
 /**

@@ -239,10 +239,30 @@ async function matchLocalPackage(db: BoundTables, accountId: number, u: Upstream
     .where('[account_id+tracking_key]')
     .equals([accountId, trackingKey(u.tracking_number)])
     .first();
-  if (!sameTracking) return { local, link };
+  if (!sameTracking) return { local: await cancelAwaitingLookup(db, accountId, u.tracking_number), link };
   const other = await linkOf(db, 'return_package', sameTracking.id);
   if (other && other.upstream_id !== u.id) return { twinOf: other.upstream_id };
   return { local: sameTracking, link: undefined };
+}
+
+/**
+ * A cancelled package keeps no tracking key (the number may come again on a new parcel), so the
+ * index above never finds it: one whose change waits for a read (a lost create, or a relink:
+ * sync/relink.ts) and that no link claims is looked for among those waiting changes, so its cancel
+ * goes to the upstream's package instead of the upstream's package coming here as a second one.
+ */
+async function cancelAwaitingLookup(db: BoundTables, accountId: number, trackingNumber: string): Promise<ReturnPackage | undefined> {
+  const key = trackingKey(trackingNumber);
+  const slots = await db.outbox
+    .where('account_id')
+    .equals(accountId)
+    .filter((slot) => slot.kind === 'return_package' && slot.create_attempted_at !== null)
+    .toArray();
+  for (const slot of slots) {
+    const pkg = await db.return_packages.get(slot.local_id);
+    if (pkg?.status === 'cancelled' && trackingKey(pkg.tracking_number) === key && !(await linkOf(db, 'return_package', pkg.id))) return pkg;
+  }
+  return undefined;
 }
 
 /** A package the station has not seen: created with the upstream's values, linked, its snapshot those values. */

@@ -37,6 +37,8 @@ export interface RoundOptions {
 /** One sync engine per open store: rounds run one at a time. */
 export interface SyncEngine {
   runRound(options: RoundOptions): Promise<RoundReport>;
+  /** Runs `task` between rounds: none is under way while it runs (a change of upstream that must not race one). */
+  between<T>(task: () => Promise<T>): Promise<T>;
   status(): SyncStatus;
   /** Called with the new status whenever it changes. */
   onStatus(listener: (status: SyncStatus) => void): () => void;
@@ -332,6 +334,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   return {
     runRound(roundOptions) {
       const run = queue.then(() => round(roundOptions));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    between(task) {
+      const run = queue.then(task);
       queue = run.catch(() => undefined);
       return run;
     },

@@ -115,7 +115,10 @@ async function pushItem(push: ItemPush, itemId: number, body: Record<string, unk
   if (state && !state.upstream_id && state.attempted_at) {
     const adopted = await adoptItem(push.sc, push.pkg, push.link, body, push.map);
     if (adopted !== null) {
-      const adoptedState = { upstream_id: adopted, synced: body, attempted_at: null };
+      // Synced as the upstream has it: a value it lacks (a notes or tags change the old upstream never
+      // sent on, found at a relink) still differs and goes up below. Fields it does not show count as sent.
+      const synced = Object.fromEntries(Object.entries(body).map(([field, value]) => [field, field in adopted ? adopted[field] : value]));
+      const adoptedState = { upstream_id: adopted.id, synced, attempted_at: null };
       state = push.map[key] = adoptedState;
       await push.save((m) => void (m[key] = adoptedState));
     }
@@ -230,8 +233,14 @@ async function removeDroppedItems(push: ItemPush, kept: Set<string>): Promise<Li
   return { ok: true };
 }
 
-/** After a lost answer: an upstream item of the package with the same content that no local item claims. */
-async function adoptItem(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLink, body: Record<string, unknown>, map: LineItemLinks): Promise<number | null> {
+/** After a lost answer (or a relink): an upstream item of the package with the same content that no local item claims, as the upstream has it. */
+async function adoptItem(
+  sc: SyncContext,
+  pkg: ReturnPackage,
+  link: UpstreamLink,
+  body: Record<string, unknown>,
+  map: LineItemLinks,
+): Promise<(Record<string, unknown> & { id: number }) | null> {
   const answer = await sc.client.send({ method: 'GET', url: sc.client.packagesUrl(pkg.account_id, link.upstream_id), priority: 'push' });
   if (!answer || answerKind(answer.status) !== 'ok') return null;
   const upstreamItems = (answer.body as { line_items?: Array<Record<string, unknown>> } | null)?.line_items ?? [];
@@ -242,5 +251,5 @@ async function adoptItem(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLink
       !claimed.has(u.id) &&
       ['return_line_item_id', 'quantity', 'merchant_sku', 'condition', 'barcode'].every((f) => sameValue(u[f], body[f])),
   );
-  return typeof match?.id === 'number' ? match.id : null;
+  return match && typeof match.id === 'number' ? { ...match, id: match.id } : null;
 }

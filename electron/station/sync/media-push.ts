@@ -42,9 +42,19 @@ async function mediaSupported(t: Pick<ReadTables, 'sync_state'>, accountId: numb
 export async function mediaUnsent(t: ReadTables, pkg: ReturnPackage, link: UpstreamLink): Promise<boolean> {
   if (!(await mediaSupported(t, pkg.account_id))) return false;
   const map = link.media ?? {};
-  const hashes = byHash(await mediaFilesOf(t, pkg.id));
+  const files = await mediaFilesOf(t, pkg.id);
+  const hashes = byHash(files);
   if (Object.keys(map).some((sha256) => !hashes.has(sha256))) return true;
-  return [...hashes.keys()].some((sha256) => !map[sha256]?.upstream_id);
+  return [...hashes.keys()].some((sha256) => !map[sha256]?.upstream_id && !keptElsewhere(files, sha256));
+}
+
+/**
+ * Bytes this station never held: every record of the hash names a site's hub's copy (`remote_url`).
+ * After a relink such a photo goes up only if it is found upstream (adopted); a hub lost with its
+ * machine took the bytes with it, and nothing here can send them (docs/decisions/site-promote.md).
+ */
+function keptElsewhere(files: readonly MediaFile[], sha256: string): boolean {
+  return files.every((file) => file.sha256 !== sha256 || file.remote_url !== undefined);
 }
 
 export type MediaOutcome = { ok: true } | { ok: false; answer: UpstreamAnswer };

@@ -16,6 +16,8 @@ import { listState } from './list-state.ts';
 import { PACKAGES, RETURNS } from './pull.ts';
 import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
 import { usesSiteInterface } from './hub-interface.ts';
+import { accountState } from './account-state.ts';
+import { recordedBeforeRelink, RELINK_CANCELLED_HELD } from './relink.ts';
 
 /*
  * Push: sends the outbox of one account, returns before packages, oldest first. Every slot is
@@ -304,6 +306,11 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
       link = await linkOf(db, 'return_package', pkg.id);
       if (link) report.adopted += 1;
       else if (settled === 'waiting') return waitForLookup(sc, entry, 'package');
+      else if (pkg.status === 'cancelled' && recordedBeforeRelink(await accountState(db, pkg.account_id), entry.create_attempted_at)) {
+        await updateSlot(sc, entry, RELINK_CANCELLED_HELD);
+        report.parked += 1;
+        return 'held';
+      }
     }
     if (!link) {
       const attemptedAt = sc.clock.now();

@@ -66,33 +66,28 @@ async function relink(t: BoundTables, reason: RelinkReason, now: string): Promis
   if (reason === 'takes-uplink') {
     // What the old hub had (its own unsent work too) is on this station now, linked to nothing the
     // returns service knows: every package is checked against it, and only what it lacks goes up.
-    for (const pkg of await t.return_packages.toArray()) if (pkg.status !== 'cancelled') await markChanged(t, 'return_package', pkg.id, pkg.account_id, now);
+    for (const pkg of await t.return_packages.toArray()) await markChanged(t, 'return_package', pkg.id, pkg.account_id, now);
   }
-  // An unsent change may be upstream already (the old upstream pushed it on): it waits for the full read.
+  // An unsent change may be upstream already (the old upstream pushed it on): it waits for the full
+  // read. A cancelled package is found by its tracking number too (apply-upstream.ts), and its cancel
+  // goes up; one the read did not find is held for a person (push.ts), never created.
   for (const slot of await t.outbox.toArray()) {
     if (slot.kind !== 'return' && slot.kind !== 'return_package') continue;
-    const cancelled = slot.kind === 'return_package' && (await t.return_packages.get(slot.local_id))?.status === 'cancelled';
-    await t.outbox.put({
-      ...slot,
-      create_attempted_at: now,
-      attempts: 0,
-      next_attempt_at: null,
-      ...(cancelled ? CANCELLED_HELD : { hold: null, error: null }),
-    });
+    await t.outbox.put({ ...slot, create_attempted_at: now, attempts: 0, next_attempt_at: null, hold: null, error: null });
   }
 }
 
 /**
- * A cancelled package keeps no tracking number in the index a read links by, so it cannot be found
- * upstream: sent as a create it could be made twice. Its change is held for a person instead.
+ * A cancelled package the full read after a relink did not find upstream: the upstream never had it
+ * (or knows it by another number), and a parcel created there only to be cancelled is a person's call.
  */
-const CANCELLED_HELD = {
+export const RELINK_CANCELLED_HELD = {
   hold: 'parked',
   error: {
     status: null,
     code: 'RELINK_CANCELLED',
     message:
-      'Cancelled on this station before it synced with its new upstream: it cannot be looked up there by tracking number, so it is not sent. Check it upstream; keep local to drop the change.',
+      'Cancelled on this station and not found on its new upstream by tracking number: it is not sent as a new parcel. Check it upstream; keep local to drop the change.',
   },
 } as const;
 

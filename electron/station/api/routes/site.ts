@@ -8,6 +8,8 @@ import { acceptJoin, createInvite, membersIn, removeMember } from '../../site/hu
 import { SiteJoinError, joinHub } from '../../site/join.ts';
 import { currentMembership, saveJoinedSite, siteViewOf } from '../../site/membership.ts';
 import { ownWorkersOf, siteConfigOf } from '../../site/site-config.ts';
+import { TakeOverRefused, uplinkOfferOf } from '../../site/take-over.ts';
+import { upstreamViewOf } from './sync.ts';
 import { parseBody } from '../http/validate.ts';
 import { idempotencyKeyFor } from '../idempotency.ts';
 import { createRouteOpening, addRoute, fastifyPath } from '../route.ts';
@@ -97,6 +99,36 @@ export function siteRoutes(server: FastifyInstance, ctx: DomainContext): void {
     const uplink = await takeUplink(t, now, principal.tokenId);
     request.log.warn({ token: principal.tokenId }, "site: a member took the site's uplink; the other members' tokens are revoked");
     return { body: uplink };
+  });
+
+  // A member becoming the hub (docs/decisions/site-promote.md): whether its hub offered the uplink,
+  // asked of the hub now; and the take-over, which talks to the hub and runs sync rounds, so it is
+  // no store write of its own (site/take-over.ts stores the uplink between rounds).
+  addRoute(server, ctx, API_ROUTES.getUplinkOffer, async () => ({ body: await uplinkOfferOf(ctx), headers: { 'cache-control': 'no-store' } }));
+  const openTakeOver = createRouteOpening(ctx, API_ROUTES.takeOverAsHub);
+  server.route({
+    method: API_ROUTES.takeOverAsHub.method,
+    url: fastifyPath(API_ROUTES.takeOverAsHub.path),
+    handler: async (request, reply) => {
+      await openTakeOver(request);
+      const body = parseBody(API_ROUTES.takeOverAsHub.body, request.body ?? {});
+      if (request.headers['idempotency-key'] !== undefined)
+        throw fail('VALIDATION_FAILED', 'This request takes no Idempotency-Key: asked again, it takes over again or says why not.');
+      if (!ctx.takeOverAsHub) throw fail('TAKE_OVER_REFUSED', 'This station runs without sync: it cannot take an uplink.');
+      let uplink;
+      try {
+        uplink = await ctx.takeOverAsHub(body);
+      } catch (error) {
+        if (error instanceof TakeOverRefused) throw fail('TAKE_OVER_REFUSED', error.message);
+        throw error;
+      }
+      ctx.sync?.nudge();
+      request.log.warn(
+        { without_hub: body.without_hub !== undefined, accounts: uplink.accounts },
+        "site: this station took the site's uplink; its links are made again for the returns service before anything is sent",
+      );
+      return reply.code(200).send(upstreamViewOf(uplink));
+    },
   });
 
   // The outgoing join cannot run inside a store write: it is made first, then its outcome stored.

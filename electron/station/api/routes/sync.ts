@@ -14,7 +14,8 @@ import type { UpstreamSettings } from '../../sync/upstream-client.ts';
 import { addRoute } from '../route.ts';
 
 /** The settings as shown: both addresses without user-info, never the token. */
-const view = (settings: UpstreamSettings) => ({
+/** The upstream as the API shows it: its addresses without user-info, never the token. */
+export const upstreamViewOf = (settings: Pick<UpstreamSettings, 'returns_url' | 'base_url' | 'accounts'>) => ({
   returns_url: displayUrl(settings.returns_url),
   base_url: displayUrl(settings.base_url),
   accounts: settings.accounts,
@@ -27,7 +28,7 @@ async function syncOverview(ctx: DomainContext, t: ReadTables): Promise<SyncOver
   const conflicts = await t.sync_conflicts.orderBy('id').reverse().limit(50).toArray();
   return {
     status: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
-    upstream: settings ? view(settings) : null,
+    upstream: settings ? upstreamViewOf(settings) : null,
     conflicts: conflicts.map(({ local_id, ...rest }) => ({ ...rest, record_id: local_id })),
     ...(await pullProgress(t, settings?.accounts ?? [])),
   };
@@ -83,13 +84,13 @@ export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
   });
   addRoute(server, ctx, API_ROUTES.getUpstream, async ({ t }) => {
     const settings = await upstreamSettingsIn(t);
-    return { body: settings ? view(settings) : { returns_url: null, base_url: null, accounts: [], token_set: false } };
+    return { body: settings ? upstreamViewOf(settings) : { returns_url: null, base_url: null, accounts: [], token_set: false } };
   });
   addRoute(server, ctx, API_ROUTES.setUpstream, async ({ t, body, now, afterCommit }) => {
     const settings = parseUpstreamSettings(body);
     await saveUpstreamSettings(t, settings, now);
     afterCommit(nudge);
-    return { body: view(settings) };
+    return { body: upstreamViewOf(settings) };
   });
   addRoute(server, ctx, API_ROUTES.removeUpstream, async ({ t, afterCommit }) => {
     await deleteUpstreamSettings(t);
