@@ -82,6 +82,26 @@ for (const size of SIZES) {
       }
     });
 
+    test('the dock while the station does not answer: its header reads whole, its buttons in the window', async ({ page, demo }, testInfo) => {
+      const s = await scenario(demo, 'delivered');
+      await openAndSignIn(page, demo, s.operator);
+      await scan(page, s.tracking);
+      await expect(page.getByTestId('tracking-number')).toHaveText(s.tracking);
+      // The Wi-Fi drops: nothing the page asks reaches the station.
+      await page.context().setOffline(true);
+      try {
+        await scan(page, s.skus[0] ?? '');
+        await expect(page.getByTestId('link-state')).toContainText('Station unreachable', { timeout: 15_000 });
+        await page.screenshot({ path: testInfo.outputPath(`station-unreachable-${size.name}.png`) });
+        await expectNoCutText(page.locator('.station-header .header-status'));
+        await expect(page.getByTestId(handheld ? 'menu-button' : 'about')).toBeInViewport({ ratio: 1 });
+        const header = await page.locator('.station-header').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+        expect(header.scroll, 'the header runs off the window').toBeLessThanOrEqual(header.client);
+      } finally {
+        await page.context().setOffline(false);
+      }
+    });
+
     test('the dock while the upstream does not answer', async ({ page, demo }, testInfo) => {
       test.slow();
       const s = await scenario(demo, 'delivered');
