@@ -8,6 +8,7 @@ import { isPairingPage, PairScreen, takePairingCode } from './pairing/PairScreen
 import { keepOpenPackageCopy } from './receiving/open-package-copy.ts';
 import { resumePendingWork } from './receiving/page-package.ts';
 import { releaseHeldScansWhenAnswered } from './receiving/release-held-scans.ts';
+import { scanField } from './scan/scan-field.ts';
 import { useStationLink } from './state/station-link.ts';
 import './styles.css';
 
@@ -30,7 +31,7 @@ function startDock(root: HTMLElement): void {
   const connection = resolveConnection();
   createStationApi(connection, (reachable) => useStationLink.getState().setReachable(reachable));
   // Parcels held while the station was away open when it answers (before the first answer, so a reload counts too).
-  releaseHeldScansWhenAnswered();
+  releaseHeldScansWhenAnswered(() => scanField()?.value ?? '');
   // The package on the bench is kept while open: a load that cannot reach the station reopens it.
   keepOpenPackageCopy();
   useStationLink.getState().watch(connection);

@@ -29,7 +29,7 @@ export async function openFromHeader(page: Page, handheld: boolean, button: Loca
 }
 
 /**
- * No horizontal overflow, the page itself does not scroll, the key bar is in view, and each action
+ * No horizontal overflow, the page itself does not scroll, the key bar is in view (two lines at most), and each action
  * is in view: at once at a dock's size, after scrolling the work area on a handheld (`scrolled`).
  */
 export async function expectFits(page: Page, testInfo: TestInfo, name: string, actions: Locator[], scrolled: boolean): Promise<void> {
@@ -47,6 +47,12 @@ export async function expectFits(page: Page, testInfo: TestInfo, name: string, a
   expect(overflowX, `${name}: the page is wider than the window`).toBeLessThanOrEqual(0);
   expect(overflowY, `${name}: the page itself scrolls`).toBeLessThanOrEqual(0);
   await expect(page.getByTestId('key-legend'), `${name}: key bar`).toBeInViewport({ ratio: 1 });
+  // Every key of the screen, and the bar keeps to two lines (a handheld's: what it can press, and Keys).
+  const lines = await page
+    .getByTestId('key-legend')
+    .locator(':scope > *')
+    .evaluateAll((els) => new Set(els.map((el) => Math.round(el.getBoundingClientRect().top))).size);
+  expect(lines, `${name}: the key bar's lines`).toBeLessThanOrEqual(2);
   for (const action of actions) {
     if (scrolled) await action.scrollIntoViewIfNeeded();
     await expect(action, `${name}: ${action.toString()}`).toBeInViewport({ ratio: 0.98 });

@@ -26,7 +26,8 @@ beforeAll(async () => {
   client = new ApiClient({ baseUrl: ts.origin, token: ts.stationToken });
   const ada = await client.createOperator({ name: 'Ada', badge_code: 'BADGE-ADA' });
   useSession.getState().signIn(ada);
-  stopRelease = releaseHeldScansWhenAnswered();
+  // Nothing typed in the scan field (the page hands in its field's text).
+  stopRelease = releaseHeldScansWhenAnswered(() => '');
 });
 afterAll(async () => {
   stopRelease();

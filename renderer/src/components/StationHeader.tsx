@@ -7,6 +7,7 @@ import { useHeldChanges } from '../receiving/held-changes.ts';
 import { PrintIndicator } from '../printing/PrintIndicator.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { AboutBox } from './AboutBox.tsx';
+import { NAV_KEYS, type NavTarget } from '../workflow/key-table.ts';
 import { SupervisorState } from '../session/SupervisorSignIn.tsx';
 
 const LINK_LABEL: Record<LinkState, string> = {
@@ -15,11 +16,11 @@ const LINK_LABEL: Record<LinkState, string> = {
   unreachable: 'Station unreachable — work stays on screen',
 };
 
-const NAV: readonly { screen: Screen; label: string; key: string }[] = [
-  { screen: 'scan', label: 'Receive', key: 'Alt+S' },
-  { screen: 'packages', label: 'Packages', key: 'Alt+P' },
-  { screen: 'returns', label: 'Returns', key: 'Alt+R' },
-  { screen: 'supervisor', label: 'Today', key: 'Alt+D' },
+const NAV: readonly { screen: NavTarget; label: string }[] = [
+  { screen: 'scan', label: 'Receive' },
+  { screen: 'packages', label: 'Packages' },
+  { screen: 'returns', label: 'Returns' },
+  { screen: 'supervisor', label: 'Today' },
 ];
 
 /**
@@ -161,7 +162,7 @@ function ScreenNav() {
           aria-current={navScreen === n.screen ? 'page' : undefined}
           onClick={() => go(n.screen)}
         >
-          {n.label} <kbd>{n.key}</kbd>
+          {n.label} <kbd>{NAV_KEYS[n.screen]}</kbd>
         </button>
       ))}
       <SettingsButton />

@@ -388,6 +388,12 @@ export function lockReasonOf(state: Pick<PackageState, 'current' | 'correctingBy
   return null;
 }
 
+/** Which of the two locks of lockReasonOf the open package is under, or null when it takes changes. */
+export function lockOf(state: Pick<PackageState, 'current' | 'correctingBy'>): 'received' | 'cancelled' | null {
+  if (lockReasonOf(state) === null) return null;
+  return state.current?.pkg.status === 'cancelled' ? 'cancelled' : 'received';
+}
+
 function withTag(draft: Draft, tag: string): Draft {
   return draft.tags.includes(tag) ? draft : { ...draft, tags: [...draft.tags, tag] };
 }

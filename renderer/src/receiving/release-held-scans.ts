@@ -1,7 +1,6 @@
 import { useSession } from '../session/session-store.ts';
 import { useNav } from '../state/nav-store.ts';
 import { useStationLink } from '../state/station-link.ts';
-import { scanField } from '../scan/scan-field.ts';
 import { type HeldScan, useHeldScans } from './held-scans.ts';
 import { usePackage } from './page-package.ts';
 import { scanQueue, submitScan } from './scan-router.ts';
@@ -13,13 +12,13 @@ import { scanQueue, submitScan } from './scan-router.ts';
  */
 
 /** Whether the worker is waiting for the next parcel: a held one may open without getting in the way. */
-function workerIsFree(): boolean {
+function workerIsFree(typed: () => string): boolean {
   return (
     useSession.getState().operator !== null &&
     useNav.getState().screen === 'scan' &&
     usePackage.getState().current === null &&
     scanQueue.size === 0 &&
-    (scanField()?.value ?? '') === ''
+    typed() === ''
   );
 }
 
@@ -28,11 +27,14 @@ export function openHeld(held: HeldScan): void {
   if (useHeldScans.getState().take(held.code)) submitScan(held.code);
 }
 
-/** Follows the station link: each time the station answers after being away (or at the page's first answer), the oldest held parcel opens for a free worker. */
-export function releaseHeldScansWhenAnswered(): () => void {
+/**
+ * Follows the station link: each time the station answers after being away (or at the page's first
+ * answer), the oldest held parcel opens for a free worker. `typed` is what the scan field holds.
+ */
+export function releaseHeldScansWhenAnswered(typed: () => string): () => void {
   return useStationLink.subscribe((now, before) => {
     if (now.link !== 'online' || before.link === 'online') return;
     const oldest = useHeldScans.getState().scans[0];
-    if (oldest && workerIsFree()) openHeld(oldest);
+    if (oldest && workerIsFree(typed)) openHeld(oldest);
   });
 }

@@ -10,7 +10,8 @@ import { SiteManagedNote } from './SiteManagedNote.tsx';
 import { useSiteManaged } from './site-managed.ts';
 import { SiteSection } from './SiteSection.tsx';
 import { SupervisorSignInButton } from '../session/SupervisorSignIn.tsx';
-import { SETTINGS_SECTIONS, settingsPanelId, settingsTabId, showSettingsSection, useSettingsSection } from './settings-section.ts';
+import { SETTINGS_SECTIONS } from './sections.ts';
+import { settingsPanelId, settingsTabId, showSettingsSection, useSettingsSection } from './settings-section.ts';
 
 /** The scanner's prefix and suffix keys, checked here first and then by the station. */
 function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null; message: string | null; say: (message: string | null) => void }) {

@@ -6,6 +6,9 @@ import { useScan } from '../receiving/scan-result-store.ts';
 import { afterScans, onCommandBarcode, openFound, scanQueue, submitScan } from '../receiving/scan-router.ts';
 import { useRegister } from '../registering/register-store.ts';
 import { conditionForKey } from '../inspect/conditions.ts';
+import { lockOf } from '../receiving/package-store.ts';
+import { refuseWhenLocked } from '../receiving/package-lock.ts';
+import { useSiteManaged } from '../settings/site-managed.ts';
 import { useHeldKey } from '../scan/held-key.ts';
 import { installKeyCapture } from '../scan/key-capture.ts';
 import { leaveSettings } from '../settings/leave-settings.ts';
@@ -18,6 +21,7 @@ import { useNav } from '../state/nav-store.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 import { runCommandBarcode } from './command-actions.ts';
 import { isCommandCode } from './command-barcodes.ts';
+import { type KeyAction, type KeyContext, keyContextOf, keyNameOf, keyRowFor, keptFromBrowser, type NavTarget, REFUSED_AS_LOCKED } from './key-table.ts';
 import {
   back,
   changeQuantity,
@@ -33,67 +37,87 @@ import {
 } from './commands.ts';
 
 /*
- * The keyboard map of the station (also shown on screen by ShortcutHints):
- *   Enter scan · Esc back · F2 / Ctrl+Enter receive · F3 defective · F4 photo · F6 split a unit · F7 correct a receipt · F8 / Ctrl+Z undo
- *   F10 override the disposition (then 1–6 and why) · a bin's barcode confirms the put · F5 print (again) the unit's label
- *   F9 camera scan · 1–6 condition · ↑↓ item · + − add / remove a unit · 1–9 pick from a list
- * A lone 1–9, + or − is shown, not done, until Enter, a command key or the next scan (scan/key-capture.ts).
- *   Alt+S receive screen · Alt+P packages · Alt+R returns · Alt+D the dock today (supervisor) · Alt+L print queue
- *   Alt+W workers · Alt+U supervisor sign-in
- * A key pressed while scans are still being handled acts after them (the scan router's queue), as if
- * the station had answered at once: keys and scans act in the order the worker made them.
+ * The station's keys, acted on through their rows in the one keyboard table (key-table.ts), whose
+ * legend is on screen (ShortcutHints). A lone 1–9, + or − is shown, not done, until Enter, a command
+ * key or the next scan (scan/key-capture.ts). A key pressed while scans are still being handled acts
+ * after them (the scan router's queue), as if the station had answered at once: keys and scans act
+ * in the order the worker made them.
  */
+
+/** The key context now (the legend's too). */
+export function currentKeyContext(): KeyContext {
+  const session = useSession.getState();
+  return keyContextOf({
+    signedIn: session.operator !== null,
+    nobody: session.operators.length === 0,
+    screen: useNav.getState().screen,
+    locked: lockOf(usePackage.getState()),
+    managed: useSiteManaged.getState().managed !== null,
+  });
+}
 
 function pickIndex(char: string): number | null {
   const n = Number.parseInt(char, 10);
   return Number.isInteger(n) && n >= 1 && n <= 9 ? n - 1 : null;
 }
 
+/** What a typed character's action does now, or null when it is just text (nothing to pick, no unit selected). */
+function charAction(run: KeyAction, char: string): (() => void) | null {
+  const index = pickIndex(char);
+  const pkg = usePackage.getState();
+  const picking = useOverride.getState().state.step === 'pick';
+  switch (run) {
+    case 'sign-in': {
+      const session = useSession.getState();
+      const operator = index === null ? undefined : (session.byKey(index + 1) ?? undefined);
+      return operator
+        ? () => {
+            session.signIn(operator);
+            notify('success', `Signed in: ${operator.name}`);
+          }
+        : null;
+    }
+    case 'condition':
+      if (pkg.selectedKey === null) return null;
+      // F10 then a number: the disposition to override with.
+      return picking ? () => useOverride.getState().pick(Number(char) - 1) : () => setConditionKey(char);
+    case 'more':
+    case 'fewer':
+      return pkg.selectedKey === null || picking ? null : () => changeQuantity(run === 'more' ? 1 : -1);
+    case 'pick-return': {
+      const candidate = index === null ? undefined : useRegister.getState().candidates[index];
+      return candidate
+        ? () =>
+            void useRegister
+              .getState()
+              .choose(candidate)
+              .catch((e: unknown) => notify('error', describeError(e)))
+        : null;
+    }
+    case 'pick-package': {
+      // The pick list of an ambiguous scan when there is one, else the packages left in progress.
+      const choices = useScan.getState().packages.length > 0 ? useScan.getState().packages : useInProgress.getState().packages;
+      const found = index === null ? undefined : choices[index];
+      return found
+        ? () => {
+            useScan.getState().clear();
+            void openFound(found).catch((e: unknown) => notify('error', describeError(e)));
+          }
+        : null;
+    }
+    default:
+      return null;
+  }
+}
+
 /** What a lone character does on the current screen, or null when it is just text. */
 function shortcutFor(char: string): (() => void) | null {
-  const session = useSession.getState();
-  const index = pickIndex(char);
-  if (!session.operator) {
-    const operator = index === null ? undefined : (session.byKey(index + 1) ?? undefined);
-    return operator
-      ? () => {
-          session.signIn(operator);
-          notify('success', `Signed in: ${operator.name}`);
-        }
-      : null;
-  }
-  const screen = useNav.getState().screen;
-  if (screen === 'package') {
-    const pkg = usePackage.getState();
-    if (pkg.selectedKey === null) return null;
-    // F10 then a number: the disposition to override with.
-    if (useOverride.getState().state.step === 'pick') return /^[1-6]$/.test(char) ? () => useOverride.getState().pick(Number(char) - 1) : null;
-    if (/^[1-6]$/.test(char)) return () => setConditionKey(char);
-    if (char === '+') return () => changeQuantity(1);
-    if (char === '-') return () => changeQuantity(-1);
-    return null;
-  }
-  if (screen === 'register') {
-    const candidate = index === null ? undefined : useRegister.getState().candidates[index];
-    return candidate
-      ? () =>
-          void useRegister
-            .getState()
-            .choose(candidate)
-            .catch((e: unknown) => notify('error', describeError(e)))
-      : null;
-  }
-  if (screen === 'scan') {
-    // The pick list of an ambiguous scan when there is one, else the packages left in progress.
-    const choices = useScan.getState().packages.length > 0 ? useScan.getState().packages : useInProgress.getState().packages;
-    const found = index === null ? undefined : choices[index];
-    return found
-      ? () => {
-          useScan.getState().clear();
-          void openFound(found).catch((e: unknown) => notify('error', describeError(e)));
-        }
-      : null;
-  }
+  const context = currentKeyContext();
+  const found = keyRowFor(context, char, false);
+  if (found?.run) return charAction(found.run, char);
+  // A locked package's unit keys say why they do nothing (error tone), like its F-keys.
+  const open = REFUSED_AS_LOCKED[context];
+  if (open && keyRowFor(open, char, false) && usePackage.getState().selectedKey !== null) return () => void refuseWhenLocked();
   return null;
 }
 
@@ -137,101 +161,108 @@ function commandInOrder(event: KeyboardEvent, inTextField: boolean): boolean {
 }
 
 function command(event: KeyboardEvent, inTextField: boolean): boolean {
-  const screen = useNav.getState().screen;
-  const onPackage = screen === 'package';
-  const key = event.key;
-  if (key === 'Escape' && useSupervisorSession.getState().asking) {
+  const key = keyNameOf(event);
+  if (key === null) return false;
+  // What is open over the screen goes first: Esc closes the supervisor's sign-in, then an override.
+  if (key === 'Esc' && useSupervisorSession.getState().asking) {
     useSupervisorSession.getState().cancel();
     focusScan();
     return true;
   }
-  if (event.altKey && event.code === 'KeyU' && !event.ctrlKey && !event.metaKey) {
-    useSupervisorSession.getState().ask();
+  if (key === 'Esc' && useOverride.getState().state.step !== 'closed') {
+    useOverride.getState().close();
+    focusScan();
     return true;
   }
-  if (event.altKey && !event.ctrlKey && !event.metaKey) {
-    // Settings shows one section at a time: Alt and its number selects one.
-    if (screen === 'settings' && /^Digit[1-9]$/.test(event.code)) return showSettingsSection(Number(event.code.slice(5)));
-    const target = { KeyS: 'scan', KeyP: 'packages', KeyR: 'returns', KeyD: 'supervisor', KeyL: 'print-queue', KeyW: 'workers' } as const;
-    const go = target[event.code as keyof typeof target];
-    if (!go) return false;
-    if (onPackage) back();
+  const context = currentKeyContext();
+  const found = keyRowFor(context, key, inTextField);
+  if (found?.run) return runKey(found.run, key, inTextField);
+  const open = REFUSED_AS_LOCKED[context];
+  if (open && keyRowFor(open, key, inTextField)) {
+    refuseWhenLocked();
+    return true;
+  }
+  return keptFromBrowser(key, inTextField);
+}
+
+/** Runs a key's action (its row in the key table); true when the browser's default is to be kept from it. */
+function runKey(run: KeyAction, key: string, inTextField: boolean): boolean {
+  if (run.startsWith('go:')) {
+    const go = run.slice(3) as NavTarget;
+    if (useNav.getState().screen === 'package') back();
     useNav.getState().go(go);
     // Unless the screen kept the worker (the rules, not saved).
     if (useNav.getState().screen === go) focusScan();
     return true;
   }
-  if (key === 'Escape' && useOverride.getState().state.step !== 'closed') {
-    useOverride.getState().close();
+  switch (run) {
+    case 'supervisor':
+      useSupervisorSession.getState().ask();
+      return true;
+    // Settings shows one section at a time: Alt and its number selects one.
+    case 'settings-section':
+      return showSettingsSection(Number(key.slice(4)));
+    case 'override':
+      if (usePackage.getState().selectedKey === null) notify('warning', 'Scan an item first, then override where it goes (F10).');
+      else useOverride.getState().open();
+      return true;
+    case 'leave-settings':
+      // Settings is all fields: Esc leaves it from any of them, back to where it was opened.
+      leaveSettings();
+      return true;
+    case 'leave-form':
+      // The rules and workers screens are all fields: Esc leaves them from any of them (the rules ask once when not saved).
+      back();
+      if (useNav.getState().screen !== 'rules') focusScan();
+      return true;
+    case 'back':
+    case 'clear':
+      return escape(inTextField);
+    case 'receive':
+      void receive();
+      return true;
+    case 'defective':
+      toggleDefective();
+      return true;
+    case 'split':
+      splitUnit();
+      return true;
+    case 'correct':
+      correctReceipt();
+      return true;
+    case 'label':
+      void printSelectedLabel();
+      return true;
+    case 'photo':
+      void takePhoto();
+      return true;
+    case 'undo':
+      undo();
+      return true;
+    case 'camera':
+      void toggleCameraScan();
+      return true;
+    case 'item-up':
+    case 'item-down':
+      usePackage.getState().moveSelection(run === 'item-up' ? -1 : 1);
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Esc: out of a field to the scan field, else the scan field emptied, else back (on the scan screen: its results cleared). */
+function escape(inTextField: boolean): boolean {
+  if (inTextField) {
     focusScan();
     return true;
   }
-  if (key === 'F10') {
-    if (onPackage) {
-      if (usePackage.getState().selectedKey === null) notify('warning', 'Scan an item first, then override where it goes (F10).');
-      else useOverride.getState().open();
-    }
-    return true;
-  }
-  if (key === 'Escape' && screen === 'settings') {
-    // Settings is all fields: Esc leaves it from any of them, back to where it was opened.
-    leaveSettings();
-    return true;
-  }
-  if (key === 'Escape' && (screen === 'rules' || screen === 'workers')) {
-    // The rules and workers screens are all fields: Esc leaves them from any of them (the rules ask once when not saved).
-    back();
-    if (useNav.getState().screen !== 'rules') focusScan();
-    return true;
-  }
-  if (key === 'Escape') {
-    if (inTextField) {
-      focusScan();
-      return true;
-    }
-    const field = scanField();
-    if (field && field.value !== '') field.value = '';
-    else if (screen !== 'scan') back();
-    else useScan.getState().clear();
-    return true;
-  }
-  if (key === 'F2' || (key === 'Enter' && event.ctrlKey)) {
-    if (onPackage) void receive();
-    return true;
-  }
-  if (key === 'F3') {
-    if (onPackage) toggleDefective();
-    return true;
-  }
-  if (key === 'F6') {
-    if (onPackage) splitUnit();
-    return true;
-  }
-  if (key === 'F7') {
-    if (onPackage) correctReceipt();
-    return true;
-  }
-  if (key === 'F5' && onPackage) {
-    void printSelectedLabel();
-    return true;
-  }
-  if (key === 'F4') {
-    if (onPackage) void takePhoto();
-    return true;
-  }
-  if (key === 'F8' || (key.toLowerCase() === 'z' && (event.ctrlKey || event.metaKey) && !inTextField)) {
-    if (onPackage) undo();
-    return true;
-  }
-  if (key === 'F9') {
-    void toggleCameraScan();
-    return true;
-  }
-  if ((key === 'ArrowUp' || key === 'ArrowDown') && onPackage && !inTextField) {
-    usePackage.getState().moveSelection(key === 'ArrowUp' ? -1 : 1);
-    return true;
-  }
-  return false;
+  const field = scanField();
+  const screen = useNav.getState().screen;
+  if (field && field.value !== '') field.value = '';
+  else if (screen !== 'scan') back();
+  else useScan.getState().clear();
+  return true;
 }
 
 /** Installs the station's keyboard handling on the window; returns the uninstall function. */
