@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -73,43 +73,37 @@ test.describe('a dock browser at 1024×600', () => {
 });
 
 /**
- * Makes the built UI in RENDERER_DIR another build, as an upgrade would: the entry script and the chunk
- * that imports it under new hashed names (each naming the other's new name), the page and the service
- * worker's list of files naming them. Returns the new entry's address and a function that puts it all back.
+ * Makes the built UI in `dir` another build, as an upgrade would: the entry script and the chunk that
+ * imports it under new hashed names (each naming the other's new name), the page and the service
+ * worker's list of files naming them. Returns the new entry's address.
  */
-function upgradeBuild(entry: string): { entry: string; undo(): void } {
-  const [indexPath, workerPath] = [join(RENDERER_DIR, 'index.html'), join(RENDERER_DIR, 'service-worker.js')];
+function upgradeBuild(dir: string, entry: string): string {
+  const [indexPath, workerPath] = [join(dir, 'index.html'), join(dir, 'service-worker.js')];
   const [index, worker] = [readFileSync(indexPath, 'utf8'), readFileSync(workerPath, 'utf8')];
-  const entryFile = entry.replace(/^\//, '');
-  const importer = readdirSync(join(RENDERER_DIR, 'assets')).find(
-    (f) => f !== basename(entryFile) && readFileSync(join(RENDERER_DIR, 'assets', f), 'utf8').includes(basename(entryFile)),
-  );
+  const entryFile = basename(entry);
+  const importer = readdirSync(join(dir, 'assets')).find((f) => f !== entryFile && readFileSync(join(dir, 'assets', f), 'utf8').includes(entryFile));
   if (!importer) throw new Error(`No chunk of the build imports ${entryFile}.`);
   const renamed = new Map([
-    [basename(entryFile), basename(entryFile).replace(/\.js$/, '-next.js')],
+    [entryFile, entryFile.replace(/\.js$/, '-next.js')],
     [importer, importer.replace(/\.js$/, '-next.js')],
   ]);
   const rename = (text: string) => [...renamed].reduce((t, [from, to]) => t.split(from).join(to), text);
   const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-  for (const [from, to] of renamed) writeFileSync(join(RENDERER_DIR, 'assets', to), rename(readFileSync(join(RENDERER_DIR, 'assets', from), 'utf8')));
+  for (const [from, to] of renamed) writeFileSync(join(dir, 'assets', to), rename(readFileSync(join(dir, 'assets', from), 'utf8')));
   const nextIndex = rename(index);
   writeFileSync(indexPath, nextIndex);
   writeFileSync(workerPath, rename(worker).replace(md5(index), md5(nextIndex)));
-  return {
-    entry: rename(entry),
-    undo() {
-      writeFileSync(indexPath, index);
-      writeFileSync(workerPath, worker);
-      for (const to of renamed.values()) rmSync(join(RENDERER_DIR, 'assets', to), { force: true });
-    },
-  };
+  return rename(entry);
 }
 
 test('after the station is upgraded, the next load runs the new build and says so, and the copy kept offline is the new build', async ({ context, page }) => {
   test.setTimeout(120_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'returns-station-upgrade-'));
-  let station = await startDemoStation({ dataDir });
-  let upgrade: { entry: string; undo(): void } | null = null;
+  // The station serves a copy of the build, which the upgrade changes (the build other tests serve stays as it is).
+  const uiDir = mkdtempSync(join(tmpdir(), 'returns-station-ui-'));
+  cpSync(RENDERER_DIR, uiDir, { recursive: true });
+  const env = { RETURNS_STATION_UI_DIR: uiDir };
+  let station = await startDemoStation({ dataDir, env });
   try {
     const s = await scenario(station, 'delivered');
     await openAndSignIn(page, station, s.operator);
@@ -117,31 +111,30 @@ test('after the station is upgraded, the next load runs the new build and says s
     const before = await runningBuild(page);
 
     // The upgrade: the station stops, its UI's files become another build, it starts again on the same
-    // data and port (the station serves the files it found at its start). Put back as they were after.
-    // (While they are changed, another test's station would serve a page naming files it does not serve.)
+    // data and port (the station serves the files it found at its start).
     const port = Number(new URL(station.origin).port);
     await station.stop();
-    upgrade = upgradeBuild(before);
-    station = await startDemoStation({ dataDir, port });
+    const upgraded = upgradeBuild(uiDir, before);
+    station = await startDemoStation({ dataDir, port, env });
 
     await page.reload();
     await expect(page.getByTestId('notice')).toContainText('The dock was updated');
-    expect(await runningBuild(page)).toBe(upgrade.entry);
+    expect(await runningBuild(page)).toBe(upgraded);
     await expect(page.getByTestId('operator')).toContainText(s.operator.name);
     // The new worker takes over and keeps the new build's files in place of the old.
-    await expect.poll(() => page.evaluate<boolean>(`caches.match('${upgrade?.entry}').then((r) => r !== undefined)`), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.evaluate<boolean>(`caches.match('${upgraded}').then((r) => r !== undefined)`), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => page.evaluate<boolean>(`caches.match('${before}').then((r) => r !== undefined)`)).toBe(false);
 
     // Offline, the copy opens the new build; it does not say "updated" again.
     await context.setOffline(true);
     await page.reload();
     await expect(page.getByTestId('link-state')).toContainText('Station unreachable');
-    expect(await runningBuild(page)).toBe(upgrade.entry);
+    expect(await runningBuild(page)).toBe(upgraded);
     await expect(page.getByTestId('operator')).toContainText(s.operator.name);
     await expect(page.getByText('The dock was updated')).toHaveCount(0);
   } finally {
-    upgrade?.undo();
     await station.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(uiDir, { recursive: true, force: true });
   }
 });
