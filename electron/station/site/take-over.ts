@@ -3,9 +3,10 @@ import { ApiClient, ApiError } from '#shared/api/client.ts';
 import type { SiteUplink, TakeOverInput, UplinkOffer } from '#shared/api/site.ts';
 import type { SyncStatus } from '#shared/api/station.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
-import { boundTables, type MediaFile } from '../store/index.ts';
+import { boundTables, type MediaFile, outboxKey } from '../store/index.ts';
 import type { RoundOptions } from '../sync/engine.ts';
 import type { RoundReport } from '../sync/context.ts';
+import { linkOfUpstream } from '../sync/links.ts';
 import { displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../sync/settings.ts';
 import type { UpstreamSettings } from '../sync/upstream-client.ts';
 import { upstreamFetch } from '../sync/upstream-fetch.ts';
@@ -63,8 +64,8 @@ export async function uplinkOfferOf(ctx: DomainContext): Promise<UplinkOffer> {
       return {
         offered: true,
         message: handover.taken_at
-          ? `The hub's uplink was taken by this station at ${handover.taken_at}.`
-          : `The hub stepped down at ${handover.stepped_down_at}: its uplink waits for this station.`,
+          ? `The hub's uplink was taken by this station at ${minute(handover.taken_at)}.`
+          : `The hub stepped down at ${minute(handover.stepped_down_at)}: its uplink waits for this station.`,
       };
     return {
       offered: false,
@@ -79,6 +80,11 @@ export async function uplinkOfferOf(ctx: DomainContext): Promise<UplinkOffer> {
       message: `The hub at ${displayUrl(settings.returns_url)} cannot be asked (${why}). If its machine is lost, take over without it.`,
     };
   }
+}
+
+/** A time as a person reads it in a sentence: to the minute, in UTC. */
+function minute(at: string): string {
+  return `${at.replace('T', ' ').slice(0, 16)} UTC`;
 }
 
 /**
@@ -110,11 +116,14 @@ export async function takeOverAsHub(ctx: DomainContext, sync: TakeOverSync, inpu
 }
 
 /**
- * Complete rounds with the hub until this station holds nothing unsent and has read every list and
- * whole receipt the hub has. Work done at the dock meanwhile is kept: what is not at the hub when
- * the uplink is taken waits for the relink's read and goes to the returns service.
+ * Complete rounds with the hub until this station holds nothing it can send and has read every list
+ * and whole receipt the hub has. A change held for a person (the hub refused it) does not hold the
+ * move up: the relink gives it a new try with the returns service. Work done at the dock meanwhile
+ * is kept: what is not at the hub when the uplink is taken waits for the relink's read and goes to
+ * the returns service.
  */
 async function catchUp(ctx: DomainContext, sync: TakeOverSync): Promise<void> {
+  let left: string[] = [];
   for (let round = 0; round < CATCH_UP_ROUNDS; round += 1) {
     const report = await sync.runRound({ pull: true, pullMode: 'complete', ignoreBackoff: true });
     if (report.offline || report.paused.length > 0) {
@@ -122,12 +131,39 @@ async function catchUp(ctx: DomainContext, sync: TakeOverSync): Promise<void> {
         `The hub cannot be reached (${[...report.paused, sync.status().last_error ?? 'no answer'].join('; ')}): nothing was taken. If the old hub is lost, take over without it (site promote --without-hub).`,
       );
     }
-    const receiptsDue = (await ctx.store.tables.sync_state.toArray()).some((state) => (state.site_receipts_due ?? []).length > 0);
-    if (sync.status().pending_changes === 0 && !receiptsDue && report.pull_failed.length === 0 && report.pull_left.length === 0) return;
+    const receiptsDue = await receiptsToRead(ctx);
+    const unsent = await sendable(ctx);
+    left = [
+      ...(unsent > 0 ? [`${unsent} changes unsent`] : []),
+      ...(receiptsDue > 0 ? [`${receiptsDue} receipts to read`] : []),
+      ...report.pull_failed,
+      ...report.pull_left,
+    ];
+    if (left.length === 0) return;
   }
-  throw new TakeOverRefused(
-    `Not caught up with the hub after ${CATCH_UP_ROUNDS} rounds (${sync.status().pending_changes} changes unsent): nothing was taken; try again.`,
-  );
+  throw new TakeOverRefused(`Not caught up with the hub after ${CATCH_UP_ROUNDS} rounds (${left.join('; ')}): nothing was taken; try again.`);
+}
+
+/**
+ * The hub's receipts this station has still to read, less those of packages whose own change is held
+ * for a person: such a receipt waits for that change (site-receipts.ts) and would hold the move up for good.
+ */
+async function receiptsToRead(ctx: DomainContext): Promise<number> {
+  const t = ctx.store.tables;
+  let due = 0;
+  for (const state of await t.sync_state.toArray()) {
+    for (const upstreamId of state.site_receipts_due ?? []) {
+      const link = await linkOfUpstream(t, state.account_id, 'return_package', upstreamId);
+      const slot = link ? await t.outbox.get(outboxKey('return_package', link.local_id)) : undefined;
+      if (!slot || slot.hold === null) due += 1;
+    }
+  }
+  return due;
+}
+
+/** The changes this station would still send its hub: those not held for a person. */
+async function sendable(ctx: DomainContext): Promise<number> {
+  return (await ctx.store.tables.outbox.toArray()).filter((slot) => slot.hold === null).length;
 }
 
 /**

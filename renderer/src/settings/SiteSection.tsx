@@ -3,13 +3,14 @@ import type { SiteInvite, SiteView } from '#shared/api/site.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
 import { HandheldsPart } from './HandheldsPart.tsx';
+import { HandoverState, PromoteConfirm, TakeOverPart } from './HubMovePart.tsx';
 import { SiteAddress } from './SiteAddress.tsx';
 import './site.css';
 
 /**
  * Settings → Site (docs/decisions/site-join.md): on a hub, a join code for a station and the members
- * that joined (remove one); on a station, the form that joins a hub with its address and code, and
- * the hub it joined. Making a code, removing a member and joining need a supervisor (the station
+ * that joined (remove one, or make one the hub); on a station, the form that joins a hub with its
+ * address and code, the hub it joined, and taking over as the hub once the hub offered it. Making a code, removing a member and joining need a supervisor (the station
  * refuses a terminal's token, and the sign-in opens).
  */
 export function SiteSection() {
@@ -25,10 +26,14 @@ export function SiteSection() {
         <SiteAddress />
         <InviteForm />
         <HandheldsPart />
-        {view && view.members.length > 0 && <Members members={view.members} changed={reload} say={setMessage} />}
+        {view?.handover && <HandoverState handover={view.handover} />}
+        {view && view.members.length > 0 && (
+          <Members members={view.members} canPromote={!view.handover?.taken_at && !view.hub} changed={reload} say={setMessage} />
+        )}
       </div>
       <div className="settings-column site-column" data-testid="site-station-side">
         {view?.hub && <JoinedHub hub={view.hub} pending={view.pending_changes} />}
+        {view?.hub && !view.hub.removed && <TakeOverPart changed={reload} say={setMessage} />}
         <JoinForm joined={(joined) => setView(joined)} />
         {message && (
           <p role="status" data-testid="site-state">
@@ -82,7 +87,19 @@ function InviteForm() {
   );
 }
 
-function Members({ members, changed, say }: { members: SiteView['members']; changed: () => Promise<unknown>; say: (message: string) => void }) {
+function Members({
+  members,
+  canPromote,
+  changed,
+  say,
+}: {
+  members: SiteView['members'];
+  /** This station holds the site's uplink (it may hand it to a member). */
+  canPromote: boolean;
+  changed: () => Promise<unknown>;
+  say: (message: string) => void;
+}) {
+  const [promoting, setPromoting] = useState<SiteView['members'][number] | null>(null);
   const remove = async (id: number, name: string) => {
     try {
       await pageClient.removeSiteMember(id);
@@ -93,35 +110,65 @@ function Members({ members, changed, say }: { members: SiteView['members']; chan
     }
   };
   return (
-    <table className="site-members" data-testid="site-members">
-      <caption>Stations that joined this hub</caption>
-      <thead>
-        <tr>
-          <th scope="col">Station</th>
-          <th scope="col">Last contact</th>
-          <th scope="col">Unsent</th>
-          <th scope="col">Remove</th>
-        </tr>
-      </thead>
-      <tbody>
-        {members.map((m) => (
-          <tr key={m.id} data-testid="site-member" data-removed={m.removed_at ? 'yes' : 'no'}>
-            <td>{m.name}</td>
-            <td>{m.last_contact_at ? m.last_contact_at.replace('T', ' ').slice(0, 19) : 'never'}</td>
-            <td>{m.pending_changes ?? '?'}</td>
-            <td>
-              {m.removed_at ? (
-                'removed'
-              ) : (
-                <button type="button" className="btn btn-small" data-testid="site-member-remove" onClick={() => void remove(m.id, m.name)}>
-                  Remove
-                </button>
-              )}
-            </td>
+    <>
+      <table className="site-members" data-testid="site-members">
+        <caption>Stations that joined this hub</caption>
+        <thead>
+          <tr>
+            <th scope="col">Station</th>
+            <th scope="col">Last contact</th>
+            <th scope="col">Unsent</th>
+            <th scope="col">Remove</th>
+            {canPromote && <th scope="col">Hub</th>}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {members.map((m) => (
+            <tr key={m.id} data-testid="site-member" data-removed={m.removed_at ? 'yes' : 'no'}>
+              <td>{m.name}</td>
+              <td>{m.last_contact_at ? m.last_contact_at.replace('T', ' ').slice(0, 19) : 'never'}</td>
+              <td>{m.pending_changes ?? '?'}</td>
+              <td>
+                {m.removed_at ? (
+                  'removed'
+                ) : (
+                  <button type="button" className="btn btn-small" data-testid="site-member-remove" onClick={() => void remove(m.id, m.name)}>
+                    Remove
+                  </button>
+                )}
+              </td>
+              {canPromote && (
+                <td>
+                  {!m.removed_at && (
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      data-testid="site-member-promote"
+                      aria-label={`Make ${m.name} the hub`}
+                      onClick={() => setPromoting(m)}
+                    >
+                      Make hub
+                    </button>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {promoting && canPromote && (
+        <PromoteConfirm
+          key={promoting.id}
+          member={promoting}
+          cancel={() => setPromoting(null)}
+          done={(message) => {
+            setPromoting(null);
+            say(message);
+            void changed();
+          }}
+        />
+      )}
+    </>
   );
 }
 
