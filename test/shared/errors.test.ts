@@ -63,6 +63,7 @@ describe('error bodies', () => {
       JOIN_PROOF_WRONG: 403,
       SITE_MEMBER_REMOVED: 401,
       SITE_MANAGED: 409,
+      TAKE_OVER_REFUSED: 409,
       NOT_SITE_MEMBER: 403,
       NOT_A_HUB: 409,
       // A handheld's pairing code refused (docs/decisions/handheld-pairing.md).
