@@ -87,9 +87,12 @@ export function TakeOverPart({ changed, say }: { changed: () => Promise<unknown>
   };
   return (
     <div data-testid="site-takeover-part" data-offered={offer === null ? 'unknown' : offer.offered ? 'yes' : 'no'}>
-      <p className="small" data-testid="site-takeover-offer">
-        {offer === null ? 'Asking the hub whether it offered this station its link…' : offer.message}
-      </p>
+      {/* Nothing while the hub is asked: a hub that does not answer would keep a line of the tab for it. */}
+      {offer !== null && (
+        <p className="small" data-testid="site-takeover-offer">
+          {offer.message}
+        </p>
+      )}
       {offer?.offered && !confirming && (
         <p>
           <button type="button" className="btn btn-small" data-testid="site-takeover" onClick={() => setConfirming(true)}>
