@@ -1,9 +1,10 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import QRCode from 'qrcode';
 import { HANDHELD_TOKEN_PREFIX, type HandheldPairing } from '#shared/api/handhelds.ts';
 import type { TokenView } from '#shared/api/tokens.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
+import { useReveal } from '../components/use-reveal.ts';
 
 const isHandheld = (token: TokenView) => token.name.startsWith(HANDHELD_TOKEN_PREFIX);
 
@@ -20,10 +21,7 @@ export function HandheldsPart() {
   const [devices, setDevices] = useState<TokenView[] | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   // A pairing just made is brought into view: on a dock's screen the section is taller than the work area.
-  const shown = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (pairing) shown.current?.scrollIntoView({ block: 'nearest' });
-  }, [pairing]);
+  const shown = useReveal<HTMLDivElement>(pairing);
   const makePairing = async () => {
     const made = await pageClient.createHandheldPairing({ device_name: name.trim() });
     // The QR code is drawn as SVG text: no image address for the page's policy to allow.

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { SiteInvite, SiteView } from '#shared/api/site.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
+import { useReveal } from '../components/use-reveal.ts';
 import { HandheldsPart } from './HandheldsPart.tsx';
 import { HandoverState, PromoteConfirm, TakeOverPart } from './HubMovePart.tsx';
 import { SiteAddress } from './SiteAddress.tsx';
@@ -33,8 +34,9 @@ export function SiteSection() {
       </div>
       <div className="settings-column site-column" data-testid="site-station-side">
         {view?.hub && <JoinedHub hub={view.hub} pending={view.pending_changes} />}
-        {view?.hub && !view.hub.removed && <TakeOverPart changed={reload} say={setMessage} />}
         <JoinForm joined={(joined) => setView(joined)} />
+        {/* Below the join form: the hub's answer comes later and must not push the join's outcome down. */}
+        {view?.hub && !view.hub.removed && <TakeOverPart changed={reload} say={setMessage} />}
         {message && (
           <p role="status" data-testid="site-state">
             {message}
@@ -198,8 +200,11 @@ function JoinForm({ joined }: { joined: (view: SiteView) => void }) {
   const [code, setCode] = useState('');
   const [state, setState] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const outcome = useReveal<HTMLParagraphElement>(state);
   const join = async (event: FormEvent) => {
     event.preventDefault();
+    // The outcome of an earlier join is not this one's: it goes while the hub is asked.
+    setState(null);
     setBusy(true);
     try {
       const view = await pageClient.joinHub({ hub_url: hubUrl.trim(), code: code.trim() });
@@ -246,7 +251,7 @@ function JoinForm({ joined }: { joined: (view: SiteView) => void }) {
         </button>
       </div>
       {state && (
-        <p role={state.ok ? 'status' : 'alert'} data-testid="site-join-state" data-ok={state.ok ? 'yes' : 'no'}>
+        <p ref={outcome} role={state.ok ? 'status' : 'alert'} data-testid="site-join-state" data-ok={state.ok ? 'yes' : 'no'}>
           {state.text}
         </p>
       )}
