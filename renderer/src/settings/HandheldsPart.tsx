@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import QRCode from 'qrcode';
 import { HANDHELD_TOKEN_PREFIX, type HandheldPairing } from '#shared/api/handhelds.ts';
 import type { TokenView } from '#shared/api/tokens.ts';
