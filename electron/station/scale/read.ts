@@ -60,8 +60,7 @@ export async function readScale(scale: StationScale, timing: ReadTiming = READ_T
     let garbled = false;
     for (;;) {
       const next = await answers.ask(timing.answerMs);
-      if (next.kind === 'closed')
-        return say('disconnected', "The scale's link went down during the read: is its cable plugged in, and the scale on?");
+      if (next.kind === 'closed') return say('disconnected', "The scale's link went down during the read: is its cable plugged in, and the scale on?");
       if (next.kind === 'silent') {
         if (next.bytes) return say('garbled', garbledMessage(scale));
         return say(
