@@ -5,7 +5,7 @@ import { stationAddresses } from '#shared/api/sync.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
 import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
-import type { UpstreamSettings } from '../../electron/station/sync/upstream-client.ts';
+import type { UpstreamSettings } from '../../electron/station/sync/upstream/upstream-client.ts';
 import type { FakeReturnsService } from '../sync/fake-returns-service.ts';
 import { RTT_MS, type Sim, SimStation } from './sync-sim.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { boundTables, openStore, type OutboxEntry, type StationStore } from '../../electron/station/store/index.ts';
-import { createSyncEngine } from '../../electron/station/sync/engine.ts';
-import { createOutboxLedger } from '../../electron/station/sync/outbox-ledger.ts';
+import { createSyncEngine } from '../../electron/station/sync/sync-engine.ts';
+import { createOutboxLedger } from '../../electron/station/sync/outbox/outbox-ledger.ts';
 import { removeUpstreamSettings, writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import { tempDataDir } from '../store/fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { markChanged } from '../../electron/station/domain/outbox.ts';
 import { boundTables, openStore, type ReturnPackage, type ReturnRecord, type StationStore } from '../../electron/station/store/index.ts';
-import { putLink } from '../../electron/station/sync/links.ts';
+import { putLink } from '../../electron/station/sync/links/upstream-links.ts';
 import { saveSiteTrust, saveUpstreamSettings } from '../../electron/station/sync/settings.ts';
-import type { UpstreamSettings } from '../../electron/station/sync/upstream-client.ts';
+import type { UpstreamSettings } from '../../electron/station/sync/upstream/upstream-client.ts';
 import { samplePackage, sampleReturn, tempDataDir } from '../store/fixtures.ts';
 
 /*

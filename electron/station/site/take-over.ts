@@ -4,12 +4,12 @@ import type { SiteUplink, TakeOverInput, UplinkOffer } from '#shared/api/site.ts
 import type { SyncStatus } from '#shared/api/station.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
 import { boundTables, type MediaFile, outboxKey } from '../store/index.ts';
-import type { RoundOptions } from '../sync/engine.ts';
-import type { RoundReport } from '../sync/context.ts';
-import { linkOfUpstream } from '../sync/links.ts';
+import type { RoundOptions } from '../sync/sync-engine.ts';
+import type { RoundReport } from '../sync/sync-context.ts';
+import { linkOfUpstream } from '../sync/links/upstream-links.ts';
 import { displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../sync/settings.ts';
-import type { UpstreamSettings } from '../sync/upstream-client.ts';
-import { upstreamFetch } from '../sync/upstream-fetch.ts';
+import type { UpstreamSettings } from '../sync/upstream/upstream-client.ts';
+import { upstreamFetch } from '../sync/upstream/upstream-fetch.ts';
 
 /*
  * The member's side of moving the hub (docs/decisions/site-promote.md), the same whether the station

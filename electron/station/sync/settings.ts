@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { fieldErrorsFromIssues, parseRequest } from '#shared/api/errors.ts';
 import { stationAddresses, trimAddress, UpstreamSettingsInputSchema } from '#shared/api/sync.ts';
 import { boundTables, type BoundTables, type ReadTables, type StationStore } from '../store/index.ts';
-import { retryKeptMedia } from './media-push.ts';
-import { followHubAuthority, type RelinkReason, relinkIfNewUpstream } from './relink.ts';
-import type { UpstreamSettings } from './upstream-client.ts';
+import { retryKeptMedia } from './push/media-push.ts';
+import { followHubAuthority, type RelinkReason, relinkIfNewUpstream } from './links/relink.ts';
+import type { UpstreamSettings } from './upstream/upstream-client.ts';
 
 /** Where the upstream settings live: one `station_meta` row (the data directory is the station's own). */
 const SETTINGS_KEY = 'sync.upstream';

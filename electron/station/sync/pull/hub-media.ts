@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { StationStore } from '../store/index.ts';
-import { readUpstreamSettings } from './settings.ts';
-import type { FetchLike } from './upstream-client.ts';
-import { upstreamFetch } from './upstream-fetch.ts';
+import type { StationStore } from '../../store/index.ts';
+import { readUpstreamSettings } from '../settings.ts';
+import type { FetchLike } from '../upstream/upstream-client.ts';
+import { upstreamFetch } from '../upstream/upstream-fetch.ts';
 
 /** How long the hub may take to start answering a photo's bytes. */
 const HUB_MEDIA_TIMEOUT_MS = 10_000;

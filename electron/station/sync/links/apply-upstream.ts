@@ -1,9 +1,9 @@
 import { canMove } from '#shared/package-status.ts';
 import { deriveReturnStatus } from '#shared/api/returns.ts';
-import { logChange } from '../domain/change-log.ts';
-import { advance } from '../domain/clock.ts';
-import { recountReturn } from '../domain/receipts.ts';
-import { skuKey } from '../domain/returns.ts';
+import { logChange } from '../../domain/change-log.ts';
+import { advance } from '../../domain/clock.ts';
+import { recountReturn } from '../../domain/receipts.ts';
+import { skuKey } from '../../domain/returns.ts';
 import {
   allocateIds,
   type DimensionUnit,
@@ -16,10 +16,10 @@ import {
   trackingKey,
   type UpstreamLink,
   type WeightUnit,
-} from '../store/index.ts';
-import { linkOf, linkOfUpstream, logConflict, putLink } from './links.ts';
+} from '../../store/index.ts';
+import { linkOf, linkOfUpstream, logConflict, putLink } from './upstream-links.ts';
 import { type FieldValues, localValues, PUSHED_FIELDS, sameValue, UPSTREAM_OWNED, upstreamValues as upstreamValuesFromAnswer } from './package-fields.ts';
-import type { UpstreamPackage, UpstreamReturn } from './upstream-records.ts';
+import type { UpstreamPackage, UpstreamReturn } from '../upstream/upstream-records.ts';
 
 /*
  * Applying what the upstream says to the station's records, inside one store write (idempotent:

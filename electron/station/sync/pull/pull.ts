@@ -1,15 +1,15 @@
-import type { BoundTables, ReturnRecord, SyncIssue } from '../store/index.ts';
-import type { RoundReport, SyncContext } from './context.ts';
-import { applyUpstreamPackage, applyUpstreamReturn, isStored, MissingReturnError, sameReturn } from './apply-upstream.ts';
-import { probeChanges, readChanges } from './change-feed.ts';
-import { continuePass, type ListKind, readNewest, refreshPage, requestPass } from './list-scan.ts';
-import { clearIssues, listState, updateListState } from './list-state.ts';
-import { linkOf, linkOfUpstream } from './links.ts';
-import type { RequestPriority } from './rate-budget.ts';
-import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
-import { boundTables } from '../store/index.ts';
+import type { BoundTables, ReturnRecord, SyncIssue } from '../../store/index.ts';
+import type { RoundReport, SyncContext } from '../sync-context.ts';
+import { applyUpstreamPackage, applyUpstreamReturn, isStored, MissingReturnError, sameReturn } from '../links/apply-upstream.ts';
+import { probeChanges, readChanges } from '../lists/change-feed.ts';
+import { continuePass, type ListKind, readNewest, refreshPage, requestPass } from '../lists/list-scan.ts';
+import { clearIssues, listState, updateListState } from '../lists/list-state.ts';
+import { linkOf, linkOfUpstream } from '../links/upstream-links.ts';
+import type { RequestPriority } from '../upstream/rate-budget.ts';
+import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from '../upstream/upstream-records.ts';
+import { boundTables } from '../../store/index.ts';
 import { pullSiteReceipts, withReceiptsDue } from './site-receipts.ts';
-import { usesSiteInterface } from './hub-interface.ts';
+import { usesSiteInterface } from '../upstream/hub-interface.ts';
 
 /*
  * Pull: what the upstream holds, onto the station, within the request budget (docs/decisions/sync.md,

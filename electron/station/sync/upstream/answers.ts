@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../store/index.ts';
+import type { OutboxEntry } from '../../store/index.ts';
 import { type UpstreamAnswer, upstreamMessage } from './upstream-client.ts';
 
 /** How sync treats an upstream answer (docs/decisions/sync.md, "Errors by kind"). */

@@ -1,13 +1,13 @@
 import type { PackageStatus } from '#shared/package-status.ts';
-import { boundTables, outboxKey, type StationStore } from '../store/index.ts';
-import { accountState, updateAccountState } from './account-state.ts';
-import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from './apply-upstream.ts';
-import type { SyncContext } from './context.ts';
-import { answerKind } from './errors.ts';
-import { linkOf, putLink } from './links.ts';
-import type { RequestPriority } from './rate-budget.ts';
-import { type UpstreamAnswer, type UpstreamRequest, UpstreamUnreachableError } from './upstream-client.ts';
-import { readUpstreamPackage, readUpstreamReturn, type UpstreamReturn } from './upstream-records.ts';
+import { boundTables, outboxKey, type StationStore } from '../../store/index.ts';
+import { accountState, updateAccountState } from '../account-state.ts';
+import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from '../links/apply-upstream.ts';
+import type { SyncContext } from '../sync-context.ts';
+import { answerKind } from '../upstream/answers.ts';
+import { linkOf, putLink } from '../links/upstream-links.ts';
+import type { RequestPriority } from '../upstream/rate-budget.ts';
+import { type UpstreamAnswer, type UpstreamRequest, UpstreamUnreachableError } from '../upstream/upstream-client.ts';
+import { readUpstreamPackage, readUpstreamReturn, type UpstreamReturn } from '../upstream/upstream-records.ts';
 
 /*
  * Fresh where it matters (docs/decisions/sync.md): the package the dock opens is read one by one

@@ -1,15 +1,15 @@
 import type { SiteUnit } from '#shared/api/line-items.ts';
-import { lineItemsOf } from '../domain/line-items.ts';
-import { type PackageLineItem, type ReturnPackage, type BoundTables, type ReadTables, type UpstreamLink } from '../store/index.ts';
-import { accountState } from './account-state.ts';
-import { answerKind } from './errors.ts';
-import { linkOf } from './links.ts';
-import { recordedBeforeRelink } from './relink.ts';
+import { lineItemsOf } from '../../domain/line-items.ts';
+import { type PackageLineItem, type ReturnPackage, type BoundTables, type ReadTables, type UpstreamLink } from '../../store/index.ts';
+import { accountState } from '../account-state.ts';
+import { answerKind } from '../upstream/answers.ts';
+import { linkOf } from '../links/upstream-links.ts';
+import { recordedBeforeRelink } from '../links/relink.ts';
 import { packageLinkMapSaver, subResourceUnsupported, type PackageLinkMapSaver } from './package-link-maps.ts';
-import { sameValue } from './package-fields.ts';
-import type { SyncContext } from './context.ts';
-import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
-import { usesSiteInterface } from './hub-interface.ts';
+import { sameValue } from '../links/package-fields.ts';
+import type { SyncContext } from '../sync-context.ts';
+import { upstreamMessage, type UpstreamAnswer } from '../upstream/upstream-client.ts';
+import { usesSiteInterface } from '../upstream/hub-interface.ts';
 
 /*
  * A package's inspected items go up after the package is linked (docs/decisions/sync.md): each local

@@ -1,23 +1,23 @@
 import { CREATE_STATUSES, type CreateStatus } from '#shared/package-status.ts';
-import { boundTables, type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../store/index.ts';
-import { applyUpstreamPackage } from './apply-upstream.ts';
-import type { RoundReport, SyncContext } from './context.ts';
-import { answerKind, backoffMs, errorOf, pauseFrom } from './errors.ts';
+import { boundTables, type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../../store/index.ts';
+import { applyUpstreamPackage } from '../links/apply-upstream.ts';
+import type { RoundReport, SyncContext } from '../sync-context.ts';
+import { answerKind, backoffMs, errorOf, pauseFrom } from '../upstream/answers.ts';
 import { lineItemsUnsent, pushLineItems } from './line-items-push.ts';
-import { linkOf, putLink } from './links.ts';
+import { linkOf, putLink } from '../links/upstream-links.ts';
 import { mediaUnsent, pushMedia } from './media-push.ts';
 import { slotsToSend } from './push-order.ts';
-import { type FieldValues, localValues, unsentFields, upstreamValues } from './package-fields.ts';
-import { UpstreamUnreachableError, type UpstreamAnswer, upstreamMessage } from './upstream-client.ts';
-import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
-import { readChanges } from './change-feed.ts';
-import { continuePass, type ListKind, readNewest } from './list-scan.ts';
-import { listState } from './list-state.ts';
-import { PACKAGES, RETURNS } from './pull.ts';
-import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
-import { usesSiteInterface } from './hub-interface.ts';
-import { accountState } from './account-state.ts';
-import { recordedBeforeRelink, RELINK_CANCELLED_HELD } from './relink.ts';
+import { type FieldValues, localValues, unsentFields, upstreamValues } from '../links/package-fields.ts';
+import { UpstreamUnreachableError, type UpstreamAnswer, upstreamMessage } from '../upstream/upstream-client.ts';
+import { UpstreamBackingOffError, upstreamFailing } from '../upstream/upstream-gate.ts';
+import { readChanges } from '../lists/change-feed.ts';
+import { continuePass, type ListKind, readNewest } from '../lists/list-scan.ts';
+import { listState } from '../lists/list-state.ts';
+import { PACKAGES, RETURNS } from '../pull/pull.ts';
+import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from '../upstream/upstream-records.ts';
+import { usesSiteInterface } from '../upstream/hub-interface.ts';
+import { accountState } from '../account-state.ts';
+import { recordedBeforeRelink, RELINK_CANCELLED_HELD } from '../links/relink.ts';
 
 /*
  * Push: sends the outbox of one account, returns before packages, oldest first. Every slot is
