@@ -7,7 +7,7 @@ import { tempDataDir } from '../store/fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
- * The outbox's ledger (sync/outbox-ledger.ts) counts the waiting changes the sync status shows and
+ * The outbox's ledger (sync/outbox/outbox-ledger.ts) counts the waiting changes the sync status shows and
  * finds the next backed-off one without reading the outbox: it must agree with a read of the outbox
  * after any sequence of writes, writes racing its first read, and a failed commit's repair.
  */

@@ -7,7 +7,7 @@ import type { UpstreamSettings } from '../../electron/station/sync/upstream/upst
 import { samplePackage, sampleReturn, tempDataDir } from '../store/fixtures.ts';
 
 /*
- * Links belong to one upstream (docs/decisions/site-promote.md, sync/relink.ts): new settings that
+ * Links belong to one upstream (docs/decisions/site-promote.md, sync/links/relink.ts): new settings that
  * name another upstream drop them in their own write and make every unsent change wait for a read;
  * a new token, or the same hub's authority rolling to its successor, keeps them. On the real store.
  */

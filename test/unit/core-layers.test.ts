@@ -15,7 +15,7 @@ async function problems(filePath: string, code: string): Promise<string[]> {
 
 describe('the core layers', () => {
   it('domain never imports sync or api', async () => {
-    expect(await problems('electron/station/domain/new-rule.ts', "import { x } from '../sync/engine.ts';")).toEqual([
+    expect(await problems('electron/station/domain/new-rule.ts', "import { x } from '../sync/sync-engine.ts';")).toEqual([
       expect.stringMatching(/domain never imports sync/),
     ]);
     expect(await problems('electron/station/domain/new-rule.ts', "import { x } from '../api/route.ts';")).toEqual([expect.stringMatching(/never import it/)]);
@@ -43,13 +43,13 @@ describe('the core layers', () => {
     for (const file of [
       'electron/station/api/route.ts',
       'electron/station/domain/package-view-loader.ts',
-      'electron/station/sync/pull.ts',
+      'electron/station/sync/pull/pull.ts',
       'electron/cli/upstream.ts',
     ]) {
       expect(await problems(file, reads)).toHaveLength(2);
     }
     // Its read-only tables are the interface: allowed.
-    expect(await problems('electron/station/sync/pull.ts', 'const x = (sc: { store: { tables: unknown } }) => sc.store.tables;')).toEqual([]);
+    expect(await problems('electron/station/sync/pull/pull.ts', 'const x = (sc: { store: { tables: unknown } }) => sc.store.tables;')).toEqual([]);
     // The store itself works on its insides.
     expect(await problems('electron/station/store/new.ts', reads)).toEqual([]);
   });

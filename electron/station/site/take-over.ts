@@ -18,7 +18,7 @@ import { upstreamFetch } from '../sync/upstream/upstream-fetch.ts';
  * this station holds goes to the hub and everything the hub holds comes here (its unsent work is in
  * it), then the uplink is taken over the pinned channel. The hub lost: the operator gives the uplink.
  * Either way it is stored between two sync rounds, so no round of the old upstream writes a link
- * after the relink dropped them (sync/relink.ts).
+ * after the relink dropped them (sync/links/relink.ts).
  */
 
 /** What taking over asks of sync: rounds with the hub, a photo's bytes at the hub, and a moment with no round under way. */

@@ -84,7 +84,7 @@ export async function saveUpstreamSettings(t: BoundTables, settings: UpstreamSet
   for (const accountId of settings.accounts) {
     if (!(await t.accounts.get(accountId))) await t.accounts.put({ id: accountId, name: `Account ${accountId}`, created_at: now });
     const state = await t.sync_state.get(accountId);
-    // A new upstream (or token) is asked again whether it answers a return by id (sync/fresh.ts).
+    // A new upstream (or token) is asked again whether it answers a return by id (sync/pull/fresh-reads.ts).
     if (state?.paused || state?.return_get_one) await t.sync_state.put({ ...state, paused: null, return_get_one: null });
     await retryKeptMedia(t, accountId, now);
   }

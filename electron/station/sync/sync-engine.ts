@@ -48,7 +48,7 @@ export interface SyncEngine {
   nextRetryAt(): Promise<number | undefined>;
   /** Outbox slots the engine keeps count of in memory: none while no upstream is set (for the bench and the tests). */
   outboxSlotsInMemory(): number;
-  /** Reads a package the dock opened from the upstream (get-one), within the budget, capped in time (fresh.ts); never rejects. */
+  /** Reads a package the dock opened from the upstream (get-one), within the budget, capped in time (fresh-reads.ts); never rejects. */
   refreshPackage(accountId: number, localId: number): Promise<FreshResult>;
   /**
    * The upstream as its rate budget sees it (the budget of the upstream the last round used): until
@@ -165,7 +165,7 @@ async function syncAccount(sc: SyncContext, accountId: number, options: RoundOpt
       report.pull_failed.push(`account ${accountId}: ${error.message}`);
     }
   }
-  // Idle rounds fill the get-only fields of open packages, a few an hour (fresh.ts).
+  // Idle rounds fill the get-only fields of open packages, a few an hour (fresh-reads.ts).
   if (options.pull && mode !== 'complete') await fillDetails(sc, accountId);
   await updateAccountState(sc.store, accountId, { last_success_at: sc.clock.now() });
 }

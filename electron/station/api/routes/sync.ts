@@ -98,7 +98,7 @@ export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
     return { body: undefined };
   });
   // The dock shows a package: its upstream read starts once the answer is on its way and is never
-  // awaited (sync/fresh.ts caps it at 3 s); the fresh values reach the screen as `package.updated`.
+  // awaited (sync/pull/fresh-reads.ts caps it at 3 s); the fresh values reach the screen as `package.updated`.
   addRoute(server, ctx, API_ROUTES.refreshReturnPackage, async ({ t, params, request, afterCommit }) => {
     const pkg = await packageOfAccount(t, params.account_id, params.id);
     afterCommit(async () => {

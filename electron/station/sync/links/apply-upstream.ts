@@ -189,7 +189,7 @@ export async function applyUpstreamPackage(
     if (!u.status) return { notStored: 'its status is unknown to this station: the package is not stored' };
     return createFromUpstream(db, accountId, { ...u, status: u.status }, returnLink.local_id, incoming, now);
   }
-  // Unlinked with nothing unsent (its link dropped for another upstream, sync/relink.ts): as if it had
+  // Unlinked with nothing unsent (its link dropped for another upstream, sync/links/relink.ts): as if it had
   // always been linked, so the upstream's values are taken. Unlinked with a change waiting: all of it is unsent.
   const waiting = link === undefined && (await db.outbox.get(outboxKey('return_package', local.id))) !== undefined;
   const synced: Record<string, unknown> = { ...(link?.synced ?? (waiting ? {} : localValues(local))) };
@@ -248,7 +248,7 @@ async function matchLocalPackage(db: BoundTables, accountId: number, u: Upstream
 /**
  * A cancelled package keeps no tracking key (the number may come again on a new parcel), so the
  * index above never finds it: one whose change waits for a read (a lost create, or a relink:
- * sync/relink.ts) and that no link claims is looked for among those waiting changes, so its cancel
+ * sync/links/relink.ts) and that no link claims is looked for among those waiting changes, so its cancel
  * goes to the upstream's package instead of the upstream's package coming here as a second one.
  */
 async function cancelAwaitingLookup(db: BoundTables, accountId: number, trackingNumber: string): Promise<ReturnPackage | undefined> {

@@ -59,7 +59,7 @@ export interface UpstreamRequest {
   file?: { path: string; contentType: string; size: number };
   idempotencyKey?: string;
   priority: RequestPriority;
-  /** A shorter time cap than the default 20 s (a dock read: fresh.ts). */
+  /** A shorter time cap than the default 20 s (a dock read: fresh-reads.ts). */
   timeoutMs?: number;
 }
 
