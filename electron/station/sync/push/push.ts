@@ -13,7 +13,7 @@ import { UpstreamBackingOffError, upstreamFailing } from '../upstream/upstream-g
 import { readChanges } from '../lists/change-feed.ts';
 import { continuePass, type ListKind, readNewest } from '../lists/list-scan.ts';
 import { listState } from '../lists/list-state.ts';
-import { PACKAGES, RETURNS } from '../pull/pull.ts';
+import { PACKAGES, RETURNS } from '../lists/list-kinds.ts';
 import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from '../upstream/upstream-records.ts';
 import { usesSiteInterface } from '../upstream/hub-interface.ts';
 import { accountState } from '../account-state.ts';
