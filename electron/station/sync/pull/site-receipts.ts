@@ -12,7 +12,7 @@ import { applyUpstreamPackage, isStored } from '../links/apply-upstream.ts';
 import type { RoundReport, SyncContext } from '../sync-context.ts';
 import { answerKind } from '../upstream/answers.ts';
 import { hasNoSuchRoute, markSpecOnly } from '../upstream/hub-interface.ts';
-import { itemBody } from '../push/line-items-push.ts';
+import { itemBody } from '../links/line-item-fields.ts';
 import { linkOf, linkOfUpstream, putLink } from '../links/upstream-links.ts';
 import type { ListKind } from '../lists/list-scan.ts';
 import { sameValue } from '../links/package-fields.ts';
