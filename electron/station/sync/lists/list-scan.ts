@@ -1,11 +1,11 @@
 import { boundTables, type BoundTables, type ListPass, type SyncIssue, type SyncKind, type UpstreamListState } from '../../store/index.ts';
 import type { RoundReport, SyncContext } from '../sync-context.ts';
-import { answerKind, pauseFrom } from '../upstream/answers.ts';
+import { answerKind, pauseFrom, type UpstreamAnswer } from '../upstream/answers.ts';
 import { accountState } from '../account-state.ts';
 import { type ListName, listState, noteIssues, unstoredIds, updateListState } from './list-state.ts';
 import { linkOfUpstream } from '../links/upstream-links.ts';
 import type { RequestPriority } from '../upstream/rate-budget.ts';
-import { type UpstreamAnswer, UpstreamUnreachableError } from '../upstream/upstream-client.ts';
+import { UpstreamUnreachableError } from '../upstream/upstream-client.ts';
 import { type PageMeta, type Read, readEach, readListAnswer, type UnreadableRecord } from '../upstream/upstream-records.ts';
 
 /*

@@ -3,10 +3,10 @@ import { boundTables, outboxKey, type StationStore } from '../../store/index.ts'
 import { accountState, updateAccountState } from '../account-state.ts';
 import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from '../links/apply-upstream.ts';
 import type { SyncContext } from '../sync-context.ts';
-import { answerKind } from '../upstream/answers.ts';
+import { answerKind, type UpstreamAnswer } from '../upstream/answers.ts';
 import { linkOf, putLink } from '../links/upstream-links.ts';
 import type { RequestPriority } from '../upstream/rate-budget.ts';
-import { type UpstreamAnswer, type UpstreamRequest, UpstreamUnreachableError } from '../upstream/upstream-client.ts';
+import { type UpstreamRequest, UpstreamUnreachableError } from '../upstream/upstream-client.ts';
 import { readUpstreamPackage, readUpstreamReturn, type UpstreamReturn } from '../upstream/upstream-records.ts';
 
 /*

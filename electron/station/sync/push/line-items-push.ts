@@ -1,14 +1,13 @@
 import { lineItemsOf } from '../../domain/line-items.ts';
 import { type ReturnPackage, type BoundTables, type ReadTables, type UpstreamLink } from '../../store/index.ts';
 import { accountState } from '../account-state.ts';
-import { answerKind } from '../upstream/answers.ts';
+import { answerKind, type UpstreamAnswer, upstreamMessage } from '../upstream/answers.ts';
 import { linkOf } from '../links/upstream-links.ts';
 import { recordedBeforeRelink } from '../links/relink.ts';
 import { packageLinkMapSaver, subResourceUnsupported, type PackageLinkMapSaver } from './package-link-maps.ts';
 import { itemBody } from '../links/line-item-fields.ts';
 import { sameValue } from '../links/package-fields.ts';
 import type { SyncContext } from '../sync-context.ts';
-import { upstreamMessage, type UpstreamAnswer } from '../upstream/upstream-client.ts';
 import { usesSiteInterface } from '../upstream/hub-interface.ts';
 
 /*
