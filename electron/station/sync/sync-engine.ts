@@ -19,7 +19,7 @@ import { syncStatusOf } from './status.ts';
 import { type HubInterface, newHubInterface, specFallbackClient } from './upstream/hub-interface.ts';
 import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream/upstream-client.ts';
 import { upstreamFetch } from './upstream/upstream-fetch.ts';
-import { hubMediaBytes } from './pull/hub-media.ts';
+import { hubMediaBytes } from './upstream/hub-media.ts';
 import { UpstreamBackingOffError, upstreamFailing } from './upstream/upstream-gate.ts';
 import type { UpstreamEventsState } from './upstream/upstream-events.ts';
 
@@ -350,7 +350,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     outboxSlotsInMemory: () => outbox.size(),
     refreshPackage: fresh.refreshPackage,
-    hubMediaBytes: (url) => hubMediaBytes(store, url, options.fetch),
+    hubMediaBytes: async (url) => hubMediaBytes(await readUpstreamSettings(store), url, options.fetch),
     upstreamHealth: () => ({ backoffUntil: lastBudget ? closedUntil(lastBudget) : null, share: lastBudget?.share() ?? 1 }),
     nudge() {
       for (const listener of nudgeListeners) listener();
