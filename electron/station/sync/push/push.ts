@@ -282,8 +282,12 @@ function createBody(pkg: ReturnPackage, upstreamReturnId: number) {
   return body;
 }
 
-async function adoptPackage(sc: SyncContext, accountId: number, u: UpstreamPackage): Promise<void> {
-  await write(sc, (t) => applyUpstreamPackage(t, accountId, u, sc.clock.now()));
+/** Applies the upstream's package by the ownership rules; returns the local package's link as that left it. */
+async function adoptPackage(sc: SyncContext, pkg: ReturnPackage, u: UpstreamPackage): Promise<UpstreamLink | undefined> {
+  return write(sc, async (t) => {
+    await applyUpstreamPackage(t, pkg.account_id, u, sc.clock.now());
+    return linkOf(t, 'return_package', pkg.id);
+  });
 }
 
 async function getPackage(sc: SyncContext, accountId: number, upstreamId: number): Promise<UpstreamAnswer> {
@@ -291,92 +295,105 @@ async function getPackage(sc: SyncContext, accountId: number, upstreamId: number
 }
 
 async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundReport): Promise<Outcome> {
-  const db = sc.store.tables;
-  const pkg = await db.return_packages.get(entry.local_id);
+  const pkg = await sc.store.tables.return_packages.get(entry.local_id);
   if (!pkg) {
     await settle(sc, entry, async () => false);
     return 'done';
   }
-  let link = await linkOf(db, 'return_package', pkg.id);
-  if (!link) {
-    const returnLink = await linkOf(db, 'return', pkg.return_id);
-    if (!returnLink) return 'waiting'; // its return goes first
-    if (entry.create_attempted_at !== null) {
-      const settled = await settleLostCreate(sc, PACKAGES, pkg.account_id, entry.create_attempted_at, report);
-      link = await linkOf(db, 'return_package', pkg.id);
-      if (link) report.adopted += 1;
-      else if (settled === 'waiting') return waitForLookup(sc, entry, 'package');
-      else if (pkg.status === 'cancelled' && recordedBeforeRelink(await accountState(db, pkg.account_id), entry.create_attempted_at)) {
-        await updateSlot(sc, entry, RELINK_CANCELLED_HELD);
-        report.parked += 1;
-        return 'held';
-      }
-    }
-    if (!link) {
-      const attemptedAt = sc.clock.now();
-      await updateSlot(sc, entry, { create_attempted_at: attemptedAt });
-      const body = createBody(pkg, returnLink.upstream_id);
-      const answer = await send(sc, {
-        method: 'POST',
-        url: sc.client.packagesUrl(pkg.account_id),
-        json: body,
-        idempotencyKey: idempotencyKey(sc, entry),
-        priority: 'push',
-      });
-      const existingId = (answer.body as { details?: { existing_id?: unknown } } | null)?.details?.existing_id;
-      if (answer.status === 409 && typeof existingId === 'number') {
-        // The parcel is already upstream (made by another station, or by a lost answer): adopt it.
-        const existing = await getPackage(sc, pkg.account_id, existingId);
-        const parsed = readUpstreamPackage(existing.body);
-        if (answerKind(existing.status) !== 'ok' || !parsed.ok) return failed(sc, entry, existing, report);
-        await adoptPackage(sc, pkg.account_id, parsed.record);
-        report.adopted += 1;
-      } else if (answerKind(answer.status) !== 'ok') {
-        return failed(sc, entry, answer, report);
-      } else {
-        const created = readUpstreamPackage(answer.body);
-        if (!created.ok) {
-          // Accepted, but the answer does not say what it made: find it at the newest end.
-          await settleLostCreate(sc, PACKAGES, pkg.account_id, attemptedAt, report);
-          if (!(await linkOf(db, 'return_package', pkg.id))) return waitForLookup(sc, entry, 'package');
-        } else {
-          const upstream = created.record;
-          await write(sc, async (t) => {
-            const sent: FieldValues = { ...body, status: body.status } as FieldValues;
-            // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
-            const synced = {
-              actual_arrival: null,
-              notes: null,
-              ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')),
-              ...upstreamValues(upstream),
-            };
-            await putLink(
-              t,
-              {
-                kind: 'return_package',
-                local_id: pkg.id,
-                account_id: pkg.account_id,
-                upstream_id: upstream.id,
-                synced,
-                ...(upstream.updated_at ? { upstream_updated_at: upstream.updated_at } : {}),
-              },
-              sc.clock.now(),
-            );
-          });
-        }
-        report.created += 1;
-      }
-      link = await linkOf(db, 'return_package', pkg.id);
-      if (!link) return 'retry';
-    }
-  }
+  const link = (await linkOf(sc.store.tables, 'return_package', pkg.id)) ?? (await linkPackage(sc, entry, pkg, report));
+  if (typeof link === 'string') return link;
   // Inspected items first: a move to received upstream then counts them against the return.
   const items = await pushLineItems(sc, pkg, link);
   if (!items.ok) return failed(sc, entry, items.answer, report);
   // Its media before the PATCH too: what the PATCH reports (received, inspected) has its photos upstream.
-  const media = await pushMedia(sc, pkg, (await linkOf(db, 'return_package', pkg.id)) ?? link, report);
+  const media = await pushMedia(sc, pkg, link, report);
   if (!media.ok) return failed(sc, entry, media.answer, report);
-  return patchPackage(sc, entry, (await linkOf(db, 'return_package', pkg.id)) ?? link, report, true);
+  // The PATCH diffs against the link as stored now: a dock read may have applied the upstream's values while items and photos went up.
+  return patchPackage(sc, entry, (await linkOf(sc.store.tables, 'return_package', pkg.id)) ?? link, report, true);
+}
+
+/**
+ * A package with no upstream twin yet: its return goes first; a create whose answer was lost is
+ * looked for upstream before anything is sent again; else it is created. Its link, or the slot's
+ * outcome when it is not linked now.
+ */
+async function linkPackage(sc: SyncContext, entry: OutboxEntry, pkg: ReturnPackage, report: RoundReport): Promise<UpstreamLink | Outcome> {
+  const returnLink = await linkOf(sc.store.tables, 'return', pkg.return_id);
+  if (!returnLink) return 'waiting'; // its return goes first
+  if (entry.create_attempted_at !== null) {
+    const settled = await settleLostCreate(sc, PACKAGES, pkg.account_id, entry.create_attempted_at, report);
+    const found = await linkOf(sc.store.tables, 'return_package', pkg.id);
+    if (found) {
+      report.adopted += 1;
+      return found;
+    }
+    if (settled === 'waiting') return waitForLookup(sc, entry, 'package');
+    if (pkg.status === 'cancelled' && recordedBeforeRelink(await accountState(sc.store.tables, pkg.account_id), entry.create_attempted_at)) {
+      await updateSlot(sc, entry, RELINK_CANCELLED_HELD);
+      report.parked += 1;
+      return 'held';
+    }
+  }
+  return createPackage(sc, entry, pkg, returnLink.upstream_id, report);
+}
+
+/** POSTs the package (or adopts the parcel when it is upstream already): its link, or the slot's outcome. */
+async function createPackage(sc: SyncContext, entry: OutboxEntry, pkg: ReturnPackage, upstreamReturnId: number, report: RoundReport): Promise<UpstreamLink | Outcome> {
+  const attemptedAt = sc.clock.now();
+  await updateSlot(sc, entry, { create_attempted_at: attemptedAt });
+  const body = createBody(pkg, upstreamReturnId);
+  const answer = await send(sc, {
+    method: 'POST',
+    url: sc.client.packagesUrl(pkg.account_id),
+    json: body,
+    idempotencyKey: idempotencyKey(sc, entry),
+    priority: 'push',
+  });
+  const existingId = (answer.body as { details?: { existing_id?: unknown } } | null)?.details?.existing_id;
+  if (answer.status === 409 && typeof existingId === 'number') {
+    // The parcel is already upstream (made by another station, or by a lost answer): adopt it.
+    const existing = await getPackage(sc, pkg.account_id, existingId);
+    const parsed = readUpstreamPackage(existing.body);
+    if (answerKind(existing.status) !== 'ok' || !parsed.ok) return failed(sc, entry, existing, report);
+    const adopted = await adoptPackage(sc, pkg, parsed.record);
+    report.adopted += 1;
+    return adopted ?? 'retry';
+  }
+  if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);
+  const created = readUpstreamPackage(answer.body);
+  if (!created.ok) {
+    // Accepted, but the answer does not say what it made: find it at the newest end.
+    await settleLostCreate(sc, PACKAGES, pkg.account_id, attemptedAt, report);
+    const found = await linkOf(sc.store.tables, 'return_package', pkg.id);
+    if (!found) return waitForLookup(sc, entry, 'package');
+    report.created += 1;
+    return found;
+  }
+  const upstream = created.record;
+  const link = await write(sc, (t) => {
+    const sent: FieldValues = { ...body, status: body.status } as FieldValues;
+    // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
+    const synced = {
+      actual_arrival: null,
+      notes: null,
+      ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')),
+      ...upstreamValues(upstream),
+    };
+    return putLink(
+      t,
+      {
+        kind: 'return_package',
+        local_id: pkg.id,
+        account_id: pkg.account_id,
+        upstream_id: upstream.id,
+        synced,
+        ...(upstream.updated_at ? { upstream_updated_at: upstream.updated_at } : {}),
+      },
+      sc.clock.now(),
+    );
+  });
+  report.created += 1;
+  return link;
 }
 
 async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamLink, report: RoundReport, mayRetry: boolean): Promise<Outcome> {
@@ -393,8 +410,7 @@ async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamL
     const current = await getPackage(sc, pkg.account_id, link.upstream_id);
     const parsed = readUpstreamPackage(current.body);
     if (answerKind(current.status) !== 'ok' || !parsed.ok) return failed(sc, entry, current, report);
-    await adoptPackage(sc, pkg.account_id, parsed.record);
-    const merged = await linkOf(sc.store.tables, 'return_package', pkg.id);
+    const merged = await adoptPackage(sc, pkg, parsed.record);
     return merged ? patchPackage(sc, entry, merged, report, false) : 'retry';
   }
   if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);
