@@ -134,13 +134,12 @@ export async function readDetail(
   localId: number,
   options: { priority: RequestPriority; timeoutMs?: number; withReturn: boolean },
 ): Promise<FreshOutcome> {
-  const db = sc.store.tables;
-  const link = await linkOf(db, 'return_package', localId);
-  const pkg = link && link.account_id === accountId ? await db.return_packages.get(localId) : undefined;
+  const link = await linkOf(sc.store.tables, 'return_package', localId);
+  const pkg = link && link.account_id === accountId ? await sc.store.tables.return_packages.get(localId) : undefined;
   if (!link || !pkg) return 'not-linked';
   // What the link said before the answer: a push or pull that writes it meanwhile knows newer things.
   const before = JSON.stringify(link.synced);
-  const returnLink = options.withReturn && (await askReturn(sc, accountId)) ? await linkOf(db, 'return', pkg.return_id) : undefined;
+  const returnLink = options.withReturn && (await askReturn(sc, accountId)) ? await linkOf(sc.store.tables, 'return', pkg.return_id) : undefined;
   const get = (url: string): UpstreamRequest => ({
     method: 'GET',
     url,
