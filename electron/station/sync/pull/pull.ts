@@ -26,7 +26,7 @@ const REFRESH_FLOOR_MS = 12 * 60_000;
 const IDLE_RETURNS_MAX_MS = 30 * 60_000;
 /** Changes verified absent are asked about again after this long. */
 const PROBE_AGAIN_MS = 60 * 60_000;
-/** The idle cadence when none is set: see `idleCost` in docs/decisions/sync.md. */
+/** The idle cadence when none is set: docs/decisions/sync.md, "Idle cost". */
 export const DEFAULT_IDLE_EVERY_MS = 180_000;
 
 /**
