@@ -370,7 +370,7 @@ async function createPackage(sc: SyncContext, entry: OutboxEntry, pkg: ReturnPac
     return found;
   }
   const upstream = created.record;
-  const link = await write(sc, (t) => {
+  const link = await write(sc, async (t) => {
     const sent: FieldValues = { ...body, status: body.status } as FieldValues;
     // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
     const synced = {
