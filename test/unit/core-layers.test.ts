@@ -27,9 +27,13 @@ describe('the core layers', () => {
   });
 
   it('in sync, push and pull never import each other, links/ and lists/ neither, and upstream/ nothing else of sync', async () => {
-    expect(await problems('electron/station/sync/push/new.ts', "import { x } from '../pull/pull.ts';")).toEqual([expect.stringMatching(/push never imports pull/)]);
+    expect(await problems('electron/station/sync/push/new.ts', "import { x } from '../pull/pull.ts';")).toEqual([
+      expect.stringMatching(/push never imports pull/),
+    ]);
     expect(await problems('electron/station/sync/push/new.ts', "import { x } from '../lists/list-kinds.ts';")).toEqual([]);
-    expect(await problems('electron/station/sync/pull/new.ts', "import { x } from '../push/push.ts';")).toEqual([expect.stringMatching(/pull never imports push/)]);
+    expect(await problems('electron/station/sync/pull/new.ts', "import { x } from '../push/push.ts';")).toEqual([
+      expect.stringMatching(/pull never imports push/),
+    ]);
     for (const file of ['electron/station/sync/links/new.ts', 'electron/station/sync/lists/new.ts']) {
       expect(await problems(file, "import { x } from '../pull/pull.ts';")).toEqual([expect.stringMatching(/import neither/)]);
       expect(await problems(file, "import { x } from '../upstream/answers.ts';")).toEqual([]);
@@ -40,7 +44,9 @@ describe('the core layers', () => {
     expect(await problems('electron/station/sync/upstream/new.ts', "import { x } from '../../store/index.ts';")).toEqual([]);
     // The store's and the API's rules hold in the folders too.
     expect(await problems('electron/station/sync/push/new.ts', "import { x } from 'dexie';")).toEqual([expect.stringMatching(/knows the engine/)]);
-    expect(await problems('electron/station/sync/upstream/new.ts', "import { x } from '../../api/route.ts';")).toEqual([expect.stringMatching(/never import it/)]);
+    expect(await problems('electron/station/sync/upstream/new.ts', "import { x } from '../../api/route.ts';")).toEqual([
+      expect.stringMatching(/never import it/),
+    ]);
   });
 
   it('api, domain and sync see the store only through store/index.ts, and never the engine', async () => {

@@ -338,7 +338,13 @@ async function linkPackage(sc: SyncContext, entry: OutboxEntry, pkg: ReturnPacka
 }
 
 /** POSTs the package (or adopts the parcel when it is upstream already): its link, or the slot's outcome. */
-async function createPackage(sc: SyncContext, entry: OutboxEntry, pkg: ReturnPackage, upstreamReturnId: number, report: RoundReport): Promise<UpstreamLink | Outcome> {
+async function createPackage(
+  sc: SyncContext,
+  entry: OutboxEntry,
+  pkg: ReturnPackage,
+  upstreamReturnId: number,
+  report: RoundReport,
+): Promise<UpstreamLink | Outcome> {
   const attemptedAt = sc.clock.now();
   await updateSlot(sc, entry, { create_attempted_at: attemptedAt });
   const body = createBody(pkg, upstreamReturnId);
