@@ -282,8 +282,14 @@ function createBody(pkg: ReturnPackage, upstreamReturnId: number) {
   return body;
 }
 
-/** Applies the upstream's package by the ownership rules; returns the local package's link as that left it. */
-async function adoptPackage(sc: SyncContext, pkg: ReturnPackage, u: UpstreamPackage): Promise<UpstreamLink | undefined> {
+/**
+ * Takes an upstream package as this local one. Its return is read first when the station lacks it (as
+ * a pull does): a parcel the upstream holds under another return than the local package's moves to that
+ * return, its items with it (apply-upstream.ts), instead of keeping lines the upstream's return lacks.
+ * Returns the local package's link as the adoption left it.
+ */
+async function adoptPackage(sc: SyncContext, pkg: ReturnPackage, u: UpstreamPackage, report: RoundReport): Promise<UpstreamLink | undefined> {
+  await PACKAGES.prepare?.(sc, pkg.account_id, [u], report, 'push');
   return write(sc, async (t) => {
     await applyUpstreamPackage(t, pkg.account_id, u, sc.clock.now());
     return linkOf(t, 'return_package', pkg.id);
@@ -302,11 +308,13 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
   }
   const link = (await linkOf(sc.store.tables, 'return_package', pkg.id)) ?? (await linkPackage(sc, entry, pkg, report));
   if (typeof link === 'string') return link;
+  // As it is now: an adoption may have moved it to the upstream's return (its items with it).
+  const current = (await sc.store.tables.return_packages.get(pkg.id)) ?? pkg;
   // Inspected items first: a move to received upstream then counts them against the return.
-  const items = await pushLineItems(sc, pkg, link);
+  const items = await pushLineItems(sc, current, link);
   if (!items.ok) return failed(sc, entry, items.answer, report);
   // Its media before the PATCH too: what the PATCH reports (received, inspected) has its photos upstream.
-  const media = await pushMedia(sc, pkg, link, report);
+  const media = await pushMedia(sc, current, link, report);
   if (!media.ok) return failed(sc, entry, media.answer, report);
   // The PATCH diffs against the link as stored now: a dock read may have applied the upstream's values while items and photos went up.
   return patchPackage(sc, entry, (await linkOf(sc.store.tables, 'return_package', pkg.id)) ?? link, report, true);
@@ -361,7 +369,7 @@ async function createPackage(
     const existing = await getPackage(sc, pkg.account_id, existingId);
     const parsed = readUpstreamPackage(existing.body);
     if (answerKind(existing.status) !== 'ok' || !parsed.ok) return failed(sc, entry, existing, report);
-    const adopted = await adoptPackage(sc, pkg, parsed.record);
+    const adopted = await adoptPackage(sc, pkg, parsed.record, report);
     report.adopted += 1;
     return adopted ?? 'retry';
   }
@@ -416,7 +424,7 @@ async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamL
     const current = await getPackage(sc, pkg.account_id, link.upstream_id);
     const parsed = readUpstreamPackage(current.body);
     if (answerKind(current.status) !== 'ok' || !parsed.ok) return failed(sc, entry, current, report);
-    const merged = await adoptPackage(sc, pkg, parsed.record);
+    const merged = await adoptPackage(sc, pkg, parsed.record, report);
     return merged ? patchPackage(sc, entry, merged, report, false) : 'retry';
   }
   if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);
