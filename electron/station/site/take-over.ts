@@ -55,7 +55,7 @@ function hubClient(settings: UpstreamSettings | null, signal?: AbortSignal): { h
 /** Whether this station's hub named it to take the uplink, as the hub answers now. */
 export async function uplinkOfferOf(ctx: DomainContext): Promise<UplinkOffer> {
   const settings = await upstreamSettingsIn(ctx.store.tables);
-  if (!settings?.site) return { offered: false, message: 'This station joined no hub.' };
+  if (!settings?.site) return { offered: false, message: 'This station joined no hub.', hub_answered: false };
   const memberId = Number(settings.site.member_id);
   try {
     const { hub } = hubClient(settings, AbortSignal.timeout(OFFER_TIMEOUT_MS));
@@ -63,12 +63,14 @@ export async function uplinkOfferOf(ctx: DomainContext): Promise<UplinkOffer> {
     if (handover?.member_id === memberId)
       return {
         offered: true,
+        hub_answered: true,
         message: handover.taken_at
           ? `The hub's uplink was taken by this station at ${minute(handover.taken_at)}.`
           : `The hub stepped down at ${minute(handover.stepped_down_at)}: its uplink waits for this station.`,
       };
     return {
       offered: false,
+      hub_answered: true,
       message: handover
         ? `The hub handed its uplink to member ${handover.member_id}, not this station.`
         : 'The hub has not offered its uplink to this station.',
@@ -77,6 +79,7 @@ export async function uplinkOfferOf(ctx: DomainContext): Promise<UplinkOffer> {
     const why = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
     return {
       offered: false,
+      hub_answered: false,
       message: `The hub at ${displayUrl(settings.returns_url)} cannot be asked (${why}). If its machine is lost, take over without it.`,
     };
   }
