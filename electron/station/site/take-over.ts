@@ -4,12 +4,12 @@ import type { SiteUplink, TakeOverInput, UplinkOffer } from '#shared/api/site.ts
 import type { SyncStatus } from '#shared/api/station.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
 import { boundTables, type MediaFile, outboxKey } from '../store/index.ts';
-import type { RoundOptions } from '../sync/engine.ts';
-import type { RoundReport } from '../sync/context.ts';
-import { linkOfUpstream } from '../sync/links.ts';
+import type { RoundOptions } from '../sync/sync-engine.ts';
+import type { RoundReport } from '../sync/sync-context.ts';
+import { linkOfUpstream } from '../sync/links/upstream-links.ts';
 import { displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../sync/settings.ts';
-import type { UpstreamSettings } from '../sync/upstream-client.ts';
-import { upstreamFetch } from '../sync/upstream-fetch.ts';
+import type { UpstreamSettings } from '../sync/upstream/upstream-client.ts';
+import { upstreamFetch } from '../sync/upstream/upstream-fetch.ts';
 
 /*
  * The member's side of moving the hub (docs/decisions/site-promote.md), the same whether the station
@@ -18,7 +18,7 @@ import { upstreamFetch } from '../sync/upstream-fetch.ts';
  * this station holds goes to the hub and everything the hub holds comes here (its unsent work is in
  * it), then the uplink is taken over the pinned channel. The hub lost: the operator gives the uplink.
  * Either way it is stored between two sync rounds, so no round of the old upstream writes a link
- * after the relink dropped them (sync/relink.ts).
+ * after the relink dropped them (sync/links/relink.ts).
  */
 
 /** What taking over asks of sync: rounds with the hub, a photo's bytes at the hub, and a moment with no round under way. */
