@@ -30,7 +30,7 @@ import type { HandheldPaired, HandheldPairing, HandheldPairingCreate, HandheldPa
 import type { SiteConfig } from './site-config.ts';
 import { type RetryPolicy, type StationBack, waitToRetry, worthRetrying } from './retry-policy.ts';
 import { createSseParser } from './sse.ts';
-import type { ScaleReading, ScaleSettings, ScaleSettingInput, SerialPortList } from './scale.ts';
+import type { PackageWeighed, PackageWeighInput, PackageWeight, ScaleReading, ScaleSettings, ScaleSettingInput, SerialPortList } from './scale.ts';
 import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
 import type {
   RecordSync,
@@ -235,6 +235,19 @@ export class ApiClient {
   /** Reads the station's serial or network scale now. */
   readScale(o: RequestOptions = {}): Promise<ScaleReading> {
     return this.#call(API_ROUTES.readScale, { signal: o.signal });
+  }
+  /** The parcel's measured weight (404 until weighed). */
+  packageWeight(accountId: number, packageId: number, o: RequestOptions = {}): Promise<PackageWeight> {
+    return this.#call(API_ROUTES.getPackageWeight, { params: { account_id: accountId, id: packageId }, signal: o.signal });
+  }
+  /** Weighs the parcel on the station's scale, or records what the terminal's scale read or a person typed. */
+  weighPackage(accountId: number, packageId: number, body: PackageWeighInput, o: PostOptions = {}): Promise<PackageWeighed> {
+    return this.#call(API_ROUTES.weighPackage, {
+      params: { account_id: accountId, id: packageId },
+      json: body,
+      idempotencyKey: o.idempotencyKey,
+      signal: o.signal,
+    });
   }
   dispositionRules(o: RequestOptions = {}): Promise<DispositionRules> {
     return this.#call(API_ROUTES.getDispositionRules, { signal: o.signal });

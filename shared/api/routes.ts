@@ -61,7 +61,15 @@ import {
   TakeOverInputSchema,
   UplinkOfferSchema,
 } from './site.ts';
-import { ScaleReadingSchema, ScaleSettingsSchema, ScaleSettingsUpdateSchema, SerialPortListSchema } from './scale.ts';
+import {
+  PackageWeighedSchema,
+  PackageWeighSchema,
+  PackageWeightSchema,
+  ScaleReadingSchema,
+  ScaleSettingsSchema,
+  ScaleSettingsUpdateSchema,
+  SerialPortListSchema,
+} from './scale.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import {
@@ -754,6 +762,35 @@ export const API_ROUTES = {
     status: 200,
     response: ScaleReadingSchema,
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  getPackageWeight: {
+    operationId: 'getPackageWeight',
+    method: 'GET',
+    path: `${PACKAGE}/weight`,
+    summary: "The parcel's weight as the dock measured it (the station's own record beside the package; never sent upstream).",
+    description: 'A package never weighed is a 404.',
+    tag: 'scale',
+    auth: 'account',
+    params: PackagePathSchema,
+    status: 200,
+    response: PackageWeightSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  weighPackage: {
+    operationId: 'weighPackage',
+    method: 'POST',
+    path: `${PACKAGE}/weight`,
+    summary: "Weigh the parcel: on the station's scale now (`station_scale`), or record what the terminal's scale read (`scale`) or a person typed (`typed`).",
+    description:
+      'With `station_scale` the station reads its serial or network scale and records the weight only when it is stable; `reading` says what the scale did, `weight` is the weight the package has now (the earlier one, or null, when this read took none). ' +
+      'With `station_scale`, a station that reads no scale itself is a 404 (as its scale read is); an `operator_id` that names no operator of the station, a 422 on `operator_id`.',
+    tag: 'scale',
+    auth: 'account',
+    params: PackagePathSchema,
+    body: PackageWeighSchema,
+    status: 200,
+    response: PackageWeighedSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   // Labels and printing (docs/api-reference.md, Labels and printing).
   createUnitLabel: {

@@ -141,3 +141,50 @@ export const SCALE_SAYS = {
   underload: 'The scale reads below zero: take everything off, zero it, and weigh again.',
   fault: (why: string) => `The scale answered, but ${why}.`,
 } as const;
+
+/*
+ * A parcel's measured weight: the station's own record beside the package (not one of the package's
+ * fields, and never sent upstream), `GET` / `POST …/return_packages/{id}/weight`.
+ */
+
+/** How a recorded weight was measured: a stable reading of the dock's scale, or typed by hand. */
+export const WEIGHT_SOURCES = ['scale', 'typed'] as const;
+
+export const PackageWeightSchema = z.object({
+  return_package_id: z.int(),
+  weight: z.number(),
+  unit: WeightUnitSchema,
+  source: z.enum(WEIGHT_SOURCES),
+  /** The scale that measured it, as a worker knows it; null when typed. */
+  scale: z.string().nullable(),
+  /** Who weighed it, when the terminal said. */
+  operator_id: z.int().nullable(),
+  weighed_at: TimestampSchema,
+});
+export type PackageWeight = z.infer<typeof PackageWeightSchema>;
+
+const WeighedSchema = z.number().positive().max(100_000);
+const WeighOperatorSchema = z.int32().min(1).nullable().default(null);
+
+/**
+ * `POST …/return_packages/{id}/weight`. `station_scale`: the station reads its own scale now (serial
+ * or network) and records the weight if it is stable; `scale`: a stable weight the terminal read (a
+ * USB or keyboard scale); `typed`: typed by hand.
+ */
+export const PackageWeighSchema = z.discriminatedUnion('source', [
+  z.strictObject({ source: z.literal('station_scale'), operator_id: WeighOperatorSchema }),
+  z.strictObject({
+    source: z.literal('scale'),
+    weight: WeighedSchema,
+    unit: WeightUnitSchema,
+    scale: z.string().trim().min(1).max(100),
+    operator_id: WeighOperatorSchema,
+  }),
+  z.strictObject({ source: z.literal('typed'), weight: WeighedSchema, unit: WeightUnitSchema, operator_id: WeighOperatorSchema }),
+]);
+export type PackageWeigh = z.infer<typeof PackageWeighSchema>;
+export type PackageWeighInput = z.input<typeof PackageWeighSchema>;
+
+/** What a weighing did: the station scale's reading (with `station_scale`), and the weight the package has now (null: none yet). */
+export const PackageWeighedSchema = z.object({ reading: ScaleReadingSchema.nullable(), weight: PackageWeightSchema.nullable() });
+export type PackageWeighed = z.infer<typeof PackageWeighedSchema>;

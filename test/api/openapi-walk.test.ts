@@ -487,6 +487,8 @@ describe('every operation of /openapi.json answers only what the document lists'
     'getScale',
     'listSerialPorts',
     'readScale',
+    'getPackageWeight',
+    'weighPackage',
     'createUnitLabel',
     'getUnitLabelPdf',
     'getPackageLabelsPdf',

@@ -59,6 +59,8 @@ const CONTRACT_OPERATIONS = [
   'PUT /api/v1/station/scale',
   'GET /api/v1/station/scale/ports',
   'GET /api/v1/station/scale/weight',
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}/weight',
+  'POST /api/v1/accounts/{account_id}/return_packages/{id}/weight',
   // Labels and printing (docs/api-reference.md, Labels and printing).
   'POST /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label.pdf',

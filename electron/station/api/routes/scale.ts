@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { isStationScale } from '#shared/api/scale.ts';
+import { isStationScale, type ScaleReading } from '#shared/api/scale.ts';
 import { API_ROUTES } from '#shared/api/routes.ts';
 import type { DomainContext } from '../../domain/context.ts';
+import { packageWeightIn, weighPackageIn } from '../../domain/package-weights.ts';
 import { chooseScaleIn, scaleSettingsIn } from '../../domain/scale-settings.ts';
 import { fail } from '../../errors.ts';
 import { listSerialPorts } from '../../scale/ports.ts';
@@ -26,4 +27,26 @@ export function scaleRoutes(server: FastifyInstance, ctx: DomainContext): void {
       );
     return { body: await readScaleInTurn(scale) };
   });
+  addRoute(server, ctx, API_ROUTES.getPackageWeight, async ({ t, params }) => {
+    const weight = await packageWeightIn(t, params.account_id, params.id);
+    if (!weight) throw fail('NOT_FOUND', `Package ${params.id} has not been weighed.`);
+    return { body: weight };
+  });
+  addRoute<typeof API_ROUTES.weighPackage, ScaleReading | null>(
+    server,
+    ctx,
+    API_ROUTES.weighPackage,
+    async ({ t, now, params, body, prepared }) => ({
+      body: { reading: prepared, weight: await weighPackageIn(t, now, params.account_id, params.id, body, prepared) },
+    }),
+    {
+      // The scale is read before the write: a read waits on the device for seconds, a write must not.
+      prepare: async ({ body }) => {
+        if (body.source !== 'station_scale') return null;
+        const { scale } = await scaleSettingsIn(ctx.store.tables);
+        if (!isStationScale(scale)) throw fail('NOT_FOUND', 'The station reads no scale itself: send the weight the terminal read, or the one typed.');
+        return readScaleInTurn(scale);
+      },
+    },
+  );
 }
