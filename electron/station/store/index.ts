@@ -25,7 +25,7 @@ import type { OpenStoreOptions, StationStore } from './station-store.ts';
 export * from './errors.ts';
 export type * from './records.ts';
 export { outboxKey, trackingKey } from './records.ts';
-export { type BoundTables, boundTables, outsideWrite } from './bound-tables.ts';
+export { type BoundTables, outsideWrite } from './bound-tables.ts';
 export { allocateIds } from './sequences.ts';
 export type { ListResult, PackageFilters, PackageSort, ReturnFilters } from './list-queries.ts';
 export type { SchemaVersion, StationTableName } from './schema.ts';
@@ -33,7 +33,7 @@ export type { OpenStoreOptions, StationStore } from './station-store.ts';
 export type { Frozen } from './frozen.ts';
 export type { ListedPackage } from './aggregates.ts';
 export type { ChangedRecord, StoreChange } from './changes.ts';
-export type { ReadTables } from './read-tables.ts';
+export type * from './read-tables.ts';
 export type { StoredMedia } from '../media/index.ts';
 
 export type { CommitStats } from './durability/commit-loop.ts';
@@ -43,6 +43,7 @@ export { FAST_PATHS, FAST_PATHS_ENV, type FastPath } from './fast-paths.ts';
 export { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT } from './hot-set/rule.ts';
 
 export const STORE_FILE = 'station.db';
+
 
 /** For the bench and diagnostics: how the store opened and how well its commits group. */
 export interface StoreStats {

@@ -235,10 +235,7 @@ async function matchLocalPackage(db: BoundTables, accountId: number, u: Upstream
   const link = await linkOfUpstream(db, accountId, 'return_package', u.id);
   const local = link ? await db.return_packages.get(link.local_id) : undefined;
   if (local) return { local, link };
-  const sameTracking = await db.return_packages
-    .where('[account_id+tracking_key]')
-    .equals([accountId, trackingKey(u.tracking_number)])
-    .first();
+  const sameTracking = await db.return_packages.withTracking(accountId, trackingKey(u.tracking_number));
   if (!sameTracking) return { local: await cancelAwaitingLookup(db, accountId, u.tracking_number), link };
   const other = await linkOf(db, 'return_package', sameTracking.id);
   if (other && other.upstream_id !== u.id) return { twinOf: other.upstream_id };
@@ -253,11 +250,7 @@ async function matchLocalPackage(db: BoundTables, accountId: number, u: Upstream
  */
 async function cancelAwaitingLookup(db: BoundTables, accountId: number, trackingNumber: string): Promise<ReturnPackage | undefined> {
   const key = trackingKey(trackingNumber);
-  const slots = await db.outbox
-    .where('account_id')
-    .equals(accountId)
-    .filter((slot) => slot.kind === 'return_package' && slot.create_attempted_at !== null)
-    .toArray();
+  const slots = (await db.outbox.ofAccount(accountId)).filter((slot) => slot.kind === 'return_package' && slot.create_attempted_at !== null);
   for (const slot of slots) {
     const pkg = await db.return_packages.get(slot.local_id);
     if (pkg?.status === 'cancelled' && trackingKey(pkg.tracking_number) === key && !(await linkOf(db, 'return_package', pkg.id))) return pkg;

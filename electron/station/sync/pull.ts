@@ -7,7 +7,6 @@ import { clearIssues, listState, updateListState } from './list-state.ts';
 import { linkOf, linkOfUpstream } from './links.ts';
 import type { RequestPriority } from './rate-budget.ts';
 import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
-import { boundTables } from '../store/index.ts';
 import { pullSiteReceipts, withReceiptsDue } from './site-receipts.ts';
 import { usesSiteInterface } from './hub-interface.ts';
 
@@ -57,11 +56,7 @@ export interface PullResult {
 
 /** Local returns whose create's answer was lost: an upstream return of the same content is theirs. */
 async function lostReturnCreates(t: BoundTables, accountId: number): Promise<ReturnRecord[]> {
-  const slots = await t.outbox
-    .where('account_id')
-    .equals(accountId)
-    .filter((slot) => slot.kind === 'return' && slot.create_attempted_at !== null)
-    .toArray();
+  const slots = (await t.outbox.ofAccount(accountId)).filter((slot) => slot.kind === 'return' && slot.create_attempted_at !== null);
   const records: ReturnRecord[] = [];
   for (const slot of slots) {
     const record = await t.returns.get(slot.local_id);
@@ -256,16 +251,14 @@ async function refresh<T extends { id: number }>(
   const cycleDone = (state.open_queue ?? []).length === 0 && (state.rolled_since_queue ?? true);
   if (complete || cycleDone || since(state.open_queued_at, now) >= OPEN_REFRESH_MS) {
     const queue = [...state.open_pages];
-    await sc.store.write((tx) =>
-      updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, open_queue: queue, open_queued_at: now, rolled_since_queue: false })),
-    );
+    await sc.store.write((t) => updateListState(t, accountId, kind.list, (s) => ({ ...s, open_queue: queue, open_queued_at: now, rolled_since_queue: false })));
   }
   for (;;) {
     const queue = (await listState(sc.store.tables, accountId, kind.list)).open_queue ?? [];
     const { outcome, page } = await refreshPage(sc, kind, accountId, report, 'pull', queue);
     if (outcome === 'budget') return `${kind.list}: refresh of open records left for the next round (rate budget)`;
-    await sc.store.write((tx) =>
-      updateListState(boundTables(tx), accountId, kind.list, (s) => ({
+    await sc.store.write((t) =>
+      updateListState(t, accountId, kind.list, (s) => ({
         ...s,
         refreshed_at: sc.clock.now(),
         open_queue: (s.open_queue ?? []).filter((p) => p !== page),

@@ -1,5 +1,5 @@
 import { CREATE_STATUSES, type CreateStatus } from '#shared/package-status.ts';
-import { boundTables, type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../store/index.ts';
+import { type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../store/index.ts';
 import { applyUpstreamPackage } from './apply-upstream.ts';
 import type { RoundReport, SyncContext } from './context.ts';
 import { answerKind, backoffMs, errorOf, pauseFrom } from './errors.ts';
@@ -54,7 +54,7 @@ async function pushOne(sc: SyncContext, entry: OutboxEntry, report: RoundReport)
 }
 
 function write<T>(sc: SyncContext, fn: (t: BoundTables) => Promise<T>): Promise<T> {
-  return sc.store.write((tx) => fn(boundTables(tx)));
+  return sc.store.write((t) => fn(t));
 }
 
 function idempotencyKey(sc: SyncContext, entry: OutboxEntry): string {
