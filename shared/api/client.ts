@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { Health } from '../health.ts';
 import type { DockDay, DockDayQuery } from './dock-day.ts';
 import type { PaginationQuery } from './common.ts';
-import { ErrorBodySchema, type ErrorCode, type ErrorDetails } from './errors.ts';
+import { ApiError, StationUnreachableError, SupervisorSessionEndedError } from './api-error.ts';
+import { ErrorBodySchema } from './errors.ts';
 import { parseStationEvent, type StationEvent } from './events.ts';
 import type { DispositionRules, DispositionRulesUpdateInput } from './disposition-rules.ts';
 import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate, PutConfirmation } from './line-items.ts';
@@ -27,6 +28,7 @@ import { API_ROUTES, buildPath, type RouteDefinition } from './routes.ts';
 import type { PromoteMemberInput, SiteInvite, SiteJoinInput, SiteUplink, SiteView, TakeOverInput, UplinkOffer } from './site.ts';
 import type { HandheldPaired, HandheldPairing, HandheldPairingCreate, HandheldPairRequest } from './handhelds.ts';
 import type { SiteConfig } from './site-config.ts';
+import { type RetryPolicy, type StationBack, waitToRetry, worthRetrying } from './retry-policy.ts';
 import { createSseParser } from './sse.ts';
 import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
 import type {
@@ -55,40 +57,8 @@ import type {
  * throws StationUnreachableError.
  */
 
-/** A non-2xx answer of the API. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly errorCode: ErrorCode | 'UNEXPECTED_RESPONSE';
-  readonly details: ErrorDetails;
-
-  constructor(status: number, errorCode: ErrorCode | 'UNEXPECTED_RESPONSE', details: ErrorDetails) {
-    super(details.message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.errorCode = errorCode;
-    this.details = details;
-  }
-}
-
-/**
- * A call made with the supervisor session's token (`useSupervisorToken`) was refused as unknown: the
- * session ended at the station (a new PIN, a deactivation, a lost role — also when a site's hub's
- * workers were taken — or its 15 minutes). The client stops sending that token.
- */
-export class SupervisorSessionEndedError extends ApiError {
-  constructor(refused: ApiError) {
-    super(refused.status, refused.errorCode, refused.details);
-    this.name = 'SupervisorSessionEndedError';
-  }
-}
-
-/** The station could not be reached (network error, refused connection, aborted by timeout). */
-export class StationUnreachableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'StationUnreachableError';
-  }
-}
+// The errors a call throws live in their own module (the retry policy reads them too); callers import them from here.
+export { ApiError, StationUnreachableError, SupervisorSessionEndedError };
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -570,10 +540,11 @@ export class ApiClient {
    * `Last-Event-ID` (delay: the server's `retry:`, else `reconnectMs`). Events that are not valid
    * station events are skipped. Resolves when aborted.
    *
-   * It never gives up while the station can answer: an unreachable station, a busy one (429, with its
-   * Retry-After) or one failing for a while (5xx) is retried with a doubling delay up to
-   * `maxReconnectMs`, reset once a stream opens. Only a refusal retrying cannot change (401, 403,
-   * 404: a revoked token, an unknown account) ends it with that ApiError.
+   * It follows the one retry policy (retry-policy.ts): an unreachable station, a busy one (408, 429,
+   * with its Retry-After) or one failing for a while (5xx) is retried with a doubling delay up to
+   * `maxReconnectMs`, reset once a stream opens, and at once when `stationBack` says the station
+   * answers again. A refusal retrying cannot change (a revoked token, an unknown account, any other
+   * 4xx) ends it with that ApiError.
    */
   async subscribeEvents(accountId: number, handlers: EventSubscription): Promise<void> {
     const { signal } = handlers;
@@ -582,23 +553,20 @@ export class ApiClient {
     let failures = 0;
     const url = this.baseUrl + buildPath(API_ROUTES.streamEvents.path, { account_id: accountId });
     while (!signal.aborted) {
-      let wait: number;
+      // The server's `retry:` is the first wait (and the only one after a stream that ended cleanly).
+      const policy: RetryPolicy = { firstMs: position.retryMs, maxMs: maxDelay, stationBack: handlers.stationBack };
       try {
         await this.#readEventStream(url, position, handlers, () => {
           failures = 0;
           handlers.onOpen?.();
         });
-        wait = position.retryMs;
+        await waitToRetry({ ...policy, maxMs: position.retryMs }, 0, null, signal);
       } catch (error) {
         if (signal.aborted) return;
         handlers.onError?.(error);
-        if (error instanceof ApiError && isFinalRefusal(error.status)) throw error;
-        failures += 1;
-        wait = Math.min(maxDelay, position.retryMs * 2 ** Math.min(failures - 1, 16));
-        const retryAfter = error instanceof ApiError ? error.details.retry_after_seconds : undefined;
-        if (typeof retryAfter === 'number') wait = Math.max(wait, retryAfter * 1000);
+        if (!worthRetrying(error)) throw error;
+        await waitToRetry(policy, failures++, error, signal);
       }
-      await sleep(wait, signal);
     }
   }
 
@@ -654,11 +622,6 @@ interface StreamPosition {
   retryMs: number;
 }
 
-/** Refusals that retrying cannot change: a bad request, a token that is not (or no longer) valid, no such account. */
-function isFinalRefusal(status: number): boolean {
-  return status === 400 || status === 401 || status === 403 || status === 404;
-}
-
 export interface EventSubscription {
   onEvent(event: StationEvent): void;
   onOpen?(): void;
@@ -670,19 +633,8 @@ export interface EventSubscription {
   reconnectMs?: number;
   /** Longest delay between attempts while the station fails or cannot be reached (default 60 s). */
   maxReconnectMs?: number;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+  /** Reconnects at once when the station answers again (the page's link tells it). */
+  stationBack?: StationBack;
 }
 
 function unexpected(status: number, message: string): ApiError {

@@ -35,7 +35,7 @@ function page(cable: StationCable) {
   const outbox = new PackageOutbox({
     api: client,
     db: new PendingDb('pending', { indexedDB: new IDBFactory(), IDBKeyRange }),
-    retryMs: [5, 10, 20],
+    retry: { firstMs: 5, maxMs: 20 },
     events: { onChange: () => usePackage.getState().syncChanged(), onLateReceived: () => undefined, onLateRefused: () => undefined },
   });
   const uploads = new UploadQueue({ api: client, onChange: () => undefined });

@@ -1,6 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStation, type TestStation } from '../api/support.ts';
+import { sampleMedia, startStation, type TestStation } from '../api/support.ts';
+import { type RetryPolicy, StationBack } from '../../shared/api/retry-policy.ts';
 import { UploadQueue } from '../../renderer/src/media/upload-queue.ts';
 import { PackageOutbox, type PendingEntry } from '../../renderer/src/pending/package-outbox.ts';
 import { PendingDb } from '../../renderer/src/pending/pending-db.ts';
@@ -28,13 +29,13 @@ afterAll(async () => {
 });
 
 /** One browser page: its store, outbox and what its late notices said. */
-function page(idb: InstanceType<typeof IDBFactory>, cable: StationCable, pendingAfterMs?: number) {
+function page(idb: InstanceType<typeof IDBFactory>, cable: StationCable, pendingAfterMs?: number, retry: RetryPolicy = { firstMs: 5, maxMs: 20 }) {
   const client = cable.client();
   const late: string[] = [];
   const outbox = new PackageOutbox({
     api: client,
     db: new PendingDb('pending', { indexedDB: idb, IDBKeyRange }),
-    retryMs: [5, 10, 20],
+    retry,
     ...(pendingAfterMs === undefined ? {} : { pendingAfterMs }),
     events: {
       onChange: () => usePackage.getState().syncChanged(),
@@ -42,7 +43,7 @@ function page(idb: InstanceType<typeof IDBFactory>, cable: StationCable, pending
       onLateRefused: (entry: PendingEntry) => late.push(`refused ${entry.trackingNumber}`),
     },
   });
-  const uploads = new UploadQueue({ api: client, onChange: (list) => usePackage.setState({ uploads: list }) });
+  const uploads = new UploadQueue({ api: client, onChange: (list) => usePackage.setState({ uploads: list }), retry });
   const usePackage = createPackageStore({ outbox, uploads, deleteMedia: (a, p, m) => client.deleteMedia(a, p, m) });
   return { client, outbox, usePackage, late };
 }
@@ -127,6 +128,28 @@ describe('the package store with its outbox, against a real station', () => {
     expect(after.outbox.isReceiving(1, a.pkg.id)).toBe(false);
     expect(after.outbox.entries).toEqual([]);
     expect(await new PendingDb('pending', { indexedDB: idb, IDBKeyRange }).packages.count()).toBe(0);
+  });
+
+  it('work held while the station was away goes at once when it is back, photos too, not after the rest of a wait', async () => {
+    const stationBack = new StationBack();
+    const cable = plug();
+    const p = page(new IDBFactory(), cable, undefined, { firstMs: 60_000, maxMs: 60_000, stationBack });
+    const a = await parcel(p.client);
+    cable.down = true;
+    p.usePackage.getState().open({ accountId: 1, pkg: a.pkg, ret: a.ret });
+    p.usePackage.getState().scanItem(a.skus[0]);
+    p.usePackage.getState().addPhoto(new Blob([sampleMedia('image/jpeg', 7)], { type: 'image/jpeg' }));
+    await expect(p.usePackage.getState().receive(worker)).resolves.toEqual({ kind: 'pending', units: 1 });
+    await expect.poll(() => p.usePackage.getState().uploads[0]?.state).toBe('retrying');
+    cable.down = false;
+    // Each queue waits a minute before its next try; the station's return ends both waits.
+    stationBack.arrived();
+    await expect.poll(() => p.late).toEqual([`received ${a.pkg.tracking_number} 1`]);
+    await expect.poll(() => p.usePackage.getState().uploads[0]?.state).toBe('done');
+    const stored = await p.client.getPackage(1, a.pkg.id);
+    expect(stored).toMatchObject({ status: 'received', processor_id: worker });
+    expect(quantities(stored)).toEqual([[a.ret.return_line_items[0]?.id, 1]]);
+    expect(stored.media_files).toHaveLength(1);
   });
 
   it('a reopened package shows its unsent drafts, not the station’s older items', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../shared/api/client.ts';
-import { createStationLink } from '../../renderer/src/state/station-link.ts';
+import { StationBack, untilLanded } from '../../shared/api/retry-policy.ts';
+import { announceStationBack, createStationLink } from '../../renderer/src/state/station-link.ts';
 import { createStationSettingsStore } from '../../renderer/src/state/station-settings.ts';
 import { startStation, type TestStation } from '../api/support.ts';
 import { StationCable } from './station-cable.ts';
@@ -62,6 +63,30 @@ describe('the station link', () => {
       await vi.waitFor(() => expect(link.getState().link).toBe('online'));
     } finally {
       stop();
+    }
+  });
+
+  it('ends every retry’s wait when the station answers again: held work goes at once, not after its backoff', async () => {
+    const cable = new StationCable(ts);
+    const { link } = linkOver(cable);
+    const back = new StationBack();
+    const stopAnnouncing = announceStationBack(link, back);
+    const stop = link.getState().watch(connection(), 50);
+    try {
+      await vi.waitFor(() => expect(link.getState().link).toBe('online'));
+      cable.down = true;
+      // A change sent while the station is away, whose next try would come only after a minute.
+      const retried: unknown[] = [];
+      const sent = untilLanded(() => cable.client().station(), { firstMs: 60_000, maxMs: 60_000, stationBack: back }, { onRetry: (e) => retried.push(e) });
+      await vi.waitFor(() => expect(retried).toHaveLength(1));
+      await vi.waitFor(() => expect(link.getState().link).toBe('unreachable'));
+      cable.down = false;
+      // The next poll finds the station: the waiting try goes then.
+      await expect(sent).resolves.toMatchObject({ accounts: expect.any(Array) });
+      expect(retried).toHaveLength(1);
+    } finally {
+      stop();
+      stopAnnouncing();
     }
   });
 

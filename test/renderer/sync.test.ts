@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError, StationUnreachableError } from '../../shared/api/client.ts';
 import { type Draft, emptyDraft } from '../../renderer/src/inspect/drafts.ts';
 import { draftDiff, LineSync } from '../../renderer/src/inspect/line-sync.ts';
+import { untilLanded } from '../../shared/api/retry-policy.ts';
 import { UploadQueue } from '../../renderer/src/media/upload-queue.ts';
 import { describeError } from '../../renderer/src/api/describe-error.ts';
 import { sampleMedia, startStation, type TestStation } from '../api/support.ts';
@@ -40,7 +41,7 @@ const draft = (key: string, returnLineId: number, quantity: number, change: Part
   quantity,
   ...change,
 });
-const noop = { onState: () => undefined };
+const noop = {};
 
 describe('LineSync', () => {
   it('coalesces many scans of one item into a create and one PATCH to the final quantity', async () => {
@@ -52,17 +53,21 @@ describe('LineSync', () => {
     expect(b.lineCalls().length).toBeLessThanOrEqual(2);
   });
 
-  it('retries while the station is unreachable and lands the latest state', async () => {
+  it('sent again by the retry policy while the station is unreachable, it lands the latest state', async () => {
     const b = await bench();
     b.cable.down = true;
-    const states: string[] = [];
-    const sync = new LineSync(b.client, 1, b.packageId, [], [], { onState: (s) => states.push(s) }, [5, 5]);
-    sync.set([draft('a', b.lineA, 1, { condition: 'good' })]);
-    await vi.waitFor(() => expect(states).toContain('retrying'));
+    const retried: unknown[] = [];
+    const sync = new LineSync(b.client, 1, b.packageId, [], [], noop);
+    sync.set([draft('a', b.lineA, 1)]);
+    const landed = untilLanded(() => sync.flush(), { firstMs: 5, maxMs: 5 }, { onRetry: (error) => retried.push(error) });
+    await vi.waitFor(() => expect(retried.length).toBeGreaterThanOrEqual(2));
+    // Changed while the station is away: the next try sends that too.
+    sync.set([draft('a', b.lineA, 2, { condition: 'good' })]);
     b.cable.down = false;
-    await sync.flush();
-    expect(states.at(-1)).toBe('saved');
-    expect(await b.items()).toMatchObject([{ quantity: 1, condition: 'good' }]);
+    await landed;
+    expect(retried[0]).toBeInstanceOf(StationUnreachableError);
+    expect(await b.items()).toMatchObject([{ quantity: 2, condition: 'good' }]);
+    expect(sync.pending).toBe(false);
   });
 
   it('stops on an API refusal, reports it and keeps the drafts to send later', async () => {
@@ -139,8 +144,7 @@ describe('LineSync and a unit labelled elsewhere', () => {
     expect(sync.learn(await b.items())).toBeNull();
     await b.client.createUnitLabel(1, b.packageId, first?.id ?? 0);
     await b.client.confirmPut(1, b.packageId, second?.id ?? 0, { bin: second?.bin ?? '' });
-    // Unit b is taken off on this screen; the change is not sent yet when the station's word comes.
-    sync.stop();
+    // Unit b is taken off on this screen; the change is not sent yet (no flush) when the station's word comes.
     sync.set([sync.drafts[0] as Draft]);
     const learned = sync.learn(await b.items());
     expect(learned?.map((d) => [d.key, d.labelled === true, d.put_confirmed])).toEqual([
@@ -157,7 +161,7 @@ describe('UploadQueue', () => {
   it('retries an upload until it lands, with the same idempotency key, without blocking the caller', async () => {
     const b = await bench();
     b.cable.down = true;
-    const q = new UploadQueue({ api: b.client, onChange: () => undefined, retryMs: [5], sleep });
+    const q = new UploadQueue({ api: b.client, onChange: () => undefined, retry: { firstMs: 5, maxMs: 5 }, sleep });
     const upload = q.add(1, b.packageId, new Blob([sampleMedia('image/jpeg', 3)], { type: 'image/jpeg' }));
     expect(q.uploads[0]?.state).not.toBe('done');
     await vi.waitFor(() => expect(q.uploads[0]?.attempts).toBeGreaterThanOrEqual(2));
@@ -174,7 +178,7 @@ describe('UploadQueue', () => {
     const b = await bench();
     b.cable.down = true;
     const takenAt = new Date(Date.now() - 20 * 60_000);
-    const q = new UploadQueue({ api: b.client, onChange: () => undefined, retryMs: [5], sleep, now: () => takenAt });
+    const q = new UploadQueue({ api: b.client, onChange: () => undefined, retry: { firstMs: 5, maxMs: 5 }, sleep, now: () => takenAt });
     q.add(1, b.packageId, new Blob([sampleMedia('image/jpeg', 5)], { type: 'image/jpeg' }));
     await vi.waitFor(() => expect(q.uploads[0]?.attempts).toBeGreaterThanOrEqual(2));
     b.cable.down = false;

@@ -6,6 +6,7 @@ import { packageOfAccount, touchPackage } from './packages.ts';
 import { checkOperator, invalidReference } from './references.ts';
 import { applyOverride, applyRecorded, applyRules, confirmPutOf, touchesRuleFacts } from './dispositions.ts';
 import { labelJobOfUnit, unitIdOf } from './print-jobs.ts';
+import { skuKey } from './returns.ts';
 
 async function returnLine(t: BoundTables, pkg: ReturnPackage, returnLineItemId: number) {
   const ret = await t.returns.get(pkg.return_id);
@@ -152,4 +153,24 @@ export async function deleteLineItem(t: BoundTables, now: string, accountId: num
 export async function lineItemsOf(tables: ReadTables, packageId: number): Promise<PackageLineItem[]> {
   // An index lists equal keys in primary-key order: the items come back in id order.
   return tables.package_line_items.ofPackage(packageId);
+}
+
+/**
+ * A package found to belong to another return (a parcel the upstream already had under its own return,
+ * adopted by tracking number): its items are received against that return's lines, by SKU; an item
+ * whose SKU that return does not list becomes an unexpected item. Without it an item kept a line of
+ * the return the package left, which the new return does not have.
+ */
+export async function rehomeLineItems(t: BoundTables, pkg: ReturnPackage, fromReturnId: number, now: string): Promise<void> {
+  const [from, to] = await Promise.all([t.returns.get(fromReturnId), t.returns.get(pkg.return_id)]);
+  const skuOfLine = new Map((from?.return_line_items ?? []).map((line) => [line.id, skuKey(line.merchant_sku)]));
+  const lineOfSku = new Map<string, number>();
+  for (const line of to?.return_line_items ?? []) if (!lineOfSku.has(skuKey(line.merchant_sku))) lineOfSku.set(skuKey(line.merchant_sku), line.id);
+  for (const item of await lineItemsOf(t, pkg.id)) {
+    if (item.return_line_item_id === null) continue;
+    const sku = skuOfLine.get(item.return_line_item_id) ?? (item.merchant_sku === null ? undefined : skuKey(item.merchant_sku));
+    const line = sku === undefined ? null : (lineOfSku.get(sku) ?? null);
+    if (line === item.return_line_item_id) continue;
+    await t.package_line_items.put({ ...item, return_line_item_id: line, updated_at: advance(item.updated_at, now) });
+  }
 }

@@ -2,6 +2,7 @@ import { canMove } from '#shared/package-status.ts';
 import { deriveReturnStatus } from '#shared/api/returns.ts';
 import { logChange } from '../domain/change-log.ts';
 import { advance } from '../domain/clock.ts';
+import { rehomeLineItems } from '../domain/line-items.ts';
 import { recountReturn } from '../domain/receipts.ts';
 import { skuKey } from '../domain/returns.ts';
 import {
@@ -381,7 +382,11 @@ async function saveMerged(
   pkg.updated_at = advance(local.updated_at, now);
   await db.return_packages.put(pkg);
   await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: pkg, at: now }, 'upstream');
-  if (pkg.status === 'received' && local.status !== 'received') await recountReturn(db, pkg.return_id, now);
+  const moved = pkg.return_id !== local.return_id;
+  // Adopted under another return: its items take that return's lines, and both returns count again.
+  if (moved) await rehomeLineItems(db, pkg, local.return_id, now);
+  if (moved || (pkg.status === 'received' && local.status !== 'received')) await recountReturn(db, pkg.return_id, now);
+  if (moved) await recountReturn(db, local.return_id, now);
   return pkg;
 }
 

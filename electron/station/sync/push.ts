@@ -282,7 +282,13 @@ function createBody(pkg: ReturnPackage, upstreamReturnId: number) {
   return body;
 }
 
-async function adoptPackage(sc: SyncContext, accountId: number, u: UpstreamPackage): Promise<void> {
+/**
+ * Takes an upstream package as this local one. Its return is read first when the station lacks it (as
+ * a pull does): a parcel the upstream holds under another return than the local package's moves to that
+ * return, its items with it (apply-upstream.ts), instead of keeping lines the upstream's return lacks.
+ */
+async function adoptPackage(sc: SyncContext, accountId: number, u: UpstreamPackage, report: RoundReport): Promise<void> {
+  await PACKAGES.prepare?.(sc, accountId, [u], report, 'push');
   await write(sc, (t) => applyUpstreamPackage(t, accountId, u, sc.clock.now()));
 }
 
@@ -329,7 +335,7 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
         const existing = await getPackage(sc, pkg.account_id, existingId);
         const parsed = readUpstreamPackage(existing.body);
         if (answerKind(existing.status) !== 'ok' || !parsed.ok) return failed(sc, entry, existing, report);
-        await adoptPackage(sc, pkg.account_id, parsed.record);
+        await adoptPackage(sc, pkg.account_id, parsed.record, report);
         report.adopted += 1;
       } else if (answerKind(answer.status) !== 'ok') {
         return failed(sc, entry, answer, report);
@@ -370,11 +376,13 @@ async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundRep
       if (!link) return 'retry';
     }
   }
+  // As it is now: an adoption may have moved it to the upstream's return (its items with it).
+  const current = (await db.return_packages.get(pkg.id)) ?? pkg;
   // Inspected items first: a move to received upstream then counts them against the return.
-  const items = await pushLineItems(sc, pkg, link);
+  const items = await pushLineItems(sc, current, link);
   if (!items.ok) return failed(sc, entry, items.answer, report);
   // Its media before the PATCH too: what the PATCH reports (received, inspected) has its photos upstream.
-  const media = await pushMedia(sc, pkg, (await linkOf(db, 'return_package', pkg.id)) ?? link, report);
+  const media = await pushMedia(sc, current, (await linkOf(db, 'return_package', pkg.id)) ?? link, report);
   if (!media.ok) return failed(sc, entry, media.answer, report);
   return patchPackage(sc, entry, (await linkOf(db, 'return_package', pkg.id)) ?? link, report, true);
 }
@@ -393,7 +401,7 @@ async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamL
     const current = await getPackage(sc, pkg.account_id, link.upstream_id);
     const parsed = readUpstreamPackage(current.body);
     if (answerKind(current.status) !== 'ok' || !parsed.ok) return failed(sc, entry, current, report);
-    await adoptPackage(sc, pkg.account_id, parsed.record);
+    await adoptPackage(sc, pkg.account_id, parsed.record, report);
     const merged = await linkOf(sc.store.tables, 'return_package', pkg.id);
     return merged ? patchPackage(sc, entry, merged, report, false) : 'retry';
   }

@@ -1,13 +1,15 @@
 import { ApiError } from '#shared/api/client.ts';
+import { worthRetrying } from '#shared/api/retry-policy.ts';
 import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate, PutConfirmation } from '#shared/api/line-items.ts';
 import type { Draft } from './drafts.ts';
 
 /*
- * Persists the drafts of one package: the screen changes drafts instantly (scans never wait for the
- * network) and this loop brings the station's line items to the latest drafts, one request at a
- * time. Ten edits of one unit while a request is in flight become one PATCH to the final state,
- * never ten racing increments. A dropped connection is retried until it lands; an API refusal
- * stops the loop and is reported, with the drafts kept on screen.
+ * What the line queue sends for one package, and what each answer means: the screen changes drafts
+ * instantly (scans never wait for the network) and `flush` brings the station's line items to the
+ * latest drafts, one request at a time. Ten edits of one unit while a request is in flight become
+ * one PATCH to the final state, never ten racing increments. Whether a failed request is tried
+ * again, and when, is the retry policy's (`#shared/api/retry-policy.ts`, run by the package outbox):
+ * each flush goes on from what the station last confirmed.
  */
 
 export interface LineItemApi {
@@ -17,10 +19,7 @@ export interface LineItemApi {
   confirmPut(accountId: number, packageId: number, lineItemId: number, body: PutConfirmation): Promise<PackageLineItem>;
 }
 
-export type SyncState = 'saved' | 'saving' | 'retrying' | 'failed';
-
 export interface LineSyncEvents {
-  onState(state: SyncState, error: unknown): void;
   /** After each change the station confirmed: what it now holds (kept so a reload resumes, not repeats). */
   onSaved?(saved: readonly SavedLine[]): void;
   /**
@@ -56,12 +55,6 @@ export interface CreatingLine {
 interface Saved {
   id: number;
   draft: Draft;
-}
-
-export interface LineSyncOptions {
-  retryMs?: readonly number[];
-  /** When false, changes wait for `flush()` (a queue that sends one package at a time runs it). */
-  autoRun?: boolean;
 }
 
 const FIELDS = ['return_line_item_id', 'quantity', 'condition', 'defective', 'notes', 'barcode', 'tags', 'name', 'merchant_sku'] as const;
@@ -131,12 +124,8 @@ export class LineSync {
   readonly #saved = new Map<string, Saved>();
   /** Creates sent and not confirmed: the draft as first sent, by draft key. */
   readonly #creating = new Map<string, Draft>();
-  readonly #retryMs: readonly number[];
   #desired: readonly Draft[] = [];
-  #running: Promise<void> | null = null;
-  #failure: unknown = null;
-  #stopped = false;
-  readonly #autoRun: boolean;
+  #flushing: Promise<void> | null = null;
 
   constructor(
     api: LineItemApi,
@@ -144,18 +133,12 @@ export class LineSync {
     packageId: number,
     loaded: readonly PackageLineItem[],
     drafts: readonly Draft[],
-    events: LineSyncEvents,
-    options: LineSyncOptions | readonly number[] = {},
+    events: LineSyncEvents = {},
   ) {
-    const { retryMs = [500, 1000, 2000, 4000, 8000], autoRun = true } = Array.isArray(options)
-      ? { retryMs: options as readonly number[] }
-      : (options as LineSyncOptions);
     this.#api = api;
     this.#accountId = accountId;
     this.#packageId = packageId;
     this.#events = events;
-    this.#retryMs = retryMs;
-    this.#autoRun = autoRun;
     for (const draft of drafts) {
       const item = loaded.find((i) => `li-${i.id}` === draft.key);
       if (item) this.#saved.set(draft.key, { id: item.id, draft });
@@ -171,10 +154,9 @@ export class LineSync {
     saved: readonly SavedLine[],
     drafts: readonly Draft[],
     events: LineSyncEvents,
-    options: LineSyncOptions = {},
     creating: readonly CreatingLine[] = [],
   ): LineSync {
-    const sync = new LineSync(api, accountId, packageId, [], drafts, events, options);
+    const sync = new LineSync(api, accountId, packageId, [], drafts, events);
     for (const line of saved) sync.#saved.set(line.key, { id: line.id, draft: line.draft });
     for (const line of creating) if (!sync.#saved.has(line.key)) sync.#creating.set(line.key, line.draft);
     return sync;
@@ -194,23 +176,28 @@ export class LineSync {
     return this.#desired;
   }
 
-  /** The refusal that stopped this sync, or null. */
-  get failure(): unknown {
-    return this.#failure;
-  }
-
-  /** The drafts to bring the station to (the latest call wins). */
+  /** The drafts to bring the station to (the latest call wins); sent by the next `flush`. */
   set(drafts: readonly Draft[]): void {
     this.#desired = drafts;
-    this.#failure = null;
-    if (this.#autoRun) this.#kick();
   }
 
-  /** Resolves when the station holds the latest drafts; rejects with the API's refusal. */
-  async flush(): Promise<void> {
-    this.#kick();
-    while (this.#running) await this.#running;
-    if (this.#failure !== null) throw this.#failure;
+  /**
+   * Sends what the station lacks, one request at a time, until it holds the latest drafts (a change
+   * made meanwhile goes too). Rejects with the first failure, the station's answer or its absence:
+   * trying again is the caller's. A flush asked for while one runs is that one.
+   */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#sendAll().finally(() => {
+      this.#flushing = null;
+    });
+    return this.#flushing;
+  }
+
+  async #sendAll(): Promise<void> {
+    for (let step = this.#nextStep(); step !== null; step = this.#nextStep()) {
+      await step();
+      this.#events.onSaved?.(this.saved);
+    }
   }
 
   /** The unit ids the station gave the drafts it created (by draft key). */
@@ -267,17 +254,6 @@ export class LineSync {
     return this.#nextStep() !== null;
   }
 
-  stop(): void {
-    this.#stopped = true;
-  }
-
-  #kick(): void {
-    if (this.#running || this.#stopped || this.#failure !== null) return;
-    this.#running = this.#run().finally(() => {
-      this.#running = null;
-    });
-  }
-
   #nextStep(): (() => Promise<void>) | null {
     const desiredKeys = new Set(this.#desired.map((d) => d.key));
     for (const [key, saved] of this.#saved) {
@@ -314,7 +290,7 @@ export class LineSync {
             });
           } catch (error) {
             // Refused for good: the station stored nothing under the key, so the next try sends the draft as it is then.
-            if (error instanceof ApiError && !retriable(error)) {
+            if (!worthRetrying(error)) {
               this.#creating.delete(draft.key);
               this.#events.onCreating?.(this.creating);
             }
@@ -347,35 +323,6 @@ export class LineSync {
     }
     return null;
   }
-
-  async #run(): Promise<void> {
-    let attempt = 0;
-    for (;;) {
-      if (this.#stopped) return;
-      const step = this.#nextStep();
-      if (!step) {
-        this.#events.onState('saved', null);
-        return;
-      }
-      this.#events.onState(attempt === 0 ? 'saving' : 'retrying', null);
-      try {
-        await step();
-        attempt = 0;
-        this.#events.onSaved?.(this.saved);
-      } catch (error) {
-        if (error instanceof ApiError && !retriable(error)) {
-          this.#failure = error;
-          this.#events.onState('failed', error);
-          return;
-        }
-        // Unreachable station, 429 or 5xx: keep the work and try again.
-        this.#events.onState('retrying', error);
-        const delay = this.#retryMs[Math.min(attempt, this.#retryMs.length - 1)] ?? 1000;
-        attempt++;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
-  }
 }
 
 /** `draft` as the station's `item` holds it: labelled, or put (with its bin and who); the same draft when neither is new. */
@@ -389,8 +336,4 @@ function heldBy(draft: Draft, item: PackageLineItem): Draft {
     ...(put ? { put_confirmed: true, put_by: item.put_by ?? null, bin: item.bin ?? draft.bin } : {}),
     unit_id: draft.unit_id ?? item.unit_id ?? null,
   };
-}
-
-export function retriable(error: ApiError): boolean {
-  return error.status === 429 || error.status >= 500;
 }

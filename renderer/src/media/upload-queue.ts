@@ -1,11 +1,13 @@
 import { ApiError } from '#shared/api/client.ts';
 import type { MediaFile } from '#shared/api/media.ts';
+import { DOCK_RETRY, type RetryPolicy, untilLanded } from '#shared/api/retry-policy.ts';
 
 /*
- * Photos upload in the background, one at a time, retrying until they land: the worker sees the
- * thumbnail at once and keeps scanning. Each upload carries its own Idempotency-Key, so a retry after
- * a lost answer never stores the photo twice. Only a refusal that no retry can fix (wrong type, too
- * large, package gone) stops an upload, and it stays on screen marked as failed. Each carries the time
+ * Photos upload in the background, one at a time, retrying until they land (as the one retry policy
+ * says, `#shared/api/retry-policy.ts`): the worker sees the thumbnail at once and keeps scanning. Each
+ * upload carries its own Idempotency-Key, so a retry after a lost answer never stores the photo twice.
+ * Only a refusal that no retry can fix (wrong type, too large, package gone) stops an upload, and it
+ * stays on screen marked as failed. Each carries the time
  * it was taken, so a photo sent late keeps it; a time the station will not take (a terminal clock far
  * off) is dropped rather than the photo.
  */
@@ -43,7 +45,8 @@ export interface UploadQueueOptions {
   api: MediaApi;
   onChange(uploads: readonly Upload[]): void;
   keeper?: UploadKeeper;
-  retryMs?: readonly number[];
+  /** When a failed upload is tried again (the dock's policy by default). */
+  retry?: RetryPolicy;
   sleep?: (ms: number) => Promise<void>;
   /** The capture time of a photo added now (the browser's clock by default). */
   now?: () => Date;
@@ -53,6 +56,8 @@ export class UploadQueue {
   readonly #options: UploadQueueOptions;
   #uploads: Upload[] = [];
   #running = false;
+  /** Withdraws the upload being sent (an undo): no further try. */
+  #sending: { id: string; withdraw: AbortController } | null = null;
 
   constructor(options: UploadQueueOptions) {
     this.#options = options;
@@ -98,6 +103,7 @@ export class UploadQueue {
   /** Forgets an upload (undo of a photo); the caller deletes the stored file when there is one. */
   remove(id: string): Upload | null {
     const found = this.#uploads.find((u) => u.id === id) ?? null;
+    if (this.#sending?.id === id) this.#sending.withdraw.abort();
     this.#uploads = this.#uploads.filter((u) => u.id !== id);
     this.#options.keeper?.remove(id);
     this.#emit();
@@ -129,32 +135,46 @@ export class UploadQueue {
       for (;;) {
         const next = this.#uploads.find((u) => u.state === 'queued' || u.state === 'retrying');
         if (!next) return;
-        this.#patch(next.id, { state: 'uploading', attempts: next.attempts + 1 });
-        try {
-          const media = await this.#options.api.uploadMedia(next.accountId, next.packageId, next.blob, {
-            contentType: next.contentType,
-            idempotencyKey: `upload-${next.id}`,
-            ...(next.capturedAt === null ? {} : { capturedAt: next.capturedAt }),
-          });
-          this.#patch(next.id, { state: 'done', media, error: null });
-        } catch (error) {
-          if (!this.#uploads.some((u) => u.id === next.id)) continue;
-          if (refusedCaptureTime(error) && next.capturedAt !== null) {
-            // The photo matters more than its time: send it again without one (the same key: nothing was stored).
-            this.#patch(next.id, { state: 'queued', capturedAt: null });
-            continue;
-          }
-          if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
-            this.#patch(next.id, { state: 'failed', error: error.message });
-            continue;
-          }
-          this.#patch(next.id, { state: 'retrying', error: error instanceof Error ? error.message : String(error) });
-          const retry = this.#options.retryMs ?? [1000, 2000, 4000, 8000, 15000];
-          await (this.#options.sleep ?? defaultSleep)(retry[Math.min(next.attempts, retry.length - 1)] ?? 15000);
-        }
+        await this.#send(next);
       }
     } finally {
       this.#running = false;
+    }
+  }
+
+  /** Sends one upload until it is stored, refused or withdrawn. */
+  async #send(upload: Upload): Promise<void> {
+    const withdraw = new AbortController();
+    this.#sending = { id: upload.id, withdraw };
+    const { capturedAt } = upload;
+    let { attempts } = upload;
+    try {
+      const media = await untilLanded(
+        () => {
+          this.#patch(upload.id, { state: 'uploading', attempts: ++attempts });
+          return this.#options.api.uploadMedia(upload.accountId, upload.packageId, upload.blob, {
+            contentType: upload.contentType,
+            idempotencyKey: `upload-${upload.id}`,
+            ...(capturedAt === null ? {} : { capturedAt }),
+          });
+        },
+        this.#options.retry ?? DOCK_RETRY,
+        {
+          signal: withdraw.signal,
+          onRetry: (error) => this.#patch(upload.id, { state: 'retrying', error: error instanceof Error ? error.message : String(error) }),
+        },
+      );
+      this.#patch(upload.id, { state: 'done', media, error: null });
+    } catch (error) {
+      if (withdraw.signal.aborted) return;
+      if (refusedCaptureTime(error) && capturedAt !== null) {
+        // The photo matters more than its time: send it again without one (the same key: nothing was stored).
+        this.#patch(upload.id, { state: 'queued', capturedAt: null });
+        return;
+      }
+      this.#patch(upload.id, { state: 'failed', error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      this.#sending = null;
     }
   }
 }

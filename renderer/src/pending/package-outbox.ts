@@ -1,7 +1,8 @@
-import { ApiError } from '#shared/api/client.ts';
+import type { ApiError } from '#shared/api/client.ts';
 import type { ReturnPackage, ReturnPackageUpdate } from '#shared/api/return-packages.ts';
+import { DOCK_RETRY, type RetryPolicy, untilLanded } from '#shared/api/retry-policy.ts';
 import { type Draft, draftFromLineItem } from '../inspect/drafts.ts';
-import { type LineItemApi, LineSync, retriable, type SyncState } from '../inspect/line-sync.ts';
+import { type LineItemApi, LineSync, type LineSyncEvents } from '../inspect/line-sync.ts';
 import type { PendingDb, PendingPackage, ReceiveIntent } from './pending-db.ts';
 import { pendingKey } from './pending-key.ts';
 
@@ -14,7 +15,8 @@ import { pendingKey } from './pending-key.ts';
  *
  * The screen never waits for this queue: F2 waits only until the receive lands or the station proves
  * unreachable, then the package shows as pending ("Receiving…") and the worker opens the next parcel.
- * See docs/decisions/ui-outbox.md.
+ * A failed request is tried again as the one retry policy says (`#shared/api/retry-policy.ts`); this
+ * queue holds the only state of a package's sending. See docs/decisions/ui-outbox.md.
  */
 
 export interface OutboxApi extends LineItemApi {
@@ -24,6 +26,9 @@ export interface OutboxApi extends LineItemApi {
 
 /** queued: behind another package · sending · retrying: the station is unreachable or busy · failed: refused. */
 export type PendingState = 'queued' | 'sending' | 'retrying' | 'failed';
+
+/** How the package on screen stands with the station: all saved, being sent, waiting to retry, or refused. */
+export type SyncState = 'saved' | 'saving' | 'retrying' | 'failed';
 
 export interface PendingEntry {
   key: string;
@@ -56,7 +61,8 @@ export interface OutboxOptions {
   /** The queue's database; a promise lets the page load Dexie after its first screen. */
   db: PendingDb | Promise<PendingDb>;
   events: OutboxEvents;
-  retryMs?: readonly number[];
+  /** When a failed request is tried again (the dock's policy by default). */
+  retry?: RetryPolicy;
   /** An F2 not answered within this time is shown as pending too (a station that hangs, not refuses). */
   pendingAfterMs?: number;
 }
@@ -74,7 +80,6 @@ interface Sender {
   announceLater: boolean;
 }
 
-const DEFAULT_RETRY_MS = [500, 1000, 2000, 4000, 8000] as const;
 const unitsOf = (drafts: readonly Draft[]) => drafts.reduce((sum, d) => sum + d.quantity, 0);
 
 export class PackageOutbox {
@@ -104,7 +109,7 @@ export class PackageOutbox {
         if (this.#senders.has(record.key)) continue;
         this.#lastSeq = Math.max(this.#lastSeq, record.seq);
         const sender = this.#newSender(record, (events) =>
-          LineSync.resume(this.#options.api, record.accountId, record.packageId, record.saved, record.drafts, events, this.#syncOptions(), record.creating),
+          LineSync.resume(this.#options.api, record.accountId, record.packageId, record.saved, record.drafts, events, record.creating),
         );
         sender.stored = true;
         sender.announceLater = true;
@@ -122,7 +127,7 @@ export class PackageOutbox {
     if (existing) return [...existing.sync.drafts];
     const drafts = pkg.line_items.map(draftFromLineItem);
     const record: PendingPackage = { key, seq: 0, accountId, packageId: pkg.id, trackingNumber: pkg.tracking_number, saved: [], drafts, receive: null };
-    this.#newSender(record, (events) => new LineSync(this.#options.api, accountId, pkg.id, pkg.line_items, drafts, events, this.#syncOptions()));
+    this.#newSender(record, (events) => new LineSync(this.#options.api, accountId, pkg.id, pkg.line_items, drafts, events));
     return drafts;
   }
 
@@ -210,26 +215,18 @@ export class PackageOutbox {
     while (this.#draining) await this.#draining;
   }
 
-  #syncOptions() {
-    return { retryMs: this.#options.retryMs ?? DEFAULT_RETRY_MS, autoRun: false };
-  }
-
-  #newSender(record: PendingPackage, makeSync: (events: ConstructorParameters<typeof LineSync>[5]) => LineSync): Sender {
+  #newSender(record: PendingPackage, makeSync: (events: LineSyncEvents) => LineSync): Sender {
     const sender: Sender = { record, sync: null as unknown as LineSync, state: 'saved', error: null, stored: false, waiter: null, announceLater: false };
     sender.sync = makeSync({
-      onState: (state, error) => {
-        if (state === 'saving') sender.state = 'sending';
-        if (state === 'retrying') {
-          sender.state = 'retrying';
-          sender.error = error;
-          this.#stationUnreachable();
-        }
-        this.#emit();
-      },
       onSaved: (saved) => {
         sender.record.saved = [...saved];
         sender.record.creating = sender.sync.creating;
         this.#persist(sender);
+        // A step landed: the station answers again, the rest is being sent.
+        if (sender.state === 'retrying') {
+          sender.state = 'sending';
+          this.#emit();
+        }
       },
       // Kept before the create goes out: a reload replays the body the station may already hold.
       onCreating: (creating) => {
@@ -310,9 +307,24 @@ export class PackageOutbox {
     });
   }
 
+  /** Sends `send` until it lands, the package shown as retrying meanwhile; rejects with the station's refusal. */
+  #untilLanded<T>(sender: Sender, send: () => Promise<T>): Promise<T> {
+    sender.state = 'sending';
+    this.#emit();
+    return untilLanded(send, this.#options.retry ?? DOCK_RETRY, {
+      onRetry: (error) => {
+        sender.state = 'retrying';
+        sender.error = error;
+        this.#stationUnreachable();
+        this.#emit();
+      },
+    });
+  }
+
   async #send(sender: Sender): Promise<void> {
     try {
-      await sender.sync.flush();
+      // Each try sends what the drafts want by then: a change made while the station was away goes too.
+      await this.#untilLanded(sender, () => sender.sync.flush());
     } catch (error) {
       // A line the station refuses: the receive cannot go ahead either; the drafts stay for the worker.
       sender.record.receive = null;
@@ -332,28 +344,19 @@ export class PackageOutbox {
   async #sendReceive(sender: Sender, intent: ReceiveIntent): Promise<void> {
     const { api } = this.#options;
     const { accountId, packageId } = sender.record;
-    const retryMs = this.#options.retryMs ?? DEFAULT_RETRY_MS;
-    for (let attempt = 0; ; attempt++) {
-      sender.state = attempt === 0 ? 'sending' : 'retrying';
-      this.#emit();
-      try {
+    try {
+      const pkg = await this.#untilLanded(sender, async () => {
         // A correction keeps who received the package and when; its changed items say who corrected them.
         if (!intent.correcting) await api.updatePackage(accountId, packageId, { status: 'received', processor_id: intent.operatorId });
-        return this.#received(sender, await api.getPackage(accountId, packageId));
-      } catch (error) {
-        if (error instanceof ApiError && !retriable(error)) {
-          // The station may have taken an earlier attempt and lost only its answer: ask before failing.
-          const now = await api.getPackage(accountId, packageId).catch(() => null);
-          if (now?.status === 'received' && now.processor_id === intent.operatorId && !intent.correcting) return this.#received(sender, now);
-          sender.record.receive = null;
-          return this.#refused(sender, error);
-        }
-        sender.state = 'retrying';
-        sender.error = error;
-        this.#stationUnreachable();
-        this.#emit();
-        await new Promise((resolve) => setTimeout(resolve, retryMs[Math.min(attempt, retryMs.length - 1)] ?? 1000));
-      }
+        return api.getPackage(accountId, packageId);
+      });
+      return this.#received(sender, pkg);
+    } catch (error) {
+      // The station may have taken an earlier attempt and lost only its answer: ask before failing.
+      const now = await api.getPackage(accountId, packageId).catch(() => null);
+      if (now?.status === 'received' && now.processor_id === intent.operatorId && !intent.correcting) return this.#received(sender, now);
+      sender.record.receive = null;
+      return this.#refused(sender, error);
     }
   }
 

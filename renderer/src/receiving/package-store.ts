@@ -7,9 +7,8 @@ import { describeError } from '../api/describe-error.ts';
 import { type Disposition, type DispositionRuleLike, sameBin } from '#shared/dispositions.ts';
 import { applyRules, type DispositionFacts, knownBin, overridden, withRules } from '../inspect/disposition.ts';
 import { addUnit, applyItemScan, type Draft, type KeepReason, lineRows, removeUnit, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
-import type { SyncState } from '../inspect/line-sync.ts';
 import type { Upload, UploadQueue } from '../media/upload-queue.ts';
-import type { PackageOutbox } from '../pending/package-outbox.ts';
+import type { PackageOutbox, SyncState } from '../pending/package-outbox.ts';
 
 /*
  * The package on the bench: its return, the worker's drafts, the undo history and the photos.

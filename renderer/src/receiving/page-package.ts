@@ -1,11 +1,13 @@
 import { create } from 'zustand';
 import { describeError } from '../api/describe-error.ts';
+import { DOCK_RETRY } from '#shared/api/retry-policy.ts';
 import { pageClient } from '../api/station-api.ts';
 import { UploadQueue } from '../media/upload-queue.ts';
 import { keepUploadsIn } from '../pending/kept-uploads.ts';
 import { PackageOutbox, type PendingEntry } from '../pending/package-outbox.ts';
 import { useDispositionRules } from '../state/disposition-rules.ts';
 import { notify } from '../state/feedback-store.ts';
+import { stationBack } from '../state/station-link.ts';
 import { createPackageStore } from './package-store.ts';
 
 /*
@@ -18,6 +20,8 @@ import { createPackageStore } from './package-store.ts';
 export const usePending = create<{ entries: readonly PendingEntry[] }>()(() => ({ entries: [] }));
 
 const client = pageClient;
+/** Both queues retry as the dock does, and at once when the station answers again. */
+const retry = { ...DOCK_RETRY, stationBack };
 
 const unitsText = (units: number) => `${units} unit${units === 1 ? '' : 's'}`;
 
@@ -28,6 +32,7 @@ const keptUploads = keepUploadsIn(pendingDb);
 export const outbox = new PackageOutbox({
   api: client,
   db: pendingDb,
+  retry,
   events: {
     onChange(entries) {
       usePending.setState({ entries });
@@ -54,6 +59,7 @@ export const uploads = new UploadQueue({
   api: client,
   onChange: (list) => usePackage.setState({ uploads: list }),
   keeper: keptUploads,
+  retry,
 });
 
 /** Sends again what an earlier page left unsent (a reload, a closed tab): line items and receives, then photos. */

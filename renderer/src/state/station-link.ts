@@ -1,5 +1,6 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { ApiClient } from '#shared/api/client.ts';
+import { StationBack } from '#shared/api/retry-policy.ts';
 import type { StationStatus } from '#shared/api/station.ts';
 import type { Health } from '#shared/health.ts';
 import type { StationConnection } from '#shared/station-config.ts';
@@ -74,6 +75,20 @@ export function createStationLink(client: StationLinkClient, settings: Pick<Stat
 
 /** This page's link, on the page's client (`main.tsx` connects it and tells it every call's reach). */
 export const useStationLink = createStationLink(pageClient, useStationSettings);
+
+/**
+ * Tells `back` each time `link` finds the station answering after it was away (or answering for the
+ * first time): every retry waiting on it goes at once. Returns the stop function.
+ */
+export function announceStationBack(link: StationLinkStore, back: StationBack): () => void {
+  return link.subscribe((now, before) => {
+    if (now.link === 'online' && before.link !== 'online') back.arrived();
+  });
+}
+
+/** This page's: the dock's queues and event streams wait on it (work held meanwhile goes at once). */
+export const stationBack = new StationBack();
+announceStationBack(useStationLink, stationBack);
 
 /** The accounts of this station (the station token acts on every one). */
 export function stationAccounts(): number[] {

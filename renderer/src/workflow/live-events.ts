@@ -3,7 +3,7 @@ import type { StationEvent } from '#shared/api/events.ts';
 import { usePackageList, useReturnList } from '../lists/lists-store.ts';
 import { usePackage } from '../receiving/page-package.ts';
 import { useNav } from '../state/nav-store.ts';
-import { useStationLink } from '../state/station-link.ts';
+import { stationBack, useStationLink } from '../state/station-link.ts';
 import { setSyncStatus } from '../sync/sync-store.ts';
 
 /*
@@ -47,7 +47,7 @@ export function handleEvent(event: StationEvent): void {
 export function followAccounts(client: Pick<ApiClient, 'subscribeEvents'>, accountIds: readonly number[], reconnectMs = 2000): () => void {
   const controller = new AbortController();
   for (const accountId of accountIds) {
-    void client.subscribeEvents(accountId, { signal: controller.signal, onEvent: handleEvent, reconnectMs }).catch(() => undefined);
+    void client.subscribeEvents(accountId, { signal: controller.signal, onEvent: handleEvent, reconnectMs, stationBack }).catch(() => undefined);
   }
   return () => controller.abort();
 }
