@@ -37,6 +37,20 @@ const notSync = {
   regex: String.raw`^(\.\./)+sync/`,
   message: 'domain never imports sync: raise a change through the store (the outbox slot, change events) or ask through domain/sync-port.ts.',
 };
+// sync's folders (electron/station/sync/README.md): push and pull never import each other (what both
+// need lives in links/, lists/ or upstream/), and upstream/ — talking to the upstream — knows nothing
+// else of sync.
+const syncImports = (...more) => ['error', { patterns: [...engineOnlyInStore, notApi, ...more] }];
+const notPull = { regex: String.raw`^(\.\./)+pull/`, message: 'push never imports pull: what both need lives in links/, lists/ or upstream/.' };
+const notPush = { regex: String.raw`^(\.\./)+push/`, message: 'pull never imports push: what both need lives in links/, lists/ or upstream/.' };
+const neitherRound = {
+  regex: String.raw`^(\.\./)+(pull|push)/`,
+  message: 'links/ and lists/ serve both pull and push: they import neither.',
+};
+const onlyUpstream = {
+  regex: String.raw`^\.\./(?!\.\./)`,
+  message: 'upstream/ talks to the upstream and knows nothing else of sync: pass what it needs in.',
+};
 // `store.db` (Dexie) and `store.inMemory` (the engine's own records) are the store's insides: no file
 // of api/, domain/ or sync/ reaches them. Reads go through the aggregates (`store.packages`,
 // `store.returns`, ...) or the read-only tables (`store.tables`), writes through `store.write`.
@@ -145,10 +159,14 @@ export default tseslint.config(
   {
     files: ['electron/station/sync/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi] }],
+      'no-restricted-imports': syncImports(),
       'no-restricted-syntax': ['error', ...storeInsides],
     },
   },
+  { files: ['electron/station/sync/push/**'], rules: { 'no-restricted-imports': syncImports(notPull) } },
+  { files: ['electron/station/sync/pull/**'], rules: { 'no-restricted-imports': syncImports(notPush) } },
+  { files: ['electron/station/sync/links/**', 'electron/station/sync/lists/**'], rules: { 'no-restricted-imports': syncImports(neitherRound) } },
+  { files: ['electron/station/sync/upstream/**'], rules: { 'no-restricted-imports': syncImports(onlyUpstream) } },
   {
     files: ['shared/**'],
     rules: {

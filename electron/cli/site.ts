@@ -13,7 +13,7 @@ import { joinHub, SiteJoinError } from '../station/site/join.ts';
 import { ownWorkersOf } from '../station/site/site-config.ts';
 import { currentMembership, saveJoinedSite, siteViewOf } from '../station/site/membership.ts';
 import { TakeOverRefused, takeOverAsHub } from '../station/site/take-over.ts';
-import { createSyncEngine } from '../station/sync/engine.ts';
+import { createSyncEngine } from '../station/sync/sync-engine.ts';
 import { displayUrl } from '../station/sync/settings.ts';
 import { sha256Fingerprint } from '../station/tls/pinned-fetch.ts';
 import { TLS_DIR } from '../station/tls/station-certificates.ts';

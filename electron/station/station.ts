@@ -15,7 +15,7 @@ import type { SystemPrinter } from './printing/printers.ts';
 import { type PrintQueue, startPrintQueue } from './printing/queue.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { openStore, type OpenStoreOptions, type StationStore, storeStatsOf } from './store/index.ts';
-import { createSyncEngine, type SyncEngine } from './sync/engine.ts';
+import { createSyncEngine, type SyncEngine } from './sync/sync-engine.ts';
 import { takeOverAsHub } from './site/take-over.ts';
 import { displayUrl, upgradeUpstreamSettings } from './sync/settings.ts';
 import { fillOperatorUids } from './domain/operators.ts';

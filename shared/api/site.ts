@@ -149,6 +149,8 @@ export const UplinkOfferSchema = z.object({
   offered: z.boolean(),
   /** The hub's answer, or why there is none, in words for a person. */
   message: z.string(),
+  /** Whether the hub answered: when it did not, a supervisor may take over without it (its machine lost). */
+  hub_answered: z.boolean(),
 });
 export type UplinkOffer = z.infer<typeof UplinkOfferSchema>;
 

@@ -5,7 +5,7 @@ import { stationAddresses } from '#shared/api/sync.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
 import { openStation, type Station } from '../../electron/station/station.ts';
 import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
-import type { UpstreamSettings } from '../../electron/station/sync/upstream-client.ts';
+import type { UpstreamSettings } from '../../electron/station/sync/upstream/upstream-client.ts';
 import type { FakeReturnsService } from '../sync/fake-returns-service.ts';
 import { RTT_MS, type Sim, SimStation } from './sync-sim.ts';
 
@@ -15,7 +15,7 @@ import { RTT_MS, type Sim, SimStation } from './sync-sim.ts';
  * API the site's stations sync with. Following the hub's event stream is simulated: a change the hub
  * commits (a member's push, its own pull) makes every member pull `RTT_MS / 2` later, as an event
  * reaching a member over the site's network would — the follower's own code
- * (sync/upstream-events.ts) is measured in real processes by the `site` section's real part.
+ * (sync/upstream/upstream-events.ts) is measured in real processes by the `site` section's real part.
  */
 
 export class SimHub {

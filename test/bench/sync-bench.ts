@@ -11,7 +11,7 @@ import { runScript } from '../../electron/station/domain/context.ts';
 import { loadConfigCache } from '../../electron/station/domain/config-cache.ts';
 import { updatePackage } from '../../electron/station/domain/packages.ts';
 import { openStore, type StationStore } from '../../electron/station/store/index.ts';
-import { createSyncEngine, type SyncEngine } from '../../electron/station/sync/engine.ts';
+import { createSyncEngine, type SyncEngine } from '../../electron/station/sync/sync-engine.ts';
 import { DEFAULT_PULL_INTERVAL_MS } from '../../electron/station/sync/scheduler.ts';
 import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import { startStation, type RunningStation } from '../support/station-process.ts';

@@ -1,5 +1,5 @@
 import { updatePackage } from '../../electron/station/domain/packages.ts';
-import { listState } from '../../electron/station/sync/list-state.ts';
+import { listState } from '../../electron/station/sync/lists/list-state.ts';
 import type { BenchRow } from './report.ts';
 import { SimHub } from './sim-hub.ts';
 import { HOUR, MINUTE, requestsBetween, RTT_MS, seeded, seedNewPackage, seedUpstream, Sim, SimStation, startSimFake } from './sync-sim.ts';

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { Clock } from '../../electron/station/domain/clock.ts';
 import { seedCatalog } from '../../electron/station/domain/catalog.ts';
 import { openStore, type StationStore, trackingKey } from '../../electron/station/store/index.ts';
-import type { RoundReport } from '../../electron/station/sync/context.ts';
-import { createSyncEngine, type SyncEngine } from '../../electron/station/sync/engine.ts';
+import type { RoundReport } from '../../electron/station/sync/sync-context.ts';
+import { createSyncEngine, type SyncEngine } from '../../electron/station/sync/sync-engine.ts';
 import { DEFAULT_PULL_INTERVAL_MS } from '../../electron/station/sync/scheduler.ts';
 import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
-import type { FetchLike, UpstreamSettings } from '../../electron/station/sync/upstream-client.ts';
+import type { FetchLike, UpstreamSettings } from '../../electron/station/sync/upstream/upstream-client.ts';
 import { type FakeReturnsService, type PackageSeed, startFakeReturnsService, type FakeModes } from '../sync/fake-returns-service.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 

@@ -1,7 +1,7 @@
 import { createLineItem } from '../../electron/station/domain/line-items.ts';
 import { attachMedia } from '../../electron/station/domain/media-files.ts';
 import { createPackage, updatePackage } from '../../electron/station/domain/packages.ts';
-import { listState } from '../../electron/station/sync/list-state.ts';
+import { listState } from '../../electron/station/sync/lists/list-state.ts';
 import { DEFAULT_PULL_INTERVAL_MS } from '../../electron/station/sync/scheduler.ts';
 import type { FakeReturnsService } from '../sync/fake-returns-service.ts';
 import type { BenchRow } from './report.ts';

@@ -36,7 +36,7 @@ function page(cable: StationCable) {
     api: client,
     db: new PendingDb('pending', { indexedDB: new IDBFactory(), IDBKeyRange }),
     retry: { firstMs: 5, maxMs: 20 },
-    events: { onChange: () => usePackage.getState().syncChanged(), onLateReceived: () => undefined, onLateRefused: () => undefined },
+    events: { onChange: () => usePackage.getState().outboxChanged(), onLateReceived: () => undefined, onLateRefused: () => undefined },
   });
   const uploads = new UploadQueue({ api: client, onChange: () => undefined });
   const usePackage = createPackageStore({ outbox, uploads, deleteMedia: (a, p, m) => client.deleteMedia(a, p, m), dispositionRules: () => rules });

@@ -38,7 +38,7 @@ function page(idb: InstanceType<typeof IDBFactory>, cable: StationCable, pending
     retry,
     ...(pendingAfterMs === undefined ? {} : { pendingAfterMs }),
     events: {
-      onChange: () => usePackage.getState().syncChanged(),
+      onChange: () => usePackage.getState().outboxChanged(),
       onLateReceived: (entry: PendingEntry, pkg: ReturnPackage) => late.push(`received ${pkg.tracking_number} ${entry.units}`),
       onLateRefused: (entry: PendingEntry) => late.push(`refused ${entry.trackingNumber}`),
     },
@@ -104,7 +104,7 @@ describe('the package store with its outbox, against a real station', () => {
     // The next parcel is worked while the first waits (opened before the cable went down is enough here).
     before.usePackage.getState().open({ accountId: 1, pkg: b.pkg, ret: b.ret });
     before.usePackage.getState().scanItem(b.skus[2]);
-    expect(before.usePackage.getState().sync).not.toBe('saved');
+    expect(before.outbox.syncStateOf(1, b.pkg.id).state).not.toBe('saved');
     await expect
       .poll(() => before.outbox.entries.map((e) => [e.trackingNumber, e.receiving, e.units]))
       .toEqual([
@@ -298,6 +298,6 @@ describe('the package store with its outbox, against a real station', () => {
     expect(p.usePackage.getState().undo()).toBe(`scan ${a.skus[1]}`);
     await p.outbox.idle();
     expect(quantities(await p.client.getPackage(1, a.pkg.id))).toEqual([[a.ret.return_line_items[1]?.id, 1]]);
-    expect(p.usePackage.getState().sync).toBe('saved');
+    expect(p.outbox.syncStateOf(1, a.pkg.id).state).toBe('saved');
   });
 });

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /*
- * The README and docs/ name files of the repository in backticks (`electron/station/sync/pull.ts`,
+ * The README and docs/ name files of the repository in backticks (`electron/station/sync/pull/pull.ts`,
  * `decisions/sync.md`): every such name must exist, so a move or a rename cannot leave the docs
  * pointing at nothing. Files the station writes at run time (`station.db`, `desktop.json`, …) and
  * built output are not in the repository and are listed here.

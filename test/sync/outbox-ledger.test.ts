@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type OutboxEntry, type StationStore } from '../../electron/station/store/index.ts';
-import { createSyncEngine } from '../../electron/station/sync/engine.ts';
-import { createOutboxLedger } from '../../electron/station/sync/outbox-ledger.ts';
+import { createSyncEngine } from '../../electron/station/sync/sync-engine.ts';
+import { createOutboxLedger } from '../../electron/station/sync/outbox/outbox-ledger.ts';
 import { removeUpstreamSettings, writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import { tempDataDir } from '../store/fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
- * The outbox's ledger (sync/outbox-ledger.ts) counts the waiting changes the sync status shows and
+ * The outbox's ledger (sync/outbox/outbox-ledger.ts) counts the waiting changes the sync status shows and
  * finds the next backed-off one without reading the outbox: it must agree with a read of the outbox
  * after any sequence of writes, writes racing its first read, and a failed commit's repair.
  */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createShareEstimator } from '../../electron/station/sync/budget-share.ts';
-import { createRateBudget } from '../../electron/station/sync/rate-budget.ts';
-import { idleIntervalMs, IDLE_PULL_MAX_MS } from '../../electron/station/sync/pull.ts';
-import { GATE_CAP_MS, GATE_FLOOR_MS, gateBackoffMs, UpstreamBackingOffError } from '../../electron/station/sync/upstream-gate.ts';
+import { createShareEstimator } from '../../electron/station/sync/upstream/budget-share.ts';
+import { createRateBudget } from '../../electron/station/sync/upstream/rate-budget.ts';
+import { idleIntervalMs, IDLE_PULL_MAX_MS } from '../../electron/station/sync/pull/pull.ts';
+import { GATE_CAP_MS, GATE_FLOOR_MS, gateBackoffMs, UpstreamBackingOffError } from '../../electron/station/sync/upstream/upstream-gate.ts';
 
 /*
  * The rate budget's gate (a failing upstream is not hammered) and its estimate of how many consumers

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { markChanged } from '../../electron/station/domain/outbox.ts';
 import { openStore, type ReturnPackage, type ReturnRecord, type StationStore } from '../../electron/station/store/index.ts';
-import { putLink } from '../../electron/station/sync/links.ts';
+import { putLink } from '../../electron/station/sync/links/upstream-links.ts';
 import { saveSiteTrust, saveUpstreamSettings } from '../../electron/station/sync/settings.ts';
-import type { UpstreamSettings } from '../../electron/station/sync/upstream-client.ts';
+import type { UpstreamSettings } from '../../electron/station/sync/upstream/upstream-client.ts';
 import { samplePackage, sampleReturn, tempDataDir } from '../store/fixtures.ts';
 
 /*
- * Links belong to one upstream (docs/decisions/site-promote.md, sync/relink.ts): new settings that
+ * Links belong to one upstream (docs/decisions/site-promote.md, sync/links/relink.ts): new settings that
  * name another upstream drop them in their own write and make every unsent change wait for a read;
  * a new token, or the same hub's authority rolling to its successor, keeps them. On the real store.
  */

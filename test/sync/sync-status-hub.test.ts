@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type StationStore } from '../../electron/station/store/index.ts';
-import { createOutboxLedger } from '../../electron/station/sync/outbox-ledger.ts';
+import { createOutboxLedger } from '../../electron/station/sync/outbox/outbox-ledger.ts';
 import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import { syncStatusOf } from '../../electron/station/sync/status.ts';
-import type { UpstreamSettings } from '../../electron/station/sync/upstream-client.ts';
+import type { UpstreamSettings } from '../../electron/station/sync/upstream/upstream-client.ts';
 import { tempDataDir } from '../store/fixtures.ts';
 
 /*

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/station/store/index.ts';
-import { createSyncEngine } from '../../electron/station/sync/engine.ts';
+import { createSyncEngine } from '../../electron/station/sync/sync-engine.ts';
 import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import { tempDataDir } from '../store/fixtures.ts';
 import { RETURN_BODY, runCli, startLocal, startUpstream, tempDir, tracking, type Upstream, waitFor } from './support.ts';

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { startUpstreamEvents, type UpstreamEvents, type UpstreamEventsState } from '../../electron/station/sync/upstream-events.ts';
-import type { UpstreamSettings } from '../../electron/station/sync/upstream-client.ts';
-import { createRateBudget, type RateBudget } from '../../electron/station/sync/rate-budget.ts';
+import { startUpstreamEvents, type UpstreamEvents, type UpstreamEventsState } from '../../electron/station/sync/upstream/upstream-events.ts';
+import type { UpstreamSettings } from '../../electron/station/sync/upstream/upstream-client.ts';
+import { createRateBudget, type RateBudget } from '../../electron/station/sync/upstream/rate-budget.ts';
 import { waitFor } from './support.ts';
 
 /*

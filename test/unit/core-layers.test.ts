@@ -15,7 +15,7 @@ async function problems(filePath: string, code: string): Promise<string[]> {
 
 describe('the core layers', () => {
   it('domain never imports sync or api', async () => {
-    expect(await problems('electron/station/domain/new-rule.ts', "import { x } from '../sync/engine.ts';")).toEqual([
+    expect(await problems('electron/station/domain/new-rule.ts', "import { x } from '../sync/sync-engine.ts';")).toEqual([
       expect.stringMatching(/domain never imports sync/),
     ]);
     expect(await problems('electron/station/domain/new-rule.ts', "import { x } from '../api/route.ts';")).toEqual([expect.stringMatching(/never import it/)]);
@@ -24,6 +24,29 @@ describe('the core layers', () => {
   it('sync never imports api; it may use domain', async () => {
     expect(await problems('electron/station/sync/new-step.ts', "import { x } from '../api/view-cache.ts';")).toHaveLength(1);
     expect(await problems('electron/station/sync/new-step.ts', "import { x } from '../domain/change-log.ts';")).toEqual([]);
+  });
+
+  it('in sync, push and pull never import each other, links/ and lists/ neither, and upstream/ nothing else of sync', async () => {
+    expect(await problems('electron/station/sync/push/new.ts', "import { x } from '../pull/pull.ts';")).toEqual([
+      expect.stringMatching(/push never imports pull/),
+    ]);
+    expect(await problems('electron/station/sync/push/new.ts', "import { x } from '../lists/list-kinds.ts';")).toEqual([]);
+    expect(await problems('electron/station/sync/pull/new.ts', "import { x } from '../push/push.ts';")).toEqual([
+      expect.stringMatching(/pull never imports push/),
+    ]);
+    for (const file of ['electron/station/sync/links/new.ts', 'electron/station/sync/lists/new.ts']) {
+      expect(await problems(file, "import { x } from '../pull/pull.ts';")).toEqual([expect.stringMatching(/import neither/)]);
+      expect(await problems(file, "import { x } from '../upstream/answers.ts';")).toEqual([]);
+    }
+    expect(await problems('electron/station/sync/upstream/new.ts', "import { x } from '../sync-context.ts';")).toEqual([
+      expect.stringMatching(/knows nothing else of sync/),
+    ]);
+    expect(await problems('electron/station/sync/upstream/new.ts', "import { x } from '../../store/index.ts';")).toEqual([]);
+    // The store's and the API's rules hold in the folders too.
+    expect(await problems('electron/station/sync/push/new.ts', "import { x } from 'dexie';")).toEqual([expect.stringMatching(/knows the engine/)]);
+    expect(await problems('electron/station/sync/upstream/new.ts', "import { x } from '../../api/route.ts';")).toEqual([
+      expect.stringMatching(/never import it/),
+    ]);
   });
 
   it('api, domain and sync see the store only through store/index.ts, and never the engine', async () => {
@@ -71,13 +94,13 @@ describe('the core layers', () => {
     for (const file of [
       'electron/station/api/route.ts',
       'electron/station/domain/package-view-loader.ts',
-      'electron/station/sync/pull.ts',
+      'electron/station/sync/pull/pull.ts',
       'electron/cli/upstream.ts',
     ]) {
       expect(await problems(file, reads)).toHaveLength(2);
     }
     // Its read-only tables are the interface: allowed.
-    expect(await problems('electron/station/sync/pull.ts', 'const x = (sc: { store: { tables: unknown } }) => sc.store.tables;')).toEqual([]);
+    expect(await problems('electron/station/sync/pull/pull.ts', 'const x = (sc: { store: { tables: unknown } }) => sc.store.tables;')).toEqual([]);
     // The store itself works on its insides.
     expect(await problems('electron/station/store/new.ts', reads)).toEqual([]);
   });

@@ -3,7 +3,7 @@ import type { BoundTables } from '../store/index.ts';
 
 /*
  * The station's instance id: random, made once per data directory, kept in `station_meta`. Sync names
- * its idempotency keys with it (sync/engine.ts); unit ids carry its short form, so two stations never
+ * its idempotency keys with it (sync/sync-engine.ts); unit ids carry its short form, so two stations never
  * hand out the same unit id.
  */
 

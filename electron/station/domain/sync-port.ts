@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { SyncStatus } from '#shared/api/station.ts';
 
 /**
- * What the domain and the API ask of sync. The sync engine (sync/engine.ts) is one; the domain
+ * What the domain and the API ask of sync. The sync engine (sync/sync-engine.ts) is one; the domain
  * never imports sync: its changes reach sync through the store (the outbox slot a change marks in
  * its own write, and the store's change events), and it asks sync only this.
  */

@@ -2,8 +2,8 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import { SiteAuthoritiesSchema } from '#shared/api/site.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
 import { saveSiteTrust, upstreamSettingsIn } from '../sync/settings.ts';
-import type { FetchLike } from '../sync/upstream-client.ts';
-import { upstreamFetch } from '../sync/upstream-fetch.ts';
+import type { FetchLike } from '../sync/upstream/upstream-client.ts';
+import { upstreamFetch } from '../sync/upstream/upstream-fetch.ts';
 import { sha256Fingerprint } from '../tls/pinned-fetch.ts';
 import { RENEWAL_CHECK_MS } from '../tls/renewal.ts';
 

@@ -6,7 +6,7 @@ import { ErrorBodySchema, type ErrorCode } from '#shared/api/errors.ts';
 import { SiteJoinAnswerSchema, type SiteJoinRequest } from '#shared/api/site.ts';
 import type { SiteWorker } from '#shared/api/site-config.ts';
 import { stationAddresses, trimAddress } from '#shared/api/sync.ts';
-import type { UpstreamSettings } from '../sync/upstream-client.ts';
+import type { UpstreamSettings } from '../sync/upstream/upstream-client.ts';
 import { fetchTrusting } from '../tls/pinned-fetch.ts';
 import { joinKeyOf, joinProof, newJoinNonce, normalJoinCode, sameProof } from './join-code.ts';
 

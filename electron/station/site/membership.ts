@@ -1,8 +1,8 @@
 import type { SiteView } from '#shared/api/site.ts';
 import type { BoundTables, ReadTables } from '../store/index.ts';
-import { REMOVED_FROM_SITE } from '../sync/errors.ts';
+import { REMOVED_FROM_SITE } from '../sync/upstream/answers.ts';
 import { saveUpstreamSettings, upstreamSettingsIn } from '../sync/settings.ts';
-import type { UpstreamSettings } from '../sync/upstream-client.ts';
+import type { UpstreamSettings } from '../sync/upstream/upstream-client.ts';
 import { handoverView } from './handover.ts';
 import { membersIn, memberView } from './hub.ts';
 import type { PreviousMembership } from './join.ts';

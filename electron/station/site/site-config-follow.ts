@@ -2,8 +2,8 @@ import { API_ROUTES } from '#shared/api/routes.ts';
 import { SiteConfigSchema } from '#shared/api/site-config.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
 import { upstreamSettingsIn } from '../sync/settings.ts';
-import { upstreamFetch } from '../sync/upstream-fetch.ts';
-import type { FetchLike } from '../sync/upstream-client.ts';
+import { upstreamFetch } from '../sync/upstream/upstream-fetch.ts';
+import type { FetchLike } from '../sync/upstream/upstream-client.ts';
 import { takeSiteConfig, takenVersionOf } from './site-config.ts';
 
 /*

@@ -4,12 +4,12 @@ import type { SiteUplink, TakeOverInput, UplinkOffer } from '#shared/api/site.ts
 import type { SyncStatus } from '#shared/api/station.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
 import { type MediaFile, outboxKey } from '../store/index.ts';
-import type { RoundOptions } from '../sync/engine.ts';
-import type { RoundReport } from '../sync/context.ts';
-import { linkOfUpstream } from '../sync/links.ts';
+import type { RoundOptions } from '../sync/sync-engine.ts';
+import type { RoundReport } from '../sync/sync-context.ts';
+import { linkOfUpstream } from '../sync/links/upstream-links.ts';
 import { displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../sync/settings.ts';
-import type { UpstreamSettings } from '../sync/upstream-client.ts';
-import { upstreamFetch } from '../sync/upstream-fetch.ts';
+import type { UpstreamSettings } from '../sync/upstream/upstream-client.ts';
+import { upstreamFetch } from '../sync/upstream/upstream-fetch.ts';
 
 /*
  * The member's side of moving the hub (docs/decisions/site-promote.md), the same whether the station
@@ -18,7 +18,7 @@ import { upstreamFetch } from '../sync/upstream-fetch.ts';
  * this station holds goes to the hub and everything the hub holds comes here (its unsent work is in
  * it), then the uplink is taken over the pinned channel. The hub lost: the operator gives the uplink.
  * Either way it is stored between two sync rounds, so no round of the old upstream writes a link
- * after the relink dropped them (sync/relink.ts).
+ * after the relink dropped them (sync/links/relink.ts).
  */
 
 /** What taking over asks of sync: rounds with the hub, a photo's bytes at the hub, and a moment with no round under way. */
@@ -55,7 +55,7 @@ function hubClient(settings: UpstreamSettings | null, signal?: AbortSignal): { h
 /** Whether this station's hub named it to take the uplink, as the hub answers now. */
 export async function uplinkOfferOf(ctx: DomainContext): Promise<UplinkOffer> {
   const settings = await upstreamSettingsIn(ctx.store.tables);
-  if (!settings?.site) return { offered: false, message: 'This station joined no hub.' };
+  if (!settings?.site) return { offered: false, message: 'This station joined no hub.', hub_answered: false };
   const memberId = Number(settings.site.member_id);
   try {
     const { hub } = hubClient(settings, AbortSignal.timeout(OFFER_TIMEOUT_MS));
@@ -63,12 +63,14 @@ export async function uplinkOfferOf(ctx: DomainContext): Promise<UplinkOffer> {
     if (handover?.member_id === memberId)
       return {
         offered: true,
+        hub_answered: true,
         message: handover.taken_at
           ? `The hub's uplink was taken by this station at ${minute(handover.taken_at)}.`
           : `The hub stepped down at ${minute(handover.stepped_down_at)}: its uplink waits for this station.`,
       };
     return {
       offered: false,
+      hub_answered: true,
       message: handover
         ? `The hub handed its uplink to member ${handover.member_id}, not this station.`
         : 'The hub has not offered its uplink to this station.',
@@ -77,6 +79,7 @@ export async function uplinkOfferOf(ctx: DomainContext): Promise<UplinkOffer> {
     const why = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
     return {
       offered: false,
+      hub_answered: false,
       message: `The hub at ${displayUrl(settings.returns_url)} cannot be asked (${why}). If its machine is lost, take over without it.`,
     };
   }

@@ -313,12 +313,12 @@ export interface UpstreamLink {
    * sent: a later try looks the file up upstream first.
    */
   media?: Record<string, { upstream_id: number | null; attempted_at: Timestamp | null }>;
-  /** Packages of a site's hub: the hub's `updated_at` of the whole receipt applied last (sync/site-receipts.ts). */
+  /** Packages of a site's hub: the hub's `updated_at` of the whole receipt applied last (sync/pull/site-receipts.ts). */
   site_receipt_at?: Timestamp;
   /**
    * Packages: when the upstream's get-one (G) of it was last read and applied: the fields only G
    * shows (shipping method, label cost, actual arrival, processed_at) are known from then on
-   * (sync/fresh.ts). Absent: never read one by one.
+   * (sync/pull/fresh-reads.ts). Absent: never read one by one.
    */
   detail_at?: Timestamp;
   linked_at: Timestamp;
@@ -422,16 +422,16 @@ export interface SyncAccountState {
   media_unsupported?: { status: number; message: string; at: Timestamp } | null;
   /**
    * Whether the upstream answers a return by id (`{base_url}/v1/accounts/{id}/returns/{id}`, not in
-   * the returns service's spec): found out the first time the dock opens a package (sync/fresh.ts),
+   * the returns service's spec): found out the first time the dock opens a package (sync/pull/fresh-reads.ts),
    * forgotten when the upstream settings change. Absent or null: not known yet.
    */
   return_get_one?: { answers: boolean; status: number; at: Timestamp } | null;
-  /** The background fill of get-only fields (sync/fresh.ts): requests spent in the hour that began at `window_start`. */
+  /** The background fill of get-only fields (sync/pull/fresh-reads.ts): requests spent in the hour that began at `window_start`. */
   detail_fill?: { window_start: Timestamp; spent: number };
-  /** A site's hub: its packages (upstream ids) whose whole receipt is still to be read (sync/site-receipts.ts). */
+  /** A site's hub: its packages (upstream ids) whose whole receipt is still to be read (sync/pull/site-receipts.ts). */
   site_receipts_due?: number[];
   /**
-   * When the station's links were dropped for another upstream (sync/relink.ts): units and photos
+   * When the station's links were dropped for another upstream (sync/links/relink.ts): units and photos
    * recorded before it are looked for upstream before they are sent. Absent: never relinked.
    */
   relinked_at?: Timestamp | null;

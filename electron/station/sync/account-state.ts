@@ -8,8 +8,8 @@ export function initialAccountState(accountId: number): SyncAccountState {
   return { account_id: accountId, packages: emptyCursor(), returns: emptyCursor(), paused: null, last_success_at: null };
 }
 
-export async function accountState(db: Pick<ReadTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
-  return (await db.sync_state.get(accountId)) ?? initialAccountState(accountId);
+export async function accountState(t: Pick<ReadTables, 'sync_state'>, accountId: number): Promise<SyncAccountState> {
+  return (await t.sync_state.get(accountId)) ?? initialAccountState(accountId);
 }
 
 /** Writes a change to one account's sync state in its own store write. */

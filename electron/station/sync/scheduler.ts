@@ -1,9 +1,9 @@
 import type { StationStore } from '../store/index.ts';
-import type { SyncEngine } from './engine.ts';
-import { DEFAULT_IDLE_EVERY_MS } from './pull.ts';
-import { startUpstreamEvents } from './upstream-events.ts';
+import type { SyncEngine } from './sync-engine.ts';
+import { DEFAULT_IDLE_EVERY_MS } from './pull/pull.ts';
+import { startUpstreamEvents } from './upstream/upstream-events.ts';
 import { readUpstreamSettings } from './settings.ts';
-import type { FetchLike } from './upstream-client.ts';
+import type { FetchLike } from './upstream/upstream-client.ts';
 
 /** Pull interval when idle: what each round reads is timed in pull.ts (≤ 60 requests an hour an account). */
 export const DEFAULT_PULL_INTERVAL_MS = DEFAULT_IDLE_EVERY_MS;

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { fieldErrorsFromIssues, parseRequest } from '#shared/api/errors.ts';
 import { stationAddresses, trimAddress, UpstreamSettingsInputSchema } from '#shared/api/sync.ts';
 import { type BoundTables, type ReadTables, type StationStore } from '../store/index.ts';
-import { retryKeptMedia } from './media-push.ts';
-import { followHubAuthority, type RelinkReason, relinkIfNewUpstream } from './relink.ts';
-import type { UpstreamSettings } from './upstream-client.ts';
+import { retryKeptMedia } from './push/media-push.ts';
+import { followHubAuthority, type RelinkReason, relinkIfNewUpstream } from './links/relink.ts';
+import type { UpstreamSettings } from './upstream/upstream-client.ts';
 
 /** Where the upstream settings live: one `station_meta` row (the data directory is the station's own). */
 const SETTINGS_KEY = 'sync.upstream';
@@ -84,7 +84,7 @@ export async function saveUpstreamSettings(t: BoundTables, settings: UpstreamSet
   for (const accountId of settings.accounts) {
     if (!(await t.accounts.get(accountId))) await t.accounts.put({ id: accountId, name: `Account ${accountId}`, created_at: now });
     const state = await t.sync_state.get(accountId);
-    // A new upstream (or token) is asked again whether it answers a return by id (sync/fresh.ts).
+    // A new upstream (or token) is asked again whether it answers a return by id (sync/pull/fresh-reads.ts).
     if (state?.paused || state?.return_get_one) await t.sync_state.put({ ...state, paused: null, return_get_one: null });
     await retryKeptMedia(t, accountId, now);
   }

@@ -1,9 +1,9 @@
 import type { SyncStatus } from '#shared/api/station.ts';
 import { SYNC_DISABLED } from '../domain/sync-port.ts';
 import type { StationStore } from '../store/index.ts';
-import type { OutboxLedger } from './outbox-ledger.ts';
-import type { UpstreamSettings } from './upstream-client.ts';
-import type { UpstreamEventsState } from './upstream-events.ts';
+import type { OutboxLedger } from './outbox/outbox-ledger.ts';
+import type { UpstreamSettings } from './upstream/upstream-client.ts';
+import type { UpstreamEventsState } from './upstream/upstream-events.ts';
 
 /** The station's sync state as the API and UI show it, from the store and the last round's outcome. */
 export async function syncStatusOf(

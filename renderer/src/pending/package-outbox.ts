@@ -30,6 +30,12 @@ export type PendingState = 'queued' | 'sending' | 'retrying' | 'failed';
 /** How the package on screen stands with the station: all saved, being sent, waiting to retry, or refused. */
 export type SyncState = 'saved' | 'saving' | 'retrying' | 'failed';
 
+/** The save state a package's screen shows, from its entry in the queue (none: nothing waits). */
+export function syncStateOfEntry(entry: PendingEntry | undefined): SyncState {
+  if (!entry) return 'saved';
+  return entry.state === 'failed' || entry.state === 'retrying' ? entry.state : 'saving';
+}
+
 export interface PendingEntry {
   key: string;
   accountId: number;
@@ -171,8 +177,8 @@ export class PackageOutbox {
   /** The save state of one package's inspection, for its screen. */
   syncStateOf(accountId: number, packageId: number): { state: SyncState; error: unknown } {
     const sender = this.#senders.get(pendingKey(accountId, packageId));
-    if (!sender || !this.#hasWork(sender)) return { state: 'saved', error: null };
-    return { state: sender.state === 'failed' ? 'failed' : sender.state === 'retrying' ? 'retrying' : 'saving', error: sender.error };
+    const entry = sender && this.#hasWork(sender) ? this.#entryOf(sender) : undefined;
+    return { state: syncStateOfEntry(entry), error: entry?.error ?? null };
   }
 
   /**

@@ -1,14 +1,16 @@
 import { useEffect } from 'react';
 import type { ReturnPackage } from '#shared/api/return-packages.ts';
 import type { ReturnRecord } from '#shared/api/returns.ts';
+import { describeError } from '../api/describe-error.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { syncStateOfEntry } from '../pending/package-outbox.ts';
 import { lineRows, unexpectedDrafts } from '../inspect/drafts.ts';
 import { addFiles, back, correctReceipt, receive, undo } from '../workflow/commands.ts';
 import { LineTable } from './LineTable.tsx';
 import { PhotoStrip } from './PhotoStrip.tsx';
 import { SelectedItemPanel } from './SelectedItemPanel.tsx';
 import { lockReasonOf } from './package-store.ts';
-import { usePackage } from './page-package.ts';
+import { usePackage, usePending } from './page-package.ts';
 import { useReceivedBy } from './received-by.ts';
 
 const SYNC_LABEL = {
@@ -42,7 +44,7 @@ export function PackageScreen() {
       }}
     >
       <div className="package-main">
-        <PackageHead pkg={pkg} />
+        <PackageHead accountId={current.accountId} pkg={pkg} />
         {ret ? (
           <ReturnFacts ret={ret} />
         ) : (
@@ -80,9 +82,11 @@ function usePastedPhotos() {
 }
 
 /** Tracking number, status, and whether the station has every change yet. */
-function PackageHead({ pkg }: { pkg: ReturnPackage }) {
-  const sync = usePackage((s) => s.sync);
-  const syncError = usePackage((s) => s.syncError);
+function PackageHead({ accountId, pkg }: { accountId: number; pkg: ReturnPackage }) {
+  // The outbox's own state of this package, as its queue lists it: the screen keeps no copy.
+  const entry = usePending((s) => s.entries.find((e) => e.accountId === accountId && e.packageId === pkg.id));
+  const sync = syncStateOfEntry(entry);
+  const syncError = sync === 'failed' && entry?.error != null ? describeError(entry.error) : null;
   return (
     <div className="package-head">
       <h2 id="package-title">

@@ -8,7 +8,7 @@ import { type Disposition, type DispositionRuleLike, sameBin } from '#shared/dis
 import { applyRules, type DispositionFacts, knownBin, overridden, withRules } from '../inspect/disposition.ts';
 import { addUnit, applyItemScan, type Draft, type KeepReason, lineRows, removeUnit, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
 import type { Upload, UploadQueue } from '../media/upload-queue.ts';
-import type { PackageOutbox, SyncState } from '../pending/package-outbox.ts';
+import type { PackageOutbox } from '../pending/package-outbox.ts';
 
 /*
  * The package on the bench: its return, the worker's drafts, the undo history and the photos.
@@ -34,8 +34,6 @@ export interface PackageState {
   drafts: Draft[];
   selectedKey: string | null;
   undoStack: UndoEntry[];
-  sync: SyncState;
-  syncError: string | null;
   uploads: readonly Upload[];
   receiving: boolean;
   /** The last refusal of the station for this package, shown until the next change. */
@@ -51,8 +49,11 @@ export interface PackageState {
   /** Opens a received package for an explicit, recorded correction by `operator`. */
   startCorrection(operator: { id: number; name: string }): void;
   close(): void;
-  /** Follows the outbox's save state of the open package. */
-  syncChanged(): void;
+  /**
+   * The outbox moved on (its save state is the screen's, read from its entries): the open package's
+   * new units learn the unit ids the station gave them.
+   */
+  outboxChanged(): void;
   scanItem(code: string): ScanOutcome;
   /** Moves one unit of the selected item into an item of its own (another condition); false when it has one unit. */
   splitUnit(): boolean;
@@ -139,8 +140,6 @@ export function createPackageStore(deps: PackageStoreDeps): UseBoundStore<StoreA
     };
     return {
       ...closed(),
-      sync: 'saved',
-      syncError: null,
       uploads: [],
       ...openingPart(set, get, deps),
       ...inspectingPart(set, get, commit, newKey, deps),
@@ -165,18 +164,17 @@ function openingPart(set: Set, get: Get, deps: PackageStoreDeps) {
       const opened = deps.outbox.open(work.accountId, work.pkg);
       const drafts = deps.outbox.learn(work.accountId, work.pkg) ?? opened;
       set({ ...closed(), current: work, drafts, selectedKey: drafts[0]?.key ?? null });
-      get().syncChanged();
+      get().outboxChanged();
     },
     close() {
       set(closed());
     },
-    syncChanged() {
+    outboxChanged() {
       const current = get().current;
       if (!current) return;
-      const { state, error } = deps.outbox.syncStateOf(current.accountId, current.pkg.id);
       // New units learn the unit id the station gave them (F5 prints their label without a reopen).
       const drafts = withUnitIds(get().drafts, deps.outbox.unitIdsOf(current.accountId, current.pkg.id));
-      set({ sync: state, syncError: state === 'failed' && error !== null ? describeError(error) : null, drafts });
+      if (drafts !== get().drafts) set({ drafts });
     },
     startCorrection(operator: { id: number; name: string }) {
       if (get().current?.pkg.status === 'received') set({ correctingBy: operator });

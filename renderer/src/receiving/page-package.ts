@@ -36,7 +36,7 @@ export const outbox = new PackageOutbox({
   events: {
     onChange(entries) {
       usePending.setState({ entries });
-      usePackage.getState().syncChanged();
+      usePackage.getState().outboxChanged();
     },
     onLateReceived(entry) {
       notify('success', `Received ${entry.trackingNumber} — ${unitsText(entry.units)} (sent now that the station answers).`);

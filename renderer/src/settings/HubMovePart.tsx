@@ -2,6 +2,10 @@ import { useEffect, useState } from 'react';
 import type { SiteView, UplinkOffer } from '#shared/api/site.ts';
 import { describeError } from '../api/describe-error.ts';
 import { pageClient } from '../api/station-api.ts';
+import type { UpstreamSettingsInput } from '#shared/api/sync.ts';
+import { useReveal } from '../components/use-reveal.ts';
+import { useStationLink } from '../state/station-link.ts';
+import { UpstreamForm } from '../sync/UpstreamForm.tsx';
 
 /*
  * Moving the hub from Settings → Site (docs/decisions/site-promote.md), the same API as `site
@@ -71,7 +75,8 @@ export function TakeOverPart({ changed, say }: { changed: () => Promise<unknown>
   const [confirming, setConfirming] = useState(false);
   const [state, setState] = useState<{ kind: 'busy' | 'problem'; text: string } | null>(null);
   useEffect(() => {
-    pageClient.uplinkOffer().then(setOffer, (error: unknown) => setOffer({ offered: false, message: describeError(error) }));
+    // The station itself did not answer: nothing can be taken from here, so no take-over without the hub either.
+    pageClient.uplinkOffer().then(setOffer, (error: unknown) => setOffer({ offered: false, hub_answered: true, message: describeError(error) }));
   }, []);
   const takeOver = async () => {
     setState({ kind: 'busy', text: 'Catching up with the hub and taking its link to the returns service…' });
@@ -132,6 +137,7 @@ export function TakeOverPart({ changed, say }: { changed: () => Promise<unknown>
           </p>
         </div>
       )}
+      {offer && !offer.hub_answered && <TakeOverWithoutHub changed={changed} say={say} />}
       {state && (
         <p role={state.kind === 'problem' ? 'alert' : 'status'} data-testid="site-takeover-state" data-state={state.kind}>
           {state.text}
@@ -143,4 +149,73 @@ export function TakeOverPart({ changed, say }: { changed: () => Promise<unknown>
 
 function when(at: string): string {
   return `${at.replace('T', ' ').slice(0, 16)} UTC`;
+}
+
+/**
+ * On a member whose hub does not answer: taking over without it (its machine lost), with the returns
+ * service the supervisor enters, as `site promote --without-hub` does. It asks first, saying what is lost.
+ */
+function TakeOverWithoutHub({ changed, say }: { changed: () => Promise<unknown>; say: (message: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const accounts = useStationLink((s) => s.status?.accounts.map((a) => a.id).join(', ') ?? '');
+  const shown = useReveal<HTMLDivElement>(open);
+  const takeOver = async (uplink: UpstreamSettingsInput): Promise<boolean> => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const upstream = await pageClient.takeOverAsHub({ without_hub: uplink });
+      say(
+        `This station is the site's hub now, without the old hub: it syncs with ${upstream.returns_url ?? 'the returns service'}. What only the lost hub held is lost with it. The other stations join this one with a join code from this screen.`,
+      );
+      setOpen(false);
+      await changed();
+      return true;
+    } catch (error) {
+      setProblem(describeError(error));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!open)
+    return (
+      <p>
+        <button type="button" className="btn btn-small" data-testid="site-takeover-lost" onClick={() => setOpen(true)}>
+          Take over without the hub…
+        </button>
+      </p>
+    );
+  return (
+    <div ref={shown} className="site-confirm" role="group" aria-label="Take over without the hub" data-testid="site-takeover-lost-confirm">
+      <p>
+        <strong>Take over as the site&apos;s hub without the old hub?</strong> Only if its machine is lost.
+      </p>
+      <ul className="small">
+        <li>This station syncs with the returns service entered here; its first rounds match its records there before anything is sent.</li>
+        <li>What only the lost hub held (its own unsent work, photos kept only there) is lost with it.</li>
+        <li>If the old hub&apos;s machine comes back, join it to this hub before it starts syncing.</li>
+      </ul>
+      <UpstreamForm
+        title="The returns service"
+        saved={null}
+        initialAccounts={accounts}
+        tokenSet={false}
+        busy={busy}
+        submitLabel="Take over without the hub"
+        submit={takeOver}
+      />
+      <p>
+        <button type="button" className="btn btn-small" data-testid="site-takeover-lost-no" disabled={busy} onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </p>
+      {problem && (
+        <p role="alert" data-testid="site-takeover-lost-problem">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
 }

@@ -1,8 +1,9 @@
-import { type FormEvent, useEffect, useState } from 'react';
-import { stationAddresses, stationUrlOf, type SyncChange, type SyncOverview } from '#shared/api/sync.ts';
+import { useEffect } from 'react';
+import type { SyncChange, SyncOverview } from '#shared/api/sync.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useSyncScreen } from './sync-store.ts';
 import { upstreamFollowText } from './upstream-follow.ts';
+import { UpstreamForm } from './UpstreamForm.tsx';
 import './sync.css';
 
 const STATE_LABEL: Record<SyncChange['state'], string> = {
@@ -47,154 +48,21 @@ function UpstreamSettings() {
   const stationAccounts = useStationLink((s) => s.status?.accounts.map((a) => a.id).join(', ') ?? '');
   const accounts = upstream?.accounts.length ? upstream.accounts.join(', ') : stationAccounts;
   const saved = upstream?.returns_url && upstream.base_url ? { returns_url: upstream.returns_url, base_url: upstream.base_url } : null;
-  return (
-    <UpstreamForm
-      key={`${saved?.returns_url ?? ''}|${saved?.base_url ?? ''}|${accounts}`}
-      saved={saved}
-      initialAccounts={accounts}
-      tokenSet={upstream?.token_set ?? false}
-    />
-  );
-}
-
-interface Addresses {
-  returns_url: string;
-  base_url: string;
-}
-
-/**
- * The upstream's two addresses (the spec's `returns_url` and `base_url`), or one Returns Station's
- * address that gives both: the box switches between them, carrying what was typed over.
- */
-function UpstreamForm({ saved, initialAccounts, tokenSet }: { saved: Addresses | null; initialAccounts: string; tokenSet: boolean }) {
   const save = useSyncScreen((s) => s.saveUpstream);
   const remove = useSyncScreen((s) => s.removeUpstream);
   const busy = useSyncScreen((s) => s.busy);
-  const savedStation = saved ? stationUrlOf(saved) : null;
-  const [oneStation, setOneStation] = useState(saved === null || savedStation !== null);
-  const [url, setUrl] = useState(savedStation ?? '');
-  const [returnsUrl, setReturnsUrl] = useState(saved?.returns_url ?? '');
-  const [baseUrl, setBaseUrl] = useState(saved?.base_url ?? '');
-  const [token, setToken] = useState('');
-  const [accounts, setAccounts] = useState(initialAccounts);
-  const switchTo = (station: boolean) => {
-    if (station) setUrl(stationUrlOf({ returns_url: returnsUrl.trim(), base_url: baseUrl.trim() }) ?? returnsUrl.trim());
-    else if (url.trim() !== '') {
-      // Both addresses filled from the station's, to adjust.
-      const both = stationAddresses(url.trim());
-      setReturnsUrl(both.returns_url);
-      setBaseUrl(both.base_url);
-    }
-    setOneStation(station);
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const ids = accounts
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map(Number);
-    const addresses = oneStation ? { url: url.trim() } : { returns_url: returnsUrl.trim(), base_url: baseUrl.trim() };
-    void save({ ...addresses, token: token.trim(), accounts: ids }).then((ok) => ok && setToken(''));
-  };
-  const shown = oneStation && url.trim() !== '' ? stationAddresses(url.trim()) : null;
   return (
-    <form className="sync-settings" onSubmit={submit} aria-label="Upstream settings">
-      <h3>Upstream returns service</h3>
-      {/* A toggle button, as elsewhere on the station: Enter switches it (printable keys belong to the scan field). */}
-      <div className="sync-field">
-        <button
-          type="button"
-          className={`btn btn-small btn-toggle ${oneStation ? 'btn-active' : ''}`}
-          aria-pressed={oneStation}
-          aria-describedby="sync-one-station-hint"
-          onClick={() => switchTo(!oneStation)}
-        >
-          One Returns Station address
-        </button>
-        <small id="sync-one-station-hint" className="sync-hint">
-          {oneStation
-            ? 'One address gives both: returns_url is it, base_url is it plus /api. Switch off to enter the two.'
-            : "The returns service's two addresses, returns_url and base_url, as its spec names them."}
-        </small>
-      </div>
-      {oneStation ? (
-        <div className="sync-field">
-          <label>
-            URL{' '}
-            <input
-              type="url"
-              required
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder="https://station.example.com"
-              aria-describedby="sync-station-addresses"
-            />
-          </label>
-          <small id="sync-station-addresses" className="sync-hint">
-            {shown
-              ? `Manual returns at ${shown.returns_url}/returns; packages at ${shown.base_url}/v1/…`
-              : 'Manual returns at URL/returns; packages at URL/api/v1/…'}
-          </small>
-        </div>
-      ) : (
-        <>
-          <div className="sync-field">
-            <label>
-              Returns address (returns_url){' '}
-              <input
-                type="url"
-                required
-                value={returnsUrl}
-                onChange={(e) => setReturnsUrl(e.target.value)}
-                placeholder="https://returns.example.com"
-                aria-describedby="sync-returns-url-hint"
-              />
-            </label>
-            <small id="sync-returns-url-hint" className="sync-hint">
-              Manual returns are created and listed at returns_url/returns.
-            </small>
-          </div>
-          <div className="sync-field">
-            <label>
-              API base address (base_url){' '}
-              <input
-                type="url"
-                required
-                value={baseUrl}
-                onChange={(e) => setBaseUrl(e.target.value)}
-                placeholder="https://api.example.com"
-                aria-describedby="sync-base-url-hint"
-              />
-            </label>
-            <small id="sync-base-url-hint" className="sync-hint">
-              Return packages are at base_url/v1/accounts/…/return_packages.
-            </small>
-          </div>
-        </>
-      )}
-      <label>
-        Token{' '}
-        <input
-          type="password"
-          required
-          autoComplete="off"
-          value={token}
-          onChange={(e) => setToken(e.target.value)}
-          placeholder={tokenSet ? 'set — type a new one to replace it' : ''}
-        />
-      </label>
-      <label>
-        Accounts <input required value={accounts} onChange={(e) => setAccounts(e.target.value)} placeholder="1001, 1002" />
-      </label>
-      <button type="submit" className="btn btn-small" disabled={busy}>
-        Save and sync
-      </button>
-      {saved && (
-        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void remove()}>
-          Switch sync off
-        </button>
-      )}
-    </form>
+    <UpstreamForm
+      key={`${saved?.returns_url ?? ''}|${saved?.base_url ?? ''}|${accounts}`}
+      title="Upstream returns service"
+      saved={saved}
+      initialAccounts={accounts}
+      tokenSet={upstream?.token_set ?? false}
+      busy={busy}
+      submitLabel="Save and sync"
+      submit={save}
+      remove={saved ? remove : undefined}
+    />
   );
 }
 

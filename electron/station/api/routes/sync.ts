@@ -6,11 +6,11 @@ import type { DomainContext } from '../../domain/context.ts';
 import { packageOfAccount } from '../../domain/packages.ts';
 import { fail } from '../../errors.ts';
 import type { ReadTables, UpstreamListState } from '../../store/index.ts';
-import { listsOf } from '../../sync/list-state.ts';
-import { keepLocal, listChanges, recordSync, retryChange } from '../../sync/changes.ts';
+import { listsOf } from '../../sync/lists/list-state.ts';
+import { keepLocal, listChanges, recordSync, retryChange } from '../../sync/outbox/outbox-changes.ts';
 import { deleteUpstreamSettings, displayUrl, parseUpstreamSettings, saveUpstreamSettings, upstreamSettingsIn } from '../../sync/settings.ts';
 import { SYNC_DISABLED } from '../../domain/sync-port.ts';
-import type { UpstreamSettings } from '../../sync/upstream-client.ts';
+import type { UpstreamSettings } from '../../sync/upstream/upstream-client.ts';
 import { addRoute } from '../route.ts';
 
 /** The settings as shown: both addresses without user-info, never the token. */
@@ -98,7 +98,7 @@ export function syncRoutes(server: FastifyInstance, ctx: DomainContext): void {
     return { body: undefined };
   });
   // The dock shows a package: its upstream read starts once the answer is on its way and is never
-  // awaited (sync/fresh.ts caps it at 3 s); the fresh values reach the screen as `package.updated`.
+  // awaited (sync/pull/fresh-reads.ts caps it at 3 s); the fresh values reach the screen as `package.updated`.
   addRoute(server, ctx, API_ROUTES.refreshReturnPackage, async ({ t, params, request, afterCommit }) => {
     const pkg = await packageOfAccount(t, params.account_id, params.id);
     afterCommit(async () => {

@@ -1,9 +1,9 @@
-import { type PullCursor } from '../store/index.ts';
-import type { RoundReport, SyncContext } from './context.ts';
-import { accountState } from './account-state.ts';
+import { type PullCursor } from '../../store/index.ts';
+import type { RoundReport, SyncContext } from '../sync-context.ts';
+import { accountState } from '../account-state.ts';
 import { type ListKind, PullError, readPage, setChanges } from './list-scan.ts';
 import { listsOf, noteIssues } from './list-state.ts';
-import type { RequestPriority } from './rate-budget.ts';
+import type { RequestPriority } from '../upstream/rate-budget.ts';
 
 /*
  * The change feed: `updated_since` (and `sort=updated_at` for packages), used only once the upstream

@@ -1,4 +1,5 @@
-import type { UpstreamAnswer, UpstreamClient, UpstreamRequest } from './upstream-client.ts';
+import type { UpstreamAnswer } from './answers.ts';
+import type { UpstreamClient, UpstreamRequest } from './upstream-client.ts';
 
 /*
  * A site's hub of an older version (docs/decisions/site-versions.md). A member sends its hub the

@@ -1,12 +1,12 @@
-import { type BoundTables, type ListPass, type SyncIssue, type SyncKind, type UpstreamListState } from '../store/index.ts';
-import type { RoundReport, SyncContext } from './context.ts';
-import { answerKind, pauseFrom } from './errors.ts';
-import { accountState } from './account-state.ts';
+import { type BoundTables, type ListPass, type SyncIssue, type SyncKind, type UpstreamListState } from '../../store/index.ts';
+import type { RoundReport, SyncContext } from '../sync-context.ts';
+import { answerKind, pauseFrom, type UpstreamAnswer } from '../upstream/answers.ts';
+import { accountState } from '../account-state.ts';
 import { type ListName, listState, noteIssues, unstoredIds, updateListState } from './list-state.ts';
-import { linkOfUpstream } from './links.ts';
-import type { RequestPriority } from './rate-budget.ts';
-import { type UpstreamAnswer, UpstreamUnreachableError } from './upstream-client.ts';
-import { type PageMeta, type Read, readEach, readListAnswer, type UnreadableRecord } from './upstream-records.ts';
+import { linkOfUpstream } from '../links/upstream-links.ts';
+import type { RequestPriority } from '../upstream/rate-budget.ts';
+import { UpstreamUnreachableError } from '../upstream/upstream-client.ts';
+import { type PageMeta, type Read, readEach, readListAnswer, type UnreadableRecord } from '../upstream/upstream-records.ts';
 
 /*
  * Reading an upstream list with page numbers alone (docs/decisions/sync.md, "Pull with page numbers"):

@@ -1,8 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { StationStore } from '../store/index.ts';
-import { readUpstreamSettings } from './settings.ts';
-import type { FetchLike } from './upstream-client.ts';
+import type { FetchLike, UpstreamSettings } from './upstream-client.ts';
 import { upstreamFetch } from './upstream-fetch.ts';
 
 /** How long the hub may take to start answering a photo's bytes. */
@@ -14,8 +12,7 @@ const HUB_MEDIA_TIMEOUT_MS = 10_000;
  * never sends the station elsewhere). The capability URL is the permission: no token is sent. Null
  * when the station joined no hub or the hub does not give them now.
  */
-export async function hubMediaBytes(store: StationStore, url: string, injected?: FetchLike): Promise<Readable | null> {
-  const settings = await readUpstreamSettings(store);
+export async function hubMediaBytes(settings: UpstreamSettings | null, url: string, injected?: FetchLike): Promise<Readable | null> {
   if (!settings?.site) return null;
   try {
     if (new URL(url).origin !== new URL(settings.base_url).origin) return null;

@@ -1,6 +1,6 @@
 import { PACKAGE_UPDATE_FIELDS } from '#shared/api/return-packages.ts';
-import type { ReturnPackage } from '../store/index.ts';
-import type { UpstreamPackage } from './upstream-records.ts';
+import type { ReturnPackage } from '../../store/index.ts';
+import type { UpstreamPackage } from '../upstream/upstream-records.ts';
 
 /*
  * Which package fields go up, and who owns which on the way down (docs/decisions/sync.md).

@@ -1,8 +1,8 @@
 import type { Clock } from '../domain/clock.ts';
 import type { StationStore } from '../store/index.ts';
-import type { HubInterface } from './hub-interface.ts';
-import type { OutboxLedger } from './outbox-ledger.ts';
-import type { UpstreamClient } from './upstream-client.ts';
+import type { HubInterface } from './upstream/hub-interface.ts';
+import type { OutboxLedger } from './outbox/outbox-ledger.ts';
+import type { UpstreamClient } from './upstream/upstream-client.ts';
 
 /** What a sync round works with. */
 export interface SyncContext {

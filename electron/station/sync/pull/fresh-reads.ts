@@ -1,13 +1,13 @@
 import type { PackageStatus } from '#shared/package-status.ts';
-import { outboxKey, type StationStore } from '../store/index.ts';
-import { accountState, updateAccountState } from './account-state.ts';
-import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from './apply-upstream.ts';
-import type { SyncContext } from './context.ts';
-import { answerKind } from './errors.ts';
-import { linkOf, putLink } from './links.ts';
-import type { RequestPriority } from './rate-budget.ts';
-import { type UpstreamAnswer, type UpstreamRequest, UpstreamUnreachableError } from './upstream-client.ts';
-import { readUpstreamPackage, readUpstreamReturn, type UpstreamReturn } from './upstream-records.ts';
+import { outboxKey, type StationStore } from '../../store/index.ts';
+import { accountState, updateAccountState } from '../account-state.ts';
+import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from '../links/apply-upstream.ts';
+import type { SyncContext } from '../sync-context.ts';
+import { answerKind, type UpstreamAnswer } from '../upstream/answers.ts';
+import { linkOf, putLink } from '../links/upstream-links.ts';
+import type { RequestPriority } from '../upstream/rate-budget.ts';
+import { type UpstreamRequest, UpstreamUnreachableError } from '../upstream/upstream-client.ts';
+import { readUpstreamPackage, readUpstreamReturn, type UpstreamReturn } from '../upstream/upstream-records.ts';
 
 /*
  * Fresh where it matters (docs/decisions/sync.md): the package the dock opens is read one by one
@@ -134,13 +134,12 @@ export async function readDetail(
   localId: number,
   options: { priority: RequestPriority; timeoutMs?: number; withReturn: boolean },
 ): Promise<FreshOutcome> {
-  const db = sc.store.tables;
-  const link = await linkOf(db, 'return_package', localId);
-  const pkg = link && link.account_id === accountId ? await db.return_packages.get(localId) : undefined;
+  const link = await linkOf(sc.store.tables, 'return_package', localId);
+  const pkg = link && link.account_id === accountId ? await sc.store.tables.return_packages.get(localId) : undefined;
   if (!link || !pkg) return 'not-linked';
   // What the link said before the answer: a push or pull that writes it meanwhile knows newer things.
   const before = JSON.stringify(link.synced);
-  const returnLink = options.withReturn && (await askReturn(sc, accountId)) ? await linkOf(db, 'return', pkg.return_id) : undefined;
+  const returnLink = options.withReturn && (await askReturn(sc, accountId)) ? await linkOf(sc.store.tables, 'return', pkg.return_id) : undefined;
   const get = (url: string): UpstreamRequest => ({
     method: 'GET',
     url,

@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { type SiteReceipt, SiteReceiptSchema } from '#shared/api/return-packages.ts';
 import { MEDIA_TYPES } from '#shared/api/media.ts';
-import { logChange } from '../domain/change-log.ts';
-import { advance } from '../domain/clock.ts';
-import { lineItemsOf } from '../domain/line-items.ts';
-import { mediaFilesOf } from '../domain/media-files.ts';
-import { recountReturn } from '../domain/receipts.ts';
-import { type BoundTables, type MediaFile, type PackageLineItem, type ReturnPackage, type UpstreamLink } from '../store/index.ts';
-import { accountState } from './account-state.ts';
-import { applyUpstreamPackage, isStored } from './apply-upstream.ts';
-import type { RoundReport, SyncContext } from './context.ts';
-import { answerKind } from './errors.ts';
-import { hasNoSuchRoute, markSpecOnly } from './hub-interface.ts';
-import { itemBody } from './line-items-push.ts';
-import { linkOf, linkOfUpstream, putLink } from './links.ts';
-import type { ListKind } from './list-scan.ts';
-import { sameValue } from './package-fields.ts';
-import { readUpstreamPackage, type UpstreamPackage } from './upstream-records.ts';
+import { logChange } from '../../domain/change-log.ts';
+import { advance } from '../../domain/clock.ts';
+import { lineItemsOf } from '../../domain/line-items.ts';
+import { mediaFilesOf } from '../../domain/media-files.ts';
+import { recountReturn } from '../../domain/receipts.ts';
+import { type BoundTables, type MediaFile, type PackageLineItem, type ReturnPackage, type UpstreamLink } from '../../store/index.ts';
+import { accountState } from '../account-state.ts';
+import { applyUpstreamPackage, isStored } from '../links/apply-upstream.ts';
+import type { RoundReport, SyncContext } from '../sync-context.ts';
+import { answerKind } from '../upstream/answers.ts';
+import { hasNoSuchRoute, markSpecOnly } from '../upstream/hub-interface.ts';
+import { itemBody } from '../links/line-item-fields.ts';
+import { linkOf, linkOfUpstream, putLink } from '../links/upstream-links.ts';
+import type { ListKind } from '../lists/list-scan.ts';
+import { sameValue } from '../links/package-fields.ts';
+import { readUpstreamPackage, type UpstreamPackage } from '../upstream/upstream-records.ts';
 
 /*
  * The whole receipt from a site's hub (docs/decisions/site-receipt.md). The hub's list says which

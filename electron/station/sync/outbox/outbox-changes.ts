@@ -1,9 +1,9 @@
 import type { RecordSync, SyncChange, SyncChangeRef } from '#shared/api/sync.ts';
-import { fail } from '../errors.ts';
-import { type OutboxEntry, type BoundTables, type ReadTables, outboxKey, type SyncKind } from '../store/index.ts';
-import { linkOf, putLink } from './links.ts';
-import { localValues } from './package-fields.ts';
-import type { UpstreamSettings } from './upstream-client.ts';
+import { fail } from '../../errors.ts';
+import { type OutboxEntry, type BoundTables, type ReadTables, outboxKey, type SyncKind } from '../../store/index.ts';
+import { linkOf, putLink } from '../links/upstream-links.ts';
+import { localValues } from '../links/package-fields.ts';
+import type { UpstreamSettings } from '../upstream/upstream-client.ts';
 
 /*
  * What a person sees and does about changes that did not go up (the sync screen): list them with the

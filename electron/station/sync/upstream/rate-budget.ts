@@ -5,7 +5,7 @@ import { createUpstreamGate, type GateState, upstreamFailing } from './upstream-
  * One request budget per upstream, fed by every answer's X-RateLimit-* headers (docs/decisions/sync.md):
  * never spend the last 5 % of a window, pace the rest once half of it is used, honour 429 and
  * Retry-After, and keep a further 20 % for pushes so background pulls give way to dock work.
- * Between them, `dock`: a read for the package the dock just opened (fresh.ts) stops 10 % earlier
+ * Between them, `dock`: a read for the package the dock just opened (fresh-reads.ts) stops 10 % earlier
  * than pushes and 10 % later than pulls, and never waits more than a second (the screen is shown).
  * It also holds the upstream's gate (upstream-gate.ts: a failing upstream is not hammered) and
  * estimates how many consumers share the budget (budget-share.ts); pulls pace that many times slower.

@@ -1,4 +1,4 @@
-import { fetchTrusting } from '../tls/pinned-fetch.ts';
+import { fetchTrusting } from '../../tls/pinned-fetch.ts';
 import type { FetchLike, UpstreamSettings } from './upstream-client.ts';
 
 /** One pinned fetch (one connection pool) per hub authority, kept while the station runs. */

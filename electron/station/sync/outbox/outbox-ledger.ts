@@ -1,4 +1,4 @@
-import type { ChangedRecord, Frozen, OutboxEntry, StationStore, SyncKind } from '../store/index.ts';
+import type { ChangedRecord, Frozen, OutboxEntry, StationStore, SyncKind } from '../../store/index.ts';
 
 /*
  * What the sync status, the scheduler and a push round need to know of the outbox — how many changes

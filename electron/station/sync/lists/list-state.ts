@@ -1,5 +1,5 @@
-import type { BoundTables, ReadTables, SyncAccountState, SyncIssue, SyncKind, UpstreamListState } from '../store/index.ts';
-import { accountState } from './account-state.ts';
+import type { BoundTables, ReadTables, SyncAccountState, SyncIssue, SyncKind, UpstreamListState } from '../../store/index.ts';
+import { accountState } from '../account-state.ts';
 
 /*
  * What the station has found out about one account's upstream lists (records.ts, UpstreamListState),

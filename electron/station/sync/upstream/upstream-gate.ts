@@ -1,4 +1,4 @@
-import type { UpstreamAnswer } from './upstream-answer.ts';
+import type { UpstreamAnswer } from './answers.ts';
 
 /*
  * The gate in front of one upstream (docs/decisions/sync.md, "Errors by kind"): a 5xx answer or a

@@ -1,5 +1,29 @@
-import type { OutboxEntry } from '../store/index.ts';
-import { type UpstreamAnswer, upstreamMessage } from './upstream-client.ts';
+import type { OutboxEntry } from '../../store/index.ts';
+
+/*
+ * An upstream's answer and how sync reads it: its kind (sent, park, pause, back off), the upstream's
+ * own words for an error, and the error a slot keeps. The client, the gate and every round read it.
+ */
+
+/** An upstream's answer as sync reads it: the status, the headers (rate limits, Retry-After) and the body. */
+export interface UpstreamAnswer {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or null when the body was empty or not JSON. */
+  body: unknown;
+}
+
+/** The upstream's own words for an error answer: the contract's error shape, else the status. */
+export function upstreamMessage(answer: UpstreamAnswer): { code: string | null; message: string } {
+  const body = answer.body as { error?: unknown; error_code?: unknown; details?: { message?: unknown; fields?: unknown } } | null;
+  const code = typeof body?.error_code === 'string' ? body.error_code : null;
+  let message = typeof body?.details?.message === 'string' ? body.details.message : typeof body?.error === 'string' ? body.error : `HTTP ${answer.status}`;
+  if (Array.isArray(body?.details?.fields)) {
+    const fields = (body.details.fields as Array<{ path?: unknown; message?: unknown }>).map((f) => `${String(f.path)}: ${String(f.message)}`);
+    if (fields.length > 0) message = `${message} (${fields.join('; ')})`;
+  }
+  return { code, message };
+}
 
 /** How sync treats an upstream answer (docs/decisions/sync.md, "Errors by kind"). */
 export type AnswerKind = 'ok' | 'park' | 'conflict' | 'gone' | 'auth' | 'rate' | 'transient';

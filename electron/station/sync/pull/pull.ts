@@ -1,14 +1,10 @@
-import type { BoundTables, ReturnRecord, SyncIssue } from '../store/index.ts';
-import type { RoundReport, SyncContext } from './context.ts';
-import { applyUpstreamPackage, applyUpstreamReturn, isStored, MissingReturnError, sameReturn } from './apply-upstream.ts';
-import { probeChanges, readChanges } from './change-feed.ts';
-import { continuePass, type ListKind, readNewest, refreshPage, requestPass } from './list-scan.ts';
-import { clearIssues, listState, updateListState } from './list-state.ts';
-import { linkOf, linkOfUpstream } from './links.ts';
-import type { RequestPriority } from './rate-budget.ts';
-import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
+import type { RoundReport, SyncContext } from '../sync-context.ts';
+import { probeChanges, readChanges } from '../lists/change-feed.ts';
+import { PACKAGES, RETURNS } from '../lists/list-kinds.ts';
+import { continuePass, type ListKind, readNewest, refreshPage, requestPass } from '../lists/list-scan.ts';
+import { listState, updateListState } from '../lists/list-state.ts';
 import { pullSiteReceipts, withReceiptsDue } from './site-receipts.ts';
-import { usesSiteInterface } from './hub-interface.ts';
+import { usesSiteInterface } from '../upstream/hub-interface.ts';
 
 /*
  * Pull: what the upstream holds, onto the station, within the request budget (docs/decisions/sync.md,
@@ -29,7 +25,7 @@ const REFRESH_FLOOR_MS = 12 * 60_000;
 const IDLE_RETURNS_MAX_MS = 30 * 60_000;
 /** Changes verified absent are asked about again after this long. */
 const PROBE_AGAIN_MS = 60 * 60_000;
-/** The idle cadence when none is set: see `idleCost` in docs/decisions/sync.md. */
+/** The idle cadence when none is set: docs/decisions/sync.md, "Idle cost". */
 export const DEFAULT_IDLE_EVERY_MS = 180_000;
 
 /**
@@ -52,84 +48,7 @@ export interface PullResult {
   left: string[];
 }
 
-// -- the two lists --------------------------------------------------------------------------------
-
-/** Local returns whose create's answer was lost: an upstream return of the same content is theirs. */
-async function lostReturnCreates(t: BoundTables, accountId: number): Promise<ReturnRecord[]> {
-  const slots = (await t.outbox.ofAccount(accountId)).filter((slot) => slot.kind === 'return' && slot.create_attempted_at !== null);
-  const records: ReturnRecord[] = [];
-  for (const slot of slots) {
-    const record = await t.returns.get(slot.local_id);
-    if (record && !(await linkOf(t, 'return', record.id))) records.push(record);
-  }
-  return records;
-}
-
-export const RETURNS: ListKind<UpstreamReturn> = {
-  list: 'returns',
-  syncKind: 'return',
-  url: (sc, accountId) => sc.client.accountReturnsUrl(accountId),
-  read: readUpstreamReturn,
-  async store(t, accountId, records, now) {
-    const issues: Array<Omit<SyncIssue, 'at'>> = [];
-    let claimants: ReturnRecord[] | null = null;
-    for (const u of records) {
-      if (!(await linkOfUpstream(t, accountId, 'return', u.id))) claimants ??= await lostReturnCreates(t, accountId);
-      const pending = claimants ?? [];
-      await applyUpstreamReturn(t, accountId, u, now, async () => {
-        const index = pending.findIndex((local) => sameReturn(local, u));
-        return index < 0 ? undefined : pending.splice(index, 1)[0];
-      });
-      await clearIssues(t, accountId, 'return', u.id);
-      for (const note of u.notes_for_person ?? [])
-        issues.push({ kind: 'return', upstream_id: u.id, stored: true, message: `upstream return ${u.id}: ${note}` });
-    }
-    return issues;
-  },
-  isOpen: () => false,
-  updatedAt: (u) => u.updated_at,
-};
-
-/** Before a page of packages is stored: the returns it names that the station lacks, from the newest end of the returns list. */
-async function ensureReturns(sc: SyncContext, accountId: number, records: UpstreamPackage[], report: RoundReport, priority: RequestPriority): Promise<void> {
-  let missing = false;
-  for (const u of records) {
-    if (missing) break;
-    missing =
-      !(await linkOfUpstream(sc.store.tables, accountId, 'return', u.return_id)) && !(await linkOfUpstream(sc.store.tables, accountId, 'return_package', u.id));
-  }
-  if (!missing) return;
-  const outcome = await readNewest(sc, RETURNS, accountId, report, priority);
-  if (outcome === 'unknown-order') await continuePass(sc, RETURNS, accountId, report, { maxPages: Number.POSITIVE_INFINITY, priority });
-}
-
-export const PACKAGES: ListKind<UpstreamPackage> = {
-  list: 'packages',
-  syncKind: 'return_package',
-  url: (sc, accountId) => sc.client.packagesUrl(accountId),
-  read: readUpstreamPackage,
-  prepare: ensureReturns,
-  async store(t, accountId, records, now) {
-    const issues: Array<Omit<SyncIssue, 'at'>> = [];
-    for (const u of records) {
-      const issue = (stored: boolean, message: string) =>
-        issues.push({ kind: 'return_package', upstream_id: u.id, stored, message: `upstream package ${u.id}: ${message}` });
-      try {
-        const applied = await applyUpstreamPackage(t, accountId, u, now);
-        if (isStored(applied)) await clearIssues(t, accountId, 'return_package', u.id);
-        else issue(false, applied.notStored);
-      } catch (error) {
-        if (!(error instanceof MissingReturnError)) throw error;
-        issue(false, `its return ${u.return_id} was not found upstream: the package is not stored`);
-      }
-      for (const note of u.notes_for_person ?? []) issue(true, note);
-    }
-    return issues;
-  },
-  isOpen: (u) => u.status !== 'received' && u.status !== 'cancelled',
-  updatedAt: (u) => u.updated_at,
-};
-
+/** The packages list of a site's station: each package whose receipt is older than its hub version is due too. */
 const SITE_PACKAGES = withReceiptsDue(PACKAGES);
 
 // -- one round ------------------------------------------------------------------------------------

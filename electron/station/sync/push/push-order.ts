@@ -1,5 +1,5 @@
-import type { OutboxEntry, StationStore } from '../store/index.ts';
-import { upstreamFailing } from './upstream-gate.ts';
+import type { OutboxEntry, StationStore } from '../../store/index.ts';
+import { upstreamFailing } from '../upstream/upstream-gate.ts';
 
 /** Slots read from the store at a time. */
 const READ_AHEAD = 64;

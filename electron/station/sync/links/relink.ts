@@ -1,7 +1,7 @@
-import { markChanged } from '../domain/outbox.ts';
-import type { BoundTables, ReadTables, SyncAccountState } from '../store/index.ts';
-import { initialAccountState } from './account-state.ts';
-import type { UpstreamSettings } from './upstream-client.ts';
+import { markChanged } from '../../domain/outbox.ts';
+import type { BoundTables, ReadTables, SyncAccountState } from '../../store/index.ts';
+import { initialAccountState } from '../account-state.ts';
+import type { UpstreamSettings } from '../upstream/upstream-client.ts';
 
 /*
  * A station that syncs with another upstream than before — a member taking its site's uplink

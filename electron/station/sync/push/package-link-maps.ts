@@ -1,8 +1,7 @@
-import { type ReturnPackage, type UpstreamLink } from '../store/index.ts';
-import type { SyncContext } from './context.ts';
-import { answerKind } from './errors.ts';
-import { linkOf, putLink } from './links.ts';
-import type { UpstreamAnswer } from './upstream-client.ts';
+import { type ReturnPackage, type UpstreamLink } from '../../store/index.ts';
+import type { SyncContext } from '../sync-context.ts';
+import { answerKind, type UpstreamAnswer } from '../upstream/answers.ts';
+import { linkOf, putLink } from '../links/upstream-links.ts';
 
 /*
  * What the pushes of a package's media and of its line items share: each keeps a map of local to

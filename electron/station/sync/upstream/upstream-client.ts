@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { UpstreamAnswer } from './upstream-answer.ts';
+import type { UpstreamAnswer } from './answers.ts';
 import type { RateBudget, RequestPriority } from './rate-budget.ts';
 
 /*
@@ -39,8 +39,6 @@ export interface SiteMembership {
   hub_ca_next_sha256?: string | undefined;
 }
 
-export type { UpstreamAnswer } from './upstream-answer.ts';
-
 /** The upstream could not be reached, or the answer was lost (timeout, reset): the request may or may not have taken effect. */
 export class UpstreamUnreachableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -59,7 +57,7 @@ export interface UpstreamRequest {
   file?: { path: string; contentType: string; size: number };
   idempotencyKey?: string;
   priority: RequestPriority;
-  /** A shorter time cap than the default 20 s (a dock read: fresh.ts). */
+  /** A shorter time cap than the default 20 s (a dock read: fresh-reads.ts). */
   timeoutMs?: number;
 }
 
@@ -217,16 +215,4 @@ async function hashOfMedia(fetchImpl: FetchLike, url: string, maxBytes: number, 
       { cause },
     );
   }
-}
-
-/** The upstream's own words for an error answer: the contract's error shape, else the status. */
-export function upstreamMessage(answer: UpstreamAnswer): { code: string | null; message: string } {
-  const body = answer.body as { error?: unknown; error_code?: unknown; details?: { message?: unknown; fields?: unknown } } | null;
-  const code = typeof body?.error_code === 'string' ? body.error_code : null;
-  let message = typeof body?.details?.message === 'string' ? body.details.message : typeof body?.error === 'string' ? body.error : `HTTP ${answer.status}`;
-  if (Array.isArray(body?.details?.fields)) {
-    const fields = (body.details.fields as Array<{ path?: unknown; message?: unknown }>).map((f) => `${String(f.path)}: ${String(f.message)}`);
-    if (fields.length > 0) message = `${message} (${fields.join('; ')})`;
-  }
-  return { code, message };
 }

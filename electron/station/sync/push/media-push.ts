@@ -1,13 +1,12 @@
-import { mediaFilesOf } from '../domain/media-files.ts';
-import { type MediaFile, type BoundTables, type ReadTables, type ReturnPackage, type UpstreamLink } from '../store/index.ts';
-import type { RoundReport, SyncContext } from './context.ts';
-import { answerKind } from './errors.ts';
-import { linkOf } from './links.ts';
+import { mediaFilesOf } from '../../domain/media-files.ts';
+import { type MediaFile, type BoundTables, type ReadTables, type ReturnPackage, type UpstreamLink } from '../../store/index.ts';
+import type { RoundReport, SyncContext } from '../sync-context.ts';
+import { answerKind, type UpstreamAnswer, upstreamMessage } from '../upstream/answers.ts';
+import { linkOf } from '../links/upstream-links.ts';
 import { packageLinkMapSaver, subResourceUnsupported } from './package-link-maps.ts';
-import { markChanged } from '../domain/outbox.ts';
-import { accountState } from './account-state.ts';
-import { recordedBeforeRelink } from './relink.ts';
-import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
+import { markChanged } from '../../domain/outbox.ts';
+import { accountState } from '../account-state.ts';
+import { recordedBeforeRelink } from '../links/relink.ts';
 
 /*
  * A package's media go up after the package is linked and before its PATCH (docs/decisions/sync.md,

@@ -2,26 +2,26 @@ import type { Readable } from 'node:stream';
 import type { SyncStatus } from '#shared/api/station.ts';
 import type { Clock } from '../domain/clock.ts';
 import { type OutboxEntry, type StationStore } from '../store/index.ts';
-import { emptyReport, type RoundReport, type SyncContext } from './context.ts';
-import { SyncPausedError } from './errors.ts';
-import { createFreshReads, type FreshResult, fillDetails } from './fresh.ts';
+import { emptyReport, type RoundReport, type SyncContext } from './sync-context.ts';
+import { SyncPausedError } from './upstream/answers.ts';
+import { createFreshReads, type FreshResult, fillDetails } from './pull/fresh-reads.ts';
 import { accountState, updateAccountState } from './account-state.ts';
-import { PullError } from './list-scan.ts';
-import { DEFAULT_IDLE_EVERY_MS, pullAccount, type PullMode } from './pull.ts';
-import { pushAccount } from './push.ts';
-import { createRateBudget, type RateBudget, type RateBudgetOptions } from './rate-budget.ts';
+import { PullError } from './lists/list-scan.ts';
+import { DEFAULT_IDLE_EVERY_MS, pullAccount, type PullMode } from './pull/pull.ts';
+import { pushAccount } from './push/push.ts';
+import { createRateBudget, type RateBudget, type RateBudgetOptions } from './upstream/rate-budget.ts';
 import { readUpstreamSettings } from './settings.ts';
 import { oneAtATime } from './one-at-a-time.ts';
-import { createOutboxLedger, type OutboxLedger } from './outbox-ledger.ts';
+import { createOutboxLedger, type OutboxLedger } from './outbox/outbox-ledger.ts';
 import { SYNC_DISABLED } from '../domain/sync-port.ts';
 import { INSTANCE_KEY, stationInstanceId } from '../domain/station-instance.ts';
 import { syncStatusOf } from './status.ts';
-import { type HubInterface, newHubInterface, specFallbackClient } from './hub-interface.ts';
-import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream-client.ts';
-import { upstreamFetch } from './upstream-fetch.ts';
-import { hubMediaBytes } from './hub-media.ts';
-import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
-import type { UpstreamEventsState } from './upstream-events.ts';
+import { type HubInterface, newHubInterface, specFallbackClient } from './upstream/hub-interface.ts';
+import { createUpstreamClient, type FetchLike, type UpstreamSettings, UpstreamUnreachableError } from './upstream/upstream-client.ts';
+import { upstreamFetch } from './upstream/upstream-fetch.ts';
+import { hubMediaBytes } from './upstream/hub-media.ts';
+import { UpstreamBackingOffError, upstreamFailing } from './upstream/upstream-gate.ts';
+import type { UpstreamEventsState } from './upstream/upstream-events.ts';
 
 export interface RoundOptions {
   /** Pull too (the scheduler pulls on its interval; a round after a local change only pushes). */
@@ -48,7 +48,7 @@ export interface SyncEngine {
   nextRetryAt(): Promise<number | undefined>;
   /** Outbox slots the engine keeps count of in memory: none while no upstream is set (for the bench and the tests). */
   outboxSlotsInMemory(): number;
-  /** Reads a package the dock opened from the upstream (get-one), within the budget, capped in time (fresh.ts); never rejects. */
+  /** Reads a package the dock opened from the upstream (get-one), within the budget, capped in time (fresh-reads.ts); never rejects. */
   refreshPackage(accountId: number, localId: number): Promise<FreshResult>;
   /**
    * The upstream as its rate budget sees it (the budget of the upstream the last round used): until
@@ -164,7 +164,7 @@ async function syncAccount(sc: SyncContext, accountId: number, options: RoundOpt
       report.pull_failed.push(`account ${accountId}: ${error.message}`);
     }
   }
-  // Idle rounds fill the get-only fields of open packages, a few an hour (fresh.ts).
+  // Idle rounds fill the get-only fields of open packages, a few an hour (fresh-reads.ts).
   if (options.pull && mode !== 'complete') await fillDetails(sc, accountId);
   await updateAccountState(sc.store, accountId, { last_success_at: sc.clock.now() });
 }
@@ -349,7 +349,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     outboxSlotsInMemory: () => outbox.size(),
     refreshPackage: fresh.refreshPackage,
-    hubMediaBytes: (url) => hubMediaBytes(store, url, options.fetch),
+    hubMediaBytes: async (url) => hubMediaBytes(await readUpstreamSettings(store), url, options.fetch),
     upstreamHealth: () => ({ backoffUntil: lastBudget ? closedUntil(lastBudget) : null, share: lastBudget?.share() ?? 1 }),
     nudge() {
       for (const listener of nudgeListeners) listener();

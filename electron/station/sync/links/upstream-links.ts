@@ -1,4 +1,4 @@
-import { type BoundTables, type ReadTables, outboxKey, type SyncConflict, type SyncKind, type UpstreamLink } from '../store/index.ts';
+import { type BoundTables, type ReadTables, outboxKey, type SyncConflict, type SyncKind, type UpstreamLink } from '../../store/index.ts';
 
 /** The link of a local record, if it has an upstream twin. */
 export function linkOf(tables: Pick<ReadTables, 'upstream_links'>, kind: SyncKind, localId: number): Promise<UpstreamLink | undefined> {

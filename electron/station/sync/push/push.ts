@@ -1,23 +1,23 @@
 import { CREATE_STATUSES, type CreateStatus } from '#shared/package-status.ts';
-import { type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../store/index.ts';
-import { applyUpstreamPackage } from './apply-upstream.ts';
-import type { RoundReport, SyncContext } from './context.ts';
-import { answerKind, backoffMs, errorOf, pauseFrom } from './errors.ts';
+import { type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../../store/index.ts';
+import { applyUpstreamPackage } from '../links/apply-upstream.ts';
+import type { RoundReport, SyncContext } from '../sync-context.ts';
+import { answerKind, backoffMs, errorOf, pauseFrom, type UpstreamAnswer, upstreamMessage } from '../upstream/answers.ts';
 import { lineItemsUnsent, pushLineItems } from './line-items-push.ts';
-import { linkOf, putLink } from './links.ts';
+import { linkOf, putLink } from '../links/upstream-links.ts';
 import { mediaUnsent, pushMedia } from './media-push.ts';
 import { slotsToSend } from './push-order.ts';
-import { type FieldValues, localValues, unsentFields, upstreamValues } from './package-fields.ts';
-import { UpstreamUnreachableError, type UpstreamAnswer, upstreamMessage } from './upstream-client.ts';
-import { UpstreamBackingOffError, upstreamFailing } from './upstream-gate.ts';
-import { readChanges } from './change-feed.ts';
-import { continuePass, type ListKind, readNewest } from './list-scan.ts';
-import { listState } from './list-state.ts';
-import { PACKAGES, RETURNS } from './pull.ts';
-import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from './upstream-records.ts';
-import { usesSiteInterface } from './hub-interface.ts';
-import { accountState } from './account-state.ts';
-import { recordedBeforeRelink, RELINK_CANCELLED_HELD } from './relink.ts';
+import { type FieldValues, localValues, unsentFields, upstreamValues } from '../links/package-fields.ts';
+import { UpstreamUnreachableError } from '../upstream/upstream-client.ts';
+import { UpstreamBackingOffError, upstreamFailing } from '../upstream/upstream-gate.ts';
+import { readChanges } from '../lists/change-feed.ts';
+import { continuePass, type ListKind, readNewest } from '../lists/list-scan.ts';
+import { listState } from '../lists/list-state.ts';
+import { PACKAGES, RETURNS } from '../lists/list-kinds.ts';
+import { readUpstreamPackage, readUpstreamReturn, type UpstreamPackage, type UpstreamReturn } from '../upstream/upstream-records.ts';
+import { usesSiteInterface } from '../upstream/hub-interface.ts';
+import { accountState } from '../account-state.ts';
+import { recordedBeforeRelink, RELINK_CANCELLED_HELD } from '../links/relink.ts';
 
 /*
  * Push: sends the outbox of one account, returns before packages, oldest first. Every slot is
@@ -286,10 +286,14 @@ function createBody(pkg: ReturnPackage, upstreamReturnId: number) {
  * Takes an upstream package as this local one. Its return is read first when the station lacks it (as
  * a pull does): a parcel the upstream holds under another return than the local package's moves to that
  * return, its items with it (apply-upstream.ts), instead of keeping lines the upstream's return lacks.
+ * Returns the local package's link as the adoption left it.
  */
-async function adoptPackage(sc: SyncContext, accountId: number, u: UpstreamPackage, report: RoundReport): Promise<void> {
-  await PACKAGES.prepare?.(sc, accountId, [u], report, 'push');
-  await write(sc, (t) => applyUpstreamPackage(t, accountId, u, sc.clock.now()));
+async function adoptPackage(sc: SyncContext, pkg: ReturnPackage, u: UpstreamPackage, report: RoundReport): Promise<UpstreamLink | undefined> {
+  await PACKAGES.prepare?.(sc, pkg.account_id, [u], report, 'push');
+  return write(sc, async (t) => {
+    await applyUpstreamPackage(t, pkg.account_id, u, sc.clock.now());
+    return linkOf(t, 'return_package', pkg.id);
+  });
 }
 
 async function getPackage(sc: SyncContext, accountId: number, upstreamId: number): Promise<UpstreamAnswer> {
@@ -297,94 +301,113 @@ async function getPackage(sc: SyncContext, accountId: number, upstreamId: number
 }
 
 async function pushPackage(sc: SyncContext, entry: OutboxEntry, report: RoundReport): Promise<Outcome> {
-  const db = sc.store.tables;
-  const pkg = await db.return_packages.get(entry.local_id);
+  const pkg = await sc.store.tables.return_packages.get(entry.local_id);
   if (!pkg) {
     await settle(sc, entry, async () => false);
     return 'done';
   }
-  let link = await linkOf(db, 'return_package', pkg.id);
-  if (!link) {
-    const returnLink = await linkOf(db, 'return', pkg.return_id);
-    if (!returnLink) return 'waiting'; // its return goes first
-    if (entry.create_attempted_at !== null) {
-      const settled = await settleLostCreate(sc, PACKAGES, pkg.account_id, entry.create_attempted_at, report);
-      link = await linkOf(db, 'return_package', pkg.id);
-      if (link) report.adopted += 1;
-      else if (settled === 'waiting') return waitForLookup(sc, entry, 'package');
-      else if (pkg.status === 'cancelled' && recordedBeforeRelink(await accountState(db, pkg.account_id), entry.create_attempted_at)) {
-        await updateSlot(sc, entry, RELINK_CANCELLED_HELD);
-        report.parked += 1;
-        return 'held';
-      }
-    }
-    if (!link) {
-      const attemptedAt = sc.clock.now();
-      await updateSlot(sc, entry, { create_attempted_at: attemptedAt });
-      const body = createBody(pkg, returnLink.upstream_id);
-      const answer = await send(sc, {
-        method: 'POST',
-        url: sc.client.packagesUrl(pkg.account_id),
-        json: body,
-        idempotencyKey: idempotencyKey(sc, entry),
-        priority: 'push',
-      });
-      const existingId = (answer.body as { details?: { existing_id?: unknown } } | null)?.details?.existing_id;
-      if (answer.status === 409 && typeof existingId === 'number') {
-        // The parcel is already upstream (made by another station, or by a lost answer): adopt it.
-        const existing = await getPackage(sc, pkg.account_id, existingId);
-        const parsed = readUpstreamPackage(existing.body);
-        if (answerKind(existing.status) !== 'ok' || !parsed.ok) return failed(sc, entry, existing, report);
-        await adoptPackage(sc, pkg.account_id, parsed.record, report);
-        report.adopted += 1;
-      } else if (answerKind(answer.status) !== 'ok') {
-        return failed(sc, entry, answer, report);
-      } else {
-        const created = readUpstreamPackage(answer.body);
-        if (!created.ok) {
-          // Accepted, but the answer does not say what it made: find it at the newest end.
-          await settleLostCreate(sc, PACKAGES, pkg.account_id, attemptedAt, report);
-          if (!(await linkOf(db, 'return_package', pkg.id))) return waitForLookup(sc, entry, 'package');
-        } else {
-          const upstream = created.record;
-          await write(sc, async (t) => {
-            const sent: FieldValues = { ...body, status: body.status } as FieldValues;
-            // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
-            const synced = {
-              actual_arrival: null,
-              notes: null,
-              ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')),
-              ...upstreamValues(upstream),
-            };
-            await putLink(
-              t,
-              {
-                kind: 'return_package',
-                local_id: pkg.id,
-                account_id: pkg.account_id,
-                upstream_id: upstream.id,
-                synced,
-                ...(upstream.updated_at ? { upstream_updated_at: upstream.updated_at } : {}),
-              },
-              sc.clock.now(),
-            );
-          });
-        }
-        report.created += 1;
-      }
-      link = await linkOf(db, 'return_package', pkg.id);
-      if (!link) return 'retry';
-    }
-  }
+  const link = (await linkOf(sc.store.tables, 'return_package', pkg.id)) ?? (await linkPackage(sc, entry, pkg, report));
+  if (typeof link === 'string') return link;
   // As it is now: an adoption may have moved it to the upstream's return (its items with it).
-  const current = (await db.return_packages.get(pkg.id)) ?? pkg;
+  const current = (await sc.store.tables.return_packages.get(pkg.id)) ?? pkg;
   // Inspected items first: a move to received upstream then counts them against the return.
   const items = await pushLineItems(sc, current, link);
   if (!items.ok) return failed(sc, entry, items.answer, report);
   // Its media before the PATCH too: what the PATCH reports (received, inspected) has its photos upstream.
-  const media = await pushMedia(sc, current, (await linkOf(db, 'return_package', pkg.id)) ?? link, report);
+  const media = await pushMedia(sc, current, link, report);
   if (!media.ok) return failed(sc, entry, media.answer, report);
-  return patchPackage(sc, entry, (await linkOf(db, 'return_package', pkg.id)) ?? link, report, true);
+  // The PATCH diffs against the link as stored now: a dock read may have applied the upstream's values while items and photos went up.
+  return patchPackage(sc, entry, (await linkOf(sc.store.tables, 'return_package', pkg.id)) ?? link, report, true);
+}
+
+/**
+ * A package with no upstream twin yet: its return goes first; a create whose answer was lost is
+ * looked for upstream before anything is sent again; else it is created. Its link, or the slot's
+ * outcome when it is not linked now.
+ */
+async function linkPackage(sc: SyncContext, entry: OutboxEntry, pkg: ReturnPackage, report: RoundReport): Promise<UpstreamLink | Outcome> {
+  const returnLink = await linkOf(sc.store.tables, 'return', pkg.return_id);
+  if (!returnLink) return 'waiting'; // its return goes first
+  if (entry.create_attempted_at !== null) {
+    const settled = await settleLostCreate(sc, PACKAGES, pkg.account_id, entry.create_attempted_at, report);
+    const found = await linkOf(sc.store.tables, 'return_package', pkg.id);
+    if (found) {
+      report.adopted += 1;
+      return found;
+    }
+    if (settled === 'waiting') return waitForLookup(sc, entry, 'package');
+    if (pkg.status === 'cancelled' && recordedBeforeRelink(await accountState(sc.store.tables, pkg.account_id), entry.create_attempted_at)) {
+      await updateSlot(sc, entry, RELINK_CANCELLED_HELD);
+      report.parked += 1;
+      return 'held';
+    }
+  }
+  return createPackage(sc, entry, pkg, returnLink.upstream_id, report);
+}
+
+/** POSTs the package (or adopts the parcel when it is upstream already): its link, or the slot's outcome. */
+async function createPackage(
+  sc: SyncContext,
+  entry: OutboxEntry,
+  pkg: ReturnPackage,
+  upstreamReturnId: number,
+  report: RoundReport,
+): Promise<UpstreamLink | Outcome> {
+  const attemptedAt = sc.clock.now();
+  await updateSlot(sc, entry, { create_attempted_at: attemptedAt });
+  const body = createBody(pkg, upstreamReturnId);
+  const answer = await send(sc, {
+    method: 'POST',
+    url: sc.client.packagesUrl(pkg.account_id),
+    json: body,
+    idempotencyKey: idempotencyKey(sc, entry),
+    priority: 'push',
+  });
+  const existingId = (answer.body as { details?: { existing_id?: unknown } } | null)?.details?.existing_id;
+  if (answer.status === 409 && typeof existingId === 'number') {
+    // The parcel is already upstream (made by another station, or by a lost answer): adopt it.
+    const existing = await getPackage(sc, pkg.account_id, existingId);
+    const parsed = readUpstreamPackage(existing.body);
+    if (answerKind(existing.status) !== 'ok' || !parsed.ok) return failed(sc, entry, existing, report);
+    const adopted = await adoptPackage(sc, pkg, parsed.record, report);
+    report.adopted += 1;
+    return adopted ?? 'retry';
+  }
+  if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);
+  const created = readUpstreamPackage(answer.body);
+  if (!created.ok) {
+    // Accepted, but the answer does not say what it made: find it at the newest end.
+    await settleLostCreate(sc, PACKAGES, pkg.account_id, attemptedAt, report);
+    const found = await linkOf(sc.store.tables, 'return_package', pkg.id);
+    if (!found) return waitForLookup(sc, entry, 'package');
+    report.created += 1;
+    return found;
+  }
+  const upstream = created.record;
+  const link = await write(sc, async (t) => {
+    const sent: FieldValues = { ...body, status: body.status } as FieldValues;
+    // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
+    const synced = {
+      actual_arrival: null,
+      notes: null,
+      ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')),
+      ...upstreamValues(upstream),
+    };
+    return putLink(
+      t,
+      {
+        kind: 'return_package',
+        local_id: pkg.id,
+        account_id: pkg.account_id,
+        upstream_id: upstream.id,
+        synced,
+        ...(upstream.updated_at ? { upstream_updated_at: upstream.updated_at } : {}),
+      },
+      sc.clock.now(),
+    );
+  });
+  report.created += 1;
+  return link;
 }
 
 async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamLink, report: RoundReport, mayRetry: boolean): Promise<Outcome> {
@@ -401,8 +424,7 @@ async function patchPackage(sc: SyncContext, entry: OutboxEntry, link: UpstreamL
     const current = await getPackage(sc, pkg.account_id, link.upstream_id);
     const parsed = readUpstreamPackage(current.body);
     if (answerKind(current.status) !== 'ok' || !parsed.ok) return failed(sc, entry, current, report);
-    await adoptPackage(sc, pkg.account_id, parsed.record, report);
-    const merged = await linkOf(sc.store.tables, 'return_package', pkg.id);
+    const merged = await adoptPackage(sc, pkg, parsed.record, report);
     return merged ? patchPackage(sc, entry, merged, report, false) : 'retry';
   }
   if (answerKind(answer.status) !== 'ok') return failed(sc, entry, answer, report);

@@ -1,10 +1,10 @@
 import { canMove } from '#shared/package-status.ts';
 import { deriveReturnStatus } from '#shared/api/returns.ts';
-import { logChange } from '../domain/change-log.ts';
-import { advance } from '../domain/clock.ts';
-import { rehomeLineItems } from '../domain/line-items.ts';
-import { recountReturn } from '../domain/receipts.ts';
-import { skuKey } from '../domain/returns.ts';
+import { logChange } from '../../domain/change-log.ts';
+import { advance } from '../../domain/clock.ts';
+import { rehomeLineItems } from '../../domain/line-items.ts';
+import { recountReturn } from '../../domain/receipts.ts';
+import { skuKey } from '../../domain/returns.ts';
 import {
   allocateIds,
   type DimensionUnit,
@@ -17,10 +17,10 @@ import {
   trackingKey,
   type UpstreamLink,
   type WeightUnit,
-} from '../store/index.ts';
-import { linkOf, linkOfUpstream, logConflict, putLink } from './links.ts';
+} from '../../store/index.ts';
+import { linkOf, linkOfUpstream, logConflict, putLink } from './upstream-links.ts';
 import { type FieldValues, localValues, PUSHED_FIELDS, sameValue, UPSTREAM_OWNED, upstreamValues as upstreamValuesFromAnswer } from './package-fields.ts';
-import type { UpstreamPackage, UpstreamReturn } from './upstream-records.ts';
+import type { UpstreamPackage, UpstreamReturn } from '../upstream/upstream-records.ts';
 
 /*
  * Applying what the upstream says to the station's records, inside one store write (idempotent:
@@ -41,7 +41,7 @@ export class MissingReturnError extends Error {
  * line not seen before), its unreceived count the upstream's when first seen and the station's own after.
  */
 async function linesOfUpstream(
-  db: BoundTables,
+  t: BoundTables,
   u: UpstreamReturn,
   knownLineIds: Record<string, number>,
   existing: ReturnRecord | undefined,
@@ -49,7 +49,7 @@ async function linesOfUpstream(
   const lineIds = { ...knownLineIds };
   const localByUpstream = new Map(Object.entries(lineIds).map(([local, up]) => [up, Number(local)]));
   const fresh = u.return_line_items.filter((line) => !localByUpstream.has(line.id));
-  const newIds = fresh.length > 0 ? await allocateIds(db, 'return_line_items', fresh.length) : [];
+  const newIds = fresh.length > 0 ? await allocateIds(t, 'return_line_items', fresh.length) : [];
   const lines: ReturnLineItem[] = u.return_line_items.map((line) => {
     let localId = localByUpstream.get(line.id);
     const before = localId === undefined ? undefined : existing?.return_line_items.find((l) => l.id === localId);
@@ -106,19 +106,19 @@ function returnFields(
 }
 
 export async function applyUpstreamReturn(
-  db: BoundTables,
+  t: BoundTables,
   accountId: number,
   u: UpstreamReturn,
   now: string,
   claim?: (t: BoundTables) => Promise<ReturnRecord | undefined>,
 ): Promise<ReturnRecord> {
-  let link = await linkOfUpstream(db, accountId, 'return', u.id);
-  let existing = link ? await db.returns.get(link.local_id) : undefined;
+  let link = await linkOfUpstream(t, accountId, 'return', u.id);
+  let existing = link ? await t.returns.get(link.local_id) : undefined;
   // A version already applied (the overlap re-reads it) or an older one arriving late changes nothing.
   if (alreadyApplied(u.updated_at, link) && existing) return existing;
   if (!existing && claim) {
     // A local return whose create's answer was lost, and this is what it made: linked, not copied.
-    existing = await claim(db);
+    existing = await claim(t);
     if (existing) link = undefined;
   }
   // A claimed return's lines map by position (the upstream keeps the order it was given).
@@ -126,7 +126,7 @@ export async function applyUpstreamReturn(
     existing && !link
       ? Object.fromEntries(existing.return_line_items.flatMap((line, i) => (u.return_line_items[i] ? [[String(line.id), u.return_line_items[i].id]] : [])))
       : {};
-  const { lines, lineIds } = await linesOfUpstream(db, u, link?.line_ids ?? claimedLines, existing);
+  const { lines, lineIds } = await linesOfUpstream(t, u, link?.line_ids ?? claimedLines, existing);
   const fields = {
     account_id: accountId,
     ...returnFields(u, existing),
@@ -138,20 +138,20 @@ export async function applyUpstreamReturn(
     const next: ReturnRecord = { ...existing, ...fields };
     if (link && JSON.stringify(next) === JSON.stringify(existing)) {
       // Nothing changed: only a newer upstream version is worth a write (re-reads of an unchanged page write nothing).
-      if (u.updated_at && u.updated_at !== link.upstream_updated_at) await putLink(db, { ...link, upstream_updated_at: u.updated_at }, now);
+      if (u.updated_at && u.updated_at !== link.upstream_updated_at) await putLink(t, { ...link, upstream_updated_at: u.updated_at }, now);
       return existing;
     }
     record = { ...next, status: deriveReturnStatus(lines), updated_at: advance(existing.updated_at, now) };
-    await db.returns.put(record);
-    await logChange(db, { account_id: accountId, resource: 'return', resource_id: record.id, action: 'updated', data: record, at: now }, 'upstream');
+    await t.returns.put(record);
+    await logChange(t, { account_id: accountId, resource: 'return', resource_id: record.id, action: 'updated', data: record, at: now }, 'upstream');
   } else {
     const draft: Omit<ReturnRecord, 'id'> = { ...fields, status: deriveReturnStatus(lines), created_at: now, updated_at: now };
-    const id = await db.returns.add(draft as ReturnRecord);
+    const id = await t.returns.add(draft as ReturnRecord);
     record = { ...draft, id };
-    await logChange(db, { account_id: accountId, resource: 'return', resource_id: id, action: 'created', data: record, at: now }, 'upstream');
+    await logChange(t, { account_id: accountId, resource: 'return', resource_id: id, action: 'created', data: record, at: now }, 'upstream');
   }
   await putLink(
-    db,
+    t,
     {
       kind: 'return',
       local_id: record.id,
@@ -163,7 +163,7 @@ export async function applyUpstreamReturn(
     },
     now,
   );
-  return (await recountReturn(db, record.id, now)) ?? record;
+  return (await recountReturn(t, record.id, now)) ?? record;
 }
 
 /**
@@ -172,14 +172,14 @@ export async function applyUpstreamReturn(
  * forward, logs every value it replaced or kept against the upstream, and refreshes the synced snapshot.
  */
 export async function applyUpstreamPackage(
-  db: BoundTables,
+  t: BoundTables,
   accountId: number,
   u: UpstreamPackage,
   now: string,
   options: { sameVersion?: boolean } = {},
 ): Promise<ReturnPackage | NotStored> {
-  const returnLink = await linkOfUpstream(db, accountId, 'return', u.return_id);
-  const match = await matchLocalPackage(db, accountId, u);
+  const returnLink = await linkOfUpstream(t, accountId, 'return', u.return_id);
+  const match = await matchLocalPackage(t, accountId, u);
   if ('twinOf' in match)
     return { notStored: `a duplicate upstream: tracking number ${u.tracking_number} is also upstream package ${match.twinOf}, which the station keeps` };
   const { local, link } = match;
@@ -188,19 +188,19 @@ export async function applyUpstreamPackage(
   if (!local) {
     if (!returnLink) throw new MissingReturnError(u.return_id);
     if (!u.status) return { notStored: 'its status is unknown to this station: the package is not stored' };
-    return createFromUpstream(db, accountId, { ...u, status: u.status }, returnLink.local_id, incoming, now);
+    return createFromUpstream(t, accountId, { ...u, status: u.status }, returnLink.local_id, incoming, now);
   }
-  // Unlinked with nothing unsent (its link dropped for another upstream, sync/relink.ts): as if it had
+  // Unlinked with nothing unsent (its link dropped for another upstream, sync/links/relink.ts): as if it had
   // always been linked, so the upstream's values are taken. Unlinked with a change waiting: all of it is unsent.
-  const waiting = link === undefined && (await db.outbox.get(outboxKey('return_package', local.id))) !== undefined;
+  const waiting = link === undefined && (await t.outbox.get(outboxKey('return_package', local.id))) !== undefined;
   const synced: Record<string, unknown> = { ...(link?.synced ?? (waiting ? {} : localValues(local))) };
-  const next = await mergeFields(db, { accountId, local, linked: !waiting, incoming, synced, now });
+  const next = await mergeFields(t, { accountId, local, linked: !waiting, incoming, synced, now });
   // A received package's processing time, from the upstream when the station has none (received elsewhere).
   if (u.processed_at && local.processed_at === null) next.processed_at = u.processed_at;
-  const pkg = await saveMerged(db, accountId, local, next, returnLink?.local_id, now);
+  const pkg = await saveMerged(t, accountId, local, next, returnLink?.local_id, now);
   // Spread the link: its line items' and media's upload state must survive a pull.
   await putLink(
-    db,
+    t,
     {
       ...link,
       kind: 'return_package',
@@ -232,13 +232,13 @@ type PackageMatch = { local: ReturnPackage | undefined; link: UpstreamLink | und
  * package with that number linked to another upstream package is a twin: nothing is applied, and the
  * caller lists it once for a person.
  */
-async function matchLocalPackage(db: BoundTables, accountId: number, u: UpstreamPackage): Promise<PackageMatch> {
-  const link = await linkOfUpstream(db, accountId, 'return_package', u.id);
-  const local = link ? await db.return_packages.get(link.local_id) : undefined;
+async function matchLocalPackage(t: BoundTables, accountId: number, u: UpstreamPackage): Promise<PackageMatch> {
+  const link = await linkOfUpstream(t, accountId, 'return_package', u.id);
+  const local = link ? await t.return_packages.get(link.local_id) : undefined;
   if (local) return { local, link };
-  const sameTracking = await db.return_packages.withTracking(accountId, trackingKey(u.tracking_number));
-  if (!sameTracking) return { local: await cancelAwaitingLookup(db, accountId, u.tracking_number), link };
-  const other = await linkOf(db, 'return_package', sameTracking.id);
+  const sameTracking = await t.return_packages.withTracking(accountId, trackingKey(u.tracking_number));
+  if (!sameTracking) return { local: await cancelAwaitingLookup(t, accountId, u.tracking_number), link };
+  const other = await linkOf(t, 'return_package', sameTracking.id);
   if (other && other.upstream_id !== u.id) return { twinOf: other.upstream_id };
   return { local: sameTracking, link: undefined };
 }
@@ -246,22 +246,22 @@ async function matchLocalPackage(db: BoundTables, accountId: number, u: Upstream
 /**
  * A cancelled package keeps no tracking key (the number may come again on a new parcel), so the
  * index above never finds it: one whose change waits for a read (a lost create, or a relink:
- * sync/relink.ts) and that no link claims is looked for among those waiting changes, so its cancel
+ * sync/links/relink.ts) and that no link claims is looked for among those waiting changes, so its cancel
  * goes to the upstream's package instead of the upstream's package coming here as a second one.
  */
-async function cancelAwaitingLookup(db: BoundTables, accountId: number, trackingNumber: string): Promise<ReturnPackage | undefined> {
+async function cancelAwaitingLookup(t: BoundTables, accountId: number, trackingNumber: string): Promise<ReturnPackage | undefined> {
   const key = trackingKey(trackingNumber);
-  const slots = (await db.outbox.ofAccount(accountId)).filter((slot) => slot.kind === 'return_package' && slot.create_attempted_at !== null);
+  const slots = (await t.outbox.ofAccount(accountId)).filter((slot) => slot.kind === 'return_package' && slot.create_attempted_at !== null);
   for (const slot of slots) {
-    const pkg = await db.return_packages.get(slot.local_id);
-    if (pkg?.status === 'cancelled' && trackingKey(pkg.tracking_number) === key && !(await linkOf(db, 'return_package', pkg.id))) return pkg;
+    const pkg = await t.return_packages.get(slot.local_id);
+    if (pkg?.status === 'cancelled' && trackingKey(pkg.tracking_number) === key && !(await linkOf(t, 'return_package', pkg.id))) return pkg;
   }
   return undefined;
 }
 
 /** A package the station has not seen: created with the upstream's values, linked, its snapshot those values. */
 async function createFromUpstream(
-  db: BoundTables,
+  t: BoundTables,
   accountId: number,
   u: UpstreamPackage & { status: ReturnPackage['status'] },
   returnId: number,
@@ -295,11 +295,11 @@ async function createFromUpstream(
     created_at: now,
     updated_at: now,
   };
-  const id = await db.return_packages.add(draft as ReturnPackage);
+  const id = await t.return_packages.add(draft as ReturnPackage);
   const pkg = { ...draft, id };
-  await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'created', data: pkg, at: now }, 'upstream');
+  await logChange(t, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'created', data: pkg, at: now }, 'upstream');
   await putLink(
-    db,
+    t,
     {
       kind: 'return_package',
       local_id: id,
@@ -325,11 +325,11 @@ interface MergeInput {
 }
 
 /** The ownership rules, field by field (docs/decisions/sync.md): the values to take, conflicts logged. */
-async function mergeFields(db: BoundTables, { accountId, local, linked, incoming, synced, now }: MergeInput): Promise<Record<string, unknown>> {
+async function mergeFields(t: BoundTables, { accountId, local, linked, incoming, synced, now }: MergeInput): Promise<Record<string, unknown>> {
   const current = localValues(local);
   const next: Record<string, unknown> = {};
   const conflict = (field: string, kept: 'upstream' | 'station', localValue: unknown, upstreamValue: unknown) =>
-    logConflict(db, {
+    logConflict(t, {
       account_id: accountId,
       kind: 'return_package',
       local_id: local.id,
@@ -368,7 +368,7 @@ async function mergeFields(db: BoundTables, { accountId, local, linked, incoming
 
 /** Writes the merged package when anything changed (or it moved to another return); recounts on receipt. */
 async function saveMerged(
-  db: BoundTables,
+  t: BoundTables,
   accountId: number,
   local: ReturnPackage,
   next: Record<string, unknown>,
@@ -380,13 +380,13 @@ async function saveMerged(
   if (upstreamReturnLocal !== undefined) pkg.return_id = upstreamReturnLocal;
   pkg.tracking_key = pkg.status === 'cancelled' ? null : trackingKey(pkg.tracking_number);
   pkg.updated_at = advance(local.updated_at, now);
-  await db.return_packages.put(pkg);
-  await logChange(db, { account_id: accountId, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: pkg, at: now }, 'upstream');
+  await t.return_packages.put(pkg);
+  await logChange(t, { account_id: accountId, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: pkg, at: now }, 'upstream');
   const moved = pkg.return_id !== local.return_id;
   // Adopted under another return: its items take that return's lines, and both returns count again.
-  if (moved) await rehomeLineItems(db, pkg, local.return_id, now);
-  if (moved || (pkg.status === 'received' && local.status !== 'received')) await recountReturn(db, pkg.return_id, now);
-  if (moved) await recountReturn(db, local.return_id, now);
+  if (moved) await rehomeLineItems(t, pkg, local.return_id, now);
+  if (moved || (pkg.status === 'received' && local.status !== 'received')) await recountReturn(t, pkg.return_id, now);
+  if (moved) await recountReturn(t, local.return_id, now);
   return pkg;
 }
 

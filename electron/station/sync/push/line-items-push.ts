@@ -1,15 +1,14 @@
-import type { SiteUnit } from '#shared/api/line-items.ts';
-import { lineItemsOf } from '../domain/line-items.ts';
-import { type PackageLineItem, type ReturnPackage, type BoundTables, type ReadTables, type UpstreamLink } from '../store/index.ts';
-import { accountState } from './account-state.ts';
-import { answerKind } from './errors.ts';
-import { linkOf } from './links.ts';
-import { recordedBeforeRelink } from './relink.ts';
+import { lineItemsOf } from '../../domain/line-items.ts';
+import { type ReturnPackage, type BoundTables, type ReadTables, type UpstreamLink } from '../../store/index.ts';
+import { accountState } from '../account-state.ts';
+import { answerKind, type UpstreamAnswer, upstreamMessage } from '../upstream/answers.ts';
+import { linkOf } from '../links/upstream-links.ts';
+import { recordedBeforeRelink } from '../links/relink.ts';
 import { packageLinkMapSaver, subResourceUnsupported, type PackageLinkMapSaver } from './package-link-maps.ts';
-import { sameValue } from './package-fields.ts';
-import type { SyncContext } from './context.ts';
-import { upstreamMessage, type UpstreamAnswer } from './upstream-client.ts';
-import { usesSiteInterface } from './hub-interface.ts';
+import { itemBody } from '../links/line-item-fields.ts';
+import { sameValue } from '../links/package-fields.ts';
+import type { SyncContext } from '../sync-context.ts';
+import { usesSiteInterface } from '../upstream/hub-interface.ts';
 
 /*
  * A package's inspected items go up after the package is linked (docs/decisions/sync.md): each local
@@ -19,40 +18,6 @@ import { usesSiteInterface } from './hub-interface.ts';
  */
 
 type LineItemLinks = NonNullable<UpstreamLink['line_items']>;
-
-/**
- * The item as the upstream should have it: its return line by the upstream's id; for a site's hub,
- * with the unit's decision as this station recorded it (`site_unit`), so the hub does not decide again.
- */
-export function itemBody(item: PackageLineItem, returnLineIds: Record<string, number>, site: boolean): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    return_line_item_id: item.return_line_item_id === null ? null : (returnLineIds[String(item.return_line_item_id)] ?? null),
-    quantity: item.quantity,
-    merchant_sku: item.merchant_sku,
-    name: item.name,
-    condition: item.condition,
-    defective: item.defective,
-    notes: item.notes,
-    barcode: item.barcode,
-    tags: item.tags,
-  };
-  if (site) body.site_unit = siteUnitOf(item);
-  return body;
-}
-
-/** The unit's decision as the station recorded it (operator ids stay here: the hub has other operators). */
-export function siteUnitOf(item: PackageLineItem): SiteUnit {
-  const override = item.disposition_override ?? null;
-  return {
-    disposition: item.disposition ?? null,
-    bin: item.bin ?? null,
-    unit_id: item.unit_id ?? null,
-    disposition_source: item.disposition ? (item.disposition_source ?? null) : null,
-    disposition_override: override ? { reason: override.reason, at: override.at } : null,
-    put_confirmed_at: item.put_confirmed_at ?? null,
-    condition_at: item.condition_at ?? null,
-  };
-}
 
 async function returnLineIds(t: Pick<ReadTables, 'upstream_links'>, pkg: ReturnPackage): Promise<Record<string, number>> {
   return (await linkOf(t, 'return', pkg.return_id))?.line_ids ?? {};
