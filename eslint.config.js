@@ -157,6 +157,14 @@ export default tseslint.config(
     },
   },
   {
+    // The scale's protocols and links: a device the API reads, below api and beside the store (it keeps nothing).
+    files: ['electron/station/scale/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi, notSync, notPrinting] }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
     files: ['electron/station/sync/**'],
     rules: {
       'no-restricted-imports': syncImports(),

@@ -22,8 +22,8 @@ const config: KnipConfig = {
   // `got` (made to fail offline), fastify's ajv compiler (the contract test compiles as fastify does),
   // electron-builder's config checker. Listing them here would install a second, possibly other, copy.
   ignoreDependencies: ['got', '@fastify/ajv-compiler', 'app-builder-lib', 'builder-util'],
-  // The system's tools (Debian packages), not npm's: the disk-full test's tmpfs, the label tests' poppler-utils.
-  ignoreBinaries: ['mount', 'umount', 'pdftoppm', 'pdftotext'],
+  // The system's tools (Debian packages), not npm's: the disk-full test's tmpfs, the label tests' poppler-utils, the scale tests' socat.
+  ignoreBinaries: ['mount', 'umount', 'pdftoppm', 'pdftotext', 'socat'],
 };
 
 export default config;

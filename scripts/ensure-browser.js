@@ -5,6 +5,8 @@
 //   Chromium (/usr/bin/chromium); elsewhere Playwright's own download is the right tool.
 // - poppler's `pdftoppm` (Debian's poppler-utils), which renders the PDF labels to images so the
 //   label tests can scan their barcodes (test/support/label-barcode.ts).
+// - Debian's `socat`, which makes the pseudo-terminal a simulated serial scale sits behind
+//   (test/support/scale-simulator.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -21,7 +23,8 @@ const has = (command) => {
 
 const needChromium = !(process.env.CHROMIUM_PATH || existsSync(DEBIAN_CHROMIUM));
 const needPoppler = !has('pdftoppm');
-const debianPackages = [...(needChromium ? ['chromium'] : []), ...(needPoppler ? ['poppler-utils'] : [])];
+const needSocat = !has('socat');
+const debianPackages = [...(needChromium ? ['chromium'] : []), ...(needPoppler ? ['poppler-utils'] : []), ...(needSocat ? ['socat'] : [])];
 if (debianPackages.length === 0) process.exit(0);
 
 if (has('apt-get') && process.getuid?.() === 0) {
@@ -38,4 +41,5 @@ if (has('apt-get') && process.getuid?.() === 0) {
     run('npx', ['playwright', 'install', 'chromium']);
   }
   if (needPoppler) console.error('pdftoppm (poppler) is missing: install poppler-utils (or poppler), or the label tests fail.');
+  if (needSocat) console.error('socat is missing: install it, or the serial scale tests fail.');
 }

@@ -36,9 +36,20 @@ export function allowsPermission(request: PermissionRequest, origin: string): bo
 /**
  * Electron's permission *check* (asked synchronously, e.g. by `enumerateDevices`) has no media types;
  * it may answer yes for `media` on the station's origin, as the request handler still decides per use.
+ * `hid` too: the station's page reads a USB scale through WebHID (renderer/src/scale/hid-scale.ts),
+ * and which devices it may open is decided per device (allowsHidDevice).
  */
 export function allowsPermissionCheck(permission: string, requestingOrigin: string, origin: string): boolean {
-  return permission === 'media' && isOwnOrigin(requestingOrigin, origin);
+  return (permission === 'media' || permission === 'hid') && isOwnOrigin(requestingOrigin, origin);
+}
+
+/**
+ * A device the station's page may open through WebHID: HID, asked for by the station's own origin.
+ * The page asks only for scales (a `usagePage` filter of 0x8D, the weighing devices), and Chromium
+ * offers only those.
+ */
+export function allowsHidDevice(deviceType: string, requestingOrigin: string, origin: string): boolean {
+  return deviceType === 'hid' && isOwnOrigin(requestingOrigin, origin);
 }
 
 export interface IpcSender {

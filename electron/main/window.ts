@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { BrowserWindow, type Session } from 'electron';
-import { allowsPermission, allowsPermissionCheck, certificateAnswer, mayNavigate } from './guards.ts';
+import { allowsHidDevice, allowsPermission, allowsPermissionCheck, certificateAnswer, mayNavigate } from './guards.ts';
 import type { DesktopSettings } from './settings.ts';
 
 /** The window's own session (not `defaultSession`): its storage and permissions are the station's only. */
@@ -23,6 +23,13 @@ export function guardSession(session: Session, origin: () => string, servedCerti
     callback(allowsPermission({ permission, requestingUrl: details.requestingUrl, mediaTypes }, origin()));
   });
   session.setPermissionCheckHandler((_webContents, permission, requestingOrigin) => allowsPermissionCheck(permission, requestingOrigin, origin()));
+  // A USB scale (WebHID): the page asks for weighing devices only, and the first one offered is taken
+  // (a dock has one scale); a scale chosen once may be opened again after a restart.
+  session.on('select-hid-device', (event, details, callback) => {
+    event.preventDefault();
+    callback(allowsHidDevice('hid', details.frame?.url ?? '', origin()) ? details.deviceList[0]?.deviceId : undefined);
+  });
+  session.setDevicePermissionHandler((details) => allowsHidDevice(details.deviceType, details.origin, origin()));
 }
 
 /** A sandboxed window on the station's UI (at `origin()`, the current one) that cannot be navigated or opened elsewhere. */

@@ -30,6 +30,7 @@ import type { HandheldPaired, HandheldPairing, HandheldPairingCreate, HandheldPa
 import type { SiteConfig } from './site-config.ts';
 import { type RetryPolicy, type StationBack, waitToRetry, worthRetrying } from './retry-policy.ts';
 import { createSseParser } from './sse.ts';
+import type { ScaleReading, ScaleSettings, ScaleSettingInput, SerialPortList } from './scale.ts';
 import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
 import type {
   RecordSync,
@@ -219,6 +220,21 @@ export class ApiClient {
   }
   updateStationSettings(body: StationSettingsUpdateInput, o: RequestOptions = {}): Promise<StationSettings> {
     return this.#call(API_ROUTES.updateStationSettings, { json: body, signal: o.signal });
+  }
+  /** The station's scale (station token). */
+  scale(o: RequestOptions = {}): Promise<ScaleSettings> {
+    return this.#call(API_ROUTES.getScale, { signal: o.signal });
+  }
+  /** Chooses the station's scale (supervisor). */
+  chooseScale(scale: ScaleSettingInput, o: RequestOptions = {}): Promise<ScaleSettings> {
+    return this.#call(API_ROUTES.chooseScale, { json: { scale }, signal: o.signal });
+  }
+  serialPorts(o: RequestOptions = {}): Promise<SerialPortList> {
+    return this.#call(API_ROUTES.listSerialPorts, { signal: o.signal });
+  }
+  /** Reads the station's serial or network scale now. */
+  readScale(o: RequestOptions = {}): Promise<ScaleReading> {
+    return this.#call(API_ROUTES.readScale, { signal: o.signal });
   }
   dispositionRules(o: RequestOptions = {}): Promise<DispositionRules> {
     return this.#call(API_ROUTES.getDispositionRules, { signal: o.signal });

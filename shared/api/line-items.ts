@@ -1,72 +1,21 @@
 import { z } from 'zod';
-import {
-  BarcodeSchema,
-  boundedText,
-  IdSchema,
-  MAX_LENGTH,
-  NameSchema,
-  NotesSchema,
-  QuantitySchema,
-  SkuSchema,
-  TimestampInputSchema,
-  TimestampSchema,
-  textRule,
-  WHITE_SPACE,
-} from './common.ts';
-import { BIN_PATTERN, CONDITIONS, DISPOSITION_SOURCES, DISPOSITIONS, MAX_BIN_LENGTH } from '../dispositions.ts';
+import { boundedText, IdSchema, TimestampInputSchema } from './common.ts';
+import { BinSchema, DispositionSchema, DispositionSourceSchema, MAX_DISPOSITION_REASON_LENGTH, PACKAGE_LINE_ITEM_FIELDS } from '../fields/package-line-item.ts';
+import { answerSchema, bodyShape } from '../fields/table.ts';
 
 /*
  * Package line items: the inspection results recorded on a return package (docs/api-reference.md, Return packages).
  */
 
-/** Item conditions: `new` unopened, `like_new` grade A, `good` B, `fair` C, `damaged` D, `unsellable`. */
-export { CONDITIONS };
-export const ConditionSchema = z.enum(CONDITIONS);
-export type Condition = z.infer<typeof ConditionSchema>;
-
-/** Where a unit goes next (shared/dispositions.ts; docs/api-reference.md, Dispositions). */
-export const DispositionSchema = z.enum(DISPOSITIONS);
-export const DispositionSourceSchema = z.enum(DISPOSITION_SOURCES);
-/** A bin or tote code: 1–20 visible ASCII characters, no spaces. */
-export const BinSchema = z
-  .string()
-  .min(1, 'Give a bin code.')
-  .max(MAX_BIN_LENGTH)
-  .regex(new RegExp(BIN_PATTERN), 'A bin code is 1–20 visible ASCII characters (letters, digits, - _ . / …) without spaces.')
-  .meta({ description: 'A bin or tote code: 1–20 visible ASCII characters without spaces; compared without regard to case.' });
-export const MAX_DISPOSITION_REASON_LENGTH = 200;
-
-export const MAX_TAGS = 20;
-/** A tag: 1–40 visible characters, no white space. */
-export const TagSchema = z
-  .string()
-  .min(1)
-  .max(MAX_LENGTH.tag)
-  .regex(textRule(`^[^${WHITE_SPACE}]+$`), 'Tags contain no white space.');
-export const TagsSchema = z
-  .array(TagSchema)
-  .max(MAX_TAGS)
-  .refine((tags) => new Set(tags).size === tags.length, 'Tags must be unique.')
-  .meta({ uniqueItems: true });
-
-const lineItemFields = {
-  /** A line of the package's return, or null for an unexpected item. */
-  return_line_item_id: IdSchema.nullable(),
-  quantity: QuantitySchema,
-  merchant_sku: SkuSchema.nullable(),
-  /** Defaults to the return line's name. */
-  name: NameSchema.nullable(),
-  condition: ConditionSchema.nullable(),
-  defective: z.boolean(),
-  notes: NotesSchema.nullable(),
-  barcode: BarcodeSchema.nullable(),
-  tags: TagsSchema,
-};
-
-/** The dock worker who sets the condition (an operator id, as `processor_id`); null or left out: not recorded. */
-const ConditionBySchema = IdSchema.nullable()
-  .optional()
-  .meta({ description: 'The worker who set the condition (an operator of the station); only with a condition that is not null.' });
+export {
+  BinSchema,
+  type Condition,
+  ConditionSchema,
+  DispositionSchema,
+  MAX_DISPOSITION_REASON_LENGTH,
+  MAX_TAGS,
+  TagSchema,
+} from '../fields/package-line-item.ts';
 
 /** `condition_by` comes only with a condition (not null): who set nothing is not recorded. */
 function conditionByField(body: { condition?: string | null; condition_by?: number | null }, ctx: z.RefinementCtx): void {
@@ -117,16 +66,7 @@ export type SiteUnit = z.infer<typeof SiteUnitSchema>;
  */
 export const PackageLineItemCreateSchema = z
   .strictObject({
-    return_line_item_id: lineItemFields.return_line_item_id.default(null),
-    quantity: lineItemFields.quantity.default(1),
-    merchant_sku: lineItemFields.merchant_sku.optional(),
-    name: lineItemFields.name.optional(),
-    condition: lineItemFields.condition.default(null),
-    defective: lineItemFields.defective.default(false),
-    notes: lineItemFields.notes.default(null),
-    barcode: lineItemFields.barcode.default(null),
-    tags: lineItemFields.tags.default([]),
-    condition_by: ConditionBySchema,
+    ...bodyShape(PACKAGE_LINE_ITEM_FIELDS, 'create'),
     site_unit: SiteUnitSchema.optional(),
   })
   .superRefine(conditionByField)
@@ -170,23 +110,10 @@ const SITE_UNIT_ALONE_JSON_SCHEMA = { not: { required: ['site_unit', 'dispositio
 /** `PATCH .../line_items/{line_item_id}`: any of the fields, at least one. */
 export const PackageLineItemUpdateSchema = z
   .strictObject({
-    return_line_item_id: lineItemFields.return_line_item_id.optional(),
-    quantity: lineItemFields.quantity.optional(),
-    merchant_sku: lineItemFields.merchant_sku.optional(),
-    name: lineItemFields.name.optional(),
-    condition: lineItemFields.condition.optional(),
-    defective: lineItemFields.defective.optional(),
-    notes: lineItemFields.notes.optional(),
-    barcode: lineItemFields.barcode.optional(),
-    tags: lineItemFields.tags.optional(),
-    /** An override of the rules' disposition (with `disposition_reason`); null goes back to the rules. */
-    disposition: DispositionSchema.nullable().optional(),
-    /** The override's bin; by default the bin of the first rule with that disposition. */
-    bin: BinSchema.optional(),
+    ...bodyShape(PACKAGE_LINE_ITEM_FIELDS, 'update'),
     disposition_reason: boundedText(MAX_DISPOSITION_REASON_LENGTH).optional(),
     /** The dock worker who overrides (an operator id, as `processor_id`); null or left out: not recorded. */
     disposition_by: IdSchema.nullable().optional(),
-    condition_by: ConditionBySchema,
     /** A site's station says what it decided (instead of an override or the rules). */
     site_unit: SiteUnitSchema.optional(),
   })
@@ -197,43 +124,8 @@ export const PackageLineItemUpdateSchema = z
   .meta({ minProperties: 1, allOf: [...OVERRIDE_JSON_SCHEMA, CONDITION_BY_JSON_SCHEMA, SITE_UNIT_ALONE_JSON_SCHEMA] });
 export type PackageLineItemUpdate = z.infer<typeof PackageLineItemUpdateSchema>;
 
-export const DispositionOverrideSchema = z.object({ by: z.int().nullable(), reason: z.string(), at: TimestampSchema });
-
 /** A package line item as answered (element of a package's `line_items`). */
-export const PackageLineItemSchema = z.object({
-  id: z.int(),
-  return_line_item_id: z.int().nullable(),
-  quantity: z.int(),
-  merchant_sku: z.string().nullable(),
-  name: z.string().nullable(),
-  condition: ConditionSchema.nullable(),
-  defective: z.boolean(),
-  notes: z.string().nullable(),
-  barcode: z.string().nullable(),
-  /** Includes the station's `disposition:<key>`, `bin:<code>` and `unit:<id>` tags. */
-  tags: z.array(z.string()),
-  /** Null until a rule matches or a person overrides. */
-  disposition: DispositionSchema.nullable(),
-  bin: z.string().nullable(),
-  /** The unit's id, unique across stations (`RS-<station>-<n>`); given once, with the first disposition. */
-  unit_id: z.string().nullable(),
-  disposition_source: DispositionSourceSchema.nullable(),
-  /** Who overrode the rules (an operator id, or null), why and when; null when the rules decide. */
-  disposition_override: DispositionOverrideSchema.nullable(),
-  /** When the put to `bin` was confirmed (scan of the bin); null until then, and again after the bin changes. */
-  put_confirmed_at: TimestampSchema.nullable(),
-  /** Who confirmed the put (an operator id), null when not named or not put. */
-  put_by: z.int().nullable(),
-  /** Who set the condition (an operator id, or null when not named) and when; both null while the condition is unset. */
-  condition_by: z.int().nullable(),
-  condition_at: TimestampSchema.nullable(),
-  /**
-   * When the unit's label was first asked for (a print job made: waiting, sent, printed or handed to the
-   * browser); null while it has none, and again once every job of it is cancelled. While it is set the
-   * item's quantity cannot change and it cannot be removed (409 `UNIT_LABELLED_OR_PUT`).
-   */
-  labelled_at: TimestampSchema.nullable(),
-});
+export const PackageLineItemSchema = answerSchema(PACKAGE_LINE_ITEM_FIELDS, 'G');
 export type PackageLineItem = z.infer<typeof PackageLineItemSchema>;
 
 /** `POST .../line_items/{line_item_id}/put`: the bin scanned where the unit was put, and by whom. */

@@ -34,16 +34,19 @@ export const PackageSlipSchema = z.object({
 });
 export type PackageSlip = z.infer<typeof PackageSlipSchema>;
 
+/** A device on the site's network (a label printer, a network scale): a host name or an IP address. */
+export const NetworkHostSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(253)
+  .regex(/^[A-Za-z0-9.:[\]-]+$/, 'A host name or an IP address.');
+
 /** Where labels go. `zpl_tcp`: a network label printer on raw TCP (port 9100) as ZPL; `system`: a printer of the desktop app's system (null: the default one); `browser`: a PDF the browser UI opens. */
 export const PrinterSettingSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('zpl_tcp'),
-    host: z
-      .string()
-      .trim()
-      .min(1)
-      .max(253)
-      .regex(/^[A-Za-z0-9.:[\]-]+$/, 'A host name or an IP address.'),
+    host: NetworkHostSchema,
     port: z.int().min(1).max(65535).default(9100),
   }),
   z.strictObject({ kind: z.literal('system'), name: z.string().trim().min(1).max(255).meta({ pattern: NOT_BLANK_PATTERN }).nullable().default(null) }),

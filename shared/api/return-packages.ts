@@ -1,56 +1,19 @@
 import { z } from 'zod';
 import { DISPOSITIONS } from '../dispositions.ts';
-import { CREATE_STATUSES, DEFAULT_CREATE_STATUS, PACKAGE_STATUSES } from '../package-status.ts';
-import {
-  AmountSchema,
-  CurrencySchema,
-  DimensionUnitSchema,
-  IdParamSchema,
-  IdSchema,
-  MAX_LENGTH,
-  MeasureSchema,
-  NameSchema,
-  NOT_BLANK_PATTERN,
-  NotesSchema,
-  PaginationQueryShape,
-  TimestampInputSchema,
-  TimestampSchema,
-  TrackingNumberSchema,
-  WeightUnitSchema,
-  commaListSchema,
-  listResponse,
-} from './common.ts';
-import { PackageLineItemSchema } from './line-items.ts';
+import { GetCarrierSchema, ListCarrierSchema, RETURN_PACKAGE_FIELDS } from '../fields/return-package.ts';
+import { answerSchema, bodyShape, namesWhere } from '../fields/table.ts';
+import { PACKAGE_STATUSES } from '../package-status.ts';
+import { IdParamSchema, IdSchema, MAX_LENGTH, NOT_BLANK_PATTERN, PaginationQueryShape, TimestampInputSchema, commaListSchema, listResponse } from './common.ts';
 import { MediaFileSchema, MediaTypeSchema } from './media.ts';
 
 /*
  * Return packages (docs/api-reference.md, Return packages).
  */
 
-export const PackageStatusSchema = z.enum(PACKAGE_STATUSES);
-export const CreateStatusSchema = z.enum(CREATE_STATUSES);
-
-export const SHIPPING_METHODS = ['ground', 'standard', 'express', 'two_day', 'overnight', 'freight', 'drop_off', 'other'] as const;
-export const ShippingMethodSchema = z.enum(SHIPPING_METHODS);
+export { GetCarrierSchema, ListCarrierSchema };
 
 // ---------------------------------------------------------------------------------------------
 // Requests
-
-/** Fields a package may carry besides its identity, shared by create and update. */
-const optionalPackageFields = {
-  estimated_arrival: TimestampInputSchema.nullable(),
-  shipping_method: ShippingMethodSchema.nullable(),
-  weight: MeasureSchema.nullable(),
-  weight_unit: WeightUnitSchema.nullable(),
-  width: MeasureSchema.nullable(),
-  height: MeasureSchema.nullable(),
-  length: MeasureSchema.nullable(),
-  dimension_unit: DimensionUnitSchema.nullable(),
-  shipping_label_cost: AmountSchema.nullable(),
-  shipping_label_cost_currency: CurrencySchema.nullable(),
-  carrier_id: IdSchema.nullable(),
-  location_id: IdSchema.nullable(),
-};
 
 type UnitPairs = {
   weight?: number | null;
@@ -95,48 +58,14 @@ function requireUnits(body: UnitPairs, ctx: z.RefinementCtx): void {
  * in_transit. A weight, dimension or cost needs its unit or currency.
  */
 export const ReturnPackageCreateSchema = z
-  .strictObject({
-    return_id: IdSchema,
-    tracking_number: TrackingNumberSchema,
-    estimated_arrival: optionalPackageFields.estimated_arrival.default(null),
-    shipping_method: optionalPackageFields.shipping_method.default(null),
-    weight: optionalPackageFields.weight.default(null),
-    weight_unit: optionalPackageFields.weight_unit.default(null),
-    width: optionalPackageFields.width.default(null),
-    height: optionalPackageFields.height.default(null),
-    length: optionalPackageFields.length.default(null),
-    dimension_unit: optionalPackageFields.dimension_unit.default(null),
-    shipping_label_cost: optionalPackageFields.shipping_label_cost.default(null),
-    shipping_label_cost_currency: optionalPackageFields.shipping_label_cost_currency.default(null),
-    carrier_id: optionalPackageFields.carrier_id.default(null),
-    location_id: optionalPackageFields.location_id.default(null),
-    status: CreateStatusSchema.default(DEFAULT_CREATE_STATUS),
-  })
+  .strictObject(bodyShape(RETURN_PACKAGE_FIELDS, 'create'))
   .superRefine(requireUnits)
   .meta({ allOf: UNIT_PAIRS_JSON_SCHEMA });
 export type ReturnPackageCreate = z.infer<typeof ReturnPackageCreateSchema>;
 export type ReturnPackageCreateInput = z.input<typeof ReturnPackageCreateSchema>;
 
 /** Names a PATCH may change (docs/api-reference.md, Return packages). */
-export const PACKAGE_UPDATE_FIELDS = [
-  'status',
-  'actual_arrival',
-  'notes',
-  'estimated_arrival',
-  'tracking_number',
-  'shipping_method',
-  'weight',
-  'weight_unit',
-  'width',
-  'height',
-  'length',
-  'dimension_unit',
-  'shipping_label_cost',
-  'shipping_label_cost_currency',
-  'carrier_id',
-  'location_id',
-  'processor_id',
-] as const;
+export const PACKAGE_UPDATE_FIELDS = namesWhere(RETURN_PACKAGE_FIELDS, (row) => row.update !== undefined);
 
 /**
  * `PATCH .../return_packages/{id}`: strict, at least one field. `null` clears an optional value;
@@ -144,29 +73,7 @@ export const PACKAGE_UPDATE_FIELDS = [
  * currency (it keeps the stored one): the pairing is a rule of create only.
  */
 export const ReturnPackageUpdateSchema = z
-  .strictObject({
-    status: PackageStatusSchema.optional(),
-    actual_arrival: TimestampInputSchema.nullable().optional(),
-    notes: NotesSchema.nullable().optional(),
-    tracking_number: TrackingNumberSchema.optional(),
-    estimated_arrival: optionalPackageFields.estimated_arrival.optional(),
-    shipping_method: optionalPackageFields.shipping_method.optional(),
-    weight: optionalPackageFields.weight.optional(),
-    weight_unit: optionalPackageFields.weight_unit.optional(),
-    width: optionalPackageFields.width.optional(),
-    height: optionalPackageFields.height.optional(),
-    length: optionalPackageFields.length.optional(),
-    dimension_unit: optionalPackageFields.dimension_unit.optional(),
-    shipping_label_cost: optionalPackageFields.shipping_label_cost.optional(),
-    shipping_label_cost_currency: optionalPackageFields.shipping_label_cost_currency.optional(),
-    carrier_id: optionalPackageFields.carrier_id.optional(),
-    location_id: optionalPackageFields.location_id.optional(),
-    processor_id: IdSchema.nullable().optional(),
-    /** Station addition for a site's stations: when the station that received it did (else a move to `received` sets it now). */
-    processed_at: TimestampInputSchema.nullable().optional(),
-    /** Station addition for a site's stations: the name of the worker who received it there (else the name of `processor_id`'s operator). */
-    processor_name: NameSchema.nullable().optional(),
-  })
+  .strictObject(bodyShape(RETURN_PACKAGE_FIELDS, 'update'))
   .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')
   .meta({ minProperties: 1 });
 export type ReturnPackageUpdate = z.infer<typeof ReturnPackageUpdateSchema>;
@@ -175,81 +82,22 @@ export type ReturnPackageUpdateInput = z.input<typeof ReturnPackageUpdateSchema>
 // ---------------------------------------------------------------------------------------------
 // Responses: the exact field sets L, C, G, U (docs/api-reference.md, Which fields each answer carries); unknown optional values are null.
 
-export const DimensionsSchema = z.object({
-  length: z.number().nullable(),
-  width: z.number().nullable(),
-  height: z.number().nullable(),
-  dimension_unit: DimensionUnitSchema.nullable(),
-});
-export type Dimensions = z.infer<typeof DimensionsSchema>;
-
-/** `carrier` in list items. */
-export const ListCarrierSchema = z.object({ id: z.int(), name: z.string(), service: z.string().nullable() });
-/** `carrier` in get. */
-export const GetCarrierSchema = z.object({ id: z.int(), name: z.string(), code: z.string() });
-
-const nullableTimestamp = TimestampSchema.nullable();
-const packageFields = {
-  id: z.int(),
-  return_id: z.int(),
-  tracking_number: z.string(),
-  status: PackageStatusSchema,
-  estimated_arrival: nullableTimestamp,
-  actual_arrival: nullableTimestamp,
-  shipping_method: ShippingMethodSchema.nullable(),
-  weight: z.number().nullable(),
-  weight_unit: WeightUnitSchema.nullable(),
-  dimensions: DimensionsSchema,
-  shipping_label_cost: z.number().nullable(),
-  shipping_label_cost_currency: z.string().nullable(),
-  carrier_id: z.int().nullable(),
-  location_id: z.int().nullable(),
-  fulfillment_center_id: z.int().nullable(),
-  line_items_count: z.int(),
-  line_items: z.array(PackageLineItemSchema),
-  media_files: z.array(MediaFileSchema),
-  processed_at: nullableTimestamp,
-  processor_id: z.int().nullable(),
-  notes: z.string().nullable(),
-  created_at: TimestampSchema,
-  updated_at: TimestampSchema,
-};
-
-/** The named fields of `packageFields`, in the order given: one line per presence column below. */
-function only<K extends keyof typeof packageFields>(...keys: K[]): Pick<typeof packageFields, K> {
-  return Object.fromEntries(keys.map((key) => [key, packageFields[key]])) as Pick<typeof packageFields, K>;
-}
-
-const COMMON_HEAD = ['id', 'return_id', 'tracking_number', 'status', 'estimated_arrival'] as const;
-const COSTS = ['shipping_label_cost', 'shipping_label_cost_currency', 'carrier_id'] as const;
-const TIMES = ['created_at', 'updated_at'] as const;
+export const DimensionsSchema = RETURN_PACKAGE_FIELDS.dimensions.type;
 
 /** L: an element of `GET .../return_packages`. */
-export const ReturnPackageListItemSchema = z.object({
-  ...only(...COMMON_HEAD, 'weight', 'weight_unit', 'dimensions'),
-  carrier: ListCarrierSchema.nullable(),
-  ...only('location_id', 'fulfillment_center_id', 'line_items_count', ...TIMES),
-});
+export const ReturnPackageListItemSchema = answerSchema(RETURN_PACKAGE_FIELDS, 'L');
 export type ReturnPackageListItem = z.infer<typeof ReturnPackageListItemSchema>;
 
 /** C: the answer of `POST .../return_packages`. */
-export const ReturnPackageCreatedSchema = z.object({
-  ...only(...COMMON_HEAD, 'shipping_method', 'weight', 'weight_unit', 'dimensions', ...COSTS, 'location_id', ...TIMES),
-});
+export const ReturnPackageCreatedSchema = answerSchema(RETURN_PACKAGE_FIELDS, 'C');
 export type ReturnPackageCreated = z.infer<typeof ReturnPackageCreatedSchema>;
 
 /** G: the answer of `GET .../return_packages/{id}`. */
-export const ReturnPackageSchema = z.object({
-  ...only(...COMMON_HEAD, 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', ...COSTS),
-  carrier: GetCarrierSchema.nullable(),
-  ...only('location_id', 'fulfillment_center_id', 'line_items', 'media_files', 'processed_at', 'processor_id', ...TIMES),
-});
+export const ReturnPackageSchema = answerSchema(RETURN_PACKAGE_FIELDS, 'G');
 export type ReturnPackage = z.infer<typeof ReturnPackageSchema>;
 
 /** U: the answer of `PATCH .../return_packages/{id}`. */
-export const ReturnPackageUpdatedSchema = z.object({
-  ...only(...COMMON_HEAD, 'actual_arrival', 'shipping_method', 'weight', 'weight_unit', 'dimensions', ...COSTS, 'location_id', 'notes', ...TIMES),
-});
+export const ReturnPackageUpdatedSchema = answerSchema(RETURN_PACKAGE_FIELDS, 'U');
 export type ReturnPackageUpdated = z.infer<typeof ReturnPackageUpdatedSchema>;
 
 /**

@@ -1,114 +1,28 @@
 import { z } from 'zod';
 import { DISPOSITIONS } from '../dispositions.ts';
-import {
-  MAX_LENGTH,
-  AmountSchema,
-  CalendarDateSchema,
-  CurrencySchema,
-  DimensionUnitSchema,
-  EmailSchema,
-  IdSchema,
-  IdParamSchema,
-  NameSchema,
-  NonNegativeInt32Schema,
-  NOT_BLANK_PATTERN,
-  PaginationQueryShape,
-  QuantitySchema,
-  ReasonSchema,
-  SkuSchema,
-  TimestampInputSchema,
-  TimestampSchema,
-  WeightUnitSchema,
-  commaListSchema,
-  listResponse,
-} from './common.ts';
+import { RETURN_FIELDS, RETURN_STATUSES, ReturnLineItemCreateSchema, ReturnLineItemSchema, type ReturnStatus } from '../fields/return.ts';
+import { answerSchema, bodyShape } from '../fields/table.ts';
+import { MAX_LENGTH, IdParamSchema, NOT_BLANK_PATTERN, PaginationQueryShape, TimestampInputSchema, commaListSchema, listResponse } from './common.ts';
 
 /*
  * Manual returns (docs/api-reference.md, Manual returns).
  */
 
-export const MAX_RETURN_LINE_ITEMS = 1000;
-
-/** Derived status of a return. */
-export const RETURN_STATUSES = ['awaiting', 'partially_received', 'received'] as const;
-export const ReturnStatusSchema = z.enum(RETURN_STATUSES);
-export type ReturnStatus = z.infer<typeof ReturnStatusSchema>;
-
-/** A line of `POST /returns`: every field required; `unreceived_quantity` is 0 … `quantity`. */
-export const ReturnLineItemCreateSchema = z
-  .strictObject({
-    quantity: QuantitySchema,
-    unreceived_quantity: NonNegativeInt32Schema,
-    name: NameSchema,
-    price: AmountSchema,
-    currency: CurrencySchema,
-    merchant_sku: SkuSchema,
-  })
-  .superRefine((line, ctx) => {
-    if (line.unreceived_quantity > line.quantity) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['unreceived_quantity'],
-        message: 'Must not be greater than quantity.',
-      });
-    }
-  });
+export { RETURN_STATUSES, ReturnLineItemCreateSchema, ReturnLineItemSchema, type ReturnStatus };
 
 /**
  * `POST /returns` body: the returns service's create request, every field required, unknown fields rejected.
  * `account_id` is only for station tokens (which act on every account); an account token acts on
  * its own account, and a different `account_id` is refused with 403.
  */
-export const ManualReturnCreateSchema = z.strictObject({
-  account_id: IdSchema.optional(),
-  email: EmailSchema,
-  receive_by: CalendarDateSchema,
-  total_price: AmountSchema,
-  currency: CurrencySchema,
-  weight: NonNegativeInt32Schema,
-  weight_unit: WeightUnitSchema,
-  reason_of_return: ReasonSchema,
-  length: NonNegativeInt32Schema,
-  width: NonNegativeInt32Schema,
-  height: NonNegativeInt32Schema,
-  dimension_unit: DimensionUnitSchema,
-  return_line_items: z.array(ReturnLineItemCreateSchema).min(1).max(MAX_RETURN_LINE_ITEMS),
-});
+export const ManualReturnCreateSchema = z.strictObject(bodyShape(RETURN_FIELDS, 'create'));
 export type ManualReturnCreate = z.infer<typeof ManualReturnCreateSchema>;
 export type ManualReturnCreateInput = z.input<typeof ManualReturnCreateSchema>;
 
-/** A line of a return record. */
-export const ReturnLineItemSchema = z.object({
-  id: z.int(),
-  quantity: z.int(),
-  unreceived_quantity: z.int(),
-  name: z.string(),
-  price: z.number(),
-  currency: z.string(),
-  merchant_sku: z.string(),
-});
 export type ReturnLineItem = z.infer<typeof ReturnLineItemSchema>;
 
 /** The return record answered by `POST /returns` and listed by the return listings. */
-export const ReturnRecordSchema = z.object({
-  id: z.int(),
-  account_id: z.int(),
-  status: ReturnStatusSchema,
-  email: z.string(),
-  receive_by: z.string(),
-  total_price: z.number(),
-  currency: z.string(),
-  weight: z.int(),
-  weight_unit: WeightUnitSchema,
-  reason_of_return: z.string(),
-  length: z.int(),
-  width: z.int(),
-  height: z.int(),
-  dimension_unit: DimensionUnitSchema,
-  return_line_items: z.array(ReturnLineItemSchema),
-  created_at: TimestampSchema,
-  updated_at: TimestampSchema,
-});
+export const ReturnRecordSchema = answerSchema(RETURN_FIELDS, 'G');
 export type ReturnRecord = z.infer<typeof ReturnRecordSchema>;
 
 /** Derives a return's status from its lines (docs/api-reference.md, Manual returns). */

@@ -61,6 +61,7 @@ import {
   TakeOverInputSchema,
   UplinkOfferSchema,
 } from './site.ts';
+import { ScaleReadingSchema, ScaleSettingsSchema, ScaleSettingsUpdateSchema, SerialPortListSchema } from './scale.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import {
@@ -702,6 +703,57 @@ export const API_ROUTES = {
     status: 204,
     response: null,
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'SUPERVISOR_REQUIRED'],
+  },
+  // The scale (docs/api-reference.md, The scale).
+  getScale: {
+    operationId: 'getScale',
+    method: 'GET',
+    path: '/api/v1/station/scale',
+    summary:
+      "The station's scale: typed by hand (`manual`, the default), a serial or network scale the station reads, or a USB HID or keyboard-wedge scale the terminal reads.",
+    tag: 'scale',
+    auth: 'station',
+    status: 200,
+    response: ScaleSettingsSchema,
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  chooseScale: {
+    operationId: 'chooseScale',
+    method: 'PUT',
+    path: '/api/v1/station/scale',
+    summary: "Choose the station's scale.",
+    tag: 'scale',
+    auth: 'supervisor',
+    body: ScaleSettingsUpdateSchema,
+    status: 200,
+    response: ScaleSettingsSchema,
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED'],
+  },
+  listSerialPorts: {
+    operationId: 'listSerialPorts',
+    method: 'GET',
+    path: '/api/v1/station/scale/ports',
+    summary: "The serial ports of the station's system (USB-serial adapters included), to choose a serial scale's port from.",
+    tag: 'scale',
+    auth: 'station',
+    status: 200,
+    response: SerialPortListSchema,
+    errors: ['ACCOUNT_FORBIDDEN'],
+  },
+  readScale: {
+    operationId: 'readScale',
+    method: 'GET',
+    path: '/api/v1/station/scale/weight',
+    summary:
+      "Read the station's serial or network scale now: the stable weight, or why there is none (moving, overload, underload, no answer, the cable pulled, not the protocol).",
+    description:
+      'The station asks again while the scale moves, for a few seconds, and answers `stable` only with a weight the scale calls stable; a scale that is no answer is still a 200, its `state` says why. ' +
+      'A scale the station does not read itself (`manual`, `hid`, `wedge`) is a 404.',
+    tag: 'scale',
+    auth: 'station',
+    status: 200,
+    response: ScaleReadingSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   // Labels and printing (docs/api-reference.md, Labels and printing).
   createUnitLabel: {

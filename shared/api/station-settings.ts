@@ -30,7 +30,7 @@ export function keyNameProblem(name: string): string | null {
   return key === '' ? 'Name a key, e.g. F12, § or Ctrl+B.' : `"${name.trim()}" is not a key name (e.g. F12, Enter, Tab, § or Ctrl+B).`;
 }
 
-const KeyNameSchema = z
+export const KeyNameSchema = z
   .string()
   .regex(KEY_NAME, { error: (issue) => (typeof issue.input === 'string' ? keyNameProblem(issue.input) : undefined) })
   .trim()

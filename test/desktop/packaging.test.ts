@@ -67,8 +67,11 @@ describe('electron-builder configuration', () => {
 describe('the production dependencies', () => {
   const bundles = readdirSync(dirname(MAIN_BUNDLE), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
   const bareImports = bundles
-    .flatMap((file) => [...readFileSync(join(dirname(MAIN_BUNDLE), file), 'utf8').matchAll(/^import (?:.*? from )?"([^".][^"]*)";$/gm)])
-    .map((m) => m[1] ?? '')
+    // Static imports, and the packages loaded on first use (`import("serialport")`: the serial scale's).
+    .flatMap((file) => [
+      ...readFileSync(join(dirname(MAIN_BUNDLE), file), 'utf8').matchAll(/^import (?:.*? from )?"([^".][^"]*)";$|\bimport\("([^".][^"]*)"\)/gm),
+    ])
+    .map((m) => m[1] ?? m[2] ?? '')
     .filter((spec) => !spec.startsWith('node:') && !builtinModules.includes(spec) && spec !== 'electron')
     .map((spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec)));
 

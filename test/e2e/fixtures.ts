@@ -70,7 +70,10 @@ export const test = base.extend<{ stationSettingsRestored: undefined }, { statio
     async ({}, use, testInfo) => {
       await use(undefined);
       const demo = demoStations.get(testInfo.workerIndex);
-      if (demo) await demo.api.updateStationSettings({ scanner: null, currency: null, unset_conditions: 'confirm' });
+      if (demo) {
+        await demo.api.updateStationSettings({ scanner: null, currency: null, unset_conditions: 'confirm' });
+        await demo.api.chooseScale({ kind: 'manual' });
+      }
     },
     { auto: true },
   ],

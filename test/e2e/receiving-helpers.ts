@@ -87,10 +87,10 @@ export function lineRow(page: Page, sku: string) {
 }
 
 /** The Settings screen, opened by the header's button. */
-export async function openSettings(page: Page, section?: 'station' | 'printer' | 'more' | 'site'): Promise<void> {
+export async function openSettings(page: Page, section?: 'station' | 'printer' | 'more' | 'site' | 'scale'): Promise<void> {
   await page.getByTestId('settings-button').click();
   await expect(page.getByTestId('station-settings')).toBeVisible();
-  // One section at a time, under tabs: Station, Printer and labels, Supervisor/workers/rules, Site.
+  // One section at a time, under tabs: Station, Printer and labels, Supervisor/workers/rules, Site, Scale.
   if (section) await page.getByTestId(`settings-tab-${section}`).click();
 }
 

@@ -23,6 +23,7 @@ test('Settings opens as a screen from a package and Esc goes back to the same pa
     'settings-tab-printer',
     'settings-tab-more',
     'settings-tab-site',
+    'settings-tab-scale',
     'scanner-save',
     'unset-conditions',
     'station-currency',
@@ -31,7 +32,7 @@ test('Settings opens as a screen from a package and Esc goes back to the same pa
     await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId('settings-tab-station')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('key-legend')).toContainText('Esc');
-  await expect(page.getByTestId('key-legend')).toContainText('Alt+1–4');
+  await expect(page.getByTestId('key-legend')).toContainText('Alt+1–5');
 
   // Alt+2 shows the printer with its save; ← and → on the tabs move between the sections.
   await page.keyboard.press('Alt+2');
@@ -49,6 +50,9 @@ test('Settings opens as a screen from a package and Esc goes back to the same pa
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('settings-tab-site')).toBeFocused();
   for (const id of ['site-invite', 'site-join']) await expect(page.getByTestId(id), id).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('settings-tab-scale')).toBeFocused();
+  await expect(page.getByTestId('scale-save')).toBeInViewport({ ratio: 1 });
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('settings-tab-station')).toBeFocused();
   await expect(page.getByTestId('scanner-save')).toBeInViewport({ ratio: 1 });

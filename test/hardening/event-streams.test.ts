@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, createReturn, packageBody, returnBody, sleep, startStation as startInProcess, type TestStation } from '../api/support.ts';
+import { call, packageBody, rawCall, returnBody, sleep, startStation as startInProcess, type TestStation } from '../api/support.ts';
 import { type RunningStation, STATION_BIN, startStation } from '../support/station-process.ts';
 import { NOW, samplePackage } from '../shared/fixtures.ts';
 
@@ -61,7 +61,17 @@ describe('event streams', () => {
     closers.push(async () => stream.stop());
     await until(() => stream.opens() === 1);
     await sleep(2000);
-    const ret = await createReturn(s.origin, s.account1);
+    // The change goes over a connection of its own: this station closes an idle keep-alive connection
+    // after 200 ms, and a request written on one as its close comes (a late timer on a loaded machine)
+    // fails with "other side closed" — HTTP keep-alive's own race, not the stream's.
+    const created = await rawCall(s.origin, {
+      method: 'POST',
+      path: '/returns',
+      headers: { authorization: `Bearer ${s.account1}`, 'content-type': 'application/json', connection: 'close' },
+      body: JSON.stringify(returnBody()),
+    });
+    expect(created.status, created.text).toBe(200);
+    const ret = JSON.parse(created.text) as { id: number };
     await until(() => stream.events.some((e) => e.event === 'return.created' && e.data.return.id === ret.id));
     expect(stream.opens()).toBe(1);
     expect(stream.errors).toEqual([]);

@@ -54,6 +54,11 @@ const CONTRACT_OPERATIONS = [
   'POST /api/v1/station/supervisor-sessions',
   'DELETE /api/v1/station/supervisor-sessions/current',
   'POST /api/v1/station/first-supervisor',
+  // The scale (docs/api-reference.md, The scale).
+  'GET /api/v1/station/scale',
+  'PUT /api/v1/station/scale',
+  'GET /api/v1/station/scale/ports',
+  'GET /api/v1/station/scale/weight',
   // Labels and printing (docs/api-reference.md, Labels and printing).
   'POST /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label.pdf',

@@ -54,19 +54,15 @@ export async function createLineItem(
 ): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const line = input.return_line_item_id === null ? undefined : await returnLine(t, pkg, input.return_line_item_id);
-  await checkOperator(t, 'condition_by', input.condition_by);
+  // Who set the condition and a site's recorded decision are not kept as given: the fields below come from them.
+  const { condition_by, site_unit: recorded, ...given } = input;
+  await checkOperator(t, 'condition_by', condition_by);
   const draft: Omit<PackageLineItem, 'id'> = {
     account_id: accountId,
     return_package_id: pkg.id,
-    return_line_item_id: input.return_line_item_id,
-    quantity: input.quantity,
-    merchant_sku: input.merchant_sku ?? line?.merchant_sku ?? null,
-    name: input.name ?? line?.name ?? null,
-    condition: input.condition,
-    defective: input.defective,
-    notes: input.notes,
-    barcode: input.barcode,
-    tags: input.tags,
+    ...given,
+    merchant_sku: given.merchant_sku ?? line?.merchant_sku ?? null,
+    name: given.name ?? line?.name ?? null,
     disposition: null,
     bin: null,
     unit_id: null,
@@ -74,13 +70,13 @@ export async function createLineItem(
     disposition_override: null,
     put_confirmed_at: null,
     put_by: null,
-    ...conditionSet(input.condition, input.condition_by, now),
+    ...conditionSet(given.condition, condition_by, now),
     created_at: now,
     updated_at: now,
   };
   const id = await t.package_line_items.add(draft as PackageLineItem);
   // The unit id carries the item's id: the rules are applied once the id is known, in the same write.
-  const item = input.site_unit ? applyRecorded({ ...draft, id }, input.site_unit) : await applyRules(t, pkg, { ...draft, id }, true);
+  const item = recorded ? applyRecorded({ ...draft, id }, recorded) : await applyRules(t, pkg, { ...draft, id }, true);
   await t.package_line_items.put(item);
   await touchPackage(t, pkg, now, true, 1);
   return item;

@@ -1,5 +1,7 @@
 import { allowedMoves, canMove, type PackageStatus } from '#shared/package-status.ts';
 import type { ReturnPackageCreate, ReturnPackageUpdate } from '#shared/api/return-packages.ts';
+import { RETURN_PACKAGE_FIELDS } from '#shared/fields/return-package.ts';
+import { blankValues } from '#shared/fields/table.ts';
 import { fail } from '../errors.ts';
 import { type ListResult, type PackageFilters, type PackageSort, type ReturnPackage, type BoundTables, type ReadTables, trackingKey } from '../store/index.ts';
 import { logChange } from './change-log.ts';
@@ -8,6 +10,9 @@ import type { DomainContext } from './context.ts';
 import { assertReceivable } from './dispositions.ts';
 import { recountReturn } from './receipts.ts';
 import { checkReferences, invalidReference } from './references.ts';
+
+/** The values of a new package before its create's: null for each that may be null. */
+const NEW_PACKAGE_VALUES = blankValues(RETURN_PACKAGE_FIELDS);
 
 /** A package of the account, or 404 (another account's package is as unknown as a missing one). */
 export async function packageOfAccount(tables: ReadTables, accountId: number, id: number): Promise<ReturnPackage> {
@@ -53,28 +58,12 @@ export async function createPackage(t: BoundTables, now: string, accountId: numb
   if (!ret || ret.account_id !== accountId) throw invalidReference('return_id', `No return ${input.return_id} in account ${accountId}.`);
   await checkReferences(t, input);
   await assertTrackingNumberFree(t, accountId, input.tracking_number);
+  // Every value its table names: those the create gave, null for the rest (shared/fields/return-package.ts).
   const draft: Omit<ReturnPackage, 'id'> = {
+    ...NEW_PACKAGE_VALUES,
+    ...input,
     account_id: accountId,
-    return_id: input.return_id,
-    tracking_number: input.tracking_number,
     tracking_key: trackingKey(input.tracking_number),
-    status: input.status,
-    estimated_arrival: input.estimated_arrival,
-    actual_arrival: null,
-    shipping_method: input.shipping_method,
-    weight: input.weight,
-    weight_unit: input.weight_unit,
-    length: input.length,
-    width: input.width,
-    height: input.height,
-    dimension_unit: input.dimension_unit,
-    shipping_label_cost: input.shipping_label_cost,
-    shipping_label_cost_currency: input.shipping_label_cost_currency,
-    carrier_id: input.carrier_id,
-    location_id: input.location_id,
-    processed_at: null,
-    processor_id: null,
-    notes: null,
     line_items_count: 0,
     created_at: now,
     updated_at: now,

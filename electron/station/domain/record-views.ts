@@ -1,8 +1,10 @@
 import type { MediaFile as MediaFileView } from '#shared/api/media.ts';
-import type { PackageLineItem as LineItemView } from '#shared/api/line-items.ts';
+import { type PackageLineItem as LineItemView, PackageLineItemSchema } from '#shared/api/line-items.ts';
+import { PACKAGE_LINE_ITEM_FIELDS } from '#shared/fields/package-line-item.ts';
 import type { z } from 'zod';
+import { RETURN_PACKAGE_FIELDS } from '#shared/fields/return-package.ts';
+import { answerValuesOf } from '#shared/fields/table.ts';
 import {
-  type Dimensions,
   type ReturnPackage as PackageGetView,
   type ReturnPackageCreated as PackageCreatedView,
   ReturnPackageCreatedSchema,
@@ -12,7 +14,8 @@ import {
   type ReturnPackageUpdated as PackageUpdatedView,
   ReturnPackageUpdatedSchema,
 } from '#shared/api/return-packages.ts';
-import type { ReturnRecord as ReturnView } from '#shared/api/returns.ts';
+import { type ReturnRecord as ReturnView, ReturnLineItemSchema, ReturnRecordSchema } from '#shared/api/returns.ts';
+import { RETURN_FIELDS } from '#shared/fields/return.ts';
 import type { Carrier, Frozen, Location, MediaFile, PackageLineItem, ReturnPackage, ReturnRecord } from '../store/index.ts';
 
 /*
@@ -22,42 +25,17 @@ import type { Carrier, Frozen, Location, MediaFile, PackageLineItem, ReturnPacka
 
 export const MEDIA_PATH_PREFIX = '/media/';
 
-function dimensionsOf(p: Readonly<ReturnPackage>): Dimensions {
-  return { length: p.length, width: p.width, height: p.height, dimension_unit: p.dimension_unit };
-}
-
-/** The package's own fields a view may show, by their spec names. */
-function fieldsOf(p: Readonly<ReturnPackage>) {
-  return {
-    id: p.id,
-    return_id: p.return_id,
-    tracking_number: p.tracking_number,
-    status: p.status,
-    estimated_arrival: p.estimated_arrival,
-    actual_arrival: p.actual_arrival,
-    shipping_method: p.shipping_method,
-    weight: p.weight,
-    weight_unit: p.weight_unit,
-    dimensions: dimensionsOf(p),
-    shipping_label_cost: p.shipping_label_cost,
-    shipping_label_cost_currency: p.shipping_label_cost_currency,
-    carrier_id: p.carrier_id,
-    location_id: p.location_id,
-    processed_at: p.processed_at,
-    processor_id: p.processor_id,
-    notes: p.notes,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
-}
+/** The package's own fields a view may show, by their spec names (its field table says which and how). */
+const fieldsOf: (p: Readonly<ReturnPackage>) => Record<string, unknown> = answerValuesOf(RETURN_PACKAGE_FIELDS);
 
 /**
  * Exactly the fields of one presence column, in its order: the keys come from the shared response
  * schema, so a view can neither miss a field nor leak one (account_id, tracking_key stay inside).
  */
-function presentIn<S extends z.ZodObject>(schema: S, fields: Record<string, unknown>): z.output<S> {
+function presentIn<S extends z.ZodObject>(schema: S, fields: object): z.output<S> {
+  const values = fields as Readonly<Record<string, unknown>>;
   const view: Record<string, unknown> = {};
-  for (const key of Object.keys(schema.shape)) view[key] = fields[key];
+  for (const key of Object.keys(schema.shape)) view[key] = values[key];
   return view as z.output<S>;
 }
 
@@ -100,32 +78,12 @@ export function packageUpdatedView(p: Readonly<ReturnPackage>): PackageUpdatedVi
   return presentIn(ReturnPackageUpdatedSchema, fieldsOf(p));
 }
 
+const lineItemValuesOf = answerValuesOf(PACKAGE_LINE_ITEM_FIELDS);
+
+/** The item as answered: its table's fields (those added later null where absent). */
 export function lineItemView(l: Frozen<PackageLineItem>): LineItemView {
-  return {
-    id: l.id,
-    return_line_item_id: l.return_line_item_id,
-    quantity: l.quantity,
-    merchant_sku: l.merchant_sku,
-    name: l.name,
-    condition: l.condition,
-    defective: l.defective,
-    notes: l.notes,
-    barcode: l.barcode,
-    // Shared, not copied: the engine's own array is frozen (a view is JSON before anything could change it).
-    tags: l.tags as string[],
-    disposition: l.disposition ?? null,
-    bin: l.bin ?? null,
-    unit_id: l.unit_id ?? null,
-    disposition_source: l.disposition_source ?? null,
-    disposition_override: l.disposition_override
-      ? { by: l.disposition_override.by, reason: l.disposition_override.reason, at: l.disposition_override.at }
-      : null,
-    put_confirmed_at: l.put_confirmed_at ?? null,
-    put_by: l.put_by ?? null,
-    condition_by: l.condition_by ?? null,
-    condition_at: l.condition_at ?? null,
-    labelled_at: l.labelled_at ?? null,
-  };
+  // The engine's own arrays and objects are shared, not copied: a view is JSON before anything could change them.
+  return presentIn(PackageLineItemSchema, lineItemValuesOf(l));
 }
 
 /** A capability URL: the random token is the permission, so an `<img src>` works without a header. */
@@ -133,32 +91,12 @@ export function mediaFileView(m: Readonly<MediaFile>, origin: string): MediaFile
   return { id: m.id, url: `${origin}${MEDIA_PATH_PREFIX}${m.url_token}`, type: m.type, created_at: m.created_at, captured_at: m.captured_at ?? null };
 }
 
+const returnValuesOf = answerValuesOf(RETURN_FIELDS);
+
+/** The return as answered: its table's fields, each line without what only the station keeps. */
 export function returnView(r: Frozen<ReturnRecord>): ReturnView {
-  return {
-    id: r.id,
-    account_id: r.account_id,
-    status: r.status,
-    email: r.email,
-    receive_by: r.receive_by,
-    total_price: r.total_price,
-    currency: r.currency,
-    weight: r.weight,
-    weight_unit: r.weight_unit,
-    reason_of_return: r.reason_of_return,
-    length: r.length,
-    width: r.width,
-    height: r.height,
-    dimension_unit: r.dimension_unit,
-    return_line_items: r.return_line_items.map((line) => ({
-      id: line.id,
-      quantity: line.quantity,
-      unreceived_quantity: line.unreceived_quantity,
-      name: line.name,
-      price: line.price,
-      currency: line.currency,
-      merchant_sku: line.merchant_sku,
-    })),
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-  };
+  return presentIn(ReturnRecordSchema, {
+    ...returnValuesOf(r),
+    return_line_items: r.return_line_items.map((line) => presentIn(ReturnLineItemSchema, line)),
+  });
 }

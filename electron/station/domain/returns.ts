@@ -12,30 +12,18 @@ export function skuKey(sku: string): string {
 /** `POST /returns`: stores a manual return with its lines, each given a station id. */
 export async function createReturn(t: BoundTables, now: string, accountId: number, input: Omit<ManualReturnCreate, 'account_id'>): Promise<ReturnRecord> {
   const ids = await allocateIds(t, 'return_line_items', input.return_line_items.length);
-  const lines = input.return_line_items.map((line, index) => ({
+  // A line's keys in the order sync/links/apply-upstream.ts makes them: an unchanged return then compares equal.
+  const lines = input.return_line_items.map(({ quantity, unreceived_quantity, ...rest }, index) => ({
     id: ids[index] ?? 0,
-    quantity: line.quantity,
-    unreceived_quantity_at_create: line.unreceived_quantity,
-    unreceived_quantity: line.unreceived_quantity,
-    name: line.name,
-    price: line.price,
-    currency: line.currency,
-    merchant_sku: line.merchant_sku,
+    quantity,
+    unreceived_quantity_at_create: unreceived_quantity,
+    unreceived_quantity,
+    ...rest,
   }));
   const draft: Omit<ReturnRecord, 'id'> = {
     account_id: accountId,
     status: deriveReturnStatus(lines),
-    email: input.email,
-    receive_by: input.receive_by,
-    total_price: input.total_price,
-    currency: input.currency,
-    weight: input.weight,
-    weight_unit: input.weight_unit,
-    reason_of_return: input.reason_of_return,
-    length: input.length,
-    width: input.width,
-    height: input.height,
-    dimension_unit: input.dimension_unit,
+    ...input,
     return_line_items: lines,
     sku_keys: [...new Set(lines.map((line) => skuKey(line.merchant_sku)))],
     created_at: now,

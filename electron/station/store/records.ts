@@ -4,10 +4,16 @@
  * timestamps are ISO 8601 strings in UTC, unknown optional values are `null`, never `undefined`.
  */
 
+import type { PACKAGE_LINE_ITEM_FIELDS } from '#shared/fields/package-line-item.ts';
+import type { RETURN_FIELDS, RETURN_LINE_ITEM_FIELDS } from '#shared/fields/return.ts';
+import type { RETURN_PACKAGE_FIELDS } from '#shared/fields/return-package.ts';
+import type { RecordOf } from '#shared/fields/table.ts';
+
 export type Timestamp = string;
 
-export type WeightUnit = 'g' | 'kg' | 'oz' | 'lb';
-export type DimensionUnit = 'mm' | 'cm' | 'in';
+export type { PackageStatus } from '#shared/package-status.ts';
+export type { ReturnStatus } from '#shared/fields/return.ts';
+export type { Disposition } from '#shared/dispositions.ts';
 
 export interface Account {
   id: number;
@@ -35,127 +41,38 @@ export interface Token {
   operator_id?: number | null;
 }
 
-export type ReturnStatus = 'awaiting' | 'partially_received' | 'received';
-
-export interface ReturnLineItem {
-  /** From the `return_line_items` sequence (see sequences.ts); never changes. */
-  id: number;
-  quantity: number;
-  /** As given on create. */
+/** A line of a return as kept: its field table's values and the count given at create. */
+export interface ReturnLineItem extends RecordOf<typeof RETURN_LINE_ITEM_FIELDS> {
+  /** As given on create (what goes up). `unreceived_quantity` is the station's: quantity − received quantity, floored at 0. */
   unreceived_quantity_at_create: number;
-  /** Maintained by the API: quantity − received quantity, floored at 0. */
-  unreceived_quantity: number;
-  name: string;
-  price: number;
-  currency: string;
-  merchant_sku: string;
 }
 
-export interface ReturnRecord {
-  id: number;
-  account_id: number;
-  status: ReturnStatus;
-  email: string;
-  receive_by: string;
-  total_price: number;
-  currency: string;
-  weight: number;
-  weight_unit: WeightUnit;
-  reason_of_return: string;
-  length: number;
-  width: number;
-  height: number;
-  dimension_unit: DimensionUnit;
+/** A manual return as kept: the values of its field table (shared/fields/return.ts), its lines embedded. */
+export interface ReturnRecord extends Omit<RecordOf<typeof RETURN_FIELDS>, 'return_line_items'> {
   /** Embedded: a return and its lines are always read and written together. */
   return_line_items: ReturnLineItem[];
   /** Lower-cased SKUs of the lines: a multi-entry index, so a scanned SKU finds its returns. */
   sku_keys: string[];
-  created_at: Timestamp;
-  updated_at: Timestamp;
 }
 
-export type PackageStatus = 'pending' | 'in_transit' | 'delivered' | 'received' | 'exception' | 'cancelled';
-
-export type ShippingMethod = 'ground' | 'standard' | 'express' | 'two_day' | 'overnight' | 'freight' | 'drop_off' | 'other';
-
-export interface ReturnPackage {
-  id: number;
+/** A return package as kept: the values of its field table (shared/fields/return-package.ts), and what only the store keeps. */
+export interface ReturnPackage extends RecordOf<typeof RETURN_PACKAGE_FIELDS> {
   account_id: number;
-  return_id: number;
-  tracking_number: string;
   /**
    * Normalised tracking number (see trackingKey) while the package is not cancelled, else null:
    * the unique index `[account_id+tracking_key]` skips null, so uniqueness holds among
    * non-cancelled packages only.
    */
   tracking_key: string | null;
-  status: PackageStatus;
-  estimated_arrival: Timestamp | null;
-  actual_arrival: Timestamp | null;
-  shipping_method: ShippingMethod | null;
-  weight: number | null;
-  weight_unit: WeightUnit | null;
-  length: number | null;
-  width: number | null;
-  height: number | null;
-  dimension_unit: DimensionUnit | null;
-  shipping_label_cost: number | null;
-  shipping_label_cost_currency: string | null;
-  carrier_id: number | null;
-  location_id: number | null;
-  processed_at: Timestamp | null;
-  processor_id: number | null;
-  /**
-   * The processor's name when the package was received: kept with the receipt, so a site's other
-   * stations (which have other operators) show who it was. Absent on packages received before it: null.
-   */
-  processor_name?: string | null;
-  notes: string | null;
   /** Kept by the API as line items come and go (lists show it); absent on records written without it. */
   line_items_count?: number;
-  created_at: Timestamp;
-  updated_at: Timestamp;
 }
 
-export type ItemCondition = 'new' | 'like_new' | 'good' | 'fair' | 'damaged' | 'unsellable';
-
-export interface PackageLineItem {
-  id: number;
+/** An inspected unit as kept: the values of its field table (shared/fields/package-line-item.ts), and its package. */
+export interface PackageLineItem extends RecordOf<typeof PACKAGE_LINE_ITEM_FIELDS> {
   account_id: number;
   return_package_id: number;
-  return_line_item_id: number | null;
-  quantity: number;
-  merchant_sku: string | null;
-  name: string | null;
-  condition: ItemCondition | null;
-  defective: boolean;
-  notes: string | null;
-  barcode: string | null;
-  tags: string[];
-  /*
-   * Where the unit goes next. Absent on items recorded before dispositions existed: read
-   * them as null. `disposition_override.by` is an operator id (or null).
-   */
-  disposition?: Disposition | null;
-  bin?: string | null;
-  unit_id?: string | null;
-  disposition_source?: 'rule' | 'override' | null;
-  disposition_override?: { by: number | null; reason: string; at: Timestamp } | null;
-  put_confirmed_at?: Timestamp | null;
-  /*
-   * Who (an operator id, or null) confirmed the put, and who set the condition and when. Absent on
-   * items recorded before units kept them: read them as null (nothing is backfilled).
-   */
-  put_by?: number | null;
-  condition_by?: number | null;
-  condition_at?: Timestamp | null;
-  /** When the unit's label was first asked for; null again once every job of it is cancelled. Absent on older items. */
-  labelled_at?: Timestamp | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
 }
-
-export type Disposition = 'restock' | 'refurbish' | 'return_to_vendor' | 'liquidate' | 'quarantine' | 'dispose';
 
 export type MediaType = 'image' | 'video' | 'document';
 

@@ -4,6 +4,7 @@ import { useNav } from '../state/nav-store.ts';
 import { DEFAULT_SUFFIX, keyNameProblem, type ScannerFraming, type StationSettingsUpdateInput } from '#shared/api/station-settings.ts';
 import { useStationSettings } from '../state/station-settings.ts';
 import { PrinterSettingsForm } from '../printing/PrinterSettingsForm.tsx';
+import { ScaleSettingsSection } from '../scale/ScaleSettingsForm.tsx';
 import { leaveSettings } from './leave-settings.ts';
 import { SiteAddress } from './SiteAddress.tsx';
 import { SiteManagedNote } from './SiteManagedNote.tsx';
@@ -55,9 +56,9 @@ function ScannerForm({ framing, message, say }: { framing: ScannerFraming | null
 /**
  * The station's settings, a screen of its own (Esc leaves it): the scanner's prefix and suffix
  * (certainty that a scan is a scan), what receiving with conditions not set does, the currency of new
- * manual returns, where labels print, and the ways to the screens a supervisor keeps (workers,
+ * manual returns, where labels print, the scale, and the ways to the screens a supervisor keeps (workers,
  * disposition rules, command barcodes). One section at a time under a row of tabs that names them all
- * (Alt+1…4, or ← → on a tab), so each section fits a dock's screen with its save in view. Kept by the
+ * (Alt+1…5, or ← → on a tab), so each section fits a dock's screen with its save in view. Kept by the
  * station for all its terminals; a change applies at once (other terminals: within a status poll).
  */
 export function SettingsScreen() {
@@ -75,6 +76,7 @@ export function SettingsScreen() {
           <SettingsTab n={2} testId="settings-tab-printer" />
           <SettingsTab n={3} testId="settings-tab-more" />
           <SettingsTab n={4} testId="settings-tab-site" />
+          <SettingsTab n={5} testId="settings-tab-scale" />
         </div>
       </div>
       <div role="tabpanel" id={settingsPanelId(section)} aria-labelledby={settingsTabId(section)} className="settings-section">
@@ -82,6 +84,7 @@ export function SettingsScreen() {
         {section === 'printer' && <PrinterSection />}
         {section === 'more' && <MoreSection />}
         {section === 'site' && <SiteSection />}
+        {section === 'scale' && <ScaleSettingsSection />}
       </div>
     </section>
   );

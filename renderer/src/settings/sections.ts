@@ -4,6 +4,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'printer', title: 'Printer and labels' },
   { id: 'more', title: 'Supervisor, workers, rules' },
   { id: 'site', title: 'Site' },
+  { id: 'scale', title: 'Scale' },
 ] as const;
 
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]['id'];

@@ -9,6 +9,7 @@ import { conditionForKey } from '../inspect/conditions.ts';
 import { lockOf } from '../receiving/package-store.ts';
 import { refuseWhenLocked } from '../receiving/package-lock.ts';
 import { useSiteManaged } from '../settings/site-managed.ts';
+import { takeScaleKeys, takeScalePrefixKey } from '../scale/wedge-keys.ts';
 import { useHeldKey } from '../scan/held-key.ts';
 import { installKeyCapture } from '../scan/key-capture.ts';
 import { leaveSettings } from '../settings/leave-settings.ts';
@@ -270,7 +271,10 @@ export function installStationKeyboard(): () => void {
   onCommandBarcode(runCommandBarcode);
   const uninstall = installKeyCapture({
     field: scanField,
-    submit: submitScan,
+    // A keyboard-wedge scale's weight is never a scan (scale/wedge-keys.ts).
+    submit: (code) => {
+      if (!takeScaleKeys(code)) submitScan(code);
+    },
     // A badge scanned into the supervisor sign-in fills its field instead of switching the worker.
     claims: (code) => (useSession.getState().byBadge(code) !== null && useSupervisorSession.getState().asking === null) || isCommandCode(code),
     isShortcut: (char) => shortcutFor(char) !== null || (scanQueue.size > 0 && MAY_BE_SHORTCUT.test(char)),
@@ -278,7 +282,7 @@ export function installStationKeyboard(): () => void {
     refuse: (message) => notify('warning', message),
     prompting: () => useNav.getState().screen === 'package' && useOverride.getState().state.step === 'pick',
     pending: previewHeldKey,
-    command: commandInOrder,
+    command: (event, inTextField) => takeScalePrefixKey(event) || commandInOrder(event, inTextField),
     framing: () => useStationSettings.getState().framing,
   });
   // After a click on any button the keyboard belongs to the scan field again.

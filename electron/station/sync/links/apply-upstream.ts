@@ -1,3 +1,6 @@
+import { RETURN_PACKAGE_FIELDS } from '#shared/fields/return-package.ts';
+import { RETURN_FIELDS, RETURN_LINE_ITEM_FIELDS } from '#shared/fields/return.ts';
+import { blankValues, takeUpstream } from '#shared/fields/table.ts';
 import { canMove } from '#shared/package-status.ts';
 import { deriveReturnStatus } from '#shared/api/returns.ts';
 import { logChange } from '../../domain/change-log.ts';
@@ -7,25 +10,25 @@ import { recountReturn } from '../../domain/receipts.ts';
 import { skuKey } from '../../domain/returns.ts';
 import {
   allocateIds,
-  type DimensionUnit,
   type ReturnLineItem,
   type ReturnPackage,
   type ReturnRecord,
-  type ShippingMethod,
   type BoundTables,
   outboxKey,
   trackingKey,
   type UpstreamLink,
-  type WeightUnit,
 } from '../../store/index.ts';
 import { linkOf, linkOfUpstream, logConflict, putLink } from './upstream-links.ts';
-import { type FieldValues, localValues, PUSHED_FIELDS, sameValue, UPSTREAM_OWNED, upstreamValues as upstreamValuesFromAnswer } from './package-fields.ts';
+import { type FieldValues, localValues, sameValue, SYNCED_FIELDS, UPSTREAM_OWNED, upstreamValues as upstreamValuesFromAnswer } from './package-fields.ts';
 import type { UpstreamPackage, UpstreamReturn } from '../upstream/upstream-records.ts';
 
 /*
  * Applying what the upstream says to the station's records, inside one store write (idempotent:
  * applying the same answer twice changes nothing). Ownership: docs/decisions/sync.md.
  */
+
+/** A new package's values before the upstream's: null for each that may be null. */
+const NEW_PACKAGE_VALUES = blankValues(RETURN_PACKAGE_FIELDS);
 
 /** A package could not be applied because the station does not know its return yet. */
 export class MissingReturnError extends Error {
@@ -59,15 +62,13 @@ async function linesOfUpstream(
     }
     // The upstream's count when first seen (all of it when it gives none); later the station counts its own receipts against it.
     const unreceived = line.unreceived_quantity ?? line.quantity;
+    // In the order domain/returns.ts keeps a line's keys: an unchanged return then compares equal and is not written.
     return {
       id: localId,
       quantity: line.quantity,
       unreceived_quantity_at_create: before?.unreceived_quantity_at_create ?? unreceived,
       unreceived_quantity: before?.unreceived_quantity ?? unreceived,
-      name: line.name ?? before?.name ?? '',
-      price: line.price ?? before?.price ?? 0,
-      currency: line.currency ?? before?.currency ?? '',
-      merchant_sku: line.merchant_sku ?? before?.merchant_sku ?? '',
+      ...takeUpstream(RETURN_LINE_ITEM_FIELDS, line, before),
     };
   });
   return { lines, lineIds };
@@ -84,25 +85,8 @@ function alreadyApplied(updatedAt: string | null | undefined, link: UpstreamLink
 }
 
 /** A return's fields as the upstream gives them; a field it leaves out keeps the station's value (or an empty one on a new return). */
-function returnFields(
-  u: UpstreamReturn,
-  existing: ReturnRecord | undefined,
-): Omit<ReturnRecord, 'id' | 'account_id' | 'status' | 'return_line_items' | 'sku_keys' | 'created_at' | 'updated_at'> {
-  const pick = <K extends keyof ReturnRecord>(field: K, value: ReturnRecord[K] | null | undefined, empty: ReturnRecord[K]): ReturnRecord[K] =>
-    value === undefined || value === null ? (existing?.[field] ?? empty) : value;
-  return {
-    email: pick('email', u.email, ''),
-    receive_by: pick('receive_by', u.receive_by, ''),
-    total_price: pick('total_price', u.total_price, 0),
-    currency: pick('currency', u.currency, ''),
-    weight: pick('weight', u.weight, 0),
-    weight_unit: pick('weight_unit', u.weight_unit as WeightUnit | null | undefined, 'g'),
-    reason_of_return: pick('reason_of_return', u.reason_of_return, ''),
-    length: pick('length', u.length, 0),
-    width: pick('width', u.width, 0),
-    height: pick('height', u.height, 0),
-    dimension_unit: pick('dimension_unit', u.dimension_unit as DimensionUnit | null | undefined, 'cm'),
-  };
+function returnFields(u: UpstreamReturn, existing: ReturnRecord | undefined) {
+  return takeUpstream(RETURN_FIELDS, u, existing);
 }
 
 export async function applyUpstreamReturn(
@@ -268,29 +252,18 @@ async function createFromUpstream(
   incoming: FieldValues,
   now: string,
 ): Promise<ReturnPackage> {
-  const values = { ...Object.fromEntries(PUSHED_FIELDS.map((f) => [f, null])), ...incoming } as Record<string, unknown>;
+  // The synced fields the answer lacks are not known upstream yet: null on both sides.
+  const values: Record<string, unknown> = { ...Object.fromEntries(SYNCED_FIELDS.map((f) => [f, null])), ...incoming };
   const draft: Omit<ReturnPackage, 'id'> = {
+    ...NEW_PACKAGE_VALUES,
+    // As the reader typed them, by the package's field table.
+    ...(values as Partial<ReturnPackage>),
     account_id: accountId,
     return_id: returnId,
     tracking_number: u.tracking_number,
     tracking_key: u.status === 'cancelled' ? null : trackingKey(u.tracking_number),
     status: u.status,
-    estimated_arrival: values.estimated_arrival as string | null,
-    actual_arrival: values.actual_arrival as string | null,
-    shipping_method: values.shipping_method as ShippingMethod | null,
-    weight: values.weight as number | null,
-    weight_unit: values.weight_unit as WeightUnit | null,
-    length: values.length as number | null,
-    width: values.width as number | null,
-    height: values.height as number | null,
-    dimension_unit: values.dimension_unit as DimensionUnit | null,
-    shipping_label_cost: values.shipping_label_cost as number | null,
-    shipping_label_cost_currency: values.shipping_label_cost_currency as string | null,
-    carrier_id: values.carrier_id as number | null,
-    location_id: values.location_id as number | null,
     processed_at: u.processed_at ?? null,
-    processor_id: null,
-    notes: values.notes as string | null,
     line_items_count: 0,
     created_at: now,
     updated_at: now,

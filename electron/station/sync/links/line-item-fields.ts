@@ -1,4 +1,6 @@
 import type { SiteUnit } from '#shared/api/line-items.ts';
+import { PACKAGE_LINE_ITEM_FIELDS } from '#shared/fields/package-line-item.ts';
+import { pickWhere } from '#shared/fields/table.ts';
 import type { PackageLineItem } from '../../store/index.ts';
 
 /*
@@ -11,17 +13,9 @@ import type { PackageLineItem } from '../../store/index.ts';
  * with the unit's decision as this station recorded it (`site_unit`), so the hub does not decide again.
  */
 export function itemBody(item: PackageLineItem, returnLineIds: Record<string, number>, site: boolean): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    return_line_item_id: item.return_line_item_id === null ? null : (returnLineIds[String(item.return_line_item_id)] ?? null),
-    quantity: item.quantity,
-    merchant_sku: item.merchant_sku,
-    name: item.name,
-    condition: item.condition,
-    defective: item.defective,
-    notes: item.notes,
-    barcode: item.barcode,
-    tags: item.tags,
-  };
+  // The fields its table sends up, its return line mapped to the upstream's.
+  const body = pickWhere(PACKAGE_LINE_ITEM_FIELDS, item, (row) => row.up !== 'never');
+  body.return_line_item_id = item.return_line_item_id === null ? null : (returnLineIds[String(item.return_line_item_id)] ?? null);
   if (site) body.site_unit = siteUnitOf(item);
   return body;
 }

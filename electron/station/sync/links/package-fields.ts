@@ -1,54 +1,47 @@
-import { PACKAGE_UPDATE_FIELDS } from '#shared/api/return-packages.ts';
+import { RETURN_PACKAGE_FIELDS } from '#shared/fields/return-package.ts';
+import { goesUpOnChange, goesUpOnCreate, isSynced, namesWhere, type SyncedName } from '#shared/fields/table.ts';
 import type { ReturnPackage } from '../../store/index.ts';
 import type { UpstreamPackage } from '../upstream/upstream-records.ts';
 
 /*
- * Which package fields go up, and who owns which on the way down (docs/decisions/sync.md).
+ * Which package fields go up, and who owns which on the way down (docs/decisions/sync.md): read
+ * from the package's field table (shared/fields/return-package.ts), its `owner` and `up` columns.
  */
 
-/** Fields a PATCH sends, by the contract's names (= the record's). `processor_id` stays local. */
-export const PUSHED_FIELDS: readonly PushedField[] = PACKAGE_UPDATE_FIELDS.filter((field): field is PushedField => field !== 'processor_id');
-export type PushedField = Exclude<(typeof PACKAGE_UPDATE_FIELDS)[number], 'processor_id'>;
+const FIELDS = RETURN_PACKAGE_FIELDS;
+
+/** The fields exchanged with the upstream (the dock's and the back office's): the synced snapshot's. */
+export type SyncedField = SyncedName<typeof FIELDS>;
+export const SYNCED_FIELDS = namesWhere(FIELDS, isSynced) as readonly SyncedField[];
 
 /** The dock's fields: the station's value wins (status only forward, see apply-upstream.ts). */
-export const STATION_OWNED: ReadonlySet<PushedField> = new Set(['status', 'actual_arrival', 'notes']);
+export const STATION_OWNED: ReadonlySet<SyncedField> = new Set(namesWhere(FIELDS, (row) => row.owner === 'dock') as SyncedField[]);
 
-/** The back office's fields (every other pushed field): the upstream's value wins. */
-export const UPSTREAM_OWNED: ReadonlySet<PushedField> = new Set(PUSHED_FIELDS.filter((field) => !STATION_OWNED.has(field)));
+/** The back office's fields: the upstream's value wins. */
+export const UPSTREAM_OWNED: ReadonlySet<SyncedField> = new Set(namesWhere(FIELDS, (row) => row.owner === 'office') as SyncedField[]);
 
-export type FieldValues = Partial<Record<PushedField, unknown>>;
+/** What a create sends (when not null), and what an update sends when it changed. */
+export const SENT_ON_CREATE = namesWhere(FIELDS, (row) => isSynced(row) && goesUpOnCreate(row)) as readonly SyncedField[];
+const SENT_ON_CHANGE = namesWhere(FIELDS, (row) => isSynced(row) && goesUpOnChange(row)) as readonly SyncedField[];
 
-/** The pushed fields of a local package. */
-export function localValues(pkg: ReturnPackage): Record<PushedField, unknown> {
-  const values = {} as Record<PushedField, unknown>;
-  for (const field of PUSHED_FIELDS) values[field] = pkg[field] ?? null;
+/** The dock's fields a create does not carry: the upstream starts them empty, so a value set here goes in the update that follows. */
+export const EMPTY_AFTER_CREATE: Readonly<Partial<Record<SyncedField, null>>> = Object.fromEntries(
+  SENT_ON_CHANGE.filter((field) => !SENT_ON_CREATE.includes(field)).map((field) => [field, null]),
+);
+
+export type FieldValues = Partial<Record<SyncedField, unknown>>;
+
+/** The synced fields of a local package. */
+export function localValues(pkg: ReturnPackage): Record<SyncedField, unknown> {
+  const values = {} as Record<SyncedField, unknown>;
+  for (const field of SYNCED_FIELDS) values[field] = pkg[field] ?? null;
   return values;
 }
 
-/** The pushed fields an upstream answer carries (a list item lacks some: those stay absent). */
+/** The synced fields an upstream answer carries (a list item lacks some: those stay absent; an unknown status was left out). */
 export function upstreamValues(u: UpstreamPackage): FieldValues {
-  const values: FieldValues = { tracking_number: u.tracking_number };
-  // An unknown status was left out by the reader: the station keeps its own.
-  if (u.status !== undefined) values.status = u.status;
-  const set = (field: PushedField, value: unknown) => {
-    if (value !== undefined) values[field] = value;
-  };
-  set('estimated_arrival', u.estimated_arrival);
-  set('actual_arrival', u.actual_arrival);
-  set('notes', u.notes);
-  set('shipping_method', u.shipping_method);
-  set('weight', u.weight);
-  set('weight_unit', u.weight_unit);
-  if (u.dimensions) {
-    set('width', u.dimensions.width);
-    set('height', u.dimensions.height);
-    set('length', u.dimensions.length);
-    set('dimension_unit', u.dimensions.dimension_unit);
-  }
-  set('shipping_label_cost', u.shipping_label_cost);
-  set('shipping_label_cost_currency', u.shipping_label_cost_currency);
-  set('carrier_id', u.carrier_id !== undefined ? u.carrier_id : u.carrier === null ? null : u.carrier?.id);
-  set('location_id', u.location_id);
+  const values: FieldValues = {};
+  for (const field of SYNCED_FIELDS) if (u[field] !== undefined) values[field] = u[field];
   return values;
 }
 
@@ -57,14 +50,14 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The dock's fields whose local value differs from the synced snapshot: what a PATCH sends. A local
- * edit of a back-office field is not sent: the upstream owns it, and the next pull puts its value
+ * The fields sent on change (the dock's) whose local value differs from the synced snapshot: what a
+ * PATCH sends. A local edit of a back-office field is not sent: the upstream owns it, and the next pull puts its value
  * back (written down in sync_conflicts). Creates carry every field.
  */
 export function unsentFields(pkg: ReturnPackage, synced: Record<string, unknown>, site: boolean): SentValues {
   const diff: SentValues = {};
   const local = localValues(pkg);
-  for (const field of STATION_OWNED) if (!sameValue(local[field], synced[field])) diff[field] = local[field];
+  for (const field of SENT_ON_CHANGE) if (!sameValue(local[field], synced[field])) diff[field] = local[field];
   // A site's hub also takes when the station received it (a returns service of the spec sets its own).
   if (site && !sameValue(pkg.processed_at, synced.processed_at)) diff.processed_at = pkg.processed_at;
   if (site && !sameValue(pkg.processor_name, synced.processor_name)) diff.processor_name = pkg.processor_name ?? null;

@@ -1,3 +1,5 @@
+import { RETURN_FIELDS, RETURN_LINE_ITEM_FIELDS } from '#shared/fields/return.ts';
+import { goesUpOnCreate, pickWhere } from '#shared/fields/table.ts';
 import { CREATE_STATUSES, type CreateStatus } from '#shared/package-status.ts';
 import { type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../../store/index.ts';
 import { applyUpstreamPackage } from '../links/apply-upstream.ts';
@@ -7,7 +9,7 @@ import { lineItemsUnsent, pushLineItems } from './line-items-push.ts';
 import { linkOf, putLink } from '../links/upstream-links.ts';
 import { mediaUnsent, pushMedia } from './media-push.ts';
 import { slotsToSend } from './push-order.ts';
-import { type FieldValues, localValues, unsentFields, upstreamValues } from '../links/package-fields.ts';
+import { EMPTY_AFTER_CREATE, type FieldValues, localValues, SENT_ON_CREATE, unsentFields, upstreamValues } from '../links/package-fields.ts';
 import { UpstreamUnreachableError } from '../upstream/upstream-client.ts';
 import { UpstreamBackingOffError, upstreamFailing } from '../upstream/upstream-gate.ts';
 import { readChanges } from '../lists/change-feed.ts';
@@ -121,29 +123,14 @@ async function send(sc: SyncContext, request: Parameters<SyncContext['client']['
 
 // -- returns ---------------------------------------------------------------------------------------
 
+/** What a return's create sends: the fields that go up on create, each line with the count given at its create. */
 function returnBody(record: ReturnRecord) {
-  return {
-    account_id: record.account_id,
-    email: record.email,
-    receive_by: record.receive_by,
-    total_price: record.total_price,
-    currency: record.currency,
-    weight: record.weight,
-    weight_unit: record.weight_unit,
-    reason_of_return: record.reason_of_return,
-    length: record.length,
-    width: record.width,
-    height: record.height,
-    dimension_unit: record.dimension_unit,
-    return_line_items: record.return_line_items.map((line) => ({
-      quantity: line.quantity,
-      unreceived_quantity: line.unreceived_quantity_at_create,
-      name: line.name,
-      price: line.price,
-      currency: line.currency,
-      merchant_sku: line.merchant_sku,
-    })),
-  };
+  const body: Record<string, unknown> = pickWhere(RETURN_FIELDS, record, goesUpOnCreate);
+  body.return_line_items = record.return_line_items.map((line) => ({
+    ...pickWhere(RETURN_LINE_ITEM_FIELDS, line, goesUpOnCreate),
+    unreceived_quantity: line.unreceived_quantity_at_create,
+  }));
+  return body;
 }
 
 async function linkReturn(sc: SyncContext, entry: OutboxEntry, local: ReturnRecord, u: UpstreamReturn): Promise<void> {
@@ -261,24 +248,11 @@ async function pushReturn(sc: SyncContext, entry: OutboxEntry, report: RoundRepo
 
 function createBody(pkg: ReturnPackage, upstreamReturnId: number) {
   const values = localValues(pkg);
+  const body: Record<string, unknown> = { return_id: upstreamReturnId };
+  for (const field of SENT_ON_CREATE) if (values[field] !== null) body[field] = values[field];
+  // A create takes a create status only: a package moved on since goes up `pending`, its status in the update after.
   const status: CreateStatus = (CREATE_STATUSES as readonly string[]).includes(pkg.status) ? (pkg.status as CreateStatus) : 'pending';
-  const body: Record<string, unknown> = { return_id: upstreamReturnId, tracking_number: pkg.tracking_number, status };
-  for (const field of [
-    'estimated_arrival',
-    'shipping_method',
-    'weight',
-    'weight_unit',
-    'width',
-    'height',
-    'length',
-    'dimension_unit',
-    'shipping_label_cost',
-    'shipping_label_cost_currency',
-    'carrier_id',
-    'location_id',
-  ] as const) {
-    if (values[field] !== null) body[field] = values[field];
-  }
+  body.status = status;
   return body;
 }
 
@@ -388,8 +362,7 @@ async function createPackage(
     const sent: FieldValues = { ...body, status: body.status } as FieldValues;
     // What the create set, as the upstream says; fields the answer lacks count as sent when sent, else unknown.
     const synced = {
-      actual_arrival: null,
-      notes: null,
+      ...EMPTY_AFTER_CREATE,
       ...Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'return_id')),
       ...upstreamValues(upstream),
     };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DIMENSION_UNITS, normaliseTimestamp, WEIGHT_UNITS } from '#shared/api/common.ts';
-import { SHIPPING_METHODS } from '#shared/api/return-packages.ts';
-import { PACKAGE_STATUSES, type PackageStatus } from '#shared/package-status.ts';
+import { RETURN_FIELDS } from '#shared/fields/return.ts';
+import { RETURN_PACKAGE_FIELDS } from '#shared/fields/return-package.ts';
+import { type FieldTable, knownValues, type Out, type ValueField, type ValueRows } from '#shared/fields/table.ts';
 
 /*
  * What sync reads from the upstream, read as a tolerant reader (docs/decisions/sync.md): any server
@@ -12,59 +12,89 @@ import { PACKAGE_STATUSES, type PackageStatus } from '#shared/package-status.ts'
  * Timestamps are normalised to the station's UTC form so values compare equal on both sides.
  */
 
-const timestamp = z.string().transform((value, ctx) => {
-  const normalised = normaliseTimestamp(value);
-  if (normalised === null) {
-    ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 timestamp.' });
-    return z.NEVER;
-  }
-  return normalised;
-});
-
 /** A field the reader can do without: absent when missing or unreadable, null when the upstream says null. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional().catch(undefined);
 
-const PackageCore = z.object({
-  id: z.int().positive(),
-  return_id: z.int().positive(),
-  tracking_number: z.string().trim().min(1),
-});
+type ReadRows<T> = { [K in keyof ValueRows<T> as ValueRows<T>[K] extends { read: unknown } ? K : never]: ValueRows<T>[K] };
+type ReadValue<F> = F extends { read: 'each'; of: infer N }
+  ? Array<UpstreamRecordOf<N>>
+  : F extends { read: 'known' }
+    ? Out<F>
+    : F extends { read: infer S extends z.ZodType }
+      ? z.output<S>
+      : never;
+/** An upstream record as read: the fields it needs, and those it gave that the station could take. */
+export type UpstreamRecordOf<T> = { -readonly [K in keyof ReadRows<T> as ReadRows<T>[K] extends { needed: true } ? K : never]: ReadValue<ReadRows<T>[K]> } & {
+  -readonly [K in keyof ReadRows<T> as ReadRows<T>[K] extends { needed: true } ? never : K]?: ReadValue<ReadRows<T>[K]> | null;
+} & {
+  /** What the station could not take from this record, for a person ("status `x` is unknown to this station"). */
+  notes_for_person?: string[];
+};
 
-const PackageRest = z.object({
-  status: optional(z.string()),
-  estimated_arrival: optional(timestamp),
-  actual_arrival: optional(timestamp),
-  shipping_method: optional(z.string()),
-  weight: optional(z.number().nonnegative()),
-  weight_unit: optional(z.string()),
-  dimensions: optional(
-    z.object({
-      length: optional(z.number().nonnegative()),
-      width: optional(z.number().nonnegative()),
-      height: optional(z.number().nonnegative()),
-      dimension_unit: optional(z.string()),
-    }),
-  ),
-  shipping_label_cost: optional(z.number().nonnegative()),
-  shipping_label_cost_currency: optional(z.string().regex(/^[A-Z]{3}$/)),
-  carrier_id: optional(z.int()),
-  carrier: optional(z.object({ id: z.int() })),
-  location_id: optional(z.int()),
-  notes: optional(z.string()),
-  processed_at: optional(timestamp),
-  created_at: optional(timestamp),
-  updated_at: optional(timestamp),
-});
+/** A field read from a closed list: another value is left out and named; null only where the field may be null. */
+interface KnownRead {
+  values: readonly string[];
+  nullable: boolean;
+}
 
-export type UpstreamPackage = z.infer<typeof PackageCore> &
-  Omit<z.infer<typeof PackageRest>, 'status' | 'shipping_method' | 'weight_unit' | 'dimensions'> & {
-    status?: PackageStatus;
-    shipping_method?: (typeof SHIPPING_METHODS)[number] | null;
-    weight_unit?: (typeof WEIGHT_UNITS)[number] | null;
-    dimensions?: { length?: number | null; width?: number | null; height?: number | null; dimension_unit?: (typeof DIMENSION_UNITS)[number] | null } | null;
-    /** What the station could not take from this record, for a person ("status `x` is unknown to this station"). */
-    notes_for_person?: string[];
+/**
+ * A table's fields as one tolerant schema: the needed ones must read; every other one read is taken
+ * when it reads, else left out; a group's object is read as a whole and its members each on their own.
+ */
+function readSchemaOf(table: FieldTable, known: Map<string, KnownRead> = new Map()): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  const add = (target: Record<string, z.ZodType>, name: string, row: ValueField) => {
+    if (row.read === undefined) return;
+    if (row.read === 'known') known.set(name, { values: knownValues(row), nullable: row.type.safeParse(null).success });
+    const schema = row.read === 'each' ? z.array(readSchemaOf(row.of ?? {})) : row.read === 'known' ? z.string() : row.read;
+    target[name] = row.needed ? schema : optional(schema);
   };
+  for (const [name, row] of Object.entries(table)) {
+    if ('members' in row) {
+      const members: Record<string, z.ZodType> = {};
+      for (const [member, memberRow] of Object.entries(row.members)) add(members, member, memberRow);
+      shape[name] = optional(z.object(members));
+    } else if (!('related' in row)) add(shape, name, row);
+  }
+  return z.object(shape);
+}
+
+/**
+ * The reader of a field table: a record whose needed fields do not read is unreadable; of the rest,
+ * what reads is taken (a group's members flat, as the store keeps them), a value outside a closed
+ * list is left out and named for a person.
+ */
+function readerOf<T extends FieldTable>(table: T, what: string): (raw: unknown) => Read<UpstreamRecordOf<T>> {
+  const known = new Map<string, KnownRead>();
+  const schema = readSchemaOf(table, known);
+  const groups = new Set(Object.entries(table).flatMap(([name, row]) => ('members' in row ? [name] : [])));
+  return (raw) => {
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) return { ok: false, unreadable: { upstream_id: idOf(raw), message: `${what} cannot be stored (${describe(parsed.error)})` } };
+    const record: Record<string, unknown> = {};
+    const notes: string[] = [];
+    const take = (name: string, value: unknown) => {
+      if (value === undefined) return;
+      const closed = known.get(name);
+      if (closed && value === null && !closed.nullable) return;
+      if (closed && typeof value === 'string' && !closed.values.includes(value)) {
+        notes.push(`${name} \`${value}\` is unknown to this station`);
+        return;
+      }
+      record[name] = value;
+    };
+    for (const [name, value] of Object.entries(parsed.data)) {
+      if (!groups.has(name)) take(name, value);
+      else if (isObject(value)) for (const [member, memberValue] of Object.entries(value)) take(member, memberValue);
+    }
+    if (notes.length > 0) record.notes_for_person = notes;
+    return { ok: true, record: record as UpstreamRecordOf<T> };
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export type UpstreamPackage = UpstreamRecordOf<typeof RETURN_PACKAGE_FIELDS>;
 
 /** A record the station could not read at all: its upstream id when it has one, and why. */
 export interface UnreadableRecord {
@@ -83,86 +113,22 @@ function describe(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ');
 }
 
-/** A value of a closed list the station knows, or left out with a note when it is another. */
-function known<T extends string>(field: string, value: string | null | undefined, allowed: readonly T[], notes: string[]): T | null | undefined {
-  if (value === undefined || value === null) return value;
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  notes.push(`${field} \`${value}\` is unknown to this station`);
-  return undefined;
-}
+const readPackage = readerOf(RETURN_PACKAGE_FIELDS, 'package');
+/** A list item names its carrier as `carrier` (with its id), not `carrier_id`. */
+const CarrierOfListItem = optional(z.object({ id: z.int() }));
 
 export function readUpstreamPackage(raw: unknown): Read<UpstreamPackage> {
-  const core = PackageCore.safeParse(raw);
-  if (!core.success) return { ok: false, unreadable: { upstream_id: idOf(raw), message: `package cannot be stored (${describe(core.error)})` } };
-  const rest = PackageRest.parse(typeof raw === 'object' && raw !== null ? raw : {});
-  const notes: string[] = [];
-  const { status, shipping_method, weight_unit, dimensions, ...others } = rest;
-  const record: UpstreamPackage = { ...others, ...core.data };
-  const knownStatus = known('status', status, PACKAGE_STATUSES, notes);
-  if (knownStatus) record.status = knownStatus;
-  const method = known('shipping_method', shipping_method, SHIPPING_METHODS, notes);
-  if (method !== undefined) record.shipping_method = method;
-  const unit = known('weight_unit', weight_unit, WEIGHT_UNITS, notes);
-  if (unit !== undefined) record.weight_unit = unit;
-  if (dimensions !== undefined) {
-    if (dimensions === null) record.dimensions = null;
-    else {
-      const { dimension_unit, ...sizes } = dimensions;
-      const dimensionUnit = known('dimension_unit', dimension_unit, DIMENSION_UNITS, notes);
-      record.dimensions = { ...sizes, ...(dimensionUnit !== undefined ? { dimension_unit: dimensionUnit } : {}) };
-    }
+  const read = readPackage(raw);
+  if (read.ok && read.record.carrier_id === undefined && isObject(raw)) {
+    const carrier = CarrierOfListItem.parse(raw.carrier);
+    if (carrier !== undefined) read.record.carrier_id = carrier === null ? null : carrier.id;
   }
-  if (notes.length > 0) record.notes_for_person = notes;
-  return { ok: true, record };
+  return read;
 }
 
-const ReturnLine = z.object({
-  id: z.int(),
-  quantity: z.int().nonnegative(),
-  unreceived_quantity: optional(z.int().nonnegative()),
-  name: optional(z.string()),
-  price: optional(z.number()),
-  currency: optional(z.string()),
-  merchant_sku: optional(z.string()),
-});
+export type UpstreamReturn = UpstreamRecordOf<typeof RETURN_FIELDS>;
 
-const ReturnShape = z.object({
-  id: z.int().positive(),
-  email: optional(z.string()),
-  receive_by: optional(z.string().regex(/^\d{4}-\d{2}-\d{2}$/)),
-  total_price: optional(z.number()),
-  currency: optional(z.string()),
-  weight: optional(z.number().nonnegative()),
-  weight_unit: optional(z.string()),
-  reason_of_return: optional(z.string()),
-  length: optional(z.number().nonnegative()),
-  width: optional(z.number().nonnegative()),
-  height: optional(z.number().nonnegative()),
-  dimension_unit: optional(z.string()),
-  return_line_items: z.array(ReturnLine),
-  created_at: optional(timestamp),
-  updated_at: optional(timestamp),
-});
-
-export type UpstreamReturn = Omit<z.infer<typeof ReturnShape>, 'weight_unit' | 'dimension_unit'> & {
-  weight_unit?: (typeof WEIGHT_UNITS)[number] | null;
-  dimension_unit?: (typeof DIMENSION_UNITS)[number] | null;
-  notes_for_person?: string[];
-};
-
-export function readUpstreamReturn(raw: unknown): Read<UpstreamReturn> {
-  const parsed = ReturnShape.safeParse(raw);
-  if (!parsed.success) return { ok: false, unreadable: { upstream_id: idOf(raw), message: `return cannot be stored (${describe(parsed.error)})` } };
-  const notes: string[] = [];
-  const { weight_unit, dimension_unit, ...rest } = parsed.data;
-  const record: UpstreamReturn = rest;
-  const weightUnit = known('weight_unit', weight_unit, WEIGHT_UNITS, notes);
-  if (weightUnit !== undefined) record.weight_unit = weightUnit;
-  const dimensionUnit = known('dimension_unit', dimension_unit, DIMENSION_UNITS, notes);
-  if (dimensionUnit !== undefined) record.dimension_unit = dimensionUnit;
-  if (notes.length > 0) record.notes_for_person = notes;
-  return { ok: true, record };
-}
+export const readUpstreamReturn: (raw: unknown) => Read<UpstreamReturn> = readerOf(RETURN_FIELDS, 'return');
 
 const Meta = z.object({
   current_page: z.int().optional().catch(undefined),
