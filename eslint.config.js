@@ -14,15 +14,21 @@ const nodeOnly = [
 // The station core's layers (docs/decisions/store-interface.md): api uses domain and the store's
 // interface; domain and sync use only the store's interface (`store/index.ts`); domain never imports
 // sync (its changes reach sync through the store: the outbox slot, the change events) and nothing
-// below api imports api. Only store/ knows the engine (Dexie, fake-indexeddb, SQLite).
+// below api imports api. Only store/ knows the engine (Dexie, fake-indexeddb, SQLite): no other file
+// of electron/ (the station's own top-level files, the CLI, the Electron shell) imports it or the
+// store's internals. (The renderer's own queue in the browser's IndexedDB is the renderer's Dexie.)
 const engineOnlyInStore = [
   {
     group: ['dexie', 'fake-indexeddb', 'node:sqlite'],
     message: 'Only electron/station/store/ knows the engine: use the StationStore interface (store/index.ts).',
   },
-  { regex: String.raw`^(\.\./)+store/(?!index\.ts$)`, message: "Import the store's interface from store/index.ts, never its internals." },
+  {
+    // ./store/x (the station's top-level files), ../store/x, ../../store/x, ../station/store/x (the CLI, the shell).
+    regex: String.raw`^(\./|(\.\./)+)(station/)?store/(?!index\.ts$)`,
+    message: "Import the store's interface from store/index.ts, never its internals.",
+  },
 ];
-const notApi = { regex: String.raw`^(\.\./)+api/`, message: 'The API is the top layer: domain and sync never import it.' };
+const notApi = { regex: String.raw`^(\.\./)+api/`, message: 'The API is the top layer: the layers below it (domain, sync, printing, site) never import it.' };
 const notPrinting = {
   regex: String.raw`^(\.\./)+printing/`,
   message: 'domain never imports printing: the print queue is asked through PrintPort (domain/print-jobs.ts).',
@@ -93,10 +99,23 @@ export default tseslint.config(
     },
   },
   {
-    // Nothing outside the store reaches its insides: the CLI and the station's start neither.
+    // Nothing outside the store knows the engine or reaches the store's insides: every file of
+    // electron/ but store/ (the station's top-level files, site/, tls/, the CLI, the shell). The
+    // blocks below add each layer's own rules to these.
     files: ['electron/**'],
     ignores: ['electron/station/store/**'],
-    rules: { 'no-restricted-syntax': ['error', ...storeInsides] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: engineOnlyInStore }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
+    // The site's stations and the demo data: below api, like sync.
+    files: ['electron/station/site/**', 'electron/station/demo/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi] }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
   },
   {
     files: ['electron/station/api/**'],

@@ -4,7 +4,6 @@ import { type HandheldPairing, HandheldPairingCreateSchema } from '#shared/api/h
 import { defaultDataDir } from '../station/data-dir.ts';
 import { ContractError } from '../station/errors.ts';
 import { createPairing } from '../station/site/handheld-pairing.ts';
-import { boundTables } from '../station/store/index.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { runningStation } from './tokens.ts';
 import { withStationStore } from './with-station-store.ts';
@@ -24,9 +23,7 @@ export async function handheldCommand(args: string[]): Promise<void> {
     const pairing: HandheldPairing = running
       ? await running.createHandheldPairing(deviceName === null ? {} : { device_name: deviceName })
       : {
-          ...(await withStationStore(dataDir, 'returns-station handheld pair', (ctx) =>
-            ctx.store.write((tx) => createPairing(boundTables(tx), ctx.clock.now(), deviceName)),
-          )),
+          ...(await withStationStore(dataDir, 'returns-station handheld pair', (ctx) => ctx.store.write((t) => createPairing(t, ctx.clock.now(), deviceName)))),
           pair_url: null,
         };
     // The code alone on stdout (a script's to take); how to use it on stderr.

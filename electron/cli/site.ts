@@ -13,7 +13,6 @@ import { joinHub, SiteJoinError } from '../station/site/join.ts';
 import { ownWorkersOf } from '../station/site/site-config.ts';
 import { currentMembership, saveJoinedSite, siteViewOf } from '../station/site/membership.ts';
 import { TakeOverRefused, takeOverAsHub } from '../station/site/take-over.ts';
-import { boundTables } from '../station/store/index.ts';
 import { createSyncEngine } from '../station/sync/sync-engine.ts';
 import { displayUrl } from '../station/sync/settings.ts';
 import { sha256Fingerprint } from '../station/tls/pinned-fetch.ts';
@@ -63,8 +62,7 @@ export async function siteCommand(args: string[]): Promise<void> {
         const id = positionals[0] === undefined ? null : parseStrictId(positionals[0]);
         if (id === null) throw new UsageError(`site remove needs a member id (site show lists them), got "${positionals[0] ?? ''}".`);
         if (running) await running.removeSiteMember(id);
-        else
-          await withStationStore(dataDir, 'returns-station site remove', (ctx) => ctx.store.write((tx) => removeMember(boundTables(tx), ctx.clock.now(), id)));
+        else await withStationStore(dataDir, 'returns-station site remove', (ctx) => ctx.store.write((t) => removeMember(t, ctx.clock.now(), id)));
         process.stderr.write(`Member ${id} removed from the site: its token is revoked; it keeps its unsent changes.\n`);
         return;
       }
@@ -78,7 +76,7 @@ export async function siteCommand(args: string[]): Promise<void> {
         const view = running
           ? await running.promoteSiteMember({ member_id: id })
           : await withStationStore(dataDir, 'returns-station site promote', async (ctx) => {
-              await ctx.store.write((tx) => stepDown(boundTables(tx), ctx.clock.now(), id));
+              await ctx.store.write((t) => stepDown(t, ctx.clock.now(), id));
               return showOf(ctx);
             });
         process.stderr.write(
@@ -100,9 +98,7 @@ export async function siteCommand(args: string[]): Promise<void> {
 
 /** A stopped hub: the code is made in its store; the fingerprint is its own authority's when it has made one. */
 async function inviteStopped(dataDir: string): Promise<SiteInvite> {
-  const invite = await withStationStore(dataDir, 'returns-station site invite', (ctx) =>
-    ctx.store.write((tx) => createInvite(boundTables(tx), ctx.clock.now())),
-  );
+  const invite = await withStationStore(dataDir, 'returns-station site invite', (ctx) => ctx.store.write((t) => createInvite(t, ctx.clock.now())));
   const caFile = join(dataDir, TLS_DIR, 'site-ca.pem');
   return { ...invite, hub_url: null, ca_sha256: existsSync(caFile) ? sha256Fingerprint(readFileSync(caFile, 'utf8')) : null };
 }
@@ -117,7 +113,7 @@ async function joinStopped(dataDir: string, input: { hub_url: string; code: stri
       previous: await currentMembership(ctx.store.tables),
       workers: await ownWorkersOf(ctx.store.tables),
     });
-    await ctx.store.write((tx) => saveJoinedSite(boundTables(tx), settings, ctx.clock.now()));
+    await ctx.store.write((t) => saveJoinedSite(t, settings, ctx.clock.now()));
     return siteViewOf(ctx.store.tables, (await createSyncEngine({ store: ctx.store, clock: ctx.clock }).refreshStatus()).pending_changes);
   });
 }

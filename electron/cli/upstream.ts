@@ -186,7 +186,7 @@ export async function syncCommand(args: string[]): Promise<void> {
         pullPending = last.offline;
       }
     }
-    const notStored = (await ctx.store.tables.sync_state.toArray()).flatMap((state) => state.issues ?? []).filter((issue) => !issue.stored).length;
+    const notStored = (await ctx.store.tables.sync_state.all()).flatMap((state) => state.issues ?? []).filter((issue) => !issue.stored).length;
     return { totals, first: pulled, last, status: engine.status(), notStored };
   });
   const { totals, first, last, status, notStored } = summary;

@@ -1,8 +1,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files.ts';
+import { holdExclusively } from './store/index.ts';
 
 /** Who holds a data directory, as written next to the lock for the message a second process prints. */
 export interface LockHolder {
@@ -34,21 +34,16 @@ const HOLDER_FILE = 'station.lock.holder.json';
 /**
  * Takes the data directory for this process, or throws DataDirLockedError.
  *
- * The lock is an exclusive SQLite transaction held open for the process's lifetime: the operating
- * system drops it when the process dies, even by SIGKILL, so a crash never leaves a stale lock behind
- * and no PID guessing is needed. The holder file only exists to name the holder in the refusal.
+ * The lock is the store's exclusive hold of the lock file (an exclusive SQLite transaction, held
+ * open for the process's lifetime: store/sqlite/exclusive-lock.ts): the operating system drops it
+ * when the process dies, even by SIGKILL, so a crash never leaves a stale lock behind and no PID
+ * guessing is needed. The holder file only exists to name the holder in the refusal.
  */
 export function lockDataDir(dataDir: string, command: string): DataDirLock {
   ensurePrivateDir(dataDir);
   ensurePrivateFile(join(dataDir, LOCK_FILE));
-  const lockDb = new DatabaseSync(join(dataDir, LOCK_FILE));
-  try {
-    lockDb.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;');
-  } catch (error) {
-    lockDb.close();
-    if (isBusy(error)) throw new DataDirLockedError(dataDir, readHolder(dataDir));
-    throw error;
-  }
+  const lock = holdExclusively(join(dataDir, LOCK_FILE));
+  if (!lock) throw new DataDirLockedError(dataDir, readHolder(dataDir));
   const previousHolder = readHolder(dataDir);
   const holder: LockHolder = { pid: process.pid, host: hostname(), command, started_at: new Date().toISOString() };
   writeFileSync(join(dataDir, HOLDER_FILE), JSON.stringify(holder), { mode: 0o600 });
@@ -59,13 +54,9 @@ export function lockDataDir(dataDir: string, command: string): DataDirLock {
       if (released) return;
       released = true;
       rmSync(join(dataDir, HOLDER_FILE), { force: true });
-      lockDb.close();
+      lock.release();
     },
   };
-}
-
-function isBusy(error: unknown): boolean {
-  return error instanceof Error && /database is locked|SQLITE_BUSY/i.test(`${error.message} ${String((error as { code?: unknown }).code)}`);
 }
 
 function readHolder(dataDir: string): LockHolder | null {

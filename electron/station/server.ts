@@ -18,11 +18,8 @@ import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, guardConnections } fr
 import { docsRoutes } from './api/routes/docs.ts';
 import { mediaBytesRoute } from './api/routes/media.ts';
 import type { DomainContext } from './domain/context.ts';
-import { latestVersion, STATION_SCHEMA } from './store/schema.ts';
+import { STORE_SCHEMA_VERSION } from './store/index.ts';
 import { STATION_NAME, STATION_VERSION } from './version.ts';
-
-/** The store upgrades an older data directory at open, so a running station's is always this one. */
-const DATA_SCHEMA_VERSION = latestVersion(STATION_SCHEMA);
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -132,7 +129,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       status: 'ok',
       name: STATION_NAME,
       version: STATION_VERSION,
-      data_schema_version: DATA_SCHEMA_VERSION,
+      data_schema_version: STORE_SCHEMA_VERSION,
     }));
     await web.register(docsRoutes);
     if (existsSync(join(deps.rendererDir, 'index.html'))) {

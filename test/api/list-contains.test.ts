@@ -3,7 +3,6 @@ import { ReturnPackageCreateSchema, ReturnPackageListResponseSchema } from '#sha
 import { ManualReturnCreateSchema, ReturnListResponseSchema } from '#shared/api/returns.ts';
 import { createPackage as createPackageRecord } from '../../electron/station/domain/packages.ts';
 import { createReturn as createReturnRecord } from '../../electron/station/domain/returns.ts';
-import { boundTables } from '../../electron/station/store/index.ts';
 import { COUNT_BUDGET } from '../../electron/station/store/list-queries.ts';
 import { manualReturnBody, returnLine } from '../support/manual-return.ts';
 import { call, createPackage, createReturn, startStation, type TestStation } from './support.ts';
@@ -136,8 +135,7 @@ describe('a text most records contain', () => {
     const at = (i: number) => new Date(base + ((i * 7919) % BULK) * 1000).toISOString();
     const statuses = ['in_transit', 'delivered', 'pending', 'received'] as const;
     for (let from = 0; from < BULK; from += 1_000) {
-      await store.write(async (tx) => {
-        const t = boundTables(tx);
+      await store.write(async (t) => {
         for (let i = from; i < from + 1_000; i++) {
           const account = 1 + (i % 2);
           const email = `bulk.${i}@broad-${tag}.example`;
@@ -291,8 +289,7 @@ describe('a text most records contain', () => {
     if (!first) throw new Error('no package made');
     const before = await listed(`tracking_number_contains=${tag}bulk&sort=id&per_page=1&page=1`);
     expect(before.data[0]?.tracking_number).toBe(first.tracking_number);
-    await store.write(async (tx) => {
-      const t = boundTables(tx);
+    await store.write(async (t) => {
       const pkg = await t.return_packages.get(first.id);
       if (pkg)
         await t.return_packages.put({ ...pkg, tracking_number: `1Z${tag}GONE00000`, tracking_key: `1z${tag}gone00000`.toLowerCase(), updated_at: clock.now() });

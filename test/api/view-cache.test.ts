@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { createViewCache, jsonOf, type ViewCache, type ViewSource } from '../../electron/station/api/view-cache.ts';
-import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
+import { openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { sampleLineItem, samplePackage, sampleReturn, tempDataDir } from '../store/fixtures.ts';
 
 /*
@@ -23,8 +23,7 @@ async function openWithPackages(count: number): Promise<{ store: StationStore; v
     await store.close();
     await cleanup();
   });
-  const { packageIds, returnId } = await store.write(async (tx) => {
-    const t = boundTables(tx);
+  const { packageIds, returnId } = await store.write(async (t) => {
     const returnId = await t.returns.add(sampleReturn(1, 1) as never);
     const packageIds: number[] = [];
     for (let n = 1; n <= count; n += 1) packageIds.push(await t.return_packages.add(samplePackage(1, returnId, n) as never));
@@ -45,16 +44,16 @@ it('forgets a package view when a line item joins it, changes or goes, and keeps
   rememberPackage(views, first);
   rememberPackage(views, second);
 
-  const itemId = await store.write((tx) => boundTables(tx).package_line_items.add(sampleLineItem(first, 1) as never));
+  const itemId = await store.write((t) => t.package_line_items.add(sampleLineItem(first, 1) as never));
   expect(views.get('return_package', first)).toBeUndefined();
   expect(views.get('return_package', second)?.json).toBe(JSON.stringify({ id: second, lineItemIds: [] }));
 
   rememberPackage(views, first, [itemId]);
-  await store.write((tx) => boundTables(tx).package_line_items.update(itemId, { notes: 'torn' }));
+  await store.write((t) => t.package_line_items.update(itemId, { notes: 'torn' }));
   expect(views.get('return_package', first)).toBeUndefined();
 
   rememberPackage(views, first, [itemId]);
-  await store.write((tx) => boundTables(tx).package_line_items.delete(itemId));
+  await store.write((t) => t.package_line_items.delete(itemId));
   expect(views.get('return_package', first)).toBeUndefined();
   expect(views.get('return_package', second)).toBeDefined();
 });
@@ -64,15 +63,15 @@ it('forgets every view on a change to a shared table or a range delete', async (
   for (const id of packageIds) rememberPackage(views, id);
   views.remember('return', returnId, { accountId: 1, origin: null, json: jsonOf({ returnId }) }, [['returns', returnId]], views.mark());
   expect(views.size).toBe(3);
-  await store.write((tx) => boundTables(tx).carriers.add({ code: 'new', name: 'New carrier', service: 'ground' }));
+  await store.write((t) => t.carriers.add({ code: 'new', name: 'New carrier', service: 'ground' }));
   expect(views.size).toBe(0);
 
   for (const id of packageIds) rememberPackage(views, id);
-  await store.write((tx) => boundTables(tx).media_files.clear());
+  await store.write((t) => t.media_files.clear());
   expect(views.size).toBe(0);
 
   views.remember('return', returnId, { accountId: 1, origin: null, json: jsonOf({ returnId }) }, [['returns', returnId]], views.mark());
-  await store.write((tx) => boundTables(tx).returns.update(returnId, { email: 'changed@example.com' }));
+  await store.write((t) => t.returns.update(returnId, { email: 'changed@example.com' }));
   expect(views.get('return', returnId)).toBeUndefined();
 });
 
@@ -80,7 +79,7 @@ it('does not keep a view read across a change, and holds at most its bound', asy
   const { store, views, packageIds } = await openWithPackages(5);
   const [first = 0] = packageIds;
   const mark = views.mark();
-  await store.write((tx) => boundTables(tx).return_packages.update(first, { notes: 'meanwhile' }));
+  await store.write((t) => t.return_packages.update(first, { notes: 'meanwhile' }));
   views.remember('return_package', first, { accountId: 1, origin: null, json: jsonOf({ stale: true }) }, [['return_packages', first]], mark);
   expect(views.get('return_package', first)).toBeUndefined();
 
@@ -89,7 +88,7 @@ it('does not keep a view read across a change, and holds at most its bound', asy
   expect(views.get('return_package', first)).toBeUndefined();
   expect(views.get('return_package', packageIds[4] ?? 0)).toBeDefined();
   // A forgotten (evicted) view leaves nothing behind that could forget a newer one by mistake.
-  await store.write((tx) => boundTables(tx).return_packages.update(first, { notes: 'again' }));
+  await store.write((t) => t.return_packages.update(first, { notes: 'again' }));
   expect(views.size).toBe(3);
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { systemClock } from '../../electron/station/domain/clock.ts';
 import { seedCatalog } from '../../electron/station/domain/catalog.ts';
 import { createToken } from '../../electron/station/domain/tokens.ts';
-import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
+import { openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { seed } from './store-bench.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
@@ -15,7 +15,7 @@ async function countLineItems(store: StationStore): Promise<void> {
   const all = await insidesOf(store).db.return_packages.toArray();
   for (let start = 0; start < all.length; start += 5_000) {
     const chunk = all.slice(start, start + 5_000).map((pkg) => ({ ...pkg, line_items_count: counts.get(pkg.id) ?? 0 }));
-    await store.write((tx) => boundTables(tx).return_packages.bulkPut(chunk));
+    await store.write((t) => t.return_packages.bulkPut(chunk));
   }
 }
 

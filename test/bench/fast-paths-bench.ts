@@ -169,10 +169,12 @@ async function compactionRow(
     const ids = dataset.coldIds.slice(0, day);
     for (let start = 0; start < ids.length; start += 500) {
       const chunk = ids.slice(start, start + 500);
-      await store.write(['return_packages', 'returns', 'package_line_items', 'media_files', 'upstream_links', 'outbox', 'change_log'], async (tx) => {
+      await store.write(['return_packages', 'returns', 'package_line_items', 'media_files', 'upstream_links', 'outbox', 'change_log'], async () => {
         for (const id of chunk) {
-          const pkg = await tx.table('return_packages').get(id);
-          await tx.table('return_packages').put({ ...pkg, notes: 'bench: looked at again', updated_at: new Date(now).toISOString() });
+          const pkg = await insidesOf(store).db.table('return_packages').get(id);
+          await insidesOf(store)
+            .db.table('return_packages')
+            .put({ ...pkg, notes: 'bench: looked at again', updated_at: new Date(now).toISOString() });
         }
       });
     }

@@ -49,12 +49,14 @@ async function timeList(
   let total = 0;
   for (let i = 0; i < samples; i++) {
     if (afterPackageCommit) {
-      await store.write(async (tx) => {
-        const pkg = await tx.table('return_packages').get(hotId);
-        await tx.table('return_packages').put({ ...pkg, notes: `bench tick ${i}` });
+      await store.write(async () => {
+        const pkg = await insidesOf(store).db.table('return_packages').get(hotId);
+        await insidesOf(store)
+          .db.table('return_packages')
+          .put({ ...pkg, notes: `bench tick ${i}` });
       });
     } else {
-      await store.write((tx) => tx.table('station_meta').put({ key: 'bench.tick', value: i }));
+      await store.write(() => insidesOf(store).db.table('station_meta').put({ key: 'bench.tick', value: i }));
     }
     const t0 = performance.now();
     const { ids } = store.listIds('return_packages', query);
@@ -84,9 +86,11 @@ async function timeSearch<T extends 'return_packages' | 'returns'>(
     const query = queryOf(i);
     // A package commit before each sample: it forgets every remembered count and page position
     // (list-queries.ts), so a repeated text is found afresh.
-    await store.write(async (tx) => {
-      const pkg = await tx.table('return_packages').get(touchId);
-      await tx.table('return_packages').put({ ...pkg, notes: `bench tick ${i}` });
+    await store.write(async () => {
+      const pkg = await insidesOf(store).db.table('return_packages').get(touchId);
+      await insidesOf(store)
+        .db.table('return_packages')
+        .put({ ...pkg, notes: `bench tick ${i}` });
     });
     const t0 = performance.now();
     const listed = store.listIds(table, query);

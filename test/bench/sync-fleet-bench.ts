@@ -1,5 +1,4 @@
 import { updatePackage } from '../../electron/station/domain/packages.ts';
-import { boundTables } from '../../electron/station/store/index.ts';
 import { listState } from '../../electron/station/sync/lists/list-state.ts';
 import type { BenchRow } from './report.ts';
 import { SimHub } from './sim-hub.ts';
@@ -58,7 +57,7 @@ async function pullDone(station: SimStation): Promise<boolean> {
 async function receive(sim: Sim, station: SimStation, trackingNumber: string): Promise<void> {
   const pkg = await station.packageByTracking(trackingNumber);
   if (!pkg) throw new Error(`${trackingNumber} is not on station ${station.name}`);
-  await station.store.write((tx) => updatePackage(boundTables(tx), sim.clock.now(), 1, pkg.id, { status: 'received', notes: `received at ${station.name}` }));
+  await station.store.write((t) => updatePackage(t, sim.clock.now(), 1, pkg.id, { status: 'received', notes: `received at ${station.name}` }));
 }
 
 /** Per station, tracking numbers it waits to see (as received when `received`), and when each was seen. */

@@ -1,12 +1,12 @@
 import { createLineItem } from '../../electron/station/domain/line-items.ts';
 import { attachMedia } from '../../electron/station/domain/media-files.ts';
 import { createPackage, updatePackage } from '../../electron/station/domain/packages.ts';
-import { boundTables } from '../../electron/station/store/index.ts';
 import { listState } from '../../electron/station/sync/lists/list-state.ts';
 import { DEFAULT_PULL_INTERVAL_MS } from '../../electron/station/sync/scheduler.ts';
 import type { FakeReturnsService } from '../sync/fake-returns-service.ts';
 import type { BenchRow } from './report.ts';
 import { HOUR, MINUTE, requestsBetween, RTT_MS, seeded, seedNewPackage, seedUpstream, Sim, SimStation, startSimFake } from './sync-sim.ts';
+import type { BoundTables } from '../../electron/station/store/index.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
 /*
@@ -98,7 +98,7 @@ async function pageThroughStraight(sim: Sim, fake: FakeReturnsService): Promise<
 
 async function pullDone(station: SimStation): Promise<boolean> {
   for (const list of ['returns', 'packages'] as const) {
-    const state = await listState(insidesOf(station.store).db, 1, list);
+    const state = await listState(station.store.tables, 1, list);
     if (state.pass !== null || state.passed_at === null) return false;
   }
   return true;
@@ -233,7 +233,7 @@ const PHOTOS = 2;
 async function receiveAtStation(sim: Sim, station: SimStation, tracking: string, n: number, withItems: boolean): Promise<void> {
   const pkg = await station.packageByTracking(tracking);
   if (!pkg) throw new Error(`${tracking} is not on station ${station.name}`);
-  const write = <T>(fn: (t: ReturnType<typeof boundTables>, now: string) => Promise<T>) => station.store.write((tx) => fn(boundTables(tx), sim.clock.now()));
+  const write = <T>(fn: (t: BoundTables, now: string) => Promise<T>) => station.store.write((t) => fn(t, sim.clock.now()));
   if (withItems) {
     const ret = await insidesOf(station.store).db.returns.get(pkg.return_id);
     for (let i = 0; i < ITEMS; i += 1) {
@@ -445,8 +445,8 @@ async function lostCreates(): Promise<BenchRow[]> {
     const returnIds = (await insidesOf(station.store).db.returns.toArray()).map((r) => r.id);
     void sim.spawn(async () => {
       for (let n = 0; n < LOST; n += 1) {
-        await station.store.write((tx) =>
-          createPackage(boundTables(tx), sim.clock.now(), 1, {
+        await station.store.write((t) =>
+          createPackage(t, sim.clock.now(), 1, {
             return_id: returnIds[n % returnIds.length] ?? 0,
             tracking_number: `LOST${String(n).padStart(6, '0')}`,
             status: 'received',

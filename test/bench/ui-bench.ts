@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import autocannon from 'autocannon';
 import { ApiClient } from '../../shared/api/client.ts';
-import { boundTables, openStore } from '../../electron/station/store/index.ts';
+import { openStore } from '../../electron/station/store/index.ts';
 import { startStation } from '../support/station-process.ts';
 import type { BenchRow } from './report.ts';
 import { seed } from './store-bench.ts';
@@ -394,8 +394,8 @@ export async function runUiBench(): Promise<BenchRow[]> {
   const seeding = await openStore({ dataDir });
   await seed(seeding, PACKAGES);
   // The store seed spreads packages over accounts 1–4; the station lists the accounts it has rows for.
-  await seeding.write(async (tx) => {
-    for (const id of [1, 2, 3, 4]) await boundTables(tx).accounts.put({ id, name: `Account ${id}`, created_at: new Date().toISOString() });
+  await seeding.write(async (t) => {
+    for (const id of [1, 2, 3, 4]) await t.accounts.put({ id, name: `Account ${id}`, created_at: new Date().toISOString() });
   });
   await seeding.close();
 

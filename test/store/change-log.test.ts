@@ -2,7 +2,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHANGE_LOG_RETENTION_MS, pruneExpired } from '../../electron/station/domain/retention.ts';
-import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
+import { openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { tempDataDir } from './fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
@@ -35,8 +35,7 @@ const at = (msBeforeNow: number) => new Date(NOW - msBeforeNow).toISOString();
 
 /** Appends one entry per age, as the domain code does (the engine hands out the seq); returns their seqs. */
 async function append(store: StationStore, ...ages: number[]): Promise<number[]> {
-  return store.write(async (tx) => {
-    const t = boundTables(tx);
+  return store.write(async (t) => {
     const seqs: number[] = [];
     for (const age of ages)
       seqs.push(
@@ -64,7 +63,7 @@ describe('the change log on disk', () => {
     const dir = await dataDir();
     let store = await open(dir);
     await append(store, 5, 4, 3, 2);
-    await store.write((tx) => boundTables(tx).change_log.delete(4)); // the newest entry gone: its seq is still used
+    await store.write((t) => t.change_log.delete(4)); // the newest entry gone: its seq is still used
     await store.close();
     store = await open(dir);
     expect(await insidesOf(store).db.change_log.count()).toBe(0);

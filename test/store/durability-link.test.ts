@@ -1,6 +1,6 @@
 import type { DBCore } from 'dexie';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { boundTables, openStore, type StationStore, UnrecordedWriteError } from '../../electron/station/store/index.ts';
+import { openStore, type StationStore, UnrecordedWriteError } from '../../electron/station/store/index.ts';
 import { sampleReturn, tempDataDir } from './fixtures.ts';
 import { call, expectError, returnBody, startStation } from '../api/support.ts';
 import type * as RecordingModule from '../../electron/station/store/durability/recording-middleware.ts';
@@ -68,7 +68,7 @@ afterEach(async () => {
   await cleanup();
 });
 
-const addReturn = (s: StationStore, n: number) => s.write((tx) => boundTables(tx).returns.add(sampleReturn(1, n)));
+const addReturn = (s: StationStore, n: number) => s.write((t) => t.returns.add(sampleReturn(1, n)));
 
 it('answers 500 INTERNAL_ERROR through the API, and acknowledges nothing, once the link breaks', async () => {
   const station = await startStation();
@@ -102,9 +102,9 @@ for (const mode of ['keyed-differently', 'not-recording'] as const) {
     await expect(addReturn(store, 2)).rejects.toThrow(/Store invariant broken: a write changed records but its transaction has no durability record/);
     // Inside a nested write too: the outermost transaction is the one that must have a record.
     const opened = store;
-    await expect(opened.write(() => opened.write((inner) => boundTables(inner).returns.add(sampleReturn(1, 3))))).rejects.toThrow(UnrecordedWriteError);
+    await expect(opened.write(() => opened.write((inner) => inner.returns.add(sampleReturn(1, 3))))).rejects.toThrow(UnrecordedWriteError);
     // A write that changes nothing needs no record.
-    await expect(store.write((tx) => boundTables(tx).returns.count())).resolves.toBe(3);
+    await expect(store.write((t) => t.returns.count())).resolves.toBe(3);
     await expect(store.write(() => 'nothing')).resolves.toBe('nothing');
   });
 }

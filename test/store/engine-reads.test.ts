@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { engineReadsOf } from '../../electron/station/store/engine-reads.ts';
-import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
+import { type BoundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { sampleLineItem, samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
@@ -23,8 +23,7 @@ async function storeWithPackage(hotDays?: number): Promise<{ store: StationStore
     await store.close();
     await cleanup();
   });
-  const { packageId, returnId } = await store.write(async (tx) => {
-    const t = boundTables(tx);
+  const { packageId, returnId } = await store.write(async (t) => {
     const returnId = await t.returns.add({ ...sampleReturn(1, 1), status: 'received' } as never);
     const packageId = await t.return_packages.add({ ...samplePackage(1, returnId, 1, { status: 'received' }) } as never);
     for (const n of [1, 2]) await t.package_line_items.add(sampleLineItem(packageId, n) as never);
@@ -60,14 +59,13 @@ describe('reads from the engine memory', () => {
     expect(() => ((line as { quantity: number }).quantity = 99)).toThrow(TypeError);
     expect(() => ((pkg as { notes: string | null }).notes = 'changed')).toThrow(TypeError);
     expect(() => (item.tags as string[]).push('changed')).toThrow(TypeError);
-    await store.write(async (tx) => {
-      const t = boundTables(tx);
+    await store.write(async (t) => {
       expect(() => ((t.peek('returns', returnId) as unknown as { status: string }).status = 'changed')).toThrow(TypeError);
     });
     expect((await insidesOf(store).db.returns.get(returnId))?.return_line_items[0]?.quantity).toBe(ret?.return_line_items[0]?.quantity);
     expect((await insidesOf(store).db.return_packages.get(packageId))?.notes).toBeNull();
     // The store's next version of a record is a new object, which a write may make as before.
-    await store.write(async (tx) => boundTables(tx).return_packages.update(packageId, { notes: 'by a write' }));
+    await store.write(async (t) => t.return_packages.update(packageId, { notes: 'by a write' }));
     expect(insidesOf(store).inMemory.peek('return_packages', packageId)?.notes).toBe('by a write');
   });
 
@@ -89,8 +87,8 @@ describe('reads from the engine memory', () => {
     const { store, packageId } = await storeWithPackage();
     let during: unknown = 'not read';
     let otherTable: unknown = 'not read';
-    await store.write(async (tx) => {
-      await boundTables(tx).return_packages.update(packageId, { notes: 'uncommitted' });
+    await store.write(async (t) => {
+      await t.return_packages.update(packageId, { notes: 'uncommitted' });
       during = insidesOf(store).inMemory.get('return_packages', packageId);
       otherTable = insidesOf(store).inMemory.where('package_line_items', 'return_package_id', packageId);
     });
@@ -109,8 +107,7 @@ describe('reads from the engine memory', () => {
     expect(insidesOf(store).inMemory.peekWhere('package_line_items', 'return_package_id', packageId, returnId)).toBeUndefined();
     // Dexie's path still reads it (from SQLite).
     expect((await insidesOf(store).db.package_line_items.where('return_package_id').equals(packageId).toArray()).length).toBe(2);
-    await store.write(async (tx) => {
-      const t = boundTables(tx);
+    await store.write(async (t) => {
       const pkg = await t.return_packages.get(packageId); // brings its whole cluster in
       if (pkg) await t.return_packages.put({ ...pkg, notes: 'corrected' });
     });
@@ -121,7 +118,7 @@ describe('reads from the engine memory', () => {
 
   it("peekEach answers a list page's records in the page's order, or nothing when one of them must be read through Dexie", async () => {
     const { store, packageId, returnId } = await storeWithPackage(0);
-    const otherId = await store.write(async (tx) => boundTables(tx).return_packages.add({ ...samplePackage(1, returnId, 2, { status: 'received' }) } as never));
+    const otherId = await store.write(async (t) => t.return_packages.add({ ...samplePackage(1, returnId, 2, { status: 'received' }) } as never));
     const page = insidesOf(store).inMemory.peekEach('return_packages', [otherId, packageId]);
     expect(page).toEqual(await insidesOf(store).db.return_packages.bulkGet([otherId, packageId]));
     expect(page?.[0]).toBe(insidesOf(store).inMemory.peek('return_packages', otherId)); // the engine's own records
@@ -129,8 +126,8 @@ describe('reads from the engine memory', () => {
     // One id gone (deleted since SQLite listed it), or a write running on the table: Dexie's path.
     expect(insidesOf(store).inMemory.peekEach('return_packages', [packageId, 9_999])).toBeUndefined();
     let during: unknown = 'not read';
-    await store.write(async (tx) => {
-      await boundTables(tx).return_packages.update(otherId, { notes: 'uncommitted' });
+    await store.write(async (t) => {
+      await t.return_packages.update(otherId, { notes: 'uncommitted' });
       during = insidesOf(store).inMemory.peekEach('return_packages', [packageId]);
     });
     expect(during).toBeUndefined();
@@ -143,9 +140,9 @@ describe('reads from the engine memory', () => {
   it('inside a write, t.peek answers what the write sees once the engine runs it, and nothing before it runs, after it ended or for a cold record', async () => {
     const { store, packageId, returnId } = await storeWithPackage(0);
     const seen: Record<string, unknown> = {};
-    let bound: ReturnType<typeof boundTables> | undefined;
-    await store.write(async (tx) => {
-      const t = (bound = boundTables(tx));
+    let bound: BoundTables | undefined;
+    await store.write(async (t) => {
+      bound = t;
       // Queued behind nothing, but not started yet: the engine starts a write on a later turn.
       seen.beforeRun = t.peek('return_packages', packageId);
       await t.returns.get(returnId);
@@ -165,8 +162,7 @@ describe('reads from the engine memory', () => {
     expect(bound?.peek('return_packages', packageId)).toBeUndefined(); // the write has ended
     // Shed from memory: the write reads it through its table (which brings its cluster back).
     expect(await store.shedCold()).toBeGreaterThan(0);
-    const cold = await store.write(async (tx) => {
-      const t = boundTables(tx);
+    const cold = await store.write(async (t) => {
       await t.station_meta.get('nothing');
       return { peeked: t.peek('return_packages', packageId), read: await t.return_packages.get(packageId) };
     });
@@ -180,25 +176,25 @@ describe('reads from the engine memory', () => {
     const key: [number, string] = [1, pkg?.tracking_key ?? ''];
     const index = '[account_id+tracking_key]';
     const inWrite = async () =>
-      store.write(async (tx) => {
-        const t = boundTables(tx);
+      store.write(async (t) => {
         const beforeRun = t.peekKeys('return_packages', index, key);
         await t.station_meta.get('nothing');
         const peeked = t.peekKeys('return_packages', index, key);
         const none = t.peekKeys('return_packages', index, [1, 'no such number']);
-        const queried = await t.return_packages.where(index).equals(key).primaryKeys();
-        return { beforeRun, peeked, none, queried };
+        // The same query through the write's transaction (Dexie's zone), and the store's own question.
+        const queried = await insidesOf(store).db.return_packages.where(index).equals(key).primaryKeys();
+        const asked = await t.return_packages.idWithTracking(...key);
+        return { beforeRun, peeked, none, queried, asked };
       });
     const hot = await inWrite();
-    expect(hot).toEqual({ beforeRun: undefined, peeked: [packageId], none: [], queried: [packageId] });
+    expect(hot).toEqual({ beforeRun: undefined, peeked: [packageId], none: [], queried: [packageId], asked: packageId });
     // Shed (received, a window of zero): only SQLite holds it, and the peek still finds it.
     expect(await store.shedCold()).toBeGreaterThan(0);
     expect(insidesOf(store).inMemory.peek('return_packages', packageId)).toBeUndefined();
     const cold = await inWrite();
-    expect(cold).toEqual({ beforeRun: undefined, peeked: [packageId], none: [], queried: [packageId] });
+    expect(cold).toEqual({ beforeRun: undefined, peeked: [packageId], none: [], queried: [packageId], asked: packageId });
     // Not a unique index: the table's query answers.
-    const notUnique = await store.write(async (tx) => {
-      const t = boundTables(tx);
+    const notUnique = await store.write(async (t) => {
       await t.station_meta.get('nothing');
       return t.peekKeys('return_packages', 'return_id', 1);
     });
@@ -216,16 +212,14 @@ describe('reads from the engine memory', () => {
     const { store, packageId, returnId } = await storeWithPackage();
     // A second package whose items interleave with the first's, many of them, some then deleted:
     // equal index keys spread over both sides of the tree, and tombstones among them.
-    const otherId = await store.write(async (tx) => {
-      const t = boundTables(tx);
+    const otherId = await store.write(async (t) => {
       const other = await t.return_packages.add({ ...samplePackage(1, returnId, 2, { status: 'received' }) } as never);
       for (let n = 3; n < 60; n++) await t.package_line_items.add(sampleLineItem(n % 2 ? packageId : other, n) as never);
       await t.station_meta.put({ key: 'engine-reads.test', value: 'a string key' });
       return other;
     });
-    await store.write(async (tx) => {
-      const t = boundTables(tx);
-      const items = await t.package_line_items.where('return_package_id').equals(packageId).toArray();
+    await store.write(async (t) => {
+      const items = await t.package_line_items.ofPackage(packageId);
       await t.package_line_items.bulkDelete(items.filter((_, i) => i % 3 === 0).map((item) => item.id));
     });
     for (const id of [packageId, otherId]) {

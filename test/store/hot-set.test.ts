@@ -296,19 +296,23 @@ describe('the hot set with a window of zero', () => {
     for (const id of received) {
       let entered = false;
       let release = false;
-      const a = station.store.write(async (tx) => {
-        const pkg = await tx.table('return_packages').get(id);
+      const a = station.store.write(async () => {
+        const pkg = await insidesOf(station.store).db.table('return_packages').get(id);
         entered = true;
-        while (!release) await tx.table('station_meta').get('hot-set-test.none');
-        await tx.table('return_packages').put({ ...pkg, notes: 'A' });
+        while (!release) await insidesOf(station.store).db.table('station_meta').get('hot-set-test.none');
+        await insidesOf(station.store)
+          .db.table('return_packages')
+          .put({ ...pkg, notes: 'A' });
       });
       while (!entered) await new Promise((resolve) => setTimeout(resolve, 1));
       const sweep = station.store.shedCold();
       await new Promise((resolve) => setTimeout(resolve, 20));
       release = true;
-      const b = station.store.write(async (tx) => {
-        const pkg = await tx.table('return_packages').get(id);
-        await tx.table('return_packages').put({ ...pkg, notes: `${String(pkg.notes)} then B` });
+      const b = station.store.write(async () => {
+        const pkg = await insidesOf(station.store).db.table('return_packages').get(id);
+        await insidesOf(station.store)
+          .db.table('return_packages')
+          .put({ ...pkg, notes: `${String(pkg.notes)} then B` });
       });
       await Promise.all([a, sweep, b]);
       expect((await insidesOf(station.store).db.return_packages.get(id))?.notes).toBe('A then B');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Dexie } from 'dexie';
-import { allocateIds, boundTables, openStore, type SchemaVersion, type StationStore } from '../../electron/station/store/index.ts';
+import { allocateIds, openStore, type SchemaVersion, type StationStore } from '../../electron/station/store/index.ts';
 import { latestVersion, STATION_SCHEMA } from '../../electron/station/store/schema.ts';
 import { dumpEngine, samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
@@ -145,9 +145,9 @@ describe('every mutation kind survives close and reopen', () => {
 
   it('allocates embedded line-item ids from a durable sequence', async () => {
     let store = await openIn();
-    expect(await store.write((tx) => allocateIds(boundTables(tx), 'return_line_items', 3))).toEqual([1, 2, 3]);
+    expect(await store.write((t) => allocateIds(t, 'return_line_items', 3))).toEqual([1, 2, 3]);
     store = await reopen(store);
-    expect(await store.write((tx) => allocateIds(boundTables(tx), 'return_line_items', 2))).toEqual([4, 5]);
+    expect(await store.write((t) => allocateIds(t, 'return_line_items', 2))).toEqual([4, 5]);
   });
 
   it('a rolled-back transaction writes nothing', async () => {

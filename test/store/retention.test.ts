@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHousekeeping } from '../../electron/station/housekeeping.ts';
 import { CHANGE_LOG_RETENTION_MS, IDEMPOTENCY_TTL_MS, pruneExpired } from '../../electron/station/domain/retention.ts';
-import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
+import { openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { openStation } from '../../electron/station/station.ts';
 import { tempDataDir } from './fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
@@ -28,8 +28,7 @@ afterEach(async () => {
 const logged = () => store.changeLog.after(0, 1_000_000);
 
 async function seed(): Promise<void> {
-  await store.write(async (tx) => {
-    const t = boundTables(tx);
+  await store.write(async (t) => {
     for (const [key, age] of [
       ['old', IDEMPOTENCY_TTL_MS + 1],
       ['edge', IDEMPOTENCY_TTL_MS],

@@ -5,7 +5,7 @@ import type { DomainContext } from '../../electron/station/domain/context.ts';
 import { createPackage } from '../../electron/station/domain/packages.ts';
 import { runCoalescedScript } from '../../electron/station/domain/script-batches.ts';
 import { ContractError } from '../../electron/station/errors.ts';
-import { boundTables, CommitFailedError, openStore, type StationStore } from '../../electron/station/store/index.ts';
+import { CommitFailedError, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { sampleReturn, tempDataDir } from './fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
@@ -35,7 +35,7 @@ const open = async () => {
 beforeEach(async () => {
   ({ dir, cleanup } = await tempDataDir());
   await open();
-  returnId = await store.write((tx) => boundTables(tx).returns.add(sampleReturn(1, 1)));
+  returnId = await store.write((t) => t.returns.add(sampleReturn(1, 1)));
 });
 afterEach(async () => {
   failCommit = false;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { boundTables, openStore, type StationStore, type StoreChange } from '../../electron/station/store/index.ts';
+import { openStore, type StationStore, type StoreChange } from '../../electron/station/store/index.ts';
 import { sampleLineItem, samplePackage, sampleReturn, tempDataDir } from './fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
@@ -22,8 +22,7 @@ async function openWithPackages(): Promise<{ store: StationStore; returnId: numb
     await store.close();
     await cleanup();
   });
-  const { returnId, packageIds } = await store.write(async (tx) => {
-    const t = boundTables(tx);
+  const { returnId, packageIds } = await store.write(async (t) => {
     const returnId = await t.returns.add({ ...sampleReturn(1, 1), status: 'received' } as never);
     const withItems = await t.return_packages.add({ ...samplePackage(1, returnId, 1), line_items_count: 2 } as never);
     for (const n of [1, 2]) await t.package_line_items.add(sampleLineItem(withItems, n) as never);
@@ -74,9 +73,9 @@ describe('store.onChange', () => {
     const other: StoreChange[] = [];
     store.onChange(['carriers'], (change) => other.push(change));
 
-    const added = await store.write((tx) => boundTables(tx).package_line_items.add(sampleLineItem(id, 4) as never));
-    await store.write((tx) => boundTables(tx).package_line_items.delete(added));
-    await store.write((tx) => boundTables(tx).return_packages.update(id, { notes: 'not followed' }));
+    const added = await store.write((t) => t.package_line_items.add(sampleLineItem(id, 4) as never));
+    await store.write((t) => t.package_line_items.delete(added));
+    await store.write((t) => t.return_packages.update(id, { notes: 'not followed' }));
 
     expect(other).toEqual([]);
     expect(heard).toHaveLength(2);
@@ -89,11 +88,11 @@ describe('store.onChange', () => {
     expect(deleted.records.map((r) => [r.table, r.key, r.value()])).toEqual([['package_line_items', added, undefined]]);
 
     // A delete of a key range (a clear): any record may differ.
-    await store.write((tx) => boundTables(tx).package_line_items.clear());
+    await store.write((t) => t.package_line_items.clear());
     expect(heard.at(-1)).toEqual({ kind: 'any', tables: new Set(['package_line_items']) });
 
     stop();
-    await store.write((tx) => boundTables(tx).package_line_items.add(sampleLineItem(id, 5) as never));
+    await store.write((t) => t.package_line_items.add(sampleLineItem(id, 5) as never));
     expect(heard).toHaveLength(3);
   });
 });

@@ -4,7 +4,7 @@ import { loadConfigCache } from '../../electron/station/domain/config-cache.ts';
 import type { DomainContext, Script } from '../../electron/station/domain/context.ts';
 import { createPackage } from '../../electron/station/domain/packages.ts';
 import { CoalescedScriptNotRepeatableError, runCoalescedScript } from '../../electron/station/domain/script-batches.ts';
-import { type BoundTables, boundTables, ForeignAwaitInWriteError, openStore, type StationStore } from '../../electron/station/store/index.ts';
+import { type BoundTables, ForeignAwaitInWriteError, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { sampleReturn, tempDataDir } from './fixtures.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 
@@ -26,7 +26,7 @@ beforeEach(async () => {
   ({ dir, cleanup } = await tempDataDir());
   store = await openStore({ dataDir: dir });
   ctx = { store, clock: systemClock, config: await loadConfigCache(store) };
-  returnId = await store.write((tx) => boundTables(tx).returns.add(sampleReturn(1, 1)));
+  returnId = await store.write((t) => t.returns.add(sampleReturn(1, 1)));
 });
 afterEach(async () => {
   await store.close();
@@ -61,8 +61,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setImmediate(() => 
 
 describe('no await on anything but the store inside a write', () => {
   it('refuses a write whose script awaited a timer between two changes, and says the first was committed', async () => {
-    const write = store.write(async (tx) => {
-      const t = boundTables(tx);
+    const write = store.write(async (t) => {
       await t.returns.add(sampleReturn(1, 2));
       await sleep(1);
       await t.returns.add(sampleReturn(1, 3));
@@ -77,17 +76,16 @@ describe('no await on anything but the store inside a write', () => {
   });
 
   it('names the breach when the script swallows the failure, awaits before any change, or awaits a single turn', async () => {
-    const swallowed = store.write(async (tx) => {
-      const t = boundTables(tx);
+    const swallowed = store.write(async (t) => {
       await t.returns.add(sampleReturn(1, 2));
       await new Promise((resolve) => setImmediate(resolve));
       await t.returns.add(sampleReturn(1, 3)).catch(() => undefined);
       return 'done';
     });
     await expect(swallowed).rejects.toThrow(ForeignAwaitInWriteError);
-    const first = store.write(async (tx) => {
+    const first = store.write(async (t) => {
       await sleep(1);
-      return boundTables(tx).returns.add(sampleReturn(1, 4));
+      return t.returns.add(sampleReturn(1, 4));
     });
     await expect(first).rejects.toThrow(ForeignAwaitInWriteError);
     await expect(first).rejects.toMatchObject({ committedChanges: 0 });
@@ -97,16 +95,15 @@ describe('no await on anything but the store inside a write', () => {
 
   it('leaves rule-abiding writes alone: awaits of the store, nested writes, a native microtask, failures of their own', async () => {
     await expect(
-      store.write(async (tx) => {
-        const t = boundTables(tx);
+      store.write(async (t) => {
         const id = await t.returns.add(sampleReturn(1, 2));
         await Promise.resolve();
-        await store.write((inner) => boundTables(inner).returns.update(id, { email: 'nested@example.com' }));
+        await store.write((inner) => inner.returns.update(id, { email: 'nested@example.com' }));
         return (await t.returns.get(id))?.email;
       }),
     ).resolves.toBe('nested@example.com');
-    const failing = store.write(async (tx) => {
-      await boundTables(tx).returns.add(sampleReturn(1, 3));
+    const failing = store.write(async (t) => {
+      await t.returns.add(sampleReturn(1, 3));
       throw new Error('the script failed');
     });
     await expect(failing).rejects.toThrow('the script failed');
@@ -150,7 +147,7 @@ describe('no await on anything but the store inside a write', () => {
       const prod = await stores.openStore({ dataDir: prodDir });
       try {
         const prodCtx: DomainContext = { store: prod, clock: systemClock, config: await loadConfigCache(prod) };
-        await prod.write((tx) => stores.boundTables(tx).returns.add(sampleReturn(1, 1)));
+        await prod.write((t) => t.returns.add(sampleReturn(1, 1)));
         let runs = 0;
         const breaking: Script<unknown> = async (t, now) => {
           runs += 1;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ContractError } from '../../electron/station/errors.ts';
 import { handoverView, stepDown, takeUplink } from '../../electron/station/site/handover.ts';
 import { membersIn, saveMembers, type StoredMember } from '../../electron/station/site/hub.ts';
-import { boundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
+import { type BoundTables, openStore, type StationStore } from '../../electron/station/store/index.ts';
 import { saveUpstreamSettings, upstreamSettingsIn } from '../../electron/station/sync/settings.ts';
 import { tempDataDir } from '../store/fixtures.ts';
 
@@ -37,15 +37,14 @@ async function hub(): Promise<StationStore> {
     await store.close();
     await cleanup();
   });
-  await store.write(async (tx) => {
-    const t = boundTables(tx);
+  await store.write(async (t) => {
     await saveUpstreamSettings(t, uplink, NOW);
     await saveMembers(t, [member(1), member(2), member(3, true)]);
   });
   return store;
 }
 
-const run = <T>(store: StationStore, fn: (t: ReturnType<typeof boundTables>) => Promise<T>) => store.write((tx) => fn(boundTables(tx)));
+const run = <T>(store: StationStore, fn: (t: BoundTables) => Promise<T>) => store.write((t) => fn(t));
 async function refusal(work: Promise<unknown>): Promise<string> {
   const error = await work.then(
     () => null,

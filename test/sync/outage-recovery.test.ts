@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
 import { updatePackage } from '../../electron/station/domain/packages.ts';
-import { boundTables } from '../../electron/station/store/index.ts';
 import { insidesOf } from '../../electron/station/store/insides.ts';
 import { HOUR, MINUTE, Sim, SimStation, seedUpstream, startSimFake } from '../bench/sync-sim.ts';
 import { seededFake, startedStation, useSimRig } from './sim-rig.ts';
@@ -22,7 +21,7 @@ const rig = useSimRig();
 async function receive(station: SimStation, trackingNumber: string): Promise<void> {
   const pkg = await station.packageByTracking(trackingNumber);
   if (!pkg) throw new Error(`${trackingNumber} was not pulled`);
-  await station.store.write((tx) => updatePackage(boundTables(tx), sim.clock.now(), 1, pkg.id, { status: 'received' }));
+  await station.store.write((t) => updatePackage(t, sim.clock.now(), 1, pkg.id, { status: 'received' }));
 }
 
 const tracking = (i: number) => `RECOVER${String(i).padStart(7, '0')}`;

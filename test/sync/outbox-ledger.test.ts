@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { boundTables, openStore, type OutboxEntry, type StationStore } from '../../electron/station/store/index.ts';
+import { openStore, type OutboxEntry, type StationStore } from '../../electron/station/store/index.ts';
 import { createSyncEngine } from '../../electron/station/sync/sync-engine.ts';
 import { createOutboxLedger } from '../../electron/station/sync/outbox/outbox-ledger.ts';
 import { removeUpstreamSettings, writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
@@ -42,7 +42,7 @@ const slot = (id: number, account: number, extra: Partial<OutboxEntry> = {}): Ou
   ...extra,
 });
 
-const put = (store: StationStore, ...slots: OutboxEntry[]) => store.write((tx) => boundTables(tx).outbox.bulkPut(slots));
+const put = (store: StationStore, ...slots: OutboxEntry[]) => store.write((t) => t.outbox.bulkPut(slots));
 
 /** What a read of the outbox says (the truth the ledger must agree with); the next retry is of every account's. */
 async function readBack(store: StationStore, accounts: number[]) {
@@ -73,7 +73,7 @@ describe("the outbox's ledger", () => {
     for (const accounts of [[1], [2], [1, 2], [3]]) expect(await ledgerSays(ledger, accounts)).toEqual(await readBack(store, accounts));
     expect(await ledgerSays(ledger, [1, 2])).toEqual({ pending: 5, held: 2, nextRetryAt: Date.parse('2026-11-23T10:05:00.000Z') });
 
-    await store.write((tx) => boundTables(tx).outbox.bulkDelete(['return_package:2', 'return_package:3']));
+    await store.write((t) => t.outbox.bulkDelete(['return_package:2', 'return_package:3']));
     expect(await ledgerSays(ledger, [1, 2])).toEqual({ pending: 3, held: 1, nextRetryAt: undefined });
     ledger.stop();
   });
@@ -100,7 +100,7 @@ describe("the outbox's ledger", () => {
     expect(await ledger.due(2, now)).toEqual(['return_package:4']);
 
     // It follows the slots: a sent one is gone, a parked one leaves, a change to an old one keeps its place.
-    await store.write((tx) => boundTables(tx).outbox.delete('return:6'));
+    await store.write((t) => t.outbox.delete('return:6'));
     await put(store, slot(3, 1, { queued_at: at(0), hold: 'gone' }), slot(1, 1, { queued_at: at(1), changed_at: at(15) }), slot(10, 1, { queued_at: at(12) }));
     expect(await ledger.due(1, now)).toEqual(['return:2', 'return_package:1', 'return_package:5', 'return_package:9', 'return_package:10']);
     ledger.stop();
@@ -113,7 +113,7 @@ describe("the outbox's ledger", () => {
     const writes = (async () => {
       for (let i = 0; i < 20; i++) {
         await put(store, slot(10_000 + i, 1), slot(1 + i * 2, 1, { hold: 'parked' }));
-        await store.write((tx) => boundTables(tx).outbox.delete(`return_package:${2 + i * 2}`));
+        await store.write((t) => t.outbox.delete(`return_package:${2 + i * 2}`));
       }
     })();
     const [first] = await Promise.all([ledger.count([1, 2]), writes]);
@@ -131,7 +131,7 @@ describe("the outbox's ledger", () => {
     const ledger = createOutboxLedger(store);
     expect((await ledger.count([1])).pending).toBe(2);
     holdSyncs = true;
-    const deleted = store.write((tx) => boundTables(tx).outbox.delete('return_package:1'));
+    const deleted = store.write((t) => t.outbox.delete('return_package:1'));
     // Gone from memory (what the sync screen's list reads), its fsync held back.
     while ((await insidesOf(store).db.outbox.get('return_package:1')) !== undefined) await new Promise((resolve) => setTimeout(resolve, 5));
     let answered: { pending: number } | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { markChanged } from '../../electron/station/domain/outbox.ts';
-import { boundTables, openStore, type ReturnPackage, type ReturnRecord, type StationStore } from '../../electron/station/store/index.ts';
+import { openStore, type ReturnPackage, type ReturnRecord, type StationStore } from '../../electron/station/store/index.ts';
 import { putLink } from '../../electron/station/sync/links/upstream-links.ts';
 import { saveSiteTrust, saveUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import type { UpstreamSettings } from '../../electron/station/sync/upstream/upstream-client.ts';
@@ -47,8 +47,7 @@ async function syncedStation(
     await store.close();
     await cleanup();
   });
-  const made = await store.write(async (tx) => {
-    const t = boundTables(tx);
+  const made = await store.write(async (t) => {
     await saveUpstreamSettings(t, settings, NOW);
     const retId = await t.returns.add(sampleReturn(ACCOUNT, 1) as ReturnRecord);
     const heldId = await t.return_packages.add(samplePackage(ACCOUNT, retId, 1) as ReturnPackage);
@@ -79,9 +78,9 @@ async function syncedStation(
   return { store, ret, held, clean, cancelled };
 }
 
-const save = (store: StationStore, settings: UpstreamSettings) => store.write((tx) => saveUpstreamSettings(boundTables(tx), settings, LATER));
+const save = (store: StationStore, settings: UpstreamSettings) => store.write((t) => saveUpstreamSettings(t, settings, LATER));
 const links = (store: StationStore) => store.tables.upstream_links.count();
-const slots = async (store: StationStore) => Object.fromEntries((await store.tables.outbox.toArray()).map((slot) => [slot.key, slot]));
+const slots = async (store: StationStore) => Object.fromEntries((await store.tables.outbox.all()).map((slot) => [slot.key, slot]));
 
 describe('links made again for a new upstream', () => {
   it('keeps the links for a new token of the same returns service, and for the same hub whose authority rolled', async () => {
@@ -91,7 +90,7 @@ describe('links made again for a new upstream', () => {
 
     const member = await syncedStation(hubOf('hub-a', 'AA'));
     const rolled = hubOf('hub-a', 'BB');
-    await member.store.write((tx) => saveSiteTrust(boundTables(tx), { hub_ca_pem: pem('BB'), hub_ca_sha256: fingerprint('BB') }));
+    await member.store.write((t) => saveSiteTrust(t, { hub_ca_pem: pem('BB'), hub_ca_sha256: fingerprint('BB') }));
     // Joining the same hub again (it now serves its successor): the same hub, the same links.
     expect(await save(member.store, { ...rolled, token: 'new-member-token' })).toBeNull();
     expect(await links(member.store)).toBe(4);

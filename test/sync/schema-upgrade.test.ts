@@ -19,13 +19,14 @@ it('upgrades a version 1 data directory in place, and starts again', async () =>
   const trackingNumber = tracking('OLD');
   // Records as the previous release wrote them (its domain code had no outbox to mark).
   const at = '2026-11-20T08:00:00.000Z';
-  const packageId = await old.write(async (tx) => {
-    // Only the version 1 tables exist here (bound tables would name the new ones too).
+  const packageId = await old.write(async () => {
+    // Only the version 1 tables exist here (the write's tables would name the new ones too): the
+    // engine's own, which join this write through Dexie's zone.
     const t = {
-      accounts: tx.table('accounts'),
-      returns: tx.table('returns'),
-      return_packages: tx.table('return_packages'),
-      change_log: tx.table('change_log'),
+      accounts: insidesOf(old).db.table('accounts'),
+      returns: insidesOf(old).db.table('returns'),
+      return_packages: insidesOf(old).db.table('return_packages'),
+      change_log: insidesOf(old).db.table('change_log'),
     };
     await t.accounts.put({ id: 7, name: 'Account 7', created_at: at });
     const lines = RETURN_BODY.return_line_items.map((line, i) => ({ ...line, id: i + 1, unreceived_quantity_at_create: line.unreceived_quantity }));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '#shared/api/client.ts';
 import { acceptJoin, createInvite } from '../../electron/station/site/hub.ts';
 import { joinKeyOf, joinProof, newJoinNonce, normalJoinCode } from '../../electron/station/site/join-code.ts';
-import { boundTables, openStore } from '../../electron/station/store/index.ts';
+import { openStore } from '../../electron/station/store/index.ts';
 import { fetchTrusting, sha256Fingerprint } from '../../electron/station/tls/pinned-fetch.ts';
 import { servingNames } from '../../electron/station/tls/serving-names.ts';
 import { keepStationCertificates } from '../../electron/station/tls/station-certificates.ts';
@@ -220,17 +220,17 @@ describe('a join code in the hub’s store', () => {
     const store = await openStore({ dataDir: dir });
     try {
       const t0 = '2026-01-01T00:00:00.000Z';
-      await store.write((tx) => boundTables(tx).accounts.put({ id: ACCOUNT, name: 'Account 1', created_at: t0 }));
-      const { code, expires_at } = await store.write((tx) => createInvite(boundTables(tx), t0));
+      await store.write((t) => t.accounts.put({ id: ACCOUNT, name: 'Account 1', created_at: t0 }));
+      const { code, expires_at } = await store.write((t) => createInvite(t, t0));
       expect(expires_at).toBe('2026-01-01T00:15:00.000Z');
       const normal = normalJoinCode(code);
       if (!normal) throw new Error('not a code');
       const ca = 'AA:'.repeat(31) + 'AA';
       const nonce = newJoinNonce();
       const request = { invite: normal.invite, nonce, ca_sha256: ca, proof: joinProof(joinKeyOf(normal.code), 'join', ca, nonce), name: 'late' };
-      const late = await store.write((tx) => acceptJoin(boundTables(tx), '2026-01-01T00:15:00.001Z', request, ca));
+      const late = await store.write((t) => acceptJoin(t, '2026-01-01T00:15:00.001Z', request, ca));
       expect(late).toEqual({ kind: 'refused', why: 'This join code expired at 2026-01-01T00:15:00.000Z.' });
-      const inTime = await store.write((tx) => acceptJoin(boundTables(tx), '2026-01-01T00:14:59.999Z', request, ca));
+      const inTime = await store.write((t) => acceptJoin(t, '2026-01-01T00:14:59.999Z', request, ca));
       expect(inTime.kind).toBe('joined');
     } finally {
       await store.close();

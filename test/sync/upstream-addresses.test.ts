@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundTables, openStore } from '../../electron/station/store/index.ts';
+import { openStore } from '../../electron/station/store/index.ts';
 import { createSyncEngine } from '../../electron/station/sync/sync-engine.ts';
 import { writeUpstreamSettings } from '../../electron/station/sync/settings.ts';
 import { tempDataDir } from '../store/fixtures.ts';
@@ -109,8 +109,8 @@ describe('upstream set and show', () => {
   it("reads settings stored with one URL as a station's two addresses, and a command on the directory rewrites them", async () => {
     const dataDir = dir('addr-cli-old-');
     const old = await openStore({ dataDir });
-    await old.write((tx) =>
-      boundTables(tx).station_meta.put({ key: 'sync.upstream', value: { url: 'http://127.0.0.1:9/old-station', token: 'old-secret', accounts: [ACCOUNT] } }),
+    await old.write((t) =>
+      t.station_meta.put({ key: 'sync.upstream', value: { url: 'http://127.0.0.1:9/old-station', token: 'old-secret', accounts: [ACCOUNT] } }),
     );
     await old.close();
     const shown = await show(dataDir);
@@ -240,8 +240,7 @@ it('upgrades settings stored with one URL in place: read as a station, rewritten
   const dataDir = dir('addr-upgrade-');
   // The row as the station wrote it before the two addresses: {url, token, accounts}.
   const old = await openStore({ dataDir });
-  await old.write(async (tx) => {
-    const t = boundTables(tx);
+  await old.write(async (t) => {
     await t.accounts.put({ id: ACCOUNT, name: `Account ${ACCOUNT}`, created_at: '2026-11-20T08:00:00.000Z' });
     await t.station_meta.put({ key: 'sync.upstream', value: { url: upstream.origin, token: upstream.syncToken, accounts: [ACCOUNT] } });
   });

@@ -58,6 +58,34 @@ describe('the core layers', () => {
     }
   });
 
+  it("every file of electron/ outside store/ sees the store only through store/index.ts and never the engine: the station's top-level files, site/, the CLI", async () => {
+    const files: Array<[file: string, up: string]> = [
+      ['electron/station/server.ts', './'],
+      ['electron/station/data-dir-lock.ts', './'],
+      ['electron/station/station.ts', './'],
+      ['electron/station/site/hub.ts', '../'],
+      ['electron/station/tls/new.ts', '../'],
+      ['electron/cli/upstream.ts', '../station/'],
+      ['electron/main/index.ts', '../station/'],
+    ];
+    for (const [file, up] of files) {
+      expect(await problems(file, `import { x } from '${up}store/index.ts';`)).toEqual([]);
+      expect(await problems(file, `import { x } from '${up}store/schema.ts';`)).toEqual([expect.stringMatching(/store\/index\.ts/)]);
+      for (const engine of ['dexie', 'node:sqlite', 'fake-indexeddb']) {
+        expect(await problems(file, `import { x } from '${engine}';`)).toEqual([expect.stringMatching(/knows the engine/)]);
+      }
+    }
+    // A folder named like the store elsewhere is not the store.
+    expect(await problems('electron/station/server.ts', "import { x } from './api/store/thing.ts';")).toEqual([]);
+    // The store itself knows its engine.
+    expect(await problems('electron/station/store/sqlite/new.ts', "import { x } from 'node:sqlite';")).toEqual([]);
+  });
+
+  it('site/ never imports api', async () => {
+    expect(await problems('electron/station/site/new.ts', "import { x } from '../api/route.ts';")).toEqual([expect.stringMatching(/never import it/)]);
+    expect(await problems('electron/station/site/new.ts', "import { x } from '../sync/settings.ts';")).toEqual([]);
+  });
+
   it('store.db and store.inMemory are refused everywhere outside store/, in the files once allowed them too', async () => {
     const reads = 'const x = (ctx: { store: { db: unknown; inMemory: unknown } }) => [ctx.store.db, ctx.store.inMemory];';
     expect(await problems('electron/station/domain/new.ts', reads)).toHaveLength(2);

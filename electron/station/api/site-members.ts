@@ -3,7 +3,6 @@ import { hashTokenSecret } from '../auth/token-secret.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { fail } from '../errors.ts';
 import { membersIn, saveMembers, type StoredMember } from '../site/hub.ts';
-import { boundTables } from '../store/index.ts';
 
 /** The header a member's requests carry: the changes it holds unsent (its sync's pending count). */
 export const PENDING_HEADER = 'returns-station-pending';
@@ -43,8 +42,7 @@ export function watchSiteMembers(api: FastifyInstance, ctx: DomainContext): void
     if (last && at - last.at < CONTACT_WRITE_MS && pending === last.pending) return;
     written.set(member.id, { at, pending });
     void ctx.store
-      .write(async (tx) => {
-        const t = boundTables(tx);
+      .write(async (t) => {
         const members = await membersIn(t);
         const now = ctx.clock.now();
         await saveMembers(

@@ -1,4 +1,4 @@
-import { boundTables, type Carrier, type Location, type StationStore } from '../store/index.ts';
+import { type Carrier, type Location, type StationStore } from '../store/index.ts';
 
 /** What a new station knows about carriers and its own locations until someone configures it. */
 const DEFAULT_CARRIERS: Array<Omit<Carrier, 'id'>> = [
@@ -17,8 +17,7 @@ const DEFAULT_LOCATIONS: Array<Omit<Location, 'id'>> = [
 
 /** Seeds carriers and locations once, on a station that has none. */
 export async function seedCatalog(store: StationStore): Promise<void> {
-  await store.write(async (tx) => {
-    const t = boundTables(tx);
+  await store.write(async (t) => {
     if ((await t.carriers.count()) === 0) await t.carriers.bulkAdd(DEFAULT_CARRIERS as Carrier[]);
     if ((await t.locations.count()) === 0) await t.locations.bulkAdd(DEFAULT_LOCATIONS as Location[]);
   });

@@ -1,4 +1,4 @@
-import { boundTables, type StationStore, type BoundTables } from '../store/index.ts';
+import { type StationStore, type BoundTables } from '../store/index.ts';
 import type { SiteAuthorities, SiteUplink, TakeOverInput } from '#shared/api/site.ts';
 import type { StationAddress } from '#shared/api/station.ts';
 import type { Clock } from './clock.ts';
@@ -30,5 +30,5 @@ export interface DomainContext {
 export type Script<T> = (t: BoundTables, now: string) => Promise<T>;
 
 export function runScript<T>(ctx: DomainContext, script: Script<T>): Promise<T> {
-  return ctx.store.write((tx) => script(boundTables(tx), ctx.clock.now()));
+  return ctx.store.write((t) => script(t, ctx.clock.now()));
 }

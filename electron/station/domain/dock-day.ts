@@ -96,7 +96,7 @@ function packageSummary(pkg: Frozen<ReturnPackage>): DockDayPackage {
  * receipt. The return's packages are a few records of the `return_id` index.
  */
 async function closesItsReturn(tables: ReadTables, pkg: Frozen<ReturnPackage>): Promise<boolean> {
-  const siblings = await tables.return_packages.where('return_id').equals(pkg.return_id).toArray();
+  const siblings = await tables.return_packages.ofReturn(pkg.return_id);
   const later = (other: Frozen<ReturnPackage>) =>
     (other.processed_at ?? '') > (pkg.processed_at ?? '') || ((other.processed_at ?? '') === (pkg.processed_at ?? '') && other.id > pkg.id);
   return siblings.every((other) => other.id === pkg.id || other.status === 'cancelled' || (other.status === 'received' && !later(other)));

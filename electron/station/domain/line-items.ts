@@ -148,7 +148,7 @@ export async function deleteLineItem(t: BoundTables, now: string, accountId: num
 
 export async function lineItemsOf(tables: ReadTables, packageId: number): Promise<PackageLineItem[]> {
   // An index lists equal keys in primary-key order: the items come back in id order.
-  return tables.package_line_items.where('return_package_id').equals(packageId).toArray();
+  return tables.package_line_items.ofPackage(packageId);
 }
 
 /**

@@ -53,7 +53,7 @@ export async function lookupCode(ctx: DomainContext, raw: string): Promise<Looku
     }
     for (const candidate of scan.candidates) {
       const key = skuKey(candidate);
-      for (const record of await store.tables.returns.where('sku_keys').equals(key).limit(MAX_MATCHES).toArray()) {
+      for (const record of await store.tables.returns.withSkuKey(key, MAX_MATCHES)) {
         add(
           record,
           'merchant_sku',

@@ -73,9 +73,9 @@ export async function detachMedia(t: BoundTables, now: string, accountId: number
 
 export async function mediaFilesOf(tables: ReadTables, packageId: number): Promise<MediaFile[]> {
   // An index lists equal keys in primary-key order: the files come back in id order.
-  return tables.media_files.where('return_package_id').equals(packageId).toArray();
+  return tables.media_files.ofPackage(packageId);
 }
 
 export async function mediaByUrlToken(tables: ReadTables, urlToken: string): Promise<MediaFile | undefined> {
-  return tables.media_files.where('url_token').equals(urlToken).first();
+  return tables.media_files.withUrlToken(urlToken);
 }

@@ -3,7 +3,7 @@ import type { Operator as OperatorView, OperatorCreate, OperatorUpdate } from '#
 import { normaliseCode } from '#shared/barcode.ts';
 import { hashPin } from '../auth/pin-hash.ts';
 import { fail } from '../errors.ts';
-import { boundTables, type BoundTables, type Frozen, type Operator, type StationStore } from '../store/index.ts';
+import { type BoundTables, type Frozen, type Operator, type StationStore } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import { type DomainContext, runScript } from './context.ts';
@@ -46,7 +46,7 @@ export async function pinHashOf(body: { pin?: string | undefined }): Promise<str
 async function assertBadgeFree(t: BoundTables, badge: string | null, exceptId?: number): Promise<void> {
   if (badge === null) return;
   const wanted = normaliseCode(badge);
-  const holder = await t.operators.filter((o) => o.id !== exceptId && o.badge_code !== null && normaliseCode(o.badge_code) === wanted).first();
+  const holder = (await t.operators.all()).find((o) => o.id !== exceptId && o.badge_code !== null && normaliseCode(o.badge_code) === wanted);
   if (holder)
     throw invalidReference(
       'badge_code',
@@ -56,7 +56,7 @@ async function assertBadgeFree(t: BoundTables, badge: string | null, exceptId?: 
 
 async function assertSignInKeyFree(t: BoundTables, key: number | null, active: boolean, exceptId?: number): Promise<void> {
   if (key === null || !active) return;
-  const holder = await t.operators.filter((o) => o.active && o.sign_in_key === key && o.id !== exceptId).first();
+  const holder = (await t.operators.all()).find((o) => o.active && o.sign_in_key === key && o.id !== exceptId);
   if (holder) throw invalidReference('sign_in_key', `Key ${key} already signs in ${holder.name}.`);
 }
 
@@ -66,7 +66,7 @@ export async function listOperators(ctx: DomainContext): Promise<OperatorView[]>
 
 /** Whether the station has an active supervisor (one who can sign in). */
 export async function hasActiveSupervisor(t: BoundTables): Promise<boolean> {
-  return (await t.operators.filter((o) => isActiveSupervisor(o)).count()) > 0;
+  return (await t.operators.all()).some((o) => isActiveSupervisor(o));
 }
 
 /** Adds an operator inside the caller's write (`pinHash`: the body's PIN, hashed by `pinHashOf`). */
@@ -111,7 +111,7 @@ export async function changeOperator(t: BoundTables, now: string, id: number, pa
     if (next.badge_code === null) throw invalidReference('badge_code', 'A supervisor needs a badge.');
     if (typeof next.pin_hash !== 'string') throw invalidReference('pin', 'A supervisor needs a PIN.');
   }
-  if (isActiveSupervisor(operator) && !isActiveSupervisor(next) && !(await t.operators.filter((o) => o.id !== id && isActiveSupervisor(o)).first())) {
+  if (isActiveSupervisor(operator) && !isActiveSupervisor(next) && !(await t.operators.all()).some((o) => o.id !== id && isActiveSupervisor(o))) {
     const field = patch.active === false ? 'active' : 'role';
     throw invalidReference(field, `${operator.name} is the station's last supervisor: make another worker a supervisor first.`);
   }
@@ -128,8 +128,7 @@ export async function changeOperator(t: BoundTables, now: string, id: number, pa
 export async function fillOperatorUids(store: StationStore): Promise<number> {
   const missing = (await store.operators.all()).filter((o) => typeof o.uid !== 'string').map((o) => o.id);
   if (missing.length === 0) return 0;
-  return store.write(['operators'], async (tx) => {
-    const t = boundTables(tx);
+  return store.write(['operators'], async (t) => {
     for (const id of missing) await t.operators.update(id, { uid: randomUUID() });
     return missing.length;
   });

@@ -22,13 +22,8 @@ export async function packageOfAccount(tables: ReadTables, accountId: number, id
 }
 
 async function assertTrackingNumberFree(t: BoundTables, accountId: number, trackingNumber: string, exceptId?: number): Promise<void> {
-  // Keys only: the package itself is not needed, and the engine would clone it. From memory (and
-  // SQLite for cold packages) without a request once the engine runs this write.
-  const key: [number, string] = [accountId, trackingKey(trackingNumber)];
-  const inMemory = t.peekKeys('return_packages', '[account_id+tracking_key]', key);
-  const [existingId] = inMemory
-    ? inMemory.filter((id) => typeof id === 'number')
-    : await t.return_packages.where('[account_id+tracking_key]').equals(key).limit(1).primaryKeys();
+  // Its id alone: the package itself is not needed (the store answers it from memory when it can).
+  const existingId = await t.return_packages.idWithTracking(accountId, trackingKey(trackingNumber));
   if (existingId !== undefined && existingId !== exceptId) {
     throw fail('DUPLICATE_TRACKING_NUMBER', `Tracking number ${trackingNumber} is already used by return package ${existingId}.`, {
       existing_id: existingId,
@@ -102,7 +97,7 @@ export async function updatePackage(t: BoundTables, now: string, accountId: numb
     });
   }
   await checkReferences(t, patch);
-  if (to === 'received' && pkg.status !== 'received') assertReceivable(pkg, await t.package_line_items.where('return_package_id').equals(id).toArray());
+  if (to === 'received' && pkg.status !== 'received') assertReceivable(pkg, await t.package_line_items.ofPackage(id));
   let next: ReturnPackage = { ...pkg, ...patch, status: to };
   if (patch.tracking_number !== undefined) next.tracking_key = trackingKey(patch.tracking_number);
   if (to === 'cancelled') next.tracking_key = null; // frees the tracking number for a new package
@@ -126,7 +121,7 @@ export async function updatePackage(t: BoundTables, now: string, accountId: numb
 export async function touchPackage(t: BoundTables, pkg: ReturnPackage, now: string, recount: boolean, lineItemsDelta = 0): Promise<void> {
   const touched: ReturnPackage = { ...pkg, updated_at: advance(pkg.updated_at, now) };
   if (lineItemsDelta !== 0) {
-    const before = pkg.line_items_count ?? (await t.package_line_items.where('return_package_id').equals(pkg.id).count()) - lineItemsDelta;
+    const before = pkg.line_items_count ?? (await t.package_line_items.countOfPackage(pkg.id)) - lineItemsDelta;
     touched.line_items_count = before + lineItemsDelta;
   }
   await t.return_packages.put(touched);

@@ -3,7 +3,6 @@ import type { PackageSlip, PrintingStatus, PrintJob, PrintJobState, UnitLabel, U
 import { fail } from '../errors.ts';
 import {
   type BoundTables,
-  boundTables,
   type Frozen,
   type PackageLineItem,
   type PrintJobRecord,
@@ -129,7 +128,7 @@ export async function currentPackageLabels(
   packageId: number,
 ): Promise<{ pkg: Frozen<ReturnPackage>; labels: UnitLabel[] }> {
   const pkg = await packageOfAccount(t, accountId, packageId);
-  const items = await t.package_line_items.where('return_package_id').equals(pkg.id).toArray();
+  const items = await t.package_line_items.ofPackage(pkg.id);
   const facts = await labelFacts(t, null, pkg);
   const labels = items.filter((item) => unitIdOf(item) !== null).map((item) => unitLabelOf(item, pkg, facts, now));
   if (labels.length === 0) throw invalidReference('id', `Return package ${pkg.id} has no unit with a unit id yet: no label to print.`);
@@ -159,12 +158,8 @@ async function addJob(t: BoundTables, now: string, job: NewJob): Promise<PrintJo
 
 /** The newest label job of a unit that was not cancelled (waiting, sent, printed, handed to the browser), or undefined. */
 export async function labelJobOfUnit(t: ReadTables, unitId: string): Promise<PrintJobRecord | undefined> {
-  const jobs = await t.print_jobs
-    .where('unit_id')
-    .equals(unitId)
-    .filter((job) => job.kind === 'unit' && job.state !== 'cancelled')
-    .toArray();
-  return jobs.at(-1);
+  const jobs = await t.print_jobs.ofUnit(unitId);
+  return jobs.filter((job) => job.kind === 'unit' && job.state !== 'cancelled').at(-1);
 }
 
 /** Marks the item as labelled (the first time its unit gets a job), in the same write: its view says so. False when it already was. */
@@ -224,7 +219,7 @@ export async function enqueuePackageLabels(
   announce = true,
 ): Promise<PrintJobRecord[]> {
   const pkg = await packageOfAccount(t, accountId, packageId);
-  const items = await t.package_line_items.where('return_package_id').equals(pkg.id).toArray();
+  const items = await t.package_line_items.ofPackage(pkg.id);
   const facts = await labelFacts(t, operatorId, pkg);
   const worker = facts.worker;
   const labels = items.filter((item) => unitIdOf(item) !== null).map((item) => ({ item, label: unitLabelOf(item, pkg, facts, now) }));
@@ -295,10 +290,8 @@ export function enqueueTestLabel(t: BoundTables, now: string): Promise<PrintJobR
 
 /** The labels still to print and why the oldest did not print yet (the station status). */
 export async function printingStatus(t: ReadTables): Promise<PrintingStatus> {
-  // A fresh query for each answer: a collection is not to be read twice.
-  const inState = (state: 'waiting' | 'sending') => t.print_jobs.where('state').equals(state);
-  const heads = [await inState('waiting').first(), await inState('sending').first()].filter((job) => job !== undefined).sort((a, b) => a.id - b.id);
-  return { waiting: (await inState('waiting').count()) + (await inState('sending').count()), problem: heads[0]?.last_error ?? null };
+  const heads = [await t.print_jobs.oldestIn('waiting'), await t.print_jobs.oldestIn('sending')].filter((job) => job !== undefined).sort((a, b) => a.id - b.id);
+  return { waiting: (await t.print_jobs.countIn('waiting')) + (await t.print_jobs.countIn('sending')), problem: heads[0]?.last_error ?? null };
 }
 
 export function printJobView(job: PrintJobRecord): PrintJob {
@@ -311,11 +304,7 @@ export async function listPrintJobs(
   query: { page: number; per_page: number; state?: PrintJobState[] | undefined },
 ): Promise<ListResponse<PrintJob>> {
   const states = query.state;
-  const all = await t.print_jobs
-    .orderBy('id')
-    .reverse()
-    .filter((job) => states === undefined || states.includes(job.state))
-    .toArray();
+  const all = (await t.print_jobs.newestFirst()).filter((job) => states === undefined || states.includes(job.state));
   const start = (query.page - 1) * query.per_page;
   return { data: all.slice(start, start + query.per_page).map(printJobView), meta: listMeta(query.page, query.per_page, all.length) };
 }
@@ -358,7 +347,7 @@ export async function cancelPrintJob(t: BoundTables, now: string, id: number): P
  */
 export async function nextDueJob(ctx: DomainContext, anyWaiting = false): Promise<{ job?: PrintJobRecord; nextAt?: string }> {
   const now = ctx.clock.now();
-  const head = await ctx.store.tables.print_jobs.where('state').equals('waiting').first();
+  const head = await ctx.store.tables.print_jobs.oldestIn('waiting');
   if (!head) return {};
   const due = head.next_attempt_at ?? now;
   return anyWaiting || due <= now ? { job: head } : { nextAt: due };
@@ -404,7 +393,7 @@ export function markInBrowser(ctx: DomainContext, id: number): Promise<void> {
  * missing label is worse than a second one of the same unit). Resolves to how many.
  */
 export async function requeueInterrupted(ctx: DomainContext): Promise<number> {
-  const sending = await ctx.store.tables.print_jobs.where('state').equals('sending').primaryKeys();
+  const sending = await ctx.store.tables.print_jobs.idsIn('sending');
   for (const id of sending) {
     await updateJob(ctx, id, (job, now) =>
       job.state === 'sending'
@@ -425,11 +414,5 @@ function updateJob(ctx: DomainContext, id: number, change: (job: PrintJobRecord,
 /** Drops done jobs (printed, cancelled, in the browser) not changed for the retention (housekeeping). */
 export function pruneDonePrintJobs(store: StationStore, now: string): Promise<number> {
   const cutoff = new Date(Date.parse(now) - PRINT_JOB_RETENTION_MS).toISOString();
-  return store.write(['print_jobs'], (tx) =>
-    boundTables(tx)
-      .print_jobs.where('updated_at')
-      .below(cutoff)
-      .filter((job) => job.state === 'printed' || job.state === 'cancelled' || job.state === 'in_browser')
-      .delete(),
-  );
+  return store.write(['print_jobs'], (t) => t.print_jobs.deleteChangedBefore(cutoff, ['printed', 'cancelled', 'in_browser']));
 }

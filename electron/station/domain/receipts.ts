@@ -12,10 +12,10 @@ export async function recountReturn(t: BoundTables, returnId: number, now: strin
   const record = await t.returns.get(returnId);
   if (!record) return undefined;
   const received = new Map<number, number>();
-  const packages = await t.return_packages.where('return_id').equals(returnId).toArray();
+  const packages = await t.return_packages.ofReturn(returnId);
   for (const pkg of packages) {
     if (pkg.status !== 'received') continue;
-    const items = await t.package_line_items.where('return_package_id').equals(pkg.id).toArray();
+    const items = await t.package_line_items.ofPackage(pkg.id);
     for (const item of items) {
       if (item.return_line_item_id === null) continue;
       received.set(item.return_line_item_id, (received.get(item.return_line_item_id) ?? 0) + item.quantity);

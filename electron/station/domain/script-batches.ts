@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type BoundTables, boundTables, ForeignAwaitInWriteError, outsideWrite, type StationStore } from '../store/index.ts';
+import { type BoundTables, ForeignAwaitInWriteError, outsideWrite, type StationStore } from '../store/index.ts';
 import { type DomainContext, runScript, type Script } from './context.ts';
 
 /*
@@ -89,8 +89,7 @@ class ScriptBatches {
       return;
     }
     let scriptFailed = false;
-    const written = this.#ctx.store.write((tx) => {
-      const t = boundTables(tx);
+    const written = this.#ctx.store.write((t) => {
       const runAll = async () => {
         const results: unknown[] = [];
         for (const job of jobs) {
@@ -155,8 +154,7 @@ function rehearse(ctx: DomainContext, batch: Job[]): Job[] {
   let broken: unknown;
   const rolledBack = new Error('rehearsal rolled back');
   void ctx.store
-    .write(async (tx) => {
-      const t = boundTables(tx);
+    .write(async (t) => {
       for (const [i, job] of batch.entries()) {
         try {
           outcomes.push({ value: await job.script(t, nows[i] ?? '') });

@@ -1,6 +1,6 @@
 import { hashTokenSecret, looksLikeTokenSecret, newTokenSecret } from '../auth/token-secret.ts';
 import { fail } from '../errors.ts';
-import { type BoundTables, boundTables, type Frozen, type StationStore, type StationTokenRole, type Token, type TokenScope } from '../store/index.ts';
+import { type BoundTables, type Frozen, type StationStore, type StationTokenRole, type Token, type TokenScope } from '../store/index.ts';
 import type { Clock } from './clock.ts';
 
 /** Who is calling: resolved from the bearer token on every API request. */
@@ -47,7 +47,7 @@ export interface TokenOptions {
 
 /** Creates a token; an account token's account comes into being with it. */
 export async function createToken(store: StationStore, clock: Clock, options: TokenOptions): Promise<NewToken> {
-  return store.write(async (tx) => addToken(boundTables(tx), clock.now(), options));
+  return store.write(async (t) => addToken(t, clock.now(), options));
 }
 
 /** Adds a token inside the caller's write (a station token is administrative unless `role` says otherwise). */
@@ -82,16 +82,12 @@ export const EXPIRED_TOKEN_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** Deletes tokens whose expiry passed more than a week ago; they can never work again. */
 export async function pruneExpiredTokens(store: StationStore, now: string): Promise<number> {
   const cutoff = new Date(Date.parse(now) - EXPIRED_TOKEN_RETENTION_MS).toISOString();
-  return store.write(['tokens'], async (tx) => {
-    const t = boundTables(tx);
-    return t.tokens.filter((token) => token.expires_at !== null && token.expires_at < cutoff).delete();
-  });
+  return store.write(['tokens'], (t) => t.tokens.deleteExpiredBefore(cutoff));
 }
 
 /** Revokes the token; caches of verified tokens follow the tokens table (store.onChange). */
 export function revokeToken(store: StationStore, clock: Clock, id: number): Promise<Token> {
-  return store.write(async (tx) => {
-    const t = boundTables(tx);
+  return store.write(async (t) => {
     const token = await t.tokens.get(id);
     if (!token) throw fail('NOT_FOUND', `No token ${id}.`);
     if (token.revoked_at) return token;
@@ -118,5 +114,5 @@ export async function verifyToken(store: StationStore, clock: Clock, secret: str
  * sessions and the tokens those sessions made (a new PIN, a deactivation, the end of the role).
  */
 export async function revokeTokensOf(t: BoundTables, now: string, operatorId: number): Promise<void> {
-  await t.tokens.filter((token) => token.operator_id === operatorId && token.revoked_at === null).modify({ revoked_at: now });
+  await t.tokens.revokeOfOperator(operatorId, now);
 }

@@ -52,7 +52,7 @@ const tokenNameOf = (deviceName: string) => `${HANDHELD_TOKEN_PREFIX}${deviceNam
 /** A name no paired (unrevoked) handheld has, else a refusal on `device_name` saying what to do. */
 async function uniqueName(t: Pick<BoundTables, 'tokens'>, deviceName: string): Promise<string> {
   const name = deviceName.trim();
-  if (await t.tokens.filter((token) => token.revoked_at === null && token.name === tokenNameOf(name)).first()) {
+  if (await t.tokens.activeNamed(tokenNameOf(name))) {
     const message = `A paired handheld is already named "${name}": give this one another name, or revoke that one first (Settings → Site → Handhelds).`;
     throw fail('VALIDATION_FAILED', message, { fields: [{ path: 'device_name', message }] });
   }

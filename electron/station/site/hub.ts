@@ -81,7 +81,7 @@ export async function createInvite(t: BoundTables, now: string): Promise<{ code:
 async function siteAccounts(t: BoundTables): Promise<number[]> {
   const settings = await upstreamSettingsIn(t);
   if (settings) return settings.accounts;
-  return (await t.accounts.toArray()).map((a) => a.id).slice(0, 100);
+  return (await t.accounts.all()).map((a) => a.id).slice(0, 100);
 }
 
 export type JoinOutcome =

@@ -42,7 +42,7 @@ export function siteWorkerOf(operator: Readonly<Operator>): SiteWorker {
 
 /** The hub's configuration for its members; its version is a hash of the rest, so it moves with any change and only then. */
 export async function siteConfigOf(t: ReadTables): Promise<SiteConfig> {
-  const operators = await t.operators.toArray();
+  const operators = await t.operators.all();
   const rules = await dispositionRulesIn(t);
   const settings = await settingsIn(t);
   const body = {
@@ -94,7 +94,7 @@ export async function takenVersionOf(t: Pick<ReadTables, 'station_meta'>): Promi
  * A changed PIN, a deactivation or a lost role ends the worker's supervisor sessions, as at the hub.
  */
 async function takeWorkers(t: BoundTables, now: string, workers: readonly SiteWorker[]): Promise<void> {
-  const locals = await t.operators.toArray();
+  const locals = await t.operators.all();
   const byUid = new Map(locals.map((o) => [o.uid, o]));
   const byBadge = new Map(locals.filter((o) => o.badge_code !== null).map((o) => [normaliseCode(o.badge_code ?? ''), o]));
   const finals: Array<{ before: Operator | null; next: Omit<Operator, 'id'> & { id?: number } }> = [];
@@ -159,7 +159,7 @@ export async function takeSiteConfig(t: BoundTables, now: string, config: SiteCo
 
 /** A station's own workers as it brings them to the site it joins. */
 export async function ownWorkersOf(t: Pick<ReadTables, 'operators'>): Promise<SiteWorker[]> {
-  return (await t.operators.toArray()).sort((a, b) => a.id - b.id).map(siteWorkerOf);
+  return (await t.operators.all()).sort((a, b) => a.id - b.id).map(siteWorkerOf);
 }
 
 /**
@@ -170,7 +170,7 @@ export async function ownWorkersOf(t: Pick<ReadTables, 'operators'>): Promise<Si
  * worker of the site has that key. Returns how many were added and how many were the hub's already.
  */
 export async function mergeJoiningWorkers(t: BoundTables, now: string, workers: readonly SiteWorker[]): Promise<{ added: number; matched: number }> {
-  const site = await t.operators.toArray();
+  const site = await t.operators.all();
   const badges = new Set(site.flatMap((o) => (o.badge_code === null ? [] : [normaliseCode(o.badge_code)])));
   const uids = new Set(site.map((o) => o.uid));
   const keys = new Set(site.flatMap((o) => (o.active && typeof o.sign_in_key === 'number' ? [o.sign_in_key] : [])));

@@ -3,7 +3,7 @@ import { ApiClient, ApiError } from '#shared/api/client.ts';
 import type { SiteUplink, TakeOverInput, UplinkOffer } from '#shared/api/site.ts';
 import type { SyncStatus } from '#shared/api/station.ts';
 import { type DomainContext, runScript } from '../domain/context.ts';
-import { boundTables, type MediaFile, outboxKey } from '../store/index.ts';
+import { type MediaFile, outboxKey } from '../store/index.ts';
 import type { RoundOptions } from '../sync/sync-engine.ts';
 import type { RoundReport } from '../sync/sync-context.ts';
 import { linkOfUpstream } from '../sync/links/upstream-links.ts';
@@ -154,7 +154,7 @@ async function catchUp(ctx: DomainContext, sync: TakeOverSync): Promise<void> {
 async function receiptsToRead(ctx: DomainContext): Promise<number> {
   const t = ctx.store.tables;
   let due = 0;
-  for (const state of await t.sync_state.toArray()) {
+  for (const state of await t.sync_state.all()) {
     for (const upstreamId of state.site_receipts_due ?? []) {
       const link = await linkOfUpstream(t, state.account_id, 'return_package', upstreamId);
       const slot = link ? await t.outbox.get(outboxKey('return_package', link.local_id)) : undefined;
@@ -166,7 +166,7 @@ async function receiptsToRead(ctx: DomainContext): Promise<number> {
 
 /** The changes this station would still send its hub: those not held for a person. */
 async function sendable(ctx: DomainContext): Promise<number> {
-  return (await ctx.store.tables.outbox.toArray()).filter((slot) => slot.hold === null).length;
+  return (await ctx.store.tables.outbox.all()).filter((slot) => slot.hold === null).length;
 }
 
 /**
@@ -176,7 +176,7 @@ async function sendable(ctx: DomainContext): Promise<number> {
  */
 async function copyHubPhotos(ctx: DomainContext, sync: TakeOverSync): Promise<void> {
   const remote = new Map<string, MediaFile[]>();
-  for (const file of await ctx.store.tables.media_files.toArray())
+  for (const file of await ctx.store.tables.media_files.all())
     if (file.remote_url !== undefined) remote.set(file.sha256, [...(remote.get(file.sha256) ?? []), file]);
   for (const [sha256, files] of remote) {
     const url = files[0]?.remote_url ?? '';
@@ -190,8 +190,7 @@ async function copyHubPhotos(ctx: DomainContext, sync: TakeOverSync): Promise<vo
       }
     }
     // The records name bytes of this station now (no remote URL); the hold `put` took ends after.
-    await ctx.store.write(async (tx) => {
-      const t = boundTables(tx);
+    await ctx.store.write(async (t) => {
       for (const file of files) {
         const own: MediaFile = { ...file };
         delete own.remote_url;

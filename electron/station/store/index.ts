@@ -17,7 +17,7 @@ import { engineReadsFor } from './engine-reads.ts';
 import { FAST_PATHS, type FastPath, wantedFastPaths } from './fast-paths.ts';
 import { compactionMismatch } from './hot-set/compact-trees.ts';
 import { DamagedDatabaseError, DamagedRowError, isCorruption, MissingDatabaseError } from './errors.ts';
-import { STATION_SCHEMA } from './schema.ts';
+import { latestVersion, STATION_SCHEMA } from './schema.ts';
 import { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT } from './hot-set/rule.ts';
 import { openStationDatabase } from './sqlite/open-database.ts';
 import type { OpenStoreOptions, StationStore } from './station-store.ts';
@@ -25,7 +25,7 @@ import type { OpenStoreOptions, StationStore } from './station-store.ts';
 export * from './errors.ts';
 export type * from './records.ts';
 export { outboxKey, trackingKey } from './records.ts';
-export { type BoundTables, boundTables, outsideWrite } from './bound-tables.ts';
+export { type BoundTables, outsideWrite } from './bound-tables.ts';
 export { allocateIds } from './sequences.ts';
 export type { ListResult, PackageFilters, PackageSort, ReturnFilters } from './list-queries.ts';
 export type { SchemaVersion, StationTableName } from './schema.ts';
@@ -33,7 +33,7 @@ export type { OpenStoreOptions, StationStore } from './station-store.ts';
 export type { Frozen } from './frozen.ts';
 export type { ListedPackage } from './aggregates.ts';
 export type { ChangedRecord, StoreChange } from './changes.ts';
-export type { ReadTables } from './read-tables.ts';
+export type * from './read-tables.ts';
 export type { StoredMedia } from '../media/index.ts';
 
 export type { CommitStats } from './durability/commit-loop.ts';
@@ -41,8 +41,15 @@ export type { LoadReport } from './load.ts';
 export { FAST_PATHS, FAST_PATHS_ENV, type FastPath } from './fast-paths.ts';
 
 export { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT } from './hot-set/rule.ts';
+export { holdExclusively } from './sqlite/exclusive-lock.ts';
 
 export const STORE_FILE = 'station.db';
+
+/**
+ * The newest version of the station's data (the store's schema), as `GET /health` reports it: the
+ * store upgrades an older data directory at open, so a running station's is always this one.
+ */
+export const STORE_SCHEMA_VERSION = latestVersion(STATION_SCHEMA);
 
 /** For the bench and diagnostics: how the store opened and how well its commits group. */
 export interface StoreStats {

@@ -1,9 +1,9 @@
-import type { Transaction } from 'dexie';
 import type { ChangeLogReads } from './change-log-reads.ts';
 import type { MediaFiles } from '../media/index.ts';
 import type { CountFilters, ListableTable, ListQueries, ListResult } from './list-queries.ts';
 import type { AccountReads, ConfigReads, OperatorReads, PackageReads, ReturnReads, TokenReads } from './aggregates.ts';
 import type { ChangeListener } from './changes.ts';
+import type { BoundTables } from './bound-tables.ts';
 import type { ReadTables } from './read-tables.ts';
 import type { Carrier, ChangeLogEntry, Location } from './records.ts';
 import type { SchemaVersion, StationTableName } from './schema.ts';
@@ -42,11 +42,13 @@ export interface OpenStoreOptions {
  * - `returns`, `packages`, `accounts`, `carriers`, `locations`, `operators`, `tokens`: reads of one
  *   aggregate each (aggregates.ts), values no caller can change (Frozen); which path serves them
  *   (the engine's memory, Dexie, SQLite) is the store's own decision.
- * - `tables`: every table, read only (read-tables.ts): lookups by key and index, counts, ordered
- *   walks, answering copies; a GET route's `t`. For records no aggregate reads.
- * - `write(fn)` / `write(tables, fn)`: runs `fn` in a Dexie read-write transaction (all tables, or
- *   the given ones) and resolves only after its mutations are committed to SQLite. `fn` works on
- *   `boundTables(tx)` (a `BoundTables`): see docs/decisions/store-bound-tables.md. If the commit
+ * - `tables`: every table, read only (read-tables.ts): reads by key, whole tables, and each
+ *   table's named questions (`package_line_items.ofPackage(id)`, ...), answering copies; a GET
+ *   route's `t`. For records no aggregate reads.
+ * - `write(fn)` / `write(tables, fn)`: runs `fn` in a read-write transaction of the engine (all
+ *   tables, or the given ones) and resolves only after its mutations are committed to SQLite. `fn`
+ *   gets the write's tables (`BoundTables`, the store's own type): see
+ *   docs/decisions/store-bound-tables.md. If the commit
  *   fails it rejects with CommitFailedError, and memory is brought back to the disk state for every
  *   key the failed transactions touched before the next `write` runs (reads ordered after the
  *   repair by IndexedDB itself).
@@ -77,8 +79,8 @@ export interface StationStore {
   readonly tokens: TokenReads;
   readonly tables: ReadTables;
   readonly media: MediaFiles;
-  write<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
-  write<T>(tables: readonly StationTableName[], fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
+  write<T>(fn: (t: BoundTables) => Promise<T> | T): Promise<T>;
+  write<T>(tables: readonly StationTableName[], fn: (t: BoundTables) => Promise<T> | T): Promise<T>;
   listIds<K extends ListableTable>(table: K, query: ListQueries[K]): ListResult;
   count<K extends ListableTable>(table: K, filters: CountFilters[K]): number;
   readonly changeLog: ChangeLogReads;

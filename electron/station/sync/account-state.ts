@@ -1,4 +1,4 @@
-import { boundTables, type ReadTables, type PullCursor, type StationStore, type SyncAccountState } from '../store/index.ts';
+import { type ReadTables, type PullCursor, type StationStore, type SyncAccountState } from '../store/index.ts';
 
 /** One account's sync state (pull cursors, pause, media support), as stored or as before any sync. */
 
@@ -14,8 +14,7 @@ export async function accountState(t: Pick<ReadTables, 'sync_state'>, accountId:
 
 /** Writes a change to one account's sync state in its own store write. */
 export async function updateAccountState(store: StationStore, accountId: number, change: Partial<Omit<SyncAccountState, 'account_id'>>): Promise<void> {
-  await store.write(async (tx) => {
-    const t = boundTables(tx);
+  await store.write(async (t) => {
     await t.sync_state.put({ ...(await accountState(t, accountId)), ...change });
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fieldErrorsFromIssues, parseRequest } from '#shared/api/errors.ts';
 import { stationAddresses, trimAddress, UpstreamSettingsInputSchema } from '#shared/api/sync.ts';
-import { boundTables, type BoundTables, type ReadTables, type StationStore } from '../store/index.ts';
+import { type BoundTables, type ReadTables, type StationStore } from '../store/index.ts';
 import { retryKeptMedia } from './push/media-push.ts';
 import { followHubAuthority, type RelinkReason, relinkIfNewUpstream } from './links/relink.ts';
 import type { UpstreamSettings } from './upstream/upstream-client.ts';
@@ -111,7 +111,7 @@ export async function saveSiteTrust(t: BoundTables, trust: SiteTrust): Promise<b
 }
 
 export async function writeUpstreamSettings(store: StationStore, settings: UpstreamSettings, now: string): Promise<void> {
-  await store.write((tx) => saveUpstreamSettings(boundTables(tx), settings, now));
+  await store.write((t) => saveUpstreamSettings(t, settings, now));
 }
 
 export async function deleteUpstreamSettings(t: BoundTables): Promise<boolean> {
@@ -135,8 +135,7 @@ export async function upstreamSettingsIn(t: Pick<ReadTables, 'station_meta'>): P
 export async function upgradeUpstreamSettings(store: StationStore): Promise<UpstreamSettings | null> {
   const row = await store.tables.station_meta.get(SETTINGS_KEY);
   if (!row || !storedSettingsOf(row.value)?.oneUrl) return null;
-  return store.write(async (tx) => {
-    const t = boundTables(tx);
+  return store.write(async (t) => {
     const current = await t.station_meta.get(SETTINGS_KEY);
     const stored = current ? storedSettingsOf(current.value) : null;
     if (!stored?.oneUrl) return null;
@@ -146,7 +145,7 @@ export async function upgradeUpstreamSettings(store: StationStore): Promise<Upst
 }
 
 export async function removeUpstreamSettings(store: StationStore): Promise<boolean> {
-  return store.write((tx) => deleteUpstreamSettings(boundTables(tx)));
+  return store.write((t) => deleteUpstreamSettings(t));
 }
 
 /** The URL with any user-info removed: what `upstream show` and the API may print. */

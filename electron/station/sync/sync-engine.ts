@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { SyncStatus } from '#shared/api/station.ts';
 import type { Clock } from '../domain/clock.ts';
-import { boundTables, type OutboxEntry, type StationStore } from '../store/index.ts';
+import { type OutboxEntry, type StationStore } from '../store/index.ts';
 import { emptyReport, type RoundReport, type SyncContext } from './sync-context.ts';
 import { SyncPausedError } from './upstream/answers.ts';
 import { createFreshReads, type FreshResult, fillDetails } from './pull/fresh-reads.ts';
@@ -90,7 +90,7 @@ export interface SyncEngineOptions {
 async function instanceIdOf(store: StationStore): Promise<string> {
   const row = await store.tables.station_meta.get(INSTANCE_KEY);
   if (typeof row?.value === 'string') return row.value;
-  return store.write(async (tx) => stationInstanceId(boundTables(tx)));
+  return store.write(async (t) => stationInstanceId(t));
 }
 
 /**
@@ -138,9 +138,8 @@ function closedUntil(budget: RateBudget): number | null {
 
 /** Backed-off changes (all of them, or those `which` picks) are due now: `sync --once`, the end of an outage. */
 async function clearBackoff(store: StationStore, which: (entry: OutboxEntry) => boolean = () => true): Promise<void> {
-  await store.write(async (tx) => {
-    const t = boundTables(tx);
-    for (const entry of await t.outbox.toArray()) if (entry.next_attempt_at !== null && which(entry)) await t.outbox.put({ ...entry, next_attempt_at: null });
+  await store.write(async (t) => {
+    for (const entry of await t.outbox.all()) if (entry.next_attempt_at !== null && which(entry)) await t.outbox.put({ ...entry, next_attempt_at: null });
   });
 }
 

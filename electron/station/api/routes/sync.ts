@@ -25,7 +25,7 @@ export const upstreamViewOf = (settings: Pick<UpstreamSettings, 'returns_url' | 
 /** The sync screen's one read: state, upstream, the latest conflicts, how far each first pull got. */
 async function syncOverview(ctx: DomainContext, t: ReadTables): Promise<SyncOverview> {
   const settings = await upstreamSettingsIn(t);
-  const conflicts = await t.sync_conflicts.orderBy('id').reverse().limit(50).toArray();
+  const conflicts = await t.sync_conflicts.newest(50);
   return {
     status: ctx.sync ? await ctx.sync.refreshStatus() : SYNC_DISABLED,
     upstream: settings ? upstreamViewOf(settings) : null,

@@ -12,6 +12,7 @@ import type { HotSetOptions } from '../hot-set/rule.ts';
 import { createListQueries, type ListQueryRunner } from '../list-queries.ts';
 import { mediaReferences } from '../media-references.ts';
 import { lineItemIdsOfUnit } from '../sqlite/unit-index.ts';
+import { readTablesOf } from '../station-tables.ts';
 import type { OpenStoreOptions, StationStore } from '../station-store.ts';
 import type { SchemaPlan } from './create.ts';
 import type { Durability } from './durability.ts';
@@ -63,8 +64,8 @@ export async function assembleStore(
     locations: configReads(db.locations),
     operators: operatorReads(db),
     tokens: tokenReads(db),
-    // Dexie's tables, typed read only (read-tables.ts).
-    tables: db,
+    // The store's tables over the engine's, read only (read-tables.ts).
+    tables: readTablesOf(db),
     media,
     write: writes.write,
     listIds(table, query) {

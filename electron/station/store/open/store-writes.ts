@@ -4,13 +4,14 @@ import type { StationDexie, StationTableName } from '../schema.ts';
 import type { StationStore } from '../station-store.ts';
 import { mutationsOf, type TransactionRecord } from '../durability/mutations.ts';
 import type { Durability } from './durability.ts';
+import { type BoundTables, boundTables } from '../bound-tables.ts';
 
 /** Whether the store was closed: `close()` sets it first, and writes and sweeps refuse or stop then. */
 export interface StoreLifecycle {
   closed: boolean;
 }
 
-type WriteFn<T> = (tx: Transaction) => Promise<T> | T;
+type WriteFn<T> = (t: BoundTables) => Promise<T> | T;
 
 /**
  * The store's `write`: a Dexie read-write transaction that resolves once its commit is durable in
@@ -39,7 +40,7 @@ export class StoreWrites {
     // Nested in a running write: join it as a Dexie sub-transaction (the outer write waits for the
     // commit). Not an async function on purpose: an extra native promise hop here would let the
     // IndexedDB transaction commit before the nested work is done.
-    if (Dexie.currentTransaction) return this.#db.transaction('rw', tables, fn);
+    if (Dexie.currentTransaction) return this.#db.transaction('rw', tables, (tx) => fn(boundTables(tx)));
     return this.#writeOutermost(tables, fn);
   };
 
@@ -60,7 +61,7 @@ export class StoreWrites {
           // files this write's mutations (docs/decisions/store-fast-paths.md).
           transaction = tx;
           idbTransaction = tx.idbtrans;
-          return fn(tx);
+          return fn(boundTables(tx));
         });
       } catch (error) {
         throw outlivedTransaction(error, idbTransaction ? records.get(idbTransaction) : undefined) ?? error;

@@ -220,10 +220,7 @@ async function matchLocalPackage(t: BoundTables, accountId: number, u: UpstreamP
   const link = await linkOfUpstream(t, accountId, 'return_package', u.id);
   const local = link ? await t.return_packages.get(link.local_id) : undefined;
   if (local) return { local, link };
-  const sameTracking = await t.return_packages
-    .where('[account_id+tracking_key]')
-    .equals([accountId, trackingKey(u.tracking_number)])
-    .first();
+  const sameTracking = await t.return_packages.withTracking(accountId, trackingKey(u.tracking_number));
   if (!sameTracking) return { local: await cancelAwaitingLookup(t, accountId, u.tracking_number), link };
   const other = await linkOf(t, 'return_package', sameTracking.id);
   if (other && other.upstream_id !== u.id) return { twinOf: other.upstream_id };
@@ -238,11 +235,7 @@ async function matchLocalPackage(t: BoundTables, accountId: number, u: UpstreamP
  */
 async function cancelAwaitingLookup(t: BoundTables, accountId: number, trackingNumber: string): Promise<ReturnPackage | undefined> {
   const key = trackingKey(trackingNumber);
-  const slots = await t.outbox
-    .where('account_id')
-    .equals(accountId)
-    .filter((slot) => slot.kind === 'return_package' && slot.create_attempted_at !== null)
-    .toArray();
+  const slots = (await t.outbox.ofAccount(accountId)).filter((slot) => slot.kind === 'return_package' && slot.create_attempted_at !== null);
   for (const slot of slots) {
     const pkg = await t.return_packages.get(slot.local_id);
     if (pkg?.status === 'cancelled' && trackingKey(pkg.tracking_number) === key && !(await linkOf(t, 'return_package', pkg.id))) return pkg;

@@ -59,19 +59,19 @@ export async function relinkIfNewUpstream(t: BoundTables, before: UpstreamSettin
 async function relink(t: BoundTables, reason: RelinkReason, now: string): Promise<void> {
   await t.upstream_links.clear();
   // Every account starts over as before its first pull: a full read, whose pages link what it finds.
-  for (const state of await t.sync_state.toArray()) await t.sync_state.put(freshState(state, now));
+  for (const state of await t.sync_state.all()) await t.sync_state.put(freshState(state, now));
   // A return has no natural key: each waits as a create whose answer was lost, so the full read claims
   // it by content (pull.ts) instead of copying the upstream's as a second one here.
-  for (const record of await t.returns.toArray()) await markChanged(t, 'return', record.id, record.account_id, now);
+  for (const record of await t.returns.all()) await markChanged(t, 'return', record.id, record.account_id, now);
   if (reason === 'takes-uplink') {
     // What the old hub had (its own unsent work too) is on this station now, linked to nothing the
     // returns service knows: every package is checked against it, and only what it lacks goes up.
-    for (const pkg of await t.return_packages.toArray()) await markChanged(t, 'return_package', pkg.id, pkg.account_id, now);
+    for (const pkg of await t.return_packages.all()) await markChanged(t, 'return_package', pkg.id, pkg.account_id, now);
   }
   // An unsent change may be upstream already (the old upstream pushed it on): it waits for the full
   // read. A cancelled package is found by its tracking number too (apply-upstream.ts), and its cancel
   // goes up; one the read did not find is held for a person (push.ts), never created.
-  for (const slot of await t.outbox.toArray()) {
+  for (const slot of await t.outbox.all()) {
     if (slot.kind !== 'return' && slot.kind !== 'return_package') continue;
     await t.outbox.put({ ...slot, create_attempted_at: now, attempts: 0, next_attempt_at: null, hold: null, error: null });
   }

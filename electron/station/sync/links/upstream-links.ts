@@ -12,7 +12,7 @@ export function linkOfUpstream(
   kind: SyncKind,
   upstreamId: number,
 ): Promise<UpstreamLink | undefined> {
-  return tables.upstream_links.where('[account_id+kind+upstream_id]').equals([accountId, kind, upstreamId]).first();
+  return tables.upstream_links.ofUpstream(accountId, kind, upstreamId);
 }
 
 export async function putLink(t: BoundTables, link: Omit<UpstreamLink, 'key' | 'linked_at'> & { linked_at?: string }, now: string): Promise<UpstreamLink> {

@@ -1,4 +1,4 @@
-import { boundTables, type PullCursor } from '../../store/index.ts';
+import { type PullCursor } from '../../store/index.ts';
 import type { RoundReport, SyncContext } from '../sync-context.ts';
 import { accountState } from '../account-state.ts';
 import { type ListKind, PullError, readPage, setChanges } from './list-scan.ts';
@@ -127,8 +127,7 @@ export async function readChanges<T extends { id: number }>(
         seen: (cursor.round_since === null ? 0 : cursor.seen) + read.records.length,
         total: read.totalCount,
       };
-    await sc.store.write(async (tx) => {
-      const t = boundTables(tx);
+    await sc.store.write(async (t) => {
       const now = sc.clock.now();
       const issues = await kind.store(t, accountId, read.records, now);
       issues.push(...read.unreadable.map((u) => ({ kind: kind.syncKind, upstream_id: u.upstream_id, stored: false, message: u.message })));
@@ -180,8 +179,7 @@ export async function probeChanges<T extends { id: number }>(
   const wrong = contradiction(kind, read.records, since, sorted);
   const verdict = wrong ? 'ignored' : read.totalCount < state.total ? 'honoured' : 'unknown';
   if (kind.prepare) await kind.prepare(sc, accountId, read.records, report, priority);
-  await sc.store.write(async (tx) => {
-    const t = boundTables(tx);
+  await sc.store.write(async (t) => {
     const now = sc.clock.now();
     await noteIssues(t, accountId, await kind.store(t, accountId, read.records, now), now);
     const fresh = await accountState(t, accountId);

@@ -14,11 +14,7 @@ import { clearIssues } from './list-state.ts';
  */
 /** Local returns whose create's answer was lost: an upstream return of the same content is theirs. */
 async function lostReturnCreates(t: BoundTables, accountId: number): Promise<ReturnRecord[]> {
-  const slots = await t.outbox
-    .where('account_id')
-    .equals(accountId)
-    .filter((slot) => slot.kind === 'return' && slot.create_attempted_at !== null)
-    .toArray();
+  const slots = (await t.outbox.ofAccount(accountId)).filter((slot) => slot.kind === 'return' && slot.create_attempted_at !== null);
   const records: ReturnRecord[] = [];
   for (const slot of slots) {
     const record = await t.returns.get(slot.local_id);

@@ -1,4 +1,4 @@
-import { boundTables, type BoundTables, type ListPass, type SyncIssue, type SyncKind, type UpstreamListState } from '../../store/index.ts';
+import { type BoundTables, type ListPass, type SyncIssue, type SyncKind, type UpstreamListState } from '../../store/index.ts';
 import type { RoundReport, SyncContext } from '../sync-context.ts';
 import { answerKind, pauseFrom, type UpstreamAnswer } from '../upstream/answers.ts';
 import { accountState } from '../account-state.ts';
@@ -147,8 +147,7 @@ async function storePage<T extends { id: number }>(
 ): Promise<Set<number>> {
   if (kind.prepare) await kind.prepare(sc, accountId, read.records, report, priority);
   let fresh = new Set<number>();
-  await sc.store.write(async (tx) => {
-    const t = boundTables(tx);
+  await sc.store.write(async (t) => {
     const now = sc.clock.now();
     const unstored = unstoredIds(await accountState(t, accountId), kind.syncKind);
     fresh = new Set<number>();
@@ -200,7 +199,7 @@ export async function continuePass<T extends { id: number }>(
     const size = read.size ?? pass.page_size ?? state.page_size;
     if (pass.page_size !== null && size !== null && size !== pass.page_size) {
       // The upstream changed its page size mid-pass: pages no longer line up, begin again at the new one.
-      await sc.store.write((tx) => updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, page_size: size, pass: null })));
+      await sc.store.write((t) => updateListState(t, accountId, kind.list, (s) => ({ ...s, page_size: size, pass: null })));
       continue;
     }
     const ids = read.records.map((r) => r.id);
@@ -242,9 +241,7 @@ export async function continuePass<T extends { id: number }>(
 
 /** Starts a new full pass at the next chance (the count says a record was missed, or the order changed). */
 export async function requestPass(sc: SyncContext, accountId: number, list: ListName, why: string | null): Promise<void> {
-  await sc.store.write((tx) =>
-    updateListState(boundTables(tx), accountId, list, (s) => (s.pass ? s : { ...s, passed_at: null, ...(why ? { contradiction: why } : {}) })),
-  );
+  await sc.store.write((t) => updateListState(t, accountId, list, (s) => (s.pass ? s : { ...s, passed_at: null, ...(why ? { contradiction: why } : {}) })));
 }
 
 /**
@@ -314,8 +311,8 @@ export async function readNewest<T extends { id: number }>(
   // were deleted), fewer means a record came in elsewhere in the order: read everything again.
   const expected = (state.total ?? 0) + newIds.size;
   const missed = totalCount > expected;
-  await sc.store.write((tx) =>
-    updateListState(boundTables(tx), accountId, kind.list, (s) => ({
+  await sc.store.write((t) =>
+    updateListState(t, accountId, kind.list, (s) => ({
       ...s,
       total: totalCount,
       max_id: maxOf([...newIds], s.max_id),
@@ -368,8 +365,8 @@ export async function setChanges(
   changes: UpstreamListState['changes'],
   contradiction: string | null,
 ): Promise<void> {
-  await sc.store.write((tx) =>
-    updateListState(boundTables(tx), accountId, list, (s) => ({
+  await sc.store.write((t) =>
+    updateListState(t, accountId, list, (s) => ({
       ...s,
       changes,
       changes_checked_at: sc.clock.now(),

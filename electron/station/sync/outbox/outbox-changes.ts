@@ -42,7 +42,7 @@ export async function listChanges(
   perPage: number,
 ): Promise<{ data: SyncChange[]; total: number }> {
   const rank = (e: OutboxEntry) => (e.hold ? 0 : e.attempts > 0 ? 1 : 2);
-  const entries = (await t.outbox.toArray())
+  const entries = (await t.outbox.all())
     .filter((e) => states === undefined || states.includes(stateOf(e)))
     .sort((a, b) => rank(a) - rank(b) || a.queued_at.localeCompare(b.queued_at) || a.key.localeCompare(b.key));
   const slice = entries.slice((page - 1) * perPage, page * perPage);

@@ -106,7 +106,7 @@ export function createOutboxLedger(store: StationStore): OutboxLedger {
         for (;;) {
           const started = generation;
           arrivedWhileLoading = [];
-          const entries = await store.tables.outbox.toArray();
+          const entries = await store.tables.outbox.all();
           if (generation !== started) continue;
           const fresh = new Map(entries.map((entry) => [entry.key, slotOf(entry)]));
           apply(fresh, arrivedWhileLoading);

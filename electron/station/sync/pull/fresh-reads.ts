@@ -1,5 +1,5 @@
 import type { PackageStatus } from '#shared/package-status.ts';
-import { boundTables, outboxKey, type StationStore } from '../../store/index.ts';
+import { outboxKey, type StationStore } from '../../store/index.ts';
 import { accountState, updateAccountState } from '../account-state.ts';
 import { applyUpstreamPackage, applyUpstreamReturn, MissingReturnError } from '../links/apply-upstream.ts';
 import type { SyncContext } from '../sync-context.ts';
@@ -160,8 +160,7 @@ export async function readDetail(
   const parsed = kind === 'ok' ? readUpstreamPackage(answer.body) : null;
   const record = parsed?.ok && parsed.record.id === link.upstream_id ? parsed.record : null;
   const now = sc.clock.now();
-  return sc.store.write(async (tx) => {
-    const t = boundTables(tx);
+  return sc.store.write(async (t) => {
     const current = await linkOf(t, 'return_package', localId);
     if (!current || current.upstream_id !== link.upstream_id) return 'not-linked';
     // Gone, or an answer the station cannot read: marked read, so the fill does not ask every round.

@@ -1,4 +1,3 @@
-import { boundTables } from '../../store/index.ts';
 import type { RoundReport, SyncContext } from '../sync-context.ts';
 import { probeChanges, readChanges } from '../lists/change-feed.ts';
 import { PACKAGES, RETURNS } from '../lists/list-kinds.ts';
@@ -171,16 +170,14 @@ async function refresh<T extends { id: number }>(
   const cycleDone = (state.open_queue ?? []).length === 0 && (state.rolled_since_queue ?? true);
   if (complete || cycleDone || since(state.open_queued_at, now) >= OPEN_REFRESH_MS) {
     const queue = [...state.open_pages];
-    await sc.store.write((tx) =>
-      updateListState(boundTables(tx), accountId, kind.list, (s) => ({ ...s, open_queue: queue, open_queued_at: now, rolled_since_queue: false })),
-    );
+    await sc.store.write((t) => updateListState(t, accountId, kind.list, (s) => ({ ...s, open_queue: queue, open_queued_at: now, rolled_since_queue: false })));
   }
   for (;;) {
     const queue = (await listState(sc.store.tables, accountId, kind.list)).open_queue ?? [];
     const { outcome, page } = await refreshPage(sc, kind, accountId, report, 'pull', queue);
     if (outcome === 'budget') return `${kind.list}: refresh of open records left for the next round (rate budget)`;
-    await sc.store.write((tx) =>
-      updateListState(boundTables(tx), accountId, kind.list, (s) => ({
+    await sc.store.write((t) =>
+      updateListState(t, accountId, kind.list, (s) => ({
         ...s,
         refreshed_at: sc.clock.now(),
         open_queue: (s.open_queue ?? []).filter((p) => p !== page),

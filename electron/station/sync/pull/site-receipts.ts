@@ -6,7 +6,7 @@ import { advance } from '../../domain/clock.ts';
 import { lineItemsOf } from '../../domain/line-items.ts';
 import { mediaFilesOf } from '../../domain/media-files.ts';
 import { recountReturn } from '../../domain/receipts.ts';
-import { boundTables, type BoundTables, type MediaFile, type PackageLineItem, type ReturnPackage, type UpstreamLink } from '../../store/index.ts';
+import { type BoundTables, type MediaFile, type PackageLineItem, type ReturnPackage, type UpstreamLink } from '../../store/index.ts';
 import { accountState } from '../account-state.ts';
 import { applyUpstreamPackage, isStored } from '../links/apply-upstream.ts';
 import type { RoundReport, SyncContext } from '../sync-context.ts';
@@ -61,7 +61,7 @@ export async function pullSiteReceipts(sc: SyncContext, accountId: number, repor
     if (answerKind(answer.status) === 'ok') {
       const parsed = SiteReceiptSchema.safeParse(answer.body);
       if (parsed.success) {
-        const applied = await sc.store.write((tx) => applySiteReceipt(boundTables(tx), accountId, parsed.data, sc.clock.now()));
+        const applied = await sc.store.write((t) => applySiteReceipt(t, accountId, parsed.data, sc.clock.now()));
         if (applied === 'later') continue; // a line item's create is still being settled: read again next round
         report.pulled += 1;
       } else
@@ -75,8 +75,7 @@ export async function pullSiteReceipts(sc: SyncContext, accountId: number, repor
       markSpecOnly(sc.hub, 'it has no site_receipt route');
       return true;
     }
-    await sc.store.write(async (tx) => {
-      const t = boundTables(tx);
+    await sc.store.write(async (t) => {
       const state = await accountState(t, accountId);
       await t.sync_state.put({ ...state, site_receipts_due: (state.site_receipts_due ?? []).filter((id) => id !== upstreamId) });
     });

@@ -1,5 +1,5 @@
 import { mediaFilesOf } from '../../domain/media-files.ts';
-import { boundTables, type MediaFile, type BoundTables, type ReadTables, type ReturnPackage, type UpstreamLink } from '../../store/index.ts';
+import { type MediaFile, type BoundTables, type ReadTables, type ReturnPackage, type UpstreamLink } from '../../store/index.ts';
 import type { RoundReport, SyncContext } from '../sync-context.ts';
 import { answerKind, type UpstreamAnswer, upstreamMessage } from '../upstream/answers.ts';
 import { linkOf } from '../links/upstream-links.ts';
@@ -142,8 +142,7 @@ async function adoptMedia(sc: SyncContext, pkg: ReturnPackage, link: UpstreamLin
 
 async function keepMediaLocal(sc: SyncContext, accountId: number, answer: UpstreamAnswer): Promise<void> {
   const message = `${MEDIA_KEPT_LOCAL} (${answer.status}: ${upstreamMessage(answer).message}); photos stay on the station and the rest keeps syncing.`;
-  await sc.store.write(async (tx) => {
-    const t = boundTables(tx);
+  await sc.store.write(async (t) => {
     await t.sync_state.put({ ...(await accountState(t, accountId)), media_unsupported: { status: answer.status, message, at: sc.clock.now() } });
   });
 }
@@ -157,7 +156,7 @@ export async function retryKeptMedia(t: BoundTables, accountId: number, now: str
   if (!state?.media_unsupported) return;
   await t.sync_state.put({ ...state, media_unsupported: null });
   // From the media side: a station holds far fewer files than packages.
-  const packageIds = new Set((await t.media_files.toArray()).filter((m) => m.account_id === accountId).map((m) => m.return_package_id));
+  const packageIds = new Set((await t.media_files.all()).filter((m) => m.account_id === accountId).map((m) => m.return_package_id));
   for (const packageId of packageIds) {
     const [pkg, link] = await Promise.all([t.return_packages.get(packageId), linkOf(t, 'return_package', packageId)]);
     if (pkg && link && (await mediaUnsent(t, pkg, link))) await markChanged(t, 'return_package', pkg.id, accountId, now);

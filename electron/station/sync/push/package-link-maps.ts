@@ -1,4 +1,4 @@
-import { boundTables, type ReturnPackage, type UpstreamLink } from '../../store/index.ts';
+import { type ReturnPackage, type UpstreamLink } from '../../store/index.ts';
 import type { SyncContext } from '../sync-context.ts';
 import { answerKind, type UpstreamAnswer } from '../upstream/answers.ts';
 import { linkOf, putLink } from '../links/upstream-links.ts';
@@ -20,8 +20,7 @@ export type PackageLinkMapSaver<K extends PackageLinkMap> = (
 
 export function packageLinkMapSaver<K extends PackageLinkMap>(sc: SyncContext, pkg: ReturnPackage, name: K): PackageLinkMapSaver<K> {
   return (update, extra = {}) =>
-    sc.store.write(async (tx) => {
-      const t = boundTables(tx);
+    sc.store.write(async (t) => {
       const current = await linkOf(t, 'return_package', pkg.id);
       if (!current) return;
       const map = { ...(current[name] ?? {}) } as NonNullable<UpstreamLink[K]>;

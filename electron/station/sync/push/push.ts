@@ -1,7 +1,7 @@
 import { RETURN_FIELDS, RETURN_LINE_ITEM_FIELDS } from '#shared/fields/return.ts';
 import { goesUpOnCreate, pickWhere } from '#shared/fields/table.ts';
 import { CREATE_STATUSES, type CreateStatus } from '#shared/package-status.ts';
-import { boundTables, type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../../store/index.ts';
+import { type OutboxEntry, type ReturnPackage, type ReturnRecord, type BoundTables, type UpstreamLink } from '../../store/index.ts';
 import { applyUpstreamPackage } from '../links/apply-upstream.ts';
 import type { RoundReport, SyncContext } from '../sync-context.ts';
 import { answerKind, backoffMs, errorOf, pauseFrom, type UpstreamAnswer, upstreamMessage } from '../upstream/answers.ts';
@@ -56,7 +56,7 @@ async function pushOne(sc: SyncContext, entry: OutboxEntry, report: RoundReport)
 }
 
 function write<T>(sc: SyncContext, fn: (t: BoundTables) => Promise<T>): Promise<T> {
-  return sc.store.write((tx) => fn(boundTables(tx)));
+  return sc.store.write((t) => fn(t));
 }
 
 function idempotencyKey(sc: SyncContext, entry: OutboxEntry): string {
