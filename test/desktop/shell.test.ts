@@ -59,6 +59,17 @@ describe('the built desktop shell', () => {
     expect(await app.ask({ type: 'permission-check', permission: 'media', requestingOrigin: origin })).toBe(true);
     expect(await app.ask({ type: 'permission-check', permission: 'media', requestingOrigin: 'http://example.com' })).toBe(false);
     expect(await app.ask({ type: 'permission-check', permission: 'clipboard-read', requestingOrigin: origin })).toBe(false);
+    // A USB scale through WebHID: the station's own page only, HID devices only, the first scale offered.
+    expect(await app.ask({ type: 'permission-check', permission: 'hid', requestingOrigin: origin })).toBe(true);
+    expect(await app.ask({ type: 'permission-check', permission: 'hid', requestingOrigin: 'http://example.com' })).toBe(false);
+    expect(await app.ask({ type: 'device-permission', deviceType: 'hid', origin })).toBe(true);
+    expect(await app.ask({ type: 'device-permission', deviceType: 'hid', origin: 'http://example.com' })).toBe(false);
+    expect(await app.ask({ type: 'device-permission', deviceType: 'usb', origin })).toBe(false);
+    expect(await app.ask({ type: 'select-hid-device', frameUrl: `${origin}/`, deviceIds: ['scale-1', 'scale-2'] })).toEqual({
+      prevented: true,
+      chosen: 'scale-1',
+    });
+    expect(await app.ask({ type: 'select-hid-device', frameUrl: 'http://example.com/', deviceIds: ['scale-1'] })).toEqual({ prevented: true, chosen: 'none' });
 
     // The connection (with its station token) goes to the window's own main frame only.
     const connection = await app.ask<{ baseUrl: string; token: string; version: string } | null>({

@@ -55,6 +55,8 @@ const ipcListeners = new Map<string, Listener>();
 let requestHandler: Listener | undefined;
 let checkHandler: Listener | undefined;
 let verifyProc: Listener | undefined;
+let devicePermissionHandler: Listener | undefined;
+const sessionListeners = new Map<string, Listener>();
 const windowInstances: FakeBrowserWindow[] = [];
 
 function send(message: unknown): void {
@@ -166,6 +168,15 @@ class FakeSession {
   setCertificateVerifyProc(fn: Listener) {
     if (this.partition === 'default') record.defaultSessionTouched = true;
     verifyProc = fn;
+  }
+  setDevicePermissionHandler(fn: Listener) {
+    if (this.partition === 'default') record.defaultSessionTouched = true;
+    devicePermissionHandler = fn;
+  }
+  on(name: string, fn: Listener) {
+    if (this.partition === 'default') record.defaultSessionTouched = true;
+    sessionListeners.set(name, fn);
+    return this;
   }
 }
 
@@ -279,6 +290,8 @@ type Command =
   | { type: 'permission'; permission: string; requestingUrl: string; mediaTypes?: string[] }
   | { type: 'verify-certificate'; hostname: string; pem: string }
   | { type: 'permission-check'; permission: string; requestingOrigin: string }
+  | { type: 'device-permission'; deviceType: string; origin: string }
+  | { type: 'select-hid-device'; frameUrl: string; deviceIds: string[] }
   | { type: 'connection'; frameUrl: string; isMainFrame: boolean; ownWebContents: boolean }
   | { type: 'navigate'; event: 'will-navigate' | 'will-redirect'; url: string }
   | { type: 'open-window'; url: string }
@@ -327,6 +340,20 @@ process.on('message', (raw: unknown) => {
     }
     case 'permission-check':
       return reply(checkHandler?.(window?.webContents, command.permission, command.requestingOrigin, {}) ?? 'no handler');
+    case 'device-permission':
+      return reply(devicePermissionHandler?.({ deviceType: command.deviceType, origin: command.origin }) ?? 'no handler');
+    case 'select-hid-device': {
+      const select = sessionListeners.get('select-hid-device');
+      if (!select) return reply('no handler');
+      let chosen: unknown = 'no answer';
+      let prevented = false;
+      select(
+        { preventDefault: () => (prevented = true) },
+        { frame: { url: command.frameUrl }, deviceList: command.deviceIds.map((deviceId) => ({ deviceId })) },
+        (deviceId?: string) => (chosen = deviceId ?? 'none'),
+      );
+      return reply({ prevented, chosen });
+    }
     case 'connection': {
       const frame = { url: command.frameUrl, parent: command.isMainFrame ? null : {} };
       const event = { senderFrame: frame, sender: { id: command.ownWebContents ? window?.webContents.id : 999 }, returnValue: undefined as unknown };
