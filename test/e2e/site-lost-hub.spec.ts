@@ -1,7 +1,6 @@
-import type { Browser, Page } from '@playwright/test';
 import { startFakeReturnsService } from '../sync/fake-returns-service.ts';
 import { expect, startDemoStation, test } from './fixtures.ts';
-import { openAndSignIn, openSettings } from './receiving-helpers.ts';
+import { siteSettings, SITE_SIZES } from './site-settings.ts';
 import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
@@ -14,24 +13,8 @@ import { signInSupervisor } from './supervisor-helpers.ts';
 
 test.setTimeout(240_000);
 
-const SIZES = [
-  { width: 1024, height: 600 },
-  { width: 800, height: 600 },
-  { width: 412, height: 915 },
-] as const;
+const SIZES = SITE_SIZES;
 const ACCOUNTS = [1001, 1002];
-
-type Station = Awaited<ReturnType<typeof startDemoStation>>;
-
-async function siteSettings(browser: Browser, station: Station, viewport: { width: number; height: number }): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  const worker = (await station.api.listOperators({ per_page: 100 })).data.find((o) => o.badge_code && o.role === 'worker');
-  if (!worker) throw new Error('the demo has no worker with a badge');
-  await openAndSignIn(page, station, worker);
-  if (viewport.width < 600) await page.getByTestId('menu-button').click();
-  await openSettings(page, 'site');
-  return page;
-}
 
 test('a member takes over without its lost hub from Settings → Site, after a confirmation, and syncs with the returns service', async ({ browser }) => {
   const service = await startFakeReturnsService({ accounts: ACCOUNTS });

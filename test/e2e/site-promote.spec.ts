@@ -1,7 +1,6 @@
-import type { Browser, Page } from '@playwright/test';
 import { expect, startDemoStation, test } from './fixtures.ts';
 import { launchTrustingStation } from './site-browser.ts';
-import { openAndSignIn, openSettings } from './receiving-helpers.ts';
+import { siteSettings, SITE_SIZES } from './site-settings.ts';
 import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
@@ -14,25 +13,9 @@ import { signInSupervisor } from './supervisor-helpers.ts';
 
 test.setTimeout(240_000);
 
-const SIZES = [
-  { width: 1024, height: 600 },
-  { width: 800, height: 600 },
-  { width: 412, height: 915 },
-] as const;
+const SIZES = SITE_SIZES;
 /** Where the hub's uplink points: no returns service answers there (the move needs none). */
 const UPLINK = 'http://127.0.0.1:9';
-
-type Station = Awaited<ReturnType<typeof startDemoStation>>;
-
-async function siteSettings(browser: Browser, station: Station, viewport: { width: number; height: number }): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  const worker = (await station.api.listOperators({ per_page: 100 })).data.find((o) => o.badge_code && o.role === 'worker');
-  if (!worker) throw new Error('the demo has no worker with a badge');
-  await openAndSignIn(page, station, worker);
-  if (viewport.width < 600) await page.getByTestId('menu-button').click();
-  await openSettings(page, 'site');
-  return page;
-}
 
 test('a supervisor makes the member the hub on the hub, and takes over on the member while it runs', async () => {
   const hub = await startDemoStation({ args: ['--host', '0.0.0.0'] });
