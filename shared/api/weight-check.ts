@@ -74,3 +74,10 @@ export function weightVerdict(measured: number, expected: number | null, unit: W
   if (over <= 1e-9) return 'ok';
   return measured < expected ? 'light' : 'heavy';
 }
+
+/** A weight as a person reads it: `1.8 kg`, `840 g`. */
+const weightText = (value: number, unit: WeightUnit): string => `${Number(value.toFixed(unit === 'g' ? 0 : 3))} ${unit}`;
+
+/** The finding of a failed check, as the review shows it: "weighed 0.21 kg, expected 1.8 kg". */
+export const weightFinding = (measured: number, expected: number, unit: WeightUnit): string =>
+  `weighed ${weightText(measured, unit)}, expected ${weightText(expected, unit)}`;

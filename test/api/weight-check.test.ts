@@ -122,6 +122,27 @@ describe('what a parcel should weigh, and the verdict', () => {
   });
 });
 
+describe('a failed check', () => {
+  it('holds the parcel for review in the same write, with the finding; a later pass releases nothing', async () => {
+    const reviewOf = async (id: number) => (await s.station.store.tables.return_packages.get(id))?.review ?? null;
+    const { ret, pkg } = await parcel([['LAPTOP-1', 1]], 0, { weight: 1.8, weight_unit: 'kg' });
+    const line = ret.return_line_items[0];
+    const unit = await call(s.origin, 'POST', `${A1}/return_packages/${pkg.id}/line_items`, {
+      token: s.account1,
+      body: { return_line_item_id: line?.id, condition: 'new' },
+    });
+    expect(unit.status, unit.text).toBe(201);
+    expect(await weigh(pkg.id, 1.85)).toMatchObject({ verdict: 'ok' });
+    expect(await reviewOf(pkg.id)).toBeNull();
+    expect(await weigh(pkg.id, 0.21)).toMatchObject({ verdict: 'light' });
+    expect(await reviewOf(pkg.id)).toMatchObject({ state: 'held', findings: [{ check: 'weight', text: 'weighed 0.21 kg, expected 1.8 kg' }] });
+    const items = ((await packageOf(pkg.id)).line_items as Array<{ disposition: string }>).map((i) => i.disposition);
+    expect(items).toEqual(['quarantine']);
+    expect(await weigh(pkg.id, 1.8)).toMatchObject({ verdict: 'ok' });
+    expect(await reviewOf(pkg.id)).toMatchObject({ state: 'held' });
+  });
+});
+
 describe('the tolerance and the box tare', () => {
   it('passes within the larger of the percentage and the absolute tolerance', async () => {
     expect((await settings({ weight_check: { tolerance_percent: 5, tolerance_absolute: 0.2, unit: 'kg', box_tare: 0 } })).status).toBe(200);

@@ -1,10 +1,11 @@
 import type { PackageWeigh, PackageWeight, ScaleReading, WeightUnit } from '#shared/api/scale.ts';
-import { convertWeight, weightVerdict } from '#shared/api/weight-check.ts';
+import { convertWeight, weightFinding, weightVerdict } from '#shared/api/weight-check.ts';
 import type { BoundTables, ReadTables, ReturnPackage, StationStore } from '../store/index.ts';
 import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import { packageOfAccount } from './packages.ts';
 import { invalidReference } from './references.ts';
+import { holdForReview } from './reviews.ts';
 import { settingsIn } from './station-settings.ts';
 import { expectedWeightOf } from './weight-check.ts';
 
@@ -90,6 +91,14 @@ export async function weighPackageIn(
   next.updated_at = advance(pkg.updated_at, now);
   await t.return_packages.put(next);
   await logChange(t, { account_id: accountId, resource: 'return_package', resource_id: pkg.id, action: 'updated', data: next, at: now });
+  // A failed check holds the parcel for a supervisor's review, in this same write; a later pass releases nothing.
+  if ((next.weight_verdict === 'light' || next.weight_verdict === 'heavy') && next.expected_weight != null)
+    await holdForReview(t, pkg.id, {
+      check: 'weight',
+      text: weightFinding(measured.weight, next.expected_weight, measured.unit),
+      at: now,
+      operator_id: body.operator_id,
+    });
   return weightOf(next);
 }
 

@@ -75,6 +75,8 @@ export async function expectedWeightOf(
 export async function learnSkuWeightsFrom(t: BoundTables, now: string, pkg: Readonly<ReturnPackage>, settings: WeightCheckSettings): Promise<void> {
   if (pkg.measured_weight == null || pkg.measured_weight_unit == null) return;
   if (pkg.weight_verdict === 'light' || pkg.weight_verdict === 'heavy') return;
+  // Held, or its finding confirmed: what it holds is in doubt (a released one was found fine).
+  if (pkg.review && pkg.review.state !== 'released') return;
   const units = await t.package_line_items.ofPackage(pkg.id);
   if (units.length === 0 || !units.every(isAcceptedExpected)) return;
   const counts = new Map<string, { sku: string; quantity: number }>();
