@@ -7,6 +7,7 @@ import { checkOperator, invalidReference } from './references.ts';
 import { applyOverride, applyRecorded, applyRules, confirmPutOf, touchesRuleFacts } from './dispositions.ts';
 import { labelJobOfUnit, unitIdOf } from './print-jobs.ts';
 import { skuKey } from './returns.ts';
+import { heldUnit } from './reviews.ts';
 
 async function returnLine(t: BoundTables, pkg: ReturnPackage, returnLineItemId: number) {
   const ret = await t.returns.get(pkg.return_id);
@@ -76,7 +77,9 @@ export async function createLineItem(
   };
   const id = await t.package_line_items.add(draft as PackageLineItem);
   // The unit id carries the item's id: the rules are applied once the id is known, in the same write.
-  const item = recorded ? applyRecorded({ ...draft, id }, recorded) : await applyRules(t, pkg, { ...draft, id }, true);
+  const decided = recorded ? applyRecorded({ ...draft, id }, recorded) : await applyRules(t, pkg, { ...draft, id }, true);
+  // A unit received on a package held for review waits in quarantine with the others.
+  const item = recorded ? decided : await heldUnit(t, now, pkg, decided, condition_by ?? null);
   await t.package_line_items.put(item);
   await touchPackage(t, pkg, now, true, 1);
   return item;
