@@ -177,6 +177,14 @@ export default tseslint.config(
     },
   },
   {
+    // The evidence pack's PDF and zip: like printing, below api, over domain and the store's interface.
+    files: ['electron/station/evidence/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi, notSync] }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
     // The scale's protocols and links: a device the API reads, below api and beside the store (it keeps nothing).
     files: ['electron/station/scale/**'],
     rules: {
