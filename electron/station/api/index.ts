@@ -11,6 +11,7 @@ import { lineItemRoutes } from './routes/line-items.ts';
 import { mediaFileRoutes } from './routes/media.ts';
 import { printingRoutes } from './routes/printing.ts';
 import { scaleRoutes } from './routes/scale.ts';
+import { reviewRoutes } from './routes/reviews.ts';
 import { returnPackageRoutes } from './routes/return-packages.ts';
 import { returnRoutes } from './routes/returns.ts';
 import { stationRoutes } from './routes/station.ts';
@@ -63,6 +64,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await api.register(async (scope) => stationRoutes(scope, ctx));
     await api.register(async (scope) => printingRoutes(scope, ctx));
     await api.register(async (scope) => scaleRoutes(scope, ctx));
+    await api.register(async (scope) => reviewRoutes(scope, ctx));
     await api.register(async (scope) => tokenRoutes(scope, ctx));
     await api.register(async (scope) => supervisorRoutes(scope, ctx));
     await api.register(async (scope) => syncRoutes(scope, ctx));
