@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CurrencySchema, TimestampSchema, textRule, WHITE_SPACE } from './common.ts';
 import { DEFAULT_LABEL_SETTINGS, LabelSettingsSchema, LabelSettingsUpdateSchema } from './printing.ts';
+import { SerialRulesSchema } from './serial-rules.ts';
 
 /*
  * The station's own settings, shared by every terminal of the station and kept in its data directory
@@ -55,6 +56,8 @@ export const StationSettingsSchema = z.object({
   unset_conditions: z.enum(UNSET_CONDITION_POLICIES),
   /** Where unit labels print, and whether a package slip goes with them (settings stored before labels existed read the defaults). */
   labels: LabelSettingsSchema.default(DEFAULT_LABEL_SETTINGS),
+  /** Which units need their serial (by SKU pattern, first match wins); settings stored before them read none. */
+  serial_rules: SerialRulesSchema.default([]),
   /** When a person last changed them; null: never (the defaults). */
   updated_at: TimestampSchema.nullable(),
 });
@@ -65,6 +68,7 @@ export const DEFAULT_STATION_SETTINGS: StationSettings = {
   currency: null,
   unset_conditions: 'confirm',
   labels: DEFAULT_LABEL_SETTINGS,
+  serial_rules: [],
   updated_at: null,
 };
 
@@ -76,6 +80,8 @@ export const StationSettingsUpdateSchema = z
     unset_conditions: z.enum(UNSET_CONDITION_POLICIES).optional(),
     /** The fields of `labels` to change. */
     labels: LabelSettingsUpdateSchema.optional(),
+    /** The serial rules, replaced whole ([]: no unit needs its serial). */
+    serial_rules: SerialRulesSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one setting to change.')
   .meta({ minProperties: 1 });

@@ -34,6 +34,7 @@ test('a new station has the defaults: scans told by speed, no currency, confirm 
     currency: null,
     unset_conditions: 'confirm',
     labels: { printer: { kind: 'browser' }, package_slip: false },
+    serial_rules: [],
     updated_at: null,
   });
   expect((await api.station()).settings.unset_conditions).toBe('confirm');
