@@ -110,6 +110,26 @@ export default tseslint.config(
     },
   },
   {
+    // The processes that run the station (the command line, the station process's entry) reach it
+    // through its interface, electron/station/index.ts, never its inside.
+    files: ['electron/cli/**', 'electron/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...engineOnlyInStore,
+            {
+              regex: String.raw`^(\.\./)+station/(?!index\.ts$)`,
+              message: 'Reach the station through its interface, electron/station/index.ts (add what a command needs there).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
     // The site's stations and the demo data: below api, like sync.
     files: ['electron/station/site/**', 'electron/station/demo/**'],
     rules: {
@@ -151,6 +171,14 @@ export default tseslint.config(
   {
     // The print queue and the label renderers: like sync, below api, over domain and the store's interface.
     files: ['electron/station/printing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi, notSync] }],
+      'no-restricted-syntax': ['error', ...storeInsides],
+    },
+  },
+  {
+    // The evidence pack's PDF and zip: like printing, below api, over domain and the store's interface.
+    files: ['electron/station/evidence/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...engineOnlyInStore, notApi, notSync] }],
       'no-restricted-syntax': ['error', ...storeInsides],

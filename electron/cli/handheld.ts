@@ -1,12 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '#shared/api/client.ts';
 import { type HandheldPairing, HandheldPairingCreateSchema } from '#shared/api/handhelds.ts';
-import { defaultDataDir } from '../station/data-dir.ts';
-import { ContractError } from '../station/errors.ts';
-import { createPairing } from '../station/site/handheld-pairing.ts';
+import { defaultDataDir, ContractError, createPairing, withStationStore } from '../station/index.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { runningStation } from './tokens.ts';
-import { withStationStore } from './with-station-store.ts';
 
 /** `returns-station handheld pair`: a pairing code for a handheld (docs/decisions/handheld-pairing.md), running or not. */
 export async function handheldCommand(args: string[]): Promise<void> {

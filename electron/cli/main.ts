@@ -1,5 +1,11 @@
-import { DataDirLockedError } from '../station/data-dir-lock.ts';
-import { NotAStationDatabaseError, StoreLockedError, StoreVersionTooNewError } from '../station/store/index.ts';
+import {
+  DataDirLockedError,
+  NotAStationDatabaseError,
+  StoreLockedError,
+  StoreVersionTooNewError,
+  SiteCertificateError,
+  StationCertificateError,
+} from '../station/index.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { EXIT } from './exit-codes.ts';
 import { handheldCommand } from './handheld.ts';
@@ -9,8 +15,6 @@ import { siteCommand } from './site.ts';
 import { tokenCommand } from './tokens.ts';
 import { syncCommand, upstreamCommand } from './upstream.ts';
 import { USAGE } from './usage.ts';
-import { SiteCertificateError } from '../station/tls/site-certificate.ts';
-import { StationCertificateError } from '../station/tls/station-certificates.ts';
 
 /** Entry point of `returns-station`: dispatches a command and turns known failures into clear exits. */
 export async function main(argv: string[]): Promise<void> {

@@ -5,13 +5,18 @@ import { ApiError } from '#shared/api/client.ts';
 import { parseRequest } from '#shared/api/errors.ts';
 import { OperatorCreateSchema, OperatorUpdateSchema } from '#shared/api/station.ts';
 import { parseStrictId } from '#shared/api/common.ts';
-import { defaultDataDir } from '../station/data-dir.ts';
-import { ContractError } from '../station/errors.ts';
-import { createOperator, listOperators, pinHashOf, updateOperator } from '../station/domain/operators.ts';
-import { assertNotSiteManaged } from '../station/site/site-config.ts';
+import {
+  defaultDataDir,
+  ContractError,
+  createOperator,
+  listOperators,
+  pinHashOf,
+  updateOperator,
+  assertNotSiteManaged,
+  withStationStore,
+} from '../station/index.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { printTable, runningStation } from './tokens.ts';
-import { withStationStore } from './with-station-store.ts';
 
 const FLAG_OF: Record<string, string> = { badge_code: 'badge', sign_in_key: 'key', active: 'activate/--deactivate', role: 'supervisor/--worker' };
 

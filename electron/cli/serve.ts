@@ -1,21 +1,27 @@
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../station/data-dir.ts';
-import { openStation, type Station } from '../station/station.ts';
-import { demoGuide, seedDemo } from '../station/demo/seed-demo.ts';
-import { createToken, revokeToken } from '../station/domain/tokens.ts';
-import { removeControl, writeControl } from '../station/control-file.ts';
 import {
+  defaultDataDir,
+  openStation,
+  type Station,
+  demoGuide,
+  seedDemo,
+  createToken,
+  revokeToken,
+  removeControl,
+  writeControl,
   readStartupSetting,
   STARTUP_SETTING_FLAGS,
   StartupSettingError,
   settingsGivenByFlags,
   stationOptionsFromStartupSettings,
-} from '../station/startup-settings.ts';
-import { semiSpaceMbFromEnv } from '../station/heap/young-generation.ts';
+  semiSpaceMbFromEnv,
+  daysAfter,
+  offsetClock,
+  tlsRequestFor,
+  TlsSettingsError,
+} from '../station/index.ts';
 import { UsageError } from './cli-error.ts';
-import { daysAfter, offsetClock } from '../station/domain/clock.ts';
 import { RENDERER_DIR } from './paths.ts';
-import { tlsRequestFor, TlsSettingsError } from '../station/tls/serving-tls.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4780;

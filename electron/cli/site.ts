@@ -4,23 +4,30 @@ import { parseArgs } from 'node:util';
 import { type ApiClient, ApiError } from '#shared/api/client.ts';
 import { parseStrictId } from '#shared/api/common.ts';
 import type { SiteInvite, SiteView, TakeOverInput } from '#shared/api/site.ts';
-import { defaultDataDir } from '../station/data-dir.ts';
-import type { DomainContext } from '../station/domain/context.ts';
-import { ContractError } from '../station/errors.ts';
-import { stepDown } from '../station/site/handover.ts';
-import { createInvite, removeMember } from '../station/site/hub.ts';
-import { joinHub, SiteJoinError } from '../station/site/join.ts';
-import { ownWorkersOf } from '../station/site/site-config.ts';
-import { currentMembership, saveJoinedSite, siteViewOf } from '../station/site/membership.ts';
-import { TakeOverRefused, takeOverAsHub } from '../station/site/take-over.ts';
-import { createSyncEngine } from '../station/sync/sync-engine.ts';
-import { displayUrl } from '../station/sync/settings.ts';
-import { sha256Fingerprint } from '../station/tls/pinned-fetch.ts';
-import { TLS_DIR } from '../station/tls/station-certificates.ts';
+import {
+  defaultDataDir,
+  type DomainContext,
+  ContractError,
+  stepDown,
+  createInvite,
+  removeMember,
+  joinHub,
+  SiteJoinError,
+  ownWorkersOf,
+  currentMembership,
+  saveJoinedSite,
+  siteViewOf,
+  TakeOverRefused,
+  takeOverAsHub,
+  createSyncEngine,
+  displayUrl,
+  sha256Fingerprint,
+  TLS_DIR,
+  withStationStore,
+} from '../station/index.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { printTable, runningStation } from './tokens.ts';
 import { accountsFrom, addressesFrom, tokenFrom, UPSTREAM_OPTIONS } from './upstream.ts';
-import { withStationStore } from './with-station-store.ts';
 
 /** `returns-station site invite|join|show|remove`: on the hub or on a station, running or not. */
 export async function siteCommand(args: string[]): Promise<void> {

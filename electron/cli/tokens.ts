@@ -1,14 +1,9 @@
 import { parseArgs } from 'node:util';
 import { parseStrictId } from '#shared/api/common.ts';
-import { defaultDataDir } from '../station/data-dir.ts';
-import { createToken, listTokens, revokeToken } from '../station/domain/tokens.ts';
-import { ContractError } from '../station/errors.ts';
+import { defaultDataDir, createToken, listTokens, revokeToken, ContractError, withStationStore, readControl, fetchTrusting } from '../station/index.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
-import { withStationStore } from './with-station-store.ts';
 import { ApiClient, ApiError } from '#shared/api/client.ts';
 import type { TokenView } from '#shared/api/tokens.ts';
-import { readControl } from '../station/control-file.ts';
-import { fetchTrusting } from '../station/tls/pinned-fetch.ts';
 
 function idArg(value: string | undefined, what: string): number {
   const id = value === undefined ? null : parseStrictId(value);

@@ -1,14 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseStrictId } from '#shared/api/common.ts';
-import { defaultDataDir } from '../station/data-dir.ts';
-import type { SyncAccountState } from '../station/store/index.ts';
-import { createSyncEngine } from '../station/sync/sync-engine.ts';
-import { listsOf } from '../station/sync/lists/list-state.ts';
-import { displayUrl, parseUpstreamSettings, readUpstreamSettings, removeUpstreamSettings, writeUpstreamSettings } from '../station/sync/settings.ts';
+import {
+  defaultDataDir,
+  type SyncAccountState,
+  createSyncEngine,
+  listsOf,
+  displayUrl,
+  parseUpstreamSettings,
+  readUpstreamSettings,
+  removeUpstreamSettings,
+  writeUpstreamSettings,
+  withStationStore,
+} from '../station/index.ts';
 import { CommandRefused, UsageError } from './cli-error.ts';
 import { SYNC_EXIT } from './exit-codes.ts';
-import { withStationStore } from './with-station-store.ts';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

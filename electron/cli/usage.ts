@@ -1,9 +1,7 @@
 import { PAIRING_CODE_MINUTES } from '#shared/api/handhelds.ts';
 import { JOIN_CODE_MINUTES } from '#shared/api/site.ts';
 import { PIN_DIGITS } from '#shared/api/station.ts';
-import { STARTUP_SETTINGS } from '../station/startup-settings.ts';
-import { DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT } from '../station/store/index.ts';
-import { DEFAULT_PULL_INTERVAL_MS } from '../station/sync/scheduler.ts';
+import { STARTUP_SETTINGS, DEFAULT_HOT_DAYS, DEFAULT_HOT_RECENT_LIMIT, DEFAULT_PULL_INTERVAL_MS } from '../station/index.ts';
 import { EXIT, SYNC_EXIT } from './exit-codes.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from './serve.ts';
 

@@ -1,11 +1,7 @@
-import { seedDemo } from '../station/demo/seed-demo.ts';
-import { daysAfter } from '../station/domain/clock.ts';
-import { createToken } from '../station/domain/tokens.ts';
-import { openStation, type Station } from '../station/station.ts';
+import { seedDemo, daysAfter, createToken, openStation, type Station, tlsRequestFor } from '../station/index.ts';
 import { stationOptionsOf } from '../main/settings.ts';
 import type { FromCore, ToCore } from './protocol.ts';
 import { systemPrinterOverPort } from './system-printer.ts';
-import { tlsRequestFor } from '../station/tls/serving-tls.ts';
 
 /*
  * The desktop app's station core, in its own process (an Electron utilityProcess started by the

@@ -1,4 +1,4 @@
-import type { SystemPrinter } from '../station/printing/printers.ts';
+import { type SystemPrinter } from '../station/index.ts';
 import type { FromCore, ToCore } from './protocol.ts';
 
 /*

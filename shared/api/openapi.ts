@@ -270,6 +270,11 @@ function successResponseOf(route: RouteDefinition, responseNames: Map<z.ZodType,
       description: `${route.summary}`,
       content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
     };
+  } else if (route.response === 'zip') {
+    success = {
+      description: `${route.summary}`,
+      content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
+    };
   } else if (route.response === 'csv') {
     success = {
       description: `${route.summary} RFC 4180, UTF-8, a header row first.`,

@@ -11,6 +11,7 @@ import {
 import { IdParamSchema, PaginationQuerySchema } from './common.ts';
 import { DockDayQuerySchema, DockDayReceiptsQuerySchema, DockDaySchema } from './dock-day.ts';
 import type { ErrorCode } from './errors.ts';
+import { EVIDENCE_MAX_ONE_PHOTO_BYTES, EVIDENCE_MAX_PHOTO_BYTES, EVIDENCE_MAX_PHOTOS } from './evidence.ts';
 import { MediaFileSchema, MediaUploadQuerySchema } from './media.ts';
 import { DispositionRulesSchema, DispositionRulesUpdateSchema } from './disposition-rules.ts';
 import { PackageLineItemCreateSchema, PackageLineItemSchema, PackageLineItemUpdateSchema, PutConfirmationSchema } from './line-items.ts';
@@ -122,8 +123,8 @@ export interface RouteDefinition {
   status: 200 | 201 | 204;
   /** A second success status the route answers, and when (documented beside the first: a handler answers no other). */
   alsoSucceeds?: { status: 200 | 201; when: string };
-  /** Success body: a schema, `null` for no body (204), `sse` for an event stream, `csv` for a CSV file, `pdf` for a PDF document. */
-  response: z.ZodType | null | 'sse' | 'csv' | 'pdf';
+  /** Success body: a schema, `null` for no body (204), `sse` for an event stream, `csv` for a CSV file, `pdf` for a PDF document, `zip` for a zip archive. */
+  response: z.ZodType | null | 'sse' | 'csv' | 'pdf' | 'zip';
   /**
    * `false` on a POST whose answer holds a secret (a session's token): it refuses Idempotency-Key
    * (422), because a replay would store that answer and hand the secret out again.
@@ -155,6 +156,7 @@ export const OperatorPathSchema = z.strictObject({ id: IdParamSchema });
 export const PrintJobPathSchema = z.strictObject({ id: IdParamSchema });
 
 const ACCOUNT = '/api/v1/accounts/{account_id}';
+const MIB = 1024 * 1024;
 const PACKAGE = `${ACCOUNT}/return_packages/{id}`;
 
 const READ: readonly ErrorCode[] = ['INVALID_QUERY'];
@@ -835,6 +837,35 @@ export const API_ROUTES = {
     status: 200,
     response: 'pdf',
     errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'VALIDATION_FAILED'],
+  },
+  // The evidence pack (docs/api-reference.md, The evidence pack).
+  getEvidencePdf: {
+    operationId: 'getEvidencePdf',
+    method: 'GET',
+    path: `${PACKAGE}/evidence.pdf`,
+    summary:
+      "A package's evidence pack as a PDF: tracking number and return, expected and measured weight, each unit (condition, serial, disposition, bin), the photos with their capture times, and who did what when.",
+    description: `Streamed. At most ${EVIDENCE_MAX_PHOTOS} photos are drawn (${EVIDENCE_MAX_PHOTO_BYTES / MIB} MiB of them, each at most ${EVIDENCE_MAX_ONE_PHOTO_BYTES / MIB} MiB; JPEG and PNG); the others, and videos and documents, are named with their file in \`evidence.zip\`.`,
+    tag: 'evidence',
+    auth: 'account',
+    params: PackagePathSchema,
+    status: 200,
+    response: 'pdf',
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  getEvidenceZip: {
+    operationId: 'getEvidenceZip',
+    method: 'GET',
+    path: `${PACKAGE}/evidence.zip`,
+    summary:
+      "A package's evidence pack as a zip: `evidence-<tracking number>.pdf` and every photo full size, byte for byte as uploaded, in `photos/` (videos and documents in `files/`), each named by its place in the package and when it was taken.",
+    description: "Streamed, stored without compression (photos already are); a file kept at the site's hub is not in it (the PDF says so).",
+    tag: 'evidence',
+    auth: 'account',
+    params: PackagePathSchema,
+    status: 200,
+    response: 'zip',
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
   },
   createPackageLabels: {
     operationId: 'createPackageLabels',

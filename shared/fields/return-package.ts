@@ -14,6 +14,7 @@ import {
 } from '../api/common.ts';
 import { PackageLineItemSchema } from '../api/line-items.ts';
 import { MediaFileSchema } from '../api/media.ts';
+import { StoredReviewSchema } from '../api/reviews.ts';
 import { CREATE_STATUSES, DEFAULT_CREATE_STATUS, PACKAGE_STATUSES } from '../package-status.ts';
 import { type FieldTable, group, settable, upstreamTimestamp } from './table.ts';
 
@@ -102,6 +103,12 @@ export const RETURN_PACKAGE_FIELDS = {
    * operators) show who it was. Station addition for a site's stations: given by the station that received it.
    */
   processor_name: { type: z.string().nullable(), in: '', update: NameSchema.nullable().optional(), owner: 'station', up: 'never', since: true },
+  /**
+   * Held for review after a check at the dock failed, and the supervisor's decision
+   * (shared/api/reviews.ts, domain/reviews.ts); null when never held. The station's own: shown by the
+   * review routes and a site's receipt, never in the spec's answers; a confirmed finding goes up in `notes`.
+   */
+  review: { type: StoredReviewSchema.nullable(), in: '', owner: 'station', up: 'never', since: true },
   notes: { type: z.string().nullable(), in: 'U', update: NotesSchema.nullable().optional(), owner: 'dock', up: 'change', read: z.string() },
   created_at: { type: TimestampSchema, in: 'LCGU', owner: 'station', up: 'never', read: upstreamTimestamp },
   updated_at: { type: TimestampSchema, in: 'LCGU', owner: 'station', up: 'never', read: upstreamTimestamp },

@@ -144,12 +144,25 @@ describe("a unit's serial", () => {
       duplicate_of: { unit_id: a.unit_id, return_package_id: first.pkg.id, tracking_number: first.pkg.tracking_number, line_item_id: a.id },
     });
     expect(b.serial_check?.message).toBe(`Serial ${IMEI_2} is already recorded on unit ${a.unit_id} in parcel ${first.pkg.tracking_number}.`);
+    // The failed check holds the parcel for review in the same write: its units wait in quarantine.
+    expect(b).toMatchObject({ disposition: 'quarantine', disposition_source: 'override' });
+    // (The review routes are the review's; the record is read from the store.)
+    expect((await s.station.store.packages.get(second.pkg.id))?.review).toMatchObject({
+      state: 'held',
+      findings: [{ check: 'serial', text: b.serial_check?.message }],
+    });
+    // The first parcel is not held: its unit was there first.
+    expect((await s.station.store.packages.get(first.pkg.id))?.review ?? null).toBeNull();
     // The second unit of the same parcel, the same serial: flagged too (not yet durable when asked).
     const c = await send('POST', second.items, { return_line_item_id: second.phone.id, serial: IMEI_2 });
     expect(c.serial_check?.result).toBe('duplicate');
     // Corrected to another serial: unique again.
     const fixed = await send('PATCH', `${second.items}/${c.id}`, { serial: '490154203237500' });
     expect(fixed.serial_check?.result).toBe('unique');
+    // A check that passes later releases nothing: the supervisor decides.
+    const still = (await s.station.store.packages.get(second.pkg.id))?.review;
+    expect(still?.state).toBe('held');
+    expect(still?.findings).toHaveLength(1);
   });
 });
 

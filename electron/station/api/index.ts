@@ -10,6 +10,7 @@ import { eventRoutes } from './routes/events.ts';
 import { lineItemRoutes } from './routes/line-items.ts';
 import { mediaFileRoutes } from './routes/media.ts';
 import { printingRoutes } from './routes/printing.ts';
+import { evidenceRoutes } from './routes/evidence.ts';
 import { scaleRoutes } from './routes/scale.ts';
 import { returnPackageRoutes } from './routes/return-packages.ts';
 import { returnRoutes } from './routes/returns.ts';
@@ -62,6 +63,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await api.register(async (scope) => configurationRoutes(scope, ctx));
     await api.register(async (scope) => stationRoutes(scope, ctx));
     await api.register(async (scope) => printingRoutes(scope, ctx));
+    await api.register(async (scope) => evidenceRoutes(scope, ctx));
     await api.register(async (scope) => scaleRoutes(scope, ctx));
     await api.register(async (scope) => tokenRoutes(scope, ctx));
     await api.register(async (scope) => supervisorRoutes(scope, ctx));

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { RouteDefinition } from '#shared/api/routes.ts';
@@ -49,14 +50,16 @@ function bodyOf<T>(reply: RouteReply<T>): unknown {
   return 'json' in reply ? JSON.parse(reply.json) : reply.body;
 }
 
-/** What a handler answers: the response schema's output, the text of a CSV file, a PDF's bytes, or nothing. */
+/** What a handler answers: the response schema's output, the text of a CSV file, a PDF's bytes or stream, a zip's stream, or nothing. */
 type ResponseOf<R extends RouteDefinition> = R['response'] extends z.ZodType
   ? z.output<R['response']>
   : R['response'] extends 'csv'
     ? string
     : R['response'] extends 'pdf'
-      ? Uint8Array
-      : undefined;
+      ? Uint8Array | Readable
+      : R['response'] extends 'zip'
+        ? Readable
+        : undefined;
 
 export type RouteHandler<R extends RouteDefinition, P = undefined> = (input: RouteInput<R, P>) => Promise<RouteReply<ResponseOf<R>, StatusOf<R>>>;
 

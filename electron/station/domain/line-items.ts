@@ -7,7 +7,8 @@ import { checkOperator, invalidReference } from './references.ts';
 import { applyOverride, applyRecorded, applyRules, confirmPutOf, touchesRuleFacts } from './dispositions.ts';
 import { labelJobOfUnit, unitIdOf } from './print-jobs.ts';
 import { skuKey } from './returns.ts';
-import { assertSerialFits, checkSerialIn, serialOfCreate, serialOfUpdate, type SerialSeen, withSerial } from './serials.ts';
+import { heldUnit } from './reviews.ts';
+import { assertSerialFits, checkSerialIn, holdOnDuplicate, serialOfCreate, serialOfUpdate, type SerialSeen, withSerial } from './serials.ts';
 
 async function returnLine(t: BoundTables, pkg: ReturnPackage, returnLineItemId: number) {
   const ret = await t.returns.get(pkg.return_id);
@@ -84,11 +85,14 @@ export async function createLineItem(
   // The unit id carries the item's id: the rules are applied once the id is known, in the same write.
   await assertSerialFits(t, draft, input.serial);
   const serialed = withSerial({ ...draft, id } as PackageLineItem, serialOfCreate(input));
-  const ruled = recorded ? applyRecorded(serialed, recorded) : await applyRules(t, pkg, serialed, true);
-  const item = await checkSerialIn(t, now, ruled, null, seen);
+  const decided = recorded ? applyRecorded(serialed, recorded) : await applyRules(t, pkg, serialed, true);
+  // A unit received on a package held for review waits in quarantine with the others.
+  const held = recorded ? decided : await heldUnit(t, now, pkg, decided, condition_by ?? null);
+  const item = await checkSerialIn(t, now, held, null, seen);
   await t.package_line_items.put(item);
   await touchPackage(t, pkg, now, true, 1);
-  return item;
+  // A serial another unit has holds the package for review (a site's recorded unit was held where it was received).
+  return recorded ? item : holdOnDuplicate(t, now, item, null, condition_by ?? null);
 }
 
 /** Who set a condition and when; both null for an unset condition. */
@@ -130,7 +134,7 @@ export async function updateLineItem(
   next.updated_at = advance(item.updated_at, now);
   await t.package_line_items.put(next);
   await touchPackage(t, pkg, now, true);
-  return next;
+  return recorded ? next : holdOnDuplicate(t, now, next, item, condition_by ?? null);
 }
 
 /** The put of a unit into its bin, confirmed by the bin's scanned code; a wrong bin changes nothing (409). */

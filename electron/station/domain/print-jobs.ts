@@ -74,6 +74,14 @@ function dispositionName(key: string | null, names: LabelFacts['dispositionNames
   return Object.hasOwn(names, key) ? (names[key]?.label ?? key) : key;
 }
 
+/** Where a unit goes, as its label (and the evidence pack) says it: the station's name for its disposition, and its bin. */
+export function unitPlaceOf(item: Frozen<PackageLineItem>, names: LabelFacts['dispositionNames']): { disposition: string | null; bin: string | null } {
+  return {
+    disposition: dispositionName(fieldOf(item, 'disposition') ?? tagValue(item.tags, 'disposition:'), names),
+    bin: fieldOf(item, 'bin') ?? tagValue(item.tags, 'bin:'),
+  };
+}
+
 /** What a unit's label says, from its line item and package as they are now. */
 export function unitLabelOf(item: Frozen<PackageLineItem>, pkg: Frozen<ReturnPackage> | ReturnPackage, facts: LabelFacts, now: string): UnitLabel {
   const unitId = unitIdOf(item);
@@ -84,8 +92,7 @@ export function unitLabelOf(item: Frozen<PackageLineItem>, pkg: Frozen<ReturnPac
     sku: item.merchant_sku,
     name: item.name,
     condition: item.condition,
-    disposition: dispositionName(fieldOf(item, 'disposition') ?? tagValue(item.tags, 'disposition:'), facts.dispositionNames),
-    bin: fieldOf(item, 'bin') ?? tagValue(item.tags, 'bin:'),
+    ...unitPlaceOf(item, facts.dispositionNames),
     tracking_number: pkg.tracking_number,
     date: (pkg.processed_at ?? now).slice(0, 10),
     worker,

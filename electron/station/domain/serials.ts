@@ -1,6 +1,7 @@
 import { serialKey, serialOfTags, serialProblem, serialRuleFor, withSerialTag } from '#shared/serials.ts';
 import { fail } from '../errors.ts';
 import type { BoundTables, PackageLineItem, ReturnPackage } from '../store/index.ts';
+import { holdForReview } from './reviews.ts';
 import { settingsIn } from './station-settings.ts';
 
 /*
@@ -105,6 +106,24 @@ export async function checkSerialIn(
       at: now,
     },
   };
+}
+
+/**
+ * A serial newly found on another unit holds the package for review (docs/decisions/serials.md),
+ * in the write that recorded it: the finding is the check's sentence. Answers the item as it then is
+ * (in quarantine with its package's other units).
+ */
+export async function holdOnDuplicate(
+  t: BoundTables,
+  now: string,
+  item: PackageLineItem,
+  before: PackageLineItem | null,
+  operatorId: number | null,
+): Promise<PackageLineItem> {
+  const check = item.serial_check ?? null;
+  if (check?.result !== 'duplicate' || JSON.stringify(check) === JSON.stringify(before?.serial_check ?? null)) return item;
+  await holdForReview(t, item.return_package_id, { check: 'serial', text: check.message, at: now, operator_id: operatorId });
+  return (await t.package_line_items.get(item.id)) ?? item;
 }
 
 /**

@@ -1,10 +1,10 @@
-import { lockDataDir } from '../station/data-dir-lock.ts';
-import { newStoreRefusal } from '../station/data-dir-check.ts';
-import { systemClock } from '../station/domain/clock.ts';
-import { loadConfigCache } from '../station/domain/config-cache.ts';
-import type { DomainContext } from '../station/domain/context.ts';
-import { openStore } from '../station/store/index.ts';
-import { upgradeUpstreamSettings } from '../station/sync/settings.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { newStoreRefusal } from './data-dir-check.ts';
+import { systemClock } from './domain/clock.ts';
+import { loadConfigCache } from './domain/config-cache.ts';
+import type { DomainContext } from './domain/context.ts';
+import { openStore } from './store/index.ts';
+import { upgradeUpstreamSettings } from './sync/settings.ts';
 
 /**
  * Runs a CLI command against a data directory's store, holding the directory's lock like `serve`
