@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CurrencySchema, TimestampSchema, textRule, WHITE_SPACE } from './common.ts';
 import { DEFAULT_LABEL_SETTINGS, LabelSettingsSchema, LabelSettingsUpdateSchema } from './printing.ts';
+import { DEFAULT_WEIGHT_CHECK, WeightCheckSettingsSchema, WeightCheckSettingsUpdateSchema } from './weight-check.ts';
 import { SerialRulesSchema } from './serial-rules.ts';
 
 /*
@@ -56,6 +57,8 @@ export const StationSettingsSchema = z.object({
   unset_conditions: z.enum(UNSET_CONDITION_POLICIES),
   /** Where unit labels print, and whether a package slip goes with them (settings stored before labels existed read the defaults). */
   labels: LabelSettingsSchema.default(DEFAULT_LABEL_SETTINGS),
+  /** The weight check's tolerance and box tare (settings stored before it existed read the defaults); a site's hub's on its members. */
+  weight_check: WeightCheckSettingsSchema.default(DEFAULT_WEIGHT_CHECK),
   /** Which units need their serial (by SKU pattern, first match wins); settings stored before them read none. */
   serial_rules: SerialRulesSchema.default([]),
   /** When a person last changed them; null: never (the defaults). */
@@ -68,6 +71,7 @@ export const DEFAULT_STATION_SETTINGS: StationSettings = {
   currency: null,
   unset_conditions: 'confirm',
   labels: DEFAULT_LABEL_SETTINGS,
+  weight_check: DEFAULT_WEIGHT_CHECK,
   serial_rules: [],
   updated_at: null,
 };
@@ -80,6 +84,8 @@ export const StationSettingsUpdateSchema = z
     unset_conditions: z.enum(UNSET_CONDITION_POLICIES).optional(),
     /** The fields of `labels` to change. */
     labels: LabelSettingsUpdateSchema.optional(),
+    /** The fields of `weight_check` to change. */
+    weight_check: WeightCheckSettingsUpdateSchema.optional(),
     /** The serial rules, replaced whole ([]: no unit needs its serial). */
     serial_rules: SerialRulesSchema.optional(),
   })

@@ -107,6 +107,7 @@ const G = [
   'media_files',
   'processed_at',
   'processor_id',
+  'weighing',
   'created_at',
   'updated_at',
 ];

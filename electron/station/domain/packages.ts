@@ -11,6 +11,8 @@ import { assertReceivable } from './dispositions.ts';
 import { assertSerialsRecorded } from './serials.ts';
 import { recountReturn } from './receipts.ts';
 import { checkReferences, invalidReference } from './references.ts';
+import { settingsIn } from './station-settings.ts';
+import { learnSkuWeightsFrom } from './weight-check.ts';
 
 /** The values of a new package before its create's: null for each that may be null. */
 const NEW_PACKAGE_VALUES = blankValues(RETURN_PACKAGE_FIELDS);
@@ -116,7 +118,10 @@ export async function updatePackage(t: BoundTables, now: string, accountId: numb
   next.updated_at = advance(pkg.updated_at, now);
   await t.return_packages.put(next);
   await logChange(t, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'updated', data: next, at: now });
-  if (to === 'received' && pkg.status !== 'received') await recountReturn(t, next.return_id, now);
+  if (to === 'received' && pkg.status !== 'received') {
+    await recountReturn(t, next.return_id, now);
+    await learnSkuWeightsFrom(t, now, next, (await settingsIn(t)).weight_check);
+  }
   return next;
 }
 
