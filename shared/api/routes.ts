@@ -326,14 +326,15 @@ export const API_ROUTES = {
       'A status move the status machine does not allow is a 409 `INVALID_STATUS_TRANSITION` (a PATCH to the current status is allowed). ' +
       '`carrier_id`, `location_id` and `processor_id` must name a carrier, a location and an operator of the station (422 on the field). ' +
       'A tracking number used by another non-cancelled package of the account is a 409. A measure or cost may change without its unit or currency (the pairing is checked on create only). ' +
-      'Receiving (a move to `received`) needs a disposition on every line item — in an `exception` package every one, elsewhere every inspected one, i.e. with a condition or marked defective (items not inspected follow the station setting `unset_conditions`) — else a 409 `DISPOSITION_MISSING` whose `details.line_item_ids` lists them; nothing changes.',
+      'Receiving (a move to `received`) needs a disposition on every line item — in an `exception` package every one, elsewhere every inspected one, i.e. with a condition or marked defective (items not inspected follow the station setting `unset_conditions`) — else a 409 `DISPOSITION_MISSING` whose `details.line_item_ids` lists them; nothing changes. ' +
+      'A unit whose SKU the serial rules name needs its serial (unless the receipt comes from another station of the site, with `processed_at`), else a 409 `SERIAL_MISSING` listing them; nothing changes.',
     tag: 'return packages',
     auth: 'account',
     params: PackagePathSchema,
     body: ReturnPackageUpdateSchema,
     status: 200,
     response: ReturnPackageUpdatedSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'DUPLICATE_TRACKING_NUMBER', 'DISPOSITION_MISSING'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'DUPLICATE_TRACKING_NUMBER', 'DISPOSITION_MISSING', 'SERIAL_MISSING'],
   },
   createPackageLineItem: {
     operationId: 'createPackageLineItem',

@@ -10,6 +10,7 @@ import { ensureTextSearchIndex } from './sqlite/text-search-index.ts';
 import { ensureDispositionIndex } from './sqlite/disposition-index.ts';
 import { ensureUnitIndex } from './sqlite/unit-index.ts';
 import { ensureReviewIndex } from './sqlite/review-index.ts';
+import { ensureSerialIndex } from './sqlite/serial-index.ts';
 import { ensureStatusCounts } from './sqlite/status-counts.ts';
 import { ensureListIndexes } from './sqlite/layout.ts';
 import { type Durability, startDurability } from './open/durability.ts';
@@ -103,6 +104,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
     ensureDispositionIndex(sqlite);
     ensureUnitIndex(sqlite);
     ensureReviewIndex(sqlite);
+    ensureSerialIndex(sqlite);
     ensureStatusCounts(sqlite);
     ensureListIndexes(sqlite);
     durability = startDurability(sqlite, file, plan, {
