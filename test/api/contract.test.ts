@@ -151,6 +151,8 @@ const LINE_ITEM = [
   'put_confirmed_at',
   'quantity',
   'return_line_item_id',
+  'serial',
+  'serial_check',
   'tags',
   'unit_id',
 ];

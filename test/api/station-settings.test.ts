@@ -35,6 +35,7 @@ test('a new station has the defaults: scans told by speed, no currency, confirm 
     unset_conditions: 'confirm',
     labels: { printer: { kind: 'browser' }, package_slip: false },
     weight_check: { tolerance_percent: 10, tolerance_absolute: 0.1, box_tare: 0, unit: 'kg' },
+    serial_rules: [],
     updated_at: null,
   });
   expect((await api.station()).settings.unset_conditions).toBe('confirm');

@@ -45,6 +45,7 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
     // The printer and the scanner stay the station's own; the rule-like settings are the site's.
     if (body.currency !== undefined || body.unset_conditions !== undefined || body.weight_check !== undefined)
       await assertNotSiteManaged(t, 'The currency, receiving with conditions not set and the weight check');
+    if (body.serial_rules !== undefined) await assertNotSiteManaged(t, 'The serial rules');
     const settings = await changeSettingsIn(t, now, body);
     // Another printer may take the jobs that wait for a broken one: try them now.
     if (body.labels?.printer) afterCommit(async () => ctx.printing?.nudge());
