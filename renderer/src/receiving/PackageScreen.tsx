@@ -13,6 +13,7 @@ import { lockReasonOf } from './package-store.ts';
 import { usePackage, usePending } from './page-package.ts';
 import { useReceivedBy } from './received-by.ts';
 import { WeighingPanel } from '../weighing/WeighingPanel.tsx';
+import { HeldForReview } from '../review/HeldForReview.tsx';
 
 const SYNC_LABEL = {
   saved: 'All changes saved on the station',
@@ -53,6 +54,7 @@ export function PackageScreen() {
         )}
         <PackageNotices pkg={pkg} />
         <WeighingPanel pkg={pkg} />
+        <HeldForReview accountId={current.accountId} pkg={pkg} />
         <div className="lines-scroll">
           <LineTable rows={rows} extra={extra} />
         </div>
