@@ -74,6 +74,11 @@ export const ERROR_CODES = {
     title: 'Conflict',
     message: 'Another return package of this account already uses this tracking number.',
   },
+  REVIEW_NOT_HELD: {
+    status: 409,
+    title: 'Conflict',
+    message: 'The return package is not held for review: it was never held, or a supervisor decided already.',
+  },
   WRONG_BIN: {
     status: 409,
     title: 'Conflict',

@@ -71,6 +71,14 @@ import {
   ScaleSettingsUpdateSchema,
   SerialPortListSchema,
 } from './scale.ts';
+import {
+  PackageReviewAnswerSchema,
+  ReviewConfirmSchema,
+  ReviewedPackageSchema,
+  ReviewListQuerySchema,
+  ReviewListSchema,
+  ReviewReleaseSchema,
+} from './reviews.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import {
@@ -794,6 +802,62 @@ export const API_ROUTES = {
     status: 200,
     response: PackageWeighedSchema,
     errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  // The review of packages held by a failed check (docs/api-reference.md, The review).
+  listReviews: {
+    operationId: 'listReviews',
+    method: 'GET',
+    path: '/api/v1/station/reviews',
+    summary: "The supervisor's review list: packages held for review (or those released or confirmed), each with why (its findings) and when.",
+    tag: 'review',
+    auth: 'station',
+    query: ReviewListQuerySchema,
+    status: 200,
+    response: ReviewListSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  getPackageReview: {
+    operationId: 'getPackageReview',
+    method: 'GET',
+    path: `${PACKAGE}/review`,
+    summary: "A package's review: held (why, since when), released or confirmed (by whom, when, why); `review` is null when it was never held.",
+    tag: 'review',
+    auth: 'account',
+    params: PackagePathSchema,
+    status: 200,
+    response: PackageReviewAnswerSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  releaseReview: {
+    operationId: 'releaseReview',
+    method: 'POST',
+    path: `${PACKAGE}/review/release`,
+    summary: 'Release a held package (supervisor only): its units go back to the disposition rules, and its `received` goes upstream as usual.',
+    description:
+      "The supervisor is the session's (an administrative token records none). A package not held for review (never held, or decided already) is a 409 `REVIEW_NOT_HELD` that says by whom and when.",
+    tag: 'review',
+    auth: 'supervisor',
+    params: PackagePathSchema,
+    body: ReviewReleaseSchema,
+    status: 200,
+    response: ReviewedPackageSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'NOT_FOUND', 'REVIEW_NOT_HELD'],
+  },
+  confirmReview: {
+    operationId: 'confirmReview',
+    method: 'POST',
+    path: `${PACKAGE}/review/confirm`,
+    summary:
+      "Confirm a held package's finding with a reason (supervisor only): its units stay in quarantine, and the finding with the reason is added to its notes, which go upstream with its `received`.",
+    description:
+      "The supervisor is the session's (an administrative token records none). A package not held for review (never held, or decided already) is a 409 `REVIEW_NOT_HELD` that says by whom and when.",
+    tag: 'review',
+    auth: 'supervisor',
+    params: PackagePathSchema,
+    body: ReviewConfirmSchema,
+    status: 200,
+    response: ReviewedPackageSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'NOT_FOUND', 'REVIEW_NOT_HELD'],
   },
   // Labels and printing (docs/api-reference.md, Labels and printing).
   createUnitLabel: {

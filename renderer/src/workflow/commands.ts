@@ -279,6 +279,8 @@ export async function toggleCameraScan(): Promise<void> {
 
 export function back(): void {
   const screen = useNav.getState().screen;
+  // The review list is the dock day's: back there.
+  if (screen === 'reviews') return useNav.getState().go('supervisor');
   if (screen === 'package') {
     const left = usePackage.getState().current;
     usePackage.getState().close();
