@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdForReview } from '../../electron/station/domain/reviews.ts';
 import { pdfPages, pdfText, pixelsOf, solidPng, unzipped } from '../support/evidence-reader.ts';
 import { call, createPackage, createReturn, expectError, startStation, type TestStation } from './support.ts';
 
@@ -87,6 +88,7 @@ describe('the evidence PDF', () => {
     expect(text).toContain(`Customer: ${email}`);
     expect(text).toContain("Expected: 1.8 kg (the return package's weight)");
     expect(text).toMatch(/Measured: 0\.21 kg, typed by hand, at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC by Ana Weigher/);
+    expect(text).toContain('Review not reviewed');
     expect(text).toMatch(/Units \(3\)/);
     for (const condition of ['like new', 'damaged', 'good']) expect(text).toContain(`condition ${condition}`);
     // The station's rules gave each inspected unit a disposition and a bin; the pack says them by name.
@@ -122,6 +124,20 @@ describe('the evidence PDF', () => {
     expectError(await call(s.origin, 'GET', `/api/v1/accounts/${A}/return_packages/0${packageId}/evidence.pdf`, { token: s.account1 }), 'NOT_FOUND');
     expectError(await call(s.origin, 'GET', `/api/v1/accounts/${A}/return_packages/${packageId}/evidence.zip`, { token: s.account2 }), 'ACCOUNT_FORBIDDEN');
     expectError(await call(s.origin, 'GET', `/api/v1/accounts/${A}/return_packages/${packageId}/evidence.pdf`), 'INVALID_TOKEN');
+  });
+});
+
+describe('a package held for review', () => {
+  it('says why it is held and since when, and that it waits for a supervisor', async () => {
+    const ret = await createReturn(s.origin, s.account1);
+    const pkg = await createPackage(s.origin, s.account1, A, ret.id, { status: 'delivered' });
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
+    await s.station.store.write((t) => holdForReview(t, pkg.id, { check: 'weight', text: 'weighed 0.21 kg, expected 1.80 kg', at }));
+    const text = pdfText(await bytesOf(await get(`/api/v1/accounts/${A}/return_packages/${pkg.id}/evidence.pdf`)));
+    expect(text).toContain('Decision: held, waiting for a supervisor');
+    expect(text).toContain(`Held: ${written(at)}`);
+    expect(text).toContain(`${written(at)} weight check: weighed 0.21 kg, expected 1.80 kg`);
+    expect(text).toContain(`${written(at)} — held for review: weight check, weighed 0.21 kg, expected 1.80 kg`);
   });
 });
 

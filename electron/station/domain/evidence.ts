@@ -48,6 +48,15 @@ interface EvidenceEvent {
   what: string;
 }
 
+interface EvidenceReview {
+  state: 'held' | 'released' | 'confirmed';
+  held_at: string;
+  findings: Array<{ check: string; text: string; at: string; by: string | null }>;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+}
+
 export interface EvidenceFacts {
   package: {
     id: number;
@@ -60,6 +69,8 @@ export interface EvidenceFacts {
   return: { id: number; email: string | null; reason: string | null } | null;
   expected_weight: { weight: number; unit: string; source: string } | null;
   measured_weight: (PackageWeight & { by: string | null }) | null;
+  /** The supervisor's review of a package a check at the dock held; null when it was never held. */
+  review: EvidenceReview | null;
   units: EvidenceUnit[];
   media: EvidenceMedia[];
   history: EvidenceEvent[];
@@ -113,6 +124,28 @@ function unitHistory(item: Frozen<PackageLineItem>, unit: string, name: (id: num
   return events;
 }
 
+function reviewOf(pkg: Frozen<ReturnPackage>, name: (id: number | null) => string | null): EvidenceReview | null {
+  const review = pkg.review;
+  if (!review) return null;
+  return {
+    state: review.state,
+    held_at: review.held_at,
+    findings: review.findings.map((f) => ({ check: f.check, text: f.text, at: f.at, by: name(f.operator_id) })),
+    decided_by: review.decided_by_name ?? name(review.decided_by),
+    decided_at: review.decided_at,
+    reason: review.reason,
+  };
+}
+
+function reviewHistory(review: EvidenceReview | null): EvidenceEvent[] {
+  if (!review) return [];
+  const events = review.findings.map((f) => ({ at: f.at, who: f.by, what: `held for review: ${f.check} check, ${f.text}` }));
+  if (review.state !== 'held' && review.decided_at) {
+    events.push({ at: review.decided_at, who: review.decided_by, what: `review ${review.state}${review.reason ? `: ${review.reason}` : ''}` });
+  }
+  return events;
+}
+
 function packageHistory(pkg: Frozen<ReturnPackage>, name: (id: number | null) => string | null): EvidenceEvent[] {
   const events: EvidenceEvent[] = [{ at: pkg.created_at, who: null, what: 'package recorded at the station' }];
   if (pkg.actual_arrival) events.push({ at: pkg.actual_arrival, who: null, what: 'parcel arrived at the dock' });
@@ -163,8 +196,10 @@ export async function evidenceOf(ctx: Pick<DomainContext, 'store' | 'config'>, a
     file_name: mediaFileName(m, i),
   }));
 
+  const review = reviewOf(pkg, name);
   const history = [
     ...packageHistory(pkg, name),
+    ...reviewHistory(review),
     ...lineItems.flatMap((item, i) => unitHistory(item, `unit ${units[i]?.unit_id ?? `line ${item.id}`}`, name)),
     ...media.map((m, i) => ({
       at: m.captured_at ?? m.stored_at,
@@ -187,6 +222,7 @@ export async function evidenceOf(ctx: Pick<DomainContext, 'store' | 'config'>, a
     expected_weight:
       pkg.weight !== null && pkg.weight_unit !== null ? { weight: pkg.weight, unit: pkg.weight_unit, source: "the return package's weight" } : null,
     measured_weight: weight ? { ...weight, by: name(weight.operator_id) } : null,
+    review,
     units,
     media,
     history,

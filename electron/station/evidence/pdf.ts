@@ -70,6 +70,25 @@ function drawWeights(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
   );
 }
 
+function drawReview(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
+  heading(doc, 'Review');
+  const review = facts.review;
+  if (!review) {
+    doc.text('not reviewed (no check at the dock held this parcel)');
+    return;
+  }
+  const decision =
+    review.state === 'held'
+      ? 'held, waiting for a supervisor'
+      : `${review.state} by ${words(review.decided_by, 'a supervisor')} at ${review.decided_at ? evidenceTime(review.decided_at) : 'a time not known'}`;
+  field(doc, 'Decision', decision);
+  if (review.reason) field(doc, 'Reason', review.reason);
+  field(doc, 'Held', evidenceTime(review.held_at));
+  for (const finding of review.findings) {
+    doc.text(`${evidenceTime(finding.at)}  ${finding.check} check: ${finding.text}${finding.by ? ` (at the dock: ${finding.by})` : ''}`, { indent: 14 });
+  }
+}
+
 function drawUnits(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
   heading(doc, `Units (${facts.units.length})`);
   if (facts.units.length === 0) doc.text('No unit recorded.');
@@ -150,6 +169,7 @@ export function evidencePdf(facts: EvidenceFacts, read: ReadMedia): Readable {
   void (async () => {
     drawParcel(doc, facts);
     drawWeights(doc, facts);
+    drawReview(doc, facts);
     drawUnits(doc, facts);
     drawHistory(doc, facts);
     await drawMedia(doc, facts, read);
