@@ -452,6 +452,24 @@ export class ApiClient {
     });
     return response.blob();
   }
+  /** A package's evidence pack as a PDF (docs/api-reference.md, The evidence pack). */
+  async evidencePdf(accountId: number, packageId: number, o: RequestOptions = {}): Promise<Blob> {
+    const response = await this.#send(API_ROUTES.getEvidencePdf, {
+      params: { account_id: accountId, id: packageId },
+      accept: 'application/pdf',
+      signal: o.signal,
+    });
+    return response.blob();
+  }
+  /** A package's evidence pack as a zip: its PDF and every photo full size. */
+  async evidenceZip(accountId: number, packageId: number, o: RequestOptions = {}): Promise<Blob> {
+    const response = await this.#send(API_ROUTES.getEvidenceZip, {
+      params: { account_id: accountId, id: packageId },
+      accept: 'application/zip',
+      signal: o.signal,
+    });
+    return response.blob();
+  }
   /** The labels of every unit of a package that has none yet (and its slip when the settings ask for one). */
   createPackageLabels(accountId: number, packageId: number, body: { operator_id?: number | null } = {}, o: PostOptions = {}): Promise<{ data: PrintJob[] }> {
     return this.#call(API_ROUTES.createPackageLabels, {
