@@ -35,10 +35,10 @@ describe('the evidence pack from the dock', () => {
     const name = `evidence-${TRACKING.replace(/[^A-Za-z0-9_-]/g, '_')}.zip`;
     expect(outcome).toEqual({ ok: true, message: `Evidence pack saved: ${name} (the PDF and the photos).` });
     expect(out.saved.map((s) => s.name)).toEqual([name]);
-    const files = unzipped(new Uint8Array(await (out.saved[0]?.blob ?? new Blob()).arrayBuffer()));
+    const files = unzipped(new Uint8Array(await (out.saved[0]?.blob ?? new Blob([])).arrayBuffer()));
     expect([...files.keys()]).toEqual([name.replace(/\.zip$/, '.pdf')]);
     expect(out.shown.map((s) => s.title)).toEqual([`Evidence ${TRACKING}`]);
-    expect(new TextDecoder().decode((await (out.shown[0]?.pdf ?? new Blob()).arrayBuffer()).slice(0, 5))).toBe('%PDF-');
+    expect(new TextDecoder().decode((await (out.shown[0]?.pdf ?? new Blob([])).arrayBuffer()).slice(0, 5))).toBe('%PDF-');
   });
 
   it('says why when the station has no such package or cannot be reached, and saves nothing', async () => {
