@@ -19,6 +19,7 @@ import { createSyncEngine, type SyncEngine } from './sync/sync-engine.ts';
 import { takeOverAsHub } from './site/take-over.ts';
 import { displayUrl, upgradeUpstreamSettings } from './sync/settings.ts';
 import { fillOperatorUids } from './domain/operators.ts';
+import { moveOldWeighings } from './domain/package-weights.ts';
 import { type SyncScheduler, startSyncScheduler } from './sync/scheduler.ts';
 import { type SiteAuthorityFollow, startSiteAuthorityFollow } from './site/authority-follow.ts';
 import { type SiteConfigFollow, startSiteConfigFollow } from './site/site-config-follow.ts';
@@ -121,6 +122,8 @@ export async function openStation(options: StationOptions): Promise<Station> {
     const upgradedUpstream = await upgradeUpstreamSettings(store);
     // Operators stored before stable ids get theirs (docs/decisions/supervisor.md).
     await fillOperatorUids(store);
+    // Weighings kept beside their packages before the weight check are moved into the packages' fields.
+    await moveOldWeighings(store);
     // The server's log, once it exists (the engine logs only from its rounds, which start after it).
     const syncLog = { warn: (_message: string): void => undefined };
     const sync = createSyncEngine({

@@ -31,6 +31,7 @@ import type { SiteConfig } from './site-config.ts';
 import { type RetryPolicy, type StationBack, waitToRetry, worthRetrying } from './retry-policy.ts';
 import { createSseParser } from './sse.ts';
 import type { PackageWeighed, PackageWeighInput, PackageWeight, ScaleReading, ScaleSettings, ScaleSettingInput, SerialPortList } from './scale.ts';
+import type { PackageReviewAnswer, ReviewConfirmInput, ReviewedPackage, ReviewList, ReviewListQuery, ReviewReleaseInput } from './reviews.ts';
 import type { StationSettings, StationSettingsUpdateInput } from './station-settings.ts';
 import type {
   RecordSync,
@@ -243,6 +244,32 @@ export class ApiClient {
   /** Weighs the parcel on the station's scale, or records what the terminal's scale read or a person typed. */
   weighPackage(accountId: number, packageId: number, body: PackageWeighInput, o: PostOptions = {}): Promise<PackageWeighed> {
     return this.#call(API_ROUTES.weighPackage, {
+      params: { account_id: accountId, id: packageId },
+      json: body,
+      idempotencyKey: o.idempotencyKey,
+      signal: o.signal,
+    });
+  }
+  /** The review list: packages held for review (default), or those released or confirmed. */
+  reviews(query: ReviewListQuery = {}, o: RequestOptions = {}): Promise<ReviewList> {
+    return this.#call(API_ROUTES.listReviews, { query: { ...query }, signal: o.signal });
+  }
+  /** A package's review (`review` null when never held). */
+  packageReview(accountId: number, packageId: number, o: RequestOptions = {}): Promise<PackageReviewAnswer> {
+    return this.#call(API_ROUTES.getPackageReview, { params: { account_id: accountId, id: packageId }, signal: o.signal });
+  }
+  /** Releases a held package (a supervisor's session token goes with it). */
+  releaseReview(accountId: number, packageId: number, body: ReviewReleaseInput = {}, o: PostOptions = {}): Promise<ReviewedPackage> {
+    return this.#call(API_ROUTES.releaseReview, {
+      params: { account_id: accountId, id: packageId },
+      json: body,
+      idempotencyKey: o.idempotencyKey,
+      signal: o.signal,
+    });
+  }
+  /** Confirms a held package's finding with a reason (a supervisor's session token goes with it). */
+  confirmReview(accountId: number, packageId: number, body: ReviewConfirmInput, o: PostOptions = {}): Promise<ReviewedPackage> {
+    return this.#call(API_ROUTES.confirmReview, {
       params: { account_id: accountId, id: packageId },
       json: body,
       idempotencyKey: o.idempotencyKey,

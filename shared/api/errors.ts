@@ -74,6 +74,11 @@ export const ERROR_CODES = {
     title: 'Conflict',
     message: 'Another return package of this account already uses this tracking number.',
   },
+  REVIEW_NOT_HELD: {
+    status: 409,
+    title: 'Conflict',
+    message: 'The return package is not held for review: it was never held, or a supervisor decided already.',
+  },
   WRONG_BIN: {
     status: 409,
     title: 'Conflict',
@@ -83,6 +88,11 @@ export const ERROR_CODES = {
     status: 409,
     title: 'Conflict',
     message: 'Every unit needs a disposition first.',
+  },
+  SERIAL_MISSING: {
+    status: 409,
+    title: 'Conflict',
+    message: 'A unit whose SKU needs its serial has none yet.',
   },
   UNIT_LABELLED_OR_PUT: {
     status: 409,
@@ -147,7 +157,7 @@ export const ErrorDetailsSchema = z
     request_id: z.string().optional(),
     /** Why a 503 `UNAVAILABLE` (see UNAVAILABLE_REASONS); absent for a short, passing unavailability. */
     reason: z.string().optional(),
-    /** `DISPOSITION_MISSING`: the items without a disposition. */
+    /** `DISPOSITION_MISSING`: the items without a disposition; `SERIAL_MISSING`: the items without their serial. */
     line_item_ids: z.array(z.int()).optional(),
     /** `WRONG_BIN` (the bin the unit goes to) and `DISPOSITION_MISSING` on a put (null: no bin yet). */
     expected_bin: z.string().nullable().optional(),

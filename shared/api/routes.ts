@@ -71,6 +71,14 @@ import {
   ScaleSettingsUpdateSchema,
   SerialPortListSchema,
 } from './scale.ts';
+import {
+  PackageReviewAnswerSchema,
+  ReviewConfirmSchema,
+  ReviewedPackageSchema,
+  ReviewListQuerySchema,
+  ReviewListSchema,
+  ReviewReleaseSchema,
+} from './reviews.ts';
 import { SiteConfigSchema } from './site-config.ts';
 import { SUPERVISOR_TOKEN_MAX_DAYS, TokenCreatedSchema, TokenCreateSchema, TokenListResponseSchema } from './tokens.ts';
 import {
@@ -318,14 +326,15 @@ export const API_ROUTES = {
       'A status move the status machine does not allow is a 409 `INVALID_STATUS_TRANSITION` (a PATCH to the current status is allowed). ' +
       '`carrier_id`, `location_id` and `processor_id` must name a carrier, a location and an operator of the station (422 on the field). ' +
       'A tracking number used by another non-cancelled package of the account is a 409. A measure or cost may change without its unit or currency (the pairing is checked on create only). ' +
-      'Receiving (a move to `received`) needs a disposition on every line item — in an `exception` package every one, elsewhere every inspected one, i.e. with a condition or marked defective (items not inspected follow the station setting `unset_conditions`) — else a 409 `DISPOSITION_MISSING` whose `details.line_item_ids` lists them; nothing changes.',
+      'Receiving (a move to `received`) needs a disposition on every line item — in an `exception` package every one, elsewhere every inspected one, i.e. with a condition or marked defective (items not inspected follow the station setting `unset_conditions`) — else a 409 `DISPOSITION_MISSING` whose `details.line_item_ids` lists them; nothing changes. ' +
+      'A unit whose SKU the serial rules name needs its serial (unless the receipt comes from another station of the site, with `processed_at`), else a 409 `SERIAL_MISSING` listing them; nothing changes.',
     tag: 'return packages',
     auth: 'account',
     params: PackagePathSchema,
     body: ReturnPackageUpdateSchema,
     status: 200,
     response: ReturnPackageUpdatedSchema,
-    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'DUPLICATE_TRACKING_NUMBER', 'DISPOSITION_MISSING'],
+    errors: [...WRITE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'DUPLICATE_TRACKING_NUMBER', 'DISPOSITION_MISSING', 'SERIAL_MISSING'],
   },
   createPackageLineItem: {
     operationId: 'createPackageLineItem',
@@ -793,6 +802,62 @@ export const API_ROUTES = {
     status: 200,
     response: PackageWeighedSchema,
     errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  // The review of packages held by a failed check (docs/api-reference.md, The review).
+  listReviews: {
+    operationId: 'listReviews',
+    method: 'GET',
+    path: '/api/v1/station/reviews',
+    summary: "The supervisor's review list: packages held for review (or those released or confirmed), each with why (its findings) and when.",
+    tag: 'review',
+    auth: 'station',
+    query: ReviewListQuerySchema,
+    status: 200,
+    response: ReviewListSchema,
+    errors: [...READ, 'ACCOUNT_FORBIDDEN'],
+  },
+  getPackageReview: {
+    operationId: 'getPackageReview',
+    method: 'GET',
+    path: `${PACKAGE}/review`,
+    summary: "A package's review: held (why, since when), released or confirmed (by whom, when, why); `review` is null when it was never held.",
+    tag: 'review',
+    auth: 'account',
+    params: PackagePathSchema,
+    status: 200,
+    response: PackageReviewAnswerSchema,
+    errors: ['ACCOUNT_FORBIDDEN', 'NOT_FOUND'],
+  },
+  releaseReview: {
+    operationId: 'releaseReview',
+    method: 'POST',
+    path: `${PACKAGE}/review/release`,
+    summary: 'Release a held package (supervisor only): its units go back to the disposition rules, and its `received` goes upstream as usual.',
+    description:
+      "The supervisor is the session's (an administrative token records none). A package not held for review (never held, or decided already) is a 409 `REVIEW_NOT_HELD` that says by whom and when.",
+    tag: 'review',
+    auth: 'supervisor',
+    params: PackagePathSchema,
+    body: ReviewReleaseSchema,
+    status: 200,
+    response: ReviewedPackageSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'NOT_FOUND', 'REVIEW_NOT_HELD'],
+  },
+  confirmReview: {
+    operationId: 'confirmReview',
+    method: 'POST',
+    path: `${PACKAGE}/review/confirm`,
+    summary:
+      "Confirm a held package's finding with a reason (supervisor only): its units stay in quarantine, and the finding with the reason is added to its notes, which go upstream with its `received`.",
+    description:
+      "The supervisor is the session's (an administrative token records none). A package not held for review (never held, or decided already) is a 409 `REVIEW_NOT_HELD` that says by whom and when.",
+    tag: 'review',
+    auth: 'supervisor',
+    params: PackagePathSchema,
+    body: ReviewConfirmSchema,
+    status: 200,
+    response: ReviewedPackageSchema,
+    errors: [...CREATE, 'ACCOUNT_FORBIDDEN', 'SUPERVISOR_REQUIRED', 'NOT_FOUND', 'REVIEW_NOT_HELD'],
   },
   // Labels and printing (docs/api-reference.md, Labels and printing).
   createUnitLabel: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TimestampSchema, WeightUnitSchema } from './common.ts';
 import { NetworkHostSchema } from './printing.ts';
 import { KeyNameSchema } from './station-settings.ts';
+import { ExpectedWeightSourceSchema, WeightSourceSchema, WeightVerdictSchema } from './weight-check.ts';
 
 /*
  * The dock's scale (docs/operator-guide.md, The scale; docs/decisions/scale.md): which scale the
@@ -143,23 +144,26 @@ export const SCALE_SAYS = {
 } as const;
 
 /*
- * A parcel's measured weight: the station's own record beside the package (not one of the package's
- * fields, and never sent upstream), `GET` / `POST …/return_packages/{id}/weight`.
+ * A parcel's weighing, `GET` / `POST …/return_packages/{id}/weight`: the package's weight check
+ * fields (its `weighing` in a get; shared/fields/return-package.ts) as one answer. The station's
+ * own, never sent upstream.
  */
-
-/** How a recorded weight was measured: a stable reading of the dock's scale, or typed by hand. */
-export const WEIGHT_SOURCES = ['scale', 'typed'] as const;
 
 export const PackageWeightSchema = z.object({
   return_package_id: z.int(),
   weight: z.number(),
   unit: WeightUnitSchema,
-  source: z.enum(WEIGHT_SOURCES),
+  source: WeightSourceSchema,
   /** The scale that measured it, as a worker knows it; null when typed. */
   scale: z.string().nullable(),
   /** Who weighed it, when the terminal said. */
   operator_id: z.int().nullable(),
   weighed_at: TimestampSchema,
+  /** What it should weigh, in `unit`; null: nothing to compare with. */
+  expected_weight: z.number().nullable(),
+  expected_from: ExpectedWeightSourceSchema.nullable(),
+  /** ok, light, heavy, or nothing_to_compare; null for a weighing recorded before the check existed. */
+  verdict: WeightVerdictSchema.nullable(),
 });
 export type PackageWeight = z.infer<typeof PackageWeightSchema>;
 

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { CurrencySchema, NameSchema } from './common.ts';
 import { DispositionRulesSchema } from './disposition-rules.ts';
+import { SerialRulesSchema } from './serial-rules.ts';
 import { BadgeCodeSchema, SignInKeySchema } from './station.ts';
 import { UNSET_CONDITION_POLICIES } from './station-settings.ts';
+import { DEFAULT_WEIGHT_CHECK, WeightCheckSettingsSchema } from './weight-check.ts';
 
 /*
  * The site's configuration, owned by the hub and taken by its members (docs/decisions/site-config.md):
@@ -32,10 +34,14 @@ export type SiteWorker = z.infer<typeof SiteWorkerSchema>;
 /** At most this many workers travel in one configuration. */
 export const MAX_SITE_WORKERS = 2_000;
 
-/** The settings that decide like rules do; serial rules and weight tolerances will join them here. */
+/** The settings that decide like rules do: receiving with conditions unset, the currency, the weight check, the serial rules. */
 export const SiteRuleSettingsSchema = z.strictObject({
   unset_conditions: z.enum(UNSET_CONDITION_POLICIES),
   currency: CurrencySchema.nullable(),
+  /** The weight check's tolerance and box tare (a hub from before it sends none: the defaults). */
+  weight_check: WeightCheckSettingsSchema.default(DEFAULT_WEIGHT_CHECK),
+  /** Which units need their serial (a hub of a version before them sends none: none needed). */
+  serial_rules: SerialRulesSchema.default([]),
 });
 
 /** `GET /api/v1/station/site/config`: the hub's configuration for its members, with its version (also the ETag). */

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CurrencySchema, TimestampSchema, textRule, WHITE_SPACE } from './common.ts';
 import { DEFAULT_LABEL_SETTINGS, LabelSettingsSchema, LabelSettingsUpdateSchema } from './printing.ts';
+import { DEFAULT_WEIGHT_CHECK, WeightCheckSettingsSchema, WeightCheckSettingsUpdateSchema } from './weight-check.ts';
+import { SerialRulesSchema } from './serial-rules.ts';
 
 /*
  * The station's own settings, shared by every terminal of the station and kept in its data directory
@@ -55,6 +57,10 @@ export const StationSettingsSchema = z.object({
   unset_conditions: z.enum(UNSET_CONDITION_POLICIES),
   /** Where unit labels print, and whether a package slip goes with them (settings stored before labels existed read the defaults). */
   labels: LabelSettingsSchema.default(DEFAULT_LABEL_SETTINGS),
+  /** The weight check's tolerance and box tare (settings stored before it existed read the defaults); a site's hub's on its members. */
+  weight_check: WeightCheckSettingsSchema.default(DEFAULT_WEIGHT_CHECK),
+  /** Which units need their serial (by SKU pattern, first match wins); settings stored before them read none. */
+  serial_rules: SerialRulesSchema.default([]),
   /** When a person last changed them; null: never (the defaults). */
   updated_at: TimestampSchema.nullable(),
 });
@@ -65,6 +71,8 @@ export const DEFAULT_STATION_SETTINGS: StationSettings = {
   currency: null,
   unset_conditions: 'confirm',
   labels: DEFAULT_LABEL_SETTINGS,
+  weight_check: DEFAULT_WEIGHT_CHECK,
+  serial_rules: [],
   updated_at: null,
 };
 
@@ -76,6 +84,10 @@ export const StationSettingsUpdateSchema = z
     unset_conditions: z.enum(UNSET_CONDITION_POLICIES).optional(),
     /** The fields of `labels` to change. */
     labels: LabelSettingsUpdateSchema.optional(),
+    /** The fields of `weight_check` to change. */
+    weight_check: WeightCheckSettingsUpdateSchema.optional(),
+    /** The serial rules, replaced whole ([]: no unit needs its serial). */
+    serial_rules: SerialRulesSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one setting to change.')
   .meta({ minProperties: 1 });

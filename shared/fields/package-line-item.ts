@@ -12,6 +12,7 @@ import {
   WHITE_SPACE,
 } from '../api/common.ts';
 import { BIN_PATTERN, CONDITIONS, DISPOSITION_SOURCES, DISPOSITIONS, MAX_BIN_LENGTH } from '../dispositions.ts';
+import { SerialSchema } from '../api/serial-rules.ts';
 import { type FieldTable, settable } from './table.ts';
 
 /*
@@ -56,6 +57,24 @@ export const ConditionBySchema = IdSchema.nullable()
   .meta({ description: 'The worker who set the condition (an operator of the station); only with a condition that is not null.' });
 
 export const DispositionOverrideSchema = z.object({ by: z.int().nullable(), reason: z.string(), at: TimestampSchema });
+
+/** What the station found when a unit's serial was recorded (docs/decisions/serials.md). */
+export const SERIAL_CHECK_RESULTS = ['unique', 'duplicate', 'not_checked'] as const;
+export const SerialCheckSchema = z
+  .object({
+    /** `unique`: no other unit has it; `duplicate`: another unit has it (`duplicate_of`); `not_checked`: the site's hub could not be asked yet. */
+    result: z.enum(SERIAL_CHECK_RESULTS),
+    /** Where: this station's units, or the site's (its hub asked). */
+    scope: z.enum(['station', 'site']),
+    /** The other unit that has the serial: its unit id, package and tracking number. */
+    duplicate_of: z
+      .object({ unit_id: z.string().nullable(), return_package_id: z.int(), tracking_number: z.string().nullable(), line_item_id: z.int() })
+      .nullable(),
+    /** The finding in words, for the worker and the review. */
+    message: z.string(),
+    at: TimestampSchema,
+  })
+  .meta({ description: 'The check of the serial against the other units of the account (this station, and the site when it has a hub).' });
 
 const timestamp = TimestampSchema.nullable();
 
@@ -113,6 +132,13 @@ export const PACKAGE_LINE_ITEM_FIELDS = {
    * item's quantity cannot change and it cannot be removed (409 `UNIT_LABELLED_OR_PUT`).
    */
   labelled_at: { type: timestamp, in: 'G', owner: 'station', up: 'never', since: true },
+  /**
+   * The unit's serial number, when its SKU needs one (the station's serial rules) or it was given.
+   * Its own field, never sent as such: it goes up as the tag `serial:<value>` (the station keeps the tag in step).
+   */
+  serial: { type: z.string().nullable(), in: 'G', ...settable(SerialSchema), owner: 'dock', up: 'never', since: true },
+  /** The check of the serial against the account's other units; null without a serial. */
+  serial_check: { type: SerialCheckSchema.nullable(), in: 'G', owner: 'station', up: 'never', since: true },
   created_at: { type: TimestampSchema, in: '', owner: 'station', up: 'never' },
   updated_at: { type: TimestampSchema, in: '', owner: 'station', up: 'never' },
 } as const satisfies FieldTable;

@@ -15,6 +15,7 @@ import {
 import { PackageLineItemSchema } from '../api/line-items.ts';
 import { MediaFileSchema } from '../api/media.ts';
 import { StoredReviewSchema } from '../api/reviews.ts';
+import { ExpectedWeightSourceSchema, WeightSourceSchema, WeightVerdictSchema } from '../api/weight-check.ts';
 import { CREATE_STATUSES, DEFAULT_CREATE_STATUS, PACKAGE_STATUSES } from '../package-status.ts';
 import { type FieldTable, group, settable, upstreamTimestamp } from './table.ts';
 
@@ -109,6 +110,29 @@ export const RETURN_PACKAGE_FIELDS = {
    * review routes and a site's receipt, never in the spec's answers; a confirmed finding goes up in `notes`.
    */
   review: { type: StoredReviewSchema.nullable(), in: '', owner: 'station', up: 'never', since: true },
+  /**
+   * The weight check, the station's own (never sent upstream; records from before it read null):
+   * the parcel as the dock weighed it (the last weighing wins), what it should weigh, and the verdict
+   * (shared/api/weight-check.ts). Recorded by `POST …/weight`.
+   */
+  weighing: group(
+    {
+      measured_weight: { type: z.number().nullable(), in: '', owner: 'station', up: 'never', since: true },
+      measured_weight_unit: { type: WeightUnitSchema.nullable(), in: '', owner: 'station', up: 'never', since: true },
+      /** `scale`: a stable reading of the dock's scale; `typed`: by hand. */
+      weight_source: { type: WeightSourceSchema.nullable(), in: '', owner: 'station', up: 'never', since: true },
+      /** The scale, as a worker knows it (`MT-SICS at 10.0.0.7:4001`); null when typed. */
+      weight_scale: { type: z.string().nullable(), in: '', owner: 'station', up: 'never', since: true },
+      weighed_at: { type: timestamp, in: '', owner: 'station', up: 'never', since: true },
+      /** Who weighed it (an operator id), when the terminal said. */
+      weighed_by: { type: z.int().nullable(), in: '', owner: 'station', up: 'never', since: true },
+      /** What it should weigh, in the measured weight's unit; null: nothing to compare with. */
+      expected_weight: { type: z.number().nullable(), in: '', owner: 'station', up: 'never', since: true },
+      expected_weight_from: { type: ExpectedWeightSourceSchema.nullable(), in: '', owner: 'station', up: 'never', since: true },
+      weight_verdict: { type: WeightVerdictSchema.nullable(), in: '', owner: 'station', up: 'never', since: true },
+    },
+    'G',
+  ),
   notes: { type: z.string().nullable(), in: 'U', update: NotesSchema.nullable().optional(), owner: 'dock', up: 'change', read: z.string() },
   created_at: { type: TimestampSchema, in: 'LCGU', owner: 'station', up: 'never', read: upstreamTimestamp },
   updated_at: { type: TimestampSchema, in: 'LCGU', owner: 'station', up: 'never', read: upstreamTimestamp },

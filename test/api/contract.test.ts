@@ -107,6 +107,7 @@ const G = [
   'media_files',
   'processed_at',
   'processor_id',
+  'weighing',
   'created_at',
   'updated_at',
 ];
@@ -150,6 +151,8 @@ const LINE_ITEM = [
   'put_confirmed_at',
   'quantity',
   'return_line_item_id',
+  'serial',
+  'serial_check',
   'tags',
   'unit_id',
 ];

@@ -6,7 +6,7 @@ import { call, createPackage, createReturn, expectError, startStation, type Test
 /*
  * A parcel's measured weight (docs/api-reference.md, The scale): weighed on the station's scale when
  * the parcel is scanned (recorded only when stable), or as the terminal's scale read it or a person
- * typed it; the station's own record beside the package, which stays as the spec shapes it.
+ * typed it; the station's own fields of the package (its `weighing`), never sent upstream.
  */
 let s: TestStation;
 let scale: ScaleSimulator | undefined;
@@ -53,14 +53,19 @@ describe('weighing a parcel', () => {
       scale: `MT-SICS at 127.0.0.1:${scale.port}`,
     });
 
+    // An empty scale (a stable zero) records nothing.
+    scale.set({ weight: 0 });
+    const empty = PackageWeighedSchema.parse((await weigh({ source: 'station_scale' })).json);
+    expect(empty).toEqual({ reading: expect.objectContaining({ state: 'stable', weight: 0 }), weight: answer.weight });
+
     scale.set({ movingFor: Infinity, weight: 0.2 });
     const second = PackageWeighedSchema.parse((await weigh({ source: 'station_scale' })).json);
     expect(second.reading).toMatchObject({ state: 'in_motion' });
     expect(second.weight).toEqual(answer.weight);
     expect(PackageWeightSchema.parse((await weightOf()).json)).toEqual(answer.weight);
-    // The package itself is as the spec shapes it: its own weight fields are untouched.
+    // The package's answer shows the weighing in its own fields; the spec's weight fields are untouched.
     const pkg = await call(s.origin, 'GET', `/api/v1/accounts/1/return_packages/${packageId}`, { token: s.account1 });
-    expect(pkg.json).not.toHaveProperty('measured_weight');
+    expect(pkg.json).toMatchObject({ weight: null, weighing: { measured_weight: 1.8, measured_weight_unit: 'kg', weight_source: 'scale' } });
   });
 
   it('records what the terminal measured or a person typed, and refuses bad input, changing nothing', async () => {

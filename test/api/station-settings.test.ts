@@ -34,6 +34,8 @@ test('a new station has the defaults: scans told by speed, no currency, confirm 
     currency: null,
     unset_conditions: 'confirm',
     labels: { printer: { kind: 'browser' }, package_slip: false },
+    weight_check: { tolerance_percent: 10, tolerance_absolute: 0.1, box_tare: 0, unit: 'kg' },
+    serial_rules: [],
     updated_at: null,
   });
   expect((await api.station()).settings.unset_conditions).toBe('confirm');

@@ -34,6 +34,8 @@ const GATED: Array<[string, string, unknown]> = [
   ['DELETE', '/api/v1/station/tokens/1', undefined],
   ['POST', '/api/v1/station/upstream', { url: 'http://127.0.0.1:9', token: 'x', accounts: [1] }],
   ['DELETE', '/api/v1/station/upstream', undefined],
+  ['POST', '/api/v1/accounts/1/return_packages/1/review/release', {}],
+  ['POST', '/api/v1/accounts/1/return_packages/1/review/confirm', { reason: 'empty box' }],
 ];
 
 async function signIn(badge: string, pin: string, token = terminal, headers: Record<string, string> = {}) {
@@ -382,7 +384,12 @@ describe('supervisor sign-in against a guesser', () => {
     const doc = (await (await fetch(`${s.origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
     const op = (path: string, method: string) => doc.paths[path]?.[method] ?? {};
     for (const [method, path] of GATED)
-      expect(op(path.replace(/\/1$/, '/{id}'), method.toLowerCase())['x-required-role'], `${method} ${path}`).toEqual(['supervisor', 'admin']);
+      expect(
+        op(path.replace(/\/1$/, '/{id}').replace('/accounts/1/return_packages/1/', '/accounts/{account_id}/return_packages/{id}/'), method.toLowerCase())[
+          'x-required-role'
+        ],
+        `${method} ${path}`,
+      ).toEqual(['supervisor', 'admin']);
     expect(op('/api/v1/station/settings', 'get')['x-required-role']).toBeUndefined();
   });
 });

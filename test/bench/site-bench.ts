@@ -14,7 +14,8 @@ import { fleetCase, fleetLabel } from './sync-fleet-bench.ts';
  * Its simulated part (BENCH_SITE_PARTS=real,sim): for each of BENCH_SITE_SIM_STATIONS (8,50), the
  * sync bench's fleet case on virtual time (sync-fleet-bench.ts) twice in one run — every station on
  * the returns service (the site without a hub), then every station on a hub (sim-hub.ts) — each
- * figure beside the other: first pull, convergence after a 30-minute outage, 429s, idle requests an
+ * figure beside the other: first pull, convergence after a 30-minute outage (BENCH_SITE_SIM_RECEIPTS
+ * receipts across the site during it, 200 by default), 429s, idle requests an
  * hour to the returns service, new packages, receipts on the other stations, and the stations'
  * requests to the hub and CPU at idle. The fake answers as BENCH_SITE_SIM_FILTERS says (page numbers
  * alone by default: the spec shows no filter).
@@ -24,6 +25,8 @@ const SECTION = 'site';
 const STATIONS = Number(process.env.BENCH_SITE_STATIONS ?? 8);
 const ROUNDS = Number(process.env.BENCH_SITE_ROUNDS ?? 3);
 const BASELINE_INTERVAL_MS = process.env.BENCH_SITE_BASELINE_INTERVAL_MS;
+/** Receipts made across the simulated site during its outage (each followed by every other station's pull: the simulation's cost grows with stations × receipts). */
+const OUTAGE_RECEIPTS = Number(process.env.BENCH_SITE_SIM_RECEIPTS ?? 200);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
@@ -70,8 +73,14 @@ async function simulatedSites(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const filters = (process.env.BENCH_SITE_SIM_FILTERS ?? 'ignored') === 'honoured' ? 'honoured' : 'ignored';
   for (const stations of (process.env.BENCH_SITE_SIM_STATIONS ?? '8,50').split(',').map(Number)) {
-    // About 200 receipts during the outage whatever the size: each is followed by every station's pull of the hub.
-    const direct = { filters, topology: 'direct', stations, section: SECTION, receiptsPerStation: Math.max(1, Math.floor(200 / stations)) } as const;
+    // About OUTAGE_RECEIPTS receipts during the outage whatever the size: each is followed by every station's pull of the hub.
+    const direct = {
+      filters,
+      topology: 'direct',
+      stations,
+      section: SECTION,
+      receiptsPerStation: Math.max(1, Math.floor(OUTAGE_RECEIPTS / stations)),
+    } as const;
     rows.push(...(await fleetCase({ ...direct, asBaseline: true })));
     rows.push(...(await fleetCase({ ...direct, topology: 'hub', baselineLabel: fleetLabel(direct) })));
   }

@@ -242,6 +242,7 @@ async function receiveAtStation(sim: Sim, station: SimStation, tracking: string,
         createLineItem(t, now, 1, pkg.id, {
           return_line_item_id: line?.id ?? null,
           quantity: 1,
+          serial: null,
           condition: 'like_new',
           defective: false,
           notes: null,

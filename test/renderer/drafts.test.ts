@@ -188,6 +188,8 @@ describe('+ and − at the dock', () => {
       put_by: null,
       condition_by: null,
       condition_at: null,
+      serial: null,
+      serial_check: null,
     } as const;
     const labelled = draftFromLineItem({ ...item, tags: [], labelled_at: '2026-11-27T23:00:00.000Z' });
     const notYet = draftFromLineItem({ ...item, tags: [], labelled_at: null });

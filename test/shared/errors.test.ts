@@ -43,8 +43,12 @@ describe('error bodies', () => {
       DUPLICATE_TRACKING_NUMBER: 409,
       WRONG_BIN: 409,
       DISPOSITION_MISSING: 409,
+      // A unit that needs its serial has none (docs/decisions/serials.md).
+      SERIAL_MISSING: 409,
       // A line item held by its label or put (docs/decisions/units.md).
       UNIT_LABELLED_OR_PUT: 409,
+      // A review decided on a package not held (docs/operator-guide.md, The review).
+      REVIEW_NOT_HELD: 409,
       IDEMPOTENCY_KEY_REUSED: 409,
       MISDIRECTED_REQUEST: 421,
       PAYLOAD_TOO_LARGE: 413,

@@ -61,6 +61,14 @@ const CONTRACT_OPERATIONS = [
   'GET /api/v1/station/scale/weight',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}/weight',
   'POST /api/v1/accounts/{account_id}/return_packages/{id}/weight',
+  // The review (docs/api-reference.md, The review).
+  'GET /api/v1/station/reviews',
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}/review',
+  'POST /api/v1/accounts/{account_id}/return_packages/{id}/review/release',
+  'POST /api/v1/accounts/{account_id}/return_packages/{id}/review/confirm',
+  // The evidence pack (docs/api-reference.md, The evidence pack).
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}/evidence.pdf',
+  'GET /api/v1/accounts/{account_id}/return_packages/{id}/evidence.zip',
   // Labels and printing (docs/api-reference.md, Labels and printing).
   'POST /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label',
   'GET /api/v1/accounts/{account_id}/return_packages/{id}/line_items/{line_item_id}/label.pdf',

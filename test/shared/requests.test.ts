@@ -257,6 +257,7 @@ describe('response field sets', () => {
     media_files: ['G'],
     processed_at: ['G'],
     processor_id: ['G'],
+    weighing: ['G'],
     notes: ['U'],
     created_at: ['L', 'C', 'G', 'U'],
     updated_at: ['L', 'C', 'G', 'U'],

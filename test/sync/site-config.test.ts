@@ -157,12 +157,13 @@ describe('one site: the hub owns the workers, the rules and the rule-like settin
     await hubApi.updateDispositionRules({
       rules: DEFAULT_DISPOSITION_RULES.map((rule) => (rule.name === 'Damaged' ? { ...rule, disposition: 'return_to_vendor' as const, bin: 'RTV-DMG' } : rule)),
     });
-    await hubApi.updateStationSettings({ unset_conditions: 'allow', currency: 'EUR' });
+    await hubApi.updateStationSettings({ unset_conditions: 'allow', currency: 'EUR', weight_check: { tolerance_percent: 4, box_tare: 0.25 } });
     for (const { api } of [a, b]) {
       await waitFor('the hub’s rule at the member', async () => damagedBin(await api.dispositionRules()) === 'RTV-DMG', SECONDS);
       expect(await itemAt(api, trackings[1] ?? '', 'damaged')).toMatchObject({ disposition: 'return_to_vendor', bin: 'RTV-DMG' });
       await waitFor('the hub’s settings at the member', async () => (await api.stationSettings()).currency === 'EUR', SECONDS);
       expect((await api.stationSettings()).unset_conditions).toBe('allow');
+      expect((await api.stationSettings()).weight_check).toEqual({ tolerance_percent: 4, tolerance_absolute: 0.1, box_tare: 0.25, unit: 'kg' });
     }
   });
 
@@ -174,6 +175,7 @@ describe('one site: the hub owns the workers, the rules and the rule-like settin
       () => b.api.updateOperator(nia, { name: 'Renamed' }),
       () => b.api.updateDispositionRules({ rules: [{ name: 'All', condition: null, defective: null, disposition: 'dispose', bin: 'X' }] }),
       () => b.api.updateStationSettings({ currency: 'USD' }),
+      () => b.api.updateStationSettings({ weight_check: { tolerance_percent: 50 } }),
     ];
     for (const refused of refusals) {
       const error = await refused().then(
@@ -188,6 +190,7 @@ describe('one site: the hub owns the workers, the rules and the rule-like settin
     expect((await operatorByBadge(b.api, 'NEW-NIA'))?.name).toBe('New Nia');
     expect(damagedBin(await b.api.dispositionRules())).toBe('RTV-DMG');
     expect((await b.api.stationSettings()).currency).toBe('EUR');
+    expect((await b.api.stationSettings()).weight_check.tolerance_percent).toBe(4);
     // What stays the station's own is still its own to change.
     expect((await b.api.updateStationSettings({ scanner: { prefix: 'F12' } })).scanner).toEqual({ prefix: 'F12', suffix: 'Enter' });
     b.api.useSupervisorToken(null);

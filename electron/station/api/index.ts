@@ -12,6 +12,7 @@ import { mediaFileRoutes } from './routes/media.ts';
 import { printingRoutes } from './routes/printing.ts';
 import { evidenceRoutes } from './routes/evidence.ts';
 import { scaleRoutes } from './routes/scale.ts';
+import { reviewRoutes } from './routes/reviews.ts';
 import { returnPackageRoutes } from './routes/return-packages.ts';
 import { returnRoutes } from './routes/returns.ts';
 import { stationRoutes } from './routes/station.ts';
@@ -65,6 +66,7 @@ export async function registerApi(server: FastifyInstance, options: ApiOptions):
     await api.register(async (scope) => printingRoutes(scope, ctx));
     await api.register(async (scope) => evidenceRoutes(scope, ctx));
     await api.register(async (scope) => scaleRoutes(scope, ctx));
+    await api.register(async (scope) => reviewRoutes(scope, ctx));
     await api.register(async (scope) => tokenRoutes(scope, ctx));
     await api.register(async (scope) => supervisorRoutes(scope, ctx));
     await api.register(async (scope) => syncRoutes(scope, ctx));

@@ -116,6 +116,7 @@ async function seedCustomer(ctx: DomainContext, i: number): Promise<void> {
           return_line_item_id: line.id,
           quantity: line.quantity,
           condition: 'like_new',
+          serial: null,
           defective: false,
           notes: null,
           barcode: null,

@@ -8,6 +8,7 @@ import { applyOverride, applyRecorded, applyRules, confirmPutOf, touchesRuleFact
 import { labelJobOfUnit, unitIdOf } from './print-jobs.ts';
 import { skuKey } from './returns.ts';
 import { heldUnit } from './reviews.ts';
+import { assertSerialFits, checkSerialIn, holdOnDuplicate, serialOfCreate, serialOfUpdate, type SerialSeen, withSerial } from './serials.ts';
 
 async function returnLine(t: BoundTables, pkg: ReturnPackage, returnLineItemId: number) {
   const ret = await t.returns.get(pkg.return_id);
@@ -45,13 +46,17 @@ async function refuseIfLabelledOrPut(t: BoundTables, item: PackageLineItem, chan
   throw fail('UNIT_LABELLED_OR_PUT', message, unitId === null ? {} : { unit_id: unitId });
 }
 
-/** Records an inspected item; name and SKU default to those of the return line it is received against. */
+/**
+ * Records an inspected item; name and SKU default to those of the return line it is received against.
+ * A serial (given, or in a `serial:` tag) is checked against `seen`, what the serial index held for it.
+ */
 export async function createLineItem(
   t: BoundTables,
   now: string,
   accountId: number,
   packageId: number,
   input: PackageLineItemCreate,
+  seen: SerialSeen | null = null,
 ): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const line = input.return_line_item_id === null ? undefined : await returnLine(t, pkg, input.return_line_item_id);
@@ -72,17 +77,22 @@ export async function createLineItem(
     put_confirmed_at: null,
     put_by: null,
     ...conditionSet(given.condition, condition_by, now),
+    serial_check: null,
     created_at: now,
     updated_at: now,
   };
   const id = await t.package_line_items.add(draft as PackageLineItem);
   // The unit id carries the item's id: the rules are applied once the id is known, in the same write.
-  const decided = recorded ? applyRecorded({ ...draft, id }, recorded) : await applyRules(t, pkg, { ...draft, id }, true);
+  await assertSerialFits(t, draft, input.serial);
+  const serialed = withSerial({ ...draft, id } as PackageLineItem, serialOfCreate(input));
+  const decided = recorded ? applyRecorded(serialed, recorded) : await applyRules(t, pkg, serialed, true);
   // A unit received on a package held for review waits in quarantine with the others.
-  const item = recorded ? decided : await heldUnit(t, now, pkg, decided, condition_by ?? null);
+  const held = recorded ? decided : await heldUnit(t, now, pkg, decided, condition_by ?? null);
+  const item = await checkSerialIn(t, now, held, null, seen);
   await t.package_line_items.put(item);
   await touchPackage(t, pkg, now, true, 1);
-  return item;
+  // A serial another unit has holds the package for review (a site's recorded unit was held where it was received).
+  return recorded ? item : holdOnDuplicate(t, now, item, null, condition_by ?? null);
 }
 
 /** Who set a condition and when; both null for an unset condition. */
@@ -101,6 +111,7 @@ export async function updateLineItem(
   packageId: number,
   id: number,
   patch: PackageLineItemUpdate,
+  seen: SerialSeen | null = null,
 ): Promise<PackageLineItem> {
   const pkg = await packageOfAccount(t, accountId, packageId);
   const item = await lineItemOfPackage(t, pkg, id);
@@ -109,16 +120,21 @@ export async function updateLineItem(
   await checkOperator(t, 'condition_by', condition_by);
   if (fields.quantity !== undefined && fields.quantity !== item.quantity) await refuseIfLabelledOrPut(t, item, 'quantity');
   let next: PackageLineItem = { ...item, ...fields };
+  // The serial and its tag stay in step: a body's serial, else its tags' serial tag, else the item's own.
+  if (fields.serial !== undefined && fields.serial !== item.serial) await assertSerialFits(t, next, fields.serial);
+  const serial = serialOfUpdate(fields);
+  if (serial !== undefined || fields.tags !== undefined) next = withSerial(next, serial === undefined ? (item.serial ?? null) : serial);
   // Who set the condition, and when: recorded when it changes (the same condition again keeps the first).
   if (fields.condition !== undefined && fields.condition !== item.condition) next = { ...next, ...conditionSet(fields.condition, condition_by, now) };
   if (recorded) next = applyRecorded(next, recorded);
   else next = await applyRules(t, pkg, next, touchesRuleFacts(fields));
   if (disposition !== undefined) next = await applyOverride(t, now, pkg, next, { disposition, bin, disposition_reason, disposition_by });
+  next = await checkSerialIn(t, now, next, item, seen);
   if (JSON.stringify(next) === JSON.stringify(item)) return item;
   next.updated_at = advance(item.updated_at, now);
   await t.package_line_items.put(next);
   await touchPackage(t, pkg, now, true);
-  return next;
+  return recorded ? next : holdOnDuplicate(t, now, next, item, condition_by ?? null);
 }
 
 /** The put of a unit into its bin, confirmed by the bin's scanned code; a wrong bin changes nothing (409). */

@@ -8,8 +8,11 @@ import { logChange } from './change-log.ts';
 import { advance } from './clock.ts';
 import type { DomainContext } from './context.ts';
 import { assertReceivable } from './dispositions.ts';
+import { assertSerialsRecorded } from './serials.ts';
 import { recountReturn } from './receipts.ts';
 import { checkReferences, invalidReference } from './references.ts';
+import { settingsIn } from './station-settings.ts';
+import { learnSkuWeightsFrom } from './weight-check.ts';
 
 /** The values of a new package before its create's: null for each that may be null. */
 const NEW_PACKAGE_VALUES = blankValues(RETURN_PACKAGE_FIELDS);
@@ -97,7 +100,12 @@ export async function updatePackage(t: BoundTables, now: string, accountId: numb
     });
   }
   await checkReferences(t, patch);
-  if (to === 'received' && pkg.status !== 'received') assertReceivable(pkg, await t.package_line_items.ofPackage(id));
+  if (to === 'received' && pkg.status !== 'received') {
+    const items = await t.package_line_items.ofPackage(id);
+    assertReceivable(pkg, items);
+    // A receipt made at another station of the site (it says when it was processed) was checked there.
+    if (patch.processed_at === undefined) await assertSerialsRecorded(t, pkg, items);
+  }
   let next: ReturnPackage = { ...pkg, ...patch, status: to };
   if (patch.tracking_number !== undefined) next.tracking_key = trackingKey(patch.tracking_number);
   if (to === 'cancelled') next.tracking_key = null; // frees the tracking number for a new package
@@ -110,7 +118,10 @@ export async function updatePackage(t: BoundTables, now: string, accountId: numb
   next.updated_at = advance(pkg.updated_at, now);
   await t.return_packages.put(next);
   await logChange(t, { account_id: accountId, resource: 'return_package', resource_id: id, action: 'updated', data: next, at: now });
-  if (to === 'received' && pkg.status !== 'received') await recountReturn(t, next.return_id, now);
+  if (to === 'received' && pkg.status !== 'received') {
+    await recountReturn(t, next.return_id, now);
+    await learnSkuWeightsFrom(t, now, next, (await settingsIn(t)).weight_check);
+  }
   return next;
 }
 

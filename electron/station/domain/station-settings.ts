@@ -22,11 +22,12 @@ export function stationSettings(ctx: DomainContext): Promise<StationSettings> {
 export async function changeSettingsIn(t: BoundTables, now: string, patch: StationSettingsUpdate): Promise<StationSettings> {
   const before = await settingsIn(t);
   // Moves forward on every change, also within one millisecond: terminals take a change by it.
-  const { labels, ...rest } = patch;
+  const { labels, weight_check, ...rest } = patch;
   const next: StationSettings = {
     ...before,
     ...rest,
     labels: { ...before.labels, ...labels },
+    weight_check: { ...before.weight_check, ...weight_check },
     updated_at: before.updated_at === null ? now : advance(before.updated_at, now),
   };
   if (JSON.stringify({ ...next, updated_at: null }) === JSON.stringify({ ...before, updated_at: null })) return before;

@@ -48,7 +48,12 @@ export async function siteConfigOf(t: ReadTables): Promise<SiteConfig> {
   const body = {
     workers: operators.sort((a, b) => a.id - b.id).map(siteWorkerOf),
     disposition_rules: { ...rules, updated_at: null },
-    settings: { unset_conditions: settings.unset_conditions, currency: settings.currency },
+    settings: {
+      unset_conditions: settings.unset_conditions,
+      currency: settings.currency,
+      weight_check: settings.weight_check,
+      serial_rules: settings.serial_rules,
+    },
   };
   const version = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 32);
   return SiteConfigSchema.parse({ version, ...body });

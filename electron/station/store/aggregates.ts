@@ -50,6 +50,24 @@ export interface PackageReads {
    * From SQLite's unit index (sqlite/unit-index.ts): what is durable.
    */
   lineItemsOfUnit(unitId: string, limit: number): Promise<ReadonlyArray<Frozen<PackageLineItem>>>;
+  /**
+   * The ids of the line items whose serial is `serial` (a `serial` field or a `serial:<value>` tag;
+   * compared without case), ascending, at most `limit`. From SQLite's serial index
+   * (sqlite/serial-index.ts): what is durable; a write reads the records themselves.
+   */
+  lineItemIdsOfSerial(serial: string, limit: number): readonly number[];
+  /**
+   * The packages whose review is in `state` (held: the longest waiting first; decided: the last
+   * decided first), at most `limit`. From SQLite's review index (sqlite/review-index.ts): what is durable.
+   */
+  inReview(state: 'held' | 'released' | 'confirmed', limit: number): Promise<ReadonlyArray<Frozen<ReturnPackage>>>;
+}
+
+/** The SQLite indexes package reads ask. */
+export interface PackageIndexes {
+  unitIndex: (unitId: string, limit: number) => number[];
+  serialIndex: (serial: string, limit: number) => number[];
+  reviewIndex: (state: string, limit: number) => number[];
 }
 
 /** The accounts this station serves. */
@@ -93,7 +111,7 @@ export function returnReads(db: StationDexie, memory: EngineReads): ReturnReads 
   };
 }
 
-export function packageReads(db: StationDexie, memory: EngineReads, unitIndex: (unitId: string, limit: number) => number[]): PackageReads {
+export function packageReads(db: StationDexie, memory: EngineReads, { unitIndex, serialIndex, reviewIndex }: PackageIndexes): PackageReads {
   // An index lists equal keys in primary-key order: line items and media files come back in id order.
   const lineItems = (id: number) => db.package_line_items.where('return_package_id').equals(id).toArray();
   const mediaFiles = (id: number) => db.media_files.where('return_package_id').equals(id).toArray();
@@ -131,6 +149,12 @@ export function packageReads(db: StationDexie, memory: EngineReads, unitIndex: (
       const ids = unitIndex(unitId, limit);
       if (ids.length === 0) return [];
       return memory.peekEach('package_line_items', ids) ?? present(await db.package_line_items.bulkGet(ids));
+    },
+    lineItemIdsOfSerial: (serial, limit) => serialIndex(serial, limit),
+    async inReview(state, limit) {
+      const ids = reviewIndex(state, limit);
+      if (ids.length === 0) return [];
+      return memory.peekEach('return_packages', ids) ?? present(await db.return_packages.bulkGet(ids));
     },
   };
 }

@@ -9,6 +9,8 @@ import { ensureSkuIndex } from './sqlite/sku-index.ts';
 import { ensureTextSearchIndex } from './sqlite/text-search-index.ts';
 import { ensureDispositionIndex } from './sqlite/disposition-index.ts';
 import { ensureUnitIndex } from './sqlite/unit-index.ts';
+import { ensureReviewIndex } from './sqlite/review-index.ts';
+import { ensureSerialIndex } from './sqlite/serial-index.ts';
 import { ensureStatusCounts } from './sqlite/status-counts.ts';
 import { ensureListIndexes } from './sqlite/layout.ts';
 import { type Durability, startDurability } from './open/durability.ts';
@@ -101,6 +103,8 @@ export async function openStore(options: OpenStoreOptions): Promise<StationStore
     ensureTextSearchIndex(sqlite);
     ensureDispositionIndex(sqlite);
     ensureUnitIndex(sqlite);
+    ensureReviewIndex(sqlite);
+    ensureSerialIndex(sqlite);
     ensureStatusCounts(sqlite);
     ensureListIndexes(sqlite);
     durability = startDurability(sqlite, file, plan, {

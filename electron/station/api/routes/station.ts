@@ -43,7 +43,9 @@ export function stationRoutes(server: FastifyInstance, ctx: DomainContext): void
   addRoute(server, ctx, API_ROUTES.getStationSettings, async () => ({ body: await stationSettings(ctx) }));
   addRoute(server, ctx, API_ROUTES.updateStationSettings, async ({ body, afterCommit, t, now }) => {
     // The printer and the scanner stay the station's own; the rule-like settings are the site's.
-    if (body.currency !== undefined || body.unset_conditions !== undefined) await assertNotSiteManaged(t, 'The currency and receiving with conditions not set');
+    if (body.currency !== undefined || body.unset_conditions !== undefined || body.weight_check !== undefined)
+      await assertNotSiteManaged(t, 'The currency, receiving with conditions not set and the weight check');
+    if (body.serial_rules !== undefined) await assertNotSiteManaged(t, 'The serial rules');
     const settings = await changeSettingsIn(t, now, body);
     // Another printer may take the jobs that wait for a broken one: try them now.
     if (body.labels?.printer) afterCommit(async () => ctx.printing?.nudge());

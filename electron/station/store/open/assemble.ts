@@ -12,6 +12,8 @@ import type { HotSetOptions } from '../hot-set/rule.ts';
 import { createListQueries, type ListQueryRunner } from '../list-queries.ts';
 import { mediaReferences } from '../media-references.ts';
 import { lineItemIdsOfUnit } from '../sqlite/unit-index.ts';
+import { packageIdsInReview } from '../sqlite/review-index.ts';
+import { lineItemIdsOfSerial } from '../sqlite/serial-index.ts';
 import { readTablesOf } from '../station-tables.ts';
 import type { OpenStoreOptions, StationStore } from '../station-store.ts';
 import type { SchemaPlan } from './create.ts';
@@ -58,7 +60,11 @@ export async function assembleStore(
   const store: StationStore = {
     dataDir: options.dataDir,
     returns: returnReads(db, inMemory),
-    packages: packageReads(db, inMemory, lineItemIdsOfUnit(sqlite)),
+    packages: packageReads(db, inMemory, {
+      unitIndex: lineItemIdsOfUnit(sqlite),
+      serialIndex: lineItemIdsOfSerial(sqlite),
+      reviewIndex: packageIdsInReview(sqlite),
+    }),
     accounts: accountReads(db),
     carriers: configReads(db.carriers),
     locations: configReads(db.locations),

@@ -38,6 +38,14 @@ export function localValues(pkg: ReturnPackage): Record<SyncedField, unknown> {
   return values;
 }
 
+/**
+ * The one gate of a package held for review (domain/reviews.ts): a returns service may refund on
+ * `received`, so a held package's move to `received` waits for the supervisor's decision — to a
+ * returns service and to a site's hub alike (the hub, which alone talks to the returns service, never
+ * has it received before then). Released, it goes up as usual; confirmed, with the finding in `notes`.
+ */
+export const statusHeldBack = (pkg: Pick<ReturnPackage, 'status' | 'review'>): boolean => pkg.status === 'received' && pkg.review?.state === 'held';
+
 /** The synced fields an upstream answer carries (a list item lacks some: those stay absent; an unknown status was left out). */
 export function upstreamValues(u: UpstreamPackage): FieldValues {
   const values: FieldValues = {};
@@ -57,10 +65,14 @@ export function sameValue(a: unknown, b: unknown): boolean {
 export function unsentFields(pkg: ReturnPackage, synced: Record<string, unknown>, site: boolean): SentValues {
   const diff: SentValues = {};
   const local = localValues(pkg);
-  for (const field of SENT_ON_CHANGE) if (!sameValue(local[field], synced[field])) diff[field] = local[field];
-  // A site's hub also takes when the station received it (a returns service of the spec sets its own).
-  if (site && !sameValue(pkg.processed_at, synced.processed_at)) diff.processed_at = pkg.processed_at;
-  if (site && !sameValue(pkg.processor_name, synced.processor_name)) diff.processor_name = pkg.processor_name ?? null;
+  const heldBack = statusHeldBack(pkg);
+  for (const field of SENT_ON_CHANGE) {
+    if (field === 'status' && heldBack) continue;
+    if (!sameValue(local[field], synced[field])) diff[field] = local[field];
+  }
+  // A site's hub also takes when the station received it (a returns service of the spec sets its own), with the receipt.
+  if (site && !heldBack && !sameValue(pkg.processed_at, synced.processed_at)) diff.processed_at = pkg.processed_at;
+  if (site && !heldBack && !sameValue(pkg.processor_name, synced.processor_name)) diff.processor_name = pkg.processor_name ?? null;
   return diff;
 }
 

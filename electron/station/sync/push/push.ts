@@ -9,7 +9,7 @@ import { lineItemsUnsent, pushLineItems } from './line-items-push.ts';
 import { linkOf, putLink } from '../links/upstream-links.ts';
 import { mediaUnsent, pushMedia } from './media-push.ts';
 import { slotsToSend } from './push-order.ts';
-import { EMPTY_AFTER_CREATE, type FieldValues, localValues, SENT_ON_CREATE, unsentFields, upstreamValues } from '../links/package-fields.ts';
+import { EMPTY_AFTER_CREATE, type FieldValues, localValues, SENT_ON_CREATE, statusHeldBack, unsentFields, upstreamValues } from '../links/package-fields.ts';
 import { UpstreamUnreachableError } from '../upstream/upstream-client.ts';
 import { UpstreamBackingOffError, upstreamFailing } from '../upstream/upstream-gate.ts';
 import { readChanges } from '../lists/change-feed.ts';
@@ -251,7 +251,12 @@ function createBody(pkg: ReturnPackage, upstreamReturnId: number) {
   const body: Record<string, unknown> = { return_id: upstreamReturnId };
   for (const field of SENT_ON_CREATE) if (values[field] !== null) body[field] = values[field];
   // A create takes a create status only: a package moved on since goes up `pending`, its status in the update after.
-  const status: CreateStatus = (CREATE_STATUSES as readonly string[]).includes(pkg.status) ? (pkg.status as CreateStatus) : 'pending';
+  // A package held for review goes up as arrived, not received, until a supervisor decides (statusHeldBack).
+  const status: CreateStatus = statusHeldBack(pkg)
+    ? 'delivered'
+    : (CREATE_STATUSES as readonly string[]).includes(pkg.status)
+      ? (pkg.status as CreateStatus)
+      : 'pending';
   body.status = status;
   return body;
 }
