@@ -68,6 +68,7 @@ function drawWeights(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
       ? `${measured.weight} ${measured.unit}, ${measured.source === 'typed' ? 'typed by hand' : `scale ${words(measured.scale, '')}`.trim()}, at ${evidenceTime(measured.weighed_at)}${measured.by ? ` by ${measured.by}` : ''}`
       : 'not weighed',
   );
+  if (facts.weight_verdict) field(doc, 'Weight check', facts.weight_verdict);
 }
 
 function drawReview(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
@@ -100,6 +101,7 @@ function drawUnits(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
     const condition = `${unit.condition === null ? 'condition not set' : `condition ${conditionWords(unit.condition)}`}${unit.defective ? ', defective' : ''}`;
     doc.text(`Unit ${words(unit.unit_id, 'no unit id yet')}  ·  ${condition}  ·  serial ${words(unit.serial, 'no serial')}`, { indent: 14 });
     doc.text(`Disposition ${words(unit.disposition, 'none yet')}  ·  bin ${words(unit.bin, 'none')}`, { indent: 14 });
+    if (unit.serial_finding) doc.text(`Serial check: ${unit.serial_finding}`, { indent: 14 });
     if (unit.notes) doc.text(`Notes: ${unit.notes}`, { indent: 14 });
     doc.moveDown(0.3);
   });
