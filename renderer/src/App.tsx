@@ -18,6 +18,7 @@ import { useSession } from './session/session-store.ts';
 import { useNav } from './state/nav-store.ts';
 import { useStationLink } from './state/station-link.ts';
 import { SupervisorScreen } from './supervisor/SupervisorScreen.tsx';
+import { ReviewScreen } from './review/ReviewScreen.tsx';
 import { SyncScreen } from './sync/SyncScreen.tsx';
 import { CommandsScreen } from './workflow/CommandsScreen.tsx';
 import { PdfLink } from './printing/PdfLink.tsx';
@@ -62,6 +63,8 @@ export function App() {
           <SyncScreen />
         ) : screen === 'supervisor' ? (
           <SupervisorScreen />
+        ) : screen === 'reviews' ? (
+          <ReviewScreen />
         ) : screen === 'print-queue' ? (
           <PrintQueueScreen />
         ) : screen === 'rules' ? (

@@ -50,6 +50,7 @@ export const PackageReviewSchema = z.object({
   /** A confirmation's reason; null for a release without one. */
   reason: z.string().nullable(),
 });
+export type PackageReview = z.infer<typeof PackageReviewSchema>;
 
 /** The review as the package's record keeps it (records are frozen: its findings are a read-only list). */
 export const StoredReviewSchema = PackageReviewSchema.extend({ findings: z.array(ReviewFindingSchema).readonly() });

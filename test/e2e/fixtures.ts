@@ -71,7 +71,7 @@ export const test = base.extend<{ stationSettingsRestored: undefined }, { statio
       await use(undefined);
       const demo = demoStations.get(testInfo.workerIndex);
       if (demo) {
-        await demo.api.updateStationSettings({ scanner: null, currency: null, unset_conditions: 'confirm' });
+        await demo.api.updateStationSettings({ scanner: null, currency: null, unset_conditions: 'confirm', serial_rules: [] });
         await demo.api.chooseScale({ kind: 'manual' });
       }
     },

@@ -280,6 +280,7 @@ describe('line items', () => {
       defective: false,
       notes: null,
       barcode: null,
+      serial: null,
       tags: [],
     });
   });

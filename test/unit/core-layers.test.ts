@@ -58,14 +58,13 @@ describe('the core layers', () => {
     }
   });
 
-  it("every file of electron/ outside store/ sees the store only through store/index.ts and never the engine: the station's top-level files, site/, the CLI", async () => {
+  it("every file of electron/ outside store/ sees the store only through store/index.ts and never the engine: the station's top-level files, site/, the shell", async () => {
     const files: Array<[file: string, up: string]> = [
       ['electron/station/server.ts', './'],
       ['electron/station/data-dir-lock.ts', './'],
       ['electron/station/station.ts', './'],
       ['electron/station/site/hub.ts', '../'],
       ['electron/station/tls/new.ts', '../'],
-      ['electron/cli/upstream.ts', '../station/'],
       ['electron/main/index.ts', '../station/'],
     ];
     for (const [file, up] of files) {
@@ -79,6 +78,17 @@ describe('the core layers', () => {
     expect(await problems('electron/station/server.ts', "import { x } from './api/store/thing.ts';")).toEqual([]);
     // The store itself knows its engine.
     expect(await problems('electron/station/store/sqlite/new.ts', "import { x } from 'node:sqlite';")).toEqual([]);
+  });
+
+  it("the command line and the station process's entry reach the station only through electron/station/index.ts", async () => {
+    for (const file of ['electron/cli/upstream.ts', 'electron/core/index.ts']) {
+      expect(await problems(file, "import { x } from '../station/index.ts';")).toEqual([]);
+      for (const inside of ['../station/store/index.ts', '../station/sync/settings.ts', '../station/domain/tokens.ts', '../station/station.ts']) {
+        expect(await problems(file, `import { x } from '${inside}';`)).toEqual([expect.stringMatching(/through its interface, electron\/station\/index\.ts/)]);
+      }
+      expect(await problems(file, "import { x } from 'dexie';")).toEqual([expect.stringMatching(/knows the engine/)]);
+      expect(await problems(file, "import { x } from '#shared/api/client.ts';")).toEqual([]);
+    }
   });
 
   it('site/ never imports api', async () => {

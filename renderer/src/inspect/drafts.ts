@@ -36,7 +36,14 @@ export interface Draft {
   put_by?: number | null;
   /** The unit's label was asked for (the station's `labelled_at`, or F5 here): the unit is no longer taken off with −. */
   labelled?: boolean;
+  /** The unit's serial (scanned after the item when its SKU needs one); absent in drafts kept by an older UI. */
+  serial?: string | null;
+  /** The station's check of the serial (a duplicate, or not checked at the site yet); null until it answered. */
+  serial_check?: SerialCheck | null;
 }
+
+/** What the station found of a unit's serial (the line item's `serial_check`). */
+export type SerialCheck = NonNullable<PackageLineItem['serial_check']>;
 
 export type ScanOutcome = { kind: 'line'; key: string; over: boolean } | { kind: 'unexpected'; key: string; isNew: boolean } | { kind: 'none' };
 
@@ -62,6 +69,8 @@ export function draftFromLineItem(item: PackageLineItem): Draft {
     put_by: item.put_by ?? null,
     // Labelled on the station (F5 on any terminal, or receiving): known after a reload or a reopen too.
     labelled: (item.labelled_at ?? null) !== null,
+    serial: item.serial ?? null,
+    serial_check: item.serial_check ?? null,
   };
 }
 
@@ -146,8 +155,8 @@ export function emptyDraft(key: string, returnLineId: number | null): Draft {
   };
 }
 
-/** The station's own tags (`disposition:`, `bin:`, `unit:`) and a correction's mark belong to one unit, never to another. */
-const UNIT_OWN_TAG = /^(?:disposition|bin|unit):|^corrected-by-/;
+/** The station's own tags (`disposition:`, `bin:`, `unit:`, `serial:`) and a correction's mark belong to one unit, never to another. */
+const UNIT_OWN_TAG = /^(?:disposition|bin|unit|serial):|^corrected-by-/;
 
 /** A new unit of the same item as `source`: same return line (or barcode, for an unexpected item), no condition yet. */
 function unitLike(source: Draft, key: string): Draft {

@@ -1,7 +1,7 @@
 import { ApiError } from '#shared/api/client.ts';
 import { worthRetrying } from '#shared/api/retry-policy.ts';
 import type { PackageLineItem, PackageLineItemCreateInput, PackageLineItemUpdate, PutConfirmation } from '#shared/api/line-items.ts';
-import type { Draft } from './drafts.ts';
+import type { Draft, SerialCheck } from './drafts.ts';
 
 /*
  * What the line queue sends for one package, and what each answer means: the screen changes drafts
@@ -52,19 +52,26 @@ export interface CreatingLine {
   draft: Draft;
 }
 
+/** The station's check of a serial, and the serial it checked. */
+export interface SavedSerialCheck {
+  serial: string | null;
+  check: SerialCheck | null;
+}
+
 interface Saved {
   id: number;
   draft: Draft;
 }
 
-const FIELDS = ['return_line_item_id', 'quantity', 'condition', 'defective', 'notes', 'barcode', 'tags', 'name', 'merchant_sku'] as const;
+const FIELDS = ['return_line_item_id', 'quantity', 'condition', 'defective', 'notes', 'barcode', 'tags', 'name', 'merchant_sku', 'serial'] as const;
 
 /** The fields of `next` that differ from `prev`, as a PATCH body; null when nothing changed. */
 export function draftDiff(prev: Draft, next: Draft): PackageLineItemUpdate | null {
   const body: Record<string, unknown> = {};
   for (const field of FIELDS) {
-    const a = prev[field];
-    const b = next[field];
+    // A draft kept by an older UI has no serial: none.
+    const a = prev[field] ?? null;
+    const b = next[field] ?? null;
     const same = Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
     if (!same) body[field] = b;
   }
@@ -96,8 +103,15 @@ function asCreated(draft: Draft): Draft {
   return { ...draft, disposition_source: draft.disposition_source === 'override' ? null : draft.disposition_source, override: null, put_confirmed: false };
 }
 
-/** What was saved: `sent` with the unit id the station gave the item (the label's barcode; a draft made on the screen does not know it). */
-const withUnitOf = (sent: Draft, item: PackageLineItem): Draft => (sent.unit_id === null && item.unit_id ? { ...sent, unit_id: item.unit_id } : sent);
+/**
+ * What was saved: `sent` with the unit id the station gave the item (the label's barcode; a draft made
+ * on the screen does not know it) and its check of the serial.
+ */
+const withUnitOf = (sent: Draft, item: PackageLineItem): Draft => ({
+  ...sent,
+  ...(sent.unit_id === null && item.unit_id ? { unit_id: item.unit_id } : {}),
+  serial_check: item.serial_check ?? null,
+});
 
 export function createBody(draft: Draft): PackageLineItemCreateInput {
   const body: PackageLineItemCreateInput = {
@@ -110,6 +124,7 @@ export function createBody(draft: Draft): PackageLineItemCreateInput {
     tags: draft.tags,
   };
   if (draft.condition !== null && draft.condition_by != null) body.condition_by = draft.condition_by;
+  if (draft.serial != null) body.serial = draft.serial;
   // Name and SKU default to the return line's; only unexpected items bring their own.
   if (draft.name !== null) body.name = draft.name;
   if (draft.merchant_sku !== null) body.merchant_sku = draft.merchant_sku;
@@ -205,6 +220,14 @@ export class LineSync {
     const ids = new Map<string, string>();
     for (const [key, { draft }] of this.#saved) if (draft.unit_id !== null) ids.set(key, draft.unit_id);
     return ids;
+  }
+
+  /** The station's checks of the drafts' serials, as it last answered, with the serial each was of (by draft key). */
+  serialChecks(): Map<string, SavedSerialCheck> {
+    const checks = new Map<string, SavedSerialCheck>();
+    for (const [key, { draft }] of this.#saved)
+      if (draft.serial_check !== undefined) checks.set(key, { serial: draft.serial ?? null, check: draft.serial_check });
+    return checks;
   }
 
   /**

@@ -2,7 +2,7 @@ import type { ApiError } from '#shared/api/client.ts';
 import type { ReturnPackage, ReturnPackageUpdate } from '#shared/api/return-packages.ts';
 import { DOCK_RETRY, type RetryPolicy, untilLanded } from '#shared/api/retry-policy.ts';
 import { type Draft, draftFromLineItem } from '../inspect/drafts.ts';
-import { type LineItemApi, LineSync, type LineSyncEvents } from '../inspect/line-sync.ts';
+import { type LineItemApi, LineSync, type LineSyncEvents, type SavedSerialCheck } from '../inspect/line-sync.ts';
 import type { PendingDb, PendingPackage, ReceiveIntent } from './pending-db.ts';
 import { pendingKey } from './pending-key.ts';
 
@@ -200,6 +200,11 @@ export class PackageOutbox {
   /** The unit ids the station gave this package's new items, by draft key (for labels before a reopen). */
   unitIdsOf(accountId: number, packageId: number): Map<string, string> {
     return this.#senders.get(pendingKey(accountId, packageId))?.sync.unitIds() ?? new Map();
+  }
+
+  /** The station's checks of this package's serials, by draft key (a duplicate is said at once). */
+  serialChecksOf(accountId: number, packageId: number): Map<string, SavedSerialCheck> {
+    return this.#senders.get(pendingKey(accountId, packageId))?.sync.serialChecks() ?? new Map();
   }
 
   /** The line item the station made for a draft of this package, once it has. */

@@ -12,6 +12,7 @@ import { SelectedItemPanel } from './SelectedItemPanel.tsx';
 import { lockReasonOf } from './package-store.ts';
 import { usePackage, usePending } from './page-package.ts';
 import { useReceivedBy } from './received-by.ts';
+import { HeldForReview } from '../review/HeldForReview.tsx';
 
 const SYNC_LABEL = {
   saved: 'All changes saved on the station',
@@ -51,6 +52,7 @@ export function PackageScreen() {
           <p className="inline-error">The return #{pkg.return_id} of this package could not be loaded; scanned items are recorded as unexpected.</p>
         )}
         <PackageNotices pkg={pkg} />
+        <HeldForReview accountId={current.accountId} pkg={pkg} />
         <div className="lines-scroll">
           <LineTable rows={rows} extra={extra} />
         </div>

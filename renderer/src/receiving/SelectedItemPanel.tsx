@@ -4,6 +4,7 @@ import { focusScan } from '../scan/scan-field.ts';
 import { changeQuantity, printSelectedLabel, setConditionKey, splitUnit, toggleDefective } from '../workflow/commands.ts';
 import { DispositionBanner } from './DispositionBanner.tsx';
 import { OverridePanel } from './OverridePanel.tsx';
+import { SerialPart } from './SerialPart.tsx';
 import { lockReasonOf } from './package-store.ts';
 import { usePackage } from './page-package.ts';
 
@@ -29,6 +30,7 @@ export function SelectedItemPanel() {
         </h3>
         <DispositionBanner draft={preview?.key === draft.key ? preview : draft} />
       </div>
+      <SerialPart draft={draft} />
       <OverridePanel />
       <div className="button-row condition-buttons" role="group" aria-label="Condition" data-testid="condition-panel">
         {CONDITION_KEYS.map((c) => (

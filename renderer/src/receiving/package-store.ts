@@ -7,6 +7,7 @@ import { describeError } from '../api/describe-error.ts';
 import { type Disposition, type DispositionRuleLike, sameBin } from '#shared/dispositions.ts';
 import { applyRules, type DispositionFacts, knownBin, overridden, withRules } from '../inspect/disposition.ts';
 import { addUnit, applyItemScan, type Draft, type KeepReason, lineRows, removeUnit, type ScanOutcome, splitDraft, updateDraft } from '../inspect/drafts.ts';
+import type { SavedSerialCheck } from '../inspect/line-sync.ts';
 import type { Upload, UploadQueue } from '../media/upload-queue.ts';
 import type { PackageOutbox } from '../pending/package-outbox.ts';
 
@@ -73,6 +74,8 @@ export interface PackageState {
   removeUnit(): { kind: 'removed' | 'fewer' | 'none' } | { kind: 'kept'; reason: KeepReason };
   /** The unit's label was printed (F5): it is kept from then on. */
   markLabelled(key: string): void;
+  /** Records the serial scanned for unit `key` (checked by the caller: inspect/serials.ts). */
+  setSerial(key: string, serial: string): void;
   edit(key: string, change: Partial<Pick<Draft, 'notes' | 'tags' | 'barcode'>>): void;
   /** A person's override of the selected unit's disposition (who and why); false when no unit is selected. */
   overrideDisposition(disposition: Disposition, by: number | null, reason: string): boolean;
@@ -155,6 +158,20 @@ function withUnitIds(drafts: Draft[], ids: ReadonlyMap<string, string>): Draft[]
   return drafts.map((d) => (d.unit_id === null && ids.has(d.key) ? { ...d, unit_id: ids.get(d.key) ?? null } : d));
 }
 
+/** `drafts` with the station's checks of their serials (for the serial they were made for); the same array when none changed. */
+function withSerialChecks(drafts: Draft[], checks: ReadonlyMap<string, SavedSerialCheck>): Draft[] {
+  const learned = (d: Draft) => {
+    const saved = checks.get(d.key);
+    if (saved === undefined || saved.serial !== (d.serial ?? null)) return undefined;
+    return JSON.stringify(saved.check) !== JSON.stringify(d.serial_check ?? null) ? saved.check : undefined;
+  };
+  if (!drafts.some((d) => learned(d) !== undefined)) return drafts;
+  return drafts.map((d) => {
+    const check = learned(d);
+    return check === undefined ? d : { ...d, serial_check: check };
+  });
+}
+
 /** Opening and leaving a package, and following what the station says about it. */
 function openingPart(set: Set, get: Get, deps: PackageStoreDeps) {
   return {
@@ -172,8 +189,9 @@ function openingPart(set: Set, get: Get, deps: PackageStoreDeps) {
     outboxChanged() {
       const current = get().current;
       if (!current) return;
-      // New units learn the unit id the station gave them (F5 prints their label without a reopen).
-      const drafts = withUnitIds(get().drafts, deps.outbox.unitIdsOf(current.accountId, current.pkg.id));
+      // New units learn the unit id the station gave them (F5 prints their label without a reopen), and its check of their serials.
+      const ids = withUnitIds(get().drafts, deps.outbox.unitIdsOf(current.accountId, current.pkg.id));
+      const drafts = withSerialChecks(ids, deps.outbox.serialChecksOf(current.accountId, current.pkg.id));
       if (drafts !== get().drafts) set({ drafts });
     },
     startCorrection(operator: { id: number; name: string }) {
@@ -281,6 +299,10 @@ function inspectingPart(set: Set, get: Get, commit: Commit, newKey: () => string
       const next = drafts.map((d) => (d.key === key ? { ...d, labelled: true } : d));
       set({ drafts: next });
       deps.outbox.change(current.accountId, current.pkg.id, next);
+    },
+    setSerial(key: string, serial: string) {
+      if (locked()) return;
+      commit(`serial ${serial}`, updateDraft(get().drafts, key, { serial, serial_check: null }), key);
     },
     edit(key: string, change: Partial<Pick<Draft, 'notes' | 'tags' | 'barcode'>>) {
       if (locked()) return;

@@ -8,6 +8,7 @@ import { PackageOutbox, type PendingEntry } from '../pending/package-outbox.ts';
 import { useDispositionRules } from '../state/disposition-rules.ts';
 import { notify } from '../state/feedback-store.ts';
 import { stationBack } from '../state/station-link.ts';
+import type { Draft } from '../inspect/drafts.ts';
 import { createPackageStore } from './package-store.ts';
 
 /*
@@ -36,7 +37,9 @@ export const outbox = new PackageOutbox({
   events: {
     onChange(entries) {
       usePending.setState({ entries });
+      const before = usePackage.getState().drafts;
       usePackage.getState().outboxChanged();
+      sayNewDuplicates(before, usePackage.getState().drafts);
     },
     onLateReceived(entry) {
       notify('success', `Received ${entry.trackingNumber} — ${unitsText(entry.units)} (sent now that the station answers).`);
@@ -54,6 +57,17 @@ export const outbox = new PackageOutbox({
     },
   },
 });
+
+/** A serial the station found on another unit is said at once, in colour and sound, once. */
+function sayNewDuplicates(before: readonly Draft[], after: readonly Draft[]): void {
+  for (const draft of after) {
+    const check = draft.serial_check;
+    if (check?.result !== 'duplicate') continue;
+    const was = before.find((d) => d.key === draft.key)?.serial_check;
+    if (was?.result === 'duplicate' && was.message === check.message) continue;
+    notify('error', `${check.message} The parcel is held for review.`);
+  }
+}
 
 export const uploads = new UploadQueue({
   api: client,

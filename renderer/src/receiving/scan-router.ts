@@ -3,6 +3,7 @@ import { type ApiClient, StationUnreachableError } from '#shared/api/client.ts';
 import type { LookupResponse, LookupUnit, Operator } from '#shared/api/station.ts';
 import { describeError } from '../api/describe-error.ts';
 import { unitsOfItem } from '../inspect/drafts.ts';
+import { scanAsSerial } from './serial-scan.ts';
 import { pageClient } from '../api/station-api.ts';
 import { type RegisterStore, useRegister } from '../registering/register-store.ts';
 import { createSerialQueue, type SerialQueue } from '../scan/serial-queue.ts';
@@ -288,6 +289,8 @@ async function scanOnPackage(r: Router, code: string): Promise<void> {
   const known =
     ret?.return_line_items.some((l) => normaliseCode(l.merchant_sku) === code) ||
     store.drafts.some((d) => d.barcode !== null && normaliseCode(d.barcode) === code);
+  // The selected unit's serial, asked for after the item; or a serial of a unit of this parcel.
+  if (!known && lockReasonOf(usePackage.getState()) === null && scanAsSerial(code)) return;
   if (!known) {
     // Not on the return: the station says whether it is another parcel, a unit label or a badge. Unanswered, it is not guessed at.
     const answer = await lookupOrSay(

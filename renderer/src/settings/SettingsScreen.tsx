@@ -10,6 +10,7 @@ import { SiteAddress } from './SiteAddress.tsx';
 import { SiteManagedNote } from './SiteManagedNote.tsx';
 import { useSiteManaged } from './site-managed.ts';
 import { SiteSection } from './SiteSection.tsx';
+import { SerialRulesForm } from './SerialRulesForm.tsx';
 import { SupervisorSignInButton } from '../session/SupervisorSignIn.tsx';
 import { SETTINGS_SECTIONS } from './sections.ts';
 import { settingsPanelId, settingsTabId, showSettingsSection, useSettingsSection } from './settings-section.ts';
@@ -200,6 +201,7 @@ function MoreSection() {
         </button>{' '}
         — a scanner alone can then do everything.
       </p>
+      <SerialRulesForm />
       <SiteAddress />
     </div>
   );

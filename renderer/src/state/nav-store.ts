@@ -2,7 +2,7 @@ import { create } from 'zustand';
 
 /** Which screen owns the work area. The scan field and the status bar are on every screen. */
 export type Screen =
-  'scan' | 'package' | 'register' | 'packages' | 'returns' | 'sync' | 'commands' | 'supervisor' | 'print-queue' | 'rules' | 'settings' | 'workers';
+  'scan' | 'package' | 'register' | 'packages' | 'returns' | 'sync' | 'commands' | 'supervisor' | 'reviews' | 'print-queue' | 'rules' | 'settings' | 'workers';
 
 /** The screens reached from Settings: opening Settings again from one of them keeps where Settings was opened from. */
 const UNDER_SETTINGS: readonly Screen[] = ['settings', 'rules', 'commands', 'workers'];

@@ -24,6 +24,8 @@ export interface StationSettingsState {
   unsetConditions: UnsetConditionPolicy;
   /** Where labels print (the browser until the station says otherwise) and whether a package slip goes with them. */
   labels: LabelSettings;
+  /** Which units need their serial (the station's serial rules; a site's hub's on a member). */
+  serialRules: StationSettings['serial_rules'];
   /** When the station's settings last changed, as last taken (null: never changed; undefined: not heard yet). */
   updatedAt: string | null | undefined;
   /** Takes the settings the station answered with. */
@@ -42,6 +44,7 @@ export function createStationSettingsStore(client: StationSettingsClient): Stati
     currency: null,
     unsetConditions: 'confirm',
     labels: DEFAULT_LABEL_SETTINGS,
+    serialRules: [],
     updatedAt: undefined,
     adopt(settings) {
       // Every status poll brings them: only a change (or the first answer) is taken, so nothing re-renders for nothing.
@@ -51,6 +54,7 @@ export function createStationSettingsStore(client: StationSettingsClient): Stati
         currency: settings.currency,
         unsetConditions: settings.unset_conditions,
         labels: settings.labels,
+        serialRules: settings.serial_rules,
         updatedAt: settings.updated_at,
       });
       if (settings.updated_at === null) void moveTerminalSettings(client, store);

@@ -3,6 +3,7 @@ import type { DockDay, DockDayPackage } from '#shared/api/dock-day.ts';
 import { useDispositionRules } from '../state/disposition-rules.ts';
 import { useStationLink } from '../state/station-link.ts';
 import { useDockDay } from './page-dock-day.ts';
+import { HeldButton } from '../review/HeldButton.tsx';
 import './supervisor.css';
 
 /** How often the view refreshes itself while it is on screen. */
@@ -271,6 +272,7 @@ export function SupervisorScreen() {
         <button type="button" className="btn" onClick={() => void exportCsv()} data-testid="supervisor-export">
           Export receipts (CSV)
         </button>
+        <HeldButton />
       </div>
       {error && (
         <p role="alert" className="supervisor-error">

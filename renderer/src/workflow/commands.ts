@@ -9,6 +9,7 @@ import { useInProgress } from '../receiving/in-progress-store.ts';
 import { leaveInProgress } from '../receiving/open-package.ts';
 import { refuseWhenLocked } from '../receiving/package-lock.ts';
 import { receiveGaps, receiveQuestion } from '../receiving/receive-check.ts';
+import { skuOfDraft, unitsMissingSerial } from '../inspect/serials.ts';
 import { outbox, usePackage } from '../receiving/page-package.ts';
 import { scanQueue } from '../receiving/scan-router.ts';
 import { useSession } from '../session/session-store.ts';
@@ -44,6 +45,16 @@ export async function receive(options: { inScanQueue?: boolean } = {}): Promise<
   // The package as it is now (the station may have answered meanwhile); another one opened: nothing to do.
   const open = store.current;
   if (!open || open.accountId !== current.accountId || open.pkg.id !== current.pkg.id || store.receiving) return;
+  // A unit whose SKU needs its serial is not complete without it: nothing is received, nothing lost.
+  const noSerial = unitsMissingSerial(store.drafts, open.ret, useStationSettings.getState().serialRules);
+  if (noSerial[0]) {
+    store.select(noSerial[0].key);
+    const names = noSerial.slice(0, 3).map((d) => skuOfDraft(d, open.ret) ?? d.name ?? 'a unit');
+    return notify(
+      'error',
+      `Not received: ${noSerial.length === 1 ? 'a unit needs its serial' : `${noSerial.length} units need their serial`} (${names.join(', ')}${noSerial.length > 3 ? ', …' : ''}). Scan the selected unit's serial, then F2.`,
+    );
+  }
   const question = receiveQuestion(open.ret, store.drafts, {
     packageRef: `${open.accountId}:${open.pkg.id}`,
     trackingNumber: open.pkg.tracking_number,
@@ -268,6 +279,8 @@ export async function toggleCameraScan(): Promise<void> {
 
 export function back(): void {
   const screen = useNav.getState().screen;
+  // The review list is the dock day's: back there.
+  if (screen === 'reviews') return useNav.getState().go('supervisor');
   if (screen === 'package') {
     const left = usePackage.getState().current;
     usePackage.getState().close();

@@ -75,7 +75,8 @@ export type KeyContext =
   | 'sync'
   | 'workers'
   | 'workers-managed'
-  | 'supervisor';
+  | 'supervisor'
+  | 'reviews';
 
 /** What decides the key context: who is signed in, the screen, the open package's state, a site's hub. */
 export interface KeyState {
@@ -189,7 +190,8 @@ const OWN: Readonly<Record<KeyContext, readonly KeyRow[]>> = {
   'workers-managed': [row(['Tab'], 'next', null), row(['Esc'], 'back', 'leave-form')],
   'rules-managed': [row(['Tab'], 'next', null), row(['Esc'], 'back', 'leave-form')],
   workers: [row(['Tab'], 'next field', null), row(['Enter'], 'add / save worker', null), row(['Esc'], 'back', 'leave-form')],
-  supervisor: [row(['Tab'], 'day, late after, export, lists', null), BACK],
+  supervisor: [row(['Tab'], 'day, late after, export, held for review, lists', null), BACK],
+  reviews: [row(['Tab'], 'release, confirm a finding', null), row(['Enter'], 'release / confirm', null), BACK],
 };
 
 /** The open package's keys that a locked one (received, cancelled) refuses with the reason rather than ignores. */
