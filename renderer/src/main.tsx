@@ -10,6 +10,7 @@ import { resumePendingWork } from './receiving/page-package.ts';
 import { releaseHeldScansWhenAnswered } from './receiving/release-held-scans.ts';
 import { scanField } from './scan/scan-field.ts';
 import { useStationLink } from './state/station-link.ts';
+import { loadDockScale } from './weighing/dock-weighing.ts';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -35,6 +36,8 @@ function startDock(root: HTMLElement): void {
   // The package on the bench is kept while open: a load that cannot reach the station reopens it.
   keepOpenPackageCopy();
   useStationLink.getState().watch(connection);
+  // The dock's scale from the start: a keyboard scale's first weight is never taken for a scan.
+  loadDockScale();
   // Work an earlier page left unsent (a reload, a closed tab) is sent again, oldest first.
   void resumePendingWork();
   createRoot(root).render(

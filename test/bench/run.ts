@@ -1,6 +1,6 @@
 // `npm run bench`: measures the real station beside baselines measured in the same run, prints a
 // markdown table and prepends it to test/bench/RESULTS.md. Never part of `npm test`.
-// BENCH_SECTIONS=http,store,hotset,api,ui,sync,site,year picks sections (fastpaths, the private-internals
+// BENCH_SECTIONS=http,store,hotset,api,ui,weight,sync,site,year picks sections (fastpaths, the private-internals
 // fast paths beside their public paths, runs only when named); BENCH_SECONDS sets each load's length.
 // The sync section's parts: BENCH_SYNC_PARTS=station,spec,fleet (a station as the upstream; the
 // spec-only fake, one station; the fake and a fleet), each on by default.
@@ -26,13 +26,14 @@ import { runSyncFleetBench } from './sync-fleet-bench.ts';
 import { runSyncSpecBench } from './sync-spec-bench.ts';
 import { runSiteBench } from './site-bench.ts';
 import { runYearBench } from './year-bench.ts';
+import { runWeightBench } from './weight-bench.ts';
 
 restartWithSemiSpace();
 
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 5);
 const HELLO = 'fastify hello-world (baseline)';
-const wanted = new Set((process.env.BENCH_SECTIONS ?? 'http,store,hotset,api,ui,sync,site,year').split(','));
+const wanted = new Set((process.env.BENCH_SECTIONS ?? 'http,store,hotset,api,ui,weight,sync,site,year').split(','));
 
 /** A row of a load result, its server CPU per request beside it (less dependent on the machine's other work than the rate). */
 function loadRow(name: string, result: LoadResult, extra: Partial<BenchRow> = {}): BenchRow {
@@ -104,6 +105,7 @@ try {
       )),
     );
   if (wanted.has('ui')) rows.push(...(await uiSection()));
+  if (wanted.has('weight')) rows.push(...(await runWeightBench()));
   if (wanted.has('sync')) {
     const parts = new Set((process.env.BENCH_SYNC_PARTS ?? 'station,spec,fleet').split(','));
     if (parts.has('station')) rows.push(...(await runSyncBench()));

@@ -19,11 +19,11 @@ const PACKAGES = Number(process.env.BENCH_UI_PACKAGES ?? 100_000);
 const SCANS = 50;
 const UI_LINK = /^Open the station UI: (http:\/\/\S+)$/m;
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function uiLink(output: () => { stdout: string }): Promise<string> {
+export async function uiLink(output: () => { stdout: string }): Promise<string> {
   for (let i = 0; i < 400; i++) {
     const match = UI_LINK.exec(output().stdout);
     if (match?.[1]) return match[1];
@@ -83,7 +83,7 @@ async function timedScan(page: Page, tracking: string): Promise<number> {
 }
 
 /** Opens the UI link in `page` and signs the bench worker in by scanning the badge. */
-async function signedIn(page: Page, link: string): Promise<Page> {
+export async function signedIn(page: Page, link: string): Promise<Page> {
   await page.goto(link);
   await page.getByTestId('scan-field').waitFor();
   await page.keyboard.type('BENCH-BADGE\n');

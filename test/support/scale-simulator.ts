@@ -49,6 +49,8 @@ export interface ScaleSimulator {
   readonly state: ScaleState;
   /** Every command line received, as sent (without its terminator). */
   readonly commands: string[];
+  /** When (Date.now()) it last answered a stable weight; null before. */
+  lastStableAt(): number | null;
   set(state: Partial<ScaleState>): void;
   /** A pseudo-terminal the station opens as a serial port, joined by socat to this scale. */
   onPty(): Promise<{ path: string; socat: ChildProcess }>;
@@ -72,6 +74,7 @@ const GARBAGE = Buffer.from([0x00, 0xff, 0x7e, 0x13, 0x91, 0x23, 0x40, 0x0d, 0x0
 export async function startScaleSimulator(protocol: SimulatedProtocol, initial: Partial<ScaleState> = {}): Promise<ScaleSimulator> {
   const state: ScaleState = { ...DEFAULT_STATE, ...initial };
   const commands: string[] = [];
+  let stableAt: number | null = null;
   const sockets = new Set<Socket>();
   const socats = new Set<ChildProcess>();
   const dirs: string[] = [];
@@ -94,6 +97,7 @@ export async function startScaleSimulator(protocol: SimulatedProtocol, initial: 
     const moving = state.movingFor > 0;
     if (moving && (command === 'SI' || command === 'W' || command === 'S')) state.movingFor -= 1;
     socket.write(protocol === 'mt_sics' ? sicsAnswer(command, state, moving) : nciAnswer(command, state, moving));
+    if (!moving && !state.over && !state.under && (command === 'SI' || command === 'W' || command === 'S')) stableAt = Date.now();
   };
 
   const server: Server = createServer((socket) => {
@@ -120,6 +124,7 @@ export async function startScaleSimulator(protocol: SimulatedProtocol, initial: 
     port: address.port,
     state,
     commands,
+    lastStableAt: () => stableAt,
     set(change) {
       Object.assign(state, change);
     },

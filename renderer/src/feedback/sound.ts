@@ -1,7 +1,8 @@
 /*
  * Distinct beeps that a worker learns by ear: success is one short high tone, warning two mid tones,
  * error one long low buzz, pending (kept, sent when the station answers) two soft rising notes,
- * defective (F3 marked an item) three quick falling notes — its own, never the wrong-item warning.
+ * defective (F3 marked an item) three quick falling notes — its own, never the wrong-item warning;
+ * a parcel off its weight a low-high-low siren, unlike any other.
  * WebAudio tones need no sound files (nothing to load, nothing to fetch).
  */
 
@@ -78,7 +79,18 @@ export const DISPOSITION_PATTERNS: Record<Disposition, readonly { freq: number; 
   ],
 };
 
+/** A parcel lighter or heavier than it should weigh: low-high-low, twice as long as a warning. */
+const OFF_WEIGHT_PATTERN: readonly { freq: number; ms: number; gapMs: number; type: Wave }[] = [
+  { freq: 330, ms: 160, gapMs: 20, type: 'square' },
+  { freq: 660, ms: 160, gapMs: 20, type: 'square' },
+  { freq: 330, ms: 220, gapMs: 0, type: 'square' },
+];
+
 let context: ToneAudio | null = null;
+
+export function playOffWeightTone(): void {
+  play(OFF_WEIGHT_PATTERN);
+}
 
 export function playDispositionTone(disposition: Disposition): void {
   play(DISPOSITION_PATTERNS[disposition]);

@@ -12,6 +12,7 @@ import { SelectedItemPanel } from './SelectedItemPanel.tsx';
 import { lockReasonOf } from './package-store.ts';
 import { usePackage, usePending } from './page-package.ts';
 import { useReceivedBy } from './received-by.ts';
+import { WeighingPanel } from '../weighing/WeighingPanel.tsx';
 import { HeldForReview } from '../review/HeldForReview.tsx';
 
 const SYNC_LABEL = {
@@ -52,6 +53,7 @@ export function PackageScreen() {
           <p className="inline-error">The return #{pkg.return_id} of this package could not be loaded; scanned items are recorded as unexpected.</p>
         )}
         <PackageNotices pkg={pkg} />
+        <WeighingPanel pkg={pkg} />
         <HeldForReview accountId={current.accountId} pkg={pkg} />
         <div className="lines-scroll">
           <LineTable rows={rows} extra={extra} />

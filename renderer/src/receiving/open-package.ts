@@ -4,6 +4,7 @@ import type { PackageStatus } from '#shared/package-status.ts';
 import { pageClient } from '../api/station-api.ts';
 import { useNav } from '../state/nav-store.ts';
 import { useStationLink } from '../state/station-link.ts';
+import { weighOpenedPackage } from '../weighing/dock-weighing.ts';
 import { useInProgress } from './in-progress-store.ts';
 import type { OpenPackage } from './package-store.ts';
 import { outbox, usePackage } from './page-package.ts';
@@ -52,6 +53,8 @@ export function createPackageOpener(client: OpenerClient): PackageOpener {
     useInProgress.getState().forget(accountId, packageId);
     usePackage.getState().open({ accountId, pkg: fresh, ret });
     useNav.getState().go('package');
+    // The parcel on the scale is weighed now (weighing/).
+    void weighOpenedPackage(accountId, fresh);
     if (arriving) void useStationLink.getState().refreshStatus();
   }
 

@@ -1,4 +1,5 @@
 import { isKey } from '../scan/scanner-framing.ts';
+import { keyboardScaleWeighed } from '../weighing/dock-weighing.ts';
 import { useScale } from './scale-store.ts';
 
 /*
@@ -24,5 +25,8 @@ export function takeScalePrefixKey(event: KeyboardEvent): boolean {
 export function takeScaleKeys(code: string): boolean {
   const prefixed = performance.now() - prefixAt < PREFIX_WINDOW_MS;
   prefixAt = Number.NEGATIVE_INFINITY;
-  return useScale.getState().offerKeys(code, prefixed);
+  const taken = useScale.getState().offerKeys(code, prefixed);
+  // On the package screen the weight is the open parcel's.
+  if (taken) keyboardScaleWeighed();
+  return taken;
 }
