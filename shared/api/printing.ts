@@ -13,6 +13,8 @@ export const UnitLabelSchema = z.object({
   sku: z.string().nullable(),
   name: z.string().nullable(),
   condition: z.string().nullable(),
+  /** The unit's serial (docs/decisions/serials.md); null or absent (jobs made before serials): none. */
+  serial: z.string().nullable().optional(),
   /** The disposition as the label says it (a station may rename them). */
   disposition: z.string().nullable(),
   bin: z.string().nullable(),

@@ -111,6 +111,14 @@ describe("a unit's serial", () => {
     expect(cleared.tags).toContain('boxed');
   });
 
+  it("prints on the unit's label", async () => {
+    const { phone, items } = await newPackage();
+    const unit = await send('POST', items, { return_line_item_id: phone.id, serial: '356938035643825', condition: 'new' });
+    const job = await call(s.origin, 'POST', `${items}/${unit.id}/label`, { token: s.account1, body: {} });
+    expect(job.status, job.text).toBeLessThan(300);
+    expect((job.json as { label: { serial: string | null; unit_id: string } }).label).toMatchObject({ unit_id: unit.unit_id, serial: '356938035643825' });
+  });
+
   it("arriving as a serial: tag alone (another station's unit) is the unit's serial", async () => {
     const { laptop, items } = await newPackage();
     const unit = await send('POST', items, { return_line_item_id: laptop.id, tags: ['serial:LT-ARRIVED-1'] });

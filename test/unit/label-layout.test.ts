@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import type { UnitLabel } from '#shared/api/printing.ts';
 import { DispositionStyleSchema } from '#shared/api/disposition-rules.ts';
 import { MAX_BIN_LENGTH } from '#shared/dispositions.ts';
+import { MAX_SERIAL_LENGTH } from '#shared/serials.ts';
 import { unitLabelPdf } from '../../electron/station/printing/pdf.ts';
 import { LABEL_HEIGHT_DOTS, LABEL_WIDTH_DOTS, unitLabelZpl } from '../../electron/station/printing/zpl.ts';
 import { code128InPng, code128On } from '../support/label-barcode.ts';
@@ -29,6 +30,7 @@ const base: UnitLabel = {
   sku: 'AC-WBN-01',
   name: 'Wireless earbuds, black',
   condition: 'damaged',
+  serial: '490154203237518',
   disposition: 'Liquidate',
   bin: 'LIQUIDATE',
   tracking_number: '1Z999AA10123456784',
@@ -42,8 +44,18 @@ const cases: Array<[string, UnitLabel]> = [
   ['a long mixed bin', { ...base, bin: 'RTV-OVERFLOW-2026-11', disposition: 'Return to vendor' }],
   [
     'every fact at its longest',
-    { ...base, bin: widestBin, disposition: widestName, sku: 'W'.repeat(60), name: 'W'.repeat(80), tracking_number: 'W'.repeat(60), worker: 'W'.repeat(60) },
+    {
+      ...base,
+      bin: widestBin,
+      disposition: widestName,
+      sku: 'W'.repeat(60),
+      serial: 'W'.repeat(MAX_SERIAL_LENGTH),
+      name: 'W'.repeat(80),
+      tracking_number: 'W'.repeat(60),
+      worker: 'W'.repeat(60),
+    },
   ],
+  ['a unit without a serial', { ...base, serial: null }],
 ];
 
 const overlaps = (a: InkBox, b: InkBox) => a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
@@ -54,6 +66,9 @@ describe('the ZPL unit label, rendered by an independent renderer', () => {
     // The data is whole: the bin and the disposition's name are in the label as they are.
     expect(zpl).toContain(`^FH_^FD${label.bin}^FS`);
     expect(zpl).toContain(`^FH_^FD${label.disposition}^FS`);
+    // The serial whole (its longest too), or no serial line at all.
+    if (label.serial) expect(zpl).toContain(`^FH_^FDSN ${label.serial}^FS`);
+    else expect(zpl).not.toContain('^FDSN ');
     const fields = await fieldInk(zpl, LABEL_WIDTH_DOTS, LABEL_HEIGHT_DOTS);
     const boxes = fields.map(({ field, box }) => {
       expect(box, field).not.toBeNull();
@@ -113,6 +128,10 @@ describe('the PDF unit label, rendered by poppler', () => {
     const nameWords = (label.disposition ?? '').split(' ');
     const at = words.findIndex((w, i) => nameWords.every((part, k) => words[i + k]?.text === part));
     expect(at, `"${label.disposition}" whole in ${words.map((w) => w.text).join(' ')}`).toBeGreaterThanOrEqual(0);
+    // The serial read back whole from the PDF's text, after its SN caption.
+    const sn = words.findIndex((w) => w.text === 'SN');
+    if (label.serial) expect(words[sn + 1]?.text).toBe(label.serial);
+    else expect(sn).toBe(-1);
     for (const word of words) {
       expect(word.xMin, word.text).toBeGreaterThanOrEqual(4);
       expect(word.xMax, word.text).toBeLessThanOrEqual(284);

@@ -14,6 +14,7 @@ import { type DomainContext, runScript } from './context.ts';
 import { logChange } from './change-log.ts';
 import { dispositionRulesIn } from './dispositions.ts';
 import { packageOfAccount } from './packages.ts';
+import { serialOfItem } from './serials.ts';
 import { invalidReference } from './references.ts';
 import { settingsIn } from './station-settings.ts';
 
@@ -92,6 +93,7 @@ export function unitLabelOf(item: Frozen<PackageLineItem>, pkg: Frozen<ReturnPac
     sku: item.merchant_sku,
     name: item.name,
     condition: item.condition,
+    serial: serialOfItem(item),
     ...unitPlaceOf(item, facts.dispositionNames),
     tracking_number: pkg.tracking_number,
     date: (pkg.processed_at ?? now).slice(0, 10),

@@ -32,7 +32,7 @@ export function serialOfUpdate(body: { serial?: string | null | undefined; tags?
 }
 
 /** An item's serial: its field, else its tag (an item synced from another station carries the tag alone). */
-export function serialOfItem(item: Pick<PackageLineItem, 'serial' | 'tags'>): string | null {
+export function serialOfItem(item: { readonly serial?: string | null; readonly tags: readonly string[] }): string | null {
   return item.serial ?? serialOfTags(item.tags);
 }
 

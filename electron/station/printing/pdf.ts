@@ -93,9 +93,11 @@ function drawUnitLabel(doc: PDFKit.PDFDocument, label: UnitLabel): void {
   // The facts: cut at a length, and made smaller when even that is wider than the label.
   const line = (text: string, y: number) => wholeText(doc, clip(text, 64), MARGIN, y, width, 7.5, 'Helvetica');
   line(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 96);
-  line(label.name ?? '', 105);
-  line(`Parcel ${label.tracking_number ?? '-'}`, 114);
-  line(`${label.date}   ${label.worker ?? ''}`, 123);
+  // The serial whole (at most 33 characters), as on the ZPL label.
+  if (label.serial != null) wholeText(doc, `SN ${label.serial}`, MARGIN, 105, width, 7.5, 'Helvetica');
+  line(label.name ?? '', 114);
+  line(`Parcel ${label.tracking_number ?? '-'}`, 123);
+  line(`${label.date}   ${label.worker ?? ''}`, 132);
 }
 
 /** The package slip as a one-page PDF. */

@@ -109,10 +109,12 @@ export function unitLabelZpl(label: UnitLabel): string {
   zpl.wholeText(MARGIN_DOTS, 214, 40, room, label.disposition ?? 'No disposition');
   zpl.box(MARGIN_DOTS, 256, room, 2, 2);
   // The facts: cut at a length, and narrowed when even that is wider than the label.
-  zpl.wholeText(MARGIN_DOTS, 266, 26, room, clip(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 50));
-  zpl.wholeText(MARGIN_DOTS, 296, 26, room, clip(label.name ?? '', 50));
-  zpl.wholeText(MARGIN_DOTS, 326, 24, room, clip(`Parcel ${label.tracking_number ?? '-'}`, 52));
-  zpl.wholeText(MARGIN_DOTS, 356, 24, room, clip(`${label.date}   ${label.worker ?? ''}`, 52));
+  zpl.wholeText(MARGIN_DOTS, 264, 24, room, clip(`SKU ${label.sku ?? '-'}   ${label.condition ?? 'condition not set'}`, 50));
+  // The serial whole (at most 33 characters): what a person compares with the unit in hand.
+  if (label.serial != null) zpl.wholeText(MARGIN_DOTS, 290, 22, room, `SN ${label.serial}`);
+  zpl.wholeText(MARGIN_DOTS, 316, 22, room, clip(label.name ?? '', 50));
+  zpl.wholeText(MARGIN_DOTS, 342, 22, room, clip(`Parcel ${label.tracking_number ?? '-'}`, 52));
+  zpl.wholeText(MARGIN_DOTS, 368, 22, room, clip(`${label.date}   ${label.worker ?? ''}`, 52));
   return zpl.toString();
 }
 
