@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { test as base } from '@playwright/test';
 import { fetchTrusting } from '../../electron/station/tls/pinned-fetch.ts';
 import { ApiClient } from '../../shared/api/client.ts';
+import { DEFAULT_WEIGHT_CHECK } from '../../shared/api/weight-check.ts';
 import { DEMO_OPERATORS } from '../../electron/station/demo/seed-demo.ts';
 import { type RunningStation, startStation } from '../support/station-process.ts';
 
@@ -71,7 +72,13 @@ export const test = base.extend<{ stationSettingsRestored: undefined }, { statio
       await use(undefined);
       const demo = demoStations.get(testInfo.workerIndex);
       if (demo) {
-        await demo.api.updateStationSettings({ scanner: null, currency: null, unset_conditions: 'confirm', serial_rules: [] });
+        await demo.api.updateStationSettings({
+          scanner: null,
+          currency: null,
+          unset_conditions: 'confirm',
+          serial_rules: [],
+          weight_check: DEFAULT_WEIGHT_CHECK,
+        });
         await demo.api.chooseScale({ kind: 'manual' });
       }
     },

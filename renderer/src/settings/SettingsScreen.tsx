@@ -11,6 +11,7 @@ import { SiteManagedNote } from './SiteManagedNote.tsx';
 import { useSiteManaged } from './site-managed.ts';
 import { SiteSection } from './SiteSection.tsx';
 import { SerialRulesForm } from './SerialRulesForm.tsx';
+import { WeightCheckForm } from './WeightCheckForm.tsx';
 import { SupervisorSignInButton } from '../session/SupervisorSignIn.tsx';
 import { SETTINGS_SECTIONS } from './sections.ts';
 import { settingsPanelId, settingsTabId, showSettingsSection, useSettingsSection } from './settings-section.ts';
@@ -202,6 +203,7 @@ function MoreSection() {
         — a scanner alone can then do everything.
       </p>
       <SerialRulesForm />
+      <WeightCheckForm />
       <SiteAddress />
     </div>
   );

@@ -3,6 +3,7 @@ import { ApiError, type ApiClient } from '#shared/api/client.ts';
 import type { CurrencyCode } from '#shared/api/currencies.ts';
 import { DEFAULT_LABEL_SETTINGS, type LabelSettings } from '#shared/api/printing.ts';
 import type { ScannerFraming, StationSettings, StationSettingsUpdateInput, UnsetConditionPolicy } from '#shared/api/station-settings.ts';
+import { DEFAULT_WEIGHT_CHECK } from '#shared/api/weight-check.ts';
 import { pageClient } from '../api/station-api.ts';
 import { describeError } from '../api/describe-error.ts';
 import { readSetting, writeSetting } from './settings.ts';
@@ -26,6 +27,8 @@ export interface StationSettingsState {
   labels: LabelSettings;
   /** Which units need their serial (the station's serial rules; a site's hub's on a member). */
   serialRules: StationSettings['serial_rules'];
+  /** How far a parcel's weight may be from what it should weigh, and the box's tare (a site's hub's on a member). */
+  weightCheck: StationSettings['weight_check'];
   /** When the station's settings last changed, as last taken (null: never changed; undefined: not heard yet). */
   updatedAt: string | null | undefined;
   /** Takes the settings the station answered with. */
@@ -45,6 +48,7 @@ export function createStationSettingsStore(client: StationSettingsClient): Stati
     unsetConditions: 'confirm',
     labels: DEFAULT_LABEL_SETTINGS,
     serialRules: [],
+    weightCheck: DEFAULT_WEIGHT_CHECK,
     updatedAt: undefined,
     adopt(settings) {
       // Every status poll brings them: only a change (or the first answer) is taken, so nothing re-renders for nothing.
@@ -55,6 +59,7 @@ export function createStationSettingsStore(client: StationSettingsClient): Stati
         unsetConditions: settings.unset_conditions,
         labels: settings.labels,
         serialRules: settings.serial_rules,
+        weightCheck: settings.weight_check,
         updatedAt: settings.updated_at,
       });
       if (settings.updated_at === null) void moveTerminalSettings(client, store);
