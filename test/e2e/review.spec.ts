@@ -8,7 +8,7 @@ import { typedKeys, typeTimed } from './wedge-keyboard.ts';
 /*
  * The review, by keyboard as people do it: a parcel weighed light is held; the package screen says
  * "Held for review" with the finding; a supervisor opens the review list from the dock day (Alt+D,
- * Tab, Enter), releases one parcel and confirms another's finding with a typed reason — and the
+ * Tab to "Review list", Enter), releases one parcel and confirms another's finding with a typed reason — and the
  * station recorded each, with who and when (read through its API). At 1024×600, 800×600 and 412×915.
  */
 
@@ -64,7 +64,7 @@ for (const size of SIZES) {
       await signInSupervisor(page);
       await page.keyboard.press('Alt+D');
       const toList = page.getByTestId('supervisor-reviews');
-      await expect(toList).toContainText(/Held for review \(\d+\)/);
+      await expect(toList).toContainText(/Review list \(\d+\)/);
       await tabTo(page, toList);
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('review-screen')).toBeVisible();

@@ -12,7 +12,7 @@ export function HeldButton() {
   }, [load]);
   return (
     <button type="button" className={held > 0 ? 'btn btn-warn-active' : 'btn'} onClick={() => useNav.getState().go('reviews')} data-testid="supervisor-reviews">
-      Held for review{loaded ? ` (${held})` : ''}
+      Review list{loaded ? ` (${held})` : ''}
     </button>
   );
 }
