@@ -34,6 +34,8 @@ for (const size of SIZES) {
       // In colour: the panel is the error's red, not the plain one.
       await expect(weighing).toHaveCSS('background-color', 'rgb(253, 226, 229)');
       await expect(page.getByTestId('weight-photo-ask')).toHaveAttribute('data-taken', 'no');
+      // The failed check held the parcel for a supervisor's review, with the finding.
+      await expect(page.getByTestId('held-for-review')).toContainText('Weight: weighed 0.21 kg, expected 0.8 kg');
       const handheld = size.name === '412x915';
       await expectFits(
         page,
