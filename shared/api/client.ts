@@ -461,23 +461,25 @@ export class ApiClient {
       signal: o.signal,
     });
   }
-  /** A unit's label as it prints now, as a PDF (the bearer token is needed: fetch it, then show the blob). */
-  async unitLabelPdf(accountId: number, packageId: number, lineItemId: number, o: RequestOptions = {}): Promise<Blob> {
-    const response = await this.#send(API_ROUTES.getUnitLabelPdf, {
-      params: { account_id: accountId, id: packageId, line_item_id: lineItemId },
-      accept: 'application/pdf',
-      signal: o.signal,
-    });
-    return response.blob();
+  /** A file answer (a PDF, a zip) as a blob: the bearer token is needed, so it is fetched, then shown or saved. */
+  async #file(route: RouteDefinition, params: Record<string, number>, accept: 'application/pdf' | 'application/zip', o: RequestOptions): Promise<Blob> {
+    return (await this.#send(route, { params, accept, signal: o.signal })).blob();
+  }
+  /** A unit's label as it prints now, as a PDF. */
+  unitLabelPdf(accountId: number, packageId: number, lineItemId: number, o: RequestOptions = {}): Promise<Blob> {
+    return this.#file(API_ROUTES.getUnitLabelPdf, { account_id: accountId, id: packageId, line_item_id: lineItemId }, 'application/pdf', o);
   }
   /** Every unit's label of a package as a PDF, a page each (the browser's printer, at receipt). */
-  async packageLabelsPdf(accountId: number, packageId: number, o: RequestOptions = {}): Promise<Blob> {
-    const response = await this.#send(API_ROUTES.getPackageLabelsPdf, {
-      params: { account_id: accountId, id: packageId },
-      accept: 'application/pdf',
-      signal: o.signal,
-    });
-    return response.blob();
+  packageLabelsPdf(accountId: number, packageId: number, o: RequestOptions = {}): Promise<Blob> {
+    return this.#file(API_ROUTES.getPackageLabelsPdf, { account_id: accountId, id: packageId }, 'application/pdf', o);
+  }
+  /** A package's evidence pack as a PDF (docs/api-reference.md, The evidence pack). */
+  evidencePdf(accountId: number, packageId: number, o: RequestOptions = {}): Promise<Blob> {
+    return this.#file(API_ROUTES.getEvidencePdf, { account_id: accountId, id: packageId }, 'application/pdf', o);
+  }
+  /** A package's evidence pack as a zip: its PDF and every photo full size. */
+  evidenceZip(accountId: number, packageId: number, o: RequestOptions = {}): Promise<Blob> {
+    return this.#file(API_ROUTES.getEvidenceZip, { account_id: accountId, id: packageId }, 'application/zip', o);
   }
   /** The labels of every unit of a package that has none yet (and its slip when the settings ask for one). */
   createPackageLabels(accountId: number, packageId: number, body: { operator_id?: number | null } = {}, o: PostOptions = {}): Promise<{ data: PrintJob[] }> {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdForReview } from '../../electron/station/domain/reviews.ts';
 import { pdfPages, pdfText, pixelsOf, solidPng, unzipped } from '../support/evidence-reader.ts';
 import { call, createPackage, createReturn, expectError, startStation, type TestStation } from './support.ts';
 
@@ -56,7 +57,7 @@ beforeAll(async () => {
   for (const [i, condition] of (['like_new', 'damaged', 'good'] as const).entries()) {
     const item = await call(s.origin, 'POST', `/api/v1/accounts/${A}/return_packages/${packageId}/line_items`, {
       token: s.account1,
-      body: { return_line_item_id: ret.return_line_items[i % 2]?.id ?? null, condition, condition_by: workerId },
+      body: { return_line_item_id: ret.return_line_items[i % 2]?.id ?? null, condition, condition_by: workerId, ...(i === 1 ? { serial: 'SN-EV-0001' } : {}) },
     });
     expect(item.status, item.text).toBe(201);
   }
@@ -71,6 +72,17 @@ beforeAll(async () => {
     body: { status: 'received', processor_id: workerId },
   });
   expect(received.status, received.text).toBe(200);
+  // 0.21 kg against 1.8 kg: the weight check held it; a supervisor confirms the finding.
+  const first = await call(s.origin, 'POST', '/api/v1/station/first-supervisor', {
+    token: s.stationToken,
+    body: { name: 'Sam Supervisor', badge_code: 'SUP-E', pin: '2468' },
+  });
+  expect(first.status, first.text).toBe(201);
+  const confirmed = await call(s.origin, 'POST', `/api/v1/accounts/${A}/return_packages/${packageId}/review/confirm`, {
+    token: (first.json as { token: string }).token,
+    body: { reason: 'empty box, photos taken' },
+  });
+  expect(confirmed.status, confirmed.text).toBe(200);
 });
 afterAll(async () => {
   await s.close();
@@ -87,6 +99,10 @@ describe('the evidence PDF', () => {
     expect(text).toContain(`Customer: ${email}`);
     expect(text).toContain("Expected: 1.8 kg (the return package's weight)");
     expect(text).toMatch(/Measured: 0\.21 kg, typed by hand, at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC by Ana Weigher/);
+    expect(text).toContain('Weight check: lighter than the tolerance allows');
+    expect(text).toMatch(/Review Decision: confirmed by Sam Supervisor at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC Reason: empty box, photos taken Held: /);
+    expect(text).toMatch(/UTC weight check: weighed 0\.21 kg, expected 1\.8 kg \(at the dock: Ana Weigher\)/);
+    expect(text).toMatch(/UTC Sam Supervisor review confirmed: empty box, photos taken/);
     expect(text).toMatch(/Units \(3\)/);
     for (const condition of ['like new', 'damaged', 'good']) expect(text).toContain(`condition ${condition}`);
     // The station's rules gave each inspected unit a disposition and a bin; the pack says them by name.
@@ -98,7 +114,8 @@ describe('the evidence PDF', () => {
       expect(text).toContain(`bin ${item.bin}`);
     }
     expect(text).toMatch(/Disposition (Restock|Refurbish|Liquidate|Return to vendor|Quarantine|Dispose)/);
-    expect(text).toContain('serial no serial');
+    expect(text).toContain('condition damaged · serial SN-EV-0001');
+    expect(text).toContain('condition like new · serial no serial');
     expect(text).toContain(`Photo 1 of 2 · taken ${written(takenAt[0] ?? '')} · photos/photo-01-taken-${inName(takenAt[0] ?? '')}.png`);
     expect(text).toContain(`Photo 2 of 2 · taken ${written(takenAt[1] ?? '')} · photos/photo-02-taken-${inName(takenAt[1] ?? '')}.png`);
     expect(text).toMatch(/\d\d:\d\d:\d\d UTC Ana Weigher unit RS-\S+: condition damaged/);
@@ -125,6 +142,38 @@ describe('the evidence PDF', () => {
   });
 });
 
+describe('a package held for review', () => {
+  it('says why it is held and since when, and that it waits for a supervisor', async () => {
+    const ret = await createReturn(s.origin, s.account1);
+    const pkg = await createPackage(s.origin, s.account1, A, ret.id, { status: 'delivered' });
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
+    await s.station.store.write((t) => holdForReview(t, pkg.id, { check: 'weight', text: 'weighed 0.21 kg, expected 1.80 kg', at }));
+    const text = pdfText(await bytesOf(await get(`/api/v1/accounts/${A}/return_packages/${pkg.id}/evidence.pdf`)));
+    expect(text).toContain('Decision: held, waiting for a supervisor');
+    expect(text).toContain(`Held: ${written(at)}`);
+    expect(text).toContain(`${written(at)} weight check: weighed 0.21 kg, expected 1.80 kg`);
+    expect(text).toContain(`${written(at)} — held for review: weight check, weighed 0.21 kg, expected 1.80 kg`);
+  });
+});
+
+describe('a serial another unit has', () => {
+  it('says the serial check found it, and that it held the parcel', async () => {
+    const ret = await createReturn(s.origin, s.account1);
+    const pkg = await createPackage(s.origin, s.account1, A, ret.id, { status: 'delivered' });
+    const item = await call(s.origin, 'POST', `/api/v1/accounts/${A}/return_packages/${pkg.id}/line_items`, {
+      token: s.account1,
+      body: { return_line_item_id: ret.return_line_items[0]?.id ?? null, condition: 'good', serial: 'SN-EV-0001' },
+    });
+    expect(item.status, item.text).toBe(201);
+    const check = (item.json as { serial_check: { result: string; message: string } }).serial_check;
+    expect(check.result).toBe('duplicate');
+    const text = pdfText(await bytesOf(await get(`/api/v1/accounts/${A}/return_packages/${pkg.id}/evidence.pdf`)));
+    expect(text).toContain(`serial SN-EV-0001 Disposition Quarantine · bin QUARANTINE Serial check: ${check.message.replace(/\s+/g, ' ')}`);
+    expect(text).toContain('Decision: held, waiting for a supervisor');
+    expect(text).toMatch(/UTC serial check: /);
+  });
+});
+
 describe('the evidence zip', () => {
   it('holds the PDF and every photo full size, byte for byte as uploaded, named by its place and time', async () => {
     const response = await get(`/api/v1/accounts/${A}/return_packages/${packageId}/evidence.zip`);
@@ -141,12 +190,14 @@ describe('the evidence zip', () => {
 });
 
 describe('packages with no photo and with many', () => {
-  it('a package with no photo, not weighed, no unit: a whole pack that says so', async () => {
+  it('a package with no photo, not weighed, not reviewed, no unit: a whole pack that says so', async () => {
     const ret = await createReturn(s.origin, s.account1);
     const pkg = await createPackage(s.origin, s.account1, A, ret.id);
     const text = pdfText(await bytesOf(await get(`/api/v1/accounts/${A}/return_packages/${pkg.id}/evidence.pdf`)));
     expect(text).toContain('Measured: not weighed');
-    expect(text).toContain('Expected: no expected weight');
+    // The return has this one parcel: what the return says its parcel weighs (createReturn's 800 g).
+    expect(text).toContain("Expected: 800 g (the return's parcel weight)");
+    expect(text).toContain('Review not reviewed (no check at the dock held this parcel)');
     expect(text).toContain('No unit recorded.');
     expect(text).toContain('No photo was taken of this parcel.');
     const files = unzipped(await bytesOf(await get(`/api/v1/accounts/${A}/return_packages/${pkg.id}/evidence.zip`)));

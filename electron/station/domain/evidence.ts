@@ -3,7 +3,9 @@ import { fail } from '../errors.ts';
 import type { Frozen, MediaFile, PackageLineItem, ReadTables, ReturnPackage } from '../store/index.ts';
 import type { DomainContext } from './context.ts';
 import { dispositionRulesIn } from './dispositions.ts';
-import { packageWeightIn } from './package-weights.ts';
+import { weightOf } from './package-weights.ts';
+import { settingsIn } from './station-settings.ts';
+import { expectedWeightOf } from './weight-check.ts';
 import { unitIdOf, unitPlaceOf } from './print-jobs.ts';
 
 /*
@@ -24,6 +26,8 @@ interface EvidenceUnit {
   defective: boolean;
   notes: string | null;
   serial: string | null;
+  /** The serial check's finding when it was not plain (another unit has the serial, the site's hub not asked yet). */
+  serial_finding: string | null;
   disposition: string | null;
   bin: string | null;
 }
@@ -48,6 +52,15 @@ interface EvidenceEvent {
   what: string;
 }
 
+interface EvidenceReview {
+  state: 'held' | 'released' | 'confirmed';
+  held_at: string;
+  findings: Array<{ check: string; text: string; at: string; by: string | null }>;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+}
+
 export interface EvidenceFacts {
   package: {
     id: number;
@@ -60,6 +73,10 @@ export interface EvidenceFacts {
   return: { id: number; email: string | null; reason: string | null } | null;
   expected_weight: { weight: number; unit: string; source: string } | null;
   measured_weight: (PackageWeight & { by: string | null }) | null;
+  /** The weight check's verdict in words; null when not weighed. */
+  weight_verdict: string | null;
+  /** The supervisor's review of a package a check at the dock held; null when it was never held. */
+  review: EvidenceReview | null;
   units: EvidenceUnit[];
   media: EvidenceMedia[];
   history: EvidenceEvent[];
@@ -95,21 +112,57 @@ export function conditionWords(condition: string): string {
   return condition.replace(/_/g, ' ');
 }
 
-/** The value after `serial:` in a unit's tags (how a unit's serial goes up), else null. */
+/** A unit's serial: its field, else (a unit an upstream sent) its `serial:` tag; null without one. */
 function serialOf(item: Frozen<PackageLineItem>): string | null {
+  if (item.serial) return item.serial;
   const tag = item.tags.find((t) => t.toLowerCase().startsWith('serial:') && t.length > 'serial:'.length);
   return tag === undefined ? null : tag.slice('serial:'.length);
 }
 
-function unitHistory(item: Frozen<PackageLineItem>, unit: string, name: (id: number | null) => string | null): EvidenceEvent[] {
+const EXPECTED_FROM: Readonly<Record<string, string>> = {
+  package: "the return package's weight",
+  return: "the return's parcel weight",
+  learned_skus: "its SKUs' weights learned from parcels received, with the box",
+};
+
+const VERDICT_WORDS: Readonly<Record<string, string>> = {
+  ok: 'within the tolerance',
+  light: 'lighter than the tolerance allows',
+  heavy: 'heavier than the tolerance allows',
+  nothing_to_compare: 'nothing to compare it with',
+};
+
+function unitHistory(item: Frozen<PackageLineItem>, unit: string, disposition: string | null, name: (id: number | null) => string | null): EvidenceEvent[] {
   const events: EvidenceEvent[] = [];
   if (item.condition !== null && item.condition_at)
     events.push({ at: item.condition_at, who: name(item.condition_by ?? null), what: `${unit}: condition ${conditionWords(item.condition)}` });
   const override = item.disposition_override;
   if (override)
-    events.push({ at: override.at, who: name(override.by), what: `${unit}: disposition set to ${item.disposition ?? '-'} by hand (${override.reason})` });
+    events.push({ at: override.at, who: name(override.by), what: `${unit}: disposition set to ${disposition ?? '-'} by hand (${override.reason})` });
   if (item.labelled_at) events.push({ at: item.labelled_at, who: null, what: `${unit}: label made` });
   if (item.put_confirmed_at) events.push({ at: item.put_confirmed_at, who: name(item.put_by ?? null), what: `${unit}: put in bin ${item.bin ?? '-'}` });
+  return events;
+}
+
+function reviewOf(pkg: Frozen<ReturnPackage>, name: (id: number | null) => string | null): EvidenceReview | null {
+  const review = pkg.review;
+  if (!review) return null;
+  return {
+    state: review.state,
+    held_at: review.held_at,
+    findings: review.findings.map((f) => ({ check: f.check, text: f.text, at: f.at, by: name(f.operator_id) })),
+    decided_by: review.decided_by_name ?? name(review.decided_by),
+    decided_at: review.decided_at,
+    reason: review.reason,
+  };
+}
+
+function reviewHistory(review: EvidenceReview | null): EvidenceEvent[] {
+  if (!review) return [];
+  const events = review.findings.map((f) => ({ at: f.at, who: f.by, what: `held for review: ${f.check} check, ${f.text}` }));
+  if (review.state !== 'held' && review.decided_at) {
+    events.push({ at: review.decided_at, who: review.decided_by, what: `review ${review.state}${review.reason ? `: ${review.reason}` : ''}` });
+  }
   return events;
 }
 
@@ -134,7 +187,14 @@ export async function evidenceOf(ctx: Pick<DomainContext, 'store' | 'config'>, a
   const name = (operatorId: number | null) => (operatorId === null ? null : (operators.get(operatorId) ?? `worker ${operatorId}`));
   const ret = await t.returns.get(pkg.return_id);
   const names = (await dispositionRulesIn(t)).dispositions;
-  const weight = await packageWeightIn(t, accountId, id);
+  const weight = weightOf(pkg);
+  // Weighed: what it was compared with then; not weighed: what it should weigh now.
+  const expected =
+    weight?.expected_weight != null && weight.expected_from != null
+      ? { weight: weight.expected_weight, unit: weight.unit, from: weight.expected_from }
+      : weight
+        ? null
+        : await expectedWeightOf(t, pkg, (await settingsIn(t)).weight_check);
 
   const units = lineItems.map((item): EvidenceUnit => {
     const place = unitPlaceOf(item, names);
@@ -148,6 +208,7 @@ export async function evidenceOf(ctx: Pick<DomainContext, 'store' | 'config'>, a
       defective: item.defective,
       notes: item.notes,
       serial: serialOf(item),
+      serial_finding: item.serial_check && item.serial_check.result !== 'unique' ? item.serial_check.message : null,
       ...place,
     };
   });
@@ -163,9 +224,11 @@ export async function evidenceOf(ctx: Pick<DomainContext, 'store' | 'config'>, a
     file_name: mediaFileName(m, i),
   }));
 
+  const review = reviewOf(pkg, name);
   const history = [
     ...packageHistory(pkg, name),
-    ...lineItems.flatMap((item, i) => unitHistory(item, `unit ${units[i]?.unit_id ?? `line ${item.id}`}`, name)),
+    ...reviewHistory(review),
+    ...lineItems.flatMap((item, i) => unitHistory(item, `unit ${units[i]?.unit_id ?? `line ${item.id}`}`, units[i]?.disposition ?? null, name)),
     ...media.map((m, i) => ({
       at: m.captured_at ?? m.stored_at,
       who: null,
@@ -184,9 +247,10 @@ export async function evidenceOf(ctx: Pick<DomainContext, 'store' | 'config'>, a
       notes: pkg.notes,
     },
     return: ret ? { id: ret.id, email: ret.email === '' ? null : ret.email, reason: ret.reason_of_return === '' ? null : ret.reason_of_return } : null,
-    expected_weight:
-      pkg.weight !== null && pkg.weight_unit !== null ? { weight: pkg.weight, unit: pkg.weight_unit, source: "the return package's weight" } : null,
+    expected_weight: expected ? { weight: expected.weight, unit: expected.unit, source: EXPECTED_FROM[expected.from] ?? expected.from } : null,
     measured_weight: weight ? { ...weight, by: name(weight.operator_id) } : null,
+    weight_verdict: weight?.verdict ? (VERDICT_WORDS[weight.verdict] ?? weight.verdict) : null,
+    review,
     units,
     media,
     history,

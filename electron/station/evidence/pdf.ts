@@ -68,6 +68,26 @@ function drawWeights(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
       ? `${measured.weight} ${measured.unit}, ${measured.source === 'typed' ? 'typed by hand' : `scale ${words(measured.scale, '')}`.trim()}, at ${evidenceTime(measured.weighed_at)}${measured.by ? ` by ${measured.by}` : ''}`
       : 'not weighed',
   );
+  if (facts.weight_verdict) field(doc, 'Weight check', facts.weight_verdict);
+}
+
+function drawReview(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
+  heading(doc, 'Review');
+  const review = facts.review;
+  if (!review) {
+    doc.text('not reviewed (no check at the dock held this parcel)');
+    return;
+  }
+  const decision =
+    review.state === 'held'
+      ? 'held, waiting for a supervisor'
+      : `${review.state} by ${words(review.decided_by, 'a supervisor')} at ${review.decided_at ? evidenceTime(review.decided_at) : 'a time not known'}`;
+  field(doc, 'Decision', decision);
+  if (review.reason) field(doc, 'Reason', review.reason);
+  field(doc, 'Held', evidenceTime(review.held_at));
+  for (const finding of review.findings) {
+    doc.text(`${evidenceTime(finding.at)}  ${finding.check} check: ${finding.text}${finding.by ? ` (at the dock: ${finding.by})` : ''}`, { indent: 14 });
+  }
 }
 
 function drawUnits(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
@@ -81,6 +101,7 @@ function drawUnits(doc: PDFKit.PDFDocument, facts: EvidenceFacts): void {
     const condition = `${unit.condition === null ? 'condition not set' : `condition ${conditionWords(unit.condition)}`}${unit.defective ? ', defective' : ''}`;
     doc.text(`Unit ${words(unit.unit_id, 'no unit id yet')}  ·  ${condition}  ·  serial ${words(unit.serial, 'no serial')}`, { indent: 14 });
     doc.text(`Disposition ${words(unit.disposition, 'none yet')}  ·  bin ${words(unit.bin, 'none')}`, { indent: 14 });
+    if (unit.serial_finding) doc.text(`Serial check: ${unit.serial_finding}`, { indent: 14 });
     if (unit.notes) doc.text(`Notes: ${unit.notes}`, { indent: 14 });
     doc.moveDown(0.3);
   });
@@ -150,6 +171,7 @@ export function evidencePdf(facts: EvidenceFacts, read: ReadMedia): Readable {
   void (async () => {
     drawParcel(doc, facts);
     drawWeights(doc, facts);
+    drawReview(doc, facts);
     drawUnits(doc, facts);
     drawHistory(doc, facts);
     await drawMedia(doc, facts, read);

@@ -18,6 +18,7 @@ export type KeyAction =
   | 'defective'
   | 'photo'
   | 'label'
+  | 'evidence'
   | 'split'
   | 'correct'
   | 'undo'
@@ -118,6 +119,8 @@ const SCAN_NEXT = row(['Scan'], 'next parcel', null, { touch: true });
 const BACK = row(['Esc'], 'back', 'back');
 const CAMERA = row(['F9'], 'camera', 'camera');
 const SUPERVISOR = row(['Alt+U'], 'supervisor', 'supervisor');
+/** The open package's evidence pack (its zip saved, its PDF shown), whatever its state. */
+const EVIDENCE = row(['Alt+E'], 'evidence pack', 'evidence');
 /** What every signed-in screen takes besides its own keys: the camera, the screens (one legend entry: `Alt+S P R D L W screens`), the supervisor. */
 const EVERYWHERE: readonly KeyRow[] = [
   CAMERA,
@@ -150,6 +153,7 @@ const OWN: Readonly<Record<KeyContext, readonly KeyRow[]>> = {
     row(['F8'], 'undo', 'undo'),
     row(['Ctrl+Z'], 'undo', 'undo', { notInText: true }),
     row(['F10'], 'override', 'override'),
+    EVIDENCE,
     BACK,
   ],
   // A received package (until F7 opens it for a correction) and a cancelled one take no changes: a
@@ -160,10 +164,11 @@ const OWN: Readonly<Record<KeyContext, readonly KeyRow[]>> = {
     row(['F5'], 'label', 'label'),
     row(['↑'], 'item', 'item-up', { notInText: true }),
     row(['↓'], 'item', 'item-down', { notInText: true }),
+    EVIDENCE,
     SCAN_NEXT,
     BACK,
   ],
-  'package-cancelled': [SCAN_NEXT, BACK],
+  'package-cancelled': [EVIDENCE, SCAN_NEXT, BACK],
   register: [
     row(['Scan'], 'find return', null, { touch: true }),
     row(digits(1, 9), 'attach to return', 'pick-return'),

@@ -1,4 +1,5 @@
 import { describeError } from '../api/describe-error.ts';
+import { evidencePackOfOpenPackage } from '../evidence/page-evidence.ts';
 import { useInProgress } from '../receiving/in-progress-store.ts';
 import { useOverride } from '../receiving/override-store.ts';
 import { usePackage } from '../receiving/page-package.ts';
@@ -233,6 +234,9 @@ function runKey(run: KeyAction, key: string, inTextField: boolean): boolean {
       return true;
     case 'label':
       void printSelectedLabel();
+      return true;
+    case 'evidence':
+      void evidencePackOfOpenPackage();
       return true;
     case 'photo':
       void takePhoto();
