@@ -534,7 +534,8 @@ export const API_ROUTES = {
     method: 'PATCH',
     path: '/api/v1/station/settings',
     summary: "Change the station's settings (the fields given; null clears the scanner framing or the currency).",
-    description: "The scanner's `prefix` and `suffix` must be different keys (422 on `scanner.suffix`).",
+    description:
+      "The scanner's `prefix` and `suffix` must be different keys (422 on `scanner.suffix`). A text serial rule's `max_length` is not below its `min_length`, and no SKU pattern is given twice, case aside (422 on `serial_rules[i].max_length`, `serial_rules[i].sku_pattern`).",
     tag: 'station',
     auth: 'supervisor',
     body: StationSettingsUpdateSchema,

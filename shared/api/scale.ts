@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema, WeightUnitSchema } from './common.ts';
+import { boundedText, TimestampSchema, WeightUnitSchema } from './common.ts';
 import { NetworkHostSchema } from './printing.ts';
 import { KeyNameSchema } from './station-settings.ts';
 import { ExpectedWeightSourceSchema, WeightSourceSchema, WeightVerdictSchema } from './weight-check.ts';
@@ -181,7 +181,8 @@ export const PackageWeighSchema = z.discriminatedUnion('source', [
     source: z.literal('scale'),
     weight: WeighedSchema,
     unit: WeightUnitSchema,
-    scale: z.string().trim().min(1).max(100),
+    /** The scale's name as the terminal knows it (a USB scale's product name): not blank. */
+    scale: boundedText(100),
     operator_id: WeighOperatorSchema,
   }),
   z.strictObject({ source: z.literal('typed'), weight: WeighedSchema, unit: WeightUnitSchema, operator_id: WeighOperatorSchema }),

@@ -352,10 +352,11 @@ function checkAnswer(operation: Operation, request: WalkRequest, answer: Answer)
  * Fields a request valid by every schema may still be refused on (422): references to other records,
  * and the rules across fields that JSON Schema cannot say, each named in its operation's description
  * (an operator's `pin`, `role` and `active` against what is stored: a supervisor's PIN, the last supervisor;
- * a label's unit without a unit id yet, an `operator_id` no operator has).
+ * a label's unit without a unit id yet, an `operator_id` no operator has, a serial rule's `max_length`
+ * below its `min_length` or its SKU pattern given twice).
  */
 const BEYOND_SCHEMAS =
-  /^(?:account_id|return_id|carrier_id|location_id|processor_id|return_line_item_id|line_item_id|operator_id|badge_code|sign_in_key|pin|role|active|scanner\.suffix|return_line_items\[\d+\]\.unreceived_quantity|disposition_by|condition_by|put_by|rules\[\d+\]|tags|captured_at)$/;
+  /^(?:account_id|return_id|carrier_id|location_id|processor_id|return_line_item_id|line_item_id|operator_id|badge_code|sign_in_key|pin|role|active|scanner\.suffix|return_line_items\[\d+\]\.unreceived_quantity|disposition_by|condition_by|put_by|rules\[\d+\]|serial_rules\[\d+\]\.(?:max_length|sku_pattern)|tags|captured_at)$/;
 
 /** A request the document calls valid is never refused for its form: no 400 INVALID_QUERY, no 422 but on BEYOND_SCHEMAS. */
 function refusedOnlyForWhatNoSchemaSays(body: unknown, where: string): void {
