@@ -158,6 +158,8 @@ interface Parcel {
 
 /** Parcels for the disposition figures: receipts by keyboard and by scanner alone, the timed condition keys with and without a scanner framing. */
 const DISPOSITION_PARCELS = 4;
+/** The parcel received with a serial per unit (serialBench), after the disposition parcels. */
+const SERIAL_PARCELS = 1;
 /** Timed condition changes in each series (p50/p95 over these). */
 const CONDITION_SAMPLES = 60;
 
@@ -389,6 +391,71 @@ async function dispositionBench(browser: Browser, page: Page, link: string, api:
   ];
 }
 
+/** Three IMEIs (15 digits, Luhn) for the serial parcel's units. */
+const BENCH_IMEIS = ['490154203237518', '356938035643809', '860000000000017'];
+
+/**
+ * The actions to receive a 3-item package whose units each need their serial (an IMEI rule for the
+ * parcel's SKUs), with dispositions and bin confirmation: per unit the item scan, its serial's scan,
+ * its condition key and its bin's scan, then F2; checked on the station (received, each unit with its
+ * serial, disposition, bin and put). The weight check is not on the dock yet: it adds no action here.
+ */
+async function serialBench(page: Page, api: ApiClient, accountId: number, parcel: Parcel | undefined): Promise<BenchRow> {
+  if (!parcel) throw new Error('no parcel');
+  const target = 13;
+  await api.updateStationSettings({ serial_rules: [{ sku_pattern: parcel.skus[0]?.replace(/-A$/, '-*') ?? '', kind: 'imei' }] });
+  let actions = 0;
+  let problem = 'not read';
+  try {
+    // Every terminal takes a settings change within 5 s (its status poll).
+    await new Promise((r) => setTimeout(r, 6000));
+    await page.keyboard.type(`${parcel.tracking}\n`);
+    await page.getByTestId('tracking-number').getByText(parcel.tracking).waitFor();
+    for (const [i, sku] of parcel.skus.entries()) {
+      const unit = UNIT_PLAN[i] as Unit;
+      await page.keyboard.type(`${sku}\n`);
+      actions++;
+      await page.getByTestId('serial-prompt').waitFor();
+      await page.keyboard.type(`${BENCH_IMEIS[i] ?? ''}\n`);
+      actions++;
+      await page.locator(`[data-testid="serial"][data-serial="${BENCH_IMEIS[i] ?? ''}"]`).waitFor();
+      await page.keyboard.press(unit.key);
+      actions++;
+      await banner(page, unit);
+      await new Promise((r) => setTimeout(r, 300));
+      await page.keyboard.type(`${unit.bin}\n`);
+      actions++;
+      await banner(page, unit, 'yes');
+    }
+    await page.keyboard.press('F2');
+    actions++;
+    await page.getByTestId('notice').getByText(`Received ${parcel.tracking}`).waitFor();
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const pkg = await api.getPackage(accountId, parcel.id);
+      const serials = pkg.line_items.map((li) => li.serial).sort();
+      problem =
+        pkg.status !== 'received'
+          ? `package ${pkg.status}`
+          : JSON.stringify(serials) !== JSON.stringify([...BENCH_IMEIS].sort())
+            ? `serials ${serials.join(', ')}`
+            : pkg.line_items.some((li) => li.put_confirmed_at === null || !li.tags.includes(`serial:${li.serial ?? ''}`))
+              ? 'a unit not put or without its serial tag'
+              : '';
+      if (problem === '') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await api.updateStationSettings({ serial_rules: [] });
+  }
+  return {
+    section: 'ui',
+    name: 'actions to receive a 3-item package with serials, dispositions and bin confirmation after its scan (weight check not on the dock yet)',
+    value: `${actions} (3 item scans, 3 serial scans, 3 condition keys, 3 bin scans, 1 receive key)${problem ? ` — on the station: ${problem}` : '; each unit on the station with its serial (and its serial: tag), disposition, bin and put'}`,
+    target: `≤ ${target} (per unit 1 item scan + 1 serial scan + 1 condition + 1 bin scan, + 1; the weight check adds none: the parcel is on the scale)`,
+    ok: problem === '' && actions <= target,
+  };
+}
+
 export async function runUiBench(): Promise<BenchRow[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'returns-ui-bench-'));
   const seeding = await openStore({ dataDir });
@@ -414,7 +481,7 @@ export async function runUiBench(): Promise<BenchRow[]> {
     const parcels: Parcel[] = [];
     // Parcel 0: keyboard receipt; 1…SCANS: timed scans; SCANS + 1: receipt by a scanner alone; then
     // the disposition parcels: receipts by keyboard and by scanner, and the timed condition keys.
-    for (let i = 0; i < SCANS + 2 + DISPOSITION_PARCELS; i++) {
+    for (let i = 0; i < SCANS + 2 + DISPOSITION_PARCELS + SERIAL_PARCELS; i++) {
       const skus = ['A', 'B', 'C'].map((x) => `BENCH-${i}-${x}`);
       const ret = await api.createReturn({
         account_id: accountId,
@@ -534,7 +601,8 @@ export async function runUiBench(): Promise<BenchRow[]> {
     const byScanner = await api.getPackage(accountId, last.id);
     const scannerOk = byScanner.status === 'received' && byScanner.line_items.length === 3 && byScanner.line_items.every((li) => li.condition !== null);
 
-    const dispositions = await dispositionBench(browser, page, link, api, accountId, parcels.slice(SCANS + 2));
+    const dispositions = await dispositionBench(browser, page, link, api, accountId, parcels.slice(SCANS + 2, SCANS + 2 + DISPOSITION_PARCELS));
+    const serials = await serialBench(page, api, accountId, parcels.at(-1));
 
     return [
       {
@@ -578,6 +646,7 @@ export async function runUiBench(): Promise<BenchRow[]> {
         ok: scannerOk && scans <= target,
       },
       ...dispositions,
+      serials,
     ];
   } finally {
     await browser.close();

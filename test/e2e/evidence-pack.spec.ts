@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { pdfPages, pdfText, pixelsOf, unzipped } from '../support/evidence-reader.ts';
 import { expect, test } from './fixtures.ts';
 import { lineRow, openAndSignIn, scan, scenario, waitForQuietSync } from './receiving-helpers.ts';
+import { signInSupervisor } from './supervisor-helpers.ts';
 
 /*
  * The evidence pack from the package screen, at a dock's sizes and a handheld's: Alt+E saves the
@@ -111,3 +112,30 @@ for (const size of SIZES) {
     });
   });
 }
+
+test.describe('from the review list (1024x600)', () => {
+  test.use({ viewport: { width: 1024, height: 600 } });
+
+  test("a held parcel's evidence pack button saves its pack, which says why it is held", async ({ page, demo }, testInfo) => {
+    const s = await scenario(demo, 'delivered');
+    await demo.api.updatePackage(s.accountId, s.packageId, { weight: 1.8, weight_unit: 'kg' });
+    await demo.api.createLineItem(s.accountId, s.packageId, { return_line_item_id: s.ret.return_line_items[0]?.id ?? null, condition: 'new' });
+    await demo.api.weighPackage(s.accountId, s.packageId, { source: 'typed', weight: 0.21, unit: 'kg' });
+    await openAndSignIn(page, demo, s.operator);
+    await signInSupervisor(page);
+    await page.keyboard.press('Alt+D');
+    await page.getByTestId('supervisor-reviews').click();
+    const row = page.locator(`[data-testid="review-package"][data-package-id="${s.packageId}"]`);
+    await expect(row).toContainText(s.tracking);
+    const download = page.waitForEvent('download');
+    await row.getByTestId('evidence-pack').click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe(`evidence-${s.tracking}.zip`);
+    await page.screenshot({ path: testInfo.outputPath('evidence-pack-review-list.png') });
+    const pdf = unzipped(await readFile(await saved.path())).get(`evidence-${s.tracking}.pdf`);
+    const text = pdfText(pdf ?? Buffer.alloc(0));
+    expect(text).toContain('Decision: held, waiting for a supervisor');
+    expect(text).toMatch(/weight check: weighed 0\.21 kg, expected 1\.8/);
+    expect(text).toContain('Weight check: lighter than the tolerance allows');
+  });
+});

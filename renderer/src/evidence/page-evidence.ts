@@ -9,7 +9,7 @@ import { type EvidenceTarget, saveEvidencePack } from './evidence-pack.ts';
 const SEND_WAIT_MS = 3000;
 
 /** The evidence pack of a package, on the page's client: saved as a download, its PDF shown; said in the feedback line. */
-async function evidencePackOf(target: EvidenceTarget): Promise<void> {
+export async function evidencePackOf(target: EvidenceTarget): Promise<void> {
   notify('pending', `Making the evidence pack of ${target.trackingNumber}…`);
   const outcome = await saveEvidencePack(pageClient, target, downloadBlob, openPdfInBrowser);
   notify(outcome.ok ? 'success' : 'error', outcome.message);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReviewedPackage } from '#shared/api/reviews.ts';
+import { EvidencePackButton } from '../evidence/EvidencePackButton.tsx';
 import { useReviews } from './page-reviews.ts';
 import { reviewKey } from './review-store.ts';
 import { CHECK_LABEL, deciderOf, whenOf } from './review-words.ts';
@@ -90,6 +91,7 @@ function HeldPackage({ pkg }: { pkg: ReviewedPackage }) {
           <button type="button" className="btn btn-secondary" disabled={busy !== null} onClick={() => askReason(pkg)} data-testid="review-confirm-open">
             Confirm finding…
           </button>
+          <EvidencePackButton target={{ accountId: pkg.account_id, packageId: pkg.package_id, trackingNumber: pkg.tracking_number }} />
         </form>
       )}
     </li>
