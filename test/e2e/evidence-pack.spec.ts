@@ -60,7 +60,7 @@ for (const size of SIZES) {
       await scan(page, s.tracking);
       // The key bar names it (a handheld's under Keys: it has no keyboard of its own).
       if (size.width < 600) await page.getByTestId('keys-toggle').click();
-      await expect(page.getByTestId('key-legend')).toContainText('Alt+E evidence pack');
+      await expect(page.getByTestId('key-legend')).toContainText('Alt+E evidence');
       if (size.width < 600) await page.getByTestId('keys-toggle').click();
       await scan(page, a ?? '');
       await page.keyboard.press('2'); // like new

@@ -41,6 +41,11 @@ test('scans and a photo made while the station is unreachable survive a reload a
   await expect(page.getByTestId('photo')).toHaveCount(1);
 
   await page.reload();
+  // The page comes back without the station: the open package is reopened from this device's copy
+  // (open-package-copy.ts); Esc goes to the scan screen, which lists the held work.
+  await expect(page.getByTestId('package-view')).toBeVisible();
+  await expect(page.getByTestId('notice')).toContainText('reopened from this device');
+  await page.keyboard.press('Escape');
   await expect(page.getByTestId('pending-uploads')).toHaveAttribute('data-count', '1');
   const pending = page.getByTestId('pending-package');
   await expect(pending).toHaveCount(1);

@@ -120,7 +120,7 @@ const BACK = row(['Esc'], 'back', 'back');
 const CAMERA = row(['F9'], 'camera', 'camera');
 const SUPERVISOR = row(['Alt+U'], 'supervisor', 'supervisor');
 /** The open package's evidence pack (its zip saved, its PDF shown), whatever its state. */
-const EVIDENCE = row(['Alt+E'], 'evidence pack', 'evidence');
+const EVIDENCE = row(['Alt+E'], 'evidence', 'evidence');
 /** What every signed-in screen takes besides its own keys: the camera, the screens (one legend entry: `Alt+S P R D L W screens`), the supervisor. */
 const EVERYWHERE: readonly KeyRow[] = [
   CAMERA,
